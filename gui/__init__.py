@@ -1,0 +1,1 @@
+"""Qt views. Thin: everything shown comes from ``services``."""

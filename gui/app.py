@@ -1,0 +1,153 @@
+"""Builds the QApplication and the main window from parsed command-line args."""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QEventLoop, QSettings, QTimer
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import QApplication
+
+from gui.context import AppContext
+from gui.i18n import TranslatorSet
+from gui.main_window import MainWindow
+from gui.pages import PAGES
+from services.i18n import resolve_language
+from services.paths import AppPaths, resource_path
+from services.settings import SettingsStore
+from services.version import APP_ID, APP_NAME, __version__
+
+
+class AppController:
+    """Owns the window, the translators and the shared services for one run."""
+
+    def __init__(self, app: QApplication, context: AppContext, language_override: str | None = None) -> None:
+        self.app = app
+        self.context = context
+        self.translators = TranslatorSet()
+        self._language_override = language_override
+        self.window: MainWindow | None = None
+        self._language_setting = context.settings_store.settings.general.language
+        context.settings_store.subscribe(self._on_settings_saved)
+
+    def language(self) -> str:
+        if self._language_override:
+            return self._language_override
+        return resolve_language(self.context.settings_store.settings.general.language)
+
+    def build_window(self, page: str | None = None) -> MainWindow:
+        self.context.language = self.language()
+        self.translators.install(self.app, self.context.language)
+        self.window = MainWindow(self.context)
+        self.window.restore_state(self.qsettings())
+        start = page or self.qsettings().value("main_window/page", "dashboard", str)
+        if start not in {p.key for p in PAGES}:
+            start = "dashboard"
+        self.window.show_page(start)
+        return self.window
+
+    def qsettings(self) -> QSettings:
+        return QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, APP_ID, "window")
+
+    def rebuild_window(self) -> None:
+        """Re-create the window so every text is in the new language."""
+        old = self.window
+        if old is None:
+            return
+        key = old.current_key()
+        geometry = old.saveGeometry()
+        old.quit()
+        old.deleteLater()
+        window = self.build_window(key)
+        window.restoreGeometry(geometry)
+        window.show()
+
+    def shutdown(self) -> None:
+        self.context.settings_store.unsubscribe(self._on_settings_saved)
+        if self.window is not None:
+            self.window.save_state(self.qsettings())
+            self.window.shutdown()
+        telemetry = self.context.telemetry
+        if telemetry is not None and hasattr(telemetry, "stop"):
+            telemetry.stop()
+
+    def _on_settings_saved(self, settings) -> None:
+        if settings.general.language != self._language_setting:
+            self._language_setting = settings.general.language
+            if not self._language_override:
+                # Let the settings page finish its slot before the window is replaced.
+                QTimer.singleShot(0, self.rebuild_window)
+
+
+def create_application(argv: list[str] | None = None) -> QApplication:
+    app = QApplication.instance() or QApplication(argv or [sys.argv[0]])
+    QCoreApplication.setOrganizationName(APP_ID)
+    QCoreApplication.setApplicationName(APP_ID)
+    QCoreApplication.setApplicationVersion(__version__)
+    app.setApplicationDisplayName(APP_NAME)
+    icon = resource_path("icons", "gpu-assistant.svg")
+    if icon.exists():
+        app.setWindowIcon(QIcon(str(icon)))
+    return app
+
+
+def build_context(args: argparse.Namespace, paths: AppPaths | None = None) -> AppContext:
+    paths = paths or AppPaths.default()
+    store = SettingsStore(paths.settings_file)
+    store.load()
+    return AppContext(paths=paths, settings_store=store, demo=bool(getattr(args, "demo", False)))
+
+
+def attach_telemetry(context: AppContext, args: argparse.Namespace) -> None:
+    """Start the telemetry hub when the telemetry service is part of this build."""
+    try:
+        from services.telemetry.hub import build_hub
+    except ImportError:
+        return
+    context.telemetry = build_hub(
+        demo=context.demo,
+        replay=getattr(args, "replay", None),
+        settings=context.settings_store.settings,
+        paths=context.paths,
+    )
+    context.telemetry.start()
+
+
+def save_screenshot(window: MainWindow, path: str, settle_ms: int = 1500) -> bool:
+    """Let the window lay out and paint for a moment, then save it as PNG."""
+    loop = QEventLoop()
+    QTimer.singleShot(settle_ms, loop.quit)
+    loop.exec()
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    return window.grab().save(str(target), "PNG")
+
+
+def run_app(args: argparse.Namespace) -> int:
+    headless = bool(args.screenshot or args.self_test)
+    if headless and not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    app = create_application()
+    context = build_context(args)
+    if args.self_test:
+        from gui.selftest import run_self_test
+
+        return run_self_test(app, context, args)
+    attach_telemetry(context, args)
+    controller = AppController(app, context, language_override=args.lang)
+    window = controller.build_window(args.page)
+    if args.screenshot:
+        window.show()
+        ok = save_screenshot(window, args.screenshot)
+        controller.shutdown()
+        window.quit()
+        if not ok:
+            print(f"error: could not write {args.screenshot}", file=sys.stderr)
+            return 1
+        print(args.screenshot)
+        return 0
+    window.show()
+    app.aboutToQuit.connect(controller.shutdown)
+    return app.exec()

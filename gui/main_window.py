@@ -1,0 +1,141 @@
+"""The main window: a sidebar of tools and the page of the selected one."""
+from __future__ import annotations
+
+from typing import Callable
+
+from PySide6.QtCore import QSettings, QSize, Qt, Signal
+from PySide6.QtGui import QCloseEvent, QIcon
+from PySide6.QtWidgets import (
+    QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QMainWindow, QStackedWidget,
+    QVBoxLayout, QWidget,
+)
+
+from gui.context import AppContext
+from gui.pages import PAGES, PageSpec
+from services.paths import resource_path
+from services.version import APP_NAME, __version__
+
+
+class NotBuiltPage(QWidget):
+    """Says plainly that a tool is not part of this build yet."""
+
+    def __init__(self, spec: PageSpec, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        title = QLabel(f"<h2>{spec.translated_title()}</h2>")
+        body = QLabel(self.tr("This tool is not part of this version of GPU Assistant yet."))
+        body.setWordWrap(True)
+        layout.addWidget(title)
+        layout.addWidget(body)
+        layout.addStretch(1)
+
+
+class MainWindow(QMainWindow):
+    """Sidebar + stacked pages. Pages are built the first time they are shown.
+
+    Signals:
+        page_changed(str): the key of the page now shown.
+    """
+
+    page_changed = Signal(str)
+
+    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.context = context
+        self.setWindowTitle(f"{APP_NAME} {__version__}")
+        icon_file = resource_path("icons", "gpu-assistant.svg")
+        if icon_file.exists():
+            self.setWindowIcon(QIcon(str(icon_file)))
+        self._pages: dict[str, QWidget] = {}
+        self._quitting = False
+        # Set by the tray owner: returns True when closing should only hide the window.
+        self.close_to_tray: Callable[[], bool] | None = None
+
+        central = QWidget(self)
+        layout = QHBoxLayout(central)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        self.sidebar = QListWidget(central)
+        self.sidebar.setObjectName("sidebar")
+        self.sidebar.setIconSize(QSize(20, 20))
+        self.sidebar.setFixedWidth(180)
+        self.sidebar.setFrameShape(QListWidget.Shape.NoFrame)
+        self.stack = QStackedWidget(central)
+        layout.addWidget(self.sidebar)
+        layout.addWidget(self.stack, 1)
+        self.setCentralWidget(central)
+
+        for spec in PAGES:
+            item = QListWidgetItem(spec.translated_title())
+            item.setData(Qt.ItemDataRole.UserRole, spec.key)
+            icon_path = resource_path("icons", f"{spec.icon}.svg")
+            if icon_path.exists():
+                item.setIcon(QIcon(str(icon_path)))
+            self.sidebar.addItem(item)
+            holder = QWidget()
+            QVBoxLayout(holder).setContentsMargins(0, 0, 0, 0)
+            self.stack.addWidget(holder)
+        self.sidebar.currentRowChanged.connect(self._on_sidebar_row_changed)
+        self.resize(1280, 820)
+
+    # ---- Public API
+    def show_page(self, key: str) -> QWidget:
+        for row, spec in enumerate(PAGES):
+            if spec.key == key:
+                self.sidebar.setCurrentRow(row)
+                return self.page(key)
+        raise KeyError(key)
+
+    def page(self, key: str) -> QWidget:
+        """The page widget for ``key``, building it on first use."""
+        if key not in self._pages:
+            row = next(i for i, s in enumerate(PAGES) if s.key == key)
+            spec = PAGES[row]
+            widget = spec.load_class()(self.context) if spec.is_built() else NotBuiltPage(spec)
+            holder = self.stack.widget(row)
+            holder.layout().addWidget(widget)
+            self._pages[key] = widget
+        return self._pages[key]
+
+    def current_key(self) -> str:
+        return PAGES[max(0, self.sidebar.currentRow())].key
+
+    def built_pages(self) -> dict[str, QWidget]:
+        return dict(self._pages)
+
+    def shutdown(self) -> None:
+        """Stop every page's timers and threads."""
+        for widget in self._pages.values():
+            stop = getattr(widget, "shutdown", None)
+            if callable(stop):
+                stop()
+
+    def restore_state(self, settings: QSettings) -> None:
+        geometry = settings.value("main_window/geometry")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+
+    def save_state(self, settings: QSettings) -> None:
+        settings.setValue("main_window/geometry", self.saveGeometry())
+        settings.setValue("main_window/page", self.current_key())
+
+    # ---- Qt methods
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+        if not self._quitting and self.close_to_tray is not None and self.close_to_tray():
+            event.ignore()
+            return
+        self.shutdown()
+        super().closeEvent(event)
+
+    def quit(self) -> None:
+        self._quitting = True
+        self.close()
+
+    # ---- Slots
+    def _on_sidebar_row_changed(self, row: int) -> None:
+        if row < 0:
+            return
+        key = PAGES[row].key
+        self.page(key)
+        self.stack.setCurrentIndex(row)
+        self.page_changed.emit(key)

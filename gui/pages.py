@@ -1,0 +1,49 @@
+"""The sidebar's pages, in order. A page whose module is missing shows a plain
+"not built yet" page, so the sidebar never offers fake content."""
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from dataclasses import dataclass
+
+from PySide6.QtCore import QCoreApplication
+
+
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 - Qt's name, read by lupdate
+    return text
+
+
+@dataclass(frozen=True)
+class PageSpec:
+    key: str
+    title: str  # English; translated in context "Pages"
+    module: str
+    class_name: str
+    icon: str  # name of an SVG in resources/icons
+
+    def translated_title(self) -> str:
+        return QCoreApplication.translate("Pages", self.title)
+
+    def is_built(self) -> bool:
+        try:
+            return importlib.util.find_spec(self.module) is not None
+        except ModuleNotFoundError:  # the tool's package is not there at all
+            return False
+
+    def load_class(self) -> type:
+        return getattr(importlib.import_module(self.module), self.class_name)
+
+
+PAGES: tuple[PageSpec, ...] = (
+    PageSpec("dashboard", QT_TRANSLATE_NOOP("Pages", "Dashboard"), "gui.monitor.dashboard", "DashboardPage", "dashboard"),
+    PageSpec("setup", QT_TRANSLATE_NOOP("Pages", "Setup"), "gui.setup.page", "SetupPage", "setup"),
+    PageSpec("hybrid", QT_TRANSLATE_NOOP("Pages", "Hybrid GPU"), "gui.hybrid.page", "HybridPage", "hybrid"),
+    PageSpec("psu", QT_TRANSLATE_NOOP("Pages", "Build & PSU"), "gui.psu.page", "PsuPage", "psu"),
+    PageSpec("fit", QT_TRANSLATE_NOOP("Pages", "Model fit"), "gui.fit.page", "FitPage", "fit"),
+    PageSpec("hosts", QT_TRANSLATE_NOOP("Pages", "Other hosts"), "gui.hosts.page", "HostsPage", "hosts"),
+    PageSpec("settings", QT_TRANSLATE_NOOP("Pages", "Settings"), "gui.settings_page", "SettingsPage", "settings"),
+)
+
+
+def page_by_key(key: str) -> PageSpec | None:
+    return next((p for p in PAGES if p.key == key), None)

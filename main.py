@@ -1,0 +1,61 @@
+"""GPU Assistant: the composition root.
+
+``python main.py`` opens the app; ``python main.py <command>`` runs a headless
+command (``--help`` lists them). Headless commands never import Qt.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from services.cli import EXIT_USAGE, UsageError, available_commands, fail, load_command
+from services.version import APP_NAME, __version__
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="main.py",
+        description=f"{APP_NAME}: set up, watch and size NVIDIA GPUs for AI work.",
+    )
+    parser.add_argument("--version", action="version", version=f"{APP_NAME} {__version__}")
+    gui = parser.add_argument_group("app options")
+    gui.add_argument("--demo", action="store_true", help="run on the simulated two-GPU training run")
+    gui.add_argument("--replay", metavar="FILE", help="open a recording or an nvidia-smi CSV log")
+    gui.add_argument("--screenshot", metavar="FILE.png", help="render the main window to a PNG and exit")
+    gui.add_argument("--page", metavar="NAME", help="page to show first (dashboard, setup, hybrid, psu, fit, settings)")
+    gui.add_argument("--lang", choices=["en", "zh_CN"], help="language for this run")
+    gui.add_argument("--self-test", action="store_true", help="open every page offscreen and run one estimate each")
+    commands = available_commands()
+    if commands:
+        sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
+        for name in commands:
+            module = load_command(name)
+            cmd_parser = sub.add_parser(name, help=module.HELP, description=module.HELP)
+            module.add_arguments(cmd_parser)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "command", None):
+        module = load_command(args.command)
+        try:
+            return module.run(args)
+        except UsageError as exc:
+            return fail(str(exc), EXIT_USAGE)
+        except KeyboardInterrupt:
+            return 130
+    from services.platform_check import gui_start_problem
+
+    problem = gui_start_problem(offscreen=bool(args.screenshot or args.self_test))
+    if problem:
+        print(problem, file=sys.stderr)
+        return 4
+    from gui.app import run_app
+
+    return run_app(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,58 @@
+"""Headless commands: ``python main.py <command>``.
+
+Each command is a module here with ``HELP`` (one line), ``add_arguments(parser)``
+and ``run(args) -> int``. ``COMMANDS`` names them; ``main.py`` lists only the
+ones whose module exists, so a tool that is not built yet has no dead command.
+
+Exit codes (the same for every command): 0 ok, 1 the check itself failed
+(for example "does not fit" is *not* a failure: it is an answer), 2 bad usage or
+bad input, 3 no NVIDIA driver / NVML unavailable / no GPU.
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+from types import ModuleType
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+EXIT_NO_GPU = 3
+
+# command name -> module (kept one per line so tools can be added independently)
+COMMANDS: dict[str, str] = {
+    "monitor": "services.cli.monitor",
+    "sessions": "services.cli.sessions",
+    "fit": "services.cli.fit",
+    "psu": "services.cli.psu",
+    "doctor": "services.cli.doctor",
+    "setup": "services.cli.setup",
+    "hybrid": "services.cli.hybrid",
+    "exporter": "services.cli.exporter",
+}
+
+
+def _exists(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ModuleNotFoundError:
+        return False
+
+
+def available_commands() -> dict[str, str]:
+    return {name: mod for name, mod in COMMANDS.items() if _exists(mod)}
+
+
+def load_command(name: str) -> ModuleType:
+    return importlib.import_module(COMMANDS[name])
+
+
+class UsageError(Exception):
+    """Bad input from the user: printed as one line, exit code 2."""
+
+
+def fail(message: str, code: int = EXIT_USAGE) -> int:
+    """Print a one-line error to stderr and return ``code``."""
+    print(f"error: {message}", file=sys.stderr)
+    return code

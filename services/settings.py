@@ -1,0 +1,153 @@
+"""The user's settings: one typed dataclass tree saved as JSON.
+
+Each tool owns one section. Loading never fails: unknown keys are ignored, a
+value of the wrong type falls back to its default, and a file that cannot be
+parsed is kept aside (``settings.json.broken-<time>``) rather than overwritten.
+Saving writes a temporary file and renames it, so a crash never leaves half a
+file behind.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import time
+import typing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+@dataclass
+class GeneralSettings:
+    language: str = "auto"  # auto | en | zh_CN
+    keep_running_in_tray: bool = True
+    start_minimized: bool = False
+
+
+@dataclass
+class MonitorSettings:
+    fast_interval_s: float = 1.0  # utilisation, memory, power, clocks, temperature
+    slow_interval_s: float = 5.0  # fan, PCIe, processes
+    record_sessions: bool = True
+    window_s: int = 600  # dashboard time window
+
+
+@dataclass
+class AlertSettings:
+    enabled: bool = True
+    temperature_c: float = 83.0
+    temperature_for_s: float = 30.0
+    throttle_thermal: bool = True
+    throttle_power: bool = False
+    throttle_hw_slowdown: bool = True
+    memory_pct: float = 95.0
+    fan_zero_hot_c: float = 70.0
+    gpu_lost: bool = True
+    notify_desktop: bool = True
+
+
+@dataclass
+class ExporterSettings:
+    run_in_background: bool = False
+    host: str = "127.0.0.1"
+    port: int = 9400
+
+
+@dataclass
+class PowerCostSettings:
+    price_per_kwh: float = 0.30
+    currency: str = "USD"
+
+
+@dataclass
+class Settings:
+    general: GeneralSettings = field(default_factory=GeneralSettings)
+    monitor: MonitorSettings = field(default_factory=MonitorSettings)
+    alerts: AlertSettings = field(default_factory=AlertSettings)
+    exporter: ExporterSettings = field(default_factory=ExporterSettings)
+    power_cost: PowerCostSettings = field(default_factory=PowerCostSettings)
+
+
+def to_dict(settings: Any) -> dict[str, Any]:
+    return dataclasses.asdict(settings)
+
+
+def from_dict(cls: type, data: Any) -> Any:
+    """Build dataclass ``cls`` from ``data``, keeping defaults for anything bad."""
+    obj = cls()
+    if not isinstance(data, dict):
+        return obj
+    hints = typing.get_type_hints(cls)
+    for f in dataclasses.fields(cls):
+        if f.name not in data:
+            continue
+        hint = hints[f.name]
+        value = data[f.name]
+        current = getattr(obj, f.name)
+        if dataclasses.is_dataclass(hint):
+            setattr(obj, f.name, from_dict(hint, value))
+        elif _type_ok(current, value):
+            setattr(obj, f.name, type(current)(value) if isinstance(current, float) else value)
+    return obj
+
+
+def _type_ok(current: Any, value: Any) -> bool:
+    if isinstance(current, bool):
+        return isinstance(value, bool)
+    if isinstance(current, (int, float)):
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if isinstance(current, list):
+        return isinstance(value, list)
+    return isinstance(value, type(current))
+
+
+class SettingsStore:
+    """Loads and saves ``Settings`` at one path; tells listeners about changes."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.settings = Settings()
+        self.load_problem: str | None = None
+        self._listeners: list[typing.Callable[[Settings], None]] = []
+
+    def load(self) -> Settings:
+        self.load_problem = None
+        try:
+            raw = self.path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            self.settings = Settings()
+            return self.settings
+        except OSError as exc:
+            self.load_problem = f"cannot read {self.path.name}: {exc.strerror}"
+            self.settings = Settings()
+            return self.settings
+        try:
+            data = json.loads(raw)
+        except ValueError:
+            kept = self.path.with_name(f"{self.path.name}.broken-{time.strftime('%Y%m%d-%H%M%S')}")
+            try:
+                os.replace(self.path, kept)
+                self.load_problem = f"{self.path.name} was unreadable; kept it as {kept.name}"
+            except OSError:
+                self.load_problem = f"{self.path.name} was unreadable"
+            data = {}
+        self.settings = from_dict(Settings, data)
+        return self.settings
+
+    def save(self, settings: Settings | None = None) -> None:
+        if settings is not None:
+            self.settings = settings
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        tmp.write_text(json.dumps(to_dict(self.settings), indent=2, ensure_ascii=False), encoding="utf-8")
+        os.replace(tmp, self.path)
+        for listener in list(self._listeners):
+            listener(self.settings)
+
+    def subscribe(self, listener: typing.Callable[[Settings], None]) -> None:
+        self._listeners.append(listener)
+
+    def unsubscribe(self, listener: typing.Callable[[Settings], None]) -> None:
+        if listener in self._listeners:
+            self._listeners.remove(listener)

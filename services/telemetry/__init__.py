@@ -1,0 +1,1 @@
+"""GPU and system telemetry: sources (NVML, simulated, replay), sampling, history."""

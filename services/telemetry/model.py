@@ -1,0 +1,139 @@
+"""The telemetry data model shared by every source, the sampler and the UI.
+
+All records are immutable. A metric the GPU does not report is ``None`` (never
+0); in the history ring buffer it becomes NaN.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Protocol
+
+
+class DeviceState(str, enum.Enum):
+    """Why a GPU (or the whole source) does or does not give readings."""
+
+    OK = "ok"
+    SLEEPING = "sleeping"  # runtime-suspended laptop dGPU: deliberately not polled
+    NO_DRIVER = "no_driver"  # NVML library not found
+    DRIVER_NOT_LOADED = "driver_not_loaded"
+    VERSION_MISMATCH = "version_mismatch"  # kernel module vs user-space library: reboot
+    NO_PERMISSION = "no_permission"
+    LOST = "lost"  # fell off the bus / NVML_ERROR_GPU_IS_LOST
+    ERROR = "error"  # anything else; retried with backoff
+
+
+class Tier(enum.IntFlag):
+    """What a sampler tick asks the source to read."""
+
+    FAST = 1  # ~1 s: utilisation, memory, power, clocks, temperature, throttling
+    SLOW = 2  # ~5 s: fan, PCIe link, processes, ECC, encoder/decoder
+    STATIC = 4  # once: names, limits, thresholds, max clocks
+
+
+@dataclass(frozen=True, slots=True)
+class GpuInfo:
+    """Facts about one GPU that do not change while it is attached."""
+
+    index: int
+    name: str
+    uuid: str
+    pci_bus_id: str | None = None
+    pci_device_id: int | None = None  # NVML pciDeviceId, e.g. 0x268410DE
+    driver_version: str | None = None
+    cuda_driver_version: str | None = None  # e.g. "12.4"
+    memory_total_mib: float | None = None
+    power_limit_default_w: float | None = None
+    temp_slowdown_c: float | None = None
+    temp_shutdown_c: float | None = None
+    sm_clock_max_mhz: float | None = None
+    mem_clock_max_mhz: float | None = None
+    pcie_gen_max: int | None = None
+    pcie_width_max: int | None = None
+    ecc_supported: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ProcessSample:
+    pid: int
+    name: str
+    user: str | None
+    kind: str  # "compute" | "graphics" | "compute+graphics"
+    used_mib: float | None  # None: the driver does not say (e.g. WDDM)
+    cpu_pct: float | None = None  # that process's CPU use, for bottleneck hints
+
+
+@dataclass(frozen=True, slots=True)
+class GpuSample:
+    t: float  # wall-clock seconds (time.time())
+    index: int
+    uuid: str
+    state: DeviceState = DeviceState.OK
+    state_detail: str | None = None  # one line for the UI/CLI when not OK
+    utilization_pct: float | None = None
+    memory_utilization_pct: float | None = None
+    memory_used_mib: float | None = None
+    memory_total_mib: float | None = None
+    temperature_c: float | None = None
+    memory_temperature_c: float | None = None
+    power_w: float | None = None
+    power_limit_w: float | None = None
+    energy_j: float | None = None  # since driver load
+    sm_clock_mhz: float | None = None
+    mem_clock_mhz: float | None = None
+    fan_pct: float | None = None
+    pstate: int | None = None
+    pcie_gen: int | None = None
+    pcie_width: int | None = None
+    encoder_pct: float | None = None
+    decoder_pct: float | None = None
+    throttle_reasons: frozenset[str] | None = None  # codes from services.telemetry.throttle
+    ecc_corrected: int | None = None
+    ecc_uncorrected: int | None = None
+    processes: tuple[ProcessSample, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SystemSample:
+    t: float
+    cpu_pct: float | None = None
+    cpu_count: int | None = None
+    ram_used_mib: float | None = None
+    ram_total_mib: float | None = None
+    swap_used_mib: float | None = None
+    swap_total_mib: float | None = None
+    disk_read_mib_s: float | None = None
+    disk_write_mib_s: float | None = None
+    iowait_pct: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SourceStatus:
+    state: DeviceState
+    message: str | None = None  # one line, English; the UI maps state to a translated text
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """One tick: every GPU's sample plus the system's."""
+
+    t: float
+    status: SourceStatus
+    gpus: tuple[GpuInfo, ...] = ()
+    samples: tuple[GpuSample, ...] = ()
+    system: SystemSample | None = None
+    extra: dict = field(default_factory=dict)
+
+
+class TelemetrySource(Protocol):
+    """NVML, Simulated and Replay sources all look like this. No method raises."""
+
+    name: str
+
+    def open(self) -> SourceStatus: ...
+
+    def close(self) -> None: ...
+
+    def devices(self) -> tuple[GpuInfo, ...]: ...
+
+    def read(self, tiers: Tier, now: float) -> Snapshot: ...
