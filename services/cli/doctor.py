@@ -20,6 +20,7 @@ NO_DRIVER_CODES = {"no_nvidia_gpu", "driver_not_installed", "nouveau_in_use", "s
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--python", metavar="PATH", help="interpreter of the environment to test (a venv's or conda env's python)")
     parser.add_argument("--list-envs", action="store_true", help="list the venvs and conda environments found in your home folder")
+    parser.add_argument("--explain", metavar="TEXT", help="explain an error message ('-' reads it from stdin), using what the doctor finds here")
     parser.add_argument("--json", action="store_true", help="print the report as JSON (stable codes, English text)")
 
 
@@ -70,6 +71,8 @@ def run(args: argparse.Namespace) -> int:
 
         windows_probe = LiveWindowsProbe(SubprocessRunner())
     report = run_doctor(SubprocessRunner(), rules, python=python, windows_probe=windows_probe)
+    if args.explain is not None:
+        return explain_cli(args, report)
     codes = {f.code for f in report.findings}
     code = EXIT_NO_GPU if codes & NO_DRIVER_CODES else EXIT_FAILED if report.worst == "error" else EXIT_OK
     if args.json:
@@ -117,3 +120,28 @@ def render_text(report, cat: Catalog) -> str:
             if fix.step and not fix.commands:
                 lines.append(f"       python main.py setup --run {fix.step}")
     return "\n".join(lines)
+
+
+def explain_cli(args: argparse.Namespace, report) -> int:
+    from services.setup.fmt import command_line
+    from services.setup.troubleshoot import explain, no_match_message
+
+    text = sys.stdin.read() if args.explain == "-" else args.explain
+    found = explain(text, report)
+    if args.json:
+        print(json.dumps([d.to_json() for d in found], indent=2, ensure_ascii=False))
+        return EXIT_OK if found else EXIT_FAILED
+    cat = catalog()
+    if not found:
+        print(cat.render(no_match_message()))
+        return EXIT_FAILED
+    for d in found:
+        print(cat.render(d.title))
+        print("  " + cat.render(d.cause))
+        for line in d.on_this_machine:
+            print("  * " + cat.render(line))
+        for fix in d.fixes:
+            print("  -> " + cat.render(fix.label))
+            for c in fix.commands:
+                print("     " + command_line(c))
+    return EXIT_OK
