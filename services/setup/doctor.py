@@ -8,6 +8,7 @@ file, which is what the tests exercise with recorded outputs.
 from __future__ import annotations
 
 import platform
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
@@ -48,7 +49,9 @@ class GpuIdentity:
 
     @property
     def name(self) -> str:
-        return self.pci.name or self.pci.pci_id
+        """'NVIDIA Corporation AD102 [GeForce RTX 4090]' -> 'GeForce RTX 4090'."""
+        m = re.search(r"\[([^\]]+)\]\s*$", self.pci.name or "")
+        return m.group(1) if m else (self.pci.name or self.pci.pci_id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -441,7 +444,7 @@ def _torch_findings(facts: MachineFacts, rules: Rules, gpu: GpuIdentity, gen, dr
             translate("Doctor", "torch.cuda.is_available() is False although the driver works. Its reason: {reason}").format(reason=probe.cuda_error or (probe.warnings[0] if probe.warnings else "-")),
             index_fix,
         ))
-    elif probe.cuda_available and probe.matmul_ok is False:
+    elif probe.cuda_available and probe.matmul_ok is False and not any(f.code == "torch_arch_missing" for f in out):
         out.append(Finding(
             "torch_matmul_failed", "error",
             translate("Doctor", "A small matrix multiply on the GPU failed"),

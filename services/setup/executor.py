@@ -351,6 +351,9 @@ class StepExecutor:
         rec = self.progress.records.get(step.id)
         if not step.undoable:
             return StepOutcome(False, step.undo_note or translate("Setup", "This step has no undo"))
+        if rec is None or rec.state not in ("done", "failed"):
+            # Never undo what we did not do: an undo may remove packages.
+            return StepOutcome(False, translate("Setup", "GPU Assistant has not run this step, so there is nothing to undo"))
         lines = tuple(self.describe(step, undo=True))
         if dry_run:
             return StepOutcome(True, translate("Setup", "Dry run: nothing was changed"), lines=lines)

@@ -61,7 +61,7 @@ def plan_for_report(report: DoctorReport, rules: Rules, root: SystemRoot, stagin
     inputs = inputs_for(
         rules, root, staging_dir,
         device_id=gpu.pci.device_id if gpu else None,
-        name=_short_name(gpu.name) if gpu else "",
+        name=gpu.name if gpu else "",
         sm=gpu.sm if gpu else None,
         secure_boot=f.secure_boot,
         kernel=f.os.kernel if f.os else "",
