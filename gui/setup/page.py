@@ -182,7 +182,8 @@ class SetupPage(QWidget):
         outer = QVBoxLayout(self)
         outer.setContentsMargins(18, 14, 18, 14)
         head = QHBoxLayout()
-        title = QLabel(f"<h2>{self.tr('Driver, CUDA & PyTorch')}</h2>")
+        heading = self.tr("Driver, CUDA & PyTorch")
+        title = QLabel(f"<h2>{heading}</h2>")
         head.addWidget(title)
         head.addStretch(1)
         if self.demo:

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from services.cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError
-from services.i18n import Catalog, resolve_language, translate
+from services.i18n import Catalog, resolve_language
 from services.paths import AppPaths
 from services.settings import SettingsStore
 
@@ -46,6 +46,7 @@ def check_python_path(path: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from services.setup.doctor import run_doctor
+    from services.setup.fmt import envs_found_heading
     from services.setup.probes import find_python_envs
     from services.setup.rules import RulesError, load_rules
     from services.setup.system import SubprocessRunner
@@ -84,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
         envs = find_python_envs(Path.home())
         if envs:
             print()
-            print(cat.render(translate("DoctorCli", "Python environments found (test one with --python PATH):")))
+            print(cat.render(envs_found_heading()))
             for e in envs[:8]:
                 print(f"  {e.name}: {e.python}")
     return code

@@ -11,3 +11,10 @@ def command_line(argv: Sequence[str], windows: bool = False) -> str:
     if windows:
         return subprocess.list2cmdline(list(argv))
     return shlex.join(list(argv))
+
+
+def envs_found_heading():
+    """Heading the doctor CLI prints above the environments it found."""
+    from services.i18n import translate
+
+    return translate("DoctorCli", "Python environments found (test one with --python PATH):")
