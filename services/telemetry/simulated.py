@@ -202,7 +202,7 @@ class SimulatedSource:
         if self.start_wall is None:
             self.start_wall = now
         e = now - self.start_wall
-        slow = Tier.SLOW in tiers
+        slow = Tier.SLOW in Tier(tiers)
         samples = tuple(self._sample(i, e, now, slow) for i in range(self.gpu_count))
         return Snapshot(
             t=now,
