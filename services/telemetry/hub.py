@@ -356,7 +356,10 @@ class TelemetryHub:
             self._next_slow = _next_slot(self._next_slow, self.slow_interval_s, now)
 
     def _emit(self, snapshot: Snapshot) -> Snapshot:
-        if snapshot.samples or snapshot.status.state == DeviceState.OK:
+        # A reading without samples while GPUs are known (the driver went away)
+        # still gets a row: it is a gap (NaN) in the graphs, not a line drawn
+        # straight across the outage.
+        if snapshot.samples or snapshot.status.state == DeviceState.OK or self.history.gpu_count:
             self.history.append(snapshot)
         with self._lock:
             self._latest = snapshot

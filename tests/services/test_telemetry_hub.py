@@ -213,3 +213,20 @@ def test_replay_like_source_is_not_sampled():
     hub.start()
     assert not hub.running and src.opens == 1
     hub.stop()
+
+
+def test_an_outage_is_a_gap_in_the_history():
+    src = ScriptedSource()
+    hub, clock, wall = make(src)
+    hub.tick()
+
+    def down(tiers, now):
+        return Snapshot(t=now, status=SourceStatus(DeviceState.DRIVER_NOT_LOADED, "driver gone"))
+
+    src.read = down
+    clock.t += 1
+    wall.t += 1
+    hub.tick()
+    t, util = hub.history.series(0, "utilization_pct")
+    assert len(t) == 2 and util[0] == 90 and util[1] != util[1]  # NaN
+    assert hub.status.state == DeviceState.DRIVER_NOT_LOADED
