@@ -14,13 +14,13 @@ The story (elapsed time since ``start_wall``):
 - from 600 s: steady training in a 4-hour cycle, with a short data-loader dip
   at every epoch boundary (20 min) and small step-to-step jitter;
   - an evaluation job joins GPU 0 for 5 minutes every 30 minutes;
-  - 1 h - 1 h 40 min into each cycle, GPU 1 (the RTX 3090) overheats: the
-    temperature climbs past its 83 °C target, the driver throttles
-    (``sw_thermal``), then the card sits on its power limit (``power_cap``) with
-    clocks down, then recovers;
-  - 2 h 30 min - 2 h 50 min: the CPU is the bottleneck (CPU near 100 %,
+  - 40-55 min into each cycle: the CPU is the bottleneck (CPU near 100 %,
     utilisation swinging between 0 and 90 % on both GPUs);
-  - 3 h 20 min - 3 h 30 min: storage is the bottleneck (high iowait).
+  - 70-80 min: storage is the bottleneck (high iowait);
+  - 1 h 50 min - 2 h 30 min: GPU 1 (the RTX 3090) overheats: the temperature
+    climbs past its 83 °C target, the driver throttles (``sw_thermal``), then
+    the card sits on its power limit (``power_cap``) with clocks down, then
+    recovers.
 - GPU 1 runs at PCIe gen 3 x8 under load although it supports gen 4 x16 (the
   card sits on a riser in a chipset slot), which the dashboard should flag.
 
@@ -53,9 +53,9 @@ EPOCH_DIP_S = 20.0
 EVAL_EVERY_S = 1800.0
 EVAL_OFFSET_S = 1200.0
 EVAL_LENGTH_S = 300.0
-THERMAL = (3600.0, 6000.0)  # cycle offsets of GPU 1's heat episode
-CPU_BOUND = (9000.0, 10200.0)
-DISK_BOUND = (12000.0, 12600.0)
+CPU_BOUND = (2400.0, 3300.0)  # cycle offsets (seconds after STEADY_S, modulo CYCLE_S)
+DISK_BOUND = (4200.0, 4800.0)
+THERMAL = (6600.0, 9000.0)  # GPU 1's heat episode
 
 
 @dataclass(frozen=True, slots=True)

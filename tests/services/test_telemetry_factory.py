@@ -18,10 +18,10 @@ def test_demo_hub_backfills_samples_records_and_alerts(app_paths):
     try:
         first = hub.tick()  # backfill + first live reading, on this thread
         assert first.status.state == DeviceState.OK
-        assert len(hub.history) > 3 * 3600 - 5  # hours of history before the first live reading
+        assert len(hub.history) > 2 * 3600  # hours of history before the first live reading
         assert [g.name for g in hub.devices] == ["NVIDIA GeForce RTX 4090", "NVIDIA GeForce RTX 3090"]
         assert hub.alerts is not None and hub.recorder is not None
-        assert hub.history.seconds_in_reason(1)["sw_thermal"] > 300  # the heat episode is in the past hours
+        assert hub.history.seconds_in_reason(1)["sw_thermal"] > 60  # GPU 1 has been held back by heat
     finally:
         hub.stop()
     sessions = SessionStore(app_paths.recordings_dir).list()

@@ -109,7 +109,7 @@ def test_unexplained_clock_drop():
 @pytest.fixture(scope="module")
 def sim_history():
     src = SimulatedSource(start_wall=START)
-    snaps = src.prehistory(STEADY_S + DISK_BOUND[1])
+    snaps = src.prehistory(STEADY_S + max(CPU_BOUND[1], DISK_BOUND[1], THERMAL[1]))
     h = History(capacity=len(snaps) + 1)
     h.load(snaps)
     return h, {round(s.t): s for s in snaps}
