@@ -268,7 +268,7 @@ class NvmlSource:
                 name = os.path.basename(nvml_name) if nvml_name else None
             cached = (name, user)
             self._identities[pid] = cached
-        return cached[0] or f"pid {pid}", cached[1]
+        return cached[0] or "?", cached[1]
 
     def _read_static(self, slot: _Slot) -> None:
         q, key, plan = self.nvml.query, slot.key, slot.plan
