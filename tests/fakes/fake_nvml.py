@@ -266,15 +266,16 @@ class FakeNvml:
 
     # ---- helpers
 
-    def _enter(self, symbol: str) -> None:
-        self.calls[symbol] += 1
+    def _enter(self, symbol: str, count: bool = True) -> None:
+        if count:
+            self.calls[symbol] += 1
         if symbol in self.missing:
             raise NVMLError(NVML_ERROR_FUNCTION_NOT_FOUND)
         if not self.initialized and symbol not in ("nvmlInitWithFlags", "nvmlInit"):
             raise NVMLError(NVML_ERROR_UNINITIALIZED)
 
-    def _gpu(self, handle: FakeHandle, symbol: str) -> FakeGpu:
-        self._enter(symbol)
+    def _gpu(self, handle: FakeHandle, symbol: str, count: bool = True) -> FakeGpu:
+        self._enter(symbol, count)
         if self.fail_until_reinit:
             raise NVMLError(NVML_ERROR_UNKNOWN)
         if not isinstance(handle, FakeHandle) or handle.generation != self.generation:
@@ -532,7 +533,7 @@ class FakeNvml:
 
         def c_function(handle, count_ref, infos) -> int:
             try:
-                gpu = self._gpu(handle, symbol)
+                gpu = self._gpu(handle, symbol, count=False)  # counted once, at lookup
             except NVMLError as exc:
                 return exc.value
             procs = gpu.compute if kind == "compute" else gpu.graphics
