@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, TextIO
 
-from services.cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError, fail
+from services.cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError
 from services.telemetry.model import DeviceState, Snapshot, Tier
 from services.telemetry.report import csv_header, csv_rows, render_table, snapshot_to_dict
 
@@ -57,8 +57,8 @@ def run(args: argparse.Namespace, *, source: Any = None,
     if source is None:
         source = _make_source(args.source)
         if source is None:
-            return fail("the demo source is not in this build yet (services.telemetry.simulated is missing)",
-                        EXIT_FAILED)
+            return _fail(err, "the demo source is not in this build yet "
+                              "(services.telemetry.simulated is missing)", EXIT_FAILED)
     if not args.once and args.interval < 0.5:
         print(f"note: polling every {args.interval:g} s costs GPU and CPU time; 1 s is usually enough",
               file=err)
@@ -68,12 +68,12 @@ def run(args: argparse.Namespace, *, source: Any = None,
             if args.json:
                 print(json.dumps({"status": {"state": status.state.value, "message": status.message},
                                   "gpus": []}), file=out)
-            return fail(f"{status.message or status.state.value} [{status.state.value}]", EXIT_NO_GPU)
+            return _fail(err, f"{status.message or status.state.value} [{status.state.value}]", EXIT_NO_GPU)
         if not source.devices():
             if args.json:
                 print(json.dumps({"status": {"state": status.state.value, "message": status.message},
                                   "gpus": []}), file=out)
-            return fail(status.message or "no NVIDIA GPU found", EXIT_NO_GPU)
+            return _fail(err, status.message or "no NVIDIA GPU found", EXIT_NO_GPU)
         catalog = None if args.json else _catalog()
         writer = _CsvLog(csv_path) if csv_path else None
         try:
@@ -157,6 +157,11 @@ class _CsvLog:
 
     def close(self) -> None:
         self._file.close()
+
+
+def _fail(err: TextIO, message: str, code: int) -> int:
+    print(f"error: {message}", file=err)  # one line, same form as services.cli.fail
+    return code
 
 
 def _validate(args: argparse.Namespace) -> None:
