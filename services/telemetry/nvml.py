@@ -111,7 +111,8 @@ def reason_for(exc: BaseException) -> str:
 
 def clean(value: Any) -> Any:
     """None for NVML's "not available" sentinels; everything else unchanged."""
-    if isinstance(value, int) and not isinstance(value, bool) and value in _SENTINELS:
+    # type() check first: this runs on every value of every sample.
+    if type(value) is int and value >= NOT_AVAILABLE_UINT and value in _SENTINELS:
         return None
     return value
 
@@ -151,11 +152,11 @@ class DeviceFailure(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Attempt:
-    """One way to read a metric: an NVML function name and its arguments."""
+    """One way to read a metric: an NVML function name (or a helper) and its arguments."""
 
     function: str | Callable[..., Any]  # a name on the binding, or a helper built on calls
     args: tuple = ()
-    kwargs: tuple[tuple[str, Any], ...] = ()
+    kwargs: dict[str, Any] | None = None
 
 
 class _ProcessInfoV1(ctypes.Structure):
@@ -244,13 +245,13 @@ class Nvml:
 
     def call(self, function: str | Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Call one NVML function; raises the binding's NVMLError unchanged."""
-        if callable(function):
-            return function(*args, **kwargs)
-        if function.endswith("RunningProcesses_v1"):
-            return self._running_processes_v1(function[: -len("_v1")], *args)
-        fn = getattr(self._lib, function, None)
         self.calls += 1
+        if function.__class__ is not str:
+            return function(*args, **kwargs)
+        fn = getattr(self._lib, function, None)
         if fn is None:
+            if function.endswith("RunningProcesses_v1"):
+                return self._running_processes_v1(function[: -len("_v1")], *args)
             # An older nvidia-ml-py without this wrapper: same as an old driver.
             raise self._error(ERROR_FUNCTION_NOT_FOUND)
         return fn(*args, **kwargs)
@@ -269,7 +270,6 @@ class Nvml:
         lookup = getattr(self._lib, "_nvmlGetFunctionPointer", None)
         if lookup is None:
             raise self._error(ERROR_FUNCTION_NOT_FOUND)
-        self.calls += 1
         fn = lookup(symbol)
         count = ctypes.c_uint(0)
         ret = fn(handle, ctypes.byref(count), None)
@@ -319,7 +319,10 @@ class Nvml:
         for position in range(start, len(attempts)):
             attempt = attempts[position]
             try:
-                raw = self.call(attempt.function, *attempt.args, **dict(attempt.kwargs))
+                if attempt.kwargs:
+                    raw = self.call(attempt.function, *attempt.args, **attempt.kwargs)
+                else:
+                    raw = self.call(attempt.function, *attempt.args)
             except self._lib.NVMLError as exc:
                 code = error_code(exc)
                 if code in _TRANSIENT_CODES:

@@ -17,6 +17,7 @@ touched: asking NVML about it would wake it and cost a laptop battery.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import sys
 import time
@@ -68,6 +69,7 @@ class _Slot:
     handle: Any
     info: GpuInfo
     sysfs_bus_id: str | None = None
+    runtime_status_path: str | None = None  # sysfs power/runtime_status of this GPU
     state: DeviceState = DeviceState.OK
     detail: str | None = None
     needs_reinit: bool = False
@@ -256,7 +258,7 @@ class NvmlSource:
 
     def _identity(self, pid: int) -> tuple[str, str | None]:
         cached = self._identities.get(pid)
-        if cached is None or cached[0] is None:
+        if cached is None:  # looked up once per process (the cache drops pids that left the GPU)
             name, user = process_identity(pid)
             if name is None:
                 # Not visible here (another PID namespace: a container without
@@ -353,6 +355,8 @@ class NvmlSource:
         pci = q(slot.key, "pci", slot.plan["pci"])
         bus_id = text(getattr(pci, "busId", None)) if pci is not None else None
         slot.sysfs_bus_id = _sysfs_bus_id(bus_id)
+        slot.runtime_status_path = (os.path.join(self._pci_devices, slot.sysfs_bus_id, "power", "runtime_status")
+                                    if slot.sysfs_bus_id else None)
         device_id = clean(getattr(pci, "pciDeviceId", None)) if pci is not None else None
         return dataclasses.replace(slot.info, index=slot.index, name=name, uuid=slot.key,
                                    pci_bus_id=bus_id or None, pci_device_id=device_id,
@@ -408,10 +412,11 @@ class NvmlSource:
             slot.values.clear()
 
     def _is_suspended(self, slot: _Slot) -> bool:
-        if not self._runtime_pm or slot.sysfs_bus_id is None:
+        if not self._runtime_pm or slot.runtime_status_path is None:
             return False
         try:
-            status = (self._pci_devices / slot.sysfs_bus_id / "power" / "runtime_status").read_text()
+            with open(slot.runtime_status_path, encoding="ascii", errors="replace") as fh:
+                status = fh.read()
         except OSError:
             return False  # no runtime PM for this device (desktops): always awake
         return status.strip() in ("suspended", "suspending")
@@ -437,11 +442,11 @@ def _plan(nvml: Nvml, handle: Any) -> dict[str, tuple[Attempt, ...]]:
         "name": one("nvmlDeviceGetName"),
         "pci": (Attempt("nvmlDeviceGetPciInfo_v3", h), Attempt("nvmlDeviceGetPciInfo", h)),
         "utilization": one("nvmlDeviceGetUtilizationRates"),
-        "memory": (Attempt("nvmlDeviceGetMemoryInfo", h, (("version", _MEMORY_V2),)),
+        "memory": (Attempt("nvmlDeviceGetMemoryInfo", h, {"version": _MEMORY_V2}),
                    Attempt("nvmlDeviceGetMemoryInfo", h)),
         "temperature": (Attempt("nvmlDeviceGetTemperatureV", h + (_TEMPERATURE_GPU,)),
                         Attempt("nvmlDeviceGetTemperature", h + (_TEMPERATURE_GPU,))),
-        "memory_temperature": (Attempt(_field_value, (nvml, handle, _FI_DEV_MEMORY_TEMP)),),
+        "memory_temperature": (Attempt(functools.partial(_field_value, nvml), (handle, _FI_DEV_MEMORY_TEMP)),),
         "power": one("nvmlDeviceGetPowerUsage"),
         "power_limit": (Attempt("nvmlDeviceGetEnforcedPowerLimit", h),
                         Attempt("nvmlDeviceGetPowerManagementLimit", h)),
