@@ -178,6 +178,12 @@ _NO_PROCESSES = translate("MonitorTable", "no processes")
 _NO_GPU = translate("MonitorTable", "No NVIDIA GPU found.")
 _SYSTEM = translate("MonitorTable", "System: CPU {cpu} of {cores} cores, RAM {ram_used} / {ram_total} GiB")
 _NONE = translate("MonitorTable", "none")
+_PCIE_MAX = translate("MonitorTable", "max Gen{gen} x{width}")
+_KINDS = {
+    "compute": translate("MonitorTable", "compute"),
+    "graphics": translate("MonitorTable", "graphics"),
+    "compute+graphics": translate("MonitorTable", "compute+graphics"),
+}
 _GONE_DASH = "-"
 
 
@@ -202,14 +208,15 @@ def render_table(snapshot: Snapshot, catalog: Catalog) -> str:
             _pair(s.power_w, s.power_limit_w, "{:.0f}", " W"),
             _fmt(s.fan_pct, "{:.0f} %"),
             _fmt(s.sm_clock_mhz, "{:.0f} MHz"),
-            _pcie(s, info),
+            _pcie(s, info, tr),
             reason_text,
         ])
         if s.state is not DeviceState.OK and s.state_detail:
             details.append(f"GPU {s.index}: {s.state_detail}")
         if s.processes:
             procs = "; ".join(
-                f"{p.pid} {p.name} ({p.kind}, {_fmt(p.used_mib, '{:.0f} MiB')})" for p in s.processes)
+                f"{p.pid} {p.name} ({tr(_KINDS[p.kind]) if p.kind in _KINDS else p.kind}, "
+                f"{_fmt(p.used_mib, '{:.0f} MiB')})" for p in s.processes)
             details.append(f"GPU {s.index} {tr(_PROCESSES)}: {procs}")
         elif s.processes is not None and s.state is DeviceState.OK:
             details.append(f"GPU {s.index} {tr(_PROCESSES)}: {tr(_NO_PROCESSES)}")
@@ -235,12 +242,12 @@ def _pair(used: float | None, total: float | None, pattern: str, unit: str) -> s
     return f"{left} / {right}{unit}"
 
 
-def _pcie(sample: GpuSample, info: GpuInfo | None) -> str:
+def _pcie(sample: GpuSample, info: GpuInfo | None, tr: Callable[[Any], str]) -> str:
     if sample.pcie_gen is None and sample.pcie_width is None:
         return _GONE_DASH
     text = f"Gen{sample.pcie_gen or '?'} x{sample.pcie_width or '?'}"
     if info and info.pcie_gen_max and info.pcie_width_max:
-        text += f" (max Gen{info.pcie_gen_max} x{info.pcie_width_max})"
+        text += f" ({tr(_PCIE_MAX.format(gen=info.pcie_gen_max, width=info.pcie_width_max))})"
     return text
 
 

@@ -324,3 +324,12 @@ def test_signal_ends_a_real_logging_process_cleanly(tmp_path, sig):
     assert lines[0] == csv_header()
     assert all(len(line.split(", ")) == len(lines[0].split(", ")) for line in lines)
     assert (len(lines) - 1) % 2 == 0  # both GPUs of every tick
+
+
+def test_table_uses_the_shipped_chinese_translations(tmp_path):
+    fake = FakeNvml(1)
+    source = NvmlSource(fake, sysfs_root=tmp_path)
+    source.open()
+    text = render_table(source.read(monitor.ALL_TIERS, 0.0), Catalog.load("zh_CN"))
+    source.close()
+    assert "名称" in text and "显存" in text and "功耗墙" in text and "计算" in text
