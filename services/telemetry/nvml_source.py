@@ -189,6 +189,7 @@ class NvmlSource:
         except DeviceFailure as failure:
             self._slot_failed(slot, failure)
             return self._state_sample(slot, now)
+        slot.failures = 0
         return GpuSample(t=now, index=slot.index, uuid=slot.key,
                          **{name: slot.values.get(name) for name in _SAMPLE_FIELDS})
 
@@ -307,43 +308,52 @@ class NvmlSource:
     def _enumerate(self) -> None:
         """Find every GPU and match it to what we knew by UUID (indexes can change)."""
         count = self.nvml.device_call("nvmlDeviceGetCount")
-        known = {s.key: s for s in self._slots}
-        slots: list[_Slot] = []
+        found: list[tuple[int, Any, str | None, DeviceFailure | None]] = []
         for index in range(count):
             try:
                 handle = self.nvml.device_call("nvmlDeviceGetHandleByIndex", index)
-                uuid = text(self.nvml.device_call("nvmlDeviceGetUUID", handle)) or f"unavailable-{index}"
+                uuid = text(self.nvml.device_call("nvmlDeviceGetUUID", handle))
+                found.append((index, handle, uuid or None, None))
             except DeviceFailure as failure:
-                placeholder = _Slot(key=f"unavailable-{index}", index=index, handle=None,
-                                    info=GpuInfo(index=index, name="NVIDIA GPU", uuid=f"unavailable-{index}"))
-                # Keep the history of the GPU that sat at this index if it is the only candidate.
-                previous = next((s for s in self._slots if s.index == index), None)
-                if previous is not None and previous.key not in known.keys() - {previous.key}:
-                    placeholder = previous
-                self._slot_failed(placeholder, failure)
-                slots.append(placeholder)
-                known.pop(placeholder.key, None)
+                found.append((index, None, None, failure))
+        seen = {uuid for _, _, uuid, _ in found if uuid}
+        # Slots whose GPU did not answer with a UUID this time, by the index it had.
+        unmatched = {s.index: s for s in self._slots if s.key not in seen}
+        known = {s.key: s for s in self._slots}
+        slots: list[_Slot] = []
+        for index, handle, uuid, failure in found:
+            if uuid is None:
+                # No identity: keep the history of the GPU that sat at this index, if any.
+                slot = unmatched.pop(index, None) or _Slot(
+                    key=f"unavailable-{index}", index=index, handle=None,
+                    info=GpuInfo(index=index, name="NVIDIA GPU", uuid=f"unavailable-{index}"))
+                known.pop(slot.key, None)
+                slot.handle = None
+                self._slot_failed(slot, failure or DeviceFailure(None, "GPU has no UUID"))
+                slots.append(slot)
                 continue
             slot = known.pop(uuid, None)
             if slot is None:
                 slot = _Slot(key=uuid, index=index, handle=handle,
                              info=GpuInfo(index=index, name="NVIDIA GPU", uuid=uuid))
             slot.index, slot.handle = index, handle
-            slot.state, slot.detail, slot.failures, slot.needs_reinit = DeviceState.OK, None, 0, False
+            # failures is reset by the next good reading, so a GPU that keeps
+            # failing right after a restart still backs off.
+            slot.state, slot.detail, slot.needs_reinit = DeviceState.OK, None, False
             slot.plan = _plan(self.nvml, handle)
             try:
                 slot.info = self._identify(slot)
                 if not self._is_suspended(slot):
                     self._read_static(slot)
-            except DeviceFailure as failure:
-                self._slot_failed(slot, failure)
+            except DeviceFailure as exc:
+                self._slot_failed(slot, exc)
             slots.append(slot)
         for missing in known.values():
-            if missing.key.startswith("unavailable-"):
-                continue  # a placeholder that now has its real identity
+            if missing.key.startswith("unavailable-") or any(missing is s for s in slots):
+                continue  # a placeholder that now has its real identity, or reused above
+            missing.handle = None
             self._slot_failed(missing, DeviceFailure(None, "GPU no longer found after NVML restart"),
                               state=DeviceState.LOST)
-            missing.handle = None
             slots.append(missing)
         self._slots = slots
         self._publish_infos()
@@ -400,7 +410,7 @@ class NvmlSource:
                 self._slot_failed(slot, failure)
                 continue
             slot.handle, slot.plan = handle, _plan(self.nvml, handle)
-            slot.state, slot.detail, slot.failures = DeviceState.OK, None, 0
+            slot.state, slot.detail = DeviceState.OK, None
 
     def _source_failed(self, state: DeviceState, message: str) -> None:
         self._status = SourceStatus(state, message)

@@ -538,3 +538,25 @@ def test_read_never_raises_even_if_the_binding_misbehaves(make_source):
 
 def test_not_supported_code_matches_the_binding():
     assert NVML_ERROR_NOT_SUPPORTED == 3 and NVML_ERROR_GPU_IS_LOST == 15
+
+
+@pytest.mark.parametrize("code, retry_call", [(NVML_ERROR_UNKNOWN, "nvmlInitWithFlags"),
+                                              (NVML_ERROR_INSUFFICIENT_POWER, "nvmlDeviceGetHandleByUUID")])
+def test_backoff_grows_when_the_gpu_fails_again_right_after_recovery(make_source, clock, code, retry_call):
+    # Enumeration works, but every reading fails: the retry must not hammer at 2 s forever.
+    fake = FakeNvml(2)
+    source = make_source(fake)
+    source.open()
+    fake.gpus[0].errors["nvmlDeviceGetUtilizationRates"] = code
+    read(source)
+    counts = [fake.calls[retry_call]]
+    for _ in range(32):
+        clock.advance(1.0)
+        snap = read(source)
+        counts.append(fake.calls[retry_call])
+        assert snap.samples[1].state is DeviceState.OK or snap.samples[1].uuid != fake.gpus[1].uuid
+    retry_times = [i for i in range(1, len(counts)) if counts[i] > counts[i - 1]]
+    assert retry_times == [2, 6, 14, 30]
+    del fake.gpus[0].errors["nvmlDeviceGetUtilizationRates"]
+    clock.advance(40)
+    assert read(source).samples[0].state is DeviceState.OK
