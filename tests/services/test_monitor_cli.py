@@ -333,3 +333,23 @@ def test_table_uses_the_shipped_chinese_translations(tmp_path):
     text = render_table(source.read(monitor.ALL_TIERS, 0.0), Catalog.load("zh_CN"))
     source.close()
     assert "名称" in text and "显存" in text and "功耗墙" in text and "计算" in text
+
+
+def test_csv_log_reads_back_through_the_replay_source(tmp_path):
+    replay = pytest.importorskip("services.telemetry.replay")
+    clock = ScheduleClock()
+    fake = FakeNvml(2)
+    fake.gpus[1].unsupported.add("nvmlDeviceGetFanSpeed")
+    target = tmp_path / "run.csv"
+    run(["--csv", str(target), "--duration", "3"], SlowSource(fake, clock, 0, tmp_path),
+        sleep=clock.sleep, clock=clock)
+    source = replay.open_replay(str(target))
+    snaps = source.snapshots()
+    assert len(snaps) == 3
+    last = snaps[-1]
+    by_uuid = {s.uuid: s for s in last.samples}
+    s0, s1 = by_uuid[fake.gpus[0].uuid], by_uuid[fake.gpus[1].uuid]
+    assert (s0.utilization_pct, s0.memory_used_mib, s0.power_w, s0.fan_pct) == (87, 18000, 312.45, 64)
+    assert s0.throttle_reasons == frozenset({"power_cap"}) and s0.pstate == 2
+    assert s1.fan_pct is None  # [N/A] round-trips as "not reported", not 0
+    assert {i.uuid: i.pcie_gen_max for i in source.devices()} == {g.uuid: 4 for g in fake.gpus}
