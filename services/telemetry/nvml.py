@@ -157,6 +157,9 @@ class Attempt:
     function: str | Callable[..., Any]  # a name on the binding, or a helper built on calls
     args: tuple = ()
     kwargs: dict[str, Any] | None = None
+    # Rejects an answer that cannot be right (a struct read with the wrong
+    # layout); this entry point is then never used again for that device.
+    validate: Callable[[Any], bool] | None = None
 
 
 class _ProcessInfoV1(ctypes.Structure):
@@ -337,6 +340,10 @@ class Nvml:
             except (UnicodeDecodeError, ValueError):
                 # A garbled string or struct from an odd driver: no value this time.
                 return None
+            if attempt.validate is not None and not attempt.validate(raw):
+                last_code = ERROR_NOT_SUPPORTED
+                self._chosen[key] = position + 1
+                continue
             self._chosen[key] = position
             self._worked.add(key)
             value = clean(raw)

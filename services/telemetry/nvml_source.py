@@ -483,12 +483,10 @@ def _plan(nvml: Nvml, handle: Any) -> dict[str, tuple[Attempt, ...]]:
         "ecc_mode": one("nvmlDeviceGetEccMode"),
         "ecc_corrected": one("nvmlDeviceGetTotalEccErrors", _ERROR_CORRECTED, _VOLATILE_ECC),
         "ecc_uncorrected": one("nvmlDeviceGetTotalEccErrors", _ERROR_UNCORRECTED, _VOLATILE_ECC),
-        "processes_compute": (Attempt("nvmlDeviceGetComputeRunningProcesses_v3", h),
-                              Attempt("nvmlDeviceGetComputeRunningProcesses_v2", h),
-                              Attempt("nvmlDeviceGetComputeRunningProcesses_v1", h)),
-        "processes_graphics": (Attempt("nvmlDeviceGetGraphicsRunningProcesses_v3", h),
-                               Attempt("nvmlDeviceGetGraphicsRunningProcesses_v2", h),
-                               Attempt("nvmlDeviceGetGraphicsRunningProcesses_v1", h)),
+        "processes_compute": tuple(Attempt(f"nvmlDeviceGetComputeRunningProcesses_{v}", h,
+                                           validate=_plausible_processes) for v in ("v3", "v2", "v1")),
+        "processes_graphics": tuple(Attempt(f"nvmlDeviceGetGraphicsRunningProcesses_{v}", h,
+                                            validate=_plausible_processes) for v in ("v3", "v2", "v1")),
     }
 
 
@@ -506,6 +504,24 @@ def _field_value(nvml: Nvml, handle: Any, field_id: int) -> Any:
     if attr is None:
         raise nvml.lib.NVMLError(ERROR_NOT_SUPPORTED)
     return getattr(entry.value, attr)
+
+
+def _plausible_processes(listed: Any) -> bool:
+    """False for a process list read with the wrong struct layout.
+
+    Some R535 drivers (535.98/535.104) shipped a ``_v3`` symbol whose struct
+    differs from the one the binding reads (nvitop #75, #89, #94; gpustat
+    #161): every entry after the first is shifted, which shows as pid 0,
+    pid 0xFFFFFFFF or absurd memory sizes. Then the older entry point is used.
+    """
+    for proc in listed:
+        pid = getattr(proc, "pid", None)
+        used = clean(getattr(proc, "usedGpuMemory", None))
+        if not isinstance(pid, int) or not 0 < pid < 0xFFFFFFFF:
+            return False
+        if used is not None and not 0 <= used < 2**48:
+            return False
+    return True
 
 
 def _sysfs_bus_id(nvml_bus_id: str | None) -> str | None:

@@ -560,3 +560,23 @@ def test_backoff_grows_when_the_gpu_fails_again_right_after_recovery(make_source
     del fake.gpus[0].errors["nvmlDeviceGetUtilizationRates"]
     clock.advance(40)
     assert read(source).samples[0].state is DeviceState.OK
+
+
+def test_garbled_v3_process_list_falls_back_to_v2_for_good(make_source):
+    # An R535-style struct mismatch: the second entry is shifted into nonsense.
+    fake = FakeNvml([make_gpu(0, compute=[FakeProcess(4242, 100 * MIB), FakeProcess(7, 200 * MIB)])])
+    good_v2 = fake.nvmlDeviceGetComputeRunningProcesses_v2
+
+    def garbled_v3(handle):
+        procs = good_v2(handle)
+        fake.calls["nvmlDeviceGetComputeRunningProcesses_v3"] += 1
+        procs[1].pid, procs[1].usedGpuMemory = 0, 2**60
+        return procs
+
+    fake.nvmlDeviceGetComputeRunningProcesses_v3 = garbled_v3
+    source = make_source(fake)
+    source.open()
+    for _ in range(3):
+        procs = read(source).samples[0].processes
+    assert [(p.pid, p.used_mib) for p in procs] == [(7, 200), (4242, 100)]
+    assert fake.calls["nvmlDeviceGetComputeRunningProcesses_v3"] == 1
