@@ -101,7 +101,8 @@ class HostsPage(QWidget):
         self._timer.timeout.connect(self._poll_all)
 
         layout = QVBoxLayout(self)
-        heading = QLabel(f"<h2>{self.tr('Other hosts')}</h2>")
+        title = self.tr("Other hosts")
+        heading = QLabel(f"<h2>{title}</h2>")
         intro = QLabel(self.tr(
             "Watch the GPUs of other machines. Add the address of a GPU Assistant exporter or an NVIDIA "
             "dcgm-exporter (host:9400), or of a Prometheus server (host:9090) that scrapes them."))
@@ -224,7 +225,8 @@ class HostsPage(QWidget):
 
     def _add_host(self, url: str, kind: HostKind, save: bool) -> None:
         self._hosts[url] = RemoteHost(url, kind, keep_s=HISTORY_S)
-        item = QListWidgetItem(f"{url}\n{self.tr('waiting for the first answer…')}")
+        waiting = self.tr("waiting for the first answer…")
+        item = QListWidgetItem(f"{url}\n{waiting}")
         item.setData(Qt.ItemDataRole.UserRole, url)
         self.host_list.addItem(item)
         if save:
