@@ -41,7 +41,7 @@ class PsuStandard(str, enum.Enum):
     ATX2 = "atx2"  # ATX 2.x, or ATX 3.x without the native lead (lower excursion limits)
 
 
-MIN_MARGIN = 1.10  # an existing PSU below sustained x 1.1 is judged insufficient
+MIN_MARGIN = 1.05  # an existing PSU must carry the sustained load with 5 % to spare
 
 EFFICIENCY_LEVELS = ("none", "white", "bronze", "silver", "gold", "platinum", "titanium")
 
@@ -394,7 +394,7 @@ def calculate(build: Build, catalog: Catalog) -> Result:
     )
     required = max(c.watts for c in candidates)
     recommended = round_to_size(required, rules["sizes_w"])
-    # the hard floor for judging an existing PSU: the vendor figure, 10 % over the
+    # the hard floor for judging an existing PSU: the vendor figure, 5 % over the
     # sustained load, and the excursion limits
     minimum = max(vendor, sustained * MIN_MARGIN, excursion_min)
 
