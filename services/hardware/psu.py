@@ -380,12 +380,13 @@ def calculate(build: Build, catalog: Catalog) -> Result:
     excursion_min = max(peak_10ms / exc["10ms"], peak_100us / exc["100us"])
     headroom = sustained * r["headroom"] * r["ageing"][usage]
     efficiency = typical / r["efficiency_target_load"]
-    rsp = [g.required_system_power_w for g in build.gpus if g.required_system_power_w and g.is_add_in_card]
+    cards = [g for g in build.gpus if g.is_add_in_card]
+    rated = [i for i, g in enumerate(cards) if g.required_system_power_w]
     vendor = 0.0
-    if rsp:
+    if rated:
         # NVIDIA's figure assumes one card: add the other cards' TGP to the largest requirement
-        top = max((g for g in build.gpus if g.required_system_power_w and g.is_add_in_card), key=lambda g: g.required_system_power_w)
-        vendor = float(top.required_system_power_w) + sum(float(g.tgp_w or 0) for g in build.gpus if g is not top and g.is_add_in_card)
+        top = max(rated, key=lambda i: cards[i].required_system_power_w)
+        vendor = float(cards[top].required_system_power_w) + sum(float(g.tgp_w or 0) for i, g in enumerate(cards) if i != top)
     candidates = (
         Candidate("headroom", translate(CTX, "Headroom: sustained x {h} x ageing {a}").format(h=r["headroom"], a=r["ageing"][usage]), headroom),
         Candidate("efficiency", translate(CTX, "Efficiency: typical load at {pct}% of the rating").format(pct=round(r["efficiency_target_load"] * 100)), efficiency),
