@@ -83,7 +83,8 @@ class PsuPage(QWidget):
 
         outer = QVBoxLayout(self)
         outer.setContentsMargins(16, 12, 16, 8)
-        title = QLabel(f"<h2>{self.tr('Build & PSU')}</h2>")
+        heading = self.tr("Build & PSU")
+        title = QLabel(f"<h2>{heading}</h2>")
         subtitle = QLabel(self.tr("Size the power supply for your build, check cables and PCIe lanes, and compare cards."))
         subtitle.setWordWrap(True)
         outer.addWidget(title)
@@ -222,7 +223,8 @@ class PsuPage(QWidget):
         self.verdict_label = QLabel("", right)
         self.verdict_label.setWordWrap(True)
         rl.addWidget(self.verdict_label)
-        rl.addWidget(QLabel(f"<b>{self.tr('Where the watts go')}</b>"))
+        watts_heading = self.tr("Where the watts go")
+        rl.addWidget(QLabel(f"<b>{watts_heading}</b>"))
         self.watt_bar = WattBar(right)
         rl.addWidget(self.watt_bar)
         self.legend_label = QLabel("", right)
@@ -340,6 +342,7 @@ class PsuPage(QWidget):
         self.rank_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.rank_table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.rank_table.verticalHeader().setVisible(False)
+        self.rank_table.verticalHeader().setDefaultSectionSize(24)
         rec.addWidget(self.rank_table)
         price_note = QLabel(self.tr("Prices are launch prices (USD); double-click a price to enter what the card costs you today."))
         price_note.setWordWrap(True)
@@ -432,7 +435,8 @@ class PsuPage(QWidget):
             legend.append(f"<span style='color:{SEGMENT_COLOURS[key]}'>&#9632;</span>&nbsp;{name}&nbsp;{watts:.0f}&nbsp;W")
         legend.append(self.tr("bar width = {w} W PSU").format(w=round(capacity)).replace(" ", "&nbsp;"))
         self.legend_label.setText(" &nbsp; ".join(legend))
-        why = [f"<b>{self.tr('Why {w} W').format(w=r.recommended_psu_w)}</b>"]
+        why_heading = self.tr("Why {w} W").format(w=r.recommended_psu_w)
+        why = [f"<b>{why_heading}</b>"]
         biggest = max(r.candidates, key=lambda c: c.watts)
         for c in r.candidates:
             if c.watts <= 0:
@@ -440,7 +444,8 @@ class PsuPage(QWidget):
             text = f"{render(c.label)}: {c.watts:.0f} W"
             why.append(f"<b>{text}</b>" if c is biggest else text)
         self.why_label.setText("<br>".join(why))
-        plan = [f"<b>{self.tr('Cables and PCIe lanes')}</b>"]
+        plan_heading = self.tr("Cables and PCIe lanes")
+        plan = [f"<b>{plan_heading}</b>"]
         plan += [render(item.message) for item in r.connectors.gpus]
         plan.append(render(r.lanes.message))
         self.plan_label.setText("<br>".join(plan))
@@ -472,10 +477,12 @@ class PsuPage(QWidget):
             self.card_price_spin.setValue(float(first.launch_price_usd or 0) if first else 0.0)
             self.cloud_spin.setValue(cloud.usd_per_hour if cloud else 0.0)
         if cloud:
-            self.cloud_source_label.setText(self.tr("Cloud price read {date} from {provider} ({source}); edit it to today's price.").format(
-                date=cloud.read, provider=cloud.provider, source=cloud.source))
+            self.cloud_source_label.setText(self.tr("Cloud price read {date} from {provider}; edit it to today's price.").format(
+                date=cloud.read, provider=cloud.provider))
+            self.cloud_source_label.setToolTip(cloud.source)
         elif first:
             self.cloud_source_label.setText(self.tr("No cloud price on file for this card: enter one."))
+            self.cloud_source_label.setToolTip("")
         else:
             self.cloud_source_label.setText("")
 
@@ -505,7 +512,7 @@ class PsuPage(QWidget):
         bold.setBold(True)
         for i, row in enumerate(rows):
             for j, value in enumerate(row.values):
-                item = QTableWidgetItem(value)
+                item = QTableWidgetItem(render(value))
                 if row.best == j:
                     item.setFont(bold)
                     item.setForeground(QColor("#2e8b57"))

@@ -148,7 +148,7 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError("--compare needs one to three --gpu")
         rows = compare_specs(gpus)
         shown = [g.name for g in gpus[:3]]
-        out["compare"] = {"gpus": shown, "rows": [{"key": r.key, "values": list(r.values), "best": r.best} for r in rows]}
+        out["compare"] = {"gpus": shown, "rows": [{"key": r.key, "values": [str(v) for v in r.values], "best": r.best} for r in rows]}
         text.append(render_specs(shown, rows, render))
     if args.recommend or args.budget is not None or args.params_b is not None:
         workload = estimate_from_params(args.params_b, args.dtype, Task(args.task)) if args.params_b else None

@@ -14,7 +14,6 @@ from typing import Callable, Sequence
 from services.hardware.catalog import Gpu
 from services.i18n import Msg, translate
 
-CTX = "Compare"
 GIB = 1024**3
 
 
@@ -55,13 +54,13 @@ def estimate_from_params(params_b: float, dtype: str = "bf16", task: Task = Task
     weights = params * BYTES_PER_PARAM[dtype]
     if task is Task.INFERENCE:
         need = weights * 1.2
-        method = translate(CTX, "weights x 1.2 (rule of thumb; long contexts need more for the KV cache)")
+        method = translate("Compare", "weights x 1.2 (rule of thumb; long contexts need more for the KV cache)")
     elif task is Task.LORA:
         need = (weights + params * lora_trainable_pct / 100.0 * 2 * 4) * 1.2
-        method = translate(CTX, "LoRA: weights + adapters with their optimizer state, x 1.2")
+        method = translate("Compare", "LoRA: weights + adapters with their optimizer state, x 1.2")
     else:
         need = params * 16 * 1.2
-        method = translate(CTX, "full training with AdamW in mixed precision: 16 bytes per parameter x 1.2, activations not included")
+        method = translate("Compare", "full training with AdamW in mixed precision: 16 bytes per parameter x 1.2, activations not included")
     return Workload(need / GIB, task, f"{params_b:g}B {dtype} {task.value}", method)
 
 
@@ -121,8 +120,30 @@ def cheapest_fitting(gpus: Sequence[Gpu], workload: Workload, prices: dict[str, 
 class SpecRow:
     key: str
     label: Msg
-    values: tuple[str, ...]
+    values: tuple["str | Msg", ...]  # Msg where the value is words to translate
     best: int | None  # index of the best value, if "higher is better" applies
+
+
+def connector_text(gpu: Gpu) -> Msg:
+    """The card's power input in words (reference board)."""
+    conn = gpu.power_connector
+    if conn.type == "12v-2x6":
+        return translate("Compare", "12V-2x6 / 12VHPWR (16-pin)")
+    if conn.type == "12pin-fe":
+        return translate("Compare", "12-pin (Founders Edition)")
+    if conn.type == "8pin":
+        if conn.six_pin:
+            return translate("Compare", "{n} x 8-pin + {m} x 6-pin").format(n=conn.count, m=conn.six_pin)
+        return translate("Compare", "{n} x 8-pin").format(n=conn.count)
+    if conn.type == "6pin":
+        return translate("Compare", "{n} x 6-pin").format(n=conn.count)
+    if conn.type == "eps-8pin":
+        return translate("Compare", "8-pin EPS (CPU type)")
+    if conn.type == "none":
+        return translate("Compare", "slot power only (75 W)")
+    if conn.type == "module":
+        return translate("Compare", "SXM module (server baseboard)")
+    return translate("Compare", "not known")
 
 
 def _fmt(value: float | None, unit: str = "", digits: int = 1) -> str:
@@ -147,24 +168,24 @@ def compare_specs(gpus: Sequence[Gpu]) -> list[SpecRow]:
             best = max(numeric, key=lambda t: t[1])[0]
         return SpecRow(key, label, tuple(_fmt(v, unit, digits) for v in raw), best)
 
-    def text_row(key: str, label: Msg, getter: Callable[[Gpu], str]) -> SpecRow:
+    def text_row(key: str, label: Msg, getter: Callable[[Gpu], "str | Msg"]) -> SpecRow:
         return SpecRow(key, label, tuple(getter(g) for g in gpus), None)
 
-    yes, no = translate(CTX, "yes"), translate(CTX, "no")
+    yes, no = translate("Compare", "yes"), translate("Compare", "no")
     return [
-        text_row("architecture", translate(CTX, "Architecture"), lambda g: g.architecture),
-        row("vram_gb", translate(CTX, "Memory"), lambda g: g.vram_gb, "GB", 0),
-        text_row("memory_type", translate(CTX, "Memory type, bus"), lambda g: f"{g.memory_type or '-'}, {g.bus_width_bits or '-'}-bit"),
-        row("bandwidth_gbs", translate(CTX, "Bandwidth"), lambda g: g.bandwidth_gbs, "GB/s", 0),
-        row("tensor_bf16", translate(CTX, "BF16/FP16 tensor, dense, FP32 accumulate"), lambda g: g.tensor_bf16_dense_tflops, "TFLOPS"),
-        row("tensor_fp8", translate(CTX, "FP8 tensor, dense"), lambda g: g.tensor_fp8_dense_tflops, "TFLOPS"),
-        row("fp32", translate(CTX, "FP32 (non-tensor)"), lambda g: g.fp32_tflops, "TFLOPS"),
-        row("tgp_w", translate(CTX, "Board power"), lambda g: g.tgp_w, "W", 0, higher_better=False),
-        row("rsp_w", translate(CTX, "NVIDIA's required system power"), lambda g: g.required_system_power_w, "W", 0, higher_better=False),
-        text_row("connector", translate(CTX, "Power connector"), lambda g: g.power_connector.type),
-        text_row("pcie", translate(CTX, "PCIe"), lambda g: f"{g.pcie_gen}.0 x{g.pcie_lanes}" if g.pcie_gen else "-"),
-        row("slots", translate(CTX, "Width (slots)"), lambda g: g.width_slots, "", 1, higher_better=False),
-        text_row("nvlink", translate(CTX, "NVLink"), lambda g: str(yes if g.nvlink else no)),
-        text_row("ecc", translate(CTX, "ECC memory"), lambda g: str(yes if g.ecc else no)),
-        row("price", translate(CTX, "Launch price (USD)"), lambda g: g.launch_price_usd, "$", 0, higher_better=False),
+        text_row("architecture", translate("Compare", "Architecture"), lambda g: g.architecture),
+        row("vram_gb", translate("Compare", "Memory"), lambda g: g.vram_gb, "GB", 0),
+        text_row("memory_type", translate("Compare", "Memory type, bus"), lambda g: f"{g.memory_type or '-'}, {g.bus_width_bits or '-'}-bit"),
+        row("bandwidth_gbs", translate("Compare", "Bandwidth"), lambda g: g.bandwidth_gbs, "GB/s", 0),
+        row("tensor_bf16", translate("Compare", "BF16/FP16 tensor, dense, FP32 accumulate"), lambda g: g.tensor_bf16_dense_tflops, "TFLOPS"),
+        row("tensor_fp8", translate("Compare", "FP8 tensor, dense"), lambda g: g.tensor_fp8_dense_tflops, "TFLOPS"),
+        row("fp32", translate("Compare", "FP32 (non-tensor)"), lambda g: g.fp32_tflops, "TFLOPS"),
+        row("tgp_w", translate("Compare", "Board power"), lambda g: g.tgp_w, "W", 0, higher_better=False),
+        row("rsp_w", translate("Compare", "NVIDIA's required system power"), lambda g: g.required_system_power_w, "W", 0, higher_better=False),
+        text_row("connector", translate("Compare", "Power connector"), connector_text),
+        text_row("pcie", translate("Compare", "PCIe"), lambda g: f"{g.pcie_gen}.0 x{g.pcie_lanes}" if g.pcie_gen else "-"),
+        row("slots", translate("Compare", "Width (slots)"), lambda g: g.width_slots, "", 1, higher_better=False),
+        text_row("nvlink", translate("Compare", "NVLink"), lambda g: yes if g.nvlink else no),
+        text_row("ecc", translate("Compare", "ECC memory"), lambda g: yes if g.ecc else no),
+        row("price", translate("Compare", "Launch price (USD)"), lambda g: g.launch_price_usd, "$", 0, higher_better=False),
     ]

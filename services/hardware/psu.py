@@ -28,7 +28,6 @@ from typing import Any, Sequence
 from services.hardware.catalog import Catalog, Cpu, Gpu
 from services.i18n import Msg, translate
 
-CTX = "Psu"
 
 
 class Usage(str, enum.Enum):
@@ -236,17 +235,17 @@ def component_lines(build: Build, catalog: Catalog) -> list[PowerLine]:
     if build.cpu is not None or build.cpu_w_override:
         cpu_w = build.cpu_w_override or (build.cpu.max_power_w if build.cpu else 0.0)
         name = build.cpu.name if build.cpu else "CPU"
-        lines.append(PowerLine("cpu", translate(CTX, "CPU {name}").format(name=name), cpu_w))
+        lines.append(PowerLine("cpu", translate("Psu", "CPU {name}").format(name=name), cpu_w))
     for gpu in build.gpus:
-        lines.append(PowerLine("gpu", translate(CTX, "GPU {name}").format(name=gpu.name), float(gpu.tgp_w or 0.0)))
-    lines.append(PowerLine("board", translate(CTX, "Motherboard"), c["motherboard"].watts))
-    lines.append(PowerLine("ram", translate(CTX, "Memory ({n} sticks)").format(n=build.ram_sticks),
+        lines.append(PowerLine("gpu", translate("Psu", "GPU {name}").format(name=gpu.name), float(gpu.tgp_w or 0.0)))
+    lines.append(PowerLine("board", translate("Psu", "Motherboard"), c["motherboard"].watts))
+    lines.append(PowerLine("ram", translate("Psu", "Memory ({n} sticks)").format(n=build.ram_sticks),
                            build.ram_sticks * c["ram_stick"].watts))
     storage = build.nvme * c["nvme"].watts + build.sata_ssd * c["sata_ssd"].watts + build.hdd * c["hdd"].watts
-    lines.append(PowerLine("storage", translate(CTX, "Drives"), storage))
+    lines.append(PowerLine("storage", translate("Psu", "Drives"), storage))
     cooling = build.fans * c["fan"].watts + build.aio_pumps * c["aio_pump"].watts + build.argb_channels * c["argb_channel"].watts
-    lines.append(PowerLine("cooling", translate(CTX, "Fans, pumps, lighting"), cooling))
-    lines.append(PowerLine("usb", translate(CTX, "USB devices"), build.usb_devices * c["usb_device"].watts))
+    lines.append(PowerLine("cooling", translate("Psu", "Fans, pumps, lighting"), cooling))
+    lines.append(PowerLine("usb", translate("Psu", "USB devices"), build.usb_devices * c["usb_device"].watts))
     return lines
 
 
@@ -295,24 +294,24 @@ def plan_connectors(gpus: Sequence[Gpu], catalog: Catalog) -> ConnectorPlan:
             level = sense_level(tgp, conn_rules["12v2x6_levels_w"])
             native = 1
             pcie8 = level // per_8pin  # NVIDIA's adapters: one 8-pin per 150 W of signalled level
-            msg = translate(CTX, "{gpu}: one 12V-2x6 (12VHPWR) lead rated {level} W or more, or the adapter with {n} separate 8-pin leads").format(
+            msg = translate("Psu", "{gpu}: one 12V-2x6 (12VHPWR) lead rated {level} W or more, or the adapter with {n} separate 8-pin leads").format(
                 gpu=gpu.name, level=level, n=pcie8)
         elif kind == "12pin-fe":
             pcie8 = max(1, math.ceil((tgp - slot_w) / per_8pin))
-            msg = translate(CTX, "{gpu}: Founders Edition 12-pin adapter with {n} separate 8-pin leads (partner cards: see the card's manual)").format(
+            msg = translate("Psu", "{gpu}: Founders Edition 12-pin adapter with {n} separate 8-pin leads (partner cards: see the card's manual)").format(
                 gpu=gpu.name, n=pcie8)
         elif kind in ("8pin", "6pin"):
             pcie8 = gpu.power_connector.count + gpu.power_connector.six_pin
-            msg = translate(CTX, "{gpu}: {n} PCIe 8-pin (6+2) leads on the reference card; partner cards may need more").format(gpu=gpu.name, n=pcie8)
+            msg = translate("Psu", "{gpu}: {n} PCIe 8-pin (6+2) leads on the reference card; partner cards may need more").format(gpu=gpu.name, n=pcie8)
         elif kind == "eps-8pin":
             eps = gpu.power_connector.count or 1
-            msg = translate(CTX, "{gpu}: {n} 8-pin EPS (CPU-type) lead, not a PCIe 8-pin").format(gpu=gpu.name, n=eps)
+            msg = translate("Psu", "{gpu}: {n} 8-pin EPS (CPU-type) lead, not a PCIe 8-pin").format(gpu=gpu.name, n=eps)
         elif kind == "none":
-            msg = translate(CTX, "{gpu}: powered by the slot alone").format(gpu=gpu.name)
+            msg = translate("Psu", "{gpu}: powered by the slot alone").format(gpu=gpu.name)
         elif kind == "module":
-            msg = translate(CTX, "{gpu}: an SXM module powered by its server baseboard, not by a desktop PSU").format(gpu=gpu.name)
+            msg = translate("Psu", "{gpu}: an SXM module powered by its server baseboard, not by a desktop PSU").format(gpu=gpu.name)
         else:
-            msg = translate(CTX, "{gpu}: power connector not in the catalogue; check the card's manual").format(gpu=gpu.name)
+            msg = translate("Psu", "{gpu}: power connector not in the catalogue; check the card's manual").format(gpu=gpu.name)
         items.append(GpuConnectors(gpu.name, kind, native, pcie8 if kind != "12v-2x6" else 0, eps, level, msg))
     native_total = sum(i.native_12v2x6 for i in items)
     plain_8pin = sum(i.pcie_8pin for i in items)
@@ -324,37 +323,34 @@ def plan_lanes(gpus: Sequence[Gpu], cpu: Cpu | None) -> tuple[LanePlan, list[War
     warnings: list[Warning_] = []
     cards = [g for g in gpus if g.is_add_in_card]
     if not cards:
-        return LanePlan(cpu.gpu_lanes if cpu else None, (), translate(CTX, "No add-in GPU in this build.")), warnings
+        return LanePlan(cpu.gpu_lanes if cpu else None, (), translate("Psu", "No add-in GPU in this build.")), warnings
     if cpu is None:
-        return LanePlan(None, tuple("?" for _ in cards), translate(CTX, "Choose a CPU to see how the PCIe lanes are shared.")), warnings
+        return LanePlan(None, tuple("?" for _ in cards), translate("Psu", "Choose a CPU to see how the PCIe lanes are shared.")), warnings
     lanes = cpu.gpu_lanes
     assignments: list[str] = []
     if len(cards) == 1:
         width = min(16, cards[0].pcie_lanes or 16, lanes)
         assignments.append(f"x{width} (CPU)")
-        msg = translate(CTX, "{gpu} gets x{w} PCIe {gen}.0 from the CPU.").format(gpu=cards[0].name, w=width, gen=min(cpu.pcie_gen, cards[0].pcie_gen or cpu.pcie_gen))
+        msg = translate("Psu", "{gpu} gets x{w} PCIe {gen}.0 from the CPU.").format(gpu=cards[0].name, w=width, gen=min(cpu.pcie_gen, cards[0].pcie_gen or cpu.pcie_gen))
     elif lanes >= 16 * len(cards):
         assignments = [f"x{min(16, c.pcie_lanes or 16)} (CPU)" for c in cards]
-        msg = translate(CTX, "{cpu} has {lanes} lanes for graphics: every card gets x16 from the CPU.").format(cpu=cpu.name, lanes=lanes)
+        msg = translate("Psu", "{cpu} has {lanes} lanes for graphics: every card gets x16 from the CPU.").format(cpu=cpu.name, lanes=lanes)
     else:
         # mainstream desktop: 16 CPU lanes split x8+x8 on boards that support it; more cards go to the chipset
         assignments = ["x8 (CPU)", "x8 (CPU)"] + ["x4 (chipset)"] * (len(cards) - 2)
-        msg = translate(CTX, "{cpu} has 16 lanes for graphics: two cards run x8+x8 only on boards that split the CPU lanes (check the manual); otherwise the second card sits in a chipset x4 slot.").format(cpu=cpu.name)
+        msg = translate("Psu", "{cpu} has 16 lanes for graphics: two cards run x8+x8 only on boards that split the CPU lanes (check the manual); otherwise the second card sits in a chipset x4 slot.").format(cpu=cpu.name)
         warnings.append(Warning_("lanes_split", Severity.INFO, msg))
         if len(cards) > 2:
-            warnings.append(Warning_("lanes_chipset", Severity.WARNING, translate(
-                CTX, "Cards beyond the second share the chipset's uplink at x4 or less: slow for loading models and for multi-GPU training. A Threadripper/Xeon platform gives every card x16.")))
+            warnings.append(Warning_("lanes_chipset", Severity.WARNING, translate("Psu", "Cards beyond the second share the chipset's uplink at x4 or less: slow for loading models and for multi-GPU training. A Threadripper/Xeon platform gives every card x16.")))
     nvlinked = any(c.nvlink for c in cards)
     if len(cards) > 1 and not nvlinked and any(c.architecture == "Ada Lovelace" and c.segment == "desktop" for c in cards):
-        warnings.append(Warning_("no_p2p", Severity.INFO, translate(
-            CTX, "GeForce RTX 40 cards have no NVLink and the driver disables peer-to-peer over PCIe: multi-GPU training exchanges gradients through host memory.")))
+        warnings.append(Warning_("no_p2p", Severity.INFO, translate("Psu", "GeForce RTX 40 cards have no NVLink and the driver disables peer-to-peer over PCIe: multi-GPU training exchanges gradients through host memory.")))
     # slot width: cards thicker than two slots cover the neighbouring slot
     widths = [c.width_slots or 2.0 for c in cards]
     if len(cards) > 1:
         needed = sum(math.ceil(w - 0.05) for w in widths) + (len(cards) - 1)  # one free slot between cards for air
         if any(w > 2.05 for w in widths) or needed > 7:
-            warnings.append(Warning_("slot_width", Severity.WARNING, translate(
-                CTX, "{n} cards of up to {slots:.1f} slots each need about {needed} expansion slots with a gap for air; a standard ATX case has 7 and many boards space their x16 slots too closely. Check slot spacing, or use blower-style or water-cooled cards or riser cables.").format(
+            warnings.append(Warning_("slot_width", Severity.WARNING, translate("Psu", "{n} cards of up to {slots:.1f} slots each need about {needed} expansion slots with a gap for air; a standard ATX case has 7 and many boards space their x16 slots too closely. Check slot spacing, or use blower-style or water-cooled cards or riser cables.").format(
                     n=len(cards), slots=max(widths), needed=needed)))
     return LanePlan(lanes, tuple(assignments), msg), warnings
 
@@ -388,10 +384,10 @@ def calculate(build: Build, catalog: Catalog) -> Result:
         top = max(rated, key=lambda i: cards[i].required_system_power_w)
         vendor = float(cards[top].required_system_power_w) + sum(float(g.tgp_w or 0) for i, g in enumerate(cards) if i != top)
     candidates = (
-        Candidate("headroom", translate(CTX, "Headroom: sustained x {h} x ageing {a}").format(h=r["headroom"], a=r["ageing"][usage]), headroom),
-        Candidate("efficiency", translate(CTX, "Efficiency: typical load at {pct}% of the rating").format(pct=round(r["efficiency_target_load"] * 100)), efficiency),
-        Candidate("vendor", translate(CTX, "GPU vendor's required system power"), vendor),
-        Candidate("excursion", translate(CTX, "Power excursions (ATX 3.x limits)") if atx3 else translate(CTX, "Power excursions (ATX 2.x limits)"), excursion_min),
+        Candidate("headroom", translate("Psu", "Headroom: sustained x {h} x ageing {a}").format(h=r["headroom"], a=r["ageing"][usage]), headroom),
+        Candidate("efficiency", translate("Psu", "Efficiency: typical load at {pct}% of the rating").format(pct=round(r["efficiency_target_load"] * 100)), efficiency),
+        Candidate("vendor", translate("Psu", "GPU vendor's required system power"), vendor),
+        Candidate("excursion", translate("Psu", "Power excursions (ATX 3.x limits)") if atx3 else translate("Psu", "Power excursions (ATX 2.x limits)"), excursion_min),
     )
     required = max(c.watts for c in candidates)
     recommended = round_to_size(required, rules["sizes_w"])
@@ -412,27 +408,21 @@ def calculate(build: Build, catalog: Catalog) -> Result:
         psu_for_cost = float(build.psu_w)
         verdict = Verdict.OK if build.psu_w >= recommended * 0.99 else Verdict.TIGHT if build.psu_w >= minimum else Verdict.INSUFFICIENT
         if verdict is Verdict.INSUFFICIENT:
-            warnings.insert(0, Warning_("psu_insufficient", Severity.PROBLEM, translate(
-                CTX, "Your {psu} W PSU is below the minimum of {min} W for this build.").format(psu=round(build.psu_w), min=round(minimum))))
+            warnings.insert(0, Warning_("psu_insufficient", Severity.PROBLEM, translate("Psu", "Your {psu} W PSU is below the minimum of {min} W for this build.").format(psu=round(build.psu_w), min=round(minimum))))
         elif verdict is Verdict.TIGHT:
-            warnings.insert(0, Warning_("psu_tight", Severity.WARNING, translate(
-                CTX, "Your {psu} W PSU meets the minimum ({min} W) but not the recommended {rec} W: expect fan noise and little margin as it ages.").format(
+            warnings.insert(0, Warning_("psu_tight", Severity.WARNING, translate("Psu", "Your {psu} W PSU meets the minimum ({min} W) but not the recommended {rec} W: expect fan noise and little margin as it ages.").format(
                     psu=round(build.psu_w), min=round(minimum), rec=recommended)))
         if not atx3 and peak_100us > build.psu_w * exc["100us"]:
-            warnings.append(Warning_("excursion_atx2", Severity.WARNING, translate(
-                CTX, "GPU spikes (about {peak} W for 100 us) exceed what an ATX 2.x PSU of this size must tolerate: it may shut down under load.").format(peak=round(peak_100us))))
+            warnings.append(Warning_("excursion_atx2", Severity.WARNING, translate("Psu", "GPU spikes (about {peak} W for 100 us) exceed what an ATX 2.x PSU of this size must tolerate: it may shut down under load.").format(peak=round(peak_100us))))
     if required > rules["sizes_w"][-1]:
-        warnings.append(Warning_("beyond_atx", Severity.PROBLEM, translate(
-            CTX, "More than a single {max} W PSU: use two PSUs with an add2psu adapter, a server PSU, or power-limit the GPUs (nvidia-smi -pl).").format(max=rules["sizes_w"][-1])))
+        warnings.append(Warning_("beyond_atx", Severity.PROBLEM, translate("Psu", "More than a single {max} W PSU: use two PSUs with an add2psu adapter, a server PSU, or power-limit the GPUs (nvidia-smi -pl).").format(max=rules["sizes_w"][-1])))
     load = sustained / psu_for_cost if psu_for_cost else 0.0
     eff = efficiency_at(build.efficiency, load, catalog)
     wall = sustained / (eff / 100.0) if eff > 0 else sustained
     if wall > r["circuit_continuous_w_120v"]:
-        warnings.append(Warning_("circuit_120v", Severity.WARNING, translate(
-            CTX, "About {wall} W from the wall: more than a 15 A / 120 V household circuit should carry continuously (1440 W). Fine on 230 V.").format(wall=round(wall))))
+        warnings.append(Warning_("circuit_120v", Severity.WARNING, translate("Psu", "About {wall} W from the wall: more than a 15 A / 120 V household circuit should carry continuously (1440 W). Fine on 230 V.").format(wall=round(wall))))
     if hdd_spinup > 0 and build.hdd >= 4:
-        warnings.append(Warning_("hdd_spinup", Severity.INFO, translate(
-            CTX, "{n} hard disks draw about {w} W together while spinning up; enable staggered spin-up if the controller supports it.").format(n=build.hdd, w=round(hdd_spinup))))
+        warnings.append(Warning_("hdd_spinup", Severity.INFO, translate("Psu", "{n} hard disks draw about {w} W together while spinning up; enable staggered spin-up if the controller supports it.").format(n=build.hdd, w=round(hdd_spinup))))
     hours = 24.0 if build.usage is Usage.TRAINING_24X7 else build.gaming_hours_per_day
     per_hour = wall / 1000.0 * build.price_per_kwh
     cost = CostEstimate(eff, load * 100.0, wall, per_hour, per_hour * hours, hours)
@@ -451,32 +441,25 @@ def _connector_warnings(build: Build, plan: ConnectorPlan, warnings: list[Warnin
         for c in adapters[:missing_native]:
             needed_8pin += (c.sense_level_w or 0) // 150
         if needed_8pin > build.psu_pcie_8pin:
-            warnings.append(Warning_("connectors_short", Severity.PROBLEM, translate(
-                CTX, "The PSU has {have8} PCIe 8-pin and {have16} 12V-2x6 leads; this build needs {need8} 8-pin leads with {use16} native 12V-2x6.").format(
+            warnings.append(Warning_("connectors_short", Severity.PROBLEM, translate("Psu", "The PSU has {have8} PCIe 8-pin and {have16} 12V-2x6 leads; this build needs {need8} 8-pin leads with {use16} native 12V-2x6.").format(
                     have8=build.psu_pcie_8pin, have16=native_have, need8=needed_8pin, use16=min(native_have, plan.native_12v2x6))))
     if any(c.kind == "12v-2x6" for c in plan.gpus):
-        warnings.append(Warning_("12v2x6_seating", Severity.INFO, translate(
-            CTX, "Push the 12V-2x6 plug fully home and do not bend the cable sharply at the plug; melted connectors were still reported on the revised socket.")))
+        warnings.append(Warning_("12v2x6_seating", Severity.INFO, translate("Psu", "Push the 12V-2x6 plug fully home and do not bend the cable sharply at the plug; melted connectors were still reported on the revised socket.")))
     if any(c.pcie_8pin >= 2 for c in plan.gpus) or any((c.sense_level_w or 0) >= 300 for c in plan.gpus):
-        warnings.append(Warning_("separate_leads", Severity.INFO, translate(
-            CTX, "Use a separate PSU lead for each 8-pin input rather than the second plug of a daisy-chained lead.")))
+        warnings.append(Warning_("separate_leads", Severity.INFO, translate("Psu", "Use a separate PSU lead for each 8-pin input rather than the second plug of a daisy-chained lead.")))
 
 
 def _gpu_warnings(build: Build, warnings: list[Warning_]) -> None:
     for gpu in build.gpus:
         if gpu.is_laptop:
-            warnings.append(Warning_("laptop_gpu", Severity.WARNING, translate(
-                CTX, "{gpu} is a laptop GPU: the laptop's own adapter powers it, so desktop PSU sizing does not apply.").format(gpu=gpu.name)))
+            warnings.append(Warning_("laptop_gpu", Severity.WARNING, translate("Psu", "{gpu} is a laptop GPU: the laptop's own adapter powers it, so desktop PSU sizing does not apply.").format(gpu=gpu.name)))
         elif gpu.power_connector.type == "module":
-            warnings.append(Warning_("sxm_module", Severity.WARNING, translate(
-                CTX, "{gpu} is an SXM module for servers, not a desktop card.").format(gpu=gpu.name)))
+            warnings.append(Warning_("sxm_module", Severity.WARNING, translate("Psu", "{gpu} is an SXM module for servers, not a desktop card.").format(gpu=gpu.name)))
         if gpu.rsp_confidence == "unverified":
-            warnings.append(Warning_("rsp_unverified", Severity.INFO, translate(
-                CTX, "{gpu}: NVIDIA's required system power ({w} W) is not verified in our sources; we use it anyway, which only errs high.").format(
+            warnings.append(Warning_("rsp_unverified", Severity.INFO, translate("Psu", "{gpu}: NVIDIA's required system power ({w} W) is not verified in our sources; we use it anyway, which only errs high.").format(
                     gpu=gpu.name, w=round(gpu.required_system_power_w or 0))))
     if any(g.segment == "desktop" and g.architecture in ("Ada Lovelace", "Blackwell") and (g.tgp_w or 0) >= 450 for g in build.gpus):
-        warnings.append(Warning_("aib_power", Severity.INFO, translate(
-            CTX, "Factory-overclocked partner cards often raise the power limit (some 4090s ask for a 1000 W PSU): use the card maker's figure if it is higher.")))
+        warnings.append(Warning_("aib_power", Severity.INFO, translate("Psu", "Factory-overclocked partner cards often raise the power limit (some 4090s ask for a 1000 W PSU): use the card maker's figure if it is higher.")))
 
 
 def wall_table(result: Result, catalog: Catalog, psu_w: float | None = None) -> list[tuple[str, float, float]]:
@@ -516,10 +499,8 @@ def buy_vs_rent(purchase_usd: float, resale_usd: float, cloud_usd_per_hour: floa
     margin = cloud_usd_per_hour - energy
     net = max(0.0, purchase_usd - resale_usd)
     if margin <= 0:
-        return BuyVsRent(purchase_usd, resale_usd, cloud_usd_per_hour, energy, None, None, translate(
-            CTX, "Renting at ${rate:.2f}/h costs less than your own electricity (${energy:.3f}/h): buying never pays off.").format(
+        return BuyVsRent(purchase_usd, resale_usd, cloud_usd_per_hour, energy, None, None, translate("Psu", "Renting at ${rate:.2f}/h costs less than your own electricity (${energy:.3f}/h): buying never pays off.").format(
                 rate=cloud_usd_per_hour, energy=energy))
     hours = net / margin
-    return BuyVsRent(purchase_usd, resale_usd, cloud_usd_per_hour, energy, hours, hours / 24.0, translate(
-        CTX, "Owning pays off after {hours} hours of use ({days} days at 24/7), against renting at ${rate:.2f}/h.").format(
+    return BuyVsRent(purchase_usd, resale_usd, cloud_usd_per_hour, energy, hours, hours / 24.0, translate("Psu", "Owning pays off after {hours} hours of use ({days} days at 24/7), against renting at ${rate:.2f}/h.").format(
             hours=f"{hours:,.0f}", days=f"{hours / 24.0:,.0f}", rate=cloud_usd_per_hour))
