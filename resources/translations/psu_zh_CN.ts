@@ -276,8 +276,8 @@
             <translation>{name}（{tgp} W）</translation>
         </message>
         <message>
-            <source>CPU at its PL2/PPT limit, GPUs at full board power</source>
-            <translation>CPU 按 PL2/PPT 上限、显卡按整卡功耗满载计算</translation>
+            <source>CPU at PL2/PPT, GPUs at full power</source>
+            <translation>CPU 按 PL2/PPT，显卡满功耗</translation>
         </message>
         <message>
             <source>never below {w} W</source>
