@@ -234,6 +234,7 @@ def _tokens(text: str, noise: set[str]) -> tuple[str, ...]:
     # "4070ti" -> "4070 ti", "4090d" -> "4090 d"; keep CPU model suffixes like 13900k / 9950x3d together
     t = re.sub(r"\b(\d{4})(ti|super|d)\b", r"\1 \2", t)
     t = re.sub(r"\b(rtx|gtx)(\d)", r"\1 \2", t)  # "rtx4090"
+    t = re.sub(r"\b([2-5]0[5-9]0)\s?m\b", r"\1 laptop", t)  # "4060m", "4090 M": the laptop chip
     t = re.sub(r"\b(i[3579])(\d{4,5})", r"\1 \2", t)
     words = [w for w in t.split() if w and w not in noise]
     return tuple(words)

@@ -59,6 +59,8 @@ def test_catalogue_covers_the_families_the_tools_need(catalog):
     ("4060 laptop", "GeForce RTX 4060 Laptop GPU"),
     ("NVIDIA GeForce RTX 4060 Laptop GPU", "GeForce RTX 4060 Laptop GPU"),
     ("RTX 3060 Mobile", "GeForce RTX 3060 Laptop GPU"),
+    ("4060m", "GeForce RTX 4060 Laptop GPU"),
+    ("RTX 4090 M", "GeForce RTX 4090 Laptop GPU"),
     ("4070ti", "GeForce RTX 4070 Ti"),
     ("4070 Ti Super", "GeForce RTX 4070 Ti SUPER"),
     ("4090D", "GeForce RTX 4090 D"),
@@ -116,7 +118,7 @@ def test_tensor_figures_are_dense_fp32_accumulate(catalog):
     assert catalog.gpu("h100-sxm5").tensor_bf16_dense_tflops == pytest.approx(989.4)  # not the sparse 1979
     assert catalog.gpu("a100-sxm4-80gb").tensor_bf16_dense_tflops == pytest.approx(312)  # not 624
     for gpu in catalog.gpus:
-        if gpu.segment in ("desktop", "laptop") and gpu.architecture in ("Ampere", "Ada Lovelace", "Blackwell") and gpu.fp32_tflops:
+        if gpu.segment in ("desktop", "laptop") and gpu.architecture in ("Ampere", "Ada Lovelace", "Blackwell") and gpu.tensor_bf16_dense_tflops:
             assert gpu.tensor_bf16_dense_tflops == pytest.approx(2 * gpu.fp32_tflops, rel=0.02), gpu.name
     assert catalog.gpu("rtx-2080-ti").bf16_supported is False  # Turing tensor cores have no BF16
 
