@@ -129,10 +129,16 @@ class PsuPage(QWidget):
         add_row.addWidget(self.add_button)
         add_row.addWidget(self.remove_button)
         gpu_layout.addLayout(add_row)
+        detect_row = QHBoxLayout()
         self.detected_label = QLabel("", gpu_box)
         self.detected_label.setWordWrap(True)
         self.detected_label.setProperty("role", "muted")
-        gpu_layout.addWidget(self.detected_label)
+        self.detect_button = QPushButton(self.tr("Use this PC"), gpu_box)
+        self.detect_button.setToolTip(self.tr("Replace the cards and CPU with the ones found in this computer"))
+        self.detect_button.clicked.connect(self._on_detect_button_clicked)
+        detect_row.addWidget(self.detected_label, 1)
+        detect_row.addWidget(self.detect_button, 0, Qt.AlignmentFlag.AlignTop)
+        gpu_layout.addLayout(detect_row)
         self.add_button.clicked.connect(self._on_add_button_clicked)
         self.remove_button.clicked.connect(self._on_remove_button_clicked)
         left_layout.addWidget(gpu_box)
@@ -592,7 +598,33 @@ class PsuPage(QWidget):
         self._refresh_gpu_list()
         self._reset_buy_defaults()
 
+    def detect_hardware(self) -> bool:
+        """Replace the build's cards and CPU with this PC's; False when nothing is found."""
+        cat = self.catalog
+        assert cat is not None
+        gpus = detect.detected_gpus(self.context.telemetry, cat.gpus)
+        if not gpus and self.context.telemetry is None:
+            gpus = detect.detected_gpus_nvml(cat.gpus)  # the monitor is not running: ask the driver once
+        cpu = detect.detected_cpu(cat.cpus)
+        if not gpus and cpu is None:
+            self.detected_label.setText(self.tr("No NVIDIA GPU or known CPU found on this PC."))
+            return False
+        names = [g.name for g in gpus] + ([cpu.name] if cpu else [])
+        self.detected_label.setText(self.tr("Detected on this PC: {parts}").format(parts=", ".join(names)))
+        if gpus:
+            self._build_gpus = list(gpus)
+            self._refresh_gpu_list()
+            self._reset_buy_defaults()
+        if cpu is not None:
+            with QSignalBlocker(self.cpu_combo):
+                self.cpu_combo.setCurrentIndex(max(0, self.cpu_combo.findData(cpu.name)))
+        self.recompute()
+        return True
+
     # ---- Slots
+
+    def _on_detect_button_clicked(self) -> None:
+        self.detect_hardware()
 
     def _on_add_button_clicked(self) -> None:
         cat = self.catalog

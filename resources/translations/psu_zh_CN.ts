@@ -40,6 +40,14 @@
             <translation>移除</translation>
         </message>
         <message>
+            <source>Use this PC</source>
+            <translation>使用本机硬件</translation>
+        </message>
+        <message>
+            <source>Replace the cards and CPU with the ones found in this computer</source>
+            <translation>用本机检测到的显卡和 CPU 替换当前配置</translation>
+        </message>
+        <message>
             <source>CPU and other parts</source>
             <translation>CPU 及其他部件</translation>
         </message>
@@ -362,6 +370,10 @@
         <message>
             <source>Nothing detected: showing an example build. Replace it with yours.</source>
             <translation>未检测到硬件：下面是一套示例配置，请换成你自己的。</translation>
+        </message>
+        <message>
+            <source>No NVIDIA GPU or known CPU found on this PC.</source>
+            <translation>本机未找到 NVIDIA 显卡或已知型号的 CPU。</translation>
         </message>
         <message>
             <source>Unknown card: {name}</source>

@@ -226,7 +226,7 @@ def _tokens(text: str, noise: set[str]) -> tuple[str, ...]:
     t = text.lower()
     t = re.sub(r"\((r|tm)\)", " ", t)
     t = re.sub(r"@.*$", " ", t)  # "@ 3.00GHz"
-    t = re.sub(r"\b\d+-core\b", " ", t)
+    t = re.sub(r"\b\d+-cores?\b", " ", t)  # "16-Core Processor", "24-Cores"
     t = re.sub(r"\b\d+th gen\b", " ", t)  # "13th Gen Intel(R) Core(TM) i7-13700K"
     t = t.replace("max-q", "laptop").replace("mobile", "laptop")
     t = re.sub(r"(\d+)\s*gb\b", r"\1gb", t)

@@ -127,3 +127,19 @@ def test_ranking_follows_model_size_budget_and_my_prices(qtbot, page):
     assert page._prices["rtx-3090"] == 700
     names = [page.rank_table.item(r, 0).text() for r in range(page.rank_table.rowCount())]
     assert "GeForce RTX 3090" in names
+
+
+def test_use_this_pc_button(qtbot, page, monkeypatch):
+    monkeypatch.setattr(detect, "nvml_devices", lambda nvml=None: [
+        {"index": 0, "name": "NVIDIA GeForce RTX 3090", "pci_device_id": 0x220410DE, "memory_total_mib": 24576},
+        {"index": 1, "name": "NVIDIA GeForce RTX 3090", "pci_device_id": 0x220410DE, "memory_total_mib": 24576}])
+    monkeypatch.setattr(detect, "detected_cpu_name", lambda: "AMD Ryzen Threadripper 7960X 24-Cores")
+    qtbot.mouseClick(page.detect_button, Qt.MouseButton.LeftButton)
+    build = page.build()
+    assert [g.name for g in build.gpus] == ["GeForce RTX 3090", "GeForce RTX 3090"]
+    assert build.cpu.name == "Ryzen Threadripper 7960X"
+    assert page.result.lanes.assignments == ("x16 (CPU)", "x16 (CPU)")
+    monkeypatch.setattr(detect, "nvml_devices", lambda nvml=None: [])
+    monkeypatch.setattr(detect, "detected_cpu_name", lambda: None)
+    assert page.detect_hardware() is False
+    assert page.gpu_list.count() == 2  # nothing found: the build is kept
