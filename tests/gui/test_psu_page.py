@@ -143,3 +143,19 @@ def test_use_this_pc_button(qtbot, page, monkeypatch):
     monkeypatch.setattr(detect, "detected_cpu_name", lambda: None)
     assert page.detect_hardware() is False
     assert page.gpu_list.count() == 2  # nothing found: the build is kept
+
+
+def test_page_in_chinese(qtbot, qapp, context):
+    from gui.i18n import TranslatorSet
+
+    translators = TranslatorSet()
+    translators.install(qapp, "zh_CN")
+    try:
+        widget = PsuPage(context)
+        qtbot.addWidget(widget)
+        assert widget.tabs.tabText(0) == "配置"
+        assert widget.recommended_card.title.text() == "推荐电源"
+        assert "余量" in widget.why_label.text()  # a service Msg rendered through Qt's translators
+        assert any("12V-2x6" in label.text() and "插头" in label.text() for label in widget.warning_labels)
+    finally:
+        translators.install(qapp, "en")
