@@ -136,7 +136,8 @@ def suggestions(arch: ModelArch, req: FitRequest, budget_bytes: float, current: 
             found.append(s)
             break
     useful = [s for s in found if s is not None and s.per_gpu_gib < current.per_gpu_gib - 0.01]
-    useful.sort(key=lambda s: (not s.fits, s.per_gpu_gib))
+    # What fits first; buying GPUs last; then the smaller figure.
+    useful.sort(key=lambda s: (not s.fits, s.code.startswith("gpus_"), s.per_gpu_gib))
     return useful[:limit]
 
 
