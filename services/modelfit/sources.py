@@ -112,7 +112,7 @@ def arch_from_config(cfg: dict, model_id: str = "config.json") -> ModelArch:
     params = None
     if "params_b" in cfg:
         try:
-            params = int(float(cfg["params_b"]) * 1e9)
+            params = int(round(float(cfg["params_b"]) * 1e9))
         except (TypeError, ValueError):
             raise _bad(translate("FitErrors", "Field {field} must be a number, got {value}"), field="params_b", value=cfg["params_b"]) from None
         if not 0 < params <= MAX_PARAMS:
@@ -351,7 +351,7 @@ def arch_from_param_count(params_b: float, catalogue: Catalogue | None = None) -
     dense = [e for e in cat.entries if e.arch.family == "decoder" and not e.arch.experts and e.arch.kv_heads < e.arch.heads]
     nearest = min(dense, key=lambda e: abs(e.arch.total_params - params_b * 1e9) / e.arch.total_params)
     return nearest.arch.with_changes(
-        model_id=f"{params_b:g}B parameters", params=int(params_b * 1e9), sliding_window=None, sliding_layers=0,
+        model_id=f"{params_b:g}B parameters", params=int(round(params_b * 1e9)), sliding_window=None, sliding_layers=0,
         source="bare parameter count", notes=f"layer shapes borrowed from {nearest.model_id}")
 
 
@@ -363,7 +363,7 @@ def load_model(spec: str | None = None, *, config_file: str | Path | None = None
     if config_file:
         arch = load_config_file(Path(config_file))
         if params_b:
-            arch = arch.with_changes(params=int(float(params_b) * 1e9))
+            arch = arch.with_changes(params=int(round(float(params_b) * 1e9)))
         return arch
     if spec:
         path = Path(spec).expanduser()
