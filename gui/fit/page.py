@@ -169,7 +169,8 @@ class FitPage(QWidget):
 
         right = QVBoxLayout()
         right.setSpacing(8)
-        title = QLabel(f"<h2>{self.tr('Will this model fit?')}</h2>")
+        heading = self.tr("Will this model fit?")
+        title = QLabel(f"<h2>{heading}</h2>")
         right.addWidget(title)
         card = QFrame()
         card.setProperty("card", True)

@@ -71,14 +71,13 @@ def answer_lines(ans: FitAnswer, gpu: GpuSpec | None, speed: SpeedEstimate | Non
                  render: Callable[[Msg | str], str]) -> list[str]:
     est = ans.estimate
     req = est.request
-    t = translate
-    lines = [render(t("FitReport", "{model}: {params:.2f} B parameters, {weights} weights").format(
+    lines = [render(translate("FitReport", "{model}: {params:.2f} B parameters, {weights} weights").format(
         model=est.arch.model_id, params=est.arch.total_params / 1e9, weights=est.weight_format))]
     if req.gpus > 1:
-        lines.append(render(t("FitReport", "Needs {per:.2f} GiB per GPU ({total:.2f} GiB on {gpus} GPUs, {strategy})").format(
+        lines.append(render(translate("FitReport", "Needs {per:.2f} GiB per GPU ({total:.2f} GiB on {gpus} GPUs, {strategy})").format(
             per=est.per_gpu_gib, total=est.total_gib, gpus=req.gpus, strategy=req.strategy)))
     else:
-        lines.append(render(t("FitReport", "Needs {per:.2f} GiB of GPU memory").format(per=est.per_gpu_gib)))
+        lines.append(render(translate("FitReport", "Needs {per:.2f} GiB of GPU memory").format(per=est.per_gpu_gib)))
     width = max(len(render(COMPONENT_LABELS[k])) for k in COMPONENTS)
     for key, gib in est.breakdown_gib().items():
         if gib < 0.005:
@@ -86,34 +85,34 @@ def answer_lines(ans: FitAnswer, gpu: GpuSpec | None, speed: SpeedEstimate | Non
         label = render(COMPONENT_LABELS[key])
         lines.append(f"  {label:<{width}}  {gib:8.2f} GiB")
     if est.host_bytes:
-        lines.append(render(t("FitReport", "Plus {gib:.2f} GiB in system RAM").format(gib=est.host_bytes / 2**30)))
+        lines.append(render(translate("FitReport", "Plus {gib:.2f} GiB in system RAM").format(gib=est.host_bytes / 2**30)))
     if est.engine_reserved_bytes:
-        lines.append(render(t("FitReport", "vLLM reserves {gib:.2f} GiB more for extra KV cache").format(gib=est.engine_reserved_bytes / 2**30)))
+        lines.append(render(translate("FitReport", "vLLM reserves {gib:.2f} GiB more for extra KV cache").format(gib=est.engine_reserved_bytes / 2**30)))
     if gpu is not None and ans.fits is not None:
-        what = t("FitReport", "free now") if gpu.live else t("FitReport", "total")
+        what = translate("FitReport", "free now") if gpu.live else translate("FitReport", "total")
         if ans.fits:
-            lines.append(render(t("FitReport", "Fits on {gpu} ({budget:.1f} GiB {what}) with {left:.2f} GiB to spare").format(
+            lines.append(render(translate("FitReport", "Fits on {gpu} ({budget:.1f} GiB {what}) with {left:.2f} GiB to spare").format(
                 gpu=gpu.name, budget=gpu.memory_gib, what=what, left=ans.headroom_gib)))
         else:
-            lines.append(render(t("FitReport", "Does NOT fit on {gpu} ({budget:.1f} GiB {what}): {short:.2f} GiB short").format(
+            lines.append(render(translate("FitReport", "Does NOT fit on {gpu} ({budget:.1f} GiB {what}): {short:.2f} GiB short").format(
                 gpu=gpu.name, budget=gpu.memory_gib, what=what, short=-ans.headroom_gib)))
         if ans.max_seq is not None:
-            lines.append(render(t("FitReport", "Largest context that fits: {seq} tokens").format(seq=ans.max_seq) if ans.max_seq
-                                else t("FitReport", "No context length fits with these settings")))
+            lines.append(render(translate("FitReport", "Largest context that fits: {seq} tokens").format(seq=ans.max_seq) if ans.max_seq
+                                else translate("FitReport", "No context length fits with these settings")))
         if ans.max_batch:
-            lines.append(render(t("FitReport", "Largest batch that fits: {batch}").format(batch=ans.max_batch)))
+            lines.append(render(translate("FitReport", "Largest batch that fits: {batch}").format(batch=ans.max_batch)))
         if ans.max_lora_rank:
-            lines.append(render(t("FitReport", "Largest LoRA rank that fits: {rank}").format(rank=ans.max_lora_rank)))
+            lines.append(render(translate("FitReport", "Largest LoRA rank that fits: {rank}").format(rank=ans.max_lora_rank)))
         for s in ans.suggestions:
-            mark = render(t("FitReport", "fits")) if s.fits else render(t("FitReport", "still too big"))
+            mark = render(translate("FitReport", "fits")) if s.fits else render(translate("FitReport", "still too big"))
             lines.append(f"  - {render(s.text)}: {s.per_gpu_gib:.2f} GiB ({mark})")
     for note in est.notes:
         lines.append(render(note))
     if speed is not None:
         if speed.decode_tokens_per_s:
-            lines.append(render(t("FitReport", "Estimate: about {tps:.0f} tokens/s generated, prompt at about {pps:.0f} tokens/s").format(
+            lines.append(render(translate("FitReport", "Estimate: about {tps:.0f} tokens/s generated, prompt at about {pps:.0f} tokens/s").format(
                 tps=speed.decode_tokens_per_s, pps=speed.prefill_tokens_per_s or 0)))
         if speed.step_seconds:
-            lines.append(render(t("FitReport", "Estimate: about {s:.2f} s per step ({tps:.0f} tokens/s per GPU)").format(
+            lines.append(render(translate("FitReport", "Estimate: about {s:.2f} s per step ({tps:.0f} tokens/s per GPU)").format(
                 s=speed.step_seconds, tps=speed.train_tokens_per_s)))
     return lines

@@ -80,57 +80,56 @@ def suggestions(arch: ModelArch, req: FitRequest, budget_bytes: float, current: 
     current = current or estimate(arch, req)
     fmt = weight_format(arch, req)
     found: list[Suggestion | None] = []
-    t = translate
     if req.task == "inference":
         if req.engine == "llamacpp":
             for q in ("q6_k", "q5_k_m", "q4_k_m", "q4_0"):
                 if q in GGUF_FORMATS and q != fmt and arch.groups == ():
-                    found.append(_try(arch, req, budget_bytes, f"weights_{q}", t("FitSuggest", "Use {fmt} weights").format(fmt=q.upper()), weights=q))
+                    found.append(_try(arch, req, budget_bytes, f"weights_{q}", translate("FitSuggest", "Use {fmt} weights").format(fmt=q.upper()), weights=q))
             if req.kv_dtype in ("fp16", "bf16"):
-                found.append(_try(arch, req, budget_bytes, "kv_q8_0", t("FitSuggest", "Quantise the KV cache to q8_0 (-ctk q8_0 -ctv q8_0, needs flash attention)"), kv_dtype="q8_0", attention="flash"))
+                found.append(_try(arch, req, budget_bytes, "kv_q8_0", translate("FitSuggest", "Quantise the KV cache to q8_0 (-ctk q8_0 -ctv q8_0, needs flash attention)"), kv_dtype="q8_0", attention="flash"))
         else:
             if fmt in ("fp32", "bf16", "fp16"):
                 if req.engine == "vllm":
-                    found.append(_try(arch, req, budget_bytes, "weights_fp8", t("FitSuggest", "Load FP8 weights"), weights="fp8"))
-                found.append(_try(arch, req, budget_bytes, "weights_int8", t("FitSuggest", "Load the weights in 8-bit (bitsandbytes)"), weights="int8"))
-                found.append(_try(arch, req, budget_bytes, "weights_nf4", t("FitSuggest", "Load the weights in 4-bit NF4 (bitsandbytes)"), weights="nf4"))
+                    found.append(_try(arch, req, budget_bytes, "weights_fp8", translate("FitSuggest", "Load FP8 weights"), weights="fp8"))
+                found.append(_try(arch, req, budget_bytes, "weights_int8", translate("FitSuggest", "Load the weights in 8-bit (bitsandbytes)"), weights="int8"))
+                found.append(_try(arch, req, budget_bytes, "weights_nf4", translate("FitSuggest", "Load the weights in 4-bit NF4 (bitsandbytes)"), weights="nf4"))
             if req.engine == "vllm" and req.kv_dtype in ("fp16", "bf16"):
-                found.append(_try(arch, req, budget_bytes, "kv_fp8", t("FitSuggest", "Store the KV cache in FP8 (--kv-cache-dtype fp8)"), kv_dtype="fp8"))
+                found.append(_try(arch, req, budget_bytes, "kv_fp8", translate("FitSuggest", "Store the KV cache in FP8 (--kv-cache-dtype fp8)"), kv_dtype="fp8"))
             if req.engine == "vllm":
-                found.append(_try(arch, req, budget_bytes, "vllm_small_batch", t("FitSuggest", "Lower --max-num-seqs to 32 and --max-num-batched-tokens to 2048"), vllm_max_seqs=32, vllm_max_batched_tokens=2048))
+                found.append(_try(arch, req, budget_bytes, "vllm_small_batch", translate("FitSuggest", "Lower --max-num-seqs to 32 and --max-num-batched-tokens to 2048"), vllm_max_seqs=32, vllm_max_batched_tokens=2048))
             if req.engine == "transformers" and fmt in ("fp32", "bf16", "fp16"):
-                found.append(_try(arch, req, budget_bytes, "engine_llamacpp", t("FitSuggest", "Run a Q4_K_M GGUF in llama.cpp"), engine="llamacpp", weights="q4_k_m", kv_dtype="fp16"))
+                found.append(_try(arch, req, budget_bytes, "engine_llamacpp", translate("FitSuggest", "Run a Q4_K_M GGUF in llama.cpp"), engine="llamacpp", weights="q4_k_m", kv_dtype="fp16"))
         if req.attention == "eager":
-            found.append(_try(arch, req, budget_bytes, "flash_attention", t("FitSuggest", "Use flash attention / SDPA"), attention="flash"))
+            found.append(_try(arch, req, budget_bytes, "flash_attention", translate("FitSuggest", "Use flash attention / SDPA"), attention="flash"))
     else:
         if not req.grad_ckpt:
-            found.append(_try(arch, req, budget_bytes, "grad_ckpt", t("FitSuggest", "Turn on gradient checkpointing"), grad_ckpt=True))
+            found.append(_try(arch, req, budget_bytes, "grad_ckpt", translate("FitSuggest", "Turn on gradient checkpointing"), grad_ckpt=True))
         if req.optimizer == "adamw":
-            found.append(_try(arch, req, budget_bytes, "adamw8bit", t("FitSuggest", "Use the 8-bit AdamW optimizer"), optimizer="adamw8bit"))
-            found.append(_try(arch, req, budget_bytes, "paged_adamw8bit", t("FitSuggest", "Use paged 8-bit AdamW (states spill to system RAM)"), optimizer="paged_adamw8bit"))
+            found.append(_try(arch, req, budget_bytes, "adamw8bit", translate("FitSuggest", "Use the 8-bit AdamW optimizer"), optimizer="adamw8bit"))
+            found.append(_try(arch, req, budget_bytes, "paged_adamw8bit", translate("FitSuggest", "Use paged 8-bit AdamW (states spill to system RAM)"), optimizer="paged_adamw8bit"))
         if not req.chunked_loss and arch.family == "decoder":
-            found.append(_try(arch, req, budget_bytes, "chunked_loss", t("FitSuggest", "Use a chunked / fused cross-entropy loss"), chunked_loss=True))
+            found.append(_try(arch, req, budget_bytes, "chunked_loss", translate("FitSuggest", "Use a chunked / fused cross-entropy loss"), chunked_loss=True))
         if req.method == "full":
-            found.append(_try(arch, req, budget_bytes, "lora", t("FitSuggest", "Train LoRA adapters instead of all weights"), method="lora", precision=None, weights="bf16"))
-            found.append(_try(arch, req, budget_bytes, "qlora", t("FitSuggest", "Train QLoRA (4-bit base + LoRA)"), method="qlora", precision=None, weights="nf4"))
+            found.append(_try(arch, req, budget_bytes, "lora", translate("FitSuggest", "Train LoRA adapters instead of all weights"), method="lora", precision=None, weights="bf16"))
+            found.append(_try(arch, req, budget_bytes, "qlora", translate("FitSuggest", "Train QLoRA (4-bit base + LoRA)"), method="qlora", precision=None, weights="nf4"))
         elif req.method == "lora" and fmt not in BNB_4BIT:
-            found.append(_try(arch, req, budget_bytes, "qlora", t("FitSuggest", "Switch to QLoRA (4-bit base weights)"), method="qlora", weights="nf4"))
+            found.append(_try(arch, req, budget_bytes, "qlora", translate("FitSuggest", "Switch to QLoRA (4-bit base weights)"), method="qlora", weights="nf4"))
         if req.batch > 1:
-            found.append(_try(arch, req, budget_bytes, "batch_1", t("FitSuggest", "Batch 1 with {steps} gradient-accumulation steps").format(steps=req.batch), batch=1))
+            found.append(_try(arch, req, budget_bytes, "batch_1", translate("FitSuggest", "Batch 1 with {steps} gradient-accumulation steps").format(steps=req.batch), batch=1))
         if req.attention == "eager":
-            found.append(_try(arch, req, budget_bytes, "flash_attention", t("FitSuggest", "Use flash attention / SDPA"), attention="flash"))
+            found.append(_try(arch, req, budget_bytes, "flash_attention", translate("FitSuggest", "Use flash attention / SDPA"), attention="flash"))
         if req.gpus > 1 and req.strategy in ("ddp", "fsdp"):
-            found.append(_try(arch, req, budget_bytes, "fsdp_offload", t("FitSuggest", "FSDP with CPU offload over {gpus} GPUs").format(gpus=req.gpus), strategy="fsdp_offload"))
+            found.append(_try(arch, req, budget_bytes, "fsdp_offload", translate("FitSuggest", "FSDP with CPU offload over {gpus} GPUs").format(gpus=req.gpus), strategy="fsdp_offload"))
     # Shorter sequence: the largest that fits with everything else unchanged.
     best_seq = max_seq_that_fits(arch, req, budget_bytes)
     if 0 < best_seq < req.seq:
-        found.append(_try(arch, req, budget_bytes, "shorter_seq", t("FitSuggest", "Shorten the sequence to {seq} tokens").format(seq=best_seq), seq=best_seq))
+        found.append(_try(arch, req, budget_bytes, "shorter_seq", translate("FitSuggest", "Shorten the sequence to {seq} tokens").format(seq=best_seq), seq=best_seq))
     # More GPUs: the fewest that make it fit.
     for gpus in (2, 4, 8):
         if gpus <= req.gpus:
             continue
         strategy = ("tp" if req.engine == "vllm" else "layer_split") if req.task == "inference" else "fsdp"
-        s = _try(arch, req, budget_bytes, f"gpus_{gpus}", t("FitSuggest", "Split across {gpus} GPUs ({strategy})").format(gpus=gpus, strategy=strategy),
+        s = _try(arch, req, budget_bytes, f"gpus_{gpus}", translate("FitSuggest", "Split across {gpus} GPUs ({strategy})").format(gpus=gpus, strategy=strategy),
                  gpus=gpus, strategy=strategy)
         if s is not None and s.fits:
             found.append(s)
