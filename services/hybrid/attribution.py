@@ -113,8 +113,9 @@ def build_report(inventory: Inventory, pid: int, name: str, exe: str | None, cmd
 
 class LinuxAttributor:
     def __init__(self, proc_root: Path | str = "/proc", nvidia: NvidiaProcessProbe | None = None,
-                 nvidia_status: Msg | None = None) -> None:
+                 nvidia_status: Msg | None = None, clock_ns: Callable[[], int] = time.monotonic_ns) -> None:
         self.proc_root = Path(proc_root)
+        self.clock_ns = clock_ns
         self.nvidia = nvidia
         self.nvidia_status = nvidia_status
 
@@ -122,12 +123,12 @@ class LinuxAttributor:
              stop: threading.Event | None = None, include_all: bool = False) -> ScanResult:
         wait = _waiter(stop)
         first = scan_processes(self.proc_root, pids)
-        t0 = time.monotonic_ns()
+        t0 = self.clock_ns()
         since_us = int(time.time() * 1_000_000)
         stopped = wait(interval_s) if interval_s > 0 else False
         drm_pids = [pid for pid, snap in first.items() if snap.clients]
         second = scan_processes(self.proc_root, drm_pids, deep=False) if not stopped else {}
-        elapsed = time.monotonic_ns() - t0
+        elapsed = self.clock_ns() - t0
         nv_processes: list[NvidiaProcess] = []
         nv_util: list[NvidiaUtilization] = []
         keys: dict[int, str] = {}
