@@ -67,7 +67,7 @@ def _nvml_engines(sample: NvidiaUtilization | None) -> tuple[EngineUse, ...]:
     if sample is None:
         return ()
     return (
-        EngineUse("sm", sample.sm_pct, True),
+        EngineUse("SM", sample.sm_pct, True),
         EngineUse("encoder", sample.encoder_pct, False),
         EngineUse("decoder", sample.decoder_pct, False),
     )
@@ -155,7 +155,8 @@ class LinuxAttributor:
                     continue  # gone
                 reports.append(build_report(inventory, pid, name_now, None, (), uses, None))
                 continue
-            if not (uses or snap.has_gpu_evidence or include_all or pids is not None):
+            wanted = snap.has_gpu_evidence or (include_all and bool(snap.cmdline))  # kernel threads have no cmdline
+            if not (uses or wanted or pids is not None):
                 continue
             reports.append(build_report(inventory, pid, snap.name, snap.exe, snap.cmdline, uses, snap))
         return ScanResult(inventory=inventory, processes=tuple(reports), interval_s=elapsed / 1e9,

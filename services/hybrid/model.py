@@ -124,7 +124,7 @@ class Basis(str, enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class EngineUse:
-    engine: str  # as the driver names it: "render", "gfx", "rcs", "3D", "Cuda", "sm"
+    engine: str  # as the driver names it: "render", "gfx", "rcs", "3D", "Cuda", "SM"
     busy_pct: float
     work: bool  # a 3D/graphics/compute engine (True) or copy/video/other (False)
 

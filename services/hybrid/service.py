@@ -92,8 +92,7 @@ class HybridService:
                     match = known_nvidia[position]
                 if match is not None:
                     index = adapters.index(match)
-                    if match.name.startswith("NVIDIA [") or self.platform == "windows":
-                        adapters[index] = replace(match, name=gpu.name)
+                    adapters[index] = replace(match, name=gpu.name)  # the driver's marketing name
                     continue
                 address = normalize_pci(gpu.pci_bus_id) if gpu.pci_bus_id else None
                 adapters.append(GpuAdapter(

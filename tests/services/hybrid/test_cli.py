@@ -39,7 +39,7 @@ def test_list_json(laptop, capsys):
     assert out["system_modes"] == [{"tool": "prime-select", "mode": "on-demand", "output": "on-demand"}]
     me = next(p for p in out["processes"] if p["pid"] == os.getpid())
     assert me["placement"] == "nvidia" and me["basis"] == "measured" and me["work_pct"] == 55.0
-    assert me["uses"][0]["gpu"] == "pci:0000:01:00.0" and me["uses"][0]["engines"]["sm"] == 55.0
+    assert me["uses"][0]["gpu"] == "pci:0000:01:00.0" and me["uses"][0]["engines"]["SM"] == 55.0
 
 
 def test_list_and_pid_text(laptop, capsys):
