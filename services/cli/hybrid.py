@@ -7,7 +7,8 @@ import sys
 from typing import Any
 
 from services.cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError
-from services.i18n import Catalog, Msg, resolve_language, translate
+from services.hybrid.cli_text import t
+from services.i18n import Catalog, resolve_language
 
 HELP = "which GPU each program really uses (integrated or NVIDIA), and run a program on the NVIDIA GPU"
 
@@ -127,22 +128,22 @@ def _print_json(data: Any) -> None:
 # ---- text ------------------------------------------------------------------------------------
 
 PLACEMENT_WORDS = {
-    "nvidia": translate("Hybrid", "NVIDIA GPU"),
-    "integrated": translate("Hybrid", "integrated GPU"),
-    "other": translate("Hybrid", "another GPU"),
-    "both": translate("Hybrid", "both GPUs"),
-    "none": translate("Hybrid", "no GPU"),
+    "nvidia": t("NVIDIA GPU"),
+    "integrated": t("integrated GPU"),
+    "other": t("another GPU"),
+    "both": t("both GPUs"),
+    "none": t("no GPU"),
 }
 BASIS_WORDS = {
-    "measured": translate("Hybrid", "measured"),
-    "context": translate("Hybrid", "idle, holds a context"),
-    "libraries": translate("Hybrid", "from loaded drivers"),
-    "nothing": translate("Hybrid", "no evidence"),
+    "measured": t("measured"),
+    "context": t("idle, holds a context"),
+    "libraries": t("from loaded drivers"),
+    "nothing": t("no evidence"),
 }
 KIND_WORDS = {
-    "integrated": translate("Hybrid", "integrated"),
-    "discrete": translate("Hybrid", "discrete"),
-    "unknown": translate("Hybrid", "integrated or discrete: unknown"),
+    "integrated": t("integrated"),
+    "discrete": t("discrete"),
+    "unknown": t("integrated or discrete: unknown"),
 }
 
 
@@ -156,7 +157,7 @@ def _gpu_line(adapter, cat: Catalog) -> str:
         parts.append(adapter.driver)
     if adapter.drives_display:
         outputs = ", ".join(adapter.connected_outputs)
-        parts.append(cat.render(translate("Hybrid", "drives the display")) + (f" ({outputs})" if outputs else ""))
+        parts.append(cat.render(t("drives the display")) + (f" ({outputs})" if outputs else ""))
     return "  " + "  ".join(parts)
 
 
@@ -169,7 +170,7 @@ def _no_gpu(inventory, cat: Catalog, as_json: bool) -> int:
         _print_json({"platform": inventory.platform, "gpus": [], "error": "no_gpu",
                      "checked": [str(m) for m in inventory.checked], "problems": [str(m) for m in inventory.problems]})
     reasons = "; ".join(cat.render(m) for m in inventory.problems)
-    message = cat.render(translate("Hybrid", "No GPU found on this computer"))
+    message = cat.render(t("No GPU found on this computer"))
     print(f"error: {message}" + (f" ({reasons})" if reasons else ""), file=sys.stderr)
     return EXIT_NO_GPU
 
@@ -190,22 +191,22 @@ def _list(service, inventory, args, cat: Catalog) -> int:
             "processes": [process_json(r, inventory) for r in procs],
         })
         return EXIT_OK
-    print(cat.render(translate("Hybrid", "GPUs")))
+    print(cat.render(t("GPUs")))
     for adapter in inventory.adapters:
         print(_gpu_line(adapter, cat))
     for mode in modes.modes:
-        print(cat.render(translate("Hybrid", "System mode ({tool}): {mode}").format(
+        print(cat.render(t("System mode ({tool}): {mode}").format(
             tool=mode.tool, mode=mode.mode or mode.output or "?")))
     if modes.switcheroo is not None:
-        print(cat.render(translate("Hybrid", "switcheroo-control is running ({count} GPUs)").format(
+        print(cat.render(t("switcheroo-control is running ({count} GPUs)").format(
             count=len(modes.switcheroo))))
     if result.nvidia_status:
         print(cat.render(result.nvidia_status))
     print()
-    print(cat.render(translate("Hybrid", "Programs using a GPU (sampled over {seconds} s)").format(
+    print(cat.render(t("Programs using a GPU (sampled over {seconds} s)").format(
         seconds=f"{result.interval_s:.1f}")))
     if not procs:
-        print("  " + cat.render(translate("Hybrid", "No program is using a GPU right now")))
+        print("  " + cat.render(t("No program is using a GPU right now")))
         return EXIT_OK
     print(f"  {'PID':>7}  {'NAME':<24} {'WORK':>6} {'MEMORY':>10}  VERDICT")
     for r in procs:
@@ -225,7 +226,7 @@ def _pid(service, inventory, args, cat: Catalog) -> int:
         _print_json(process_json(report, inventory))
         return EXIT_OK
     print(f"{report.name} (pid {report.pid})" + (f"  {report.exe}" if report.exe else ""))
-    print(cat.render(translate("Hybrid", "Verdict: {verdict}").format(verdict=_verdict_text(report, cat))))
+    print(cat.render(t("Verdict: {verdict}").format(verdict=_verdict_text(report, cat))))
     for msg in report.evidence:
         print("  - " + cat.render(msg))
     return EXIT_OK
@@ -238,29 +239,29 @@ def _prefer(service, inventory, path: str, dry_run: bool, cat: Catalog, as_json:
                 "changes": [{"kind": c.kind, "target": c.target, "name": c.name, "before": c.before, "after": c.after}
                             for c in plan.changes], "notes": [str(n) for n in plan.notes], "backup": None}
     else:
-        print(cat.render(translate("Hybrid", "This will change:")))
+        print(cat.render(t("This will change:")))
         print(plan.describe())
     if plan.is_noop:
         if as_json:
             _print_json(data)
         else:
-            print(cat.render(translate("Hybrid", "Already set: nothing to change")))
+            print(cat.render(t("Already set: nothing to change")))
         return EXIT_OK
     if dry_run:
         if as_json:
             _print_json(data)
         else:
-            print(cat.render(translate("Hybrid", "Dry run: nothing was changed")))
+            print(cat.render(t("Dry run: nothing was changed")))
         return EXIT_OK
     record = service.apply(plan)
     if as_json:
         data["backup"] = str(record.backup_file)
         _print_json(data)
         return EXIT_OK
-    print(cat.render(translate("Hybrid", "Done. Backup: {path}").format(path=str(record.backup_file))))
+    print(cat.render(t("Done. Backup: {path}").format(path=str(record.backup_file))))
     for note in plan.notes:
         print("  - " + cat.render(note))
-    print(cat.render(translate("Hybrid", "Undo with: {command}").format(
+    print(cat.render(t("Undo with: {command}").format(
         command=f"python main.py hybrid --undo {json.dumps(plan.program, ensure_ascii=False)}")))
     return EXIT_OK
 
@@ -270,7 +271,7 @@ def _undo(service, path: str, cat: Catalog, as_json: bool) -> int:
     if as_json:
         _print_json({"program": record.plan.program, "undone": True, "backup": str(record.backup_file)})
     else:
-        print(cat.render(translate("Hybrid", "Undone: {path}").format(path=record.plan.program)))
+        print(cat.render(t("Undone: {path}").format(path=record.plan.program)))
         print(record.plan.describe())
     return EXIT_OK
 
@@ -279,7 +280,7 @@ def _launch(service, inventory, program: list[str], args, cat: Catalog) -> int:
     env = service.launch_env(inventory)
     if not args.json:
         shown = " ".join(f"{k}={v}" for k, v in env)
-        print(cat.render(translate("Hybrid", "Starting {program} {env}").format(
+        print(cat.render(t("Starting {program} {env}").format(
             program=json.dumps(program, ensure_ascii=False), env=shown).format()))
     report = service.launch_and_check(program, timeout_s=args.timeout, poll_s=args.interval, inventory=inventory)
     landed = report.report
@@ -289,12 +290,12 @@ def _launch(service, inventory, program: list[str], args, cat: Catalog) -> int:
                      "process": process_json(landed, inventory) if landed else None})
     else:
         if report.outcome == "landed" and landed is not None:
-            print(cat.render(translate("Hybrid", "Landed on: {verdict}").format(verdict=_verdict_text(landed, cat))))
+            print(cat.render(t("Landed on: {verdict}").format(verdict=_verdict_text(landed, cat))))
         elif report.outcome == "exited":
-            print(cat.render(translate("Hybrid", "The program ended after {seconds} s before it used a GPU").format(
+            print(cat.render(t("The program ended after {seconds} s before it used a GPU").format(
                 seconds=f"{report.waited_s:.1f}")))
         else:
-            print(cat.render(translate("Hybrid", "No GPU work seen within {seconds} s").format(
+            print(cat.render(t("No GPU work seen within {seconds} s").format(
                 seconds=f"{report.waited_s:.0f}")))
         if landed is not None:
             for msg in landed.evidence:

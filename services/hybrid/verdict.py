@@ -20,6 +20,13 @@ SECOND_GPU_SHARE = 0.10
 CONTEXT_MIN_MIB = 1.0
 
 
+NVML_KINDS = {
+    "compute": translate("Hybrid", "compute"),
+    "graphics": translate("Hybrid", "graphics"),
+    "compute+graphics": translate("Hybrid", "compute and graphics"),
+}
+
+
 def adapter_placement(adapter: GpuAdapter | None) -> Placement:
     if adapter is None:
         return Placement.OTHER
@@ -67,7 +74,7 @@ def decide(
         label = gpu_label(inventory, use.adapter_key)
         if use.source == "nvml" and use.kind:
             evidence.append(translate("Hybrid", "The NVIDIA driver lists it as a {kind} process on {gpu}").format(
-                kind=use.kind, gpu=label))
+                kind=NVML_KINDS.get(use.kind, use.kind), gpu=label))
         for engine in sorted(use.engines, key=lambda e: -e.busy_pct):
             if engine.busy_pct >= 0.05:
                 evidence.append(translate("Hybrid", "{engine} engine {pct}% busy on {gpu}").format(

@@ -96,3 +96,13 @@ def test_prefer_bad_path_is_one_line(laptop, capsys):
     assert main.main(["hybrid", "--prefer-nvidia", "relative/app"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "full path" in err
+
+
+def test_chinese_catalog_covers_the_hybrid_texts():
+    from services.hybrid.cli_text import CLI_TEXT
+    from services.i18n import Catalog
+
+    catalog = Catalog.load("zh_CN")
+    assert catalog.render(cli.t("No GPU found on this computer")) == "这台电脑上没有找到 GPU"
+    untranslated = [text for text, msg in CLI_TEXT.items() if catalog.render(msg) == text and text not in ("NVIDIA GPU",)]
+    assert untranslated == []
