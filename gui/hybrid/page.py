@@ -113,7 +113,8 @@ class GpuCard(QFrame):
         self.setObjectName("gpuCard")
         colour = VENDOR_COLOURS[adapter.vendor]
         self.setStyleSheet(
-            f"#gpuCard {{ border: 1px solid palette(mid); border-left: 5px solid {colour}; border-radius: 6px; }}")
+            f"#gpuCard {{ background: #ffffff; border: 1px solid #d9e2ec; border-left: 5px solid {colour};"
+            " border-radius: 8px; }")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 8, 12, 8)
         layout.setSpacing(2)
@@ -136,7 +137,7 @@ class GpuCard(QFrame):
         layout.addWidget(QLabel(text))
         details = " · ".join(x for x in (adapter.driver, adapter.pci_address, adapter.luid and "LUID " + adapter.luid) if x)
         if details:
-            small = QLabel(f"<span style='color:palette(dark)'>{_esc(details)}</span>")
+            small = QLabel(f"<span style='color:#52606d'>{_esc(details)}</span>")
             small.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             layout.addWidget(small)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
@@ -187,14 +188,14 @@ class HybridPage(QWidget):
         title_text = self.tr("Hybrid GPU")
         title = QLabel(f"<h2 style='margin:0'>{title_text}</h2>")
         subtitle = QLabel(self.tr("Which GPU each program really uses, and how to move it to the NVIDIA GPU"))
-        subtitle.setStyleSheet("color: palette(dark);")
+        subtitle.setProperty("role", "muted")
         titles = QVBoxLayout()
         titles.setSpacing(0)
         titles.addWidget(title)
         titles.addWidget(subtitle)
         head.addLayout(titles, 1)
         self.status_label = QLabel(self.tr("Looking for GPUs…"))
-        self.status_label.setStyleSheet("color: palette(dark);")
+        self.status_label.setProperty("role", "muted")
         self.refresh_button = QPushButton(self.tr("Refresh"))
         self.refresh_button.clicked.connect(self.refresh)
         head.addWidget(self.refresh_button, 0, Qt.AlignmentFlag.AlignBottom)
@@ -224,7 +225,7 @@ class HybridPage(QWidget):
         outer.addWidget(self.no_gpu_box)
         self.mode_label = QLabel()
         self.mode_label.setWordWrap(True)
-        self.mode_label.setStyleSheet("color: palette(dark);")
+        self.mode_label.setProperty("role", "muted")
         outer.addWidget(self.mode_label)
 
         splitter = QSplitter(Qt.Orientation.Horizontal)
@@ -277,7 +278,8 @@ class HybridPage(QWidget):
         self.empty_label = QLabel()
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty_label.setWordWrap(True)
-        self.empty_label.setStyleSheet("color: palette(dark); border: 1px dashed palette(mid); border-radius: 6px;")
+        self.empty_label.setStyleSheet(
+            "color: #52606d; background: #ffffff; border: 1px dashed #bcccdc; border-radius: 6px;")
         self.list_stack.addWidget(self.empty_label)
         left_layout.addWidget(self.list_stack, 1)
         splitter.addWidget(left)
@@ -285,7 +287,7 @@ class HybridPage(QWidget):
         # details of the selected program
         right = QFrame()
         right.setObjectName("details")
-        right.setStyleSheet("#details { border: 1px solid palette(mid); border-radius: 6px; }")
+        right.setStyleSheet("#details { background: #ffffff; border: 1px solid #d9e2ec; border-radius: 8px; }")
         right_layout = QVBoxLayout(right)
         right_layout.setContentsMargins(14, 12, 14, 12)
         self.program_label = QLabel(self.tr("Select a program to see which GPU it uses and why."))
@@ -309,6 +311,10 @@ class HybridPage(QWidget):
         right_layout.addWidget(scroll, 1)
         buttons = QHBoxLayout()
         self.prefer_button = QPushButton(self.tr("Run on the NVIDIA GPU"))
+        self.prefer_button.setProperty("primary", True)
+        # the theme's primary style has no disabled look; a disabled action must not look clickable
+        self.prefer_button.setStyleSheet(
+            "QPushButton:disabled { background: #e4e7eb; border-color: #e4e7eb; color: #9aa5b1; }")
         self.prefer_button.clicked.connect(self._on_prefer_clicked)
         self.launch_button = QPushButton(self.tr("Launch and check…"))
         self.launch_button.clicked.connect(self._on_launch_clicked)
@@ -534,11 +540,11 @@ class HybridPage(QWidget):
             return
         where = _esc(report.exe) if report.exe else ""
         self.program_label.setText(f"<b style='font-size:14pt'>{_esc(report.name)}</b>"
-                                   f"<br><span style='color:palette(dark)'>PID {report.pid} {where}</span>")
+                                   f"<br><span style='color:#52606d'>PID {report.pid} {where}</span>")
         colour = PLACEMENT_COLOURS[report.placement]
         self.verdict_label.setText(
             f"<span style='font-size:13pt; color:{colour}'><b>{self._placement_text(report.placement)}</b></span>"
-            f" &nbsp; <span style='color:palette(dark)'>{self._basis_text(report.basis)}</span>")
+            f" &nbsp; <span style='color:#52606d'>{self._basis_text(report.basis)}</span>")
         self.evidence_label.setText("<br>".join("• " + _esc(render(m)) for m in report.evidence))
         self._update_actions()
 
@@ -660,5 +666,5 @@ class HybridPage(QWidget):
         self.refresh()
 
     def _say(self, html: str, error: bool = False, muted: bool = False) -> None:
-        colour = "#b00020" if error else "palette(dark)" if muted else "palette(text)"
+        colour = "#b00020" if error else "#52606d" if muted else "palette(text)"
         self.action_label.setText(f"<span style='color:{colour}'>{html}</span>")
