@@ -35,7 +35,7 @@ PLACEMENT_COLOURS = {
 class ScanThread(QThread):
     """One inventory + two-sample scan; emits the result or an error line."""
 
-    finished_scan = Signal(object, object)  # ScanResult | None, str | None
+    finished_scan = Signal(object, object, object)  # ScanResult | None, SystemModes | None, str | None
 
     def __init__(self, service, interval_s: float, include_all: bool, stop: threading.Event, parent=None) -> None:
         super().__init__(parent)
@@ -45,10 +45,11 @@ class ScanThread(QThread):
     def run(self) -> None:
         try:
             result = self._service.scan(self._interval, stop=self._stop, include_all=self._all)
+            modes = self._service.system_modes()  # runs small commands: never on the GUI thread
         except Exception as exc:  # a broken probe must not kill the page: show it as one line
-            self.finished_scan.emit(None, f"{type(exc).__name__}: {exc}")
+            self.finished_scan.emit(None, None, f"{type(exc).__name__}: {exc}")
             return
-        self.finished_scan.emit(result, None)
+        self.finished_scan.emit(result, modes, None)
 
 
 class LaunchThread(QThread):
@@ -172,6 +173,7 @@ class HybridPage(QWidget):
         self._last_record = None
         self._plan_dialog: PlanDialog | None = None
         self._inventory_key: tuple | None = None
+        self._modes = None
         self._auto_all_done = False
         self._timer = QTimer(self)
         self._timer.setObjectName("hybrid-refresh")
@@ -368,7 +370,7 @@ class HybridPage(QWidget):
         self.service.close()
 
     # ---- results
-    def _on_scan_finished(self, result: ScanResult | None, error: str | None) -> None:
+    def _on_scan_finished(self, result: ScanResult | None, modes, error: str | None) -> None:
         if self._stop.is_set():
             return
         if self.isVisible():
@@ -377,6 +379,7 @@ class HybridPage(QWidget):
             self.status_label.setText(self.tr("Sampling failed: {error}").format(error=error))
             return
         self.result = result
+        self._modes = modes
         self._show_inventory(result.inventory)
         if not result.inventory.has_gpu and not self._auto_all_done:
             # Nothing uses a GPU here; listing every program still shows what each one loads.
@@ -417,10 +420,7 @@ class HybridPage(QWidget):
         self._update_actions()
 
     def _update_mode_label(self) -> None:
-        try:
-            modes = self.service.system_modes()
-        except Exception:
-            modes = None
+        modes = self._modes
         parts = []
         if modes is not None:
             for mode in modes.modes:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import sys
 import threading
+import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Callable
@@ -50,6 +51,7 @@ class HybridService:
             backup_dir = AppPaths.default().data_dir / "hybrid-backups"
         self.store = PreferenceStore(backup_dir, registry)
         self._lock = threading.Lock()
+        self._modes: tuple[float, SystemModes] | None = None
 
     # ---- NVIDIA
     def nvidia(self) -> tuple[NvidiaProcessProbe | None, Msg | None]:
@@ -119,10 +121,16 @@ class HybridService:
         return self.scan(interval_s, pids=[pid]).process(pid)
 
     # ---- system mode (Linux)
+    MODES_TTL_S = 60.0
+
     def system_modes(self) -> SystemModes:
+        """Cached for a minute: it runs up to four small commands, and modes change only with a reboot."""
         if self.platform != "linux":
             return SystemModes((), None)
-        return read_system_modes(self._runner)
+        now = time.monotonic()
+        if self._modes is None or now - self._modes[0] > self.MODES_TTL_S:
+            self._modes = (now, read_system_modes(self._runner))
+        return self._modes[1]
 
     # ---- preference
     def plan_prefer_nvidia(self, program: str, inventory: Inventory | None = None) -> PreferencePlan:

@@ -23,51 +23,42 @@ def data_json(name: str) -> dict[str, Any]:
 
 
 class FakeRegistry:
-    """An in-memory registry: {(hive, key path lower-cased): {value name: data}}."""
+    """An in-memory registry. Key paths are case-insensitive, as in Windows."""
 
     def __init__(self) -> None:
-        self.keys: dict[tuple[str, str], dict[str, Any]] = {}
+        self.keys: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {}  # (hive, lower path) -> (path, values)
         self.fail_writes = False
         self.writes: list[tuple[str, str, str, Any]] = []
 
     def add_key(self, hive: str, path: str, values: dict[str, Any] | None = None) -> None:
-        self.keys[(hive, path.lower())] = dict(values or {})
+        self.keys[(hive, path.lower())] = (path, dict(values or {}))
 
     def subkeys(self, hive: str, path: str) -> list[str]:
         prefix = path.lower() + "\\"
-        names = set()
-        for (h, key), _ in self.keys.items():
-            if h == hive and key.startswith(prefix):
-                names.add(self._original(h, key)[len(prefix):].split("\\")[0])
-        return sorted(names)
-
-    def _original(self, hive: str, key: str) -> str:
-        return self._names.get((hive, key), key) if hasattr(self, "_names") else key
+        return sorted({original[len(prefix):].split("\\")[0]
+                       for (h, key), (original, _) in self.keys.items() if h == hive and key.startswith(prefix)})
 
     def values(self, hive: str, path: str) -> dict[str, Any]:
-        return dict(self.keys.get((hive, path.lower()), {}))
+        return dict(self.keys.get((hive, path.lower()), (path, {}))[1])
 
     def set_string(self, hive: str, path: str, name: str, data: str) -> None:
         if self.fail_writes:
             raise RegistryError("Access is denied")
         self.writes.append(("set", hive, name, data))
-        self.keys.setdefault((hive, path.lower()), {})[name] = data
+        self.keys.setdefault((hive, path.lower()), (path, {}))[1][name] = data
 
     def delete_value(self, hive: str, path: str, name: str) -> None:
         if self.fail_writes:
             raise RegistryError("Access is denied")
         self.writes.append(("delete", hive, name, None))
-        self.keys.get((hive, path.lower()), {}).pop(name, None)
+        self.keys.get((hive, path.lower()), (path, {}))[1].pop(name, None)
 
 
 def laptop_registry() -> FakeRegistry:
     """The adapters and the user's GPU preferences of the Optimus laptop in tests/data."""
     registry = FakeRegistry()
-    registry._names = {}
     for guid, values in data_json("windows_directx_adapters.json").items():
-        path = f"SOFTWARE\\Microsoft\\DirectX\\{guid}"
-        registry.add_key(HKLM, path, values)
-        registry._names[(HKLM, path.lower())] = path
+        registry.add_key(HKLM, f"SOFTWARE\\Microsoft\\DirectX\\{guid}", values)
     registry.add_key(HKCU, "Software\\Microsoft\\DirectX\\UserGpuPreferences", data_json("user_gpu_preferences.json"))
     return registry
 
