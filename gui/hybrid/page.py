@@ -545,7 +545,11 @@ class HybridPage(QWidget):
         self.verdict_label.setText(
             f"<span style='font-size:13pt; color:{colour}'><b>{self._placement_text(report.placement)}</b></span>"
             f" &nbsp; <span style='color:#52606d'>{self._basis_text(report.basis)}</span>")
-        self.evidence_label.setText("<br>".join("• " + _esc(render(m)) for m in report.evidence))
+        lines = ["• " + _esc(render(m)) for m in report.evidence]
+        current = self.service.current_preference(report.exe) if report.exe else None
+        if current is not None:
+            lines.append(f"<br><span style='color:#52606d'>{_esc(render(current))}</span>")
+        self.evidence_label.setText("<br>".join(lines))
         self._update_actions()
 
     def _update_actions(self) -> None:
@@ -660,7 +664,7 @@ class HybridPage(QWidget):
             text = self.tr("No GPU work seen within {seconds} s.").format(seconds=f"{report.waited_s:.0f}")
             if landed is not None and landed.placement is not Placement.NONE:
                 text += " " + self.tr("Its drivers point to: {gpu}.").format(gpu=self._placement_text(landed.placement))
-        details = "<br>".join("• " + _esc(render(m)) for m in (landed.evidence if landed else ()))
+        details = "<br>".join("• " + _esc(render(m)) for m in (*(landed.evidence if landed else ()), *report.notes))
         self._say(f"<b>{text}</b>" + (f"<br>{details}" if details else ""))
         self.launch_done.emit(report)
         self.refresh()

@@ -87,6 +87,34 @@
             <translation>无法连接 NVIDIA 驱动：{error}</translation>
         </message>
         <message>
+            <source>Let Windows decide</source>
+            <translation>让 Windows 决定</translation>
+        </message>
+        <message>
+            <source>Power saving</source>
+            <translation>节能</translation>
+        </message>
+        <message>
+            <source>High performance</source>
+            <translation>高性能</translation>
+        </message>
+        <message>
+            <source>A specific GPU</source>
+            <translation>指定的 GPU</translation>
+        </message>
+        <message>
+            <source>Windows GPU preference: not set (Windows decides)</source>
+            <translation>Windows GPU 偏好：未设置（由 Windows 决定）</translation>
+        </message>
+        <message>
+            <source>unknown value {value}</source>
+            <translation>未知值 {value}</translation>
+        </message>
+        <message>
+            <source>Windows GPU preference: {setting}</source>
+            <translation>Windows GPU 偏好：{setting}</translation>
+        </message>
+        <message>
             <source>Give the full path of the program, like C:\Games\game.exe</source>
             <translation>请给出程序的完整路径，例如 C:\Games\game.exe</translation>
         </message>
@@ -117,6 +145,10 @@
         <message>
             <source>Since Windows 10 2004 this setting wins over the NVIDIA Control Panel's per-program choice</source>
             <translation>自 Windows 10 2004 起，此设置优先于 NVIDIA 控制面板中的单程序设置</translation>
+        </message>
+        <message>
+            <source>{name} is an interpreter: every script it runs gets this GPU</source>
+            <translation>{name} 是解释器：它运行的每个脚本都会使用这块 GPU</translation>
         </message>
         <message>
             <source>Give the full path of the program, like /opt/app/app</source>
@@ -169,6 +201,22 @@
         <message>
             <source>Asked the NVIDIA driver (NVML)</source>
             <translation>查询了 NVIDIA 驱动（NVML）</translation>
+        </message>
+        <message>
+            <source>No launcher from GPU Assistant for this program yet</source>
+            <translation>GPU 助手尚未为此程序创建启动脚本</translation>
+        </message>
+        <message>
+            <source>Has a GPU Assistant launcher: {path}</source>
+            <translation>已有 GPU 助手创建的启动脚本：{path}</translation>
+        </message>
+        <message>
+            <source>Its Windows GPU preference is not High performance: use Run on the NVIDIA GPU first</source>
+            <translation>它的 Windows GPU 偏好不是“高性能”：请先使用“在 NVIDIA GPU 上运行”</translation>
+        </message>
+        <message>
+            <source>Started with {vars}</source>
+            <translation>启动时设置了 {vars}</translation>
         </message>
         <message>
             <source>compute</source>

@@ -287,6 +287,7 @@ def _launch(service, inventory, program: list[str], args, cat: Catalog) -> int:
     if args.json:
         _print_json({"pid": report.pid, "argv": list(report.argv), "env": dict(report.env), "outcome": report.outcome,
                      "waited_s": round(report.waited_s, 2), "returncode": report.returncode,
+                     "notes": [str(n) for n in report.notes],
                      "process": process_json(landed, inventory) if landed else None})
     else:
         if report.outcome == "landed" and landed is not None:
@@ -300,4 +301,6 @@ def _launch(service, inventory, program: list[str], args, cat: Catalog) -> int:
         if landed is not None:
             for msg in landed.evidence:
                 print("  - " + cat.render(msg))
+        for note in report.notes:
+            print(cat.render(note))
     return EXIT_OK if report.outcome == "landed" else EXIT_FAILED

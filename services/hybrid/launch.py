@@ -27,6 +27,7 @@ class LaunchReport:
     report: ProcessReport | None  # the program (or a child of it) with the strongest evidence
     waited_s: float
     returncode: int | None
+    notes: tuple = ()  # Msg: what the user should know about how it was started
 
 
 def _family(pid: int) -> list[int]:

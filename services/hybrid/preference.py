@@ -93,6 +93,33 @@ class PreferencePlan:
 
 # ---- Windows ---------------------------------------------------------------------------
 
+_INTERPRETER = re.compile(r"^(python[0-9.]*|pythonw|py|node|java|javaw|bash|sh|dash|zsh|perl|ruby|wine|wine64)(\.exe)?$",
+                          re.IGNORECASE)
+
+
+def is_interpreter(program: str) -> bool:
+    """Python, Node, Java, shells ...: the preference then covers every script they run."""
+    name = program.replace("\\", "/").rsplit("/", 1)[-1]
+    return bool(_INTERPRETER.match(name))
+
+
+PREFERENCE_WORDS = {
+    "0": translate("Hybrid", "Let Windows decide"),
+    "1": translate("Hybrid", "Power saving"),
+    "2": translate("Hybrid", "High performance"),
+    USER_SPECIFIC: translate("Hybrid", "A specific GPU"),
+}
+
+
+def describe_windows_preference(data: str | None) -> Msg:
+    """What the user's UserGpuPreferences value says, in words."""
+    value = parse_tokens(data).get("GpuPreference")
+    if value is None:
+        return translate("Hybrid", "Windows GPU preference: not set (Windows decides)")
+    word = PREFERENCE_WORDS.get(value, translate("Hybrid", "unknown value {value}").format(value=value))
+    return translate("Hybrid", "Windows GPU preference: {setting}").format(setting=word)
+
+
 def parse_tokens(data: str | None) -> dict[str, str]:
     """'GpuPreference=2;SwapEffectUpgradeEnable=1;' -> ordered {name: value}."""
     tokens: dict[str, str] = {}
@@ -142,6 +169,9 @@ def plan_windows(registry: Registry, exe_path: str, exists: Callable[[str], bool
     after = format_tokens(new_tokens)
     notes.append(translate("Hybrid", "CUDA programs run on the NVIDIA GPU anyway; this steers Direct3D, OpenGL and Vulkan"))
     notes.append(translate("Hybrid", "Since Windows 10 2004 this setting wins over the NVIDIA Control Panel's per-program choice"))
+    if is_interpreter(path):
+        notes.append(translate("Hybrid", "{name} is an interpreter: every script it runs gets this GPU").format(
+            name=PureWindowsPath(path).name))
     change = Change("registry", f"HKCU\\{USER_GPU_PREFERENCES}", name, before, after)
     return PreferencePlan(program=path, platform="windows", changes=(change,), notes=tuple(notes))
 
@@ -338,6 +368,9 @@ def plan_linux(program: str, inventory: Inventory, home: Path,
         translate("Hybrid", "Start it from the new launcher or the menu entry; a running copy keeps its GPU until restarted"),
         translate("Hybrid", "CUDA programs run on the NVIDIA GPU anyway; this steers OpenGL and Vulkan"),
     ]
+    if is_interpreter(program):
+        notes.append(translate("Hybrid", "{name} is an interpreter: every script it runs gets this GPU").format(
+            name=os.path.basename(program)))
     if not switcheroo_running:
         notes.append(translate(
             "Hybrid", "switcheroo-control is not running, so the menu entry carries the variables itself"))

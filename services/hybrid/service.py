@@ -14,10 +14,11 @@ from services.hybrid.launch import LaunchReport, launch_and_check
 from services.hybrid.model import GpuAdapter, GpuKind, Inventory, ProcessReport, ScanResult, Vendor, normalize_pci
 from services.hybrid.nvidia import NvidiaProcessProbe, open_nvidia_probe
 from services.hybrid.preference import (
-    AppliedRecord, PlanError, PreferencePlan, PreferenceStore, offload_environment, plan_linux, plan_windows,
+    USER_GPU_PREFERENCES, AppliedRecord, PlanError, PreferencePlan, PreferenceStore, describe_windows_preference,
+    offload_environment, parse_tokens, plan_linux, plan_windows,
 )
 from services.hybrid.system_mode import CommandRunner, SystemModes, read_system_modes
-from services.hybrid.windows import CounterSource, Registry, read_windows_inventory
+from services.hybrid.windows import CounterSource, Registry, RegistryError, read_windows_inventory
 from services.i18n import Msg, translate
 
 ProbeFactory = Callable[[], tuple[NvidiaProcessProbe | None, Msg | None]]
@@ -148,6 +149,23 @@ class HybridService:
     def undo(self, program: str) -> AppliedRecord:
         return self.store.undo(program)
 
+    def current_preference(self, program: str) -> Msg | None:
+        """What is already set for ``program``: the Windows preference, or a launcher made here."""
+        if self.platform == "windows":
+            if self._registry is None:
+                return None
+            try:
+                values = self._registry.values("HKCU", USER_GPU_PREFERENCES)
+            except RegistryError:
+                return None
+            data = next((v for k, v in values.items() if k.lower() == program.lower() and isinstance(v, str)), None)
+            return describe_windows_preference(data)
+        records = self.store.records(program)
+        if not records:
+            return translate("Hybrid", "No launcher from GPU Assistant for this program yet")
+        launcher = records[-1].plan.changes[0].target
+        return translate("Hybrid", "Has a GPU Assistant launcher: {path}").format(path=launcher)
+
     # ---- launch and check
     def launch_env(self, inventory: Inventory) -> tuple[tuple[str, str], ...]:
         return offload_environment(inventory) if self.platform == "linux" else ()
@@ -161,8 +179,21 @@ class HybridService:
         def scan(pids: list[int], interval: float, stop_event: threading.Event | None) -> ScanResult:
             return self.scan(interval, pids=pids, stop=stop_event, inventory=inventory)
 
-        return launch_and_check(argv, env, scan, timeout_s=timeout_s, poll_s=poll_s, stop=stop,
-                                on_progress=on_progress)
+        notes: list[Msg] = []
+        if self.platform == "windows" and argv and self._registry is not None:
+            try:
+                values = self._registry.values("HKCU", USER_GPU_PREFERENCES)
+            except RegistryError:
+                values = {}
+            data = next((v for k, v in values.items() if k.lower() == argv[0].lower() and isinstance(v, str)), None)
+            if parse_tokens(data).get("GpuPreference") != "2":
+                notes.append(translate(
+                    "Hybrid", "Its Windows GPU preference is not High performance: use Run on the NVIDIA GPU first"))
+        elif self.platform == "linux" and env:
+            notes.append(translate("Hybrid", "Started with {vars}").format(vars=" ".join(f"{k}={v}" for k, v in env)))
+        report = launch_and_check(argv, env, scan, timeout_s=timeout_s, poll_s=poll_s, stop=stop,
+                                  on_progress=on_progress)
+        return replace(report, notes=tuple(notes))
 
 
 def default_service() -> HybridService:

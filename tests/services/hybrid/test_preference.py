@@ -206,3 +206,21 @@ def test_linux_bad_programs(tmp_path):
     only_intel = read_linux_inventory(build_sysfs(tmp_path / "i", [INTEL_IGPU]))
     with pytest.raises(PlanError, match="no NVIDIA"):
         plan_linux(make_program(tmp_path / "p"), only_intel, tmp_path)
+
+
+def test_interpreters_get_a_note(tmp_path):
+    plan = plan_windows(laptop_registry(), WEBUI, exists=lambda p: True)
+    assert any("python.exe is an interpreter" in str(n) for n in plan.notes)
+    assert not any("interpreter" in str(n) for n in plan_windows(laptop_registry(), BLENDER, exists=lambda p: True).notes)
+
+
+def test_current_preference_in_words(tmp_path):
+    from services.hybrid.service import HybridService
+
+    service = HybridService(platform="win32", registry=laptop_registry(), nvidia_factory=lambda: (None, None),
+                            backup_dir=tmp_path)
+    assert str(service.current_preference(WEBUI.upper())) == "Windows GPU preference: Power saving"
+    assert str(service.current_preference(BLENDER)) == "Windows GPU preference: not set (Windows decides)"
+    assert str(service.current_preference(QUOTED)) == "Windows GPU preference: A specific GPU"
+    linux = HybridService(platform="linux", sysfs_root=tmp_path, nvidia_factory=lambda: (None, None), backup_dir=tmp_path)
+    assert "No launcher" in str(linux.current_preference("/usr/bin/x"))

@@ -86,6 +86,7 @@ def test_launch_applies_offload_variables_and_reports(service, fake_gl_library, 
         assert report.report is not None and report.report.pid == report.pid
         assert dict(report.report.offload_env)["__NV_PRIME_RENDER_OFFLOAD"] == "1"
         assert report.report.placement is Placement.NVIDIA and report.report.basis is Basis.LIBRARIES
+        assert str(report.notes[0]).startswith("Started with __NV_PRIME_RENDER_OFFLOAD=1")
     finally:
         _end(report.pid)
 
@@ -114,3 +115,13 @@ def test_launch_stops_polling_once_work_is_measured():
         assert report.report.placement is Placement.NVIDIA
     finally:
         _end(report.pid)
+
+
+def test_windows_launch_warns_when_the_preference_is_not_set(tmp_path):
+    from tests.fakes.hybrid_fakes import FakeCounters, laptop_registry
+
+    service = HybridService(platform="win32", registry=laptop_registry(), counters=FakeCounters(),
+                            nvidia_factory=lambda: (None, None), backup_dir=tmp_path)
+    report = service.launch_and_check([sys.executable, "-c", "pass"], timeout_s=3.0, poll_s=0.05)
+    assert report.outcome == "exited"
+    assert any("not High performance" in str(n) for n in report.notes)
