@@ -35,7 +35,6 @@ STATE_MARKS = {"done": "✔", "skipped": "↷", "failed": "✖", "undone": "↺"
 
 PAGE_STYLE = """
 QLabel#cardTitle { font-weight: 600; font-size: 11pt; }
-QLabel#muted { color: palette(dark); }
 QLabel#badge { border-radius: 9px; padding: 2px 10px; color: white; background: #6b7280; }
 QListWidget#steps::item { padding: 7px 4px; }
 QFrame#facts { border: 1px solid palette(mid); border-radius: 6px; background: palette(base); }
@@ -216,11 +215,12 @@ class SetupPage(QWidget):
         row.addWidget(self.browse_button)
         self.check_button = QPushButton(self.tr("Run checks"))
         self.check_button.setDefault(True)
+        self.check_button.setProperty("primary", True)
         self.check_button.clicked.connect(self.run_doctor)
         row.addWidget(self.check_button)
         lay.addLayout(row)
         self.doctor_status = QLabel("")
-        self.doctor_status.setObjectName("muted")
+        self.doctor_status.setProperty("role", "muted")
         lay.addWidget(self.doctor_status)
 
         split = QSplitter(Qt.Orientation.Horizontal)
@@ -278,7 +278,7 @@ class SetupPage(QWidget):
         self.step_title.setWordWrap(True)
         d.addWidget(self.step_title)
         self.step_flags = QLabel("")
-        self.step_flags.setObjectName("muted")
+        self.step_flags.setProperty("role", "muted")
         d.addWidget(self.step_flags)
         self.step_text = QLabel("")
         self.step_text.setWordWrap(True)
@@ -302,6 +302,7 @@ class SetupPage(QWidget):
         d.addWidget(self.step_commands)
         buttons = QHBoxLayout()
         self.run_button = QPushButton(self.tr("Run"))
+        self.run_button.setProperty("primary", True)
         self.run_button.clicked.connect(self._on_run_clicked)
         self.dry_run_check = QCheckBox(self.tr("Dry run"))
         self.dry_run_check.setToolTip(self.tr("Show every action without changing anything"))
@@ -345,6 +346,7 @@ class SetupPage(QWidget):
         lay.addWidget(self.error_edit)
         row = QHBoxLayout()
         self.explain_button = QPushButton(self.tr("Explain"))
+        self.explain_button.setProperty("primary", True)
         self.explain_button.clicked.connect(self._on_explain_clicked)
         row.addWidget(self.explain_button)
         row.addStretch(1)

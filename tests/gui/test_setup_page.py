@@ -132,3 +132,28 @@ def test_demo_mode_shows_the_recorded_machine(qtbot, app_paths):
     p.run_button.click()  # demo: only shows what would run
     assert "demo machine: nothing runs" in p.step_output.toPlainText()
     p.shutdown()
+
+
+def test_windows_plan_file_pickers(qtbot, app_paths, tmp_path):
+    from services.setup.system import FakeRunner
+    from services.setup.windows import LiveWindowsProbe
+    from tests.services.setup.test_windows import windows_runner
+
+    ctx = build_context(argparse.Namespace(demo=False), app_paths)
+    runner = windows_runner()
+    ctx.extras.update(setup_runner=runner, setup_root=__import__("services.setup.system", fromlist=["SystemRoot"]).SystemRoot(tmp_path),
+                      setup_nvml=FakeNvml(driver="560.94", cuda=12060), setup_home=tmp_path, setup_system="windows",
+                      setup_windows_probe=LiveWindowsProbe(runner, process_name=lambda pid: "python.exe"))
+    p = SetupPage(ctx)
+    qtbot.addWidget(p)
+    qtbot.waitUntil(lambda: p.plan is not None and not p.busy(), timeout=5000)
+    assert p.plan.system == "windows"
+    assert "win_gpu_memory_spill" in [f.code for f in p.report.findings]
+    p.open_step("run-ddu")
+    assert p.pick_ddu_button.isVisibleTo(p) and not p.pick_driver_button.isVisibleTo(p)
+    assert "<Display Driver Uninstaller.exe>" in p.step_commands.toPlainText()
+    p.set_windows_file("ddu_exe", "C:\\Tools\\DDU\\Display Driver Uninstaller.exe")
+    qtbot.waitUntil(lambda: not p.busy(), timeout=5000)
+    assert p.plan.step("run-ddu").commands[0][0] == "C:\\Tools\\DDU\\Display Driver Uninstaller.exe"
+    assert "needs administrator rights" in p.step_flags.text()
+    p.shutdown()
