@@ -12,10 +12,11 @@ from pathlib import Path
 from typing import Any, Callable
 
 from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
-from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication
+from PySide6.QtCore import QUrl
+from PySide6.QtGui import QDesktopServices, QFont, QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QFileDialog, QFormLayout, QFrame, QHBoxLayout, QLabel, QListWidget, QListWidgetItem,
-    QPlainTextEdit, QPushButton, QScrollArea, QSizePolicy, QSplitter, QTabWidget, QVBoxLayout, QWidget,
+    QMessageBox, QPlainTextEdit, QPushButton, QScrollArea, QSizePolicy, QSplitter, QTabWidget, QVBoxLayout, QWidget,
 )
 
 from gui.context import AppContext
@@ -146,6 +147,8 @@ class SetupPage(QWidget):
             system=self.system,
         )
         self.check_states: dict[str, str] = {}
+        # Asked before a step restarts the computer; tests replace it.
+        self.confirm: Callable[[str], bool] = self._confirm_dialog
         self.setStyleSheet(PAGE_STYLE)
         self._build()
         if self.rules is not None:
@@ -724,6 +727,13 @@ class SetupPage(QWidget):
                 note += "  " + self.tr("(demo machine: nothing runs)")
             self.step_output.appendPlainText(note + "\n")
             return
+        if step.manual and not step.commands:
+            if step.link:
+                QDesktopServices.openUrl(QUrl(step.link))
+            self.step_output.appendPlainText(render(step.explanation) + "\n")
+            return
+        if step.needs_reboot and not self.confirm(self.tr("This step restarts the computer. Save your work first. Continue?")):
+            return
         self._set_busy(True)
         executor, plan = self.executor, self.plan
         self.step_output.appendPlainText("— " + render(step.title))
@@ -750,6 +760,10 @@ class SetupPage(QWidget):
         step = self._current_step()
         if outcome.ok and step and step.id in ("verify-driver", "install-pytorch", "reboot"):
             self.run_doctor()  # the driver or torch changed: re-read, the plan follows
+
+    def _confirm_dialog(self, text: str) -> bool:
+        answer = QMessageBox.question(self, self.tr("Restart needed"), text)
+        return answer == QMessageBox.StandardButton.Yes
 
     def _pick_windows_file(self, key: str) -> None:
         path, _ = QFileDialog.getOpenFileName(self, self.tr("Choose the file"), "", "*.exe")

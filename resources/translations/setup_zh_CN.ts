@@ -917,6 +917,14 @@
             <translation>（演示机器：不会执行任何命令）</translation>
         </message>
         <message>
+            <source>This step restarts the computer. Save your work first. Continue?</source>
+            <translation>这一步会重启电脑。请先保存工作。继续吗？</translation>
+        </message>
+        <message>
+            <source>Restart needed</source>
+            <translation>需要重启</translation>
+        </message>
+        <message>
             <source>Choose the file</source>
             <translation>选择文件</translation>
         </message>

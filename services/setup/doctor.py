@@ -205,11 +205,11 @@ def identify(facts: MachineFacts, rules: Rules) -> GpuIdentity | None:
         sm, measured = sm_from_capability(*cap), True
         generation = generation or (g.name if (g := rules.generation_for_sm(sm)) else None)
     elif generation:
-        sm = _guess_sm(rules, generation, " ".join(names))
+        sm = guess_sm(rules, generation, " ".join(names))
     return GpuIdentity(pci, generation, sm, measured)
 
 
-def _guess_sm(rules: Rules, generation: str, name: str) -> str | None:
+def guess_sm(rules: Rules, generation: str, name: str) -> str | None:
     gen = rules.generation(generation)
     if not gen:
         return None

@@ -1,6 +1,7 @@
 """Pick the plan for a machine (or for a given os-release file and PCI id)."""
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 
@@ -34,9 +35,9 @@ def inputs_for(rules: Rules, root: SystemRoot, staging_dir: Path, device_id: str
     generation_name, _ = rules.identify_gpu(device_id, name)
     gen = rules.generation(generation_name)
     if sm is None and gen is not None:
-        from services.setup.doctor import _guess_sm
+        from services.setup.doctor import guess_sm
 
-        sm = _guess_sm(rules, gen.name, name)
+        sm = guess_sm(rules, gen.name, name)
     label = name or (f"10de:{device_id}" if device_id else "NVIDIA GPU")
     hit = next((g for g in rules.gpu_ids if device_id and g.device_id == device_id), None)
     if hit and not name:
@@ -70,11 +71,6 @@ def plan_for_report(report: DoctorReport, rules: Rules, root: SystemRoot, stagin
         torch_version=f.torch.torch_version if f.torch else None,
     )
     if gpu and inputs.generation is None and gpu.generation:
-        inputs = PlanInputs(**{**{k: getattr(inputs, k) for k in inputs.__slots__}, "generation": rules.generation(gpu.generation)})
+        inputs = dataclasses.replace(inputs, generation=rules.generation(gpu.generation))
     return plan_for_os(f.os, inputs, rules, windows_options)
 
-
-def _short_name(lspci_name: str) -> str:
-    """'NVIDIA Corporation AD102 [GeForce RTX 4090]' -> 'GeForce RTX 4090'."""
-    m = re.search(r"\[([^\]]+)\]\s*$", lspci_name)
-    return m.group(1) if m else lspci_name

@@ -157,3 +157,13 @@ def test_windows_plan_file_pickers(qtbot, app_paths, tmp_path):
     assert p.plan.step("run-ddu").commands[0][0] == "C:\\Tools\\DDU\\Display Driver Uninstaller.exe"
     assert "needs administrator rights" in p.step_flags.text()
     p.shutdown()
+
+
+def test_reboot_step_asks_first(qtbot, page, machine):
+    wait_report(qtbot, page)
+    asked = []
+    page.confirm = lambda text: asked.append(text) or False
+    page.open_step("reboot")
+    page.run_button.click()
+    assert asked and "restarts the computer" in asked[0]
+    assert ("systemctl", "reboot") not in machine.runner.calls

@@ -198,3 +198,26 @@ def test_uac_elevation_used_for_admin_steps(tmp_path, win_plan):
                       elevation="uac", system="windows")
     assert ex.run(win_plan.step("restore-point")).ok
     assert runner.calls[0][0] == "powershell.exe" and "Start-Process -FilePath 'powershell.exe'" in runner.calls[0][-1]
+
+
+def test_every_windows_step_check_run_undo(tmp_path, win_plan):
+    runner = FakeRunner()
+    runner.responses[("reg", "query")] = NOT_FOUND
+    for cmd in ("reg", "bcdedit", "shutdown", "powershell.exe", "nvidia-smi", "python",
+                "C:\\Tools\\DDU\\Display Driver Uninstaller.exe",
+                "C:\\Users\\li\\Downloads\\581.57-desktop-win10-win11-64bit-international-dch-whql.exe"):
+        runner.responses[(cmd,)] = CommandResult(0, "")
+    ex = win_executor(tmp_path, runner)
+    for step in win_plan.steps:
+        assert ex.check(step).state in ("done", "not_done", "unknown"), step.id
+        out = ex.run(step, plan=win_plan)
+        if step.manual and not step.commands:
+            assert not out.ok
+            continue
+        assert out.ok, (step.id, str(out.message))
+        for cmd in step.commands:
+            assert tuple(cmd) in runner.calls
+        if step.undoable and step.id != "block-driver-updates":  # that one is undone by restore-update-settings
+            assert ex.undo(step).ok, step.id
+    assert ex.progress.state("block-driver-updates") == "undone"
+    assert ex.progress.state("restore-update-settings") == "done"
