@@ -150,8 +150,14 @@ class SetupPage(QWidget):
         # Asked before a step restarts the computer; tests replace it.
         self.confirm: Callable[[str], bool] = self._confirm_dialog
         self.setStyleSheet(PAGE_STYLE)
+        self._started = False
         self._build()
-        if self.rules is not None:
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        # Probe only when the page is first shown: opening the app stays fast.
+        super().showEvent(event)
+        if not self._started and self.rules is not None:
+            self._started = True
             self.run_doctor()
 
     # ---- machine access ------------------------------------------------------------------

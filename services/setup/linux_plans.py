@@ -209,7 +209,9 @@ def ubuntu_plan(os: OsInfo, inputs: PlanInputs, rules: Rules) -> Plan:
         commands=(("apt-get", "install", "-y", "ubuntu-drivers-common"), ("ubuntu-drivers", "install")),
         needs_root=True,
         check=Check("command_ok", argv=("modinfo", "-F", "version", "nvidia")),
-        undo=(("apt-get", "purge", "-y", "--autoremove", "^nvidia-driver-[0-9]+.*"),),
+        # An apt pattern (apt-patterns(7), APT >= 2.0, i.e. Ubuntu 20.04 on): whichever
+        # nvidia-driver-NNN ubuntu-drivers chose, without guessing its number.
+        undo=(("apt-get", "purge", "-y", "--autoremove", "?and(?installed,?name(^nvidia-driver-[0-9]))"),),
         source="canonical/ubuntu-drivers-common README and UbuntuDrivers/detect.py",
     )
     steps = [_apt_update(), install, nouveau_step("ubuntu", inputs, INITRAMFS["ubuntu"])]

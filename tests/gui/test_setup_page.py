@@ -31,6 +31,8 @@ def page(qtbot, app_paths, machine, tmp_path):
                       setup_home=tmp_path / "home", setup_system="linux")
     p = SetupPage(ctx)
     qtbot.addWidget(p)
+    assert p.report is None and not p.busy()  # nothing is probed before the page is shown
+    p.show()
     yield p
     p.shutdown()
 
@@ -126,6 +128,7 @@ def test_demo_mode_shows_the_recorded_machine(qtbot, app_paths):
     ctx = build_context(argparse.Namespace(demo=True), app_paths)
     p = SetupPage(ctx)
     qtbot.addWidget(p)
+    p.show()
     qtbot.waitUntil(lambda: p.report is not None and not p.busy(), timeout=5000)
     assert "torch_arch_missing" in [f.code for f in p.report.findings]
     p.open_step("install-driver")
@@ -146,6 +149,7 @@ def test_windows_plan_file_pickers(qtbot, app_paths, tmp_path):
                       setup_windows_probe=LiveWindowsProbe(runner, process_name=lambda pid: "python.exe"))
     p = SetupPage(ctx)
     qtbot.addWidget(p)
+    p.show()
     qtbot.waitUntil(lambda: p.plan is not None and not p.busy(), timeout=5000)
     assert p.plan.system == "windows"
     assert "win_gpu_memory_spill" in [f.code for f in p.report.findings]
