@@ -25,6 +25,8 @@ def build_parser() -> argparse.ArgumentParser:
     gui.add_argument("--page", metavar="NAME", help="page to show first (dashboard, setup, hybrid, psu, fit, settings)")
     gui.add_argument("--lang", choices=["en", "zh_CN"], help="language for this run")
     gui.add_argument("--self-test", action="store_true", help="open every page offscreen and run one estimate each")
+    gui.add_argument("--minimized", action="store_true",
+                     help="start in the tray without showing the window (used when starting with the system)")
     commands = available_commands()
     if commands:
         sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")

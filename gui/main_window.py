@@ -4,15 +4,15 @@ from __future__ import annotations
 from typing import Callable
 
 from PySide6.QtCore import QSettings, QSize, Qt, Signal
-from PySide6.QtGui import QCloseEvent, QIcon
+from PySide6.QtGui import QCloseEvent, QPalette
 from PySide6.QtWidgets import (
-    QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QMainWindow, QStackedWidget,
+    QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QMainWindow, QStackedWidget, QToolButton,
     QVBoxLayout, QWidget,
 )
 
 from gui.context import AppContext
+from gui.icons import app_icon, line_icon
 from gui.pages import PAGES, PageSpec
-from services.paths import resource_path
 from services.version import APP_NAME, __version__
 
 
@@ -43,9 +43,9 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.context = context
         self.setWindowTitle(f"{APP_NAME} {__version__}")
-        icon_file = resource_path("icons", "gpu-assistant.svg")
-        if icon_file.exists():
-            self.setWindowIcon(QIcon(str(icon_file)))
+        icon = app_icon()
+        if not icon.isNull():
+            self.setWindowIcon(icon)
         self._pages: dict[str, QWidget] = {}
         self._quitting = False
         # Set by the tray owner: returns True when closing should only hide the window.
@@ -55,22 +55,38 @@ class MainWindow(QMainWindow):
         layout = QHBoxLayout(central)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
-        self.sidebar = QListWidget(central)
+        side = QWidget(central)
+        side.setFixedWidth(180)
+        # The About button sits under the list, on the list's own background.
+        side.setAutoFillBackground(True)
+        side.setBackgroundRole(QPalette.ColorRole.Base)
+        side_layout = QVBoxLayout(side)
+        side_layout.setContentsMargins(0, 0, 0, 6)
+        side_layout.setSpacing(0)
+        self.sidebar = QListWidget(side)
         self.sidebar.setObjectName("sidebar")
         self.sidebar.setIconSize(QSize(20, 20))
-        self.sidebar.setFixedWidth(180)
         self.sidebar.setFrameShape(QListWidget.Shape.NoFrame)
+        side_layout.addWidget(self.sidebar, 1)
+        self.about_button = QToolButton(side)
+        self.about_button.setObjectName("about_button")
+        self.about_button.setText(self.tr("About {name}").format(name=APP_NAME))
+        self.about_button.setIcon(self.windowIcon())
+        self.about_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.about_button.setAutoRaise(True)
+        self.about_button.clicked.connect(self._on_about_button_clicked)
+        side_layout.addWidget(self.about_button, 0, Qt.AlignmentFlag.AlignLeft)
         self.stack = QStackedWidget(central)
-        layout.addWidget(self.sidebar)
+        layout.addWidget(side)
         layout.addWidget(self.stack, 1)
         self.setCentralWidget(central)
 
         for spec in PAGES:
             item = QListWidgetItem(spec.translated_title())
             item.setData(Qt.ItemDataRole.UserRole, spec.key)
-            icon_path = resource_path("icons", f"{spec.icon}.svg")
-            if icon_path.exists():
-                item.setIcon(QIcon(str(icon_path)))
+            icon = line_icon(spec.icon, self.sidebar.palette())
+            if not icon.isNull():
+                item.setIcon(icon)
             self.sidebar.addItem(item)
             holder = QWidget()
             QVBoxLayout(holder).setContentsMargins(0, 0, 0, 0)
@@ -132,6 +148,11 @@ class MainWindow(QMainWindow):
         self.close()
 
     # ---- Slots
+    def _on_about_button_clicked(self) -> None:
+        from gui.about import AboutDialog
+
+        AboutDialog(self.context, self).exec()
+
     def _on_sidebar_row_changed(self, row: int) -> None:
         if row < 0:
             return
