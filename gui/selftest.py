@@ -131,12 +131,15 @@ def check_translations(app: QApplication) -> CheckResult:
     translators = TranslatorSet()
     try:
         translators.install(app, "zh_CN")
-        got = QCoreApplication.translate("Pages", "Settings")
+        ours = QCoreApplication.translate("Pages", "Settings")
+        qts = QCoreApplication.translate("QPlatformTheme", "Cancel")  # from Qt's own qtbase_zh_CN.qm
     finally:
         translators.install(app, "en")
-    if got != "设置":
-        return CheckResult("translations", FAIL, f"zh_CN did not load ('Settings' -> {got!r})")
-    return CheckResult("translations", PASS, "zh_CN loads ('Settings' -> '设置')")
+    if ours != "设置":
+        return CheckResult("translations", FAIL, f"zh_CN did not load ('Settings' -> {ours!r})")
+    if qts != "取消":
+        return CheckResult("translations", FAIL, f"Qt's own zh_CN strings did not load ('Cancel' -> {qts!r})")
+    return CheckResult("translations", PASS, "zh_CN loads, the app's and Qt's own ('Settings' -> '设置', 'Cancel' -> '取消')")
 
 
 def check_pages(window) -> list[CheckResult]:

@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import re
 import shutil
 import subprocess
 import sys
@@ -28,28 +27,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+sys.path.insert(0, str(ROOT / "installer"))
+
+from bundle_rules import REQUIRED_LINUX, is_nvml  # noqa: E402
 from services.version import APP_ID, DESKTOP_ID, __version__  # noqa: E402
 
 SPEC = ROOT / "installer" / "gpu_assistant.spec"
 LINUX = ROOT / "installer" / "linux"
-NVML_NAME = re.compile(r"^(libnvidia-ml\.so(\.\d+)*|nvml\.dll)$", re.IGNORECASE)
-# Files the bundle cannot work without (relative to _internal/).
-REQUIRED = (
-    "PySide6/Qt/plugins/platforms/libqxcb.so",
-    "PySide6/Qt/plugins/platforms/libqwayland.so",
-    "PySide6/Qt/plugins/platforms/libqoffscreen.so",
-    "PySide6/Qt/plugins/imageformats/libqsvg.so",
-    "PySide6/Qt/plugins/iconengines/libqsvgicon.so",
-    "PySide6/Qt/translations/qtbase_zh_CN.qm",
-    "resources/icons/gpu-assistant.svg",
-    "resources/icons/hicolor/256x256/apps/gpu-assistant.png",
-)
 SELF_TEST_TIMEOUT_S = 240
 
 
 def nvml_copies(bundle: Path) -> list[Path]:
     """Every file in ``bundle`` named like the driver's NVML library."""
-    return sorted(p for p in bundle.rglob("*") if NVML_NAME.match(p.name))
+    return sorted(p for p in bundle.rglob("*") if is_nvml(p.name))
 
 
 def check_bundle(bundle: Path) -> list[str]:
@@ -59,7 +49,7 @@ def check_bundle(bundle: Path) -> list[str]:
     if not exe.is_file() or not os.access(exe, os.X_OK):
         problems.append(f"no executable {exe.name}")
     internal = bundle / "_internal"
-    for rel in REQUIRED:
+    for rel in REQUIRED_LINUX:
         if not (internal / rel).is_file():
             problems.append(f"missing {rel}")
     ts_files = sorted((internal / "resources" / "translations").glob("*.ts"))
