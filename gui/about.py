@@ -5,8 +5,8 @@ import platform
 import sys
 
 import PySide6
-from PySide6.QtCore import QUrl, qVersion
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtCore import Qt, QUrl, qVersion
+from PySide6.QtGui import QGuiApplication, QPalette
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from gui.context import AppContext
@@ -46,7 +46,10 @@ class AboutDialog(QDialog):
 
         self.report_label = QLabel(version_report(), self)
         self.report_label.setWordWrap(True)
+        self.report_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.report_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         layout.addWidget(self.report_label)
+        layout.addSpacing(6)
 
         folders = QLabel(
             self.tr("Settings folder: {path}").format(path=_link(context.paths.config_dir)) + "<br>"
@@ -56,6 +59,7 @@ class AboutDialog(QDialog):
         folders.setOpenExternalLinks(True)
         folders.setWordWrap(True)
         layout.addWidget(folders)
+        layout.addSpacing(6)
 
         notes = QLabel(
             self.tr("Built with Qt for Python (PySide6, LGPL-3.0) and pyqtgraph (MIT). "

@@ -132,7 +132,9 @@ def check_translations(app: QApplication) -> CheckResult:
     try:
         translators.install(app, "zh_CN")
         ours = QCoreApplication.translate("Pages", "Settings")
-        qts = QCoreApplication.translate("QPlatformTheme", "Cancel")  # from Qt's own qtbase_zh_CN.qm
+        # Qt's own string from qtbase_zh_CN.qm (variables, so lupdate does not copy it into ours).
+        qt_context, qt_text = "QPlatformTheme", "Cancel"
+        qts = QCoreApplication.translate(qt_context, qt_text)
     finally:
         translators.install(app, "en")
     if ours != "设置":
@@ -186,6 +188,11 @@ def check_dashboard(window, context: AppContext) -> CheckResult:
     return CheckResult("dashboard render", PASS, f"{image.width()}x{image.height()} px, {colours} colours, simulated source")
 
 
+def _last_line(text: str) -> str:
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    return lines[-1][:200] if lines else ""
+
+
 def run_calculator(name: str, argv: list[str], fields: list[str]) -> CheckResult:
     label = f"estimate {name}"
     if name not in available_commands():
@@ -199,7 +206,7 @@ def run_calculator(name: str, argv: list[str], fields: list[str]) -> CheckResult
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             code = module.run(parser.parse_args(argv))
     except SystemExit as exc:  # argparse rejected our arguments: the command's flags changed
-        return CheckResult(label, FAIL, f"{name} {' '.join(argv)}: usage error {exc.code}: {err.getvalue().strip()[:200]}")
+        return CheckResult(label, FAIL, f"{name} {' '.join(argv)}: usage error {exc.code}: {_last_line(err.getvalue())}")
     except UsageError as exc:
         return CheckResult(label, FAIL, f"{name} {' '.join(argv)}: {exc}")
     except Exception as exc:  # noqa: BLE001
@@ -207,7 +214,7 @@ def run_calculator(name: str, argv: list[str], fields: list[str]) -> CheckResult
         return CheckResult(label, FAIL, f"{type(exc).__name__}: {exc}")
     ms = (time.perf_counter() - started) * 1000
     if code != EXIT_OK:
-        return CheckResult(label, FAIL, f"exit code {code}: {err.getvalue().strip()[:200]}")
+        return CheckResult(label, FAIL, f"exit code {code}: {_last_line(err.getvalue())}")
     try:
         data = json.loads(out.getvalue())
     except ValueError:
