@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Callable
 
 from PySide6.QtCore import QSettings, QSize, Qt, Signal
-from PySide6.QtGui import QCloseEvent, QPalette
+from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QMainWindow, QStackedWidget, QToolButton,
     QVBoxLayout, QWidget,
@@ -56,27 +56,31 @@ class MainWindow(QMainWindow):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
         side = QWidget(central)
-        side.setFixedWidth(180)
-        # The About button sits under the list, on the list's own background.
-        side.setAutoFillBackground(True)
-        side.setBackgroundRole(QPalette.ColorRole.Base)
+        side.setObjectName("sidebarPanel")
+        side.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
+        side.setFixedWidth(190)
         side_layout = QVBoxLayout(side)
-        side_layout.setContentsMargins(0, 0, 0, 6)
+        side_layout.setContentsMargins(0, 0, 0, 0)
         side_layout.setSpacing(0)
+        brand = QLabel(APP_NAME, side)
+        brand.setObjectName("sidebarBrand")
         self.sidebar = QListWidget(side)
         self.sidebar.setObjectName("sidebar")
         self.sidebar.setIconSize(QSize(20, 20))
         self.sidebar.setFrameShape(QListWidget.Shape.NoFrame)
+        side_layout.addWidget(brand)
         side_layout.addWidget(self.sidebar, 1)
         self.about_button = QToolButton(side)
-        self.about_button.setObjectName("about_button")
+        self.about_button.setObjectName("aboutButton")
         self.about_button.setText(self.tr("About {name}").format(name=APP_NAME))
         self.about_button.setIcon(self.windowIcon())
         self.about_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.about_button.setAutoRaise(True)
         self.about_button.clicked.connect(self._on_about_button_clicked)
         side_layout.addWidget(self.about_button, 0, Qt.AlignmentFlag.AlignLeft)
+        side_layout.addSpacing(6)
         self.stack = QStackedWidget(central)
+        self.stack.setObjectName("pageArea")
         layout.addWidget(side)
         layout.addWidget(self.stack, 1)
         self.setCentralWidget(central)
@@ -89,7 +93,7 @@ class MainWindow(QMainWindow):
                 item.setIcon(icon)
             self.sidebar.addItem(item)
             holder = QWidget()
-            QVBoxLayout(holder).setContentsMargins(0, 0, 0, 0)
+            QVBoxLayout(holder).setContentsMargins(16, 12, 16, 12)
             self.stack.addWidget(holder)
         self.sidebar.currentRowChanged.connect(self._on_sidebar_row_changed)
         self.resize(1280, 820)
