@@ -1,8 +1,8 @@
 """The app icon and the sidebar's line icons.
 
 Sidebar icons are monochrome SVGs drawn with ``currentColor``; they are tinted
-here with the palette's text colours, so they read on light and dark themes
-and turn white on the selected row like the text beside them.
+here with the colour of the text beside them, so they read on the dark sidebar
+and on a light theme alike.
 """
 from __future__ import annotations
 
@@ -34,27 +34,47 @@ def app_icon() -> QIcon:
 
 
 def _tinted_pixmap(svg_text: str, color: QColor, size: int, ratio: float) -> QPixmap:
-    renderer = QSvgRenderer(QByteArray(svg_text.replace("currentColor", color.name()).encode("utf-8")))
+    tinted = svg_text.replace("currentColor", color.name(QColor.NameFormat.HexRgb))
+    renderer = QSvgRenderer(QByteArray(tinted.encode("utf-8")))
     pixmap = QPixmap(round(size * ratio), round(size * ratio))
     pixmap.fill(Qt.GlobalColor.transparent)
     painter = QPainter(pixmap)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.setOpacity(color.alphaF())  # the SVG colour name carries no alpha
     renderer.render(painter, QRectF(0, 0, pixmap.width(), pixmap.height()))
     painter.end()
     pixmap.setDevicePixelRatio(ratio)
     return pixmap
 
 
-def line_icon(name: str, palette: QPalette) -> QIcon:
-    """``resources/icons/<name>.svg`` tinted for ``palette``; a null icon if the file is missing."""
+def sidebar_colours(widget) -> tuple[QColor, QColor]:
+    """(normal, selected) icon colours matching ``widget``'s item text, after its style sheet applied.
+
+    A style sheet's ``color`` reaches the palette only once the widget is polished. The selected
+    text colour of a style sheet (``::item:selected``) never does: on a dark list the selected
+    text is white, on a light one it is the palette's highlighted text.
+    """
+    widget.ensurePolished()
+    palette = widget.palette()
+    normal = palette.color(QPalette.ColorGroup.Active, QPalette.ColorRole.Text)
+    if normal.lightness() > 128:
+        return normal, QColor("#ffffff")
+    return normal, palette.color(QPalette.ColorGroup.Active, QPalette.ColorRole.HighlightedText)
+
+
+def line_icon(name: str, normal: QColor, selected: QColor | None = None) -> QIcon:
+    """``resources/icons/<name>.svg`` drawn in ``normal`` (and ``selected`` for the selected row).
+
+    A null icon if the file is missing.
+    """
     path: Path = resource_path("icons", f"{name}.svg")
     try:
         svg_text = path.read_text(encoding="utf-8")
     except OSError:
         return QIcon()
-    normal = palette.color(QPalette.ColorGroup.Active, QPalette.ColorRole.WindowText)
-    selected = palette.color(QPalette.ColorGroup.Active, QPalette.ColorRole.HighlightedText)
-    disabled = palette.color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.WindowText)
+    selected = selected or normal
+    disabled = QColor(normal)
+    disabled.setAlphaF(0.4)
     icon = QIcon()
     for size in LINE_ICON_SIZES:
         for ratio in (1.0, 2.0):

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import (
 )
 
 from gui.context import AppContext
-from gui.icons import app_icon, line_icon
+from gui.icons import app_icon, line_icon, sidebar_colours
 from gui.pages import PAGES, PageSpec
 from services.version import APP_NAME, __version__
 
@@ -85,10 +85,11 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.stack, 1)
         self.setCentralWidget(central)
 
+        icon_colour, selected_icon_colour = sidebar_colours(self.sidebar)
         for spec in PAGES:
             item = QListWidgetItem(spec.translated_title())
             item.setData(Qt.ItemDataRole.UserRole, spec.key)
-            icon = line_icon(spec.icon, self.sidebar.palette())
+            icon = line_icon(spec.icon, icon_colour, selected_icon_colour)
             if not icon.isNull():
                 item.setIcon(icon)
             self.sidebar.addItem(item)

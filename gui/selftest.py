@@ -42,6 +42,8 @@ PASS, FAIL, SKIP = "PASS", "FAIL", "SKIP"
 WATCHDOG_S = 180
 # How long the dashboard gets to receive and draw simulated samples.
 DASHBOARD_SETTLE_MS = 2500
+# The demo fills hours of history before its first live reading.
+TELEMETRY_TIMEOUT_S = 30.0
 
 # One estimate per calculator, through the same headless command a user runs.
 # name -> (arguments, JSON fields that must hold positive numbers)
@@ -142,6 +144,30 @@ def check_translations(app: QApplication) -> CheckResult:
     if qts != "取消":
         return CheckResult("translations", FAIL, f"Qt's own zh_CN strings did not load ('Cancel' -> {qts!r})")
     return CheckResult("translations", PASS, "zh_CN loads, the app's and Qt's own ('Settings' -> '设置', 'Cancel' -> '取消')")
+
+
+def check_telemetry(context: AppContext, timeout_s: float = TELEMETRY_TIMEOUT_S) -> CheckResult:
+    """The hub runs on the simulated source and delivers a snapshot with every GPU in it."""
+    hub = context.telemetry
+    if hub is None:
+        try:
+            import services.telemetry.factory  # noqa: F401
+        except ImportError:
+            return CheckResult("telemetry", SKIP, "telemetry service not part of this build")
+        return CheckResult("telemetry", FAIL, "the telemetry hub did not start")
+    deadline = time.monotonic() + timeout_s
+    snapshot = getattr(hub, "latest", None)
+    while (snapshot is None or not snapshot.samples) and time.monotonic() < deadline:
+        process_events_for(50)
+        snapshot = getattr(hub, "latest", None)
+    source = getattr(getattr(hub, "source", None), "name", "?")
+    if snapshot is None or not snapshot.samples:
+        return CheckResult("telemetry", FAIL, f"no reading from the {source} source in {timeout_s:.0f} s")
+    state = getattr(snapshot.status.state, "value", snapshot.status.state)
+    if state != "ok":
+        return CheckResult("telemetry", FAIL, f"{source} source reports {state}: {snapshot.status.message}")
+    names = ", ".join(g.name for g in snapshot.gpus) or f"{len(snapshot.samples)} GPUs"
+    return CheckResult("telemetry", PASS, f"{source} source: {len(snapshot.samples)} GPUs ({names})")
 
 
 def check_pages(window) -> list[CheckResult]:
@@ -260,6 +286,8 @@ def run_checks(app: QApplication, context: AppContext, args: argparse.Namespace,
         except Exception as exc:  # noqa: BLE001
             traceback.print_exc(file=sys.stderr)
             add(CheckResult("telemetry", FAIL, f"the simulated source did not start: {type(exc).__name__}: {exc}"))
+        else:
+            add(check_telemetry(context))
         controller = AppController(app, context, language_override="en")
         window = controller.build_window("settings")
         window.show()

@@ -9,7 +9,7 @@ from PySide6.QtCore import QSize
 from PySide6.QtGui import QColor, QImage, QImageReader, QPalette
 from PySide6.QtSvg import QSvgRenderer
 
-from gui.icons import app_icon, line_icon
+from gui.icons import app_icon, line_icon, sidebar_colours
 from gui.pages import PAGES
 from services.paths import resource_path
 
@@ -71,11 +71,8 @@ def test_app_icon_has_hand_made_small_sizes(qapp):
     assert small.width() == 16
 
 
-def test_line_icon_is_tinted_with_the_palette(qapp):
-    palette = QPalette()
-    palette.setColor(QPalette.ColorGroup.Active, QPalette.ColorRole.WindowText, QColor("#ff0000"))
-    palette.setColor(QPalette.ColorGroup.Active, QPalette.ColorRole.HighlightedText, QColor("#00ff00"))
-    icon = line_icon("settings", palette)
+def test_line_icon_is_tinted(qapp):
+    icon = line_icon("settings", QColor("#ff0000"), QColor("#00ff00"))
     normal = icon.pixmap(QSize(24, 24)).toImage()
     opaque = [QColor(normal.pixel(x, y)) for x in range(normal.width()) for y in range(normal.height())
               if QColor.fromRgba(normal.pixel(x, y)).alpha() == 255]
@@ -83,4 +80,20 @@ def test_line_icon_is_tinted_with_the_palette(qapp):
     selected = icon.pixmap(QSize(24, 24), mode=icon.Mode.Selected).toImage()
     assert any(QColor.fromRgba(selected.pixel(x, y)).green() == 255
                for x in range(selected.width()) for y in range(selected.height()))
-    assert line_icon("no-such-icon", palette).isNull()
+    assert line_icon("no-such-icon", QColor("red")).isNull()
+
+
+def test_sidebar_icons_follow_the_style_sheet(qtbot):
+    from PySide6.QtWidgets import QListWidget
+
+    dark = QListWidget()
+    qtbot.addWidget(dark)
+    dark.setStyleSheet("QListWidget { color: #d9e2ec; background: #1f2933; }")
+    normal, selected = sidebar_colours(dark)
+    assert normal.name() == "#d9e2ec" and selected.name() == "#ffffff"
+    light = QListWidget()
+    qtbot.addWidget(light)
+    light.setStyleSheet("QListWidget { color: #101010; }")
+    normal, selected = sidebar_colours(light)
+    assert normal.name() == "#101010"
+    assert selected == light.palette().color(QPalette.ColorGroup.Active, QPalette.ColorRole.HighlightedText)

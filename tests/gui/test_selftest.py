@@ -29,7 +29,8 @@ def test_all_checks_pass_or_say_why_they_were_skipped(qapp, args):
     names = [r.name for r in results]
     for spec in PAGES:
         assert f"page {spec.key}" in names
-    assert {"resources", "qt plugins", "translations", "dashboard render", "estimate fit", "estimate psu"} <= set(names)
+    assert {"resources", "qt plugins", "translations", "telemetry", "dashboard render", "estimate fit",
+            "estimate psu"} <= set(names)
     failed = [r.line() for r in results if r.status == selftest.FAIL]
     assert failed == []
     for result in results:
@@ -120,3 +121,13 @@ def test_command_line_self_test_exits_0_and_leaves_the_home_alone(tmp_path):
     assert sum(line.startswith(("PASS", "SKIP")) for line in lines) >= len(PAGES) + 4
     assert "Traceback" not in result.stderr
     assert list(home.iterdir()) == []  # no settings, no window state, no recorded demo session
+
+
+def test_telemetry_check_reports_a_hub_without_readings():
+    class SilentHub:
+        latest = None
+        source = types.SimpleNamespace(name="simulated")
+
+    context = types.SimpleNamespace(telemetry=SilentHub())
+    result = selftest.check_telemetry(context, timeout_s=0.2)
+    assert result.status == selftest.FAIL and "no reading from the simulated source" in result.detail
