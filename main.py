@@ -6,6 +6,7 @@ command (``--help`` lists them). Headless commands never import Qt.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from services.cli import EXIT_USAGE, UsageError, available_commands, fail, load_command
@@ -37,7 +38,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def ensure_std_streams() -> None:
+    """A windowed Windows build (gpu-assistant.exe) has no console: sys.stdout and sys.stderr are
+    None there, and the first print would raise. Send them to the null device instead; the console
+    twin gpu-assistant-cli.exe is the one for text output."""
+    if sys.stdout is None or sys.stderr is None:
+        sink = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - lives as long as the process
+        sys.stdout = sys.stdout or sink
+        sys.stderr = sys.stderr or sink
+
+
 def main(argv: list[str] | None = None) -> int:
+    ensure_std_streams()
     parser = build_parser()
     args = parser.parse_args(argv)
     if getattr(args, "command", None):
