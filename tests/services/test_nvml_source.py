@@ -623,3 +623,23 @@ def test_one_gpu_awake_starts_nvml_and_gates_only_the_sleeping_one(make_source, 
     source.open()
     assert fake.calls["nvmlInitWithFlags"] == 1
     assert [s.state for s in read(source).samples] == [DeviceState.SLEEPING, DeviceState.OK]
+
+
+@pytest.mark.parametrize("name, state", [
+    ("desktop", DeviceState.OK), ("laptop", DeviceState.OK), ("server", DeviceState.OK),
+    ("old_driver", DeviceState.OK), ("no_driver", DeviceState.NO_DRIVER),
+    ("driver_not_loaded", DeviceState.DRIVER_NOT_LOADED), ("version_mismatch", DeviceState.VERSION_MISMATCH),
+])
+def test_ready_made_scenarios(make_source, name, state):
+    from tests.fakes.fake_nvml import scenario
+
+    source = make_source(scenario(name))
+    assert source.open().state is state
+    snap = read(source)
+    if state is DeviceState.OK:
+        assert snap.samples and all(s.state is DeviceState.OK for s in snap.samples)
+    if name == "laptop":
+        assert snap.samples[0].fan_pct is None and snap.samples[0].pcie_width == 8
+    if name == "server":
+        s = snap.samples[0]
+        assert s.memory_temperature_c == 52 and s.ecc_uncorrected == 0
