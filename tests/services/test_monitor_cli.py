@@ -363,3 +363,19 @@ def test_demo_source_once_json():
     doc = json.loads(out.getvalue())
     assert doc["source"] == "demo" and len(doc["gpus"]) >= 1
     assert REQUIRED_JSON_FIELDS <= doc["gpus"][0].keys()
+
+
+def test_live_table_every_interval(tmp_path):
+    clock = ScheduleClock()
+    code, out, _ = run(["--duration", "2"], SlowSource(FakeNvml(1), clock, 0, tmp_path),
+                       sleep=clock.sleep, clock=clock)
+    assert code == 0 and out.count("NVIDIA GeForce RTX 4090") == 2
+
+
+def test_csv_logging_says_where_and_how_much_on_stderr(tmp_path):
+    clock = ScheduleClock()
+    target = tmp_path / "run.csv"
+    _, out, err = run(["--csv", str(target), "--duration", "3"], SlowSource(FakeNvml(2), clock, 0, tmp_path),
+                      sleep=clock.sleep, clock=clock)
+    assert out == ""
+    assert "logging 2 GPU(s)" in err and "wrote 6 rows" in err
