@@ -12,7 +12,9 @@ retried with exponential backoff; errors that only a fresh start can clear
 which every GPU is found again by UUID (indexes can change).
 
 On Linux a runtime-suspended GPU (``power/runtime_status`` in sysfs) is not
-touched: asking NVML about it would wake it and cost a laptop battery.
+touched: asking NVML about it would wake it and cost a laptop battery. When
+every NVIDIA GPU is suspended, NVML is not even started until one wakes (its
+name and PCI id then come from sysfs).
 """
 from __future__ import annotations
 
