@@ -65,5 +65,29 @@
             <source>Your settings file could not be read: {problem}</source>
             <translation>无法读取设置文件：{problem}</translation>
         </message>
+        <message>
+            <source>Metrics for Prometheus</source>
+            <translation>Prometheus 指标</translation>
+        </message>
+        <message>
+            <source>Serve this computer's GPU metrics while the app runs</source>
+            <translation>应用运行时提供本机 GPU 指标</translation>
+        </message>
+        <message>
+            <source>This computer only (127.0.0.1)</source>
+            <translation>仅本机（127.0.0.1）</translation>
+        </message>
+        <message>
+            <source>All networks (0.0.0.0): put TLS and a password in front</source>
+            <translation>所有网络（0.0.0.0）：请在前面加上 TLS 和密码</translation>
+        </message>
+        <message>
+            <source>Listen on</source>
+            <translation>监听地址</translation>
+        </message>
+        <message>
+            <source>Port</source>
+            <translation>端口</translation>
+        </message>
     </context>
 </TS>
