@@ -331,10 +331,14 @@ class StepExecutor:
             full = elevate(argv, self.elevation) if step.needs_root else tuple(argv)
             if on_line:
                 on_line("$ " + command_line(full, self.system == "windows"))
-            result = self.runner.run(full, timeout=self.command_timeout)
+            streaming = getattr(self.runner, "run_streaming", None)
+            if on_line and streaming is not None:
+                result = streaming(full, on_line, timeout=self.command_timeout)
+            else:
+                result = self.runner.run(full, timeout=self.command_timeout)
+                if on_line and result.output:
+                    on_line(result.output[-2000:])
             log.append(CommandLog(full, result.returncode, result.output[-4000:]))
-            if on_line and result.output:
-                on_line(result.output[-2000:])
             if not result.ok:
                 self.progress.set_state(step.id, "failed", _first_line(result))
                 return StepOutcome(False, _failure_message(full, result, self.elevation), tuple(log))

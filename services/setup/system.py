@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Protocol, Sequence
@@ -67,6 +68,41 @@ class SubprocessRunner:
         except OSError as exc:
             return CommandResult(126, "", f"{argv[0]}: {exc.strerror or exc}")
         return CommandResult(done.returncode, done.stdout or "", done.stderr or "")
+
+    def run_streaming(self, argv: Sequence[str], on_line: Callable[[str], None], timeout: float = 3600.0) -> CommandResult:
+        """Like ``run``, but hands each output line to ``on_line`` as it comes
+        (apt or dnf can take minutes; the wizard shows their progress live)."""
+        try:
+            proc = subprocess.Popen(
+                list(argv), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                text=True, errors="replace", env=self._env, bufsize=1,
+            )
+        except FileNotFoundError:
+            return CommandResult(COMMAND_MISSING, "", f"{argv[0]}: command not found")
+        except OSError as exc:
+            return CommandResult(126, "", f"{argv[0]}: {exc.strerror or exc}")
+        timed_out = threading.Event()
+
+        def kill() -> None:
+            timed_out.set()
+            proc.kill()
+
+        watchdog = threading.Timer(timeout, kill)
+        watchdog.daemon = True
+        watchdog.start()
+        lines: list[str] = []
+        try:
+            assert proc.stdout is not None
+            for line in proc.stdout:
+                lines.append(line)
+                on_line(line.rstrip("\n"))
+            proc.wait()
+        finally:
+            watchdog.cancel()
+            watchdog.join()
+        if timed_out.is_set():
+            return CommandResult(COMMAND_TIMED_OUT, "".join(lines), f"{argv[0]}: timed out after {timeout:g} s")
+        return CommandResult(proc.returncode, "".join(lines), "")
 
 
 @dataclass

@@ -297,3 +297,20 @@ def test_cli_unsupported_distro_text(capsys):
 def test_cli_refuses_to_run_a_hypothetical_plan(capsys):
     rc = main.main(["setup", "--run", "reboot", "--os-release", str(DATA / "os-release" / "arch"), "--gpu", "2684"])
     assert rc == 2 and "only describe a plan" in capsys.readouterr().err
+
+
+def test_subprocess_runner_streams_lines_and_times_out(tmp_path):
+    import sys
+
+    from services.setup.system import SubprocessRunner
+
+    runner = SubprocessRunner()
+    seen = []
+    script = "import sys\nfor i in range(3): print('line', i, flush=True)\nsys.exit(4)"
+    result = runner.run_streaming([sys.executable, "-c", script], seen.append, timeout=30)
+    assert seen == ["line 0", "line 1", "line 2"] and result.returncode == 4
+    slow = runner.run_streaming([sys.executable, "-c", "import time; time.sleep(30)"], seen.append, timeout=0.5)
+    assert slow.timed_out
+    assert runner.run_streaming(["/nonexistent/tool"], seen.append).missing
+    assert runner.run([sys.executable, "-c", "print('x')"]).stdout == "x\n"
+    assert runner.run(["/nonexistent/tool"]).missing
