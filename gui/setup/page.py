@@ -580,6 +580,7 @@ class SetupPage(QWidget):
             self.step_list.addItem(item)
         self.step_list.blockSignals(False)
         row = self._resume_row(current.id if current else None)
+        self._auto_select = current is None  # first plan: jump to where the work is once checks are in
         self.step_list.setCurrentRow(row)
         self._show_step(self._current_step())
         self._check_all()
@@ -598,6 +599,12 @@ class SetupPage(QWidget):
     def _on_checks(self, states: dict) -> None:
         self.check_states = states
         self._refresh_step_labels()
+        if getattr(self, "_auto_select", False) and self.plan is not None:
+            self._auto_select = False
+            for i, s in enumerate(self.plan.steps):
+                if self.progress.state(s.id) not in ("done", "skipped") and states.get(s.id) != "done":
+                    self.step_list.setCurrentRow(i)
+                    break
         self._show_step(self._current_step())
         self.plan_ready.emit(self.plan)
 

@@ -66,6 +66,8 @@ def test_wizard_shows_whole_plan_and_checks(qtbot, page):
     assert ids[:3] == ["update-package-lists", "install-driver", "blacklist-nouveau"]
     assert page.check_states["install-driver"] == "done"  # modinfo answers
     assert page.step_list.item(1).text().startswith("✔")
+    # resumes at the first step that is neither recorded done nor found done
+    assert page.step_list.currentRow() == 0  # update-package-lists has no check
 
 
 def test_dry_run_then_run_then_undo_a_step(qtbot, page, machine):
@@ -171,3 +173,19 @@ def test_reboot_step_asks_first(qtbot, page, machine):
     page.run_button.click()
     assert asked and "restarts the computer" in asked[0]
     assert ("systemctl", "reboot") not in machine.runner.calls
+
+
+def test_reopening_resumes_at_the_first_open_step(qtbot, page, app_paths, machine, tmp_path):
+    wait_report(qtbot, page)
+    page.open_step("update-package-lists")
+    page.skip_button.click()
+    page.shutdown()
+    # "after the reboot": a new page on the same data folder
+    again = SetupPage(page.context)
+    qtbot.addWidget(again)
+    again.show()
+    qtbot.waitUntil(lambda: bool(again.check_states) and not again.busy(), timeout=5000)
+    current = again.step_list.currentItem().data(256)
+    assert current == "blacklist-nouveau"  # skipped, then install-driver found done by its check
+    assert again.step_list.item(0).text().startswith("↷")
+    again.shutdown()
