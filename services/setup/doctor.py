@@ -9,16 +9,15 @@ from __future__ import annotations
 
 import platform
 import re
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from services.i18n import Msg, translate
 from services.setup.probes import (
     KernelModuleState, NvidiaSmiState, NvmlState, OsInfo, PciGpu, TorchProbe,
     probe_torch, read_gpus, read_kernel_module, read_nvidia_smi, read_nvml, read_os, read_secure_boot,
 )
-from services.setup.rules import Rules, arch_supported, parse_version, sm_from_capability, version_at_least
+from services.setup.rules import Rules, arch_supported, sm_from_capability, version_at_least
 from services.setup.system import Runner, SystemRoot
 
 SEVERITIES = ("error", "warning", "info", "ok")

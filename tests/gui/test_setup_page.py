@@ -140,7 +140,6 @@ def test_demo_mode_shows_the_recorded_machine(qtbot, app_paths):
 
 
 def test_windows_plan_file_pickers(qtbot, app_paths, tmp_path):
-    from services.setup.system import FakeRunner
     from services.setup.windows import LiveWindowsProbe
     from tests.services.setup.test_windows import windows_runner
 
