@@ -217,9 +217,24 @@ def test_rules_every_entry_has_a_source():
     from services.setup.rules import RULES_FILE
 
     data = json.loads(RULES_FILE.read_text())
-    for key in ("toolkit_driver_minimums", "minor_version_compatibility", "pytorch_wheel_variants", "pytorch_releases", "generations", "gpu_ids"):
-        for row in data[key]:
-            assert row.get("source"), (key, row)
+    rows = 0
+
+    def walk(node, where):
+        nonlocal rows
+        if isinstance(node, list):
+            for item in node:
+                if isinstance(item, dict):
+                    rows += 1
+                    assert item.get("source"), (where, item)
+                walk(item, where)
+        elif isinstance(node, dict):
+            for key, value in node.items():
+                walk(value, f"{where}.{key}")
+
+    walk(data, "rules")
+    assert rows > 130
+    for section in ("hags", "wu_driver_policy", "driver_search", "safe_mode_undo", "ddu_args", "sysmem_fallback"):
+        assert data["windows"][section]["source"], section
 
 
 def test_rules_driver_decisions():
