@@ -232,7 +232,7 @@
         </message>
         <message>
             <source>The NVIDIA driver lists it as a {kind} process on {gpu}</source>
-            <translation>NVIDIA 驱动将其列为 {gpu} 上的 {kind} 进程</translation>
+            <translation>NVIDIA 驱动将其列为 {gpu} 上的{kind}进程</translation>
         </message>
         <message>
             <source>{engine} engine {pct}% busy on {gpu}</source>
