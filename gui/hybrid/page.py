@@ -130,12 +130,10 @@ class GpuCard(QFrame):
         layout.addWidget(kind)
         if adapter.drives_display:
             outputs = ", ".join(adapter.connected_outputs)
-            text = self.tr("Drives the display") + (f" ({outputs})" if outputs else "")
+            layout.addWidget(QLabel(self.tr("Drives the display") + (f" ({outputs})" if outputs else "")))
         elif adapter.drives_display is False:
-            text = self.tr("No display connected")
-        else:
-            text = self.tr("Display connection not reported")
-        layout.addWidget(QLabel(text))
+            layout.addWidget(QLabel(self.tr("No display connected")))
+        # None (Windows, from the registry alone): say nothing rather than guess
         details = " · ".join(x for x in (adapter.driver, adapter.pci_address, adapter.luid and "LUID " + adapter.luid) if x)
         if details:
             small = QLabel(f"<span style='color:#52606d'>{_esc(details)}</span>")
