@@ -39,6 +39,10 @@ class SettingsPage(QWidget):
         self.tray_check.setChecked(settings.general.keep_running_in_tray)
         self.tray_check.toggled.connect(self._on_tray_check_toggled)
         form.addRow(self.tray_check)
+        self.start_minimized_check = QCheckBox(self.tr("Start hidden in the tray (the window opens from the tray icon)"), general)
+        self.start_minimized_check.setChecked(settings.general.start_minimized)
+        self.start_minimized_check.toggled.connect(self._on_start_minimized_check_toggled)
+        form.addRow(self.start_minimized_check)
         layout.addWidget(general)
         layout.addWidget(self._build_exporter_group(settings))
         self.sections_layout = QVBoxLayout()
@@ -85,6 +89,10 @@ class SettingsPage(QWidget):
         self._store.settings.general.language = value
         self._store.save()
         self.language_changed.emit(value)
+
+    def _on_start_minimized_check_toggled(self, checked: bool) -> None:
+        self._store.settings.general.start_minimized = checked
+        self._store.save()
 
     def _on_tray_check_toggled(self, checked: bool) -> None:
         self._store.settings.general.keep_running_in_tray = checked
