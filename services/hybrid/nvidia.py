@@ -90,8 +90,13 @@ class NvmlProcessProbe:
         try:
             self._nvml.init()
         except NvmlUnavailable as exc:
-            raise NvidiaUnavailable(
-                translate("Hybrid", "NVIDIA driver not reachable: {error}").format(error=exc.message)) from exc
+            from services.telemetry.model import DeviceState
+            from services.telemetry.states import state_explanation
+
+            # The monitor's translated explanation per state; the raw reason only when it is a plain error.
+            message = (state_explanation(exc.state) if exc.state is not DeviceState.ERROR else
+                       translate("Hybrid", "NVIDIA driver not reachable: {error}").format(error=exc.message))
+            raise NvidiaUnavailable(message) from exc
         self._handles: list[Any] = []
         self._keys: list[str] = []
         self._gpus: list[NvidiaGpu] = []

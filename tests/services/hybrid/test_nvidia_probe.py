@@ -75,8 +75,11 @@ def test_shared_fake_without_utilisation_still_lists_processes():
 
 
 def test_driver_missing_is_one_line():
-    with pytest.raises(NvidiaUnavailable, match="NVIDIA driver not reachable: NVIDIA driver not found"):
+    with pytest.raises(NvidiaUnavailable) as info:
         NvmlProcessProbe(module=FakeNvml(init_error=NVML_ERROR_LIBRARY_NOT_FOUND))
+    assert str(info.value.message).startswith("The NVIDIA driver (its NVML library) was not found.")
+    from services.i18n import Catalog
+    assert "NVIDIA" in Catalog.load("zh_CN").render(info.value.message)
 
 
 def test_service_joins_nvml_to_the_sysfs_gpu_and_names_it(tmp_path):
