@@ -386,6 +386,7 @@ class HybridPage(QWidget):
         self._fill_table(result)
         self.status_label.setText(self.tr("{count} programs · sampled over {seconds} s").format(
             count=len(result.processes), seconds=f"{result.interval_s:.1f}"))
+        self.status_label.setToolTip("\n".join(render(n) for n in result.notes))
         self._show_details()
         self.scan_done.emit(result)
 
