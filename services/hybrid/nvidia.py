@@ -129,14 +129,14 @@ class NvmlProcessProbe:
 
     def processes(self) -> list[NvidiaProcess]:
         from services.telemetry.nvml import Attempt, DeviceFailure
-        from services.telemetry.nvml_source import _plausible_processes
+        from services.telemetry.nvml_source import plausible_process_list
 
         result: list[NvidiaProcess] = []
         for gpu, key, handle in zip(self._gpus, self._keys, self._handles):
             lists = {}
             for kind, symbol in (("compute", "nvmlDeviceGetComputeRunningProcesses"),
                                  ("graphics", "nvmlDeviceGetGraphicsRunningProcesses")):
-                attempts = tuple(Attempt(f"{symbol}_{v}", (handle,), validate=_plausible_processes)
+                attempts = tuple(Attempt(f"{symbol}_{v}", (handle,), validate=plausible_process_list)
                                  for v in ("v3", "v2", "v1"))
                 try:
                     lists[kind] = list(self._nvml.query(key, f"processes_{kind}", attempts) or [])
