@@ -44,7 +44,9 @@ class FitPage(QWidget):
         self.context = context
         self._catalogue = default_catalogue()
         self._gpus = default_gpu_catalogue()
-        self._arch: ModelArch = self._catalogue.resolve(DEFAULT_MODEL).arch
+        saved = context.settings_store.settings.fit
+        entry = self._catalogue.get(saved.model) or self._catalogue.resolve(DEFAULT_MODEL)
+        self._arch: ModelArch = entry.arch
         self.last_answer: FitAnswer | None = None
         self.last_error: str | None = None
         self._suggestions: list = []
@@ -55,6 +57,7 @@ class FitPage(QWidget):
         self._timer.timeout.connect(self._recompute)
         self.setAcceptDrops(True)
         self._build()
+        self._restore(saved)
         self._fill_model_list("")
         self._sync_enabled()
         self._recompute()
@@ -276,6 +279,50 @@ class FitPage(QWidget):
 
     def shutdown(self) -> None:
         self._timer.stop()
+        self._save()
+
+    def self_test(self) -> str | None:
+        """One estimate with the current inputs; the problem as text, or None (for --self-test)."""
+        try:
+            gpu = self.current_gpu()
+            answer(self._arch, self.current_request(gpu), gpu.memory_gib if gpu else None)
+        except ModelInputError as exc:
+            return render(exc.message)
+        return None
+
+    def _default_gpu_name(self) -> str:
+        """The detected GPU when the catalogue knows it, else an RTX 4090."""
+        live = self._live_gpu()
+        if live is not None:
+            try:
+                return self._gpus.find(live.name).name
+            except ModelInputError:
+                pass
+        return DEFAULT_GPU
+
+    def _restore(self, saved) -> None:
+        gpu = saved.gpu or self._default_gpu_name()
+        self._set_data(self.gpu_combo, gpu)
+        self._set_data(self.task_combo, saved.task)
+        self._set_data(self.engine_combo, saved.engine)
+        self._set_data(self.method_combo, saved.method)
+        limit = self._arch.max_context or saved.seq
+        self.seq_spin.setValue(max(1, min(int(saved.seq), limit)))
+        self._on_engine_changed()
+        self._on_method_changed()
+        self._timer.stop()
+
+    def _save(self) -> None:
+        store = self.context.settings_store
+        fit = store.settings.fit
+        model = self._arch.model_id if self._catalogue.get(self._arch.model_id) else fit.model
+        values = {"model": model, "gpu": self.gpu_combo.currentData() or "", "task": self.task_combo.currentData(),
+                  "engine": self.engine_combo.currentData(), "method": self.method_combo.currentData(),
+                  "seq": self.seq_spin.value()}
+        if any(getattr(fit, k) != v for k, v in values.items()):
+            for key, value in values.items():
+                setattr(fit, key, value)
+            store.save()
 
     # ------------------------------------------------------------ Qt events
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
@@ -292,7 +339,13 @@ class FitPage(QWidget):
 
     def hideEvent(self, event) -> None:  # noqa: N802
         self._timer.stop()
+        self._save()
         super().hideEvent(event)
+
+    def showEvent(self, event) -> None:  # noqa: N802
+        super().showEvent(event)
+        if self.gpu_combo.currentData() == DETECTED:
+            self._schedule()  # free memory may have changed while the page was away
 
     # ------------------------------------------------------------ slots
     def _schedule(self, *_args) -> None:
@@ -422,17 +475,21 @@ class FitPage(QWidget):
             lora_targets=self.targets_combo.currentData(), grad_ckpt=self.ckpt_check.isChecked(),
             optimizer=self.optimizer_combo.currentData(), gpus=self.gpus_spin.value(),
             strategy=self.strategy_combo.currentData(), gpu_total_gib=gpu.total_gib if gpu else None,
+            gpu_name=gpu.name if gpu else None,
             chunked_loss=bool(extra.get("chunked_loss", False)), attention=extra.get("attention", "flash"),
             vllm_max_seqs=extra.get("vllm_max_seqs"), vllm_max_batched_tokens=extra.get("vllm_max_batched_tokens"),
         )
 
+    def _live_gpu(self) -> GpuSpec | None:
+        hub = self.context.telemetry
+        latest = getattr(hub, "latest", None) if hub is not None else None
+        snapshot = latest() if callable(latest) else latest
+        return live_gpu_from_snapshot(snapshot, 0, self._gpus)
+
     def current_gpu(self) -> GpuSpec | None:
         key = self.gpu_combo.currentData()
         if key == DETECTED:
-            hub = self.context.telemetry
-            latest = getattr(hub, "latest", None) if hub is not None else None
-            snapshot = latest() if callable(latest) else latest
-            return live_gpu_from_snapshot(snapshot, 0, self._gpus)
+            return self._live_gpu()
         try:
             return self._gpus.find(key)
         except ModelInputError:

@@ -127,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
         task=task, method=method, weights=weights, precision=precision, kv_dtype=kv_dtype, engine=engine, seq=seq,
         batch=batch, lora_rank=rank, lora_targets=targets, grad_ckpt=bool(args.grad_ckpt), optimizer=optimizer,
         gpus=gpus, strategy=strategy, attention=attention, chunked_loss=bool(args.chunked_loss),
-        gpu_total_gib=gpu.total_gib if gpu else None,
+        gpu_total_gib=gpu.total_gib if gpu else None, gpu_name=gpu.name if gpu else None,
     )
     try:
         ans = answer(arch, req, gpu.memory_gib if gpu else None)

@@ -113,6 +113,7 @@ class FitRequest:
     vllm_max_seqs: int | None = None
     gpu_memory_utilization: float = 0.9
     gpu_total_gib: float | None = None  # the target GPU's memory, for engine defaults
+    gpu_name: str | None = None  # vLLM keeps small defaults on A100s whatever their memory
     cuda_context_gib: float | None = None
     llamacpp_ubatch: int = LLAMACPP_UBATCH
 
@@ -321,7 +322,7 @@ def _inference(arch: ModelArch, req: FitRequest) -> Estimate:
         parts["weights"] = weights / tp if req.strategy == "tp" else weights / n
         parts["kv_cache"] = kv_cache_bytes(arch, req.seq, req.batch, kv_dtype, tp=tp, honour_window=True) / (
             n if req.strategy == "layer_split" else 1)
-        big = (req.gpu_total_gib or 0) >= VLLM_BIG_GPU_GIB
+        big = (req.gpu_total_gib or 0) >= VLLM_BIG_GPU_GIB and "a100" not in (req.gpu_name or "").lower()
         if req.vllm_legacy:
             tokens = req.vllm_max_batched_tokens or max(req.seq, 2048)
             seqs = req.vllm_max_seqs or 256

@@ -103,7 +103,8 @@ def point_request(point: Point) -> FitRequest:
         grad_ckpt=r.get("grad_ckpt") == "1",
         optimizer=r["optimizer"] if r.get("optimizer") not in ("", "none", None) else "adamw",
         gpus=int(r["num_gpus"]), strategy=r["strategy"],
-        attention="eager" if "eager_attn" in flags else "flash",
+        # llama.cpp logs state "flash_attn 0" when the K*Q score buffer is materialised.
+        attention="eager" if "eager_attn" in flags or "flash_attn 0" in notes else "flash",
         chunked_loss="chunked_ce" in flags,
         fused_loss=unsloth,
         optimizer_in_backward="opt_in_bwd" in flags,
@@ -111,7 +112,8 @@ def point_request(point: Point) -> FitRequest:
         compile="compile" in flags,
         double_quant=dq,
         vllm_legacy="vllm_v0" in flags,
-        gpu_total_gib=79.2 if "H100" in where else None,
+        gpu_total_gib=79.2 if "H100" in where else (80.0 if "A100" in where else None),
+        gpu_name="H100" if "H100" in where else ("A100" if "A100" in where else None),
         cuda_context_gib=int(ctx) / 1024 if ctx else None,
     )
 
