@@ -18,7 +18,7 @@ from gui.i18n import render
 from services.modelfit.arch import ModelArch
 from services.modelfit.catalogue import default_catalogue
 from services.modelfit.errors import ModelInputError
-from services.modelfit.estimate import FitRequest
+from services.modelfit.estimate import FitRequest, is_gguf_source
 from services.modelfit.gpus import GpuSpec, default_gpu_catalogue, live_gpu_from_snapshot
 from services.modelfit.report import COMPONENT_LABELS
 from services.modelfit.solver import FitAnswer, answer
@@ -217,6 +217,7 @@ class FitPage(QWidget):
         lv.addRow(self.tr("Context"), self.max_seq_label)
         lv.addRow(self.tr("Batch"), self.max_batch_label)
         lv.addRow(self.tr("LoRA rank"), self.max_rank_label)
+        self._limits_form = lv
         lv.addRow(self.speed_label)
         middle.addWidget(limits_box, 3)
         right.addLayout(middle, 0)
@@ -226,11 +227,12 @@ class FitPage(QWidget):
         self.suggestion_list = QListWidget()
         self.suggestion_list.itemActivated.connect(self._on_suggestion_activated)
         sv.addWidget(self.suggestion_list)
-        right.addWidget(sugg_box, 1)
+        right.addWidget(sugg_box)
         self.notes_label = QLabel()
         self.notes_label.setWordWrap(True)
         self.notes_label.setProperty("role", "muted")
         right.addWidget(self.notes_label)
+        right.addStretch(1)
         outer.addLayout(right, 1)
 
     def _combo(self, items: list[tuple[str, object]]) -> QComboBox:
@@ -274,6 +276,13 @@ class FitPage(QWidget):
             self._show_error(render(exc.message))
             return False
         self.model_list.clearSelection()
+        if is_gguf_source(arch):
+            # A GGUF file runs in llama.cpp, in its own quantisation.
+            self._set_data(self.task_combo, "inference")
+            self._set_data(self.engine_combo, "llamacpp")
+            self._set_data(self.weights_combo, None)
+        elif self.weights_combo.currentData() is None and self.engine_combo.currentData() == "llamacpp":
+            self._set_data(self.weights_combo, "q4_k_m")
         self.set_model(arch)
         return True
 
@@ -405,12 +414,14 @@ class FitPage(QWidget):
     def _on_engine_changed(self) -> None:
         engine = self.engine_combo.currentData()
         weights = self.weights_combo.currentData() or ""
-        gguf = weights.startswith("q")
+        gguf = weights.startswith("q") or (not weights and is_gguf_source(self._arch))
         if engine == "llamacpp" and not gguf:
             self._set_data(self.weights_combo, "q4_k_m")
-        elif engine != "llamacpp" and gguf:
+        elif engine != "llamacpp" and weights.startswith("q"):
             self._set_data(self.weights_combo, None)
         if engine != "llamacpp" and self.kv_combo.currentData() in ("q8_0", "q4_0"):
+            self._set_data(self.kv_combo, "fp16")
+        if engine != "vllm" and self.kv_combo.currentData() == "fp8":
             self._set_data(self.kv_combo, "fp16")
         self._sync_enabled()
         self._schedule()
@@ -605,4 +616,9 @@ class FitPage(QWidget):
             item.setForeground(QColor("#3f7d00" if s.fits else "#52606d"))
             item.setData(Qt.ItemDataRole.UserRole, i)
             self.suggestion_list.addItem(item)
+        # As tall as its rows: no empty white box under a short list.
+        rows = self.suggestion_list.count()
+        row_h = max(self.suggestion_list.sizeHintForRow(0), 18) if rows else 18
+        self.suggestion_list.setFixedHeight(min(rows, 8) * row_h + 2 * self.suggestion_list.frameWidth() + 8)
+        self._limits_form.setRowVisible(self.max_rank_label, req.task == "train" and req.method != "full")
         self.notes_label.setText("\n".join(render(n) for n in est.notes))

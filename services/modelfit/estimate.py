@@ -196,12 +196,19 @@ def validate(arch: ModelArch, req: FitRequest) -> None:
                 strategy=req.strategy), ("tp", "layer_split"))
         if req.engine == "llamacpp" and not (gguf or fmt in ("fp32", "fp16", "bf16")):
             raise _err(translate("FitErrors", "llama.cpp runs GGUF weights, not {weights}").format(weights=fmt), GGUF_FORMATS)
-        if req.engine in ("transformers", "vllm") and gguf and arch.native_format is None:
+        if req.engine in ("transformers", "vllm") and gguf:
             raise _err(translate("FitErrors", "{weights} is a llama.cpp format: use --engine llamacpp").format(weights=fmt), ("llamacpp",))
-        if req.kv_dtype in ("q8_0", "q4_0") and req.engine != "llamacpp":
+        if req.kv_dtype in ("q8_0", "q4_0") and req.engine not in ("llamacpp", "generic"):
             raise _err(translate("FitErrors", "A {kv} KV cache is a llama.cpp option").format(kv=req.kv_dtype), ("fp16", "fp8"))
+        if req.kv_dtype == "fp8" and req.engine not in ("vllm", "generic"):
+            raise _err(translate("FitErrors", "An FP8 KV cache is a vLLM option").format(), ("fp16", "q8_0", "q4_0"))
     if req.strategy == "single" and req.gpus > 1:
         raise _err(translate("FitErrors", "With {gpus} GPUs pick a strategy"), STRATEGIES[1:])
+
+
+def is_gguf_source(arch: ModelArch) -> bool:
+    """A model read from a GGUF file (its weights are llama.cpp block formats)."""
+    return bool(arch.source.startswith("GGUF")) or arch.native_format in GGUF_FORMATS
 
 
 def weight_format(arch: ModelArch, req: FitRequest) -> str:

@@ -142,3 +142,14 @@ def test_choices_are_remembered(qtbot, app_paths):
     assert second.last_answer.estimate.arch.model_id == "google/gemma-2-9b"
     assert second.self_test() is None
     second.shutdown()
+
+
+def test_dropping_a_gguf_switches_to_llamacpp(qtbot, page, tmp_path):
+    from tests.services.test_modelfit import _tiny_gguf
+
+    path = tmp_path / "tiny.gguf"
+    _tiny_gguf(path)
+    with qtbot.waitSignal(page.updated, timeout=2000):
+        assert page.load_file(path)
+    est = page.last_answer.estimate
+    assert est.request.engine == "llamacpp" and est.weight_format == "q4_k_m" and est.arch.layers == 2

@@ -240,7 +240,7 @@ def test_vllm_preallocation_is_shown_apart():
 @pytest.mark.parametrize("change", [dict(seq=0), dict(batch=-1), dict(gpus=5000), dict(engine="tgi"),
                                     dict(weights="q4_k_m"), dict(task="train", engine="vllm"),
                                     dict(task="train", method="qlora", weights="bf16"), dict(strategy="fsdp", gpus=2),
-                                    dict(gpus=2), dict(kv_dtype="q4_0")])
+                                    dict(gpus=2), dict(kv_dtype="q4_0"), dict(kv_dtype="fp8")])
 def test_invalid_requests_raise_input_errors(change):
     with pytest.raises(ModelInputError):
         estimate(llama8b(), FitRequest(**change))
