@@ -79,8 +79,7 @@ COMPILE_ACTIVATION_FACTOR = 0.75
 # Logits and loss: b*s*V*(2 + 4 + 4) B (bf16 logits, fp32 upcast, fp32 grad; research 0.5). Chunked CE
 # (torchtune: 8 chunks) keeps the bf16 logits and one chunk's fp32 work: 2 + 8/8.
 LOSS_CHUNKS = 8
-# LoRA adapters are kept in fp32 (PEFT autocast_adapter_dtype=True) and trained with the chosen optimizer.
-LORA_ADAPTER_BYTES = 4
+# LoRA adapters: PEFT keeps them in fp32 (autocast_adapter_dtype=True), torchtune in bf16 (FitRequest field).
 # FSDP keeps ~2 decoder layers gathered (current + prefetch; research 0.7).
 FSDP_GATHERED_LAYERS = 2
 
@@ -108,6 +107,8 @@ class FitRequest:
     activation_offload: bool = False
     compile: bool = False
     double_quant: bool = True
+    lora_on_output: bool = False  # LoRA on the LM head too (torchtune apply_lora_to_output)
+    lora_adapter_bytes: int = 4  # PEFT keeps adapters in fp32; torchtune in the model's bf16
     vllm_legacy: bool = False
     vllm_max_batched_tokens: int | None = None
     vllm_max_seqs: int | None = None
@@ -377,11 +378,12 @@ def _inference(arch: ModelArch, req: FitRequest) -> Estimate:
 
 
 # ------------------------------------------------------------------ training
-def lora_params(arch: ModelArch, rank: int, targets: str) -> int:
+def lora_params(arch: ModelArch, rank: int, targets: str, on_output: bool = False) -> int:
     """r x (d_in + d_out) for each targeted projection in every layer (research 0.4)."""
     names = {"qv": ("q", "v"), "qkvo": ("q", "k", "v", "o"), "all": ("q", "k", "v", "o", "gate", "up", "down")}[targets]
     per_layer = sum(rank * (i + o) * c for name, (i, o, c) in arch.linear_shapes().items() if name in names)
-    return arch.layers * per_layer
+    head = rank * (arch.hidden + arch.vocab) if on_output and arch.family == "decoder" else 0
+    return arch.layers * per_layer + head
 
 
 def _precision(req: FitRequest, fmt: str) -> str:
@@ -451,10 +453,10 @@ def _train(arch: ModelArch, req: FitRequest) -> Estimate:
         adapters = 0.0
     else:
         weights = sum(by_kind.values())  # frozen base in its storage format
-        trainable = lora_params(arch, req.lora_rank, req.lora_targets)
-        adapters = trainable * LORA_ADAPTER_BYTES
-        grad_bytes = LORA_ADAPTER_BYTES
-        state_bytes = 4
+        trainable = lora_params(arch, req.lora_rank, req.lora_targets, req.lora_on_output)
+        adapters = trainable * req.lora_adapter_bytes
+        grad_bytes = req.lora_adapter_bytes
+        state_bytes = req.lora_adapter_bytes  # torch AdamW keeps its states in the parameter's dtype
         matrices = [(req.lora_rank, i + o, arch.layers) for i, o, _ in arch.linear_shapes().values()]
     gradients = trainable * grad_bytes
     if req.optimizer_in_backward:

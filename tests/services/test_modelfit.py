@@ -195,6 +195,7 @@ def test_lora_parameter_counts_match_published_values():
     llama2 = default_catalogue().resolve("meta-llama/Llama-2-7b-hf").arch
     assert lora_params(llama2, 8, "qv") == 4_194_304
     assert lora_params(llama8b(), 8, "all") == pytest.approx(21.0e6, rel=0.01)
+    assert lora_params(llama8b(), 8, "qv", on_output=True) - lora_params(llama8b(), 8, "qv") == 8 * (4096 + 128256)
 
 
 def test_training_static_bytes_per_parameter():
