@@ -237,6 +237,8 @@ def _bits(kind: str, fmt: str, double_quant: bool) -> float:
         return NF4_BITS_DOUBLE_QUANT if double_quant else NF4_BITS_SINGLE
     if fmt in GGUF_FILE_TYPES:
         ftype = GGUF_FILE_TYPES[fmt]
+        if kind == OTHER:
+            return 32.0  # llama.cpp keeps norms and biases in F32
         return plain_bits(ftype.embed_type) if kind == EMBED else ftype.effective_bits
     if plain is not None:
         return plain
@@ -251,7 +253,7 @@ def weight_bytes_by_kind(arch: ModelArch, fmt: str, double_quant: bool = True) -
         if g.nbytes is not None and native:
             out[g.kind] += g.nbytes
         else:
-            # A 1-D tensor (norm, bias) is never quantised.
+            # Norms and biases ("other") are never quantised: _bits keeps them at 16/32 bits.
             out[g.kind] += g.numel * _bits(g.kind, fmt, double_quant) / 8
     return out
 
