@@ -297,3 +297,27 @@ def test_public_measurements_median_error_and_verdicts():
     wrong = [c.point.id for c in comparisons if c.verdict_right is False]
     assert wrong == []
     assert acc.n_verdicts >= 5
+
+
+def test_speed_estimates_are_in_the_right_range():
+    from services.modelfit.speed import estimate_speed
+
+    gpu = default_gpu_catalogue().find("RTX 3070")
+    arch = default_catalogue().resolve("meta-llama/Meta-Llama-3-8B").arch
+    est = estimate(arch, FitRequest(engine="llamacpp", weights="q4_k_m", seq=512))
+    speed = estimate_speed(est, gpu)
+    # llama.cpp measured 70.94 tokens/s for this model on this card (fit_gpus.json).
+    assert 50 < speed.decode_tokens_per_s < 95
+    train = estimate_speed(estimate(arch, FitRequest(task="train", method="lora", seq=2048)), gpu)
+    assert train.step_seconds > 0 and train.decode_tokens_per_s is None
+    assert estimate_speed(est, None) is None
+
+
+def test_report_lines_render_in_chinese():
+    from services.i18n import Catalog
+    from services.modelfit.report import answer_lines
+
+    ans = answer(llama8b(), FitRequest(task="train", method="qlora"), 12.0)
+    lines = answer_lines(ans, default_gpu_catalogue().find("3060"), None, Catalog.load("zh_CN").render)
+    text = "\n".join(lines)
+    assert "权重" in text and "放不下" in text
