@@ -55,6 +55,12 @@ class ExporterSettings:
 
 
 @dataclass
+class HostsSettings:
+    # other machines' exporter or Prometheus URLs, shown on the "Other hosts" page
+    urls: list = field(default_factory=list)
+
+
+@dataclass
 class PowerCostSettings:
     price_per_kwh: float = 0.30
     currency: str = "USD"
@@ -80,6 +86,7 @@ class Settings:
     exporter: ExporterSettings = field(default_factory=ExporterSettings)
     power_cost: PowerCostSettings = field(default_factory=PowerCostSettings)
     fit: FitSettings = field(default_factory=FitSettings)
+    hosts: HostsSettings = field(default_factory=HostsSettings)
 
 
 def to_dict(settings: Any) -> dict[str, Any]:
