@@ -111,6 +111,7 @@ class FitPage(QWidget):
                                          (self.tr("Full fine-tuning"), "full")])
         self.weights_combo = self._combo([(self.tr("Model's own"), None), ("BF16", "bf16"), ("FP16", "fp16"),
                                           ("FP32", "fp32"), ("FP8", "fp8"), (self.tr("INT8 (bitsandbytes)"), "int8"),
+                                          (self.tr("INT4 (GPTQ/AWQ)"), "int4"),
                                           (self.tr("NF4 (bitsandbytes)"), "nf4"), (self.tr("FP4 (bitsandbytes)"), "fp4"),
                                           ("GGUF Q8_0", "q8_0"), ("GGUF Q6_K", "q6_k"), ("GGUF Q5_K_M", "q5_k_m"),
                                           ("GGUF Q4_K_M", "q4_k_m"), ("GGUF Q4_0", "q4_0")])

@@ -13,7 +13,8 @@ from typing import Mapping
 from services.i18n import Msg, translate
 from services.modelfit.arch import EMBED, HEAD, LINEAR, OTHER, ModelArch
 from services.modelfit.dtypes import (
-    BNB_4BIT, GGUF_FILE_TYPES, GGUF_FORMATS, KV_BYTES, NF4_BITS_DOUBLE_QUANT, NF4_BITS_SINGLE, plain_bits,
+    BNB_4BIT, GGUF_FILE_TYPES, GGUF_FORMATS, INT4_GROUP_BITS, KV_BYTES, NF4_BITS_DOUBLE_QUANT, NF4_BITS_SINGLE,
+    plain_bits,
 )
 from services.modelfit.errors import ModelInputError
 
@@ -168,7 +169,7 @@ def validate(arch: ModelArch, req: FitRequest) -> None:
             raise _err(translate("FitErrors", "Unknown {field} '{value}'").format(field=name, value=value), allowed)
     if req.precision is not None and req.precision not in PRECISIONS:
         raise _err(translate("FitErrors", "Unknown {field} '{value}'").format(field="precision", value=req.precision), PRECISIONS)
-    if req.weights is not None and plain_bits(req.weights) is None and req.weights not in BNB_4BIT + GGUF_FORMATS:
+    if req.weights is not None and plain_bits(req.weights) is None and req.weights not in BNB_4BIT + GGUF_FORMATS + ("int4",):
         from services.modelfit.dtypes import WEIGHT_FORMATS
         raise _err(translate("FitErrors", "Unknown {field} '{value}'").format(field="weights", value=req.weights), WEIGHT_FORMATS)
     for name, value, top in (("seq", req.seq, 16 * 1024 * 1024), ("batch", req.batch, 65536),
@@ -184,7 +185,7 @@ def validate(arch: ModelArch, req: FitRequest) -> None:
     if req.task == "train":
         if gguf:
             raise _err(translate("FitErrors", "GGUF weights cannot be trained: pick bf16, nf4 or int8 weights"), ("bf16", "nf4", "int8"))
-        if req.method == "full" and fmt in BNB_4BIT + ("int8", "fp8"):
+        if req.method == "full" and fmt in BNB_4BIT + ("int8", "fp8", "int4"):
             raise _err(translate("FitErrors", "Full fine-tuning needs 16- or 32-bit weights; use QLoRA for 4-bit"), ("lora", "qlora"))
         if req.method == "qlora" and fmt not in BNB_4BIT:
             raise _err(translate("FitErrors", "QLoRA uses 4-bit base weights (nf4 or fp4)"), BNB_4BIT)
@@ -230,6 +231,8 @@ def _bits(kind: str, fmt: str, double_quant: bool) -> float:
         # FP8 checkpoints and LLM.int8 quantise nn.Linear only; embeddings/lm_head stay 16-bit
         # (measured Llama-3.3-70B-FP8 weights 67.72 GiB = linear@1 B + embed/head@2 B, research 0.1).
         return 8.0 if kind == LINEAR else 16.0
+    if fmt == "int4":
+        return INT4_GROUP_BITS if kind == LINEAR else 16.0
     if fmt in BNB_4BIT:
         # bitsandbytes quantises nn.Linear only; transformers leaves lm_head unquantised (research 0.1).
         if kind != LINEAR:

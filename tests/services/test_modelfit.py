@@ -293,6 +293,7 @@ def test_public_measurements_median_error_and_verdicts():
     comparisons = [compare(p, models) for p in points]
     acc = accuracy(comparisons)
     assert acc.n_values >= 25
+    assert acc.not_estimated <= 0.1 * len(points), [c.point.id for c in comparisons if c.estimate_gib is None]
     assert acc.mdape <= 15.0, acc
     wrong = [c.point.id for c in comparisons if c.verdict_right is False]
     assert wrong == []
@@ -321,3 +322,33 @@ def test_report_lines_render_in_chinese():
     lines = answer_lines(ans, default_gpu_catalogue().find("3060"), None, Catalog.load("zh_CN").render)
     text = "\n".join(lines)
     assert "权重" in text and "放不下" in text
+
+
+def test_every_combination_either_estimates_or_says_why():
+    """No input combination may crash: it gives non-negative parts or a ModelInputError."""
+    import itertools
+
+    from services.modelfit.dtypes import KV_FORMATS, WEIGHT_FORMATS
+    from services.modelfit.estimate import ENGINES, METHODS, OPTIMIZERS, STRATEGIES
+
+    archs = [llama8b(), default_catalogue().resolve("google/gemma-2-9b").arch,
+             default_catalogue().resolve("mistralai/Mixtral-8x7B-v0.1").arch,
+             default_catalogue().resolve("google-bert/bert-base-uncased").arch]
+    ok = refused = 0
+    for arch, task, engine, weights, strategy in itertools.product(
+            archs, ("inference", "train"), ENGINES, (None, *WEIGHT_FORMATS), STRATEGIES):
+        for method, optimizer, kv in ((m, o, k) for m in METHODS for o in OPTIMIZERS[:3] for k in KV_FORMATS[:3]):
+            if task == "inference" and (method != "full" or optimizer != "adamw"):
+                continue
+            req = FitRequest(task=task, method=method, weights=weights, engine=engine, strategy=strategy,
+                             gpus=1 if strategy == "single" else 4, optimizer=optimizer, kv_dtype=kv, seq=1024)
+            try:
+                est = estimate(arch, req)
+            except ModelInputError as exc:
+                assert str(exc.message)
+                refused += 1
+                continue
+            ok += 1
+            assert all(v >= 0 for v in est.parts.values())
+            assert est.per_gpu_bytes > 0 and est.total_gib >= est.per_gpu_gib
+    assert ok > 500 and refused > 100
