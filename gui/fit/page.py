@@ -50,6 +50,8 @@ class FitPage(QWidget):
         self.last_answer: FitAnswer | None = None
         self.last_error: str | None = None
         self._suggestions: list = []
+        # vLLM limits a suggestion may set; they have no control of their own and reset with the engine.
+        self._extra: dict = {}
         self._timer = QTimer(self)
         self._timer.setObjectName("fitDebounce")
         self._timer.setSingleShot(True)
@@ -127,6 +129,10 @@ class FitPage(QWidget):
         self.ckpt_check = QCheckBox(self.tr("Gradient checkpointing"))
         self.ckpt_check.setChecked(True)
         self.ckpt_check.toggled.connect(self._schedule)
+        self.loss_check = QCheckBox(self.tr("Chunked / fused loss"))
+        self.loss_check.setToolTip(self.tr("Cross-entropy computed in chunks (torchtune, Liger, unsloth): the full logits are never kept in fp32"))
+        self.loss_check.toggled.connect(self._schedule)
+        self.attention_combo = self._combo([(self.tr("Flash / SDPA"), "flash"), (self.tr("Eager"), "eager")])
         self.optimizer_combo = self._combo([("AdamW", "adamw"), (self.tr("8-bit AdamW"), "adamw8bit"),
                                             (self.tr("Paged AdamW"), "paged_adamw"), (self.tr("Paged 8-bit AdamW"), "paged_adamw8bit"),
                                             ("Adafactor", "adafactor"), ("SGD", "sgd")])
@@ -157,6 +163,8 @@ class FitPage(QWidget):
         form.addRow(self.tr("LoRA targets"), self.targets_combo)
         form.addRow(self.tr("Optimizer"), self.optimizer_combo)
         form.addRow("", self.ckpt_check)
+        form.addRow("", self.loss_check)
+        form.addRow(self.tr("Attention"), self.attention_combo)
         form.addRow(self.tr("GPUs"), self.gpus_spin)
         form.addRow(self.tr("Split"), self.strategy_combo)
         self._form = form
@@ -414,6 +422,8 @@ class FitPage(QWidget):
 
     def _on_engine_changed(self) -> None:
         engine = self.engine_combo.currentData()
+        if engine != "vllm":
+            self._extra = {}
         weights = self.weights_combo.currentData() or ""
         gguf = weights.startswith("q") or (not weights and is_gguf_source(self._arch))
         if engine == "llamacpp" and not gguf:
@@ -449,7 +459,8 @@ class FitPage(QWidget):
 
     def _sync_enabled(self) -> None:
         train = self.task_combo.currentData() == "train"
-        for widget in (self.method_combo, self.rank_spin, self.targets_combo, self.optimizer_combo, self.ckpt_check):
+        for widget in (self.method_combo, self.rank_spin, self.targets_combo, self.optimizer_combo, self.ckpt_check,
+                       self.loss_check):
             widget.setEnabled(train)
         self.engine_combo.setEnabled(not train)
         self.kv_combo.setEnabled(not train)
@@ -470,13 +481,14 @@ class FitPage(QWidget):
         self._set_data(self.optimizer_combo, req.optimizer)
         self.gpus_spin.setValue(req.gpus)
         self._set_data(self.strategy_combo, req.strategy)
-        self._extra = {"chunked_loss": req.chunked_loss, "attention": req.attention,
-                       "vllm_max_seqs": req.vllm_max_seqs, "vllm_max_batched_tokens": req.vllm_max_batched_tokens}
+        self.loss_check.setChecked(req.chunked_loss)
+        self._set_data(self.attention_combo, "eager" if req.attention == "eager" else "flash")
+        self._extra = {"vllm_max_seqs": req.vllm_max_seqs, "vllm_max_batched_tokens": req.vllm_max_batched_tokens}
         self._schedule()
 
     def current_request(self, gpu: GpuSpec | None) -> FitRequest:
         train = self.task_combo.currentData() == "train"
-        extra = getattr(self, "_extra", {})
+        extra = self._extra
         return FitRequest(
             task="train" if train else "inference",
             method=self.method_combo.currentData() if train else "full",
@@ -488,7 +500,7 @@ class FitPage(QWidget):
             optimizer=self.optimizer_combo.currentData(), gpus=self.gpus_spin.value(),
             strategy=self.strategy_combo.currentData(), gpu_total_gib=gpu.total_gib if gpu else None,
             gpu_name=gpu.name if gpu else None,
-            chunked_loss=bool(extra.get("chunked_loss", False)), attention=extra.get("attention", "flash"),
+            chunked_loss=train and self.loss_check.isChecked(), attention=self.attention_combo.currentData(),
             vllm_max_seqs=extra.get("vllm_max_seqs"), vllm_max_batched_tokens=extra.get("vllm_max_batched_tokens"),
         )
 

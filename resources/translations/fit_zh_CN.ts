@@ -92,6 +92,22 @@
             <translation>梯度检查点</translation>
         </message>
         <message>
+            <source>Chunked / fused loss</source>
+            <translation>分块 / 融合损失</translation>
+        </message>
+        <message>
+            <source>Cross-entropy computed in chunks (torchtune, Liger, unsloth): the full logits are never kept in fp32</source>
+            <translation>分块计算交叉熵（torchtune、Liger、unsloth）：完整的 logits 不会以 fp32 保留</translation>
+        </message>
+        <message>
+            <source>Flash / SDPA</source>
+            <translation>Flash / SDPA</translation>
+        </message>
+        <message>
+            <source>Eager</source>
+            <translation>Eager（朴素实现）</translation>
+        </message>
+        <message>
             <source>8-bit AdamW</source>
             <translation>8 位 AdamW</translation>
         </message>
@@ -166,6 +182,10 @@
         <message>
             <source>Optimizer</source>
             <translation>优化器</translation>
+        </message>
+        <message>
+            <source>Attention</source>
+            <translation>注意力实现</translation>
         </message>
         <message>
             <source>GPUs</source>
