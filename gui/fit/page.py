@@ -82,7 +82,7 @@ class FitPage(QWidget):
         self.search_edit.setClearButtonEnabled(True)
         self.search_edit.textChanged.connect(self._fill_model_list)
         self.model_list = QListWidget()
-        self.model_list.setFixedHeight(112)
+        self.model_list.setFixedHeight(100)
         self.model_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.model_list.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.model_list.currentItemChanged.connect(self._on_model_picked)
@@ -107,7 +107,7 @@ class FitPage(QWidget):
         work_box = QGroupBox(self.tr("Workload"))
         form = QFormLayout(work_box)
         form.setLabelAlignment(Qt.AlignmentFlag.AlignRight)
-        form.setVerticalSpacing(5)
+        form.setVerticalSpacing(3)
         self.task_combo = self._combo([(self.tr("Inference"), "inference"), (self.tr("Training"), "train")])
         self.method_combo = self._combo([(self.tr("LoRA"), "lora"), (self.tr("QLoRA (4-bit base)"), "qlora"),
                                          (self.tr("Full fine-tuning"), "full")])
