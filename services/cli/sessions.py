@@ -27,7 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     directory = Path(args.dir) if args.dir else AppPaths.default().recordings_dir
-    if args.dir and not directory.is_dir():
+    if args.dir and not _is_dir(directory):
         raise UsageError(f"{directory}: no such folder")
     store = SessionStore(directory)
     if args.list:
@@ -37,6 +37,23 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError("--export needs --csv FILE")
         return _export(store, args.export, Path(args.csv))
     return _compare(store, args.compare[0], args.compare[1], args.json)
+
+
+def _is_dir(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except OSError:  # a name longer than the OS allows, and the like
+        return False
+
+
+def _resolve(store: SessionStore, session: str) -> str:
+    """The recording file for a session id or path; one-line error when there is none."""
+    try:
+        return str(store.path_of(session))
+    except RecordingError as exc:
+        raise UsageError(str(exc)) from None
+    except OSError:  # the id or path is not even a valid file name (too long, ...)
+        raise UsageError(f"no session {session[:80]!r} in {store.directory}") from None
 
 
 def _when(t: float | None) -> str:
@@ -68,9 +85,16 @@ def _list(store: SessionStore, as_json: bool) -> int:
 
 
 def _export(store: SessionStore, session: str, target: Path) -> int:
-    if target.exists() and target.is_dir():
+    session = _resolve(store, session)
+    try:
+        target.stat()
+    except FileNotFoundError:
+        pass
+    except OSError as exc:  # name too long, no permission on the folder, ...
+        raise UsageError(f"cannot use {target}: {exc.strerror or exc}") from None
+    if target.is_dir():
         raise UsageError(f"{target}: is a folder")
-    if not target.parent.exists():
+    if not target.parent.is_dir():
         raise UsageError(f"{target.parent}: no such folder")
     try:
         rows = store.export_csv(session, target)
@@ -84,6 +108,7 @@ def _export(store: SessionStore, session: str, target: Path) -> int:
 
 
 def _compare(store: SessionStore, a: str, b: str, as_json: bool) -> int:
+    a, b = _resolve(store, a), _resolve(store, b)
     try:
         first, second = store.compare(a, b)
     except RecordingError as exc:
