@@ -144,8 +144,8 @@ def run(args: argparse.Namespace) -> int:
     text: list[str] = []
 
     if args.compare:
-        if not gpus:
-            raise UsageError("--compare needs one to three --gpu")
+        if not 1 <= len(gpus) <= 3:  # more would be dropped silently from the table
+            raise UsageError(f"--compare needs one to three --gpu, got {len(gpus)}")
         rows = compare_specs(gpus)
         shown = [g.name for g in gpus[:3]]
         out["compare"] = {"gpus": shown, "rows": [{"key": r.key, "values": [str(v) for v in r.values], "best": r.best} for r in rows]}
@@ -170,6 +170,8 @@ def run(args: argparse.Namespace) -> int:
     wants_build = not (args.compare or "recommend" in out) or cpu is not None or args.psu_w is not None
     if wants_build:
         if not gpus and cpu is None:
+            if args.detect:
+                raise UsageError("--detect found no NVIDIA GPU and no known CPU on this machine; give --gpu/--cpu")
             raise UsageError("give at least one --gpu or --cpu (or --detect)")
         price_kwh = args.price_kwh if args.price_kwh is not None else settings.power_cost.price_per_kwh
         build = Build(gpus=tuple(gpus), cpu=cpu, cpu_w_override=args.cpu_w, ram_sticks=args.ram_sticks, nvme=args.nvme,
