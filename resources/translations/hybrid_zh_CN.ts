@@ -518,7 +518,7 @@
         </message>
         <message>
             <source>The list below still shows what each program loads; the Setup page helps install the NVIDIA driver.</source>
-            <translation>下方列表仍会显示每个程序加载了什么；“安装配置”页面可以帮助安装 NVIDIA 驱动。</translation>
+            <translation>下方列表仍会显示每个程序加载了什么；“安装向导”页面可以帮助安装 NVIDIA 驱动。</translation>
         </message>
         <message>
             <source>System mode ({tool}): {mode}</source>
