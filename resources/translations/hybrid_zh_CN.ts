@@ -505,6 +505,10 @@
             <translation>采样失败：{error}</translation>
         </message>
         <message>
+            <source>1 program · sampled over {seconds} s</source>
+            <translation>1 个程序 · 采样 {seconds} 秒</translation>
+        </message>
+        <message>
             <source>{count} programs · sampled over {seconds} s</source>
             <translation>{count} 个程序 · 采样 {seconds} 秒</translation>
         </message>
