@@ -147,8 +147,13 @@ def load_config_file(path: Path) -> ModelArch:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise _bad(translate("FitErrors", "File not found: {path}"), path=str(path)) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise _bad(translate("FitErrors", "Cannot read {path}: {reason}"), path=str(path), reason=str(exc)) from None
+    except UnicodeDecodeError:  # a binary file with a .json name; the codec's own words help nobody
+        raise _bad(translate("FitErrors", "{path} is not a text (UTF-8) JSON file"), path=path.name) from None
+    except IsADirectoryError:
+        raise _bad(translate("FitErrors", "{path} is a folder, not a JSON file"), path=str(path)) from None
+    except OSError as exc:
+        raise _bad(translate("FitErrors", "Cannot read {path}: {reason}"), path=str(path),
+                   reason=exc.strerror or str(exc)) from None
     try:
         cfg = json.loads(text)
     except json.JSONDecodeError as exc:
