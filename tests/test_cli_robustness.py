@@ -347,3 +347,19 @@ def test_a_failed_exporter_start_leaves_no_empty_recording(tmp_path):
     recordings = tmp_path / "data" / "recordings"
     left = sorted(p.name for p in recordings.iterdir()) if recordings.is_dir() else []
     assert left == []
+
+
+def test_a_binary_settings_file_is_kept_aside_and_commands_still_run(tmp_path, monkeypatch):
+    """A settings.json that is not UTF-8 (a crash mid-write, a copied binary) used to raise
+    UnicodeDecodeError from every command and from the app's start."""
+    from services.paths import AppPaths
+
+    monkeypatch.setenv("GPU_ASSISTANT_HOME", str(tmp_path))
+    settings_file = AppPaths.default().settings_file
+    settings_file.parent.mkdir(parents=True, exist_ok=True)
+    settings_file.write_bytes(b"\xff\xfe\x00 not text")
+    result, = _run_all([["psu", "--gpu", "4090", "--json"]], tmp_path)
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+    json.loads(result.stdout)
+    kept = list(settings_file.parent.glob(settings_file.name + ".broken-*"))
+    assert len(kept) == 1 and kept[0].read_bytes() == b"\xff\xfe\x00 not text"
