@@ -163,6 +163,10 @@
             <translation>switcheroo-control 未运行，因此菜单项自带这些环境变量</translation>
         </message>
         <message>
+            <source>{path} is not UTF-8 text, so GPU Assistant will not change it</source>
+            <translation>{path} 不是 UTF-8 文本，GPU Assistant 不会修改它</translation>
+        </message>
+        <message>
             <source>The Windows registry is not available here</source>
             <translation>此系统上没有 Windows 注册表</translation>
         </message>
