@@ -84,6 +84,8 @@ def C(*args: str, code: int = USAGE, needs: str = "", says: str = "") -> Case:
 BAD_INPUT: list[Case] = [
     # ---- top level
     C("no-such-command"),
+    C("--screenshot", "{d}/page.png", "--page", "nowhere", says="unknown page"),
+    C("--lang", "fr"),
     # ---- fit
     C("fit", says="model"),
     C("fit", "--model", "no-such-org/no-such-model", says="unknown model"),
