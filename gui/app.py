@@ -100,11 +100,22 @@ def build_context(args: argparse.Namespace, paths: AppPaths | None = None) -> Ap
     return AppContext(paths=paths, settings_store=store, demo=bool(getattr(args, "demo", False)))
 
 
+def _hub_builder():
+    """``build_hub`` from the telemetry service, or None when it is not part of this build."""
+    try:
+        from services.telemetry.factory import build_hub
+    except ImportError:
+        try:
+            from services.telemetry.hub import build_hub
+        except ImportError:
+            return None
+    return build_hub
+
+
 def attach_telemetry(context: AppContext, args: argparse.Namespace) -> None:
     """Start the telemetry hub when the telemetry service is part of this build."""
-    try:
-        from services.telemetry.hub import build_hub
-    except ImportError:
+    build_hub = _hub_builder()
+    if build_hub is None:
         return
     context.telemetry = build_hub(
         demo=context.demo,
@@ -113,6 +124,28 @@ def attach_telemetry(context: AppContext, args: argparse.Namespace) -> None:
         paths=context.paths,
     )
     context.telemetry.start()
+
+
+def restart_telemetry(context: AppContext, *, demo: bool = False, replay: str | None = None):
+    """Replace the running hub: the dashboard's "Show the demo" button and opening a replay.
+
+    The new hub is built before the old one is stopped, so a replay file that
+    cannot be read raises (for the caller to show) and monitoring goes on.
+    """
+    build_hub = _hub_builder()
+    if build_hub is None:
+        raise RuntimeError("the telemetry service is not part of this build")
+    hub = build_hub(demo=demo, replay=replay, settings=context.settings_store.settings, paths=context.paths)
+    old = context.telemetry
+    if old is not None and hasattr(old, "stop"):
+        old.stop()
+    context.telemetry = hub
+    context.demo = demo
+    hub.start()
+    bridge = context.extras.get("telemetry_bridge")
+    if bridge is not None:
+        bridge.set_hub(hub)
+    return hub
 
 
 def save_screenshot(window: MainWindow, path: str, settle_ms: int = 1500) -> bool:
