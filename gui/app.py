@@ -29,6 +29,7 @@ class AppController:
         self.translators = TranslatorSet()
         self._language_override = language_override
         self.window: MainWindow | None = None
+        self.tray = None  # gui.monitor.tray.TrayController when the app runs with a window
         self._language_setting = context.settings_store.settings.general.language
         context.settings_store.subscribe(self._on_settings_saved)
 
@@ -41,6 +42,8 @@ class AppController:
         self.context.language = self.language()
         self.translators.install(self.app, self.context.language)
         self.window = MainWindow(self.context)
+        if self.tray is not None:
+            self.tray.attach_window(self.window)
         if restore:
             self.window.restore_state(self.qsettings())
         start = page or self.qsettings().value("main_window/page", "dashboard", str)
@@ -66,6 +69,9 @@ class AppController:
         window.show()
 
     def shutdown(self, save_state: bool = True) -> None:
+        if self.tray is not None:
+            self.tray.shutdown()
+            self.tray = None
         self.context.settings_store.unsubscribe(self._on_settings_saved)
         if self.window is not None:
             if save_state:
@@ -188,6 +194,18 @@ def run_app(args: argparse.Namespace) -> int:
             return 1
         print(args.screenshot)
         return 0
+    attach_tray(controller, app)
     window.show()
     app.aboutToQuit.connect(controller.shutdown)
     return app.exec()
+
+
+def attach_tray(controller: AppController, app: QApplication) -> None:
+    """The tray icon: alerts as notifications, and closing the window can keep monitoring."""
+    try:
+        from gui.monitor.tray import TrayController
+    except ImportError:
+        return
+    controller.tray = TrayController(controller.context, quit_app=app.quit)
+    if controller.window is not None:
+        controller.tray.attach_window(controller.window)

@@ -51,8 +51,8 @@ class GpuCard(QFrame):
         self.info = info
         self.sample: GpuSample | None = None
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(12, 10, 12, 8)
-        layout.setSpacing(6)
+        layout.setContentsMargins(12, 8, 12, 6)
+        layout.setSpacing(5)
 
         header = QHBoxLayout()
         header.setSpacing(8)
@@ -169,7 +169,7 @@ class GpuCard(QFrame):
             if info.sm_clock_max_mhz:
                 parts.append(self.tr("max {mhz:.0f}").format(mhz=info.sm_clock_max_mhz))
             if s.mem_clock_mhz is not None:
-                parts.append(self.tr("memory {mhz:.0f} MHz").format(mhz=s.mem_clock_mhz))
+                parts.append(self.tr("mem {mhz:.0f}").format(mhz=s.mem_clock_mhz))
             self.tile_clock.set_values(f"{s.sm_clock_mhz:.0f} MHz", " · ".join(parts))
         else:
             self.tile_clock.set_values(DASH, "", "ok", self._missing_tip(s))
@@ -395,7 +395,7 @@ class DashboardPage(QWidget):
         self.splitter.addWidget(self.tabs)
         self.splitter.setStretchFactor(0, 4)
         self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes([560, 150])
+        self.splitter.setSizes([600, 130])
         self.stack.addWidget(self.splitter)
 
         self._process_models: dict[int, ProcessTableModel] = {}
@@ -461,7 +461,7 @@ class DashboardPage(QWidget):
     def _build_toolbar(self) -> QHBoxLayout:
         bar = QHBoxLayout()
         bar.setSpacing(8)
-        title = QLabel(f"<span style='font-size:18px; font-weight:600; color:#1d2530'>{self.tr('Dashboard')}</span>", self)
+        title = QLabel(f"<span style='font-size:18px; font-weight:600; color:#1f2933'>{self.tr('Dashboard')}</span>", self)
         self.source_label = QLabel(self)
         self.source_label.setObjectName("SourceLabel")
         bar.addWidget(title)
@@ -621,7 +621,7 @@ class DashboardPage(QWidget):
         master = None
         for info in gpus:
             card = GpuCard(info, self.cards_host)
-            card.setMinimumHeight(300 if len(gpus) > 1 else 420)
+            card.setMinimumHeight(285 if len(gpus) > 1 else 420)
             card.graphs.on_user_range(self._on_graphs_user_range)
             if master is None:
                 master = card.graphs.master_plot()
@@ -664,7 +664,7 @@ class DashboardPage(QWidget):
     def _update_insights(self, hub: Any, snapshot: Snapshot) -> None:
         insights = _insights_for(hub, snapshot)
         if not insights:
-            html = "<p style='color:#4a5563'>" + self.tr(
+            html = "<p style='color:#52606d'>" + self.tr(
                 "Nothing to report: no bottleneck, slowdown or heat problem seen in this window.") + "</p>"
         else:
             blocks = []

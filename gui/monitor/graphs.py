@@ -22,7 +22,7 @@ from services.telemetry.model import GpuInfo, GpuSample
 
 BAND_FRACTION = 0.09  # throttle bands fill the bottom 9% of each plot, right on the time axis
 AXIS_PEN = "#a3adb8"
-TEXT_PEN = "#4a5563"
+TEXT_PEN = "#52606d"
 
 
 def _tr(text: str) -> str:
@@ -121,6 +121,10 @@ class GpuGraphs(pg.GraphicsLayoutWidget):
             self.curves[spec.key] = items
             if column:
                 plot.setXLink(self.plots[PLOTS[0].key])
+            self.ci.layout.setColumnStretchFactor(column, 1)
+            # Titles must not decide the column widths: every plot gets the same share.
+            plot.titleLabel.setMinimumWidth(10)
+            plot.titleLabel.setPreferredWidth(10)
         self._add_line("temperature", "slowdown", "#e8590c")
         self._add_line("temperature", "shutdown", "#c92a2a")
         self._add_line("memory", "total", "#868e96")

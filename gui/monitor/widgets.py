@@ -12,14 +12,14 @@ DASH = "\u2014"  # shown for a value the GPU does not report
 
 # One palette for the whole dashboard: dark text on light surfaces.
 STYLE = """
-#DashboardPage { background: #f4f6f9; }
-#GpuCard { background: #ffffff; border: 1px solid #dde2e8; border-radius: 8px; }
-#GpuTitle { font-size: 15px; font-weight: 600; color: #1d2530; }
-#GpuSubtitle { color: #5b6775; }
+#DashboardPage { background: #f5f7fa; }
+#GpuCard { background: #ffffff; border: 1px solid #d9e2ec; border-radius: 8px; }
+#GpuTitle { font-size: 15px; font-weight: 600; color: #1f2933; }
+#GpuSubtitle { color: #52606d; }
 #MetricTile { background: #f6f8fa; border: 1px solid #e6e9ee; border-radius: 6px; }
-#TileCaption { color: #5b6775; font-size: 11px; }
-#TileValue { color: #1d2530; font-size: 19px; font-weight: 600; }
-#TileDetail { color: #5b6775; font-size: 11px; }
+#TileCaption { color: #52606d; font-size: 11px; }
+#TileValue { color: #1f2933; font-size: 17px; font-weight: 600; }
+#TileDetail { color: #52606d; font-size: 11px; }
 #MetricTile[level="warm"] { background: #fff6e6; border-color: #f3d19c; }
 #MetricTile[level="hot"] { background: #fdecea; border-color: #f1b0aa; }
 #Badge { border-radius: 9px; padding: 1px 8px; font-size: 11px; }
@@ -27,13 +27,13 @@ STYLE = """
 #Badge[level="info"] { background: #e8eef8; color: #2d4f86; }
 #Badge[level="warn"] { background: #fff1d6; color: #7a4b00; }
 #Badge[level="bad"] { background: #fdecea; color: #a1261d; }
-#Badge[level="muted"] { background: #eceff3; color: #4a5563; }
-#BandLegend { color: #4a5563; font-size: 11px; }
+#Badge[level="muted"] { background: #eceff3; color: #52606d; }
+#BandLegend { color: #52606d; font-size: 11px; }
 #StateNote { background: #fff6e6; border: 1px solid #f3d19c; border-radius: 6px; padding: 6px 10px; color: #5c3b00; }
-#NoGpuPanel { background: #ffffff; border: 1px solid #dde2e8; border-radius: 10px; }
-#NoGpuTitle { font-size: 18px; font-weight: 600; color: #1d2530; }
-#NoGpuDetail { color: #3b4654; font-size: 13px; }
-#SourceLabel { color: #4a5563; }
+#NoGpuPanel { background: #ffffff; border: 1px solid #d9e2ec; border-radius: 10px; }
+#NoGpuTitle { font-size: 18px; font-weight: 600; color: #1f2933; }
+#NoGpuDetail { color: #323f4b; font-size: 13px; }
+#SourceLabel { color: #52606d; }
 """
 
 
@@ -74,7 +74,7 @@ class MetricTile(QFrame):
         self.setObjectName("MetricTile")
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(10, 6, 10, 6)
+        layout.setContentsMargins(10, 4, 10, 4)
         layout.setSpacing(0)
         self.caption = QLabel(caption, self)
         self.caption.setObjectName("TileCaption")
