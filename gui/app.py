@@ -148,11 +148,17 @@ def restart_telemetry(context: AppContext, *, demo: bool = False, replay: str | 
     if build_hub is None:
         raise RuntimeError("the telemetry service is not part of this build")
     hub = build_hub(demo=demo, replay=replay, settings=context.settings_store.settings, paths=context.paths)
+    if replay and getattr(hub, "latest", None) is None:
+        # The file could not be read: say why (one line) and keep the current monitoring.
+        status = hub.source.open()
+        hub.stop()
+        raise ValueError(status.message or f"{replay}: cannot be read")
     old = context.telemetry
     if old is not None and hasattr(old, "stop"):
         old.stop()
     context.telemetry = hub
-    context.demo = demo
+    if not replay:  # a replay leaves the live choice (NVIDIA or demo) to come back to
+        context.demo = demo
     hub.start()
     bridge = context.extras.get("telemetry_bridge")
     if bridge is not None:

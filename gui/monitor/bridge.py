@@ -33,7 +33,8 @@ class TelemetryBridge(QObject):
         super().__init__(parent)
         self._hub = None
         self._listener = None
-        self._from_worker.connect(self._on_worker_snapshot, Qt.ConnectionType.QueuedConnection)
+        self._alert_listener = None
+        self._from_worker.connect(self._on_worker_payload, Qt.ConnectionType.QueuedConnection)
         self.set_hub(hub)
 
     # ---- Public API
@@ -54,47 +55,68 @@ class TelemetryBridge(QObject):
         return self._hub
 
     def set_hub(self, hub: Any) -> None:
-        """Listen to ``hub`` from now on (the previous one is no longer heard)."""
+        """Listen to ``hub`` (and its alert engine) from now on; the previous one is no longer heard."""
         if hub is self._hub:
             return
         old = self._hub
-        if old is not None and self._listener is not None and hasattr(old, "remove_listener"):
-            old.remove_listener(self._listener)
+        if old is not None:
+            if self._listener is not None and hasattr(old, "remove_listener"):
+                old.remove_listener(self._listener)
+            engine = getattr(old, "alerts", None)
+            if self._alert_listener is not None and hasattr(engine, "remove_listener"):
+                engine.remove_listener(self._alert_listener)
         self._hub = hub
         self._listener = None
+        self._alert_listener = None
         if hub is not None:
-            # One closure per hub, so a late snapshot of a replaced hub can be told apart.
+            # One closure per hub, so a late call from a replaced hub can be told apart.
             def listener(snapshot: Any, source: Any = hub) -> None:
-                self._on_hub_snapshot(source, snapshot)
+                self._hop(("snapshot", source, snapshot))
+
+            def alert_listener(alert: Any, source: Any = hub) -> None:
+                self._hop(("alert", source, alert))
 
             self._listener = listener
             hub.add_listener(listener)
+            engine = getattr(hub, "alerts", None)
+            if hasattr(engine, "add_listener"):
+                self._alert_listener = alert_listener
+                engine.add_listener(alert_listener)
         if old is not None or hub is not None:
             self.hub_changed.emit(hub)
+
+    def recent_alerts(self, limit: int = 200) -> list[Any]:
+        """Alerts the hub's engine already holds (a replay's, or those before the page opened)."""
+        engine = getattr(self._hub, "alerts", None)
+        recent = getattr(engine, "recent", None)
+        return list(recent(limit)) if callable(recent) else []
 
     def close(self) -> None:
         self.set_hub(None)
 
     # ---- Worker thread side
-    def _on_hub_snapshot(self, hub: Any, snapshot: Any) -> None:
+    def _hop(self, payload: tuple[str, Any, Any]) -> None:
         """Called by the hub on its worker thread: only hop to the GUI thread."""
         try:
-            self._from_worker.emit((hub, snapshot))
+            self._from_worker.emit(payload)
         except RuntimeError:  # the bridge was deleted while the hub was still running
             pass
 
     # ---- GUI thread side
     @Slot(object)
-    def _on_worker_snapshot(self, payload: tuple[Any, Any]) -> None:
-        hub, snapshot = payload
-        if hub is not self._hub:  # a late snapshot from a hub we already replaced
+    def _on_worker_payload(self, payload: tuple[str, Any, Any]) -> None:
+        kind, hub, item = payload
+        if hub is not self._hub:  # a late call from a hub we already replaced
             return
-        self.snapshot_received.emit(snapshot)
-        for alert in snapshot_alerts(snapshot):
-            self.alert_raised.emit(alert)
+        if kind == "snapshot":
+            self.snapshot_received.emit(item)
+            for alert in snapshot_alerts(item):
+                self.alert_raised.emit(alert)
+        else:
+            self.alert_raised.emit(item)
 
 
 def snapshot_alerts(snapshot: Any) -> list[Any]:
-    """Alerts that fired on this tick (the hub puts them in ``Snapshot.extra``)."""
+    """Alerts a source attached to the snapshot itself (test doubles, custom hubs)."""
     extra = getattr(snapshot, "extra", None) or {}
     return list(extra.get("alerts") or ())

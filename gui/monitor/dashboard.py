@@ -12,7 +12,7 @@ import time
 from typing import Any
 
 from PySide6.QtCore import QSortFilterProxyModel, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QHideEvent, QShowEvent
+from PySide6.QtGui import QColor, QHideEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView, QComboBox, QFrame, QHBoxLayout, QHeaderView, QLabel, QListWidget,
     QListWidgetItem, QPushButton, QScrollArea, QSizePolicy, QSplitter, QStackedWidget,
@@ -342,6 +342,7 @@ class DashboardPage(QWidget):
         self._dirty = True
         self._last_insights = 0.0
         self._alerts: list[Any] = []
+        self._replay = False
 
         outer = QVBoxLayout(self)
         outer.setContentsMargins(16, 12, 16, 12)
@@ -483,6 +484,11 @@ class DashboardPage(QWidget):
                                             "press Live to return."))
         self.live_button.toggled.connect(self._on_live_button_toggled)
         bar.addWidget(self.live_button)
+        self.back_live_button = QPushButton(self.tr("Back to live"), self)
+        self.back_live_button.setToolTip(self.tr("Close the replay and monitor this computer's GPUs again."))
+        self.back_live_button.clicked.connect(self._on_back_live_button_clicked)
+        self.back_live_button.hide()
+        bar.addWidget(self.back_live_button)
         self.sessions_button = QPushButton(self.tr("Sessions…"), self)
         self.sessions_button.setToolTip(self.tr("Open, compare and export recorded sessions, or open an nvidia-smi log."))
         self.sessions_button.clicked.connect(self._on_sessions_button_clicked)
@@ -503,6 +509,18 @@ class DashboardPage(QWidget):
             latest = latest()
         if isinstance(latest, Snapshot):
             self._snapshot = latest
+        for alert in self.bridge.recent_alerts(MAX_ALERTS_SHOWN):
+            self._on_bridge_alert_raised(alert)
+        self._replay = hub is not None and not getattr(hub, "live", True)
+        self.live_button.setEnabled(not self._replay)
+        self.back_live_button.setVisible(self._replay)
+        if self._replay:
+            # A replay does not move: show all of it, then let the user zoom in.
+            span = hub.history.time_range() if hasattr(hub.history, "time_range") else None
+            if span is not None:
+                self._follow_live = False
+                self.live_button.setChecked(False)
+                self._view = (span[0], max(span[1], span[0] + 60))
         self._update_source_label()
         if hub is not None and self.isVisible():
             self._repaint_timer.start()
@@ -521,10 +539,13 @@ class DashboardPage(QWidget):
         self._alerts.append(alert)
         del self._alerts[:-MAX_ALERTS_SHOWN]
         stamp = time.strftime("%H:%M:%S", time.localtime(alert.t))
-        gpu = self.tr("GPU {index}").format(index=alert.gpu_index) if alert.gpu_index is not None else ""
-        item = QListWidgetItem(f"{stamp}  {gpu}  {render(alert.message)}")
-        severity = str(getattr(alert, "severity", ""))
-        item.setForeground(Qt.GlobalColor.darkRed if "crit" in severity or "error" in severity else Qt.GlobalColor.black)
+        gpu = self.tr("GPU {index}").format(index=alert.gpu_index) + "  " if alert.gpu_index is not None else ""
+        title = getattr(alert, "title", None)
+        head = f"{render(title)}: " if title is not None else ""
+        item = QListWidgetItem(f"{stamp}  {gpu}{head}{render(alert.message)}")
+        severity = str(getattr(getattr(alert, "severity", ""), "value", getattr(alert, "severity", "")))
+        item.setForeground(QColor("#c62828") if severity in ("critical", "error") else QColor("#b44d12")
+                           if severity == "warning" else QColor("#1f2933"))
         self.alerts_list.insertItem(0, item)
         while self.alerts_list.count() > MAX_ALERTS_SHOWN:
             self.alerts_list.takeItem(self.alerts_list.count() - 1)
@@ -736,6 +757,11 @@ class DashboardPage(QWidget):
 
         restart_telemetry(self.context, demo=True)
 
+    def _on_back_live_button_clicked(self) -> None:
+        from gui.app import restart_telemetry
+
+        restart_telemetry(self.context, demo=self.context.demo)
+
     def _on_sessions_button_clicked(self) -> None:
         from gui.monitor.sessions import SessionsDialog
 
@@ -754,8 +780,15 @@ def _source_kind(hub: Any) -> str:
 
 
 def _insights_for(hub: Any, snapshot: Snapshot) -> list[Any]:
-    """The hub's current training-run insights (the service does the analysis)."""
+    """Training-run insights for the newest snapshot (``services.telemetry.insights`` does the analysis)."""
     insights = getattr(hub, "insights", None)
-    if callable(insights):
+    if callable(insights):  # a hub that keeps its own
         return list(insights())
-    return list(snapshot.extra.get("insights") or ())
+    history = getattr(hub, "history", None)
+    if history is None:
+        return []
+    try:
+        from services.telemetry.insights import analyze
+    except ImportError:
+        return []
+    return list(analyze(history, snapshot, snapshot.system))

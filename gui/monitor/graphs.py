@@ -171,10 +171,17 @@ class GpuGraphs(pg.GraphicsLayoutWidget):
         """Fetch the visible range from ``history`` and redraw every curve and band."""
         span = max(t1 - t0, 1.0)
         fetch0, fetch1 = t0 - span * 0.05, t1 + span * 0.05
+        metrics = [spec.metric for items in self.curves.values() for spec, _ in items]
+        many = getattr(history, "series_many", None)
+        if callable(many):  # one lock and one time axis for all curves
+            t_all, values = many(gpu_index, metrics, fetch0, fetch1)
+            fetched = {m: (t_all, values[m]) for m in metrics}
+        else:
+            fetched = {m: history.series(gpu_index, m, fetch0, fetch1) for m in metrics}
         for key, items in self.curves.items():
             width_px = max(100, int(self.plots[key].vb.width()))
             for spec, item in items:
-                t, y = history.series(gpu_index, spec.metric, fetch0, fetch1)
+                t, y = fetched[spec.metric]
                 if spec.scale != 1.0:
                     y = y * spec.scale
                 t, y = downsample.for_display(t, y, max_points=2 * width_px)
