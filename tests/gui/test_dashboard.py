@@ -64,7 +64,7 @@ def test_cards_show_live_values(qtbot, context, n_gpus):
     assert page.stack.currentIndex() == 1
     # The graphs got the history, thinned but with its range intact.
     item = card.graphs.curves["util"][0][1]
-    x, y = item.getData()
+    x, y = item.xData, item.yData
     assert len(x) > 0 and np.nanmax(y) == 95.0
     _stop(page)
 
@@ -189,7 +189,8 @@ def test_gaps_stay_gaps(qtbot, context):
     _delivered(qtbot, page, hub)
     page.set_window(60)
     page.repaint_now()
-    x, y = page.cards()[0].graphs.curves["util"][0][1].getData()
+    item = page.cards()[0].graphs.curves["util"][0][1]
+    x, y = item.xData, item.yData
     assert np.isnan(y).sum() >= 10
     assert np.nanmin(y) == 95.0  # no false zeros
     _stop(page)
