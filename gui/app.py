@@ -124,8 +124,8 @@ def _hub_builder():
     return build_hub
 
 
-def attach_telemetry(context: AppContext, args: argparse.Namespace) -> None:
-    """Start the telemetry hub when the telemetry service is part of this build."""
+def attach_telemetry(context: AppContext, args: argparse.Namespace, start: bool = True) -> None:
+    """Build (and start) the telemetry hub when the telemetry service is part of this build."""
     build_hub = _hub_builder()
     if build_hub is None:
         return
@@ -135,7 +135,16 @@ def attach_telemetry(context: AppContext, args: argparse.Namespace) -> None:
         settings=context.settings_store.settings,
         paths=context.paths,
     )
-    context.telemetry.start()
+    if start:
+        context.telemetry.start()
+
+
+def start_telemetry_soon(context: AppContext) -> None:
+    """Start the hub once the event loop runs: the window paints first, and the
+    sampler thread (the demo fills hours of history) does not compete with it."""
+    hub = context.telemetry
+    if hub is not None:
+        QTimer.singleShot(0, hub.start)
 
 
 def restart_telemetry(context: AppContext, *, demo: bool = False, replay: str | None = None):
@@ -186,9 +195,10 @@ def run_app(args: argparse.Namespace) -> int:
         from gui.selftest import run_self_test
 
         return run_self_test(app, context, args)
-    attach_telemetry(context, args)
+    attach_telemetry(context, args, start=False)
     controller = AppController(app, context, language_override=args.lang)
     window = controller.build_window(args.page, restore=not args.screenshot)
+    start_telemetry_soon(context)
     if args.screenshot:
         window.resize(1280, 820)  # screenshots are the same size whatever the last session left
         window.show()

@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
 from gui.context import AppContext
 from gui.i18n import render
 from gui.monitor.bridge import TelemetryBridge
-from gui.monitor.graphs import GpuGraphs
 from gui.monitor.widgets import (
     DASH, STYLE, Badge, MetricTile, ProcessTableModel, format_duration, format_mib,
 )
@@ -91,6 +90,10 @@ class GpuCard(QFrame):
         for tile in (self.tile_util, self.tile_memory, self.tile_temp, self.tile_power, self.tile_clock, self.tile_fan):
             tiles.addWidget(tile)
         layout.addLayout(tiles)
+
+        # pyqtgraph is imported with the first card, not with the page: the window
+        # paints sooner, and a machine without a GPU never pays for it.
+        from gui.monitor.graphs import GpuGraphs
 
         self.graphs = GpuGraphs(self)
         self.graphs.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
@@ -448,6 +451,9 @@ class DashboardPage(QWidget):
         super().showEvent(event)
         if self.bridge.hub is not None:
             self._repaint_timer.start()
+            if not self._cards:
+                # Import the plotting code while the first readings are still on their way.
+                QTimer.singleShot(0, _preload_graphs)
         self._dirty = True
 
     def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802
@@ -462,7 +468,8 @@ class DashboardPage(QWidget):
     def _build_toolbar(self) -> QHBoxLayout:
         bar = QHBoxLayout()
         bar.setSpacing(8)
-        title = QLabel(f"<span style='font-size:18px; font-weight:600; color:#1f2933'>{self.tr('Dashboard')}</span>", self)
+        heading = self.tr("Dashboard")
+        title = QLabel(f"<span style='font-size:18px; font-weight:600; color:#1f2933'>{heading}</span>", self)
         self.source_label = QLabel(self)
         self.source_label.setObjectName("SourceLabel")
         bar.addWidget(title)
@@ -769,6 +776,10 @@ class DashboardPage(QWidget):
 
         dialog = SessionsDialog(self.context, self)
         dialog.open()
+
+
+def _preload_graphs() -> None:
+    import gui.monitor.graphs  # noqa: F401
 
 
 def _source_kind(hub: Any) -> str:

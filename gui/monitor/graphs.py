@@ -25,10 +25,6 @@ AXIS_PEN = "#a3adb8"
 TEXT_PEN = "#52606d"
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("Graphs", text)
-
-
 @dataclass(frozen=True)
 class CurveSpec:
     metric: str  # GpuSample field name, as History.series takes it
@@ -58,14 +54,18 @@ def _title(key: str) -> str:
         return f"<span style='color:{color}'>{text}</span>"
 
     if key == "util":
-        return _tr("Utilisation %") + " " + span("#2563eb", _tr("GPU")) + " · " + span("#7b8794", _tr("memory bus"))
+        return (QCoreApplication.translate("Graphs", "Utilisation %") + " " + span("#2563eb", QCoreApplication.translate("Graphs", "GPU")) + " · "
+                + span("#7b8794", QCoreApplication.translate("Graphs", "memory bus")))
     if key == "memory":
-        return _tr("Memory used (GiB)")
+        return QCoreApplication.translate("Graphs", "Memory used (GiB)")
     if key == "temperature":
-        return _tr("Temperature °C") + " " + span("#d9480f", _tr("core")) + " · " + span("#e8590c", _tr("slowdown"))
+        return (QCoreApplication.translate("Graphs", "Temperature °C") + " " + span("#d9480f", QCoreApplication.translate("Graphs", "core")) + " · "
+                + span("#e8590c", QCoreApplication.translate("Graphs", "slowdown")))
     if key == "power":
-        return _tr("Power W") + " " + span("#7048e8", _tr("draw")) + " · " + span("#7048e8", _tr("- - limit"))
-    return _tr("SM clock MHz") + " " + span("#1c7ed6", _tr("now")) + " · " + span("#868e96", _tr("max"))
+        return (QCoreApplication.translate("Graphs", "Power W") + " " + span("#7048e8", QCoreApplication.translate("Graphs", "draw")) + " · "
+                + span("#7048e8", QCoreApplication.translate("Graphs", "- - limit")))
+    return (QCoreApplication.translate("Graphs", "SM clock MHz") + " " + span("#1c7ed6", QCoreApplication.translate("Graphs", "now")) + " · "
+            + span("#868e96", QCoreApplication.translate("Graphs", "max")))
 
 
 class GpuGraphs(pg.GraphicsLayoutWidget):
@@ -178,13 +178,16 @@ class GpuGraphs(pg.GraphicsLayoutWidget):
             fetched = {m: (t_all, values[m]) for m in metrics}
         else:
             fetched = {m: history.series(gpu_index, m, fetch0, fetch1) for m in metrics}
+        jumps: dict[int, np.ndarray] = {}  # computed once per time axis, shared by its curves
         for key, items in self.curves.items():
             width_px = max(100, int(self.plots[key].vb.width()))
             for spec, item in items:
                 t, y = fetched[spec.metric]
                 if spec.scale != 1.0:
                     y = y * spec.scale
-                t, y = downsample.for_display(t, y, max_points=2 * width_px)
+                if id(t) not in jumps:
+                    jumps[id(t)] = downsample.gap_positions(t)
+                t, y = downsample.for_display(t, y, max_points=2 * width_px, jumps=jumps[id(t)])
                 item.setData(t, y, connect="finite")
         self._refresh_bands(history, gpu_index, fetch0, fetch1)
 

@@ -157,8 +157,9 @@ class SessionsDialog(QDialog):
         readable = [s for s in chosen if not s.problem]
         self.open_button.setEnabled(len(readable) == 1 and len(chosen) == 1)
         self.export_button.setEnabled(len(readable) == 1 and len(chosen) == 1)
+        unreadable = self.tr("This recording cannot be read.")
         if len(chosen) == 1 and chosen[0].problem:
-            self.details.setHtml(f"<p><b>{self.tr('This recording cannot be read.')}</b><br>{chosen[0].problem}</p>")
+            self.details.setHtml(f"<p><b>{unreadable}</b><br>{chosen[0].problem}</p>")
         elif len(readable) == 1:
             self._show_summaries([readable[0]])
         elif len(readable) == 2:
@@ -199,7 +200,8 @@ class SessionsDialog(QDialog):
         try:
             summaries = [self.store.summary(s.id) for s in sessions]
         except Exception as exc:  # a damaged file: say so, never crash the dialog
-            self.details.setHtml(f"<p><b>{self.tr('This recording cannot be read.')}</b><br>{exc}</p>")
+            unreadable = self.tr("This recording cannot be read.")
+            self.details.setHtml(f"<p><b>{unreadable}</b><br>{exc}</p>")
             return
         rows = [
             (self.tr("Length"), lambda g: format_duration(g.duration_s)),
@@ -212,9 +214,10 @@ class SessionsDialog(QDialog):
             (self.tr("Clocks held back"), _throttle_text),
         ]
         columns = [(summary, gpu) for summary in summaries for gpu in summary.gpus]
+        gpu_label = self.tr("GPU {index}")
         head = "".join(
             f"<th align='left'>{_stamp(summary.session.start)}<br>"
-            f"<span style='font-weight:normal'>{self.tr('GPU {index}').format(index=gpu.index)} · {gpu.name}</span></th>"
+            f"<span style='font-weight:normal'>{gpu_label.format(index=gpu.index)} · {gpu.name}</span></th>"
             for summary, gpu in columns)
         body = "".join(
             f"<tr><td style='color:#52606d'>{label}</td>" + "".join(f"<td>{fn(gpu)}</td>" for _, gpu in columns) + "</tr>"

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QCoreApplication, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from services.telemetry.model import ProcessSample
@@ -194,9 +194,9 @@ def format_mib(mib: float | None) -> str:
 def format_duration(seconds: float) -> str:
     seconds = int(round(seconds))
     if seconds < 60:
-        return f"{seconds} s"
+        return QCoreApplication.translate("Duration", "{s} s").format(s=seconds)
     minutes, sec = divmod(seconds, 60)
     if minutes < 60:
-        return f"{minutes} min {sec:02d} s"
+        return QCoreApplication.translate("Duration", "{m} min {s:02d} s").format(m=minutes, s=sec)
     hours, minutes = divmod(minutes, 60)
-    return f"{hours} h {minutes:02d} min"
+    return QCoreApplication.translate("Duration", "{h} h {m:02d} min").format(h=hours, m=minutes)
