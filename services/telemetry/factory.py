@@ -1,0 +1,122 @@
+"""Builds the telemetry hub for the app: picks the source, attaches recording and alerts.
+
+- ``demo``: the simulated two-GPU run, with hours of history filled in on the
+  sampler thread before the first live reading (the window opens at once).
+- ``replay``: a recording or an nvidia-smi CSV log, loaded into the history;
+  nothing is sampled or recorded.
+- otherwise NVML (``services.telemetry.nvml_source``). When that module or the
+  NVIDIA library is missing, the hub still runs and reports the state.
+"""
+from __future__ import annotations
+
+import logging
+import time
+
+from services.paths import AppPaths
+from services.settings import Settings
+from services.telemetry.alerts import Alert, AlertEngine
+from services.telemetry.history import DEFAULT_CAPACITY, History
+from services.telemetry.hub import TelemetryHub
+from services.telemetry.model import DeviceState, GpuInfo, Snapshot, SourceStatus, Tier
+from services.telemetry.recorder import Recorder
+from services.telemetry.replay import ReplayError, open_replay
+from services.telemetry.simulated import STEADY_S, THERMAL, SimulatedSource
+
+log = logging.getLogger(__name__)
+
+# The demo opens 2 h 13 min into the run: the CPU- and disk-bound stretches are
+# in the history, and GPU 1 has been held back by heat for a few minutes.
+DEMO_PREHISTORY_S = STEADY_S + THERMAL[0] + 800.0
+
+
+class UnavailableSource:
+    """A source that cannot give readings, with the reason as its state."""
+
+    live = True
+
+    def __init__(self, state: DeviceState, message: str, name: str = "unavailable") -> None:
+        self.name = name
+        self._status = SourceStatus(state, message)
+
+    def open(self) -> SourceStatus:
+        return self._status
+
+    def close(self) -> None:
+        pass
+
+    def devices(self) -> tuple[GpuInfo, ...]:
+        return ()
+
+    def read(self, tiers: Tier, now: float) -> Snapshot:
+        return Snapshot(t=now, status=self._status)
+
+
+class _ReplayFailed(UnavailableSource):
+    live = False  # nothing to retry: the file is what it is
+
+
+def _nvml_source():
+    try:
+        from services.telemetry.nvml_source import NvmlSource
+    except ImportError as exc:
+        return UnavailableSource(DeviceState.NO_DRIVER, f"NVIDIA monitoring is not available in this build ({exc})")
+    return NvmlSource()
+
+
+def _capacity(interval_s: float) -> int:
+    # At least 24 h at the configured rate (and never less than the default).
+    return max(DEFAULT_CAPACITY, int(24 * 3600 / max(interval_s, 0.1) * 1.04))
+
+
+def build_hub(*, demo: bool, replay: str | None, settings: Settings, paths: AppPaths,
+              demo_gpus: int = 2) -> TelemetryHub:
+    mon = settings.monitor
+    fast = max(0.25, float(mon.fast_interval_s))  # below 0.25 s polling itself disturbs the GPU
+    slow = max(fast, float(mon.slow_interval_s))
+    recorder: Recorder | None = None
+    if replay:
+        try:
+            source = open_replay(replay)
+        except ReplayError as exc:
+            hub = TelemetryHub(_ReplayFailed(DeviceState.ERROR, str(exc), "replay"),
+                               fast_interval_s=fast, slow_interval_s=slow)
+            hub.alerts = AlertEngine(settings.alerts)
+            return hub
+        snaps = source.snapshots()
+        hub = TelemetryHub(source, history=History(capacity=max(len(snaps) + 1, 2)),
+                           fast_interval_s=fast, slow_interval_s=slow)
+        engine = AlertEngine(settings.alerts)
+        for snap in snaps:  # the alerts this run would have raised, in its own time
+            engine.evaluate(snap)
+        hub.preload(snaps)
+        hub.alerts = engine
+        return hub
+
+    history = History(capacity=_capacity(fast))
+    if demo:
+        start = time.time() - DEMO_PREHISTORY_S
+        source = SimulatedSource(seed=0, gpus=demo_gpus, start_wall=start)
+        hub = TelemetryHub(source, history=history, fast_interval_s=fast, slow_interval_s=slow)
+        # Generated on the sampler thread so the window does not wait for it.
+        hub.set_backfill(lambda: source.prehistory(time.time() - start, step=fast))
+    else:
+        hub = TelemetryHub(_nvml_source(), history=history, fast_interval_s=fast, slow_interval_s=slow)
+    engine = AlertEngine(settings.alerts)
+    hub.alerts = engine
+    if mon.record_sessions:
+        recorder = Recorder(paths.recordings_dir, source_name="simulated" if demo else "nvml")
+        hub.recorder = recorder
+        hub.add_listener(recorder.on_snapshot)
+        hub.add_stop_callback(recorder.close)
+
+    def on_snapshot(snapshot: Snapshot) -> None:
+        for alert in engine.evaluate(snapshot):
+            if recorder is not None:
+                recorder.record_alert(alert.t, alert.gpu_index, alert.rule.value, alert.severity.value,
+                                      str(alert.message))
+
+    hub.add_listener(on_snapshot)
+    return hub
+
+
+__all__ = ["Alert", "UnavailableSource", "build_hub"]

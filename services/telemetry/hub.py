@@ -1,0 +1,382 @@
+"""The sampler: one worker thread reads a TelemetrySource on a tiered schedule.
+
+FAST fields (utilisation, memory, power, clocks, temperature, throttling) are
+read every ``fast_interval_s``; SLOW ones (fan, PCIe, processes, ECC,
+encoder/decoder) every ``slow_interval_s`` and carried over in between;
+STATIC facts once at open and again when the GPUs are re-identified.
+
+The schedule is kept by adding the interval to the previous due time
+(``next += interval``), not "now + interval", so the rate does not drift with
+the cost of a read; when the thread was held up for longer than a slot, the
+missed slots are skipped rather than read in a burst.
+
+Qt-free on purpose: the GUI subscribes with ``add_listener`` (called on the
+worker thread; marshal to the GUI thread with a queued signal) and reads the
+shared ``History``.
+"""
+from __future__ import annotations
+
+import dataclasses
+import logging
+import math
+import threading
+import time
+from typing import Any, Callable, Iterable
+
+from services.telemetry.history import History
+from services.telemetry.model import (
+    DeviceState,
+    GpuInfo,
+    GpuSample,
+    Snapshot,
+    SourceStatus,
+    TelemetrySource,
+    Tier,
+)
+
+log = logging.getLogger(__name__)
+
+# Fields read on SLOW ticks; a FAST-only tick carries the last values over.
+SLOW_FIELDS: tuple[str, ...] = (
+    "fan_pct",
+    "pstate",
+    "pcie_gen",
+    "pcie_width",
+    "encoder_pct",
+    "decoder_pct",
+    "ecc_corrected",
+    "ecc_uncorrected",
+    "processes",
+)
+# While the source cannot be opened, retry after these many seconds (doubling).
+REOPEN_FIRST_S = 2.0
+REOPEN_MAX_S = 60.0
+
+Listener = Callable[[Snapshot], None]
+
+
+def build_hub(**kwargs: Any) -> "TelemetryHub":
+    """Kept here so ``gui.app`` can import it from the hub module (see factory.py)."""
+    from services.telemetry.factory import build_hub as _build_hub
+
+    return _build_hub(**kwargs)
+
+
+class TelemetryHub:
+    """Samples one source on a worker thread and feeds history and listeners.
+
+    Attributes:
+        history: the shared ring buffer.
+        alerts: the ``AlertEngine`` attached by the factory (or None).
+        recorder: the session ``Recorder`` attached by the factory (or None).
+    """
+
+    def __init__(
+        self,
+        source: TelemetrySource,
+        *,
+        history: History | None = None,
+        fast_interval_s: float = 1.0,
+        slow_interval_s: float = 5.0,
+        clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = time.time,
+    ) -> None:
+        if fast_interval_s <= 0 or slow_interval_s <= 0:
+            raise ValueError("sampling intervals must be positive")
+        self.source = source
+        self.history = history if history is not None else History()
+        self.fast_interval_s = float(fast_interval_s)
+        self.slow_interval_s = max(float(slow_interval_s), self.fast_interval_s)
+        self._clock = clock
+        self._wall = wall
+        self.alerts: Any = None
+        self.recorder: Any = None
+        self._listeners: list[Listener] = []
+        self._stop_callbacks: list[Callable[[], None]] = []
+        self._lock = threading.Lock()  # guards listeners and the public state below
+        self._stop_event = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._opened = False
+        self._closed = False
+        self._status = SourceStatus(DeviceState.ERROR, "not started")
+        self._devices: tuple[GpuInfo, ...] = ()
+        self._latest: Snapshot | None = None
+        self._need_static = True
+        self._next_fast: float | None = None
+        self._next_slow: float | None = None
+        self._next_open: float | None = None
+        self._reopen_delay = REOPEN_FIRST_S
+        self._slow_carry: dict[str, dict[str, Any]] = {}  # uuid -> slow field values
+        self._last_system = None
+        self._backfill: Callable[[], Iterable[Snapshot]] | None = None
+        self.ticks = 0  # reads made (for tests and the idle-cost benchmark)
+
+    # ---- public state
+
+    @property
+    def status(self) -> SourceStatus:
+        with self._lock:
+            return self._status
+
+    @property
+    def devices(self) -> tuple[GpuInfo, ...]:
+        with self._lock:
+            return self._devices
+
+    @property
+    def latest(self) -> Snapshot | None:
+        with self._lock:
+            return self._latest
+
+    @property
+    def live(self) -> bool:
+        """False for a replay: everything is in the history, nothing is sampled."""
+        return bool(getattr(self.source, "live", True))
+
+    @property
+    def running(self) -> bool:
+        thread = self._thread
+        return thread is not None and thread.is_alive()
+
+    # ---- listeners
+
+    def add_listener(self, fn: Listener) -> None:
+        with self._lock:
+            if fn not in self._listeners:
+                self._listeners.append(fn)
+
+    def remove_listener(self, fn: Listener) -> None:
+        with self._lock:
+            if fn in self._listeners:
+                self._listeners.remove(fn)
+
+    def add_stop_callback(self, fn: Callable[[], None]) -> None:
+        """Called once by ``stop()`` after the thread ended (recorder close, etc.)."""
+        self._stop_callbacks.append(fn)
+
+    # ---- lifecycle
+
+    def preload(self, snapshots: Iterable[Snapshot]) -> None:
+        """Fill the history with past snapshots (demo prehistory, a replay)."""
+        snaps = list(snapshots)
+        self.history.load(snaps)
+        if snaps:
+            last = snaps[-1]
+            with self._lock:
+                self._latest = last
+                if last.gpus:
+                    self._devices = last.gpus
+                self._status = last.status
+
+    def set_backfill(self, fn: Callable[[], Iterable[Snapshot]]) -> None:
+        """Past snapshots to load on the sampler thread before the first reading
+        (the demo's hours of prehistory: the window need not wait for them)."""
+        self._backfill = fn
+
+    def _run_backfill(self) -> None:
+        fn, self._backfill = self._backfill, None
+        if fn is None:
+            return
+        try:
+            self.preload(fn())
+        except Exception:
+            log.exception("telemetry backfill failed")
+
+    def start(self) -> None:
+        """Open the source and start sampling (a replay only opens)."""
+        if self._thread is not None or self._closed:
+            return
+        if not self.live:
+            self._open()
+            return
+        self._stop_event.clear()
+        self._thread = threading.Thread(target=self._run, name="telemetry-sampler", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Stop sampling, join the thread, close the source. Safe to call twice."""
+        if self._closed:
+            return
+        self._closed = True
+        self._stop_event.set()
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout)
+            if thread.is_alive():
+                log.warning("telemetry sampler did not stop within %.1f s", timeout)
+        self._close_source()
+        for fn in self._stop_callbacks:
+            try:
+                fn()
+            except Exception:  # one failing closer must not keep the others from running
+                log.exception("telemetry stop callback failed")
+
+    def _close_source(self) -> None:
+        if self._opened:
+            self._opened = False
+            try:
+                self.source.close()
+            except Exception:
+                log.exception("closing the telemetry source failed")
+
+    def _run(self) -> None:
+        try:
+            while not self._stop_event.is_set():
+                now = self._clock()
+                due = self._next_due()
+                if due is not None and due > now:
+                    if self._stop_event.wait(due - now):
+                        break
+                    continue
+                self.tick()
+        except Exception:  # the sampler must never die silently
+            log.exception("telemetry sampler crashed")
+            with self._lock:
+                self._status = SourceStatus(DeviceState.ERROR, "the sampler stopped after an internal error")
+
+    def _next_due(self) -> float | None:
+        if self._next_open is not None:
+            return self._next_open
+        if not self._opened:
+            return None
+        candidates = [t for t in (self._next_fast, self._next_slow) if t is not None]
+        return min(candidates) if candidates else None
+
+    # ---- one step
+
+    def tick(self) -> Snapshot | None:
+        """Do what is due now: (re)open, or one read. Returns the snapshot made, if any."""
+        if self._backfill is not None:
+            self._run_backfill()
+        now = self._clock()
+        if not self._opened or self._next_open is not None:
+            if self._next_open is not None and now < self._next_open:
+                return None
+            if not self._open():
+                return self._emit(Snapshot(t=self._wall(), status=self._status, gpus=self._devices))
+        tiers = Tier(0)
+        if self._next_fast is None or now >= self._next_fast:
+            tiers |= Tier.FAST
+        if self._next_slow is None or now >= self._next_slow:
+            tiers |= Tier.SLOW
+        if not tiers:
+            return None
+        if self._need_static:
+            tiers |= Tier.STATIC
+        snapshot = self._read(tiers)
+        self._advance(now, tiers)
+        return self._emit(snapshot)
+
+    def _open(self) -> bool:
+        try:
+            status = self.source.open()
+        except Exception as exc:  # the protocol says open() never raises; a bug must not kill us
+            log.exception("telemetry source open() raised")
+            status = SourceStatus(DeviceState.ERROR, f"could not open {getattr(self.source, 'name', 'source')}: {exc}")
+        self._opened = True
+        devices: tuple[GpuInfo, ...] = ()
+        if status.state == DeviceState.OK:
+            try:
+                devices = tuple(self.source.devices())
+            except Exception:
+                log.exception("telemetry source devices() raised")
+        with self._lock:
+            self._status = status
+            if devices:
+                self._devices = devices
+        if status.state == DeviceState.OK:
+            self._next_open = None
+            self._reopen_delay = REOPEN_FIRST_S
+            self._need_static = True
+            return True
+        # No driver, no permission, ...: try again later, less and less often.
+        self._next_open = self._clock() + self._reopen_delay
+        self._reopen_delay = min(self._reopen_delay * 2, REOPEN_MAX_S)
+        return False
+
+    def _read(self, tiers: Tier) -> Snapshot:
+        wall = self._wall()
+        try:
+            snapshot = self.source.read(tiers, wall)
+        except Exception as exc:
+            log.exception("telemetry source read() raised")
+            snapshot = Snapshot(t=wall, status=SourceStatus(DeviceState.ERROR, f"read failed: {exc}"),
+                                gpus=self._devices)
+        self.ticks += 1
+        if Tier.STATIC in tiers and snapshot.status.state == DeviceState.OK:
+            self._need_static = False
+        snapshot = self._carry_slow_fields(snapshot, tiers)
+        self._note_identity(snapshot)
+        return snapshot
+
+    def _carry_slow_fields(self, snapshot: Snapshot, tiers: Tier) -> Snapshot:
+        carried = []
+        changed = False
+        for sample in snapshot.samples:
+            if Tier.SLOW in tiers:
+                self._slow_carry[sample.uuid] = {f: getattr(sample, f) for f in SLOW_FIELDS}
+                carried.append(sample)
+                continue
+            previous = self._slow_carry.get(sample.uuid)
+            if previous is None or sample.state != DeviceState.OK:
+                carried.append(sample)
+                continue
+            updates = {f: v for f, v in previous.items() if getattr(sample, f) is None and v is not None}
+            if updates:
+                sample = dataclasses.replace(sample, **updates)
+                changed = True
+            carried.append(sample)
+        system = snapshot.system
+        if system is not None:
+            self._last_system = system
+        elif self._last_system is not None:
+            system = self._last_system
+            changed = True
+        if not changed:
+            return snapshot
+        return dataclasses.replace(snapshot, samples=tuple(carried), system=system)
+
+    def _note_identity(self, snapshot: Snapshot) -> None:
+        with self._lock:
+            before = self._status.state
+            self._status = snapshot.status
+            if snapshot.gpus:
+                old_ids = {g.uuid for g in self._devices}
+                new_ids = {g.uuid for g in snapshot.gpus}
+                if old_ids and new_ids != old_ids:
+                    self._need_static = True  # a GPU came, went or was re-identified after a resume
+                self._devices = snapshot.gpus
+        if before != DeviceState.OK and snapshot.status.state == DeviceState.OK and self.ticks > 1:
+            self._need_static = True  # recovered (e.g. after a re-init): re-read the static facts
+
+    def _advance(self, now: float, tiers: Tier) -> None:
+        if Tier.FAST in tiers:
+            self._next_fast = _next_slot(self._next_fast, self.fast_interval_s, now)
+        if Tier.SLOW in tiers:
+            self._next_slow = _next_slot(self._next_slow, self.slow_interval_s, now)
+
+    def _emit(self, snapshot: Snapshot) -> Snapshot:
+        # A reading without samples while GPUs are known (the driver went away)
+        # still gets a row: it is a gap (NaN) in the graphs, not a line drawn
+        # straight across the outage.
+        if snapshot.samples or snapshot.status.state == DeviceState.OK or self.history.gpu_count:
+            self.history.append(snapshot)
+        with self._lock:
+            self._latest = snapshot
+            listeners = list(self._listeners)
+        for fn in listeners:
+            try:
+                fn(snapshot)
+            except Exception:  # a broken listener is logged, never kills the sampler
+                log.exception("telemetry listener %r failed", fn)
+        return snapshot
+
+
+def _next_slot(previous: float | None, interval: float, now: float) -> float:
+    """The next due time on the schedule, skipping slots already missed."""
+    if previous is None:
+        return now + interval
+    nxt = previous + interval
+    if nxt <= now:
+        nxt += math.floor((now - nxt) / interval + 1) * interval
+    return nxt

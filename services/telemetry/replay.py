@@ -1,0 +1,399 @@
+"""Replay: a past run read from a file, shown like a live one.
+
+Two formats:
+
+- an ``nvidia-smi --query-gpu=... --format=csv[,nounits]`` log (for example
+  from a remote server: ``nvidia-smi --query-gpu=timestamp,index,name,...
+  --format=csv -l 1 > run.csv``). Any subset and order of the known columns;
+  values with or without units; ``[N/A]``/``[Not Supported]`` become None;
+  several GPUs interleaved. A log cut off mid-line (Ctrl-C) loses that line
+  only.
+- the app's own recordings (SQLite, see ``recorder.py``).
+
+The CSV column names and units are also what ``recorder.export_csv`` writes,
+so an exported session reads back here.
+"""
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from services.telemetry.model import (
+    DeviceState,
+    GpuInfo,
+    GpuSample,
+    Snapshot,
+    SourceStatus,
+    Tier,
+)
+from services.telemetry.throttle import BY_CODE, decode
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+NOT_AVAILABLE = {"", "n/a", "[n/a]", "[not supported]", "not supported", "[unknown error]",
+                 "[insufficient permissions]", "[gpu requires reset]", "[gpu is lost]", "unknown"}
+LOST_VALUES = {"[gpu is lost]", "[gpu requires reset]"}
+TIMESTAMP_FORMATS = ("%Y/%m/%d %H:%M:%S.%f", "%Y/%m/%d %H:%M:%S", "%Y-%m-%d %H:%M:%S.%f",
+                     "%Y-%m-%dT%H:%M:%S.%f", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S")
+# A row whose time is this far from the current group's first row starts a new snapshot.
+SAME_TICK_S = 0.5
+# Give up (rather than show half a run) when more rows than this share are unreadable.
+MAX_BAD_SHARE = 0.5
+
+
+class ReplayError(Exception):
+    """The file cannot be replayed; ``str()`` is one line for the user."""
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    field: str  # GpuSample field, or "info:<GpuInfo field>", or a special key
+    kind: str  # "float" | "int" | "pstate" | "mask" | "active" | "str"
+
+
+# nvidia-smi query names (lower case, units stripped) -> where the value goes.
+COLUMNS: dict[str, Column] = {
+    "utilization.gpu": Column("utilization_pct", "float"),
+    "utilization.memory": Column("memory_utilization_pct", "float"),
+    "utilization.encoder": Column("encoder_pct", "float"),
+    "utilization.decoder": Column("decoder_pct", "float"),
+    "memory.used": Column("memory_used_mib", "float"),
+    "memory.total": Column("memory_total_mib", "float"),
+    "temperature.gpu": Column("temperature_c", "float"),
+    "temperature.memory": Column("memory_temperature_c", "float"),
+    "power.draw": Column("power_w", "float"),
+    "power.draw.instant": Column("power_w", "float"),
+    "power.draw.average": Column("power_w", "float"),
+    "power.limit": Column("power_limit_w", "float"),
+    "enforced.power.limit": Column("power_limit_w", "float"),
+    "power.default_limit": Column("info:power_limit_default_w", "float"),
+    "clocks.sm": Column("sm_clock_mhz", "float"),
+    "clocks.current.sm": Column("sm_clock_mhz", "float"),
+    "clocks.gr": Column("graphics_clock", "float"),  # used for the SM clock when that is absent
+    "clocks.current.graphics": Column("graphics_clock", "float"),
+    "clocks.mem": Column("mem_clock_mhz", "float"),
+    "clocks.current.memory": Column("mem_clock_mhz", "float"),
+    "clocks.max.sm": Column("info:sm_clock_max_mhz", "float"),
+    "clocks.max.memory": Column("info:mem_clock_max_mhz", "float"),
+    "clocks.max.mem": Column("info:mem_clock_max_mhz", "float"),
+    "fan.speed": Column("fan_pct", "float"),
+    "pstate": Column("pstate", "pstate"),
+    "pcie.link.gen.current": Column("pcie_gen", "int"),
+    "pcie.link.gen.gpucurrent": Column("pcie_gen", "int"),
+    "pcie.link.gen.max": Column("info:pcie_gen_max", "int"),
+    "pcie.link.gen.gpumax": Column("info:pcie_gen_max", "int"),
+    "pcie.link.width.current": Column("pcie_width", "int"),
+    "pcie.link.width.max": Column("info:pcie_width_max", "int"),
+    "clocks_throttle_reasons.active": Column("throttle_mask", "mask"),
+    "clocks_event_reasons.active": Column("throttle_mask", "mask"),
+    "ecc.errors.corrected.volatile.total": Column("ecc_corrected", "int"),
+    "ecc.errors.uncorrected.volatile.total": Column("ecc_uncorrected", "int"),
+    "name": Column("info:name", "str"),
+    "gpu_name": Column("info:name", "str"),
+    "uuid": Column("uuid", "str"),
+    "gpu_uuid": Column("uuid", "str"),
+    "pci.bus_id": Column("info:pci_bus_id", "str"),
+    "gpu_bus_id": Column("info:pci_bus_id", "str"),
+    "driver_version": Column("info:driver_version", "str"),
+    "index": Column("index", "int"),
+    "timestamp": Column("timestamp", "str"),
+}
+# One-reason columns, e.g. clocks_throttle_reasons.sw_thermal_slowdown = Active
+_REASON_SUFFIX = {
+    "gpu_idle": "gpu_idle",
+    "applications_clocks_setting": "clocks_setting",
+    "sw_power_cap": "power_cap",
+    "hw_slowdown": "hw_slowdown",
+    "sync_boost": "sync_boost",
+    "sw_thermal_slowdown": "sw_thermal",
+    "hw_thermal_slowdown": "hw_thermal",
+    "hw_power_brake_slowdown": "hw_power_brake",
+    "display_clocks_setting": "display_clocks",
+}
+for _prefix in ("clocks_throttle_reasons", "clocks_event_reasons"):
+    for _suffix, _code in _REASON_SUFFIX.items():
+        COLUMNS[f"{_prefix}.{_suffix}"] = Column(f"reason:{_code}", "active")
+
+# What recorder.export_csv writes: (query name with unit, GpuSample field).
+EXPORT_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("timestamp", "timestamp"),
+    ("index", "index"),
+    ("name", "info:name"),
+    ("uuid", "uuid"),
+    ("pci.bus_id", "info:pci_bus_id"),
+    ("pstate", "pstate"),
+    ("temperature.gpu", "temperature_c"),
+    ("temperature.memory", "memory_temperature_c"),
+    ("utilization.gpu [%]", "utilization_pct"),
+    ("utilization.memory [%]", "memory_utilization_pct"),
+    ("memory.total [MiB]", "memory_total_mib"),
+    ("memory.used [MiB]", "memory_used_mib"),
+    ("power.draw [W]", "power_w"),
+    ("power.limit [W]", "power_limit_w"),
+    ("clocks.sm [MHz]", "sm_clock_mhz"),
+    ("clocks.mem [MHz]", "mem_clock_mhz"),
+    ("fan.speed [%]", "fan_pct"),
+    ("pcie.link.gen.current", "pcie_gen"),
+    ("pcie.link.width.current", "pcie_width"),
+    ("utilization.encoder [%]", "encoder_pct"),
+    ("utilization.decoder [%]", "decoder_pct"),
+    ("clocks_event_reasons.active", "throttle_mask"),
+    ("ecc.errors.corrected.volatile.total", "ecc_corrected"),
+    ("ecc.errors.uncorrected.volatile.total", "ecc_uncorrected"),
+)
+
+_UNIT_RE = re.compile(r"\s*\[[^\]]*\]\s*$")
+_NUMBER_RE = re.compile(r"^\s*([-+]?\d+(?:\.\d+)?)")
+
+
+def column_key(header: str) -> str:
+    """'utilization.gpu [%]' -> 'utilization.gpu'."""
+    return _UNIT_RE.sub("", header.strip()).strip().lower()
+
+
+def format_timestamp(t: float) -> str:
+    """nvidia-smi's own timestamp format (local time, milliseconds)."""
+    d = dt.datetime.fromtimestamp(t)
+    return d.strftime("%Y/%m/%d %H:%M:%S.") + f"{d.microsecond // 1000:03d}"
+
+
+def parse_timestamp(text: str) -> float | None:
+    text = text.strip()
+    for fmt in TIMESTAMP_FORMATS:
+        try:
+            return dt.datetime.strptime(text, fmt).timestamp()
+        except ValueError:
+            continue
+    return None
+
+
+def _number(text: str) -> float | None:
+    match = _NUMBER_RE.match(text)
+    return float(match.group(1)) if match else None
+
+
+def _convert(kind: str, raw: str):
+    text = raw.strip()
+    if text.lower() in NOT_AVAILABLE:
+        return None
+    if kind == "str":
+        return text
+    if kind == "pstate":
+        return int(text[1:]) if text[:1].upper() == "P" and text[1:].isdigit() else None
+    if kind == "mask":
+        try:
+            return int(text, 16) if text.lower().startswith("0x") else int(text)
+        except ValueError:
+            return None
+    if kind == "active":
+        low = text.lower()
+        if low in ("active", "yes", "1"):
+            return True
+        if low in ("not active", "no", "0"):
+            return False
+        return None
+    value = _number(text)
+    if value is None:
+        raise ValueError(f"not a number: {text!r}")
+    return int(value) if kind == "int" else value
+
+
+class ReplaySource:
+    """A finished run as a TelemetrySource. ``live`` is False: the hub preloads
+    ``snapshots()`` into its history instead of sampling."""
+
+    name = "replay"
+    live = False
+
+    def __init__(self, path: Path, snapshots: list[Snapshot], kind: str, skipped_rows: int = 0) -> None:
+        self.path = path
+        self.kind = kind  # "nvidia-smi-csv" | "recording"
+        self.skipped_rows = skipped_rows
+        self._snapshots = snapshots
+        gpus: dict[int, GpuInfo] = {}
+        for snap in snapshots:
+            for info in snap.gpus:
+                gpus.setdefault(info.index, info)
+        self._devices = tuple(gpus[i] for i in sorted(gpus))
+
+    def snapshots(self) -> list[Snapshot]:
+        return list(self._snapshots)
+
+    def time_range(self) -> tuple[float, float]:
+        return self._snapshots[0].t, self._snapshots[-1].t
+
+    def open(self) -> SourceStatus:
+        return SourceStatus(DeviceState.OK)
+
+    def close(self) -> None:
+        pass
+
+    def devices(self) -> tuple[GpuInfo, ...]:
+        return self._devices
+
+    def read(self, tiers: Tier, now: float) -> Snapshot:
+        # Nothing new ever arrives from a file: the last reading stands.
+        return self._snapshots[-1]
+
+
+def open_replay(path: str | os.PathLike) -> ReplaySource:
+    """Read a recording or an nvidia-smi CSV log. Raises ReplayError (one line)."""
+    p = Path(path)
+    try:
+        with p.open("rb") as fh:
+            head = fh.read(len(SQLITE_MAGIC))
+    except FileNotFoundError:
+        raise ReplayError(f"{p}: no such file") from None
+    except IsADirectoryError:
+        raise ReplayError(f"{p}: is a folder, not a file") from None
+    except OSError as exc:
+        raise ReplayError(f"{p}: cannot read it ({exc.strerror})") from None
+    if head == SQLITE_MAGIC:
+        from services.telemetry.recorder import RecordingError, read_recording
+
+        try:
+            snaps = read_recording(p)
+        except RecordingError as exc:
+            raise ReplayError(str(exc)) from None
+        if not snaps:
+            raise ReplayError(f"{p}: the recording holds no samples")
+        return ReplaySource(p, snaps, "recording")
+    snaps, skipped = read_nvidia_smi_csv(p)
+    return ReplaySource(p, snaps, "nvidia-smi-csv", skipped)
+
+
+def read_nvidia_smi_csv(path: Path) -> tuple[list[Snapshot], int]:
+    try:
+        text = path.read_text(encoding="utf-8-sig", errors="strict")
+    except UnicodeDecodeError:
+        raise ReplayError(f"{path}: not an nvidia-smi CSV log or a GPU Assistant recording (binary data)") from None
+    except OSError as exc:
+        raise ReplayError(f"{path}: cannot read it ({exc.strerror})") from None
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines:
+        raise ReplayError(f"{path}: the file is empty")
+    rows = list(csv.reader(lines, skipinitialspace=True))
+    header = [column_key(h) for h in rows[0]]
+    known = [COLUMNS.get(h) for h in header]
+    measured = [c for c in known if c and c.field not in ("timestamp", "index", "uuid") and not c.field.startswith("info:")]
+    if not measured:
+        if any(_number(h) is not None for h in rows[0]):
+            raise ReplayError(f"{path}: no header line; record with --format=csv (without noheader)")
+        raise ReplayError(f"{path}: not an nvidia-smi CSV log or a GPU Assistant recording")
+    body = rows[1:]
+    if not body:
+        raise ReplayError(f"{path}: the log has a header but no readings")
+    has_time = "timestamp" in header
+    fallback_t0 = path.stat().st_mtime - len(body)  # no timestamps: assume 1 s apart, ending at mtime
+    parsed: list[tuple[float, dict]] = []
+    bad = 0
+    for n, row in enumerate(body):
+        if len(row) != len(header):
+            bad += 1
+            continue
+        values: dict = {}
+        try:
+            for col, raw in zip(known, row):
+                if col is None:
+                    continue
+                if raw.strip().lower() in LOST_VALUES:
+                    values["lost"] = True
+                value = _convert(col.kind, raw)
+                if value is not None:
+                    values.setdefault(col.field, value)  # first of two aliases wins
+                elif col.field.startswith("reason:"):
+                    values.setdefault("reason_unknown", True)
+        except ValueError:
+            bad += 1
+            continue
+        if has_time:
+            t = parse_timestamp(values.get("timestamp", ""))
+            if t is None:
+                bad += 1
+                continue
+        else:
+            t = fallback_t0 + n
+        parsed.append((t, values))
+    if not parsed or bad > MAX_BAD_SHARE * len(body):
+        raise ReplayError(f"{path}: {bad} of {len(body)} rows are unreadable; not a usable nvidia-smi CSV log")
+    return _group(parsed, has_index="index" in header), bad
+
+
+def _group(rows: list[tuple[float, dict]], has_index: bool) -> list[Snapshot]:
+    """Interleaved per-GPU rows -> one Snapshot per sampling tick."""
+    groups: list[list[tuple[float, dict]]] = []
+    current: list[tuple[float, dict]] = []
+    seen: set = set()
+    order: dict[str, int] = {}
+    for t, values in rows:
+        if has_index:
+            key = values.get("index", 0)
+        else:
+            ident = values.get("uuid") or values.get("info:pci_bus_id")
+            key = order.setdefault(ident, len(order)) if ident else len(current)
+        values["index"] = key
+        if current and (key in seen or abs(t - current[0][0]) > SAME_TICK_S):
+            groups.append(current)
+            current, seen = [], set()
+        current.append((t, values))
+        seen.add(key)
+    if current:
+        groups.append(current)
+    infos: dict[int, GpuInfo] = {}
+    snapshots = []
+    for group in groups:
+        samples = []
+        for t, values in group:
+            index = int(values["index"])
+            info = infos.get(index)
+            if info is None:
+                info = infos[index] = _info(index, values)
+            samples.append(_sample(t, index, info.uuid, values))
+        samples.sort(key=lambda s: s.index)
+        t0 = group[0][0]
+        gpus = tuple(infos[s.index] for s in samples)
+        snapshots.append(Snapshot(t=t0, status=SourceStatus(DeviceState.OK), gpus=gpus,
+                                  samples=tuple(samples), extra={"source": "replay"}))
+    snapshots.sort(key=lambda s: s.t)
+    return snapshots
+
+
+def _info(index: int, values: dict) -> GpuInfo:
+    get: Callable[[str], object] = lambda key: values.get(f"info:{key}")  # noqa: E731
+    return GpuInfo(
+        index=index,
+        name=str(get("name") or f"GPU {index}"),
+        uuid=str(values.get("uuid") or f"replay-gpu-{index}"),
+        pci_bus_id=get("pci_bus_id"),  # type: ignore[arg-type]
+        driver_version=get("driver_version"),  # type: ignore[arg-type]
+        memory_total_mib=values.get("memory_total_mib"),
+        power_limit_default_w=get("power_limit_default_w"),  # type: ignore[arg-type]
+        sm_clock_max_mhz=get("sm_clock_max_mhz"),  # type: ignore[arg-type]
+        mem_clock_max_mhz=get("mem_clock_max_mhz"),  # type: ignore[arg-type]
+        pcie_gen_max=get("pcie_gen_max"),  # type: ignore[arg-type]
+        pcie_width_max=get("pcie_width_max"),  # type: ignore[arg-type]
+    )
+
+
+def _sample(t: float, index: int, uuid: str, values: dict) -> GpuSample:
+    reasons = None
+    if "throttle_mask" in values:
+        reasons = decode(values["throttle_mask"])
+    elif any(k.startswith("reason:") for k in values):
+        reasons = frozenset(k[7:] for k, v in values.items() if k.startswith("reason:") and v and k[7:] in BY_CODE)
+    sm = values.get("sm_clock_mhz", values.get("graphics_clock"))
+    fields = {k: v for k, v in values.items() if k in _SAMPLE_FIELDS}
+    fields["sm_clock_mhz"] = sm
+    state = DeviceState.LOST if values.get("lost") else DeviceState.OK
+    return GpuSample(t=t, index=index, uuid=uuid, state=state, throttle_reasons=reasons, **fields)
+
+
+_SAMPLE_FIELDS = {
+    "utilization_pct", "memory_utilization_pct", "memory_used_mib", "memory_total_mib", "temperature_c",
+    "memory_temperature_c", "power_w", "power_limit_w", "mem_clock_mhz", "fan_pct", "pstate", "pcie_gen",
+    "pcie_width", "encoder_pct", "decoder_pct", "ecc_corrected", "ecc_uncorrected",
+}

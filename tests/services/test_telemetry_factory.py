@@ -1,0 +1,86 @@
+from __future__ import annotations
+
+import builtins
+import shutil
+from pathlib import Path
+
+from services.settings import Settings
+from services.telemetry.factory import build_hub
+from services.telemetry.model import DeviceState
+from services.telemetry.recorder import SessionStore
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+def test_demo_hub_backfills_samples_records_and_alerts(app_paths):
+    settings = Settings()
+    hub = build_hub(demo=True, replay=None, settings=settings, paths=app_paths)
+    try:
+        first = hub.tick()  # backfill + first live reading, on this thread
+        assert first.status.state == DeviceState.OK
+        assert len(hub.history) > 2 * 3600  # hours of history before the first live reading
+        assert [g.name for g in hub.devices] == ["NVIDIA GeForce RTX 4090", "NVIDIA GeForce RTX 3090"]
+        assert hub.alerts is not None and hub.recorder is not None
+        assert hub.history.seconds_in_reason(1)["sw_thermal"] > 60  # GPU 1 has been held back by heat
+    finally:
+        hub.stop()
+    sessions = SessionStore(app_paths.recordings_dir).list()
+    assert len(sessions) == 1 and sessions[0].source == "simulated" and sessions[0].samples == 1
+
+
+def test_recording_can_be_switched_off(app_paths):
+    settings = Settings()
+    settings.monitor.record_sessions = False
+    hub = build_hub(demo=True, replay=None, settings=settings, paths=app_paths)
+    hub.stop()
+    assert hub.recorder is None
+
+
+def test_replay_hub_preloads_and_does_not_record(app_paths, tmp_path):
+    log = tmp_path / "run.csv"
+    shutil.copy(DATA / "nvidia_smi_2gpu_thermal.csv", log)
+    hub = build_hub(demo=False, replay=str(log), settings=Settings(), paths=app_paths)
+    hub.start()
+    try:
+        assert not hub.live and not hub.running
+        assert len(hub.history) == 120 and hub.recorder is None
+        assert hub.latest.t == hub.history.time_range()[1]
+        rules = {a.rule.value for a in hub.alerts.recent()}
+        assert "throttle_thermal" in rules  # alerts the logged run would have raised
+    finally:
+        hub.stop()
+    assert not app_paths.recordings_dir.exists()
+
+
+def test_bad_replay_file_is_a_state_not_a_crash(app_paths, tmp_path):
+    bad = tmp_path / "bad.csv"
+    bad.write_text("what is this\n")
+    hub = build_hub(demo=False, replay=str(bad), settings=Settings(), paths=app_paths)
+    hub.start()
+    hub.stop()
+    assert hub.status.state == DeviceState.ERROR
+    assert "bad.csv" in hub.status.message and "\n" not in hub.status.message
+
+
+def test_missing_nvml_module_is_a_no_driver_state(app_paths, monkeypatch):
+    real_import = builtins.__import__
+
+    def no_nvml(name, *args, **kwargs):
+        if name == "services.telemetry.nvml_source":
+            raise ImportError("No module named 'services.telemetry.nvml_source'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_nvml)
+    settings = Settings()
+    settings.monitor.record_sessions = False
+    hub = build_hub(demo=False, replay=None, settings=settings, paths=app_paths)
+    snap = hub.tick()
+    hub.stop()
+    assert snap.status.state == DeviceState.NO_DRIVER
+    assert hub.status.state == DeviceState.NO_DRIVER
+
+
+def test_hub_module_exposes_build_hub_for_the_app():
+    from services.telemetry import hub
+
+    assert callable(hub.build_hub)

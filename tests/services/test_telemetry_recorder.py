@@ -1,0 +1,185 @@
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from services.telemetry.recorder import Recorder, RecordingError, SessionStore, read_recording
+from services.telemetry.replay import open_replay
+from services.telemetry.simulated import STEADY_S, THERMAL, SimulatedSource
+
+ROOT = Path(__file__).resolve().parents[2]
+START = 1_800_000_000.0
+
+
+class Ticker:
+    """A sampling clock that moves one second per reading."""
+
+    def __init__(self) -> None:
+        self.t = 0.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def record(directory: Path, snaps, clock=None) -> Recorder:
+    clock = clock or Ticker()
+    rec = Recorder(directory, source_name="simulated", clock=clock)
+    for s in snaps:
+        rec.on_snapshot(s)
+        clock.t += 1.0
+    return rec
+
+
+def test_roundtrip_keeps_values_processes_and_reasons(tmp_path):
+    snaps = SimulatedSource(start_wall=START).prehistory(300)
+    rec = record(tmp_path, snaps)
+    rec.close()
+    back = read_recording(rec.path)
+    assert len(back) == 300
+    a, b = snaps[200].samples[1], back[200].samples[1]
+    for name in ("utilization_pct", "temperature_c", "power_w", "sm_clock_mhz", "fan_pct", "pcie_gen", "energy_j"):
+        assert getattr(a, name) == pytest.approx(getattr(b, name)), name
+    assert a.throttle_reasons == b.throttle_reasons
+    assert [p.pid for p in a.processes] == [p.pid for p in b.processes]
+    assert back[0].gpus[0].name == "NVIDIA GeForce RTX 4090"
+    assert back[0].system.cpu_count == 16
+    assert not Path(str(rec.path) + "-wal").exists()  # checkpointed on close
+
+
+def test_commits_once_a_sampling_second(tmp_path):
+    clock = Ticker()
+    commits = []
+    rec = Recorder(tmp_path, clock=clock, on_commit=commits.append, commit_every_s=1.0)
+    snaps = SimulatedSource(start_wall=START).prehistory(6, step=0.25)
+    for s in snaps:
+        rec.on_snapshot(s)
+        clock.t += 0.25
+    # 24 readings over 6 s, clock at 0, 0.25, ...: a commit as soon as 1 s has passed
+    assert commits == [5, 9, 13, 17, 21]
+    rec.close()
+
+
+def test_a_killed_recorder_keeps_everything_it_committed(tmp_path):
+    script = textwrap.dedent(f"""
+        import sys
+        sys.path.insert(0, {str(ROOT)!r})
+        from pathlib import Path
+        from services.telemetry.recorder import Recorder
+        from services.telemetry.simulated import SimulatedSource
+
+        class Ticker:
+            t = 0.0
+            def __call__(self):
+                return self.t
+
+        clock = Ticker()
+        def committed(n):
+            print("committed", n, flush=True)
+        rec = Recorder(Path({str(tmp_path)!r}), clock=clock, on_commit=committed)
+        src = SimulatedSource(start_wall={START})
+        k = 0
+        while True:  # records until killed, never closes
+            rec.on_snapshot(src.read(7, {START} + k))
+            clock.t += 1.0
+            k += 1
+    """)
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    committed = 0
+    try:
+        for line in proc.stdout:
+            committed = int(line.split()[1])
+            if committed >= 40:
+                break
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        proc.stdout.close()
+    assert committed >= 40
+    [path] = list(tmp_path.glob("session-*.sqlite"))
+    sessions = SessionStore(tmp_path).list()
+    assert sessions[0].problem is None
+    assert sessions[0].samples >= committed
+    assert len(read_recording(path)) >= committed
+
+
+def test_store_lists_summarises_compares_and_reports_corrupt_files(tmp_path):
+    src = SimulatedSource(start_wall=START)
+    first = record(tmp_path, src.prehistory(120))
+    first.close()
+    hot_start = START + STEADY_S + THERMAL[0] + 600
+    hot = [src.read(7, hot_start + k) for k in range(600)]
+    second = Recorder(tmp_path, clock=Ticker())
+    clock = second._clock
+    for s in hot:
+        second.on_snapshot(s)
+        clock.t += 1
+    second.close()
+    broken = tmp_path / "session-19990101-000000.sqlite"
+    broken.write_bytes(b"SQLite format 3\x00" + b"\x00junk" * 200)
+    store = SessionStore(tmp_path)
+    listed = {s.id: s for s in store.list()}
+    assert len(listed) == 3
+    assert listed["19990101-000000"].problem and "not a readable recording" in listed["19990101-000000"].problem
+    assert broken.exists()  # reported, never deleted
+    good = [s for s in listed.values() if not s.problem]
+    assert {s.samples for s in good} == {120, 600}
+    assert all(s.gpus == ("NVIDIA GeForce RTX 4090", "NVIDIA GeForce RTX 3090") for s in good)
+    a, b = store.compare(first.session_id, second.session_id)
+    hot1 = b.gpus[1]
+    assert hot1.peak_temperature_c >= 84
+    assert hot1.throttle_seconds["sw_thermal"] > 60
+    assert a.gpus[1].throttle_seconds["sw_thermal"] == 0
+    assert hot1.energy_wh == pytest.approx(hot1.mean_power_w * 599 / 3600, rel=0.02)
+    with pytest.raises(RecordingError):
+        store.summary("19990101-000000")
+    with pytest.raises(RecordingError, match="no session"):
+        store.path_of("nope")
+
+
+def test_export_csv_reads_back_through_replay(tmp_path):
+    rec = record(tmp_path, SimulatedSource(start_wall=START).prehistory(60))
+    rec.close()
+    store = SessionStore(tmp_path)
+    target = tmp_path / "out.csv"
+    rows = store.export_csv(rec.session_id, target)
+    assert rows == 120
+    header = target.read_text().splitlines()[0]
+    assert "utilization.gpu [%]" in header and "clocks_event_reasons.active" in header
+    back = open_replay(target).snapshots()
+    orig = read_recording(rec.path)
+    assert len(back) == 60
+    assert back[30].samples[1].power_w == pytest.approx(orig[30].samples[1].power_w)
+    assert back[30].samples[0].throttle_reasons == orig[30].samples[0].throttle_reasons
+    assert back[30].t == pytest.approx(orig[30].t, abs=0.001)
+
+
+def test_recording_replays_as_a_source(tmp_path):
+    rec = record(tmp_path, SimulatedSource(start_wall=START).prehistory(30))
+    rec.close()
+    src = open_replay(rec.path)
+    assert src.kind == "recording" and len(src.snapshots()) == 30
+
+
+def test_unwritable_folder_stops_recording_not_sampling(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    rec = Recorder(blocker / "recordings")  # a file where the folder should be
+    rec.on_snapshot(SimulatedSource(start_wall=START).read(7, START))
+    assert rec.problem and "recording stopped" in rec.problem
+    rec.on_snapshot(SimulatedSource(start_wall=START).read(7, START + 1))  # no exception
+    rec.close()
+
+
+def test_live_session_is_readable_while_recording(tmp_path):
+    rec = record(tmp_path, SimulatedSource(start_wall=START).prehistory(10))
+    store = SessionStore(tmp_path)
+    assert store.list()[0].samples >= 9  # all but the uncommitted last second
+    rec.close()
+    assert store.list()[0].samples == 10
