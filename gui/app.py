@@ -184,6 +184,22 @@ def attach_telemetry(context: AppContext, args: argparse.Namespace, start: bool 
         context.telemetry.start()
 
 
+def wait_for_first_reading(context: AppContext, timeout_ms: int = 15000) -> None:
+    """Screenshots: let the hub deliver its first snapshot (the demo first fills
+    hours of history), so the picture shows readings rather than "Starting"."""
+    hub = context.telemetry
+    if hub is None:
+        return
+    loop = QEventLoop()
+    poll = QTimer()
+    poll.setInterval(50)
+    poll.timeout.connect(lambda: loop.quit() if getattr(hub, "latest", None) is not None else None)
+    QTimer.singleShot(timeout_ms, loop.quit)
+    poll.start()
+    loop.exec()
+    poll.stop()
+
+
 def start_telemetry_soon(context: AppContext) -> None:
     """Start the hub once the event loop runs: the window paints first, and the
     sampler thread (the demo fills hours of history) does not compete with it."""
@@ -260,6 +276,7 @@ def run_app(args: argparse.Namespace) -> int:
     if args.screenshot:
         window.resize(1280, 820)  # screenshots are the same size whatever the last session left
         window.show()
+        wait_for_first_reading(context)
         ok = save_screenshot(window, args.screenshot)
         controller.shutdown(save_state=False)
         window.quit()

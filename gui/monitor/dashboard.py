@@ -12,7 +12,7 @@ import time
 from typing import Any
 
 from PySide6.QtCore import QSortFilterProxyModel, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QColor, QHideEvent, QShowEvent
+from PySide6.QtGui import QColor, QHideEvent, QPaintEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView, QComboBox, QFrame, QHBoxLayout, QHeaderView, QLabel, QListWidget,
     QListWidgetItem, QPushButton, QScrollArea, QSizePolicy, QSplitter, QStackedWidget,
@@ -103,6 +103,7 @@ class GpuCard(QFrame):
         self.band_legend.setTextFormat(Qt.TextFormat.RichText)
         layout.addWidget(self.band_legend)
         self._throttle_chips: dict[str, Badge] = {}
+        self.graphs_view: tuple[float, float] | None = None  # the time range the graphs last drew
         self._set_title()
         self.update_live(None, {})
 
@@ -110,6 +111,19 @@ class GpuCard(QFrame):
     def set_info(self, info: GpuInfo) -> None:
         self.info = info
         self._set_title()
+
+    def graphs_due(self, t0: float, t1: float) -> bool:
+        """True when the graphs would look different: the view moved by a pixel or more.
+
+        A 10-minute window on a plot about 190 px wide moves one pixel every 3 s, a
+        24-hour one every 7 minutes; redrawing more often costs CPU and shows nothing new.
+        """
+        if self.graphs_view is None:
+            return True
+        width_px = max(50, int(self.graphs.master_plot().vb.width()))
+        seconds_per_px = (t1 - t0) / width_px
+        last0, last1 = self.graphs_view
+        return abs(t1 - last1) >= seconds_per_px or abs(t0 - last0) >= seconds_per_px
 
     def is_on_screen(self) -> bool:
         return self.isVisible() and not self.visibleRegion().isEmpty()
@@ -187,7 +201,7 @@ class GpuCard(QFrame):
 
         # Badges
         if s and s.pstate is not None:
-            self.pstate_badge.setText(f"P{s.pstate}")
+            _set_text(self.pstate_badge, f"P{s.pstate}")
             self.pstate_badge.setToolTip(self.tr("Performance state: P0 is full speed, higher numbers save power."))
             self.pstate_badge.show()
         else:
@@ -196,7 +210,7 @@ class GpuCard(QFrame):
         if s and link.known:
             gen = f"Gen{link.gen}" if link.gen is not None else "Gen?"
             width = f"x{link.width}" if link.width is not None else ""
-            self.pcie_badge.setText(f"PCIe {gen} {width}".strip() + (" ⚠" if link.warn else ""))
+            _set_text(self.pcie_badge, f"PCIe {gen} {width}".strip() + (" ⚠" if link.warn else ""))
             self.pcie_badge.set_level("warn" if link.warn else "muted")
             tip = render(link.message) if link.message else self.tr("The link runs at its maximum.")
             self.pcie_badge.setToolTip(tip)
@@ -222,10 +236,10 @@ class GpuCard(QFrame):
     def _update_state(self, sample: GpuSample | None, state: DeviceState) -> None:
         text = health.state_text(state)
         if sample is None:
-            self.state_badge.setText(self.tr("Waiting"))
+            _set_text(self.state_badge, self.tr("Waiting"))
             self.state_badge.set_level("muted")
         else:
-            self.state_badge.setText(render(text.title))
+            _set_text(self.state_badge, render(text.title))
             self.state_badge.set_level({DeviceState.OK: "ok", DeviceState.SLEEPING: "info"}.get(state, "bad"))
         self.state_badge.setToolTip(render(text.detail))
         if sample is not None and state != DeviceState.OK:
@@ -346,6 +360,7 @@ class DashboardPage(QWidget):
         self._last_insights = 0.0
         self._alerts: list[Any] = []
         self._replay = False
+        self._graphs_loaded = False
 
         outer = QVBoxLayout(self)
         outer.setContentsMargins(16, 12, 16, 12)
@@ -392,6 +407,8 @@ class DashboardPage(QWidget):
         self.insights_view = QTextBrowser()
         self.insights_view.setOpenLinks(False)
         self.alerts_list = QListWidget()
+        self.alerts_list.setWordWrap(True)
+        self.alerts_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.tabs.addTab(self.processes_tab, self.tr("Processes"))
         self.tabs.addTab(self.insights_view, self.tr("Insights"))
         self.tabs.addTab(self.alerts_list, self.tr("Alerts"))
@@ -451,10 +468,15 @@ class DashboardPage(QWidget):
         super().showEvent(event)
         if self.bridge.hub is not None:
             self._repaint_timer.start()
-            if not self._cards:
-                # Import the plotting code while the first readings are still on their way.
-                QTimer.singleShot(0, _preload_graphs)
         self._dirty = True
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
+        super().paintEvent(event)
+        if not self._graphs_loaded and self.bridge.hub is not None:
+            # Once the window is on screen, import the plotting code while the first
+            # readings are still on their way.
+            self._graphs_loaded = True
+            QTimer.singleShot(0, _preload_graphs)
 
     def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802
         super().hideEvent(event)
@@ -546,10 +568,9 @@ class DashboardPage(QWidget):
         self._alerts.append(alert)
         del self._alerts[:-MAX_ALERTS_SHOWN]
         stamp = time.strftime("%H:%M:%S", time.localtime(alert.t))
-        gpu = self.tr("GPU {index}").format(index=alert.gpu_index) + "  " if alert.gpu_index is not None else ""
-        title = getattr(alert, "title", None)
-        head = f"{render(title)}: " if title is not None else ""
-        item = QListWidgetItem(f"{stamp}  {gpu}{head}{render(alert.message)}")
+        title = getattr(alert, "title", None)  # the message itself names the GPU
+        head = f"{render(title)} — " if title is not None else ""
+        item = QListWidgetItem(f"{stamp}   {head}{render(alert.message)}")
         severity = str(getattr(getattr(alert, "severity", ""), "value", getattr(alert, "severity", "")))
         item.setForeground(QColor("#c62828") if severity in ("critical", "error") else QColor("#b44d12")
                            if severity == "warning" else QColor("#1f2933"))
@@ -587,10 +608,12 @@ class DashboardPage(QWidget):
             sample = samples.get(index)
             seconds = history.seconds_in_reason(index) if history is not None else {}
             card.update_live(sample, seconds)
-            card.graphs.apply_limits(card.info, sample)
-            card.graphs.set_x_range(t0, t1)
-            if history is not None:
-                card.graphs.refresh(history, index, t0, t1)
+            if force or card.graphs_due(t0, t1):
+                card.graphs.apply_limits(card.info, sample)
+                card.graphs.set_x_range(t0, t1)
+                if history is not None:
+                    card.graphs.refresh(history, index, t0, t1)
+                card.graphs_view = (t0, t1)
         for index, model in self._process_models.items():
             sample = samples.get(index)
             model.set_processes(sample.processes if sample and sample.state == DeviceState.OK else None)
@@ -612,14 +635,10 @@ class DashboardPage(QWidget):
             self.stack.setCurrentIndex(0)
             return False
         if snapshot is None:
-            status = getattr(hub, "status", None)
-            status = status() if callable(status) else status
-            state = getattr(status, "state", DeviceState.OK)
-            if state != DeviceState.OK:
-                self.no_gpu.explain(health.state_text(state), getattr(status, "message", None), demo)
-            else:
-                self.no_gpu.explain(health.StateText(
-                    self.tr("Starting…"), self.tr("Waiting for the first readings."), False), None, True)
+            # The hub reports every outcome (a missing driver too) as a snapshot; until the first
+            # one arrives it is starting (the demo first fills hours of history).
+            self.no_gpu.explain(health.StateText(
+                self.tr("Starting…"), self.tr("Waiting for the first readings."), False), None, True)
             self.stack.setCurrentIndex(0)
             return False
         if snapshot.status.state != DeviceState.OK and not snapshot.gpus:
@@ -700,9 +719,8 @@ class DashboardPage(QWidget):
             blocks = []
             for insight in insights:
                 fixes = "".join(f"<li>{render(fix)}</li>" for fix in (getattr(insight, "fixes", None) or ()))
-                gpu = getattr(insight, "gpu_index", None)
-                prefix = self.tr("GPU {index}").format(index=gpu) + " · " if gpu is not None else ""
-                blocks.append(f"<p><b>{prefix}{render(insight.title)}</b><br>{render(insight.detail)}</p>"
+                # The service's titles already name the GPU.
+                blocks.append(f"<p><b>{render(insight.title)}</b><br>{render(insight.detail)}</p>"
                               + (f"<ul>{fixes}</ul>" if fixes else ""))
             html = "".join(blocks)
         self.insights_view.setHtml(html)
@@ -776,6 +794,11 @@ class DashboardPage(QWidget):
 
         dialog = SessionsDialog(self.context, self)
         dialog.open()
+
+
+def _set_text(label: QLabel, text: str) -> None:
+    if label.text() != text:  # an unchanged label must not cost a relayout every second
+        label.setText(text)
 
 
 def _preload_graphs() -> None:

@@ -54,18 +54,24 @@ def _title(key: str) -> str:
         return f"<span style='color:{color}'>{text}</span>"
 
     if key == "util":
-        return (QCoreApplication.translate("Graphs", "Utilisation %") + " " + span("#2563eb", QCoreApplication.translate("Graphs", "GPU")) + " · "
-                + span("#7b8794", QCoreApplication.translate("Graphs", "memory bus")))
-    if key == "memory":
+        name = QCoreApplication.translate("Graphs", "Utilisation %")
+        parts = (span("#2563eb", QCoreApplication.translate("Graphs", "GPU")),
+                 span("#7b8794", QCoreApplication.translate("Graphs", "memory bus")))
+    elif key == "memory":
         return QCoreApplication.translate("Graphs", "Memory used (GiB)")
-    if key == "temperature":
-        return (QCoreApplication.translate("Graphs", "Temperature °C") + " " + span("#d9480f", QCoreApplication.translate("Graphs", "core")) + " · "
-                + span("#e8590c", QCoreApplication.translate("Graphs", "slowdown")))
-    if key == "power":
-        return (QCoreApplication.translate("Graphs", "Power W") + " " + span("#7048e8", QCoreApplication.translate("Graphs", "draw")) + " · "
-                + span("#7048e8", QCoreApplication.translate("Graphs", "- - limit")))
-    return (QCoreApplication.translate("Graphs", "SM clock MHz") + " " + span("#1c7ed6", QCoreApplication.translate("Graphs", "now")) + " · "
-            + span("#868e96", QCoreApplication.translate("Graphs", "max")))
+    elif key == "temperature":
+        name = QCoreApplication.translate("Graphs", "Temperature °C")
+        parts = (span("#d9480f", QCoreApplication.translate("Graphs", "core")),
+                 span("#e8590c", QCoreApplication.translate("Graphs", "slowdown")))
+    elif key == "power":
+        name = QCoreApplication.translate("Graphs", "Power W")
+        parts = (span("#7048e8", QCoreApplication.translate("Graphs", "draw")),
+                 span("#7048e8", QCoreApplication.translate("Graphs", "- - limit")))
+    else:
+        name = QCoreApplication.translate("Graphs", "SM clock MHz")
+        parts = (span("#1c7ed6", QCoreApplication.translate("Graphs", "now")),
+                 span("#868e96", QCoreApplication.translate("Graphs", "max")))
+    return f"{name} {parts[0]} · {parts[1]}"
 
 
 class GpuGraphs(pg.GraphicsLayoutWidget):
@@ -100,7 +106,7 @@ class GpuGraphs(pg.GraphicsLayoutWidget):
             plot.setMouseEnabled(x=True, y=False)
             plot.setClipToView(True)
             plot.setDownsampling(auto=True, mode="peak")
-            plot.showGrid(x=True, y=True, alpha=0.15)
+            plot.showGrid(x=False, y=True, alpha=0.15)  # x grid lines cost a lot of axis painting
             for name in ("bottom", "left"):
                 ax = plot.getAxis(name)
                 ax.setPen(AXIS_PEN)
@@ -193,12 +199,21 @@ class GpuGraphs(pg.GraphicsLayoutWidget):
 
     # ---- Internals
     def _refresh_bands(self, history: Any, gpu_index: int, t0: float, t1: float) -> None:
+        masks_of = getattr(history, "throttle_masks", None)
+        if callable(masks_of):  # one read of the reason bits for every band
+            from services.telemetry.history import UNKNOWN_BIT
+
+            t, masks = masks_of(gpu_index, t0, t1)
+            known = (masks & UNKNOWN_BIT) == 0
         for reason in throttle.REASONS:
             if not reason.warn:
                 continue
-            intervals = history.throttle_intervals(gpu_index, reason.code, t0, t1)
-            starts = np.array([a for a, _ in intervals], dtype=float)
-            ends = np.array([b for _, b in intervals], dtype=float)
+            if callable(masks_of):
+                starts, ends = downsample.active_spans(t, known & ((masks & reason.bit) != 0))
+            else:
+                intervals = history.throttle_intervals(gpu_index, reason.code, t0, t1)
+                starts = np.array([a for a, _ in intervals], dtype=float)
+                ends = np.array([b for _, b in intervals], dtype=float)
             for key, plot in self.plots.items():
                 bar = self.bands.get((key, reason.code))
                 if bar is None:

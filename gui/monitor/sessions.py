@@ -210,7 +210,7 @@ class SessionsDialog(QDialog):
             (self.tr("Average temperature"), lambda g: _num(g.mean_temperature_c, "°C")),
             (self.tr("Peak temperature"), lambda g: _num(g.peak_temperature_c, "°C")),
             (self.tr("Average power"), lambda g: _num(g.mean_power_w, "W")),
-            (self.tr("Energy"), lambda g: _num(g.energy_wh / 1000 if g.energy_wh is not None else None, "kWh", 2)),
+            (self.tr("Energy"), lambda g: _energy(g.energy_wh)),
             (self.tr("Clocks held back"), _throttle_text),
         ]
         columns = [(summary, gpu) for summary in summaries for gpu in summary.gpus]
@@ -230,6 +230,12 @@ class SessionsDialog(QDialog):
         box = QMessageBox(QMessageBox.Icon.Warning, title, detail, QMessageBox.StandardButton.Ok, self)
         box.setObjectName("sessionsProblem")
         box.open()
+
+
+def _energy(wh: float | None) -> str:
+    if wh is None:
+        return DASH
+    return f"{wh / 1000:.2f} kWh" if wh >= 1000 else f"{wh:.0f} Wh"
 
 
 def _throttle_text(gpu: Any) -> str:

@@ -123,6 +123,8 @@ class ProcessTableModel(QAbstractTableModel):
     # ---- Public API
     def set_processes(self, processes: tuple[ProcessSample, ...] | None) -> None:
         rows = sorted(processes or (), key=lambda p: (-(p.used_mib or 0.0), p.pid))
+        if rows == self._rows:
+            return  # nothing changed: no repaint of the table
         if [p.pid for p in rows] == [p.pid for p in self._rows]:
             self._rows = rows
             if rows:

@@ -74,3 +74,16 @@ def for_display(t: np.ndarray, y: np.ndarray, max_points: int,
     """
     t2, y2 = mark_gaps(np.asarray(t, dtype=float), np.asarray(y, dtype=float), jumps)
     return peak(t2, y2, max_points)
+
+
+def active_spans(t: np.ndarray, active: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(starts, ends) of the runs where ``active`` is true, for bands on a time axis.
+
+    A run ends at the time of the first inactive row (or at the last row when
+    it is still active), the same rule ``History.throttle_intervals`` uses.
+    """
+    if t.size == 0 or not active.any():
+        return np.empty(0), np.empty(0)
+    edges = np.flatnonzero(np.diff(np.concatenate(([False], active, [False])).astype(np.int8)))
+    first, stop = edges[0::2], edges[1::2]
+    return t[first].astype(float), t[np.minimum(stop, t.size - 1)].astype(float)
