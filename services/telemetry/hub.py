@@ -27,7 +27,6 @@ from services.telemetry.history import History
 from services.telemetry.model import (
     DeviceState,
     GpuInfo,
-    GpuSample,
     Snapshot,
     SourceStatus,
     TelemetrySource,
