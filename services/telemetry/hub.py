@@ -219,19 +219,22 @@ class TelemetryHub:
                 log.exception("closing the telemetry source failed")
 
     def _run(self) -> None:
-        try:
-            while not self._stop_event.is_set():
-                now = self._clock()
-                due = self._next_due()
-                if due is not None and due > now:
-                    if self._stop_event.wait(due - now):
-                        break
-                    continue
+        while not self._stop_event.is_set():
+            now = self._clock()
+            due = self._next_due()
+            if due is not None and due > now:
+                if self._stop_event.wait(due - now):
+                    break
+                continue
+            try:
                 self.tick()
-        except Exception:  # the sampler must never die silently
-            log.exception("telemetry sampler crashed")
-            with self._lock:
-                self._status = SourceStatus(DeviceState.ERROR, "the sampler stopped after an internal error")
+            except Exception as exc:  # a bug in one step must not end monitoring
+                log.exception("telemetry sampler step failed")
+                with self._lock:
+                    self._status = SourceStatus(DeviceState.ERROR, f"internal error while sampling: {exc!r}")
+                self._advance(self._clock(), Tier.FAST | Tier.SLOW)
+                if self._stop_event.wait(self.fast_interval_s):
+                    break
 
     def _next_due(self) -> float | None:
         if self._next_open is not None:
