@@ -37,11 +37,12 @@ class AppController:
             return self._language_override
         return resolve_language(self.context.settings_store.settings.general.language)
 
-    def build_window(self, page: str | None = None) -> MainWindow:
+    def build_window(self, page: str | None = None, restore: bool = True) -> MainWindow:
         self.context.language = self.language()
         self.translators.install(self.app, self.context.language)
         self.window = MainWindow(self.context)
-        self.window.restore_state(self.qsettings())
+        if restore:
+            self.window.restore_state(self.qsettings())
         start = page or self.qsettings().value("main_window/page", "dashboard", str)
         if start not in {p.key for p in PAGES}:
             start = "dashboard"
@@ -64,10 +65,11 @@ class AppController:
         window.restoreGeometry(geometry)
         window.show()
 
-    def shutdown(self) -> None:
+    def shutdown(self, save_state: bool = True) -> None:
         self.context.settings_store.unsubscribe(self._on_settings_saved)
         if self.window is not None:
-            self.window.save_state(self.qsettings())
+            if save_state:
+                self.window.save_state(self.qsettings())
             self.window.shutdown()
         telemetry = self.context.telemetry
         if telemetry is not None and hasattr(telemetry, "stop"):
@@ -90,6 +92,10 @@ def create_application(argv: list[str] | None = None) -> QApplication:
     icon = resource_path("icons", "gpu-assistant.svg")
     if icon.exists():
         app.setWindowIcon(QIcon(str(icon)))
+    style = resource_path("style", "app.qss")
+    if style.exists():
+        app.setStyle("Fusion")  # the same widgets on every platform under our style sheet
+        app.setStyleSheet(style.read_text(encoding="utf-8"))
     return app
 
 
@@ -137,11 +143,12 @@ def run_app(args: argparse.Namespace) -> int:
         return run_self_test(app, context, args)
     attach_telemetry(context, args)
     controller = AppController(app, context, language_override=args.lang)
-    window = controller.build_window(args.page)
+    window = controller.build_window(args.page, restore=not args.screenshot)
     if args.screenshot:
+        window.resize(1280, 820)  # screenshots are the same size whatever the last session left
         window.show()
         ok = save_screenshot(window, args.screenshot)
-        controller.shutdown()
+        controller.shutdown(save_state=False)
         window.quit()
         if not ok:
             print(f"error: could not write {args.screenshot}", file=sys.stderr)
