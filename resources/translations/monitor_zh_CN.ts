@@ -314,6 +314,61 @@
         </message>
     </context>
     <context>
+        <name>SessionsReport</name>
+        <message>
+            <source>ID</source>
+            <translation>ID</translation>
+        </message>
+        <message>
+            <source>Start</source>
+            <translation>开始时间</translation>
+        </message>
+        <message>
+            <source>Duration</source>
+            <translation>时长</translation>
+        </message>
+        <message>
+            <source>Samples</source>
+            <translation>采样数</translation>
+        </message>
+        <message>
+            <source>Source</source>
+            <translation>来源</translation>
+        </message>
+        <message>
+            <source>GPUs</source>
+            <translation>GPU</translation>
+        </message>
+        <message>
+            <source>No recorded sessions in {folder}</source>
+            <translation>{folder} 中没有已录制的会话</translation>
+        </message>
+        <message>
+            <source>unreadable: {problem}</source>
+            <translation>无法读取：{problem}</translation>
+        </message>
+        <message>
+            <source>Session {id}: started {start}, {duration} long, {samples} samples</source>
+            <translation>会话 {id}：开始于 {start}，时长 {duration}，共 {samples} 个采样</translation>
+        </message>
+        <message>
+            <source>GPU {index} {name}: temperature mean {mean_temp} °C, peak {peak_temp} °C; utilisation mean {util} %; power mean {power} W; energy {energy} Wh</source>
+            <translation>GPU {index} {name}：平均温度 {mean_temp} °C，最高 {peak_temp} °C；平均利用率 {util} %；平均功耗 {power} W；耗电 {energy} Wh</translation>
+        </message>
+        <message>
+            <source>Clocks held back: {reasons}</source>
+            <translation>降频：{reasons}</translation>
+        </message>
+        <message>
+            <source>Clocks never held back</source>
+            <translation>从未降频</translation>
+        </message>
+        <message>
+            <source>{rows} rows written to {file}</source>
+            <translation>已写入 {rows} 行到 {file}</translation>
+        </message>
+    </context>
+    <context>
         <name>Throttle</name>
         <message>
             <source>Idle</source>
