@@ -137,6 +137,9 @@ def test_store_lists_summarises_compares_and_reports_corrupt_files(tmp_path):
     assert hot1.energy_wh == pytest.approx(hot1.mean_power_w * 599 / 3600, rel=0.02)
     with pytest.raises(RecordingError):
         store.summary("19990101-000000")
+    with pytest.raises(RecordingError):
+        store.export_csv("19990101-000000", tmp_path / "out.csv")
+    assert not (tmp_path / "out.csv").exists() and not (tmp_path / "out.csv.part").exists()
     with pytest.raises(RecordingError, match="no session"):
         store.path_of("nope")
 
