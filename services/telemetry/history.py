@@ -13,6 +13,7 @@ plot as soon as the buffer wraps.
 """
 from __future__ import annotations
 
+import functools
 import math
 import operator
 import threading
@@ -82,6 +83,7 @@ def reasons_to_mask(codes: frozenset[str] | None) -> int:
     return mask
 
 
+@functools.lru_cache(maxsize=1024)  # few distinct masks occur; reading a long recording repeats them
 def mask_to_reasons(mask: int) -> frozenset[str] | None:
     if mask & UNKNOWN_BIT:
         return None
