@@ -97,7 +97,7 @@ class TelemetryHub:
         self._thread: threading.Thread | None = None
         self._opened = False
         self._closed = False
-        self._status = SourceStatus(DeviceState.ERROR, "not started")
+        self._status = SourceStatus(DeviceState.ERROR, "monitoring has not started yet")
         self._devices: tuple[GpuInfo, ...] = ()
         self._latest: Snapshot | None = None
         self._need_static = True
@@ -168,18 +168,22 @@ class TelemetryHub:
                 self._status = last.status
 
     def set_backfill(self, fn: Callable[[], Iterable[Snapshot]]) -> None:
-        """Past snapshots to load on the sampler thread before the first reading
-        (the demo's hours of prehistory: the window need not wait for them)."""
+        """Past snapshots to load on the sampler thread right after the first
+        reading (the demo's hours of prehistory: the window need not wait)."""
         self._backfill = fn
 
     def _run_backfill(self) -> None:
+        """Load the backfill under the first live reading (which is kept)."""
         fn, self._backfill = self._backfill, None
         if fn is None:
             return
+        live = self.latest
         try:
-            self.preload(fn())
+            past = [s for s in fn() if live is None or s.t < live.t]
         except Exception:
             log.exception("telemetry backfill failed")
+            return
+        self.history.load(past + ([live] if live is not None else []))
 
     def start(self) -> None:
         """Open the source and start sampling (a replay only opens)."""
@@ -248,8 +252,6 @@ class TelemetryHub:
 
     def tick(self) -> Snapshot | None:
         """Do what is due now: (re)open, or one read. Returns the snapshot made, if any."""
-        if self._backfill is not None:
-            self._run_backfill()
         now = self._clock()
         if not self._opened or self._next_open is not None:
             if self._next_open is not None and now < self._next_open:
@@ -267,7 +269,11 @@ class TelemetryHub:
             tiers |= Tier.STATIC
         snapshot = self._read(tiers)
         self._advance(now, tiers)
-        return self._emit(snapshot)
+        self._emit(snapshot)
+        if self._backfill is not None:
+            # After the first reading, so the window shows live values at once.
+            self._run_backfill()
+        return snapshot
 
     def _open(self) -> bool:
         try:

@@ -195,7 +195,7 @@ def test_preload_fills_history_and_latest():
     assert hub.devices == snaps[-1].gpus
 
 
-def test_backfill_runs_before_first_read():
+def test_backfill_goes_under_the_first_live_reading():
     from tests.services.telemetry_helpers import snap
 
     hub, _, wall = make()
