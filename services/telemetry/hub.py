@@ -184,6 +184,10 @@ class TelemetryHub:
             log.exception("telemetry backfill failed")
             return
         self.history.load(past + ([live] if live is not None else []))
+        if live is not None:
+            # Tell listeners again so views redraw with the hours just loaded
+            # (the recorder skips a snapshot it already wrote).
+            self._notify(live)
 
     def start(self) -> None:
         """Open the source and start sampling (a replay only opens)."""
@@ -371,13 +375,17 @@ class TelemetryHub:
             self.history.append(snapshot)
         with self._lock:
             self._latest = snapshot
+        self._notify(snapshot)
+        return snapshot
+
+    def _notify(self, snapshot: Snapshot) -> None:
+        with self._lock:
             listeners = list(self._listeners)
         for fn in listeners:
             try:
                 fn(snapshot)
             except Exception:  # a broken listener is logged, never kills the sampler
                 log.exception("telemetry listener %r failed", fn)
-        return snapshot
 
 
 def _next_slot(previous: float | None, interval: float, now: float) -> float:

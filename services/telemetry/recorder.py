@@ -110,6 +110,7 @@ class Recorder:
         self._gpu_uuids: dict[int, str] = {}
         self._last_procs: dict[int, tuple] = {}
         self._last_status: tuple | None = None
+        self._last_t = -math.inf
         self._closed = False
 
     @property
@@ -142,6 +143,9 @@ class Recorder:
     def on_snapshot(self, snapshot: Snapshot) -> None:
         if self.problem or self._closed:
             return
+        if snapshot.t <= self._last_t:
+            return  # already written (a listener may be told twice) or the clock stepped back
+        self._last_t = snapshot.t
         with self._lock:
             try:
                 if self._conn is None:

@@ -252,3 +252,15 @@ def test_a_failing_step_does_not_end_the_sampler_thread():
         assert hub.running
     finally:
         hub.stop()
+
+
+def test_listeners_hear_again_after_the_backfill():
+    from tests.services.telemetry_helpers import snap
+
+    hub, _, wall = make()
+    heard = []
+    hub.add_listener(heard.append)
+    hub.set_backfill(lambda: [snap(float(k), sample(float(k))) for k in range(3)])
+    hub.tick()
+    assert len(heard) == 2 and heard[0] is heard[1]  # the live reading, then again once the past is in
+    assert len(hub.history) == 4

@@ -184,3 +184,12 @@ def test_live_session_is_readable_while_recording(tmp_path):
     assert store.list()[0].samples >= 9  # all but the uncommitted last second
     rec.close()
     assert store.list()[0].samples == 10
+
+
+def test_the_same_snapshot_twice_is_written_once(tmp_path):
+    snaps = SimulatedSource(start_wall=START).prehistory(3)
+    rec = Recorder(tmp_path, clock=Ticker())
+    for s in (snaps[0], snaps[1], snaps[1], snaps[2]):
+        rec.on_snapshot(s)
+    rec.close()
+    assert len(read_recording(rec.path)) == 3
