@@ -145,6 +145,8 @@ class Recorder:
             return
         if snapshot.t <= self._last_t:
             return  # already written (a listener may be told twice) or the clock stepped back
+        if self._conn is None and not snapshot.samples:
+            return  # no GPU readings yet (no driver, ...): do not leave empty sessions behind
         self._last_t = snapshot.t
         with self._lock:
             try:

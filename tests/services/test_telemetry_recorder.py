@@ -193,3 +193,13 @@ def test_the_same_snapshot_twice_is_written_once(tmp_path):
         rec.on_snapshot(s)
     rec.close()
     assert len(read_recording(rec.path)) == 3
+
+
+def test_no_file_until_there_are_gpu_readings(tmp_path):
+    from services.telemetry.model import DeviceState, Snapshot, SourceStatus
+
+    rec = Recorder(tmp_path, clock=Ticker())
+    for k in range(5):
+        rec.on_snapshot(Snapshot(t=START + k, status=SourceStatus(DeviceState.NO_DRIVER, "no library")))
+    rec.close()
+    assert rec.path is None and list(tmp_path.iterdir()) == []
