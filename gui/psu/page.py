@@ -64,6 +64,8 @@ class PsuPage(QWidget):
     """
 
     result_changed = Signal(object)
+    # emitted from the telemetry worker thread; Qt queues it to the GUI thread
+    _devices_arrived = Signal(object)
 
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -71,6 +73,8 @@ class PsuPage(QWidget):
         self.result: Result | None = None
         self._build_gpus: list[Gpu] = []
         self._prices: dict[str, float] = {}  # card key -> the user's price in the ranking
+        self._showing_example = False  # the build is our example, not something the user made
+        self._listening = False
         try:
             self.catalog: Catalog | None = load_catalog()
         except CatalogError as exc:
@@ -95,6 +99,11 @@ class PsuPage(QWidget):
         self.tabs.addTab(self._make_build_tab(settings.power_cost.price_per_kwh), self.tr("Build"))
         self.tabs.addTab(self._make_compare_tab(), self.tr("Compare cards"))
         self._prefill()
+        self._devices_arrived.connect(self._on_devices_arrived)
+        if self._showing_example and self.context.telemetry is not None and hasattr(self.context.telemetry, "add_listener"):
+            # the hub finds its GPUs a moment after it starts: take them when they arrive
+            self.context.telemetry.add_listener(self._on_telemetry_snapshot)
+            self._listening = True
         self.recompute()
         self._update_comparison()
         self._update_ranking()
@@ -386,9 +395,13 @@ class PsuPage(QWidget):
             price_per_kwh=self.price_spin.value(),
         )
 
+    def shutdown(self) -> None:
+        self._stop_listening()
+
     def add_gpu(self, gpu: Gpu) -> None:
         if len(self._build_gpus) >= 8:
             return
+        self._showing_example = False
         self._build_gpus.append(gpu)
         self._refresh_gpu_list()
         self._reset_buy_defaults()
@@ -396,6 +409,7 @@ class PsuPage(QWidget):
 
     def remove_gpu(self, row: int) -> None:
         if 0 <= row < len(self._build_gpus):
+            self._showing_example = False
             del self._build_gpus[row]
             self._refresh_gpu_list()
             self._reset_buy_defaults()
@@ -588,6 +602,7 @@ class PsuPage(QWidget):
             names = [g.name for g in gpus] + ([cpu.name] if cpu else [])
             self.detected_label.setText(self.tr("Detected on this PC: {parts}").format(parts=", ".join(names)))
         if not gpus:
+            self._showing_example = True
             gpus = [cat.gpu(EXAMPLE_GPU)]
             if cpu is None:
                 cpu = cat.find_cpu(EXAMPLE_CPU)
@@ -612,6 +627,7 @@ class PsuPage(QWidget):
         names = [g.name for g in gpus] + ([cpu.name] if cpu else [])
         self.detected_label.setText(self.tr("Detected on this PC: {parts}").format(parts=", ".join(names)))
         if gpus:
+            self._showing_example = False
             self._build_gpus = list(gpus)
             self._refresh_gpu_list()
             self._reset_buy_defaults()
@@ -621,7 +637,37 @@ class PsuPage(QWidget):
         self.recompute()
         return True
 
+    def _stop_listening(self) -> None:
+        if self._listening:
+            self._listening = False
+            remove = getattr(self.context.telemetry, "remove_listener", None)
+            if callable(remove):
+                remove(self._on_telemetry_snapshot)
+
+    def _on_telemetry_snapshot(self, snapshot) -> None:
+        """Worker thread: hand the first device list to the GUI thread."""
+        gpus = getattr(snapshot, "gpus", ())
+        if gpus:
+            self._devices_arrived.emit(tuple(gpus))
+
     # ---- Slots
+
+    def _on_devices_arrived(self, infos: tuple) -> None:
+        self._stop_listening()
+        cat = self.catalog
+        if cat is None or not self._showing_example:
+            return  # the user has started their own build: leave it alone
+        gpus = [g for g in (detect.match_gpu_info(info, cat.gpus) for info in infos) if g is not None]
+        if not gpus:
+            return
+        self._showing_example = False
+        self._build_gpus = gpus
+        self._refresh_gpu_list()
+        self._reset_buy_defaults()
+        cpu_name = self.cpu_combo.currentData()
+        names = [g.name for g in gpus] + ([cpu_name] if cpu_name and cpu_name != EXAMPLE_CPU else [])
+        self.detected_label.setText(self.tr("Detected on this PC: {parts}").format(parts=", ".join(names)))
+        self.recompute()
 
     def _on_detect_button_clicked(self) -> None:
         self.detect_hardware()
