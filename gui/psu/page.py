@@ -20,7 +20,9 @@ from gui.i18n import render
 from gui.psu.widgets import SEGMENT_COLOURS, FigureCard, Segment, WattBar
 from services.hardware import detect
 from services.hardware.catalog import Catalog, CatalogError, Gpu, load_catalog
-from services.hardware.compare import Task, cheapest_fitting, compare_specs, estimate_from_params, rank_cards
+from services.hardware.compare import (
+    Task, cheapest_fitting, compare_specs, estimate_from_params, estimate_with_modelfit, rank_cards,
+)
 from services.hardware.psu import (
     EFFICIENCY_LEVELS, Build, BuildError, PsuStandard, Result, Severity, Usage, Verdict, buy_vs_rent, calculate,
 )
@@ -554,15 +556,24 @@ class PsuPage(QWidget):
     def _update_ranking(self) -> None:
         cat = self.catalog
         assert cat is not None
+        params_b, dtype, task = self.params_spin.value(), self.dtype_combo.currentData(), Task(self.task_combo.currentData())
         try:
-            workload = estimate_from_params(self.params_spin.value(), self.dtype_combo.currentData(), Task(self.task_combo.currentData()))
+            # the model-fit service when this build has it; the parameter-count rule otherwise
+            workload = estimate_with_modelfit(None, params_b, dtype, task)
+        except ValueError:
+            workload = None  # e.g. full training of fp8 weights: fall back on the rule of thumb
+        rough = workload is None
+        try:
+            workload = workload or estimate_from_params(params_b, dtype, task)
         except ValueError as exc:
             self.need_label.setText(str(exc))
             return
         budget = float(self.budget_spin.value()) or None
         ranked = rank_cards(cat.gpus, workload, budget, self._prices)
-        need = self.tr("Needs about {gib:.1f} GiB on one GPU ({method}). Estimated from the parameter count; the Model fit page gives a full breakdown.").format(
+        need = self.tr("Needs about {gib:.1f} GiB on one GPU ({method}).").format(
             gib=workload.vram_needed_gib, method=render(workload.method))
+        if rough:
+            need += " " + self.tr("A rough figure from the parameter count; the Model fit page gives a full breakdown.")
         if not any(r.fits for r in ranked):
             cheapest = cheapest_fitting(cat.gpus, workload, self._prices)
             if cheapest is not None:

@@ -344,8 +344,12 @@
             <translation>请填写显卡价格和每小时的云端价格。</translation>
         </message>
         <message>
-            <source>Needs about {gib:.1f} GiB on one GPU ({method}). Estimated from the parameter count; the Model fit page gives a full breakdown.</source>
-            <translation>单卡约需 {gib:.1f} GiB 显存（{method}）。这是按参数量估算的；“模型显存”页面有完整的明细。</translation>
+            <source>Needs about {gib:.1f} GiB on one GPU ({method}).</source>
+            <translation>单卡约需 {gib:.1f} GiB 显存（{method}）。</translation>
+        </message>
+        <message>
+            <source>A rough figure from the parameter count; the Model fit page gives a full breakdown.</source>
+            <translation>这是按参数量粗略估算的；“模型显存”页面有完整的明细。</translation>
         </message>
         <message>
             <source>No card within the budget holds it; the cheapest that does is {gpu} (${price:,.0f}).</source>
