@@ -447,6 +447,10 @@ class PsuPage(QWidget):
         self.peak_card.set(f"{r.peak_10ms_w:.0f} W", self.tr("{w} W for 100 µs").format(w=round(r.peak_100us_w)))
         self.wall_card.set(f"{r.cost.wall_w:.0f} W", self.tr("{cur} {day:.2f} per day ({hours} h)").format(
             cur=self._currency, day=r.cost.cost_per_day, hours=f"{r.cost.hours_per_day:g}"))
+        levels = [self.tr("From the wall at {load}% load, by 80 PLUS level:").format(load=round(r.cost.load_pct))]
+        levels += [f"{self.efficiency_combo.itemText(self.efficiency_combo.findData(level))}: {wall:.0f} W ({eff:.1f}%)"
+                   for level, eff, wall in r.wall_by_level]
+        self.wall_card.setToolTip("\n".join(levels))
         if r.verdict is not None:
             texts = {Verdict.OK: self.tr("Your {w} W PSU is enough."),
                      Verdict.TIGHT: self.tr("Your {w} W PSU is enough, but below our recommendation."),

@@ -300,6 +300,10 @@
             <translation>每天 {cur} {day:.2f}（{hours} 小时）</translation>
         </message>
         <message>
+            <source>From the wall at {load}% load, by 80 PLUS level:</source>
+            <translation>负载 {load}% 时各 80 PLUS 等级的墙插功耗：</translation>
+        </message>
+        <message>
             <source>Your {w} W PSU is enough.</source>
             <translation>你的 {w} W 电源够用。</translation>
         </message>

@@ -76,6 +76,11 @@ def test_golden_training_4090_7950x(catalog):
     assert r.cost.cost_per_hour == pytest.approx(0.2680, abs=0.0005)
     assert r.cost.cost_per_day == pytest.approx(6.43, abs=0.01)
     assert r.cost.hours_per_day == 24
+    by_level = {level: wall for level, _, wall in r.wall_by_level}
+    assert by_level["gold"] == pytest.approx(r.cost.wall_w)
+    # Titanium at 61 % load: 94 + (90-94) x 0.1138/0.5 = 93.09 % -> 857.2 W
+    assert by_level["titanium"] == pytest.approx(798 / 0.93089, abs=0.3)
+    assert by_level["titanium"] < by_level["gold"] < by_level["bronze"] < by_level["none"]
 
 
 def test_golden_two_3090_threadripper(catalog):
