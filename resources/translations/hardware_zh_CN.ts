@@ -203,8 +203,12 @@
             <translation>{cpu} 只有 16 条显卡通道：只有支持拆分 CPU 通道的主板才能让两张卡跑 x8+x8（请查看主板说明书）；否则第二张卡只能插在芯片组的 x4 插槽上。</translation>
         </message>
         <message>
-            <source>Cards beyond the second share the chipset's uplink at x4 or less: slow for loading models and for multi-GPU training. A Threadripper/Xeon platform gives every card x16.</source>
-            <translation>第三张及以后的卡共享芯片组的 x4（或更窄）上行链路：加载模型和多卡训练都会变慢。Threadripper/至强平台可让每张卡都跑 x16。</translation>
+            <source>{cpu} gives {k} cards x{w} from the CPU; the others sit in chipset x4 slots.</source>
+            <translation>{cpu} 可为 {k} 张卡提供来自 CPU 的 x{w} 通道；其余的卡插在芯片组的 x4 插槽上。</translation>
+        </message>
+        <message>
+            <source>{n} of the cards share the chipset's uplink at x4 or less: slow for loading models and for multi-GPU training. A platform with more CPU lanes (Threadripper PRO, Xeon W) gives every card x16.</source>
+            <translation>有 {n} 张卡共享芯片组的 x4（或更窄）上行链路：加载模型和多卡训练都会变慢。CPU 通道更多的平台（Threadripper PRO、Xeon W）可让每张卡都跑 x16。</translation>
         </message>
         <message>
             <source>GeForce RTX 40 cards have no NVLink and the driver disables peer-to-peer over PCIe: multi-GPU training exchanges gradients through host memory.</source>

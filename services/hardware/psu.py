@@ -330,21 +330,29 @@ def plan_lanes(gpus: Sequence[Gpu], cpu: Cpu | None) -> tuple[LanePlan, list[Bui
     if cpu is None:
         return LanePlan(None, tuple("?" for _ in cards), translate("Psu", "Choose a CPU to see how the PCIe lanes are shared.")), warnings
     lanes = cpu.gpu_lanes
-    assignments: list[str] = []
+    # how many cards the platform can hang off CPU lanes ("x16+x16+x16" -> 3), and at what width
+    cpu_cards = min(len(cards), max(split.count("+") + 1 for split in cpu.gpu_splits))
+    width = 16
+    while width > 8 and width * cpu_cards > lanes:
+        width //= 2
+    assignments = [f"x{min(width, c.pcie_lanes or 16)} (CPU)" for c in cards[:cpu_cards]]
+    assignments += ["x4 (chipset)"] * (len(cards) - cpu_cards)
     if len(cards) == 1:
-        width = min(16, cards[0].pcie_lanes or 16, lanes)
-        assignments.append(f"x{width} (CPU)")
-        msg = translate("Psu", "{gpu} gets x{w} PCIe {gen}.0 from the CPU.").format(gpu=cards[0].name, w=width, gen=min(cpu.pcie_gen, cards[0].pcie_gen or cpu.pcie_gen))
-    elif lanes >= 16 * len(cards):
-        assignments = [f"x{min(16, c.pcie_lanes or 16)} (CPU)" for c in cards]
+        msg = translate("Psu", "{gpu} gets x{w} PCIe {gen}.0 from the CPU.").format(
+            gpu=cards[0].name, w=min(width, cards[0].pcie_lanes or 16), gen=min(cpu.pcie_gen, cards[0].pcie_gen or cpu.pcie_gen))
+    elif width == 16 and cpu_cards == len(cards):
         msg = translate("Psu", "{cpu} has {lanes} lanes for graphics: every card gets x16 from the CPU.").format(cpu=cpu.name, lanes=lanes)
-    else:
-        # mainstream desktop: 16 CPU lanes split x8+x8 on boards that support it; more cards go to the chipset
-        assignments = ["x8 (CPU)", "x8 (CPU)"] + ["x4 (chipset)"] * (len(cards) - 2)
+    elif lanes == 16:
+        # mainstream desktop: the 16 graphics lanes split x8+x8 only on boards wired for it
         msg = translate("Psu", "{cpu} has 16 lanes for graphics: two cards run x8+x8 only on boards that split the CPU lanes (check the manual); otherwise the second card sits in a chipset x4 slot.").format(cpu=cpu.name)
         warnings.append(BuildWarning("lanes_split", Severity.INFO, msg))
-        if len(cards) > 2:
-            warnings.append(BuildWarning("lanes_chipset", Severity.WARNING, translate("Psu", "Cards beyond the second share the chipset's uplink at x4 or less: slow for loading models and for multi-GPU training. A Threadripper/Xeon platform gives every card x16.")))
+    else:
+        msg = translate("Psu", "{cpu} gives {k} cards x{w} from the CPU; the others sit in chipset x4 slots.").format(
+            cpu=cpu.name, k=cpu_cards, w=width)
+    if len(cards) > cpu_cards:
+        warnings.append(BuildWarning("lanes_chipset", Severity.WARNING, translate(
+            "Psu", "{n} of the cards share the chipset's uplink at x4 or less: slow for loading models and for multi-GPU training. A platform with more CPU lanes (Threadripper PRO, Xeon W) gives every card x16.").format(
+                n=len(cards) - cpu_cards)))
     nvlinked = any(c.nvlink for c in cards)
     if len(cards) > 1 and not nvlinked and any(c.architecture == "Ada Lovelace" and c.segment == "desktop" for c in cards):
         warnings.append(BuildWarning("no_p2p", Severity.INFO, translate("Psu", "GeForce RTX 40 cards have no NVLink and the driver disables peer-to-peer over PCIe: multi-GPU training exchanges gradients through host memory.")))

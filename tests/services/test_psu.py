@@ -137,6 +137,15 @@ def test_lane_plan_on_mainstream_desktop(catalog):
     assert one.lanes.assignments == ("x8 (CPU)",)  # the 4060 is an x8 card
 
 
+def test_lane_plan_on_threadripper(catalog):
+    four = calculate(Build(gpus=(catalog.find_gpu("A6000"),) * 4, cpu=catalog.find_cpu("7980X")), catalog)
+    # TRX50: 48 CPU lanes, three x16 slots from the CPU; the fourth card goes to the chipset
+    assert four.lanes.assignments == ("x16 (CPU)",) * 3 + ("x4 (chipset)",)
+    assert "lanes_chipset" in codes(four) and "lanes_split" not in codes(four)
+    pro = calculate(Build(gpus=(catalog.find_gpu("A6000"),) * 4, cpu=catalog.find_cpu("7995WX")), catalog)
+    assert pro.lanes.assignments == ("x16 (CPU)",) * 4 and "lanes_chipset" not in codes(pro)
+
+
 def test_atx2_excursion_warning(catalog):
     b = Build(gpus=(catalog.find_gpu("3090"),) * 2, cpu=catalog.find_cpu("13900K"), psu_w=1000,
               psu_standard=PsuStandard.ATX2)
