@@ -403,7 +403,7 @@ class PsuPage(QWidget):
     def add_gpu(self, gpu: Gpu) -> None:
         if len(self._build_gpus) >= 8:
             return
-        self._showing_example = False
+        self._leave_example()
         self._build_gpus.append(gpu)
         self._refresh_gpu_list()
         self._reset_buy_defaults()
@@ -411,7 +411,7 @@ class PsuPage(QWidget):
 
     def remove_gpu(self, row: int) -> None:
         if 0 <= row < len(self._build_gpus):
-            self._showing_example = False
+            self._leave_example()
             del self._build_gpus[row]
             self._refresh_gpu_list()
             self._reset_buy_defaults()
@@ -485,7 +485,11 @@ class PsuPage(QWidget):
         self.why_label.setText("<br>".join(why))
         plan_heading = self.tr("Cables and PCIe lanes")
         plan = [f"<b>{plan_heading}</b>"]
-        plan += [render(item.message) for item in r.connectors.gpus]
+        counted: dict[str, int] = {}
+        for item in r.connectors.gpus:  # two identical cards: one line, "2 x ..."
+            text = render(item.message)
+            counted[text] = counted.get(text, 0) + 1
+        plan += [f"{n} × {text}" if n > 1 else text for text, n in counted.items()]
         plan.append(render(r.lanes.message))
         self.plan_label.setText("<br>".join(plan))
         self._show_warnings(r)
@@ -496,7 +500,8 @@ class PsuPage(QWidget):
             label.deleteLater()
         self.warning_labels = []
         order = {Severity.PROBLEM: 0, Severity.WARNING: 1, Severity.INFO: 2}
-        for w in sorted(r.warnings, key=lambda w: order[w.severity]):
+        shown = [w for w in r.warnings if w.code != "lanes_split"]  # already in the lanes card
+        for w in sorted(shown, key=lambda w: order[w.severity]):
             label = QLabel(render(w.message))
             label.setWordWrap(True)
             label.setObjectName(f"warning_{w.code}")
@@ -651,6 +656,11 @@ class PsuPage(QWidget):
                 self.cpu_combo.setCurrentIndex(max(0, self.cpu_combo.findData(cpu.name)))
         self.recompute()
         return True
+
+    def _leave_example(self) -> None:
+        if self._showing_example:
+            self._showing_example = False
+            self.detected_label.setText("")  # "showing an example" is no longer true
 
     def _stop_listening(self) -> None:
         if self._listening:
