@@ -6,6 +6,7 @@ command (``--help`` lists them). Headless commands never import Qt.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from services.cli import EXIT_USAGE, UsageError, available_commands, fail, load_command
@@ -25,6 +26,8 @@ def build_parser() -> argparse.ArgumentParser:
     gui.add_argument("--page", metavar="NAME", help="page to show first (dashboard, setup, hybrid, psu, fit, settings)")
     gui.add_argument("--lang", choices=["en", "zh_CN"], help="language for this run")
     gui.add_argument("--self-test", action="store_true", help="open every page offscreen and run one estimate each")
+    gui.add_argument("--minimized", action="store_true",
+                     help="start in the tray without showing the window (used when starting with the system)")
     commands = available_commands()
     if commands:
         sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
@@ -35,7 +38,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def ensure_std_streams() -> None:
+    """A windowed Windows build (gpu-assistant.exe) has no console: sys.stdout and sys.stderr are
+    None there, and the first print would raise. Send them to the null device instead; the console
+    twin gpu-assistant-cli.exe is the one for text output."""
+    if sys.stdout is None or sys.stderr is None:
+        sink = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - lives as long as the process
+        sys.stdout = sys.stdout or sink
+        sys.stderr = sys.stderr or sink
+
+
 def main(argv: list[str] | None = None) -> int:
+    ensure_std_streams()
     parser = build_parser()
     args = parser.parse_args(argv)
     if getattr(args, "command", None):

@@ -7,17 +7,17 @@ import sys
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QEventLoop, QSettings, QTimer
-from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from gui.context import AppContext
 from gui.i18n import TranslatorSet
+from gui.icons import app_icon
 from gui.main_window import MainWindow
 from gui.pages import PAGES
 from services.i18n import resolve_language
 from services.paths import AppPaths, resource_path
 from services.settings import SettingsStore
-from services.version import APP_ID, APP_NAME, __version__
+from services.version import APP_ID, APP_NAME, DESKTOP_ID, __version__
 
 
 class AppController:
@@ -71,6 +71,9 @@ class AppController:
             if save_state:
                 self.window.save_state(self.qsettings())
             self.window.shutdown()
+        exporter = self.context.extras.get("exporter")
+        if exporter is not None:
+            exporter.stop()
         telemetry = self.context.telemetry
         if telemetry is not None and hasattr(telemetry, "stop"):
             telemetry.stop()
@@ -89,14 +92,56 @@ def create_application(argv: list[str] | None = None) -> QApplication:
     QCoreApplication.setApplicationName(APP_ID)
     QCoreApplication.setApplicationVersion(__version__)
     app.setApplicationDisplayName(APP_NAME)
-    icon = resource_path("icons", "gpu-assistant.svg")
-    if icon.exists():
-        app.setWindowIcon(QIcon(str(icon)))
+    # Wayland shells find the task bar icon through the installed .desktop file of this name.
+    app.setDesktopFileName(DESKTOP_ID)
+    _set_windows_app_id()
+    icon = app_icon()
+    if not icon.isNull():
+        app.setWindowIcon(icon)
     style = resource_path("style", "app.qss")
     if style.exists():
         app.setStyle("Fusion")  # the same widgets on every platform under our style sheet
         app.setStyleSheet(style.read_text(encoding="utf-8"))
     return app
+
+
+def _set_windows_app_id() -> None:
+    """Give the process its own task bar identity on Windows.
+
+    Without it, ``python main.py`` is grouped under python.exe and shows
+    Python's icon in the task bar instead of ours.
+    """
+    if sys.platform != "win32":
+        return
+    import ctypes
+
+    try:
+        ctypes.windll.shell32.SetCurrentProcessExplicitAppUserModelID(DESKTOP_ID)
+    except (AttributeError, OSError):
+        pass
+
+
+def should_start_hidden(args: argparse.Namespace, context: AppContext) -> bool:
+    """``--minimized`` (the start-with-Windows entry) or the setting ask to start in the tray."""
+    if args.screenshot or args.self_test:
+        return False
+    return bool(getattr(args, "minimized", False) or context.settings_store.settings.general.start_minimized)
+
+
+def show_main_window(window: MainWindow, start_hidden: bool) -> str:
+    """Show the window, or keep it in the tray; returns 'shown', 'tray' or 'minimized'.
+
+    Hiding is only safe when a tray icon can bring the window back: the tray
+    owner says so through ``window.close_to_tray``. Without one the window
+    starts minimised to the task bar instead of vanishing.
+    """
+    if not start_hidden:
+        window.show()
+        return "shown"
+    if window.close_to_tray is not None and window.close_to_tray():
+        return "tray"
+    window.showMinimized()
+    return "minimized"
 
 
 def build_context(args: argparse.Namespace, paths: AppPaths | None = None) -> AppContext:
@@ -121,6 +166,18 @@ def attach_telemetry(context: AppContext, args: argparse.Namespace) -> None:
     context.telemetry.start()
 
 
+def attach_exporter(context: AppContext) -> None:
+    """Serve this machine's metrics in the background when Settings say so."""
+    if context.telemetry is None:
+        return
+    from services.exporter.service import ExporterService, hub_collector
+
+    service = ExporterService(lambda: hub_collector(context.telemetry))
+    service.apply(context.settings_store.settings.exporter)
+    context.settings_store.subscribe(lambda settings: service.apply(settings.exporter))
+    context.extras["exporter"] = service
+
+
 def save_screenshot(window: MainWindow, path: str, settle_ms: int = 1500) -> bool:
     """Let the window lay out and paint for a moment, then save it as PNG."""
     loop = QEventLoop()
@@ -142,6 +199,7 @@ def run_app(args: argparse.Namespace) -> int:
 
         return run_self_test(app, context, args)
     attach_telemetry(context, args)
+    attach_exporter(context)
     controller = AppController(app, context, language_override=args.lang)
     window = controller.build_window(args.page, restore=not args.screenshot)
     if args.screenshot:
@@ -155,6 +213,6 @@ def run_app(args: argparse.Namespace) -> int:
             return 1
         print(args.screenshot)
         return 0
-    window.show()
+    show_main_window(window, should_start_hidden(args, context))
     app.aboutToQuit.connect(controller.shutdown)
     return app.exec()

@@ -4,15 +4,15 @@ from __future__ import annotations
 from typing import Callable
 
 from PySide6.QtCore import QSettings, QSize, Qt, Signal
-from PySide6.QtGui import QCloseEvent, QIcon
+from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
-    QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QMainWindow, QStackedWidget,
+    QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QMainWindow, QStackedWidget, QToolButton,
     QVBoxLayout, QWidget,
 )
 
 from gui.context import AppContext
+from gui.icons import app_icon, line_icon, sidebar_colours
 from gui.pages import PAGES, PageSpec
-from services.paths import resource_path
 from services.version import APP_NAME, __version__
 
 
@@ -43,9 +43,9 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.context = context
         self.setWindowTitle(f"{APP_NAME} {__version__}")
-        icon_file = resource_path("icons", "gpu-assistant.svg")
-        if icon_file.exists():
-            self.setWindowIcon(QIcon(str(icon_file)))
+        icon = app_icon()
+        if not icon.isNull():
+            self.setWindowIcon(icon)
         self._pages: dict[str, QWidget] = {}
         self._quitting = False
         # Set by the tray owner: returns True when closing should only hide the window.
@@ -70,18 +70,28 @@ class MainWindow(QMainWindow):
         self.sidebar.setFrameShape(QListWidget.Shape.NoFrame)
         side_layout.addWidget(brand)
         side_layout.addWidget(self.sidebar, 1)
+        self.about_button = QToolButton(side)
+        self.about_button.setObjectName("aboutButton")
+        self.about_button.setText(self.tr("About {name}").format(name=APP_NAME))
+        self.about_button.setIcon(self.windowIcon())
+        self.about_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.about_button.setAutoRaise(True)
+        self.about_button.clicked.connect(self._on_about_button_clicked)
+        side_layout.addWidget(self.about_button, 0, Qt.AlignmentFlag.AlignLeft)
+        side_layout.addSpacing(6)
         self.stack = QStackedWidget(central)
         self.stack.setObjectName("pageArea")
         layout.addWidget(side)
         layout.addWidget(self.stack, 1)
         self.setCentralWidget(central)
 
+        icon_colour, selected_icon_colour = sidebar_colours(self.sidebar)
         for spec in PAGES:
             item = QListWidgetItem(spec.translated_title())
             item.setData(Qt.ItemDataRole.UserRole, spec.key)
-            icon_path = resource_path("icons", f"{spec.icon}.svg")
-            if icon_path.exists():
-                item.setIcon(QIcon(str(icon_path)))
+            icon = line_icon(spec.icon, icon_colour, selected_icon_colour)
+            if not icon.isNull():
+                item.setIcon(icon)
             self.sidebar.addItem(item)
             holder = QWidget()
             QVBoxLayout(holder).setContentsMargins(16, 12, 16, 12)
@@ -143,6 +153,11 @@ class MainWindow(QMainWindow):
         self.close()
 
     # ---- Slots
+    def _on_about_button_clicked(self) -> None:
+        from gui.about import AboutDialog
+
+        AboutDialog(self.context, self).exec()
+
     def _on_sidebar_row_changed(self, row: int) -> None:
         if row < 0:
             return

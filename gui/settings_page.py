@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QFormLayout, QGroupBox, QLabel, QVBoxLayout, QWidget,
+    QCheckBox, QComboBox, QFormLayout, QGroupBox, QLabel, QSpinBox, QVBoxLayout, QWidget,
 )
 
 from gui.context import AppContext
@@ -39,7 +39,12 @@ class SettingsPage(QWidget):
         self.tray_check.setChecked(settings.general.keep_running_in_tray)
         self.tray_check.toggled.connect(self._on_tray_check_toggled)
         form.addRow(self.tray_check)
+        self.start_minimized_check = QCheckBox(self.tr("Start hidden in the tray (the window opens from the tray icon)"), general)
+        self.start_minimized_check.setChecked(settings.general.start_minimized)
+        self.start_minimized_check.toggled.connect(self._on_start_minimized_check_toggled)
+        form.addRow(self.start_minimized_check)
         layout.addWidget(general)
+        layout.addWidget(self._build_exporter_group(settings))
         self.sections_layout = QVBoxLayout()
         layout.addLayout(self.sections_layout)
         layout.addStretch(1)
@@ -48,11 +53,46 @@ class SettingsPage(QWidget):
             note.setWordWrap(True)
             layout.addWidget(note)
 
+    def _build_exporter_group(self, settings) -> QGroupBox:
+        group = QGroupBox(self.tr("Metrics for Prometheus"), self)
+        form = QFormLayout(group)
+        self.exporter_check = QCheckBox(self.tr("Serve this computer's GPU metrics while the app runs"), group)
+        self.exporter_check.setChecked(settings.exporter.run_in_background)
+        self.exporter_check.toggled.connect(self._on_exporter_changed)
+        form.addRow(self.exporter_check)
+        self.exporter_host = QComboBox(group)
+        self.exporter_host.addItem(self.tr("This computer only (127.0.0.1)"), "127.0.0.1")
+        self.exporter_host.addItem(self.tr("All networks (0.0.0.0): put TLS and a password in front"), "0.0.0.0")
+        index = self.exporter_host.findData(settings.exporter.host)
+        if index < 0:
+            self.exporter_host.addItem(settings.exporter.host, settings.exporter.host)
+            index = self.exporter_host.count() - 1
+        self.exporter_host.setCurrentIndex(index)
+        self.exporter_host.currentIndexChanged.connect(self._on_exporter_changed)
+        form.addRow(self.tr("Listen on"), self.exporter_host)
+        self.exporter_port = QSpinBox(group)
+        self.exporter_port.setRange(1, 65535)
+        self.exporter_port.setValue(settings.exporter.port)
+        self.exporter_port.editingFinished.connect(self._on_exporter_changed)
+        form.addRow(self.tr("Port"), self.exporter_port)
+        return group
+
+    def _on_exporter_changed(self, *_args) -> None:
+        exporter = self._store.settings.exporter
+        exporter.run_in_background = self.exporter_check.isChecked()
+        exporter.host = self.exporter_host.currentData()
+        exporter.port = self.exporter_port.value()
+        self._store.save()
+
     def _on_language_combo_changed(self, _index: int) -> None:
         value = self.language_combo.currentData()
         self._store.settings.general.language = value
         self._store.save()
         self.language_changed.emit(value)
+
+    def _on_start_minimized_check_toggled(self, checked: bool) -> None:
+        self._store.settings.general.start_minimized = checked
+        self._store.save()
 
     def _on_tray_check_toggled(self, checked: bool) -> None:
         self._store.settings.general.keep_running_in_tray = checked

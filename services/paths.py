@@ -6,6 +6,7 @@ so they never touch the user's real settings or recordings.
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,7 +15,22 @@ import platformdirs
 from services.version import APP_ID
 
 HOME_ENV = "GPU_ASSISTANT_HOME"
-RESOURCES_DIR = Path(__file__).resolve().parent.parent / "resources"
+
+
+def find_resources_dir(frozen: bool, bundle_dir: str | None, module_file: str) -> Path:
+    """Where ``resources/`` is, in a checkout or in a PyInstaller bundle.
+
+    In a checkout it sits beside ``services/``. A PyInstaller build unpacks the
+    data files under ``sys._MEIPASS`` (the ``_internal`` folder of a one-folder
+    build), which is not where the frozen modules claim to live on every
+    version, so the bundle's own directory is asked first.
+    """
+    if frozen and bundle_dir:
+        return Path(bundle_dir) / "resources"
+    return Path(module_file).resolve().parent.parent / "resources"
+
+
+RESOURCES_DIR = find_resources_dir(bool(getattr(sys, "frozen", False)), getattr(sys, "_MEIPASS", None), __file__)
 
 
 @dataclass(frozen=True, slots=True)

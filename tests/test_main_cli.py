@@ -21,3 +21,16 @@ def test_bad_usage_exits_2():
     result = _run("no-such-command")
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
+
+
+def test_no_console_streams_do_not_crash():
+    """A windowed Windows build runs with sys.stdout and sys.stderr set to None; code that needs a
+    real stream (the self-test's watchdog, sys.stdout.write) must still work there."""
+    code = ("import sys, faulthandler; sys.stdout = None; sys.stderr = None\n"
+            "import main\n"
+            "main.ensure_std_streams()\n"
+            "faulthandler.dump_traceback_later(60); faulthandler.cancel_dump_traceback_later()\n"
+            "sys.stdout.write('x')\n"
+            "try:\n    main.main(['--version'])\nexcept SystemExit as exc:\n    raise SystemExit(exc.code)\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 0, result.stderr

@@ -81,7 +81,13 @@ def run(args: argparse.Namespace, *, source: Any = None,
                 snapshot = source.read(ALL_TIERS, wall_clock())
                 _emit(snapshot, args, catalog, writer, out, source_name=args.source, clear=False)
                 return EXIT_OK
-            return _loop(source, args, catalog, writer, out, sleep=sleep, clock=clock, wall_clock=wall_clock)
+            if writer is not None and not args.json:
+                print(f"logging {len(source.devices())} GPU(s) to {csv_path} every {args.interval:g} s; "
+                      "Ctrl-C stops", file=err)
+            code = _loop(source, args, catalog, writer, out, sleep=sleep, clock=clock, wall_clock=wall_clock)
+            if writer is not None and not args.json:
+                print(f"wrote {writer.rows} rows to {csv_path}", file=err)
+            return code
         finally:
             if writer is not None:
                 writer.close()
@@ -141,6 +147,7 @@ class _CsvLog:
 
     def __init__(self, path: Path) -> None:
         new = not path.exists() or path.stat().st_size == 0
+        self.rows = 0
         try:
             self._file = open(path, "a", encoding="utf-8", newline="")
         except OSError as exc:
@@ -154,6 +161,7 @@ class _CsvLog:
         if rows:
             self._file.write("".join(row + "\n" for row in rows))
             self._file.flush()
+            self.rows += len(rows)
 
     def close(self) -> None:
         self._file.close()

@@ -180,6 +180,8 @@ class Nvml:
         self._unsupported: set[tuple[str, str]] = set()
         self._chosen: dict[tuple[str, str], int] = {}
         self._worked: set[tuple[str, str]] = set()
+        # (device, metric) -> (the attempts tuple, the attempt that worked): the fast path
+        self._steady: dict[tuple[str, str], tuple[Sequence[Attempt], Attempt]] = {}
         self.calls = 0  # NVML function calls made, for tests and the benchmark
 
     # ---- lifecycle
@@ -305,6 +307,7 @@ class Nvml:
         self._unsupported = {k for k in self._unsupported if k[0] != device}
         self._worked = {k for k in self._worked if k[0] != device}
         self._chosen = {k: v for k, v in self._chosen.items() if k[0] != device}
+        self._steady = {k: v for k, v in self._steady.items() if k[0] != device}
 
     def query(self, device: str, metric: str, attempts: Sequence[Attempt],
               convert: Callable[[Any], Any] | None = None) -> Any:
@@ -315,6 +318,26 @@ class Nvml:
         about the whole GPU.
         """
         key = (device, metric)
+        steady = self._steady.get(key)
+        if steady is not None and steady[0] is attempts:
+            # Steady state: the entry point that worked last time, no bookkeeping.
+            attempt = steady[1]
+            fn = attempt.function if attempt.function.__class__ is not str else getattr(
+                self._lib, attempt.function, None)
+            if fn is not None and attempt.validate is None:
+                self.calls += 1
+                try:
+                    raw = fn(*attempt.args, **attempt.kwargs) if attempt.kwargs else fn(*attempt.args)
+                except self._lib.NVMLError as exc:
+                    code = error_code(exc)
+                    if code in _TRANSIENT_CODES or code in _UNSUPPORTED_CODES:
+                        return None  # it worked before: one odd answer does not make it unsupported
+                    raise DeviceFailure(code, reason_for(exc)) from exc
+                except (UnicodeDecodeError, ValueError):
+                    return None
+                if raw.__class__ is int and raw >= NOT_AVAILABLE_UINT and raw in _SENTINELS:
+                    return None
+                return raw if convert is None or raw is None else convert(raw)
         if key in self._unsupported:
             return None
         start = self._chosen.get(key, 0)
@@ -346,6 +369,7 @@ class Nvml:
                 continue
             self._chosen[key] = position
             self._worked.add(key)
+            self._steady[key] = (attempts, attempt)
             value = clean(raw)
             if value is None or convert is None:
                 return value

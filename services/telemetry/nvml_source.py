@@ -12,7 +12,9 @@ retried with exponential backoff; errors that only a fresh start can clear
 which every GPU is found again by UUID (indexes can change).
 
 On Linux a runtime-suspended GPU (``power/runtime_status`` in sysfs) is not
-touched: asking NVML about it would wake it and cost a laptop battery.
+touched: asking NVML about it would wake it and cost a laptop battery. When
+every NVIDIA GPU is suspended, NVML is not even started until one wakes (its
+name and PCI id then come from sysfs).
 """
 from __future__ import annotations
 
@@ -106,11 +108,29 @@ class NvmlSource:
         self._driver_version: str | None = None
         self._cuda_version: str | None = None
         self._identities: dict[int, tuple[str | None, str | None]] = {}
+        self._deferred = False  # every NVIDIA GPU asleep: NVML not started yet
+        self._nvidia_pci: list[str] | None = None  # sysfs bus ids of NVIDIA display devices
 
     # ---- TelemetrySource
 
     def open(self) -> SourceStatus:
         self._opened = True
+        asleep = self._all_nvidia_gpus_asleep() if not self.nvml.initialized else []
+        if asleep:
+            # Starting NVML talks to every GPU; with all of them runtime-suspended
+            # that could wake them, so wait until one wakes up by itself.
+            self._deferred = True
+            if not self._slots:
+                self._slots = [_sleeping_placeholder(i, bdf, self._pci_devices) for i, bdf in enumerate(asleep)]
+            for slot in self._slots:
+                slot.state, slot.detail = DeviceState.SLEEPING, _ASLEEP_DETAIL
+            self._publish_infos()
+            self._status = SourceStatus(DeviceState.OK, "every NVIDIA GPU is asleep (runtime-suspended); "
+                                                        "monitoring starts when one wakes")
+            return self._status
+        if self._deferred:
+            self._deferred = False
+            self._slots = [s for s in self._slots if not s.key.startswith("pci-")]
         try:
             self.nvml.init()
             self._read_system_versions()
@@ -151,6 +171,8 @@ class NvmlSource:
     def _read(self, tiers: Tier, now: float) -> Snapshot:
         if not self._opened:
             self.open()
+        elif self._deferred:
+            self.open()  # a cheap sysfs check until a GPU wakes; then NVML starts
         elif not self.nvml.initialized and self._clock() >= self._source_retry_at:
             self.open()
         system = self._system.sample(now) if tiers & Tier.FAST else None
@@ -172,7 +194,7 @@ class NvmlSource:
             return self._state_sample(slot, now)  # still waiting for its retry
         if self._is_suspended(slot):
             slot.state = DeviceState.SLEEPING
-            slot.detail = "runtime-suspended by the system; not polled so it can stay asleep"
+            slot.detail = _ASLEEP_DETAIL
             return self._state_sample(slot, now)
         if slot.state is DeviceState.SLEEPING:
             # Awake again: what we knew before it slept is stale.
@@ -431,6 +453,20 @@ class NvmlSource:
             return False  # no runtime PM for this device (desktops): always awake
         return status.strip() in ("suspended", "suspending")
 
+    def _all_nvidia_gpus_asleep(self) -> list[str]:
+        """Bus ids of the NVIDIA GPUs if every one of them is runtime-suspended, else []."""
+        if not self._runtime_pm:
+            return []
+        if self._nvidia_pci is None:
+            self._nvidia_pci = _nvidia_display_devices(self._pci_devices)
+        if not self._nvidia_pci:
+            return []
+        for bdf in self._nvidia_pci:
+            status = _read_sysfs(os.path.join(self._pci_devices, bdf, "power", "runtime_status"))
+            if status not in ("suspended", "suspending"):
+                return []
+        return list(self._nvidia_pci)
+
     @staticmethod
     def _state_sample(slot: _Slot, now: float) -> GpuSample:
         return GpuSample(t=now, index=slot.index, uuid=slot.key, state=slot.state, state_detail=slot.detail)
@@ -504,6 +540,50 @@ def _field_value(nvml: Nvml, handle: Any, field_id: int) -> Any:
     if attr is None:
         raise nvml.lib.NVMLError(ERROR_NOT_SUPPORTED)
     return getattr(entry.value, attr)
+
+
+_ASLEEP_DETAIL = "runtime-suspended by the system; not polled so it can stay asleep"
+_NVIDIA_VENDOR = "0x10de"
+
+
+def _read_sysfs(path: str) -> str | None:
+    try:
+        with open(path, encoding="ascii", errors="replace") as fh:
+            return fh.read().strip()
+    except OSError:
+        return None
+
+
+def _nvidia_display_devices(pci_devices: Path) -> list[str]:
+    """sysfs bus ids of NVIDIA display controllers (PCI class 0x03xxxx: VGA or 3D)."""
+    try:
+        names = sorted(os.listdir(pci_devices))
+    except OSError:
+        return []
+    found = []
+    for bdf in names:
+        base = os.path.join(pci_devices, bdf)
+        if _read_sysfs(os.path.join(base, "vendor")) != _NVIDIA_VENDOR:
+            continue
+        if not (_read_sysfs(os.path.join(base, "class")) or "").startswith("0x03"):
+            continue  # the card's HDMI audio or USB-C controller, not the GPU
+        found.append(bdf)
+    return found
+
+
+def _sleeping_placeholder(index: int, bdf: str, pci_devices: Path) -> _Slot:
+    """What sysfs alone can say about a GPU NVML has not been asked about."""
+    device = _read_sysfs(os.path.join(pci_devices, bdf, "device"))
+    try:
+        # NVML's pciDeviceId is (device << 16) | vendor.
+        pci_device_id = (int(device, 16) << 16) | int(_NVIDIA_VENDOR, 16) if device else None
+    except ValueError:
+        pci_device_id = None
+    nvml_bus_id = ("0000" + bdf).upper() if len(bdf) == 12 else bdf.upper()
+    info = GpuInfo(index=index, name="NVIDIA GPU", uuid=f"pci-{bdf}", pci_bus_id=nvml_bus_id,
+                   pci_device_id=pci_device_id)
+    return _Slot(key=f"pci-{bdf}", index=index, handle=None, info=info, sysfs_bus_id=bdf,
+                 state=DeviceState.SLEEPING, detail=_ASLEEP_DETAIL)
 
 
 def _plausible_processes(listed: Any) -> bool:

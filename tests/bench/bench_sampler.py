@@ -43,7 +43,7 @@ class Recorder:
 
         def call(*args, **kwargs):
             if self.recording is not None:
-                self.recording.append((target, args, kwargs))
+                self.recording.append((name, target, args, kwargs))
             return target(*args, **kwargs)
 
         return call
@@ -79,6 +79,40 @@ def cpu_per_call(fn, samples: int) -> float:
     return (time.process_time() - start) / samples
 
 
+class _NullLib:
+    """A stand-in for libnvidia-ml: every symbol succeeds at once and writes nothing."""
+
+    def __getattr__(self, name: str):
+        return lambda *args: 0
+
+
+def real_binding_cost(calls: list, samples: int) -> float | None:
+    """CPU time of nvidia-ml-py's own Python wrappers for ``calls`` (ctypes structs,
+    byref, lookups, decoding), with a C library that does no work."""
+    try:
+        import pynvml
+    except ImportError:
+        return None
+    if getattr(pynvml, "nvmlLib", "absent") is not None:
+        return None  # a real library is loaded in this process: do not touch it
+    plan = []
+    for name, _, args, kwargs in calls:
+        fn = getattr(pynvml, name, None)
+        if fn is None:
+            continue
+        plan.append((fn, tuple(None if type(a).__name__ == "FakeHandle" else a for a in args), kwargs))
+    pynvml.nvmlLib = _NullLib()
+    try:
+        def bare_binding() -> None:
+            for fn, a, k in plan:
+                fn(*a, **k)
+
+        return cpu_per_call(bare_binding, samples)
+    finally:
+        pynvml.nvmlLib = None
+        pynvml._nvmlGetFunctionPointer_cache.clear()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, default=3000)
@@ -101,7 +135,7 @@ def main() -> None:
         recorder.recording = None
 
         def bare() -> None:
-            for fn, a, k in calls:
+            for _, fn, a, k in calls:
                 fn(*a, **k)
 
         t_source = cpu_per_call(lambda: source.read(ALL, time.time()), args.samples)
@@ -114,6 +148,7 @@ def main() -> None:
         t_full = cpu_per_call(lambda: full.read(ALL, time.time()), max(200, args.samples // 5))
         source.close()
         full.close()
+    t_binding = real_binding_cost(calls, args.samples)
 
     print(f"NVML calls per full sample (2 GPUs, all tiers): {len(calls)}")
     print(f"bare fake NVML calls:            {t_bare * 1e6:8.1f} us CPU per sample   (baseline)")
@@ -123,6 +158,12 @@ def main() -> None:
     print(f"with psutil system + process CPU:{t_full * 1e6:8.1f} us CPU per sample   "
           f"ratio {t_full / t_bare:.2f}x")
     print(f"at 1 Hz the full NVML-side sample is {t_source * 100:.4f} % of one core")
+    if t_binding is not None:
+        overhead = t_source - t_bare
+        print(f"real nvidia-ml-py wrappers, same calls, over a do-nothing C library: {t_binding * 1e6:8.1f} us "
+              f"per sample (the Python cost any NVML caller pays before the driver does any work)")
+        print(f"wrapper overhead {overhead * 1e6:.1f} us on top of that: "
+              f"{(t_binding + overhead) / t_binding:.2f}x the bare binding cost, driver time excluded")
 
 
 if __name__ == "__main__":

@@ -566,3 +566,36 @@ def make_gpu(index: int, **overrides: Any) -> FakeGpu:
     )
     base.update(overrides)
     return FakeGpu(**base)
+
+
+def scenario(name: str) -> FakeNvml:
+    """Ready-made machines for other tests (hybrid checker, dashboard, CLI).
+
+    - ``desktop``: two desktop cards, a training process on each.
+    - ``laptop``: one RTX laptop GPU; no fan reading, no ECC (as on most laptops).
+    - ``server``: one data-centre GPU with ECC on and memory temperature.
+    - ``old_driver``: two cards on a driver without the newer NVML entry points.
+    - ``no_driver`` / ``driver_not_loaded`` / ``version_mismatch``: nvmlInit fails that way.
+    """
+    if name == "desktop":
+        return FakeNvml(2)
+    if name == "laptop":
+        gpu = make_gpu(0, name="NVIDIA GeForce RTX 4060 Laptop GPU", pci_device_id=0x28A010DE,
+                       mem_total=8188 * 2**20, mem_used=5200 * 2**20, power_mw=78_000,
+                       power_limit_mw=115_000, power_default_limit_mw=115_000, sm_clock_max=3105,
+                       mem_clock_max=8001, mem_clock=8001, pcie_gen_max=4, pcie_width=8, pcie_width_max=8,
+                       compute=[FakeProcess(5151, 5000 * 2**20)])
+        gpu.unsupported.add("nvmlDeviceGetFanSpeed")
+        return FakeNvml([gpu])
+    if name == "server":
+        return FakeNvml([make_gpu(0, name="NVIDIA H100 80GB HBM3", pci_device_id=0x233010DE,
+                                  mem_total=81559 * 2**20, mem_used=40000 * 2**20, mem_temperature=52,
+                                  power_mw=420_000, power_limit_mw=700_000, power_default_limit_mw=700_000,
+                                  ecc_mode=NVML_FEATURE_ENABLED, pcie_gen=5, pcie_gen_max=5)])
+    if name == "old_driver":
+        return FakeNvml(2, driver_version="470.256.02", cuda_version=11040, missing=OLD_DRIVER_MISSING)
+    errors = {"no_driver": NVML_ERROR_LIBRARY_NOT_FOUND, "driver_not_loaded": NVML_ERROR_DRIVER_NOT_LOADED,
+              "version_mismatch": NVML_ERROR_LIB_RM_VERSION_MISMATCH}
+    if name in errors:
+        return FakeNvml(0, init_error=errors[name])
+    raise ValueError(f"unknown scenario {name!r}")

@@ -353,3 +353,29 @@ def test_csv_log_reads_back_through_the_replay_source(tmp_path):
     assert s0.throttle_reasons == frozenset({"power_cap"}) and s0.pstate == 2
     assert s1.fan_pct is None  # [N/A] round-trips as "not reported", not 0
     assert {i.uuid: i.pcie_gen_max for i in source.devices()} == {g.uuid: 4 for g in fake.gpus}
+
+
+def test_demo_source_once_json():
+    pytest.importorskip("services.telemetry.simulated")
+    out = io.StringIO()
+    code = monitor.run(args_for("--once", "--json", "--source", "demo"), out=out, err=io.StringIO())
+    assert code == 0
+    doc = json.loads(out.getvalue())
+    assert doc["source"] == "demo" and len(doc["gpus"]) >= 1
+    assert REQUIRED_JSON_FIELDS <= doc["gpus"][0].keys()
+
+
+def test_live_table_every_interval(tmp_path):
+    clock = ScheduleClock()
+    code, out, _ = run(["--duration", "2"], SlowSource(FakeNvml(1), clock, 0, tmp_path),
+                       sleep=clock.sleep, clock=clock)
+    assert code == 0 and out.count("NVIDIA GeForce RTX 4090") == 2
+
+
+def test_csv_logging_says_where_and_how_much_on_stderr(tmp_path):
+    clock = ScheduleClock()
+    target = tmp_path / "run.csv"
+    _, out, err = run(["--csv", str(target), "--duration", "3"], SlowSource(FakeNvml(2), clock, 0, tmp_path),
+                      sleep=clock.sleep, clock=clock)
+    assert out == ""
+    assert "logging 2 GPU(s)" in err and "wrote 6 rows" in err

@@ -580,3 +580,66 @@ def test_garbled_v3_process_list_falls_back_to_v2_for_good(make_source):
         procs = read(source).samples[0].processes
     assert [(p.pid, p.used_mib) for p in procs] == [(7, 200), (4242, 100)]
     assert fake.calls["nvmlDeviceGetComputeRunningProcesses_v3"] == 1
+
+
+def _pci_device(root, bdf: str, vendor: str, pci_class: str, device: str, status: str | None) -> None:
+    folder = root / "sys" / "bus" / "pci" / "devices" / bdf
+    (folder / "power").mkdir(parents=True, exist_ok=True)
+    (folder / "vendor").write_text(vendor + "\n")
+    (folder / "class").write_text(pci_class + "\n")
+    (folder / "device").write_text(device + "\n")
+    if status is not None:
+        (folder / "power" / "runtime_status").write_text(status + "\n")
+
+
+def test_every_nvidia_gpu_asleep_nvml_is_not_even_started(make_source, tmp_path):
+    # A hybrid laptop: Intel iGPU awake, the RTX GPU and its HDMI audio function asleep.
+    _pci_device(tmp_path, "0000:00:02.0", "0x8086", "0x030000", "0xa7a0", "active")
+    _pci_device(tmp_path, "0000:01:00.0", "0x10de", "0x030000", "0x2684", "suspended")
+    _pci_device(tmp_path, "0000:01:00.1", "0x10de", "0x040300", "0x22ba", "active")
+    fake = FakeNvml(1)
+    source = make_source(fake)
+    status = source.open()
+    assert status.state is DeviceState.OK and "asleep" in status.message
+    info = source.devices()[0]
+    assert (info.pci_bus_id, info.pci_device_id) == ("00000000:01:00.0", 0x268410DE)
+    for _ in range(3):
+        snap = read(source)
+    assert [s.state for s in snap.samples] == [DeviceState.SLEEPING]
+    assert sum(fake.calls.values()) == 0  # not a single NVML call
+    # The GPU wakes up (a game or a CUDA job started): NVML starts and the real identity appears.
+    (tmp_path / "sys/bus/pci/devices/0000:01:00.0/power/runtime_status").write_text("active\n")
+    snap = read(source)
+    assert fake.calls["nvmlInitWithFlags"] == 1
+    assert [(s.uuid, s.state) for s in snap.samples] == [(fake.gpus[0].uuid, DeviceState.OK)]
+    assert source.devices()[0].uuid == fake.gpus[0].uuid
+
+
+def test_one_gpu_awake_starts_nvml_and_gates_only_the_sleeping_one(make_source, tmp_path):
+    _pci_device(tmp_path, "0000:01:00.0", "0x10de", "0x030000", "0x2684", "suspended")
+    _pci_device(tmp_path, "0000:02:00.0", "0x10de", "0x030200", "0x2330", "active")
+    fake = FakeNvml(2)
+    source = make_source(fake)
+    source.open()
+    assert fake.calls["nvmlInitWithFlags"] == 1
+    assert [s.state for s in read(source).samples] == [DeviceState.SLEEPING, DeviceState.OK]
+
+
+@pytest.mark.parametrize("name, state", [
+    ("desktop", DeviceState.OK), ("laptop", DeviceState.OK), ("server", DeviceState.OK),
+    ("old_driver", DeviceState.OK), ("no_driver", DeviceState.NO_DRIVER),
+    ("driver_not_loaded", DeviceState.DRIVER_NOT_LOADED), ("version_mismatch", DeviceState.VERSION_MISMATCH),
+])
+def test_ready_made_scenarios(make_source, name, state):
+    from tests.fakes.fake_nvml import scenario
+
+    source = make_source(scenario(name))
+    assert source.open().state is state
+    snap = read(source)
+    if state is DeviceState.OK:
+        assert snap.samples and all(s.state is DeviceState.OK for s in snap.samples)
+    if name == "laptop":
+        assert snap.samples[0].fan_pct is None and snap.samples[0].pcie_width == 8
+    if name == "server":
+        s = snap.samples[0]
+        assert s.memory_temperature_c == 52 and s.ecc_uncorrected == 0

@@ -1,0 +1,339 @@
+"""``--self-test``: prove that this build (checkout or bundle) works, offscreen.
+
+It opens every page that is part of the build, renders the dashboard on the
+simulated source, runs one estimate of each calculator through its headless
+command, and checks that the resources, translations and Qt plugins a bundle
+needs are really there. One line per check; exit 0 when all passed, 1 with
+the failed checks named otherwise.
+
+It runs against a throw-away settings/data folder, so it never writes into the
+user's settings, window state or session history.
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import faulthandler
+import io
+import json
+import math
+import os
+import sys
+import tempfile
+import time
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterator
+
+from PySide6.QtCore import QCoreApplication, QEventLoop, QSettings, QTimer, QtMsgType, qInstallMessageHandler
+from PySide6.QtGui import QIcon, QImage, QImageReader
+from PySide6.QtWidgets import QApplication
+
+from gui.context import AppContext
+from gui.i18n import TranslatorSet
+from gui.pages import PAGES
+from services.cli import EXIT_OK, UsageError, available_commands, load_command
+from services.paths import AppPaths, resource_path
+from services.settings import SettingsStore
+
+PASS, FAIL, SKIP = "PASS", "FAIL", "SKIP"
+# The whole run is killed (with a traceback of where it hung) after this long.
+WATCHDOG_S = 180
+# How long the dashboard gets to receive and draw simulated samples.
+DASHBOARD_SETTLE_MS = 2500
+# The demo fills hours of history before its first live reading.
+TELEMETRY_TIMEOUT_S = 30.0
+
+# One estimate per calculator, through the same headless command a user runs.
+# name -> (arguments, JSON fields that must hold positive numbers)
+CALCULATOR_RUNS: dict[str, tuple[list[str], list[str]]] = {
+    "fit": (["--params-b", "7", "--json"], ["total_gib"]),
+    "psu": (["--gpu", "RTX 4090", "--json"], ["sustained_w", "recommended_psu_w"]),
+}
+# Offscreen-only noise that says nothing about the build.
+BENIGN_QT_MESSAGES = ("propagateSizeHints", "QFont::setPointSizeF")
+
+
+@dataclass(frozen=True, slots=True)
+class CheckResult:
+    name: str
+    status: str  # PASS | FAIL | SKIP
+    detail: str = ""
+
+    def line(self) -> str:
+        return f"{self.status}  {self.name:<22} {self.detail}".rstrip()
+
+
+class QtMessageLog:
+    """Collects Qt's warnings while the checks run."""
+
+    def __init__(self) -> None:
+        self.warnings: list[str] = []
+        self.errors: list[str] = []
+        self._previous = None
+
+    def __enter__(self) -> "QtMessageLog":
+        self._previous = qInstallMessageHandler(self._handle)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        qInstallMessageHandler(self._previous)
+
+    def _handle(self, kind: QtMsgType, _context: object, message: str) -> None:
+        if any(b in message for b in BENIGN_QT_MESSAGES):
+            return
+        if kind in (QtMsgType.QtCriticalMsg, QtMsgType.QtFatalMsg):
+            self.errors.append(message)
+        elif kind == QtMsgType.QtWarningMsg:
+            self.warnings.append(message)
+
+
+def process_events_for(ms: int) -> None:
+    """Run the event loop for ``ms`` milliseconds (timers, paints, queued signals)."""
+    loop = QEventLoop()
+    QTimer.singleShot(ms, loop.quit)
+    loop.exec()
+
+
+def distinct_colours(image: QImage, step: int = 3) -> int:
+    """How many different colours a sample grid of ``image`` holds: a blank page has a handful."""
+    seen: set[int] = set()
+    for y in range(0, image.height(), step):
+        for x in range(0, image.width(), step):
+            seen.add(image.pixel(x, y))
+    return len(seen)
+
+
+# ---- the checks
+def check_resources() -> CheckResult:
+    needed = [resource_path("icons", "gpu-assistant.svg"), resource_path("icons", "hicolor", "32x32", "apps", "gpu-assistant.png")]
+    needed += [resource_path("icons", f"{spec.icon}.svg") for spec in PAGES]
+    missing = [p.name for p in needed if not p.is_file()]
+    ts_files = sorted(resource_path("translations").glob("*.ts"))
+    qm_missing = [ts.name for ts in ts_files if not ts.with_suffix(".qm").is_file()]
+    if missing or qm_missing or not ts_files:
+        problems = missing + [f"{name} has no .qm" for name in qm_missing] + ([] if ts_files else ["no translations"])
+        return CheckResult("resources", FAIL, "missing: " + ", ".join(problems))
+    return CheckResult("resources", PASS, f"{len(needed)} icons, {len(ts_files)} translation files in {resource_path()}")
+
+
+def check_qt_plugins(app: QApplication) -> CheckResult:
+    formats = {bytes(f).decode() for f in QImageReader.supportedImageFormats()}
+    problems = [f"image format {f}" for f in ("png", "svg", "ico") if f not in formats]
+    if QIcon(str(resource_path("icons", "settings.svg"))).pixmap(24, 24).isNull():
+        problems.append("SVG icon engine")
+    platform = app.platformName()
+    if problems:
+        return CheckResult("qt plugins", FAIL, "missing: " + ", ".join(problems))
+    return CheckResult("qt plugins", PASS, f"platform {platform}; png, svg, ico, SVG icons")
+
+
+def check_translations(app: QApplication) -> CheckResult:
+    translators = TranslatorSet()
+    try:
+        translators.install(app, "zh_CN")
+        ours = QCoreApplication.translate("Pages", "Settings")
+        # Qt's own string from qtbase_zh_CN.qm (variables, so lupdate does not copy it into ours).
+        qt_context, qt_text = "QPlatformTheme", "Cancel"
+        qts = QCoreApplication.translate(qt_context, qt_text)
+    finally:
+        translators.install(app, "en")
+    if ours != "设置":
+        return CheckResult("translations", FAIL, f"zh_CN did not load ('Settings' -> {ours!r})")
+    if qts != "取消":
+        return CheckResult("translations", FAIL, f"Qt's own zh_CN strings did not load ('Cancel' -> {qts!r})")
+    return CheckResult("translations", PASS, "zh_CN loads, the app's and Qt's own ('Settings' -> '设置', 'Cancel' -> '取消')")
+
+
+def check_telemetry(context: AppContext, timeout_s: float = TELEMETRY_TIMEOUT_S) -> CheckResult:
+    """The hub runs on the simulated source and delivers a snapshot with every GPU in it."""
+    hub = context.telemetry
+    if hub is None:
+        try:
+            import services.telemetry.factory  # noqa: F401
+        except ImportError:
+            return CheckResult("telemetry", SKIP, "telemetry service not part of this build")
+        return CheckResult("telemetry", FAIL, "the telemetry hub did not start")
+    deadline = time.monotonic() + timeout_s
+    snapshot = getattr(hub, "latest", None)
+    while (snapshot is None or not snapshot.samples) and time.monotonic() < deadline:
+        process_events_for(50)
+        snapshot = getattr(hub, "latest", None)
+    source = getattr(getattr(hub, "source", None), "name", "?")
+    if snapshot is None or not snapshot.samples:
+        return CheckResult("telemetry", FAIL, f"no reading from the {source} source in {timeout_s:.0f} s")
+    state = getattr(snapshot.status.state, "value", snapshot.status.state)
+    if state != "ok":
+        return CheckResult("telemetry", FAIL, f"{source} source reports {state}: {snapshot.status.message}")
+    names = ", ".join(g.name for g in snapshot.gpus) or f"{len(snapshot.samples)} GPUs"
+    return CheckResult("telemetry", PASS, f"{source} source: {len(snapshot.samples)} GPUs ({names})")
+
+
+def check_pages(window) -> list[CheckResult]:
+    from gui.main_window import NotBuiltPage
+
+    results = []
+    for spec in PAGES:
+        name = f"page {spec.key}"
+        if not spec.is_built():
+            results.append(CheckResult(name, SKIP, "not part of this build"))
+            continue
+        started = time.perf_counter()
+        try:
+            widget = window.show_page(spec.key)
+            process_events_for(50)
+        except Exception as exc:  # noqa: BLE001 - any failure of a page is what we report
+            results.append(CheckResult(name, FAIL, f"{type(exc).__name__}: {exc}"))
+            traceback.print_exc(file=sys.stderr)
+            continue
+        if isinstance(widget, NotBuiltPage) or not widget.isVisible():
+            results.append(CheckResult(name, FAIL, "page did not show"))
+            continue
+        ms = (time.perf_counter() - started) * 1000
+        results.append(CheckResult(name, PASS, f"{type(widget).__name__} opened in {ms:.0f} ms"))
+    return results
+
+
+def check_dashboard(window, context: AppContext) -> CheckResult:
+    spec = next(p for p in PAGES if p.key == "dashboard")
+    if not spec.is_built():
+        return CheckResult("dashboard render", SKIP, "dashboard not part of this build")
+    if context.telemetry is None:
+        return CheckResult("dashboard render", FAIL, "the dashboard is built but the telemetry hub did not start")
+    try:
+        page = window.show_page("dashboard")
+        process_events_for(DASHBOARD_SETTLE_MS)
+        image = page.grab().toImage()
+    except Exception as exc:  # noqa: BLE001
+        traceback.print_exc(file=sys.stderr)
+        return CheckResult("dashboard render", FAIL, f"{type(exc).__name__}: {exc}")
+    colours = distinct_colours(image)
+    if image.isNull() or colours < 12:
+        return CheckResult("dashboard render", FAIL, f"the page looks blank ({colours} colours)")
+    return CheckResult("dashboard render", PASS, f"{image.width()}x{image.height()} px, {colours} colours, simulated source")
+
+
+def _last_line(text: str) -> str:
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    return lines[-1][:200] if lines else ""
+
+
+def run_calculator(name: str, argv: list[str], fields: list[str]) -> CheckResult:
+    label = f"estimate {name}"
+    if name not in available_commands():
+        return CheckResult(label, SKIP, "not part of this build")
+    module = load_command(name)
+    parser = argparse.ArgumentParser(prog=name)
+    module.add_arguments(parser)
+    out, err = io.StringIO(), io.StringIO()
+    started = time.perf_counter()
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = module.run(parser.parse_args(argv))
+    except SystemExit as exc:  # argparse rejected our arguments: the command's flags changed
+        return CheckResult(label, FAIL, f"{name} {' '.join(argv)}: usage error {exc.code}: {_last_line(err.getvalue())}")
+    except UsageError as exc:
+        return CheckResult(label, FAIL, f"{name} {' '.join(argv)}: {exc}")
+    except Exception as exc:  # noqa: BLE001
+        traceback.print_exc(file=sys.stderr)
+        return CheckResult(label, FAIL, f"{type(exc).__name__}: {exc}")
+    ms = (time.perf_counter() - started) * 1000
+    if code != EXIT_OK:
+        return CheckResult(label, FAIL, f"exit code {code}: {_last_line(err.getvalue())}")
+    try:
+        data = json.loads(out.getvalue())
+    except ValueError:
+        return CheckResult(label, FAIL, "the output is not JSON")
+    values = {f: data.get(f) if isinstance(data, dict) else None for f in fields}
+    bad = [f for f, v in values.items() if not isinstance(v, (int, float)) or not math.isfinite(v) or v <= 0]
+    if bad:
+        return CheckResult(label, FAIL, "missing or not positive: " + ", ".join(bad))
+    shown = ", ".join(f"{k}={v:g}" for k, v in values.items())
+    return CheckResult(label, PASS, f"{name} {' '.join(argv)} -> {shown} ({ms:.0f} ms)")
+
+
+# ---- running them
+@contextlib.contextmanager
+def throwaway_context(language: str) -> Iterator[AppContext]:
+    """An AppContext on a temporary home, deleted afterwards."""
+    with tempfile.TemporaryDirectory(prefix="gpu-assistant-selftest-") as tmp:
+        root = Path(tmp)
+        QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(root / "qsettings"))
+        paths = AppPaths(config_dir=root / "config", data_dir=root / "data")
+        store = SettingsStore(paths.settings_file)
+        store.load()
+        yield AppContext(paths=paths, settings_store=store, language=language, demo=True)
+
+
+def run_checks(app: QApplication, context: AppContext, args: argparse.Namespace,
+               report: Callable[[CheckResult], None] = lambda r: None) -> list[CheckResult]:
+    """Run every check in order, calling ``report`` as each one finishes."""
+    from gui.app import AppController, attach_telemetry
+
+    results: list[CheckResult] = []
+
+    def add(result: CheckResult) -> None:
+        results.append(result)
+        report(result)
+
+    with QtMessageLog() as log:
+        add(check_resources())
+        add(check_qt_plugins(app))
+        add(check_translations(app))
+        try:
+            attach_telemetry(context, args)
+        except Exception as exc:  # noqa: BLE001
+            traceback.print_exc(file=sys.stderr)
+            add(CheckResult("telemetry", FAIL, f"the simulated source did not start: {type(exc).__name__}: {exc}"))
+        else:
+            add(check_telemetry(context))
+        controller = AppController(app, context, language_override="en")
+        window = controller.build_window("settings")
+        window.show()
+        try:
+            for result in check_pages(window):
+                add(result)
+            add(check_dashboard(window, context))
+        finally:
+            window.shutdown()
+            if context.telemetry is not None and hasattr(context.telemetry, "stop"):
+                context.telemetry.stop()
+            context.settings_store.unsubscribe(controller._on_settings_saved)
+            window.quit()
+            window.deleteLater()
+            process_events_for(10)
+        for name, (argv, fields) in CALCULATOR_RUNS.items():
+            add(run_calculator(name, argv, fields))
+    if log.errors:
+        add(CheckResult("qt messages", FAIL, "; ".join(log.errors[:3])))
+    else:
+        add(CheckResult("qt messages", PASS, f"no errors, {len(log.warnings)} warnings"
+                        + (": " + "; ".join(log.warnings[:3]) if log.warnings else "")))
+    return results
+
+
+def summary(results: list[CheckResult]) -> tuple[int, str]:
+    """Exit code and the closing line."""
+    failed = [r.name for r in results if r.status == FAIL]
+    passed = sum(r.status == PASS for r in results)
+    skipped = sum(r.status == SKIP for r in results)
+    if failed:
+        return 1, f"self-test FAILED: {', '.join(failed)} ({len(failed)} of {len(results)} checks)"
+    return 0, f"self-test OK: {passed} checks passed, {skipped} not part of this build"
+
+
+def run_self_test(app: QApplication, context: AppContext, args: argparse.Namespace) -> int:
+    """Entry point for ``main.py --self-test``; ``context`` is replaced by a throw-away one."""
+    faulthandler.dump_traceback_later(WATCHDOG_S, exit=True)
+    started = time.perf_counter()
+    try:
+        print(f"GPU Assistant self-test ({'bundle' if getattr(sys, 'frozen', False) else 'checkout'}, "
+              f"Qt platform {app.platformName()}, QT_QPA_PLATFORM={os.environ.get('QT_QPA_PLATFORM', '')})", flush=True)
+        with throwaway_context(context.language) as own_context:
+            results = run_checks(app, own_context, args, report=lambda r: print(r.line(), flush=True))
+    finally:
+        faulthandler.cancel_dump_traceback_later()
+    code, line = summary(results)
+    print(f"{line} in {time.perf_counter() - started:.1f} s", flush=True)
+    return code

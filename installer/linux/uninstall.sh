@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# Remove GPU Assistant's menu entry, icons, command link and app folder (what install.sh added).
+#   ./uninstall.sh [--dry-run] [--prefix DIR]
+# Your settings and recorded sessions are kept.
+set -euo pipefail
+exec "$(dirname "${BASH_SOURCE[0]}")/install.sh" --uninstall "$@"

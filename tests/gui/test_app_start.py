@@ -1,0 +1,93 @@
+"""Starting hidden in the tray (--minimized / start_minimized), the About box, the window icon."""
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from gui.about import AboutDialog, version_report
+from gui.app import build_context, should_start_hidden, show_main_window
+from gui.main_window import MainWindow
+from services.version import APP_NAME, __version__
+
+
+@pytest.fixture
+def context(app_paths):
+    return build_context(argparse.Namespace(demo=False), app_paths)
+
+
+def _args(**kw):
+    base = dict(screenshot=None, self_test=False, minimized=False)
+    base.update(kw)
+    return argparse.Namespace(**base)
+
+
+def test_start_hidden_from_flag_or_setting(context):
+    assert not should_start_hidden(_args(), context)
+    assert should_start_hidden(_args(minimized=True), context)
+    context.settings_store.settings.general.start_minimized = True
+    assert should_start_hidden(_args(), context)
+    # A screenshot or a self-test always needs the window.
+    assert not should_start_hidden(_args(minimized=True, screenshot="x.png"), context)
+    assert not should_start_hidden(_args(minimized=True, self_test=True), context)
+
+
+def test_hidden_start_uses_the_tray_only_when_there_is_one(qtbot, context):
+    window = MainWindow(context)
+    qtbot.addWidget(window)
+    assert show_main_window(window, start_hidden=False) == "shown"
+    assert window.isVisible()
+    window.hide()
+
+    window.close_to_tray = lambda: True  # what the tray owner installs when a tray icon is up
+    assert show_main_window(window, start_hidden=True) == "tray"
+    assert not window.isVisible()
+
+    window.close_to_tray = None  # no tray: never vanish, start minimised to the task bar
+    assert show_main_window(window, start_hidden=True) == "minimized"
+    assert window.isVisible() and window.isMinimized()
+    window.shutdown()
+
+
+def test_minimized_flag_is_accepted():
+    from main import build_parser
+
+    assert build_parser().parse_args(["--minimized"]).minimized is True
+
+
+def test_window_has_the_app_icon_and_an_about_button(qtbot, context, monkeypatch):
+    window = MainWindow(context)
+    qtbot.addWidget(window)
+    assert not window.windowIcon().isNull()
+    assert all(not window.sidebar.item(i).icon().isNull() for i in range(window.sidebar.count()))
+    opened = []
+    monkeypatch.setattr(AboutDialog, "exec", lambda self: opened.append(self) or 0)
+    window.about_button.click()
+    assert len(opened) == 1
+    opened[0].deleteLater()
+    window.shutdown()
+
+
+def test_about_box_shows_version_and_folders(qtbot, context):
+    dialog = AboutDialog(context)
+    qtbot.addWidget(dialog)
+    texts = " ".join(label.text() for label in dialog.findChildren(type(dialog.report_label)))
+    assert __version__ in texts and APP_NAME in texts
+    assert str(context.paths.config_dir) in texts and "LGPL" in texts
+    assert version_report().startswith(f"{APP_NAME} {__version__}")
+    dialog.copy_button.click()
+    from PySide6.QtGui import QGuiApplication
+
+    assert QGuiApplication.clipboard().text() == version_report()
+
+
+def test_settings_page_saves_start_minimized(qtbot, context):
+    from gui.settings_page import SettingsPage
+    from services.settings import SettingsStore
+
+    page = SettingsPage(context)
+    qtbot.addWidget(page)
+    assert not page.start_minimized_check.isChecked()
+    page.start_minimized_check.setChecked(True)
+    reloaded = SettingsStore(context.settings_store.path).load()
+    assert reloaded.general.start_minimized is True

@@ -1,0 +1,133 @@
+"""--self-test: every check runs, failures are caught and named, the user's files stay untouched."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from gui import selftest
+from gui.pages import PAGES
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def args():
+    return argparse.Namespace(demo=True, replay=None, screenshot=None, self_test=True, lang=None, page=None,
+                              minimized=False)
+
+
+def test_all_checks_pass_or_say_why_they_were_skipped(qapp, args):
+    with selftest.throwaway_context("en") as context:
+        results = selftest.run_checks(qapp, context, args)
+    names = [r.name for r in results]
+    for spec in PAGES:
+        assert f"page {spec.key}" in names
+    assert {"resources", "qt plugins", "translations", "telemetry", "dashboard render", "estimate fit",
+            "estimate psu"} <= set(names)
+    failed = [r.line() for r in results if r.status == selftest.FAIL]
+    assert failed == []
+    for result in results:
+        if result.status == selftest.SKIP:
+            assert result.detail, result.name
+    for spec in PAGES:
+        status = next(r.status for r in results if r.name == f"page {spec.key}")
+        assert status == (selftest.PASS if spec.is_built() else selftest.SKIP)
+    assert selftest.summary(results)[0] == 0
+
+
+def test_missing_resources_fail(monkeypatch, tmp_path):
+    monkeypatch.setattr(selftest, "resource_path", lambda *parts: tmp_path.joinpath(*parts))
+    result = selftest.check_resources()
+    assert result.status == selftest.FAIL
+    assert "gpu-assistant.svg" in result.detail
+
+
+class _BrokenWindow:
+    def show_page(self, key):
+        raise RuntimeError(f"{key} page exploded")
+
+
+def test_a_page_that_raises_is_reported(monkeypatch):
+    built = PAGES[0]
+    monkeypatch.setattr(type(built), "is_built", lambda self: self.key == built.key)
+    results = selftest.check_pages(_BrokenWindow())
+    failed = [r for r in results if r.status == selftest.FAIL]
+    assert len(failed) == 1 and failed[0].name == f"page {built.key}"
+    assert "exploded" in failed[0].detail
+
+
+def _fake_command(output: str, code: int = 0):
+    def run(args):
+        print(output)
+        return code
+
+    def add_arguments(parser):
+        parser.add_argument("--json", action="store_true")
+        parser.add_argument("--params-b")
+
+    return types.SimpleNamespace(HELP="fake", add_arguments=add_arguments, run=run)
+
+
+@pytest.mark.parametrize(("output", "code", "status", "words"), [
+    (json.dumps({"total_gib": 15.2}), 0, selftest.PASS, "total_gib=15.2"),
+    (json.dumps({"total_gib": 0}), 0, selftest.FAIL, "not positive: total_gib"),
+    (json.dumps({"other": 1}), 0, selftest.FAIL, "total_gib"),
+    ("not json", 0, selftest.FAIL, "not JSON"),
+    ("{}", 2, selftest.FAIL, "exit code 2"),
+])
+def test_calculator_results_are_checked(monkeypatch, output, code, status, words):
+    monkeypatch.setattr(selftest, "available_commands", lambda: {"fit": "x"})
+    monkeypatch.setattr(selftest, "load_command", lambda name: _fake_command(output, code))
+    result = selftest.run_calculator("fit", ["--params-b", "7", "--json"], ["total_gib"])
+    assert result.status == status
+    assert words in result.detail
+
+
+def test_changed_command_flags_are_a_failure_not_a_crash(monkeypatch):
+    monkeypatch.setattr(selftest, "available_commands", lambda: {"fit": "x"})
+    monkeypatch.setattr(selftest, "load_command", lambda name: _fake_command("{}"))
+    result = selftest.run_calculator("fit", ["--no-such-flag"], ["total_gib"])
+    assert result.status == selftest.FAIL and "usage error" in result.detail
+
+
+def test_missing_calculator_is_skipped(monkeypatch):
+    monkeypatch.setattr(selftest, "available_commands", lambda: {})
+    assert selftest.run_calculator("psu", [], ["x"]).status == selftest.SKIP
+
+
+def test_summary_names_the_failures():
+    results = [selftest.CheckResult("a", selftest.PASS), selftest.CheckResult("b", selftest.FAIL, "boom"),
+               selftest.CheckResult("c", selftest.SKIP, "not built")]
+    code, line = selftest.summary(results)
+    assert code == 1 and line.startswith("self-test FAILED: b")
+
+
+def test_command_line_self_test_exits_0_and_leaves_the_home_alone(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    env = dict(os.environ, GPU_ASSISTANT_HOME=str(home), QT_QPA_PLATFORM="offscreen")
+    result = subprocess.run([sys.executable, str(ROOT / "main.py"), "--self-test"], cwd=ROOT, env=env,
+                            capture_output=True, text=True, timeout=240)
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[-1].startswith("self-test OK:")
+    assert sum(line.startswith(("PASS", "SKIP")) for line in lines) >= len(PAGES) + 4
+    assert "Traceback" not in result.stderr
+    assert list(home.iterdir()) == []  # no settings, no window state, no recorded demo session
+
+
+def test_telemetry_check_reports_a_hub_without_readings():
+    class SilentHub:
+        latest = None
+        source = types.SimpleNamespace(name="simulated")
+
+    context = types.SimpleNamespace(telemetry=SilentHub())
+    result = selftest.check_telemetry(context, timeout_s=0.2)
+    assert result.status == selftest.FAIL and "no reading from the simulated source" in result.detail

@@ -1,0 +1,161 @@
+"""The desktop entry, AppStream data, Inno Setup script and bundle rules agree with the app."""
+from __future__ import annotations
+
+import configparser
+import re
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from services.version import APP_ID, APP_NAME, DESKTOP_ID, __version__
+
+ROOT = Path(__file__).resolve().parents[2]
+LINUX = ROOT / "installer" / "linux"
+ISS = ROOT / "installer" / "windows" / "gpu_assistant.iss"
+sys.path.insert(0, str(ROOT / "installer"))
+
+import bundle_rules  # noqa: E402
+import build_linux  # noqa: E402
+
+
+def desktop_entry() -> configparser.ConfigParser:
+    parser = configparser.ConfigParser(interpolation=None, strict=True)
+    parser.optionxform = str  # keys are case-sensitive
+    parser.read(LINUX / f"{DESKTOP_ID}.desktop", encoding="utf-8")
+    return parser
+
+
+def test_desktop_entry_matches_the_app():
+    entry = desktop_entry()["Desktop Entry"]
+    assert entry["Name"] == APP_NAME
+    assert entry["Icon"] == APP_ID
+    # install.sh rewrites lines starting "Exec=gpu-assistant" to the installed path.
+    assert entry["Exec"] == APP_ID and entry["TryExec"] == APP_ID
+    assert desktop_entry()["Desktop Action StartInTray"]["Exec"] == f"{APP_ID} --minimized"
+    assert entry["Name[zh_CN]"] and entry["Comment[zh_CN]"]
+
+
+@pytest.mark.skipif(shutil.which("desktop-file-validate") is None, reason="desktop-file-utils not installed")
+def test_desktop_entry_validates():
+    result = subprocess.run(["desktop-file-validate", str(LINUX / f"{DESKTOP_ID}.desktop")],
+                            capture_output=True, text=True)
+    assert result.returncode == 0 and not result.stdout.strip(), result.stdout
+
+
+def test_metainfo_matches_the_app():
+    root = ET.parse(LINUX / f"{DESKTOP_ID}.metainfo.xml").getroot()
+    assert root.findtext("id") == DESKTOP_ID
+    assert root.find("launchable").text == f"{DESKTOP_ID}.desktop"
+    assert root.find("icon").text == APP_ID
+    releases = [r.get("version") for r in root.iter("release")]
+    assert releases and releases[0] == __version__, "add a <release> for the new version"
+    assert root.find("provides/binary").text == APP_ID
+
+
+@pytest.mark.skipif(shutil.which("appstreamcli") is None, reason="appstream not installed")
+def test_metainfo_validates():
+    result = subprocess.run(["appstreamcli", "validate", "--no-net", str(LINUX / f"{DESKTOP_ID}.metainfo.xml")],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def iss_text() -> str:
+    raw = ISS.read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbf"), "keep the UTF-8 BOM: older Inno Setup 6 reads Chinese only with it"
+    return raw[3:].decode("utf-8")
+
+
+def iss_sections(text: str) -> dict[str, list[str]]:
+    sections: dict[str, list[str]] = {}
+    current = ""
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith(";") or line.startswith("#"):
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            current = line[1:-1]
+            sections[current] = []
+        else:
+            sections.setdefault(current, []).append(line)
+    return sections
+
+
+def test_inno_setup_script_is_consistent():
+    text = iss_text()
+    sections = iss_sections(text)
+    assert {"Setup", "Languages", "Tasks", "Files", "Icons", "Registry", "Run", "UninstallRun"} <= set(sections)
+    assert f'#define AppVersion "{__version__}"' in text
+    assert f'#define AppExe "{APP_ID}.exe"' in text
+    setup = dict(line.split("=", 1) for line in sections["Setup"])
+    assert setup["PrivilegesRequired"] == "lowest"  # per-user install, no UAC prompt
+    assert re.fullmatch(r"\{\{[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}\}", setup["AppId"])
+    assert (ISS.parent / setup["SetupIconFile"].replace("\\", "/")).resolve() == ROOT / "resources/icons/gpu-assistant.ico"
+    # Start with Windows: only with the task, into the tray, removed by the uninstaller.
+    (run_entry,) = [line for line in sections["Registry"] if "CurrentVersion\\Run" in line]
+    assert "Root: HKCU" in run_entry and "Tasks: startup" in run_entry
+    assert "--minimized" in run_entry and "uninsdeletevalue" in run_entry
+    assert any(line.startswith('Name: "startup"') and "unchecked" in line for line in sections["Tasks"])
+    # Every entry line is "Key: value; Key: value" with balanced quotes.
+    for name in ("Tasks", "Files", "Icons", "Registry", "Run", "UninstallRun", "Languages"):
+        for line in sections[name]:
+            assert line.count('"') % 2 == 0, line
+            assert re.match(r"^[A-Za-z]+: ", line), line
+
+
+def test_nvml_names_are_recognised():
+    for name in ("libnvidia-ml.so", "libnvidia-ml.so.1", "libnvidia-ml.so.560.35.03", "nvml.dll", "NVML.DLL",
+                 "_internal/libnvidia-ml.so.1", "_internal\\nvml.dll"):
+        assert bundle_rules.is_nvml(name), name
+        assert not bundle_rules.keep_in_bundle(name), name
+    for name in ("libnvidia-mlx.so", "pynvml.py", "libQt6Core.so.6", "nvml.py"):
+        assert not bundle_rules.is_nvml(name), name
+
+
+def test_bundle_rules_keep_what_the_app_needs():
+    keep = bundle_rules.keep_in_bundle
+    assert keep("PySide6/Qt/plugins/platforms/libqxcb.so")
+    assert keep("PySide6/Qt/plugins/platforms/libqoffscreen.so")
+    assert keep("PySide6/Qt/plugins/imageformats/libqsvg.so")
+    assert keep("PySide6/Qt/plugins/iconengines/qsvgicon.dll")
+    assert keep("PySide6/Qt/plugins/platforminputcontexts/libibusplatforminputcontextplugin.so")
+    assert not keep("PySide6/Qt/plugins/platformthemes/libqgtk3.so")
+    assert not keep("PySide6/Qt/plugins/platforminputcontexts/libqtvirtualkeyboardplugin.so")
+    assert not keep("PySide6\\Qt\\plugins\\imageformats\\qpdf.dll")
+    assert keep("PySide6/Qt/translations/qtbase_zh_CN.qm")
+    assert not keep("PySide6/Qt/translations/qtbase_de.qm")
+    assert keep("resources/translations/shell_zh_CN.qm")
+
+
+def test_bundle_check_finds_an_nvml_copy_and_missing_plugins(tmp_path):
+    bundle = tmp_path / "gpu-assistant"
+    internal = bundle / "_internal"
+    for rel in bundle_rules.REQUIRED_LINUX:
+        (internal / rel).parent.mkdir(parents=True, exist_ok=True)
+        (internal / rel).write_bytes(b"x")
+    (internal / "resources" / "translations").mkdir(parents=True, exist_ok=True)
+    (internal / "resources" / "translations" / "shell_zh_CN.ts").write_text("<TS/>")
+    (internal / "resources" / "translations" / "shell_zh_CN.qm").write_bytes(b"x")
+    exe = bundle / APP_ID
+    exe.write_text("#!/bin/sh\n")
+    exe.chmod(0o755)
+    assert build_linux.check_bundle(bundle) == []
+
+    (internal / "libnvidia-ml.so.1").write_bytes(b"driver")
+    (internal / "PySide6/Qt/plugins/platforms/libqxcb.so").unlink()
+    problems = build_linux.check_bundle(bundle)
+    assert any("NVML" in p and "libnvidia-ml.so.1" in p for p in problems)
+    assert "missing PySide6/Qt/plugins/platforms/libqxcb.so" in problems
+    assert build_linux.main(["--check-only", str(bundle)]) == 1
+    assert build_linux.main(["--check-only", str(tmp_path / "nope")]) == 2
+
+
+def test_build_dependencies_are_pinned_and_apart():
+    build = (ROOT / "requirements-build.txt").read_text().splitlines()
+    assert "-r requirements.txt" in build
+    assert any(re.fullmatch(r"pyinstaller==[\d.]+", line) for line in build)
+    runtime = (ROOT / "requirements.txt").read_text().lower()
+    assert "pyinstaller" not in runtime
