@@ -21,7 +21,7 @@ from gui.psu.widgets import SEGMENT_COLOURS, FigureCard, Segment, WattBar
 from services.hardware import detect
 from services.hardware.catalog import Catalog, CatalogError, Gpu, load_catalog
 from services.hardware.compare import (
-    Task, cheapest_fitting, compare_specs, estimate_from_params, estimate_with_modelfit, rank_cards,
+    Task, cheapest_fitting, compare_specs, estimate_from_params, estimate_with_modelfit, modelfit_model_names, rank_cards,
 )
 from services.hardware.psu import (
     EFFICIENCY_LEVELS, Build, BuildError, PsuStandard, Result, Severity, Usage, Verdict, buy_vs_rent, calculate,
@@ -333,6 +333,12 @@ class PsuPage(QWidget):
         rec_box = QGroupBox(self.tr("Which card for my work and budget?"), tab)
         rec = QVBoxLayout(rec_box)
         inputs = QHBoxLayout()
+        self.model_combo = QComboBox(rec_box)
+        self.model_combo.addItem(self.tr("by size"), None)
+        for name in modelfit_model_names():
+            self.model_combo.addItem(name, name)
+        self.model_combo.setVisible(self.model_combo.count() > 1)  # only when the model-fit tool is here
+        self.model_combo.currentIndexChanged.connect(self._update_ranking)
         self.params_spin = QDoubleSpinBox(rec_box)
         self.params_spin.setRange(0.1, 1000)
         self.params_spin.setValue(8)
@@ -350,9 +356,12 @@ class PsuPage(QWidget):
         self.budget_spin.setValue(2000)
         self.budget_spin.setPrefix("$")
         self.budget_spin.setSpecialValueText(self.tr("no budget"))
-        for label, widget in ((self.tr("Model"), self.params_spin), (self.tr("Weights"), self.dtype_combo),
+        inputs.addWidget(QLabel(self.tr("Model")))
+        inputs.addWidget(self.model_combo)
+        for label, widget in ((None, self.params_spin), (self.tr("Weights"), self.dtype_combo),
                               (self.tr("Task"), self.task_combo), (self.tr("Budget"), self.budget_spin)):
-            inputs.addWidget(QLabel(label))
+            if label:
+                inputs.addWidget(QLabel(label))
             inputs.addWidget(widget)
         inputs.addStretch(1)
         rec.addLayout(inputs)
@@ -566,11 +575,17 @@ class PsuPage(QWidget):
         cat = self.catalog
         assert cat is not None
         params_b, dtype, task = self.params_spin.value(), self.dtype_combo.currentData(), Task(self.task_combo.currentData())
+        model = self.model_combo.currentData()
+        self.params_spin.setEnabled(model is None)
         try:
             # the model-fit service when this build has it; the parameter-count rule otherwise
-            workload = estimate_with_modelfit(None, params_b, dtype, task)
-        except ValueError:
-            workload = None  # e.g. full training of fp8 weights: fall back on the rule of thumb
+            workload = estimate_with_modelfit(model, None if model else params_b, dtype, task)
+        except ValueError as exc:
+            if model:
+                self.need_label.setText(str(exc))  # e.g. that model cannot be trained in fp8
+                self.rank_table.setRowCount(0)
+                return
+            workload = None  # by size: fall back on the rule of thumb
         rough = workload is None
         try:
             workload = workload or estimate_from_params(params_b, dtype, task)

@@ -216,6 +216,10 @@
             <translation>我的任务和预算该选哪张卡？</translation>
         </message>
         <message>
+            <source>by size</source>
+            <translation>按参数量</translation>
+        </message>
+        <message>
             <source> B params</source>
             <translation> B 参数</translation>
         </message>

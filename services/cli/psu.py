@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 
 from services.cli import EXIT_FAILED, EXIT_OK, UsageError, fail
@@ -213,9 +214,13 @@ def run(args: argparse.Namespace) -> int:
                                       "energy_usd_per_hour": round(bvr.energy_usd_per_hour, 4),
                                       "break_even_hours": None if bvr.break_even_hours is None else round(bvr.break_even_hours, 1)}
                 text.append(render_buy_vs_rent(bvr, src, render))
-    if args.json:
-        json.dump(out, sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
-    else:
-        print("\n\n".join(text))
+    try:
+        if args.json:
+            json.dump(out, sys.stdout, indent=2, ensure_ascii=False)
+            sys.stdout.write("\n")
+        else:
+            print("\n\n".join(text))
+        sys.stdout.flush()
+    except BrokenPipeError:  # "| head" closed the pipe: not an error of ours
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return EXIT_OK

@@ -77,6 +77,18 @@ def modelfit_available() -> bool:
     return True
 
 
+def modelfit_model_names() -> list[str]:
+    """Models the model-fit tool knows by name ([] when that tool is not part of this build)."""
+    if not modelfit_available():
+        return []
+    try:
+        from services.modelfit.catalogue import default_catalogue
+
+        return [entry.name for entry in default_catalogue().entries]
+    except Exception:  # noqa: BLE001 - a broken catalogue only costs us the shortcut list
+        return []
+
+
 def estimate_with_modelfit(model: str | None, params_b: float | None, dtype: str = "bf16",
                            task: Task = Task.INFERENCE, seq: int = 4096) -> Workload | None:
     """Memory need from the model-fit service (weights, KV cache, activations, optimizer...).
@@ -101,7 +113,9 @@ def estimate_with_modelfit(model: str | None, params_b: float | None, dtype: str
         arch = load_model(model, params_b=params_b)
         result = estimate(arch, request)
     except ValueError as exc:  # ModelInputError: unknown model, a combination that makes no sense
-        raise ValueError(str(exc.args[0]) if exc.args else str(exc)) from None
+        choices = tuple(getattr(exc, "choices", ()) or ())
+        hint = f"; closest: {', '.join(choices[:3])}" if choices else ""
+        raise ValueError(f"{exc}{hint}") from None
     label = f"{model or f'{params_b:g}B'} {dtype} {task.value}"
     return Workload(float(result.per_gpu_gib), task, label, translate(
         "Compare", "model-fit estimate for {seq} tokens, batch 1").format(seq=seq))

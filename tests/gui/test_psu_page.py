@@ -199,3 +199,15 @@ def test_late_devices_do_not_overwrite_the_users_build(qtbot, context):
     qtbot.waitUntil(lambda: hub.listeners == [])
     assert [g.key for g in widget.build().gpus] == ["rtx-4090", "rtx-5080"]
     widget.shutdown()
+
+
+def test_rank_by_a_named_model_when_model_fit_is_present(page):
+    pytest.importorskip("services.modelfit.estimate")
+    index = page.model_combo.findData("Llama-3.1-8B")
+    assert not page.model_combo.isHidden() and index > 0
+    page.model_combo.setCurrentIndex(index)
+    assert not page.params_spin.isEnabled()
+    assert "model-fit estimate" in page.need_label.text()
+    assert page.rank_table.rowCount() > 0
+    page.model_combo.setCurrentIndex(0)
+    assert page.params_spin.isEnabled()
