@@ -91,3 +91,21 @@ def test_settings_page_saves_start_minimized(qtbot, context):
     page.start_minimized_check.setChecked(True)
     reloaded = SettingsStore(context.settings_store.path).load()
     assert reloaded.general.start_minimized is True
+
+
+def test_windows_gets_its_own_task_bar_identity(monkeypatch):
+    import ctypes
+    import types
+
+    from gui import app as gui_app
+    from services.version import DESKTOP_ID
+
+    calls = []
+    shell32 = types.SimpleNamespace(SetCurrentProcessExplicitAppUserModelID=lambda app_id: calls.append(app_id))
+    monkeypatch.setattr(ctypes, "windll", types.SimpleNamespace(shell32=shell32), raising=False)
+    monkeypatch.setattr(gui_app.sys, "platform", "win32")
+    gui_app._set_windows_app_id()
+    assert calls == [DESKTOP_ID]
+    monkeypatch.setattr(gui_app.sys, "platform", "linux")
+    gui_app._set_windows_app_id()
+    assert calls == [DESKTOP_ID]

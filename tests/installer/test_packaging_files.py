@@ -37,6 +37,9 @@ def test_desktop_entry_matches_the_app():
     assert entry["Exec"] == APP_ID and entry["TryExec"] == APP_ID
     assert desktop_entry()["Desktop Action StartInTray"]["Exec"] == f"{APP_ID} --minimized"
     assert entry["Name[zh_CN]"] and entry["Comment[zh_CN]"]
+    # On X11, Qt sets WM_CLASS to (program name, application name): the task bar matches the
+    # window to this entry (and its icon) through the class, which is APP_ID.
+    assert entry["StartupWMClass"] == APP_ID
 
 
 @pytest.mark.skipif(shutil.which("desktop-file-validate") is None, reason="desktop-file-utils not installed")
