@@ -71,6 +71,9 @@ class AppController:
             if save_state:
                 self.window.save_state(self.qsettings())
             self.window.shutdown()
+        exporter = self.context.extras.get("exporter")
+        if exporter is not None:
+            exporter.stop()
         telemetry = self.context.telemetry
         if telemetry is not None and hasattr(telemetry, "stop"):
             telemetry.stop()
@@ -163,6 +166,18 @@ def attach_telemetry(context: AppContext, args: argparse.Namespace) -> None:
     context.telemetry.start()
 
 
+def attach_exporter(context: AppContext) -> None:
+    """Serve this machine's metrics in the background when Settings say so."""
+    if context.telemetry is None:
+        return
+    from services.exporter.service import ExporterService, hub_collector
+
+    service = ExporterService(lambda: hub_collector(context.telemetry))
+    service.apply(context.settings_store.settings.exporter)
+    context.settings_store.subscribe(lambda settings: service.apply(settings.exporter))
+    context.extras["exporter"] = service
+
+
 def save_screenshot(window: MainWindow, path: str, settle_ms: int = 1500) -> bool:
     """Let the window lay out and paint for a moment, then save it as PNG."""
     loop = QEventLoop()
@@ -184,6 +199,7 @@ def run_app(args: argparse.Namespace) -> int:
 
         return run_self_test(app, context, args)
     attach_telemetry(context, args)
+    attach_exporter(context)
     controller = AppController(app, context, language_override=args.lang)
     window = controller.build_window(args.page, restore=not args.screenshot)
     if args.screenshot:

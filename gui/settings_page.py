@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QFormLayout, QGroupBox, QLabel, QVBoxLayout, QWidget,
+    QCheckBox, QComboBox, QFormLayout, QGroupBox, QLabel, QSpinBox, QVBoxLayout, QWidget,
 )
 
 from gui.context import AppContext
@@ -44,6 +44,7 @@ class SettingsPage(QWidget):
         self.start_minimized_check.toggled.connect(self._on_start_minimized_check_toggled)
         form.addRow(self.start_minimized_check)
         layout.addWidget(general)
+        layout.addWidget(self._build_exporter_group(settings))
         self.sections_layout = QVBoxLayout()
         layout.addLayout(self.sections_layout)
         layout.addStretch(1)
@@ -51,6 +52,37 @@ class SettingsPage(QWidget):
             note = QLabel(self.tr("Your settings file could not be read: {problem}").format(problem=self._store.load_problem))
             note.setWordWrap(True)
             layout.addWidget(note)
+
+    def _build_exporter_group(self, settings) -> QGroupBox:
+        group = QGroupBox(self.tr("Metrics for Prometheus"), self)
+        form = QFormLayout(group)
+        self.exporter_check = QCheckBox(self.tr("Serve this computer's GPU metrics while the app runs"), group)
+        self.exporter_check.setChecked(settings.exporter.run_in_background)
+        self.exporter_check.toggled.connect(self._on_exporter_changed)
+        form.addRow(self.exporter_check)
+        self.exporter_host = QComboBox(group)
+        self.exporter_host.addItem(self.tr("This computer only (127.0.0.1)"), "127.0.0.1")
+        self.exporter_host.addItem(self.tr("All networks (0.0.0.0): put TLS and a password in front"), "0.0.0.0")
+        index = self.exporter_host.findData(settings.exporter.host)
+        if index < 0:
+            self.exporter_host.addItem(settings.exporter.host, settings.exporter.host)
+            index = self.exporter_host.count() - 1
+        self.exporter_host.setCurrentIndex(index)
+        self.exporter_host.currentIndexChanged.connect(self._on_exporter_changed)
+        form.addRow(self.tr("Listen on"), self.exporter_host)
+        self.exporter_port = QSpinBox(group)
+        self.exporter_port.setRange(1, 65535)
+        self.exporter_port.setValue(settings.exporter.port)
+        self.exporter_port.editingFinished.connect(self._on_exporter_changed)
+        form.addRow(self.tr("Port"), self.exporter_port)
+        return group
+
+    def _on_exporter_changed(self, *_args) -> None:
+        exporter = self._store.settings.exporter
+        exporter.run_in_background = self.exporter_check.isChecked()
+        exporter.host = self.exporter_host.currentData()
+        exporter.port = self.exporter_port.value()
+        self._store.save()
 
     def _on_language_combo_changed(self, _index: int) -> None:
         value = self.language_combo.currentData()

@@ -31,7 +31,7 @@ def areas() -> dict[str, list[Path]]:
     result: dict[str, list[Path]] = {"shell": [ROOT / "main.py"]}
     result["shell"] += sorted((ROOT / "gui").glob("*.py")) + sorted((ROOT / "services").glob("*.py"))
     result["shell"] += sorted((ROOT / "services" / "cli").glob("*.py"))
-    names = set()
+    names = set(ALIASES)
     for base in ("gui", "services"):
         for d in (ROOT / base).iterdir():
             if d.is_dir() and d.name not in SKIP:

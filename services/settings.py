@@ -55,6 +55,12 @@ class ExporterSettings:
 
 
 @dataclass
+class HostsSettings:
+    # other machines' exporter or Prometheus URLs, shown on the "Other hosts" page
+    urls: list = field(default_factory=list)
+
+
+@dataclass
 class PowerCostSettings:
     price_per_kwh: float = 0.30
     currency: str = "USD"
@@ -67,6 +73,7 @@ class Settings:
     alerts: AlertSettings = field(default_factory=AlertSettings)
     exporter: ExporterSettings = field(default_factory=ExporterSettings)
     power_cost: PowerCostSettings = field(default_factory=PowerCostSettings)
+    hosts: HostsSettings = field(default_factory=HostsSettings)
 
 
 def to_dict(settings: Any) -> dict[str, Any]:

@@ -68,7 +68,8 @@ def _capacity(interval_s: float) -> int:
     return max(DEFAULT_CAPACITY, int(24 * 3600 / max(interval_s, 0.1) * 1.04))
 
 
-def build_hub(*, demo: bool, replay: str | None, settings: Settings, paths: AppPaths) -> TelemetryHub:
+def build_hub(*, demo: bool, replay: str | None, settings: Settings, paths: AppPaths,
+              demo_gpus: int = 2) -> TelemetryHub:
     mon = settings.monitor
     fast = max(0.25, float(mon.fast_interval_s))  # below 0.25 s polling itself disturbs the GPU
     slow = max(fast, float(mon.slow_interval_s))
@@ -94,7 +95,7 @@ def build_hub(*, demo: bool, replay: str | None, settings: Settings, paths: AppP
     history = History(capacity=_capacity(fast))
     if demo:
         start = time.time() - DEMO_PREHISTORY_S
-        source = SimulatedSource(seed=0, gpus=2, start_wall=start)
+        source = SimulatedSource(seed=0, gpus=demo_gpus, start_wall=start)
         hub = TelemetryHub(source, history=history, fast_interval_s=fast, slow_interval_s=slow)
         # Generated on the sampler thread so the window does not wait for it.
         hub.set_backfill(lambda: source.prehistory(time.time() - start, step=fast))

@@ -1,0 +1,1 @@
+"""The "will this model fit" page."""

@@ -1,0 +1,340 @@
+"""Other hosts: GPUs of other machines through their exporter or Prometheus,
+and the switch that serves this machine's metrics."""
+from __future__ import annotations
+
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
+
+import pyqtgraph as pg
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QCheckBox, QComboBox, QFrame, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit,
+    QListWidget, QListWidgetItem, QPushButton, QScrollArea, QSpinBox, QVBoxLayout, QWidget,
+)
+
+from gui.context import AppContext
+from gui.i18n import render
+from services.exporter.remote import (
+    GRAPHED, HostKind, HostReading, HostState, RemoteGpu, RemoteHost, Series, normalize_url,
+)
+
+POLL_MS = 5000
+HISTORY_S = 1800.0
+
+
+class _Relay(QObject):
+    """Carries results from the pool's threads into the GUI thread."""
+
+    reading_ready = Signal(object, object)  # url, (HostReading, {(uuid, metric): Series})
+
+
+class GpuCard(QFrame):
+    """One remote GPU: its values and four small graphs."""
+
+    def __init__(self, gpu: RemoteGpu, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("hostGpuCard")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        layout = QVBoxLayout(self)
+        self.title = QLabel()
+        self.title.setTextFormat(Qt.TextFormat.RichText)
+        self.values = QLabel()
+        self.values.setWordWrap(True)
+        layout.addWidget(self.title)
+        layout.addWidget(self.values)
+        grid = QGridLayout()
+        self.plots: dict[str, pg.PlotDataItem] = {}
+        titles = {
+            "DCGM_FI_DEV_GPU_UTIL": self.tr("Utilisation %"),
+            "DCGM_FI_DEV_GPU_TEMP": self.tr("Temperature °C"),
+            "DCGM_FI_DEV_POWER_USAGE": self.tr("Power W"),
+            "DCGM_FI_DEV_FB_USED": self.tr("Memory used MiB"),
+        }
+        for i, metric in enumerate(GRAPHED):
+            plot = pg.PlotWidget(axisItems={"bottom": pg.DateAxisItem()})
+            plot.setBackground("w")
+            plot.setTitle(titles[metric], size="9pt", color="#333")
+            plot.setMinimumHeight(120)
+            plot.setMouseEnabled(x=True, y=False)
+            plot.showGrid(x=True, y=True, alpha=0.2)
+            self.plots[metric] = plot.plot(pen=pg.mkPen("#1565c0", width=2), connect="finite")
+            grid.addWidget(plot, i // 2, i % 2)
+        layout.addLayout(grid)
+        self.update_gpu(gpu, {})
+
+    def update_gpu(self, gpu: RemoteGpu, history: dict[str, Series]) -> None:
+        s = gpu.sample
+        self.title.setText(f"<b>{gpu.host}</b> · GPU {gpu.info.index} · {gpu.info.name}")
+        parts = []
+        if s.utilization_pct is not None:
+            parts.append(self.tr("{v:.0f}% busy").format(v=s.utilization_pct))
+        if s.temperature_c is not None:
+            parts.append(self.tr("{v:.0f} °C").format(v=s.temperature_c))
+        if s.power_w is not None:
+            limit = f" / {s.power_limit_w:.0f}" if s.power_limit_w else ""
+            parts.append(self.tr("{v:.0f}{limit} W").format(v=s.power_w, limit=limit))
+        if s.memory_used_mib is not None:
+            total = f" / {s.memory_total_mib / 1024:.1f}" if s.memory_total_mib else ""
+            parts.append(self.tr("{v:.1f}{total} GiB").format(v=s.memory_used_mib / 1024, total=total))
+        self.values.setText("   ·   ".join(parts) or self.tr("No readings"))
+        for metric, series in history.items():
+            if metric in self.plots and series.t:
+                self.plots[metric].setData(list(series.t), list(series.y))
+
+
+class HostsPage(QWidget):
+    """Adds hosts by URL and shows their GPUs; never blocks on the network."""
+
+    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._context = context
+        self._store = context.settings_store
+        self._hosts: dict[str, RemoteHost] = {}
+        self._pending: dict[str, Future] = {}
+        self._cards: dict[tuple[str, str], GpuCard] = {}
+        self._host_notes: dict[str, QLabel] = {}
+        self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="hosts-poll")
+        self._relay = _Relay()
+        self._relay.reading_ready.connect(self._on_reading_ready)
+        self._timer = QTimer(self)
+        self._timer.setInterval(POLL_MS)
+        self._timer.timeout.connect(self._poll_all)
+
+        layout = QVBoxLayout(self)
+        title = self.tr("Other hosts")
+        heading = QLabel(f"<h2>{title}</h2>")
+        intro = QLabel(self.tr(
+            "Watch the GPUs of other machines. Add the address of a GPU Assistant exporter or an NVIDIA "
+            "dcgm-exporter (host:9400), or of a Prometheus server (host:9090) that scrapes them."))
+        intro.setWordWrap(True)
+        layout.addWidget(heading)
+        layout.addWidget(intro)
+
+        layout.addWidget(self._build_this_machine_box())
+
+        add_row = QHBoxLayout()
+        self.url_edit = QLineEdit()
+        self.url_edit.setPlaceholderText(self.tr("e.g. 192.168.1.20:9400 or http://prometheus:9090"))
+        self.kind_combo = QComboBox()
+        self.kind_combo.addItem(self.tr("Detect"), "auto")
+        self.kind_combo.addItem(self.tr("Exporter (/metrics)"), HostKind.EXPORTER.value)
+        self.kind_combo.addItem(self.tr("Prometheus server"), HostKind.PROMETHEUS.value)
+        self.add_button = QPushButton(self.tr("Add host"))
+        self.add_button.clicked.connect(self._on_add_clicked)
+        self.url_edit.returnPressed.connect(self._on_add_clicked)
+        add_row.addWidget(self.url_edit, 1)
+        add_row.addWidget(self.kind_combo)
+        add_row.addWidget(self.add_button)
+        layout.addLayout(add_row)
+        self.add_error = QLabel()
+        self.add_error.setStyleSheet("color: #c62828")
+        self.add_error.hide()
+        layout.addWidget(self.add_error)
+
+        lists = QHBoxLayout()
+        left = QVBoxLayout()
+        self.host_list = QListWidget()
+        self.host_list.setMaximumWidth(320)
+        self.remove_button = QPushButton(self.tr("Remove host"))
+        self.remove_button.setEnabled(False)
+        self.remove_button.clicked.connect(self._on_remove_clicked)
+        self.host_list.currentRowChanged.connect(lambda row: self.remove_button.setEnabled(row >= 0))
+        left.addWidget(self.host_list, 1)
+        left.addWidget(self.remove_button)
+        lists.addLayout(left)
+        self.cards_holder = QWidget()
+        self.cards_layout = QVBoxLayout(self.cards_holder)
+        self.empty_label = QLabel(self.tr("No hosts yet. Add one above."))
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.cards_layout.addWidget(self.empty_label)
+        self.cards_layout.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.cards_holder)
+        lists.addWidget(scroll, 1)
+        layout.addLayout(lists, 1)
+
+        for url in self._store.settings.hosts.urls:
+            if isinstance(url, str):
+                try:
+                    clean, kind = normalize_url(url.split("|", 1)[-1])
+                except ValueError:
+                    continue
+                if "|" in url:
+                    kind = HostKind(url.split("|", 1)[0]) if url.split("|", 1)[0] in ("exporter", "prometheus") else kind
+                self._add_host(clean, kind, save=False)
+
+    # ---- This machine
+    def _build_this_machine_box(self) -> QGroupBox:
+        box = QGroupBox(self.tr("This computer"))
+        row = QHBoxLayout(box)
+        settings = self._store.settings.exporter
+        self.serve_check = QCheckBox(self.tr("Serve this computer's GPU metrics for Prometheus"))
+        self.serve_check.setChecked(settings.run_in_background)
+        self.port_spin = QSpinBox()
+        self.port_spin.setRange(1, 65535)
+        self.port_spin.setValue(settings.port)
+        self.port_spin.setPrefix(self.tr("port "))
+        self.serve_status = QLabel()
+        self.serve_status.setWordWrap(True)
+        row.addWidget(self.serve_check)
+        row.addWidget(self.port_spin)
+        row.addWidget(self.serve_status, 1)
+        self.serve_check.toggled.connect(self._on_serve_changed)
+        self.port_spin.editingFinished.connect(self._on_serve_changed)
+        self._update_serve_status()
+        return box
+
+    def _on_serve_changed(self, *_args) -> None:
+        settings = self._store.settings.exporter
+        settings.run_in_background = self.serve_check.isChecked()
+        settings.port = self.port_spin.value()
+        self._store.save()  # the app's exporter service follows the saved settings
+        self._update_serve_status()
+
+    def _update_serve_status(self) -> None:
+        service = self._context.extras.get("exporter")
+        if service is None:
+            text = self.tr("Needs live monitoring of this computer (not running in this session).") \
+                if self.serve_check.isChecked() else ""
+        else:
+            text = render(service.status())
+        self.serve_status.setText(text)
+
+    # ---- Hosts
+    def _on_add_clicked(self) -> None:
+        text = self.url_edit.text()
+        try:
+            url, kind = normalize_url(text)
+        except ValueError:
+            self.add_error.setText(self.tr("That is not a web address: type host:port or http://host:port"))
+            self.add_error.show()
+            return
+        chosen = self.kind_combo.currentData()
+        if chosen != "auto":
+            kind = HostKind(chosen)
+            if kind == HostKind.PROMETHEUS and url.endswith("/metrics"):
+                url = url[: -len("/metrics")]
+        if url in self._hosts:
+            self.add_error.setText(self.tr("That host is already in the list."))
+            self.add_error.show()
+            return
+        self.add_error.hide()
+        self.url_edit.clear()
+        self._add_host(url, kind, save=True)
+
+    def _add_host(self, url: str, kind: HostKind, save: bool) -> None:
+        self._hosts[url] = RemoteHost(url, kind, keep_s=HISTORY_S)
+        waiting = self.tr("waiting for the first answer…")
+        item = QListWidgetItem(f"{url}\n{waiting}")
+        item.setData(Qt.ItemDataRole.UserRole, url)
+        self.host_list.addItem(item)
+        if save:
+            self._save_hosts()
+        self._poll(url)
+        if self.isVisible() and not self._timer.isActive():
+            self._timer.start()
+        self.empty_label.hide()
+
+    def _on_remove_clicked(self) -> None:
+        item = self.host_list.currentItem()
+        if item is None:
+            return
+        url = item.data(Qt.ItemDataRole.UserRole)
+        self.host_list.takeItem(self.host_list.row(item))
+        self._hosts.pop(url, None)
+        for key in [k for k in self._cards if k[0] == url]:
+            self._cards.pop(key).deleteLater()
+        note = self._host_notes.pop(url, None)
+        if note is not None:
+            note.deleteLater()
+        self._save_hosts()
+        self.empty_label.setVisible(not self._hosts)
+
+    def _save_hosts(self) -> None:
+        self._store.settings.hosts.urls = [f"{h.kind.value}|{u}" for u, h in self._hosts.items()]
+        self._store.save()
+
+    def host_urls(self) -> list[str]:
+        return list(self._hosts)
+
+    # ---- Polling (worker threads) and results (GUI thread)
+    def _poll_all(self) -> None:
+        for url in list(self._hosts):
+            self._poll(url)
+        self._update_serve_status()
+
+    def _poll(self, url: str) -> None:
+        pending = self._pending.get(url)
+        if pending is not None and not pending.done():
+            return  # a slow host gets no second request on top of the first
+        host = self._hosts[url]
+        self._pending[url] = self._pool.submit(self._poll_in_thread, host)
+
+    def _poll_in_thread(self, host: RemoteHost) -> None:
+        reading = host.poll()
+        history: dict[tuple[str, str], Series] = {}
+        if reading.state == HostState.OK:
+            for gpu in reading.gpus:
+                for metric in GRAPHED:
+                    try:
+                        history[(gpu.info.uuid, metric)] = host.history(gpu.info.uuid, metric, HISTORY_S)
+                    except (OSError, ValueError, KeyError):
+                        continue
+        self._relay.reading_ready.emit(host.url, (reading, history))
+
+    def _on_reading_ready(self, url: str, payload) -> None:
+        if url not in self._hosts:
+            return  # removed while the request was under way
+        reading, history = payload
+        self._show_reading(url, reading, history)
+
+    def _show_reading(self, url: str, reading: HostReading, history: dict) -> None:
+        for row in range(self.host_list.count()):
+            item = self.host_list.item(row)
+            if item.data(Qt.ItemDataRole.UserRole) == url:
+                if reading.state == HostState.OK:
+                    status = self.tr("{n} GPU(s), updated {time}").format(
+                        n=len(reading.gpus), time=time.strftime("%H:%M:%S", time.localtime(reading.t)))
+                elif reading.state == HostState.UNREACHABLE:
+                    status = self.tr("unreachable")
+                else:
+                    status = self.tr("not GPU metrics")
+                item.setText(f"{url}\n{status}")
+                item.setForeground(Qt.GlobalColor.black if reading.state == HostState.OK else Qt.GlobalColor.darkRed)
+        note = self._host_notes.get(url)
+        if reading.state != HostState.OK:
+            if note is None:
+                note = QLabel()
+                note.setWordWrap(True)
+                note.setStyleSheet("color: #c62828; padding: 6px;")
+                self.cards_layout.insertWidget(0, note)
+                self._host_notes[url] = note
+            note.setText(render(reading.message))
+            return
+        if note is not None:
+            self._host_notes.pop(url).deleteLater()
+        for gpu in reading.gpus:
+            key = (url, gpu.info.uuid)
+            card = self._cards.get(key)
+            if card is None:
+                card = GpuCard(gpu)
+                self._cards[key] = card
+                self.cards_layout.insertWidget(self.cards_layout.count() - 1, card)
+            per_metric = {m: s for (uuid, m), s in history.items() if uuid == gpu.info.uuid}
+            card.update_gpu(gpu, per_metric)
+
+    # ---- Lifecycle
+    def showEvent(self, event) -> None:  # noqa: N802
+        super().showEvent(event)
+        if self._hosts and not self._timer.isActive():
+            self._timer.start()
+            self._poll_all()
+
+    def hideEvent(self, event) -> None:  # noqa: N802
+        super().hideEvent(event)
+        self._timer.stop()
+
+    def shutdown(self) -> None:
+        self._timer.stop()
+        self._pool.shutdown(wait=True, cancel_futures=True)

@@ -1,0 +1,657 @@
+"""Build & PSU page: a build list with live totals, where the watts go, warnings
+inline, buy-vs-rent, and up to three cards side by side.
+
+Everything shown comes from ``services.hardware`` (the CLI prints the same);
+this module only lays it out. Recomputing is cheap, so every edit recomputes
+at once: no timers, no threads.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import QSignalBlocker, Qt, Signal
+from PySide6.QtGui import QColor, QFont
+from PySide6.QtWidgets import (
+    QAbstractItemView, QComboBox, QCompleter, QDoubleSpinBox, QFormLayout, QFrame, QGridLayout, QGroupBox,
+    QHBoxLayout, QHeaderView, QLabel, QListWidget, QListWidgetItem, QPushButton, QScrollArea, QSizePolicy,
+    QSpinBox, QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget,
+)
+
+from gui.context import AppContext
+from gui.i18n import render
+from gui.psu.widgets import SEGMENT_COLOURS, FigureCard, Segment, WattBar
+from services.hardware import detect
+from services.hardware.catalog import Catalog, CatalogError, Gpu, load_catalog
+from services.hardware.compare import Task, cheapest_fitting, compare_specs, estimate_from_params, rank_cards
+from services.hardware.psu import (
+    EFFICIENCY_LEVELS, Build, BuildError, PsuStandard, Result, Severity, Usage, Verdict, buy_vs_rent, calculate,
+)
+
+SEVERITY_COLOURS = {Severity.INFO: "#4e79a7", Severity.WARNING: "#d18b00", Severity.PROBLEM: "#c0392b"}
+VERDICT_COLOURS = {Verdict.OK: "#2e8b57", Verdict.TIGHT: "#d18b00", Verdict.INSUFFICIENT: "#c0392b"}
+EXAMPLE_GPU, EXAMPLE_CPU = "rtx-4090", "Ryzen 9 9950X"
+MAX_COMPARED = 3
+
+
+def _scrolled(widget: QWidget) -> QScrollArea:
+    area = QScrollArea()
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setWidget(widget)
+    return area
+
+
+def _card_combo(gpus: tuple[Gpu, ...], parent: QWidget, with_none: str | None = None) -> QComboBox:
+    """An editable combo over the catalogue; typing filters by any part of the name."""
+    combo = QComboBox(parent)
+    combo.setEditable(True)
+    combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+    if with_none is not None:
+        combo.addItem(with_none, None)
+    for gpu in gpus:
+        combo.addItem(gpu.name, gpu.key)
+    completer = combo.completer()
+    completer.setFilterMode(Qt.MatchFlag.MatchContains)
+    completer.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
+    combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    combo.setMinimumContentsLength(18)
+    return combo
+
+
+class PsuPage(QWidget):
+    """The Build & PSU calculator.
+
+    Signals:
+        result_changed(object): the new ``services.hardware.psu.Result`` after any edit.
+    """
+
+    result_changed = Signal(object)
+
+    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.context = context
+        self.result: Result | None = None
+        self._build_gpus: list[Gpu] = []
+        self._prices: dict[str, float] = {}  # card key -> the user's price in the ranking
+        try:
+            self.catalog: Catalog | None = load_catalog()
+        except CatalogError as exc:
+            self.catalog = None
+            layout = QVBoxLayout(self)
+            layout.addWidget(QLabel(self.tr("The hardware catalogue could not be read: {error}").format(error=str(exc))))
+            return
+        settings = context.settings_store.settings
+        self._currency = settings.power_cost.currency
+
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(16, 12, 16, 8)
+        heading = self.tr("Build & PSU")
+        title = QLabel(f"<h2>{heading}</h2>")
+        subtitle = QLabel(self.tr("Size the power supply for your build, check cables and PCIe lanes, and compare cards."))
+        subtitle.setWordWrap(True)
+        subtitle.setProperty("role", "muted")
+        outer.addWidget(title)
+        outer.addWidget(subtitle)
+        self.tabs = QTabWidget(self)
+        outer.addWidget(self.tabs, 1)
+        self.tabs.addTab(self._make_build_tab(settings.power_cost.price_per_kwh), self.tr("Build"))
+        self.tabs.addTab(self._make_compare_tab(), self.tr("Compare cards"))
+        self._prefill()
+        self.recompute()
+        self._update_comparison()
+        self._update_ranking()
+
+    # ---- Layout
+
+    def _make_build_tab(self, price_per_kwh: float) -> QWidget:
+        tab = QWidget()
+        row = QHBoxLayout(tab)
+        row.setContentsMargins(0, 8, 0, 0)
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 8, 0)
+        cat = self.catalog
+        assert cat is not None
+
+        gpu_box = QGroupBox(self.tr("Graphics cards"), left)
+        gpu_layout = QVBoxLayout(gpu_box)
+        self.gpu_list = QListWidget(gpu_box)
+        self.gpu_list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.gpu_list.setMaximumHeight(84)
+        gpu_layout.addWidget(self.gpu_list)
+        add_row = QHBoxLayout()
+        self.gpu_combo = _card_combo(cat.gpus, gpu_box)
+        self.gpu_combo.setCurrentIndex(-1)
+        self.gpu_combo.lineEdit().setPlaceholderText(self.tr("Type a card, e.g. 4090 or 4060 laptop"))
+        self.gpu_combo.lineEdit().returnPressed.connect(self._on_add_button_clicked)
+        self.add_button = QPushButton(self.tr("Add"), gpu_box)
+        self.add_button.setProperty("primary", True)
+        self.remove_button = QPushButton(self.tr("Remove"), gpu_box)
+        add_row.addWidget(self.gpu_combo, 1)
+        add_row.addWidget(self.add_button)
+        add_row.addWidget(self.remove_button)
+        gpu_layout.addLayout(add_row)
+        detect_row = QHBoxLayout()
+        self.detected_label = QLabel("", gpu_box)
+        self.detected_label.setWordWrap(True)
+        self.detected_label.setProperty("role", "muted")
+        self.detect_button = QPushButton(self.tr("Use this PC"), gpu_box)
+        self.detect_button.setToolTip(self.tr("Replace the cards and CPU with the ones found in this computer"))
+        self.detect_button.clicked.connect(self._on_detect_button_clicked)
+        detect_row.addWidget(self.detected_label, 1)
+        detect_row.addWidget(self.detect_button, 0, Qt.AlignmentFlag.AlignTop)
+        gpu_layout.addLayout(detect_row)
+        self.add_button.clicked.connect(self._on_add_button_clicked)
+        self.remove_button.clicked.connect(self._on_remove_button_clicked)
+        left_layout.addWidget(gpu_box)
+
+        parts_box = QGroupBox(self.tr("CPU and other parts"), left)
+        parts = QGridLayout(parts_box)
+        self.cpu_combo = QComboBox(parts_box)
+        self.cpu_combo.setEditable(True)
+        self.cpu_combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        self.cpu_combo.addItem(self.tr("(no CPU)"), None)
+        for cpu in cat.cpus:
+            self.cpu_combo.addItem(cpu.name, cpu.name)
+        self.cpu_combo.completer().setFilterMode(Qt.MatchFlag.MatchContains)
+        self.cpu_combo.setMinimumContentsLength(16)
+        self.cpu_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        parts.addWidget(QLabel(self.tr("CPU")), 0, 0)
+        parts.addWidget(self.cpu_combo, 0, 1, 1, 3)
+        self.spins: dict[str, QSpinBox] = {}
+        specs = [
+            ("ram_sticks", self.tr("RAM sticks"), 2, 16), ("nvme", self.tr("NVMe SSDs"), 1, 16),
+            ("sata_ssd", self.tr("SATA SSDs"), 0, 24), ("hdd", self.tr("Hard disks"), 0, 60),
+            ("fans", self.tr("Case fans"), 3, 30), ("aio_pumps", self.tr("AIO pumps"), 0, 4),
+            ("argb_channels", self.tr("ARGB channels"), 0, 16), ("usb_devices", self.tr("USB devices"), 2, 20),
+        ]
+        for i, (key, label, default, limit) in enumerate(specs):
+            spin = QSpinBox(parts_box)
+            spin.setRange(0, limit)
+            spin.setValue(default)
+            spin.valueChanged.connect(self.recompute)
+            self.spins[key] = spin
+            r, c = 1 + i // 2, (i % 2) * 2
+            parts.addWidget(QLabel(label), r, c)
+            parts.addWidget(spin, r, c + 1)
+        self.cpu_combo.currentIndexChanged.connect(self.recompute)
+        left_layout.addWidget(parts_box)
+
+        psu_box = QGroupBox(self.tr("Use and power supply"), left)
+        form = QFormLayout(psu_box)
+        self.usage_combo = QComboBox(psu_box)
+        self.usage_combo.addItem(self.tr("Gaming / occasional use"), Usage.GAMING.value)
+        self.usage_combo.addItem(self.tr("Training 24/7"), Usage.TRAINING_24X7.value)
+        self.standard_combo = QComboBox(psu_box)
+        self.standard_combo.addItem(self.tr("ATX 3.x with a 12V-2x6 lead"), PsuStandard.ATX3.value)
+        self.standard_combo.addItem(self.tr("ATX 2.x or no 12V-2x6 lead"), PsuStandard.ATX2.value)
+        self.efficiency_combo = QComboBox(psu_box)
+        names = {"none": self.tr("not certified"), "white": self.tr("80 PLUS"), "bronze": self.tr("Bronze"),
+                 "silver": self.tr("Silver"), "gold": self.tr("Gold"), "platinum": self.tr("Platinum"),
+                 "titanium": self.tr("Titanium")}
+        for level in EFFICIENCY_LEVELS:
+            self.efficiency_combo.addItem(names[level], level)
+        self.efficiency_combo.setCurrentIndex(self.efficiency_combo.findData("gold"))
+        self.psu_spin = QSpinBox(psu_box)
+        self.psu_spin.setRange(0, 3000)
+        self.psu_spin.setSingleStep(50)
+        self.psu_spin.setSpecialValueText(self.tr("none: recommend one"))
+        self.psu_spin.setSuffix(" W")
+        self.price_spin = QDoubleSpinBox(psu_box)
+        self.price_spin.setRange(0.0, 10.0)
+        self.price_spin.setDecimals(3)
+        self.price_spin.setSingleStep(0.01)
+        self.price_spin.setValue(price_per_kwh)
+        self.price_spin.setSuffix(f" {self._currency}/kWh")
+        form.addRow(self.tr("Use"), self.usage_combo)
+        form.addRow(self.tr("PSU standard"), self.standard_combo)
+        form.addRow(self.tr("80 PLUS level"), self.efficiency_combo)
+        form.addRow(self.tr("Your PSU"), self.psu_spin)
+        form.addRow(self.tr("Electricity"), self.price_spin)
+        for combo in (self.usage_combo, self.standard_combo, self.efficiency_combo):
+            combo.currentIndexChanged.connect(self.recompute)
+        self.psu_spin.valueChanged.connect(self.recompute)
+        self.price_spin.valueChanged.connect(self.recompute)
+        left_layout.addWidget(psu_box)
+        left_layout.addStretch(1)
+        left_scroll = _scrolled(left)
+        left_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        left_scroll.setMinimumWidth(360)
+        left_scroll.setMaximumWidth(400)
+        row.addWidget(left_scroll)
+
+        right = QWidget()
+        rl = QVBoxLayout(right)
+        rl.setContentsMargins(8, 0, 0, 0)
+        figures = QHBoxLayout()
+        self.sustained_card = FigureCard(self.tr("Sustained load"), right)
+        self.recommended_card = FigureCard(self.tr("Recommended PSU"), right)
+        self.peak_card = FigureCard(self.tr("GPU spikes (10 ms)"), right)
+        self.wall_card = FigureCard(self.tr("From the wall"), right)
+        for card in (self.sustained_card, self.recommended_card, self.peak_card, self.wall_card):
+            card.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+            figures.addWidget(card, 1)
+        rl.addLayout(figures)
+        self.verdict_label = QLabel("", right)
+        self.verdict_label.setWordWrap(True)
+        rl.addWidget(self.verdict_label)
+        watts_heading = self.tr("Where the watts go")
+        rl.addWidget(QLabel(f"<b>{watts_heading}</b>"))
+        self.watt_bar = WattBar(right)
+        rl.addWidget(self.watt_bar)
+        self.legend_label = QLabel("", right)
+        self.legend_label.setWordWrap(True)
+        self.legend_label.setTextFormat(Qt.TextFormat.RichText)
+        rl.addWidget(self.legend_label)
+        details = QHBoxLayout()
+        self.why_label = QLabel("", right)
+        self.plan_label = QLabel("", right)
+        for label in (self.why_label, self.plan_label):
+            label.setWordWrap(True)
+            label.setTextFormat(Qt.TextFormat.RichText)
+            label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+            frame = QFrame(right)
+            frame.setProperty("card", True)
+            frame_layout = QVBoxLayout(frame)
+            frame_layout.setContentsMargins(10, 6, 10, 6)
+            frame_layout.addWidget(label)
+            frame.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+            details.addWidget(frame, 1)
+        rl.addLayout(details)
+        self.warnings_box = QVBoxLayout()
+        self.warnings_box.setSpacing(4)
+        rl.addLayout(self.warnings_box)
+        self.warning_labels: list[QLabel] = []
+
+        rent_box = QGroupBox(self.tr("Buy or rent the first card?"), right)
+        rent = QGridLayout(rent_box)
+        self.card_price_spin = QDoubleSpinBox(rent_box)
+        self.resale_spin = QDoubleSpinBox(rent_box)
+        self.cloud_spin = QDoubleSpinBox(rent_box)
+        for spin, top, step in ((self.card_price_spin, 100000, 50), (self.resale_spin, 100000, 50), (self.cloud_spin, 100, 0.05)):
+            spin.setRange(0, top)
+            spin.setSingleStep(step)
+            spin.setPrefix("$")
+            spin.valueChanged.connect(self._update_buy_vs_rent)
+        self.cloud_spin.setDecimals(2)
+        self.cloud_spin.setSuffix(self.tr("/h"))
+        for column, (label, spin) in enumerate(((self.tr("Card price"), self.card_price_spin),
+                                                (self.tr("Resale later"), self.resale_spin),
+                                                (self.tr("Cloud price"), self.cloud_spin))):
+            rent.addWidget(QLabel(label), 0, column)
+            rent.addWidget(spin, 1, column)
+        self.cloud_source_label = QLabel("", rent_box)
+        self.cloud_source_label.setWordWrap(True)
+        self.cloud_source_label.setProperty("role", "muted")
+        self.rent_result_label = QLabel("", rent_box)
+        self.rent_result_label.setWordWrap(True)
+        rent.addWidget(self.cloud_source_label, 2, 0, 1, 3)
+        rent.addWidget(self.rent_result_label, 3, 0, 1, 3)
+        rl.addWidget(rent_box)
+        rl.addStretch(1)
+        right_scroll = _scrolled(right)
+        right_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # wrap, never scroll sideways
+        row.addWidget(right_scroll, 1)
+        return tab
+
+    def _make_compare_tab(self) -> QWidget:
+        cat = self.catalog
+        assert cat is not None
+        tab = QWidget()
+        layout = QVBoxLayout(tab)
+        layout.setContentsMargins(0, 8, 0, 0)
+        pick = QHBoxLayout()
+        self.compare_combos: list[QComboBox] = []
+        defaults = ["rtx-4090", "rtx-5090", "rtx-3090"]
+        for i in range(MAX_COMPARED):
+            combo = _card_combo(cat.gpus, tab, with_none=self.tr("(none)"))
+            combo.setCurrentIndex(max(0, combo.findData(defaults[i])))
+            combo.currentIndexChanged.connect(self._update_comparison)
+            self.compare_combos.append(combo)
+            pick.addWidget(combo, 1)
+        layout.addLayout(pick)
+        self.compare_table = QTableWidget(0, MAX_COMPARED, tab)
+        self.compare_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.compare_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.compare_table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.compare_table.verticalHeader().setDefaultSectionSize(24)
+        self.compare_table.setAlternatingRowColors(True)
+        layout.addWidget(self.compare_table, 3)
+        note = QLabel(self.tr("Tensor figures are dense (no sparsity) at FP32 accumulate, the rate GeForce cards really run for BF16/FP16 training. Marketing 'AI TOPS' (sparse FP4) are never used. Bold: best of the compared cards."))
+        note.setWordWrap(True)
+        layout.addWidget(note)
+
+        rec_box = QGroupBox(self.tr("Which card for my work and budget?"), tab)
+        rec = QVBoxLayout(rec_box)
+        inputs = QHBoxLayout()
+        self.params_spin = QDoubleSpinBox(rec_box)
+        self.params_spin.setRange(0.1, 1000)
+        self.params_spin.setValue(8)
+        self.params_spin.setSuffix(self.tr(" B params"))
+        self.dtype_combo = QComboBox(rec_box)
+        for dtype in ("bf16", "fp8", "int8", "int4", "fp32"):
+            self.dtype_combo.addItem(dtype, dtype)
+        self.task_combo = QComboBox(rec_box)
+        self.task_combo.addItem(self.tr("inference"), Task.INFERENCE.value)
+        self.task_combo.addItem(self.tr("LoRA fine-tuning"), Task.LORA.value)
+        self.task_combo.addItem(self.tr("full training"), Task.FULL_TRAINING.value)
+        self.budget_spin = QSpinBox(rec_box)
+        self.budget_spin.setRange(0, 100000)
+        self.budget_spin.setSingleStep(100)
+        self.budget_spin.setValue(2000)
+        self.budget_spin.setPrefix("$")
+        self.budget_spin.setSpecialValueText(self.tr("no budget"))
+        for label, widget in ((self.tr("Model"), self.params_spin), (self.tr("Weights"), self.dtype_combo),
+                              (self.tr("Task"), self.task_combo), (self.tr("Budget"), self.budget_spin)):
+            inputs.addWidget(QLabel(label))
+            inputs.addWidget(widget)
+        inputs.addStretch(1)
+        rec.addLayout(inputs)
+        for widget in (self.params_spin, self.budget_spin):
+            widget.valueChanged.connect(self._update_ranking)
+        for combo in (self.dtype_combo, self.task_combo):
+            combo.currentIndexChanged.connect(self._update_ranking)
+        self.need_label = QLabel("", rec_box)
+        self.need_label.setWordWrap(True)
+        rec.addWidget(self.need_label)
+        self.rank_table = QTableWidget(0, 6, rec_box)
+        self.rank_table.setHorizontalHeaderLabels([
+            self.tr("Card"), self.tr("Price"), self.tr("Memory"), self.tr("Fits"),
+            self.tr("BF16 TFLOPS per $1000"), self.tr("GB/s per $1000")])
+        self.rank_table.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked | QAbstractItemView.EditTrigger.EditKeyPressed)
+        self.rank_table.itemChanged.connect(self._on_rank_table_item_changed)
+        self.rank_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.rank_table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.rank_table.verticalHeader().setVisible(False)
+        self.rank_table.verticalHeader().setDefaultSectionSize(24)
+        rec.addWidget(self.rank_table)
+        price_note = QLabel(self.tr("Prices are launch prices (USD); double-click a price to enter what the card costs you today."))
+        price_note.setWordWrap(True)
+        rec.addWidget(price_note)
+        layout.addWidget(rec_box, 4)
+        return tab
+
+    # ---- Public API
+
+    def build(self) -> Build:
+        """The build as the widgets describe it."""
+        cat = self.catalog
+        assert cat is not None
+        cpu_name = self.cpu_combo.currentData()
+        cpu = cat.find_cpu(cpu_name) if cpu_name else None
+        psu_w = self.psu_spin.value()
+        return Build(
+            gpus=tuple(self._build_gpus), cpu=cpu,
+            **{key: spin.value() for key, spin in self.spins.items()},
+            usage=Usage(self.usage_combo.currentData()), psu_standard=PsuStandard(self.standard_combo.currentData()),
+            efficiency=self.efficiency_combo.currentData(), psu_w=float(psu_w) if psu_w else None,
+            price_per_kwh=self.price_spin.value(),
+        )
+
+    def add_gpu(self, gpu: Gpu) -> None:
+        if len(self._build_gpus) >= 8:
+            return
+        self._build_gpus.append(gpu)
+        self._refresh_gpu_list()
+        self._reset_buy_defaults()
+        self.recompute()
+
+    def remove_gpu(self, row: int) -> None:
+        if 0 <= row < len(self._build_gpus):
+            del self._build_gpus[row]
+            self._refresh_gpu_list()
+            self._reset_buy_defaults()
+            self.recompute()
+
+    def recompute(self) -> None:
+        if self.catalog is None:
+            return
+        try:
+            result = calculate(self.build(), self.catalog)
+        except BuildError as exc:  # the widgets' ranges make this unlikely; say so rather than crash
+            self.verdict_label.setText(str(exc))
+            return
+        self.result = result
+        self._show_result(result)
+        self._update_buy_vs_rent()
+        self.result_changed.emit(result)
+
+    # ---- Rendering
+
+    def _refresh_gpu_list(self) -> None:
+        self.gpu_list.clear()
+        for gpu in self._build_gpus:
+            item = QListWidgetItem(self.tr("{name}  ({tgp} W)").format(name=gpu.name, tgp=round(gpu.tgp_w or 0)))
+            self.gpu_list.addItem(item)
+        if self._build_gpus:
+            self.gpu_list.setCurrentRow(len(self._build_gpus) - 1)
+        self.remove_button.setEnabled(bool(self._build_gpus))
+
+    def _show_result(self, r: Result) -> None:
+        self.sustained_card.set(f"{r.sustained_w:.0f} W", self.tr("CPU at PL2/PPT, GPUs at full power"))
+        self.recommended_card.set(f"{r.recommended_psu_w} W", self.tr("never below {w} W").format(w=round(r.minimum_psu_w)))
+        self.peak_card.set(f"{r.peak_10ms_w:.0f} W", self.tr("{w} W for 100 µs").format(w=round(r.peak_100us_w)))
+        self.wall_card.set(f"{r.cost.wall_w:.0f} W", self.tr("{cur} {day:.2f} per day ({hours} h)").format(
+            cur=self._currency, day=r.cost.cost_per_day, hours=f"{r.cost.hours_per_day:g}"))
+        if r.verdict is not None:
+            texts = {Verdict.OK: self.tr("Your {w} W PSU is enough."),
+                     Verdict.TIGHT: self.tr("Your {w} W PSU is enough, but below our recommendation."),
+                     Verdict.INSUFFICIENT: self.tr("Your {w} W PSU is not enough for this build.")}
+            colour = VERDICT_COLOURS[r.verdict]
+            self.verdict_label.setText(f"<b style='color:{colour}'>{texts[r.verdict].format(w=round(r.build.psu_w or 0))}</b>")
+            self.verdict_label.setVisible(True)
+        else:
+            self.verdict_label.setVisible(False)
+        capacity = r.build.psu_w or r.recommended_psu_w
+        segments = [Segment(line.key, render(line.label), line.watts) for line in r.lines]
+        self.watt_bar.set_segments(segments, capacity)
+        legend = []
+        for key in ("cpu", "gpu", "board", "ram", "storage", "cooling", "usb"):
+            parts = [s for s in segments if s.key == key and s.watts > 0]
+            if not parts:
+                continue
+            watts = sum(s.watts for s in parts)
+            name = parts[0].label if len(parts) == 1 else self.tr("{n} GPUs").format(n=len(parts))
+            name = name.replace(" ", "&nbsp;")
+            legend.append(f"<span style='color:{SEGMENT_COLOURS[key]}'>&#9632;</span>&nbsp;{name}&nbsp;{watts:.0f}&nbsp;W")
+        legend.append(self.tr("bar width = {w} W PSU").format(w=round(capacity)).replace(" ", "&nbsp;"))
+        self.legend_label.setText(" &nbsp; ".join(legend))
+        why_heading = self.tr("Why {w} W").format(w=r.recommended_psu_w)
+        why = [f"<b>{why_heading}</b>"]
+        biggest = max(r.candidates, key=lambda c: c.watts)
+        for c in r.candidates:
+            if c.watts <= 0:
+                continue
+            text = f"{render(c.label)}: {c.watts:.0f} W"
+            why.append(f"<b>{text}</b>" if c is biggest else text)
+        self.why_label.setText("<br>".join(why))
+        plan_heading = self.tr("Cables and PCIe lanes")
+        plan = [f"<b>{plan_heading}</b>"]
+        plan += [render(item.message) for item in r.connectors.gpus]
+        plan.append(render(r.lanes.message))
+        self.plan_label.setText("<br>".join(plan))
+        self._show_warnings(r)
+
+    def _show_warnings(self, r: Result) -> None:
+        for label in self.warning_labels:
+            self.warnings_box.removeWidget(label)
+            label.deleteLater()
+        self.warning_labels = []
+        order = {Severity.PROBLEM: 0, Severity.WARNING: 1, Severity.INFO: 2}
+        for w in sorted(r.warnings, key=lambda w: order[w.severity]):
+            label = QLabel(render(w.message))
+            label.setWordWrap(True)
+            label.setObjectName(f"warning_{w.code}")
+            colour = QColor(SEVERITY_COLOURS[w.severity])
+            label.setStyleSheet(
+                f"QLabel {{ border-left: 4px solid {colour.name()}; padding: 4px 8px; border-radius: 3px;"
+                f" background-color: rgba({colour.red()}, {colour.green()}, {colour.blue()}, 28); }}")
+            self.warnings_box.addWidget(label)
+            self.warning_labels.append(label)
+
+    def _reset_buy_defaults(self) -> None:
+        cat = self.catalog
+        assert cat is not None
+        first = self._build_gpus[0] if self._build_gpus else None
+        cloud = cat.cloud_prices.get(first.key) if first else None
+        with QSignalBlocker(self.card_price_spin), QSignalBlocker(self.cloud_spin):
+            self.card_price_spin.setValue(float(first.launch_price_usd or 0) if first else 0.0)
+            self.cloud_spin.setValue(cloud.usd_per_hour if cloud else 0.0)
+        if cloud:
+            self.cloud_source_label.setText(self.tr("Cloud price read {date} from {provider}; edit it to today's price.").format(
+                date=cloud.read, provider=cloud.provider))
+            self.cloud_source_label.setToolTip(cloud.source)
+        elif first:
+            self.cloud_source_label.setText(self.tr("No cloud price on file for this card: enter one."))
+            self.cloud_source_label.setToolTip("")
+        else:
+            self.cloud_source_label.setText("")
+
+    def _update_buy_vs_rent(self) -> None:
+        r = self.result
+        if r is None or not self._build_gpus:
+            self.rent_result_label.setText(self.tr("Add a card to compare buying with renting."))
+            return
+        price, rate = self.card_price_spin.value(), self.cloud_spin.value()
+        if price <= 0 or rate <= 0:
+            self.rent_result_label.setText(self.tr("Enter the card's price and a cloud price per hour."))
+            return
+        # the whole box's running cost is charged to the card, as the research model does
+        bvr = buy_vs_rent(price, min(self.resale_spin.value(), price), rate, r.cost.wall_w, r.build.price_per_kwh)
+        self.rent_result_label.setText(render(bvr.message))
+
+    def _update_comparison(self) -> None:
+        cat = self.catalog
+        assert cat is not None
+        chosen = [cat.gpu(c.currentData()) for c in self.compare_combos if c.currentData()]
+        rows = compare_specs(chosen) if chosen else []
+        self.compare_table.setColumnCount(max(1, len(chosen)))
+        self.compare_table.setHorizontalHeaderLabels([g.name.removeprefix("GeForce ") for g in chosen] or [""])
+        self.compare_table.setRowCount(len(rows))
+        self.compare_table.setVerticalHeaderLabels([render(row.label) for row in rows])
+        bold = QFont(self.compare_table.font())
+        bold.setBold(True)
+        for i, row in enumerate(rows):
+            for j, value in enumerate(row.values):
+                item = QTableWidgetItem(render(value))
+                if row.best == j:
+                    item.setFont(bold)
+                    item.setForeground(QColor("#2e8b57"))
+                self.compare_table.setItem(i, j, item)
+
+    def _update_ranking(self) -> None:
+        cat = self.catalog
+        assert cat is not None
+        try:
+            workload = estimate_from_params(self.params_spin.value(), self.dtype_combo.currentData(), Task(self.task_combo.currentData()))
+        except ValueError as exc:
+            self.need_label.setText(str(exc))
+            return
+        budget = float(self.budget_spin.value()) or None
+        ranked = rank_cards(cat.gpus, workload, budget, self._prices)
+        need = self.tr("Needs about {gib:.1f} GiB on one GPU ({method}). Estimated from the parameter count; the Model fit page gives a full breakdown.").format(
+            gib=workload.vram_needed_gib, method=render(workload.method))
+        if not any(r.fits for r in ranked):
+            cheapest = cheapest_fitting(cat.gpus, workload, self._prices)
+            if cheapest is not None:
+                need += " " + self.tr("No card within the budget holds it; the cheapest that does is {gpu} (${price:,.0f}).").format(
+                    gpu=cheapest.gpu.name, price=cheapest.price_usd)
+            else:
+                need += " " + self.tr("No single card in the catalogue holds it: split it across GPUs or quantize it.")
+        self.need_label.setText(need)
+        shown = ranked[:12]
+        blocker = QSignalBlocker(self.rank_table)
+        self.rank_table.setRowCount(len(shown))
+        yes, no = self.tr("yes"), self.tr("no")
+        for i, r in enumerate(shown):
+            cells = [r.gpu.name, f"${r.price_usd:,.0f}", f"{r.gpu.vram_gb:.0f} GB", yes if r.fits else no,
+                     f"{r.tflops_per_kusd:.1f}", f"{r.gbs_per_kusd:.0f}"]
+            for j, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if j != 1:
+                    item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
+                else:
+                    item.setData(Qt.ItemDataRole.UserRole, r.gpu.key)
+                    if not r.price_is_default:
+                        item.setFont(QFont(self.rank_table.font().family(), -1, QFont.Weight.Bold))
+                if j == 3:
+                    item.setForeground(QColor("#2e8b57" if r.fits else "#c0392b"))
+                self.rank_table.setItem(i, j, item)
+        del blocker
+
+    # ---- Prefill
+
+    def _prefill(self) -> None:
+        cat = self.catalog
+        assert cat is not None
+        gpus = detect.detected_gpus(self.context.telemetry, cat.gpus)
+        cpu = detect.detected_cpu(cat.cpus)
+        if gpus or cpu:
+            names = [g.name for g in gpus] + ([cpu.name] if cpu else [])
+            self.detected_label.setText(self.tr("Detected on this PC: {parts}").format(parts=", ".join(names)))
+        if not gpus:
+            gpus = [cat.gpu(EXAMPLE_GPU)]
+            if cpu is None:
+                cpu = cat.find_cpu(EXAMPLE_CPU)
+                self.detected_label.setText(self.tr("Nothing detected: showing an example build. Replace it with yours."))
+        with QSignalBlocker(self.cpu_combo):
+            self.cpu_combo.setCurrentIndex(max(0, self.cpu_combo.findData(cpu.name if cpu else None)))
+        self._build_gpus = list(gpus)
+        self._refresh_gpu_list()
+        self._reset_buy_defaults()
+
+    def detect_hardware(self) -> bool:
+        """Replace the build's cards and CPU with this PC's; False when nothing is found."""
+        cat = self.catalog
+        assert cat is not None
+        gpus = detect.detected_gpus(self.context.telemetry, cat.gpus)
+        if not gpus and self.context.telemetry is None:
+            gpus = detect.detected_gpus_nvml(cat.gpus)  # the monitor is not running: ask the driver once
+        cpu = detect.detected_cpu(cat.cpus)
+        if not gpus and cpu is None:
+            self.detected_label.setText(self.tr("No NVIDIA GPU or known CPU found on this PC."))
+            return False
+        names = [g.name for g in gpus] + ([cpu.name] if cpu else [])
+        self.detected_label.setText(self.tr("Detected on this PC: {parts}").format(parts=", ".join(names)))
+        if gpus:
+            self._build_gpus = list(gpus)
+            self._refresh_gpu_list()
+            self._reset_buy_defaults()
+        if cpu is not None:
+            with QSignalBlocker(self.cpu_combo):
+                self.cpu_combo.setCurrentIndex(max(0, self.cpu_combo.findData(cpu.name)))
+        self.recompute()
+        return True
+
+    # ---- Slots
+
+    def _on_detect_button_clicked(self) -> None:
+        self.detect_hardware()
+
+    def _on_add_button_clicked(self) -> None:
+        cat = self.catalog
+        assert cat is not None
+        key = self.gpu_combo.currentData()
+        typed = self.gpu_combo.currentText().strip()
+        index = self.gpu_combo.currentIndex()
+        gpu = cat.gpu(key) if key and index >= 0 and self.gpu_combo.itemText(index) == typed else cat.find_gpu(typed)
+        if gpu is None:
+            self.detected_label.setText(self.tr("Unknown card: {name}").format(name=typed))
+            return
+        self.add_gpu(gpu)
+
+    def _on_rank_table_item_changed(self, item: QTableWidgetItem) -> None:
+        key = item.data(Qt.ItemDataRole.UserRole)
+        if item.column() != 1 or not key:
+            return
+        text = item.text().replace("$", "").replace(",", "").strip()
+        try:
+            price = float(text)
+        except ValueError:
+            price = 0.0
+        if price > 0:
+            self._prices[key] = price
+        else:
+            self._prices.pop(key, None)  # an empty or bad entry goes back to the launch price
+        self._update_ranking()
+
+    def _on_remove_button_clicked(self) -> None:
+        self.remove_gpu(self.gpu_list.currentRow())

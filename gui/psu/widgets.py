@@ -1,0 +1,103 @@
+"""Small widgets of the PSU page: the stacked watt bar and a figure card."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPalette
+from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
+
+# one colour per kind of consumer; readable on light and dark palettes
+SEGMENT_COLOURS = {
+    "cpu": "#4e79a7", "gpu": "#59a14f", "board": "#9c755f", "ram": "#edc948",
+    "storage": "#b07aa1", "cooling": "#76b7b2", "usb": "#ff9da7",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    key: str
+    label: str
+    watts: float
+
+
+class WattBar(QWidget):
+    """A horizontal bar split by where the watts go, with the PSU rating as the full width."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._segments: list[Segment] = []
+        self._capacity_w = 0.0
+        self.setMinimumHeight(34)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+
+    def set_segments(self, segments: list[Segment], capacity_w: float) -> None:
+        self._segments = [s for s in segments if s.watts > 0]
+        self._capacity_w = max(capacity_w, sum(s.watts for s in self._segments), 1.0)
+        tip = "\n".join(f"{s.label}: {s.watts:.0f} W" for s in self._segments)
+        self.setToolTip(tip)
+        self.update()
+
+    def segments(self) -> list[Segment]:
+        return list(self._segments)
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        return QSize(400, 34)
+
+    def paintEvent(self, _event) -> None:  # noqa: N802
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        rect = QRectF(self.rect()).adjusted(1, 1, -1, -1)
+        outline = QPainterPath()
+        outline.addRoundedRect(rect, 6, 6)
+        painter.setClipPath(outline)
+        painter.fillRect(rect, self.palette().color(QPalette.ColorRole.AlternateBase))
+        x = rect.left()
+        font = QFont(self.font())
+        font.setPointSizeF(max(7.0, font.pointSizeF() - 1))
+        painter.setFont(font)
+        for seg in self._segments:
+            width = rect.width() * seg.watts / self._capacity_w
+            part = QRectF(x, rect.top(), width, rect.height())
+            painter.fillRect(part, QColor(SEGMENT_COLOURS.get(seg.key, "#bab0ac")))
+            text = f"{seg.watts:.0f} W"
+            if painter.fontMetrics().horizontalAdvance(text) + 8 < width:
+                painter.setPen(QColor("#ffffff"))
+                painter.drawText(part, Qt.AlignmentFlag.AlignCenter, text)
+            x += width
+        painter.setClipping(False)
+        painter.setPen(self.palette().color(QPalette.ColorRole.Mid))
+        painter.drawPath(outline)
+        painter.end()
+
+
+class FigureCard(QFrame):
+    """A titled big number, e.g. "Recommended PSU / 1200 W"."""
+
+    def __init__(self, title: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("figureCard")
+        self.setProperty("card", True)  # the app theme styles card frames
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 6, 10, 6)
+        layout.setSpacing(2)
+        self.title = QLabel(title, self)
+        self.title.setProperty("role", "muted")
+        self.title.setWordWrap(True)
+        self.value = QLabel("-", self)
+        font = self.value.font()
+        font.setPointSizeF(font.pointSizeF() * 1.5)
+        font.setBold(True)
+        self.value.setFont(font)
+        self.detail = QLabel("", self)
+        self.detail.setWordWrap(True)
+        self.detail.setProperty("role", "muted")
+        layout.addWidget(self.title)
+        layout.addWidget(self.value)
+        layout.addWidget(self.detail)
+
+    def set(self, value: str, detail: str = "", colour: str | None = None) -> None:
+        self.value.setText(value)
+        self.value.setStyleSheet(f"color: {colour};" if colour else "")
+        self.detail.setText(detail)
+        self.detail.setVisible(bool(detail))

@@ -1,0 +1,80 @@
+"""``python main.py exporter``: serve dcgm-exporter-compatible Prometheus metrics."""
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+
+from services.cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError
+from services.exporter.server import DEFAULT_HOST, DEFAULT_PORT, ExporterError, ExporterServer
+from services.exporter.service import hub_collector
+from services.paths import AppPaths
+from services.settings import SettingsStore
+from services.telemetry.model import DeviceState
+
+HELP = "serve GPU metrics for Prometheus, named as dcgm-exporter names them"
+
+_NO_GPU_STATES = {DeviceState.NO_DRIVER, DeviceState.DRIVER_NOT_LOADED, DeviceState.VERSION_MISMATCH,
+                  DeviceState.NO_PERMISSION}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default=DEFAULT_HOST,
+                        help=f"address to listen on (default {DEFAULT_HOST}: this machine only)")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
+    parser.add_argument("--demo", action="store_true", help="serve the simulated GPUs instead of the real ones")
+    parser.add_argument("--gpus", type=int, default=2, help="number of simulated GPUs with --demo (1-8)")
+    parser.add_argument("--interval", type=float, default=1.0, help="sampling interval in seconds")
+    parser.add_argument("--duration", type=float, default=None, help="stop after this many seconds")
+    parser.add_argument("--no-record", action="store_true", help="do not record the session")
+
+
+def build_hub(args: argparse.Namespace):
+    from services.telemetry import factory
+
+    store = SettingsStore(AppPaths.default().settings_file)
+    settings = store.load()
+    settings.monitor.fast_interval_s = args.interval
+    if args.no_record:
+        settings.monitor.record_sessions = False
+    return factory.build_hub(demo=args.demo, replay=None, settings=settings, paths=AppPaths.default(),
+                             demo_gpus=args.gpus)
+
+
+def run(args: argparse.Namespace) -> int:
+    if not 0 <= args.port <= 65535:
+        raise UsageError(f"--port must be 0-65535, not {args.port}")
+    if not 1 <= args.gpus <= 8:
+        raise UsageError(f"--gpus must be 1-8, not {args.gpus}")
+    if args.interval <= 0 or args.interval > 3600:
+        raise UsageError("--interval must be between 0 and 3600 seconds")
+    hub = build_hub(args)
+    hub.tick()
+    status = hub.status
+    if status.state in _NO_GPU_STATES or (not args.demo and not hub.devices):
+        print(f"error: no NVIDIA GPU to export: {status.message or status.state.value} "
+              "(use --demo to serve simulated GPUs)", file=sys.stderr)
+        return EXIT_NO_GPU
+    server = ExporterServer(hub_collector(hub), args.host, args.port)
+    try:
+        server.start()
+    except ExporterError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    stop = threading.Event()
+    previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    hub.start()
+    print(f"Serving {server.url} (Ctrl-C to stop)", flush=True)
+    if args.host not in ("127.0.0.1", "::1", "localhost"):
+        print("warning: listening beyond this machine without authentication; "
+              "see README 'Exporter' for putting TLS and a password in front of it", file=sys.stderr)
+    try:
+        stop.wait(args.duration)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        server.stop()
+        hub.stop()
+    return EXIT_OK

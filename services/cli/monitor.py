@@ -1,0 +1,241 @@
+"""``python main.py monitor``: GPU readings in the terminal, as JSON or as a CSV log.
+
+    monitor --once --json                  one snapshot of every GPU, as JSON
+    monitor                                a table, refreshed every --interval
+    monitor --interval 1 --csv run.csv     log until Ctrl-C (or --duration S)
+
+Exit codes: 0 ok, 2 bad usage, 3 no NVIDIA driver / NVML unavailable / no GPU.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import math
+import signal
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable, TextIO
+
+from services.cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError
+from services.telemetry.model import DeviceState, Snapshot, Tier
+from services.telemetry.report import csv_header, csv_rows, render_table, snapshot_to_dict
+
+HELP = "GPU readings: one snapshot (--once, --json), a live table, or a CSV log (nvidia-smi columns)"
+
+MIN_INTERVAL_S = 0.1
+MAX_INTERVAL_S = 3600.0
+SLOW_TIER_S = 5.0  # fan, PCIe, processes: as often as the app's dashboard reads them
+ALL_TIERS = Tier.FAST | Tier.SLOW | Tier.STATIC
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--once", action="store_true", help="take one snapshot and exit")
+    parser.add_argument("--json", action="store_true",
+                        help="print JSON (with --once one object, otherwise one object per line)")
+    parser.add_argument("--interval", type=float, default=1.0, metavar="S",
+                        help=f"seconds between readings ({MIN_INTERVAL_S:g} to {MAX_INTERVAL_S:g}, default 1)")
+    parser.add_argument("--csv", metavar="FILE",
+                        help="append readings to FILE as CSV with nvidia-smi column names")
+    parser.add_argument("--duration", type=float, metavar="S", help="stop after S seconds (default: until Ctrl-C)")
+    parser.add_argument("--source", choices=("nvml", "demo"), default="nvml",
+                        help="nvml: this machine's GPUs (default); demo: the simulated training run")
+
+
+def run(args: argparse.Namespace, *, source: Any = None,
+        sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.monotonic,
+        wall_clock: Callable[[], float] = time.time,
+        out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """Run the command; ``source``, clocks and streams are injectable for tests."""
+    out = out or sys.stdout
+    err = err or sys.stderr
+    _validate(args)
+    csv_path = _check_csv_path(Path(args.csv).expanduser()) if args.csv else None
+    if source is None:
+        source = _make_source(args.source)
+        if source is None:
+            return _fail(err, "the demo source is not in this build yet "
+                              "(services.telemetry.simulated is missing)", EXIT_FAILED)
+    if not args.once and args.interval < 0.5:
+        print(f"note: polling every {args.interval:g} s costs GPU and CPU time; 1 s is usually enough",
+              file=err)
+    status = source.open()
+    try:
+        if status.state is not DeviceState.OK:
+            if args.json:
+                print(json.dumps({"status": {"state": status.state.value, "message": status.message},
+                                  "gpus": []}), file=out)
+            return _fail(err, f"{status.message or status.state.value} [{status.state.value}]", EXIT_NO_GPU)
+        if not source.devices():
+            if args.json:
+                print(json.dumps({"status": {"state": status.state.value, "message": status.message},
+                                  "gpus": []}), file=out)
+            return _fail(err, status.message or "no NVIDIA GPU found", EXIT_NO_GPU)
+        catalog = None if args.json else _catalog()
+        writer = _CsvLog(csv_path) if csv_path else None
+        try:
+            if args.once:
+                snapshot = source.read(ALL_TIERS, wall_clock())
+                _emit(snapshot, args, catalog, writer, out, source_name=args.source, clear=False)
+                return EXIT_OK
+            if writer is not None and not args.json:
+                print(f"logging {len(source.devices())} GPU(s) to {csv_path} every {args.interval:g} s; "
+                      "Ctrl-C stops", file=err)
+            code = _loop(source, args, catalog, writer, out, sleep=sleep, clock=clock, wall_clock=wall_clock)
+            if writer is not None and not args.json:
+                print(f"wrote {writer.rows} rows to {csv_path}", file=err)
+            return code
+        finally:
+            if writer is not None:
+                writer.close()
+    finally:
+        source.close()
+
+
+def _loop(source: Any, args: argparse.Namespace, catalog: Any, writer: "_CsvLog | None", out: TextIO, *,
+          sleep: Callable[[float], None], clock: Callable[[], float], wall_clock: Callable[[], float]) -> int:
+    interval = args.interval
+    slow_every = max(1, round(SLOW_TIER_S / interval))
+    clear = not args.json and writer is None and hasattr(out, "isatty") and out.isatty()
+    start = clock()
+    end = start + args.duration if args.duration else math.inf
+    next_tick = start
+    tick = 0
+    with _sigterm_as_interrupt():
+        try:
+            while True:
+                tiers = Tier.FAST
+                if tick % slow_every == 0:
+                    tiers |= Tier.SLOW
+                if tick == 0:
+                    tiers |= Tier.STATIC
+                snapshot = source.read(tiers, wall_clock())
+                _emit(snapshot, args, catalog, writer, out, source_name=args.source, clear=clear)
+                tick += 1
+                # Paced by the schedule, not by "now + interval", so the rate does
+                # not drift by the time each reading takes.
+                next_tick += interval
+                now = clock()
+                if now > next_tick:
+                    # Fell behind (suspend, a slow call): skip the missed ticks instead of bursting.
+                    next_tick += math.ceil((now - next_tick) / interval) * interval
+                if next_tick >= end - 1e-9:
+                    break
+                sleep(max(0.0, next_tick - clock()))
+        except KeyboardInterrupt:
+            pass  # Ctrl-C is how a log ends; every row written so far is already on disk
+    return EXIT_OK
+
+
+def _emit(snapshot: Snapshot, args: argparse.Namespace, catalog: Any, writer: "_CsvLog | None",
+          out: TextIO, *, source_name: str, clear: bool) -> None:
+    if writer is not None:
+        writer.write(snapshot)
+    if args.json:
+        doc = snapshot_to_dict(snapshot, source_name)
+        print(json.dumps(doc, indent=2 if args.once else None, ensure_ascii=False), file=out, flush=True)
+    elif writer is None or args.once:
+        text = render_table(snapshot, catalog)
+        print(("\x1b[H\x1b[2J" if clear else "") + text + ("" if clear else "\n"), file=out, flush=True)
+
+
+class _CsvLog:
+    """Appends rows, one write and one flush per tick, so a kill leaves whole rows."""
+
+    def __init__(self, path: Path) -> None:
+        new = not path.exists() or path.stat().st_size == 0
+        self.rows = 0
+        try:
+            self._file = open(path, "a", encoding="utf-8", newline="")
+        except OSError as exc:
+            raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from exc
+        if new:
+            self._file.write(csv_header() + "\n")
+            self._file.flush()
+
+    def write(self, snapshot: Snapshot) -> None:
+        rows = csv_rows(snapshot)
+        if rows:
+            self._file.write("".join(row + "\n" for row in rows))
+            self._file.flush()
+            self.rows += len(rows)
+
+    def close(self) -> None:
+        self._file.close()
+
+
+def _fail(err: TextIO, message: str, code: int) -> int:
+    print(f"error: {message}", file=err)  # one line, same form as services.cli.fail
+    return code
+
+
+def _validate(args: argparse.Namespace) -> None:
+    if not math.isfinite(args.interval) or not MIN_INTERVAL_S <= args.interval <= MAX_INTERVAL_S:
+        raise UsageError(f"--interval must be between {MIN_INTERVAL_S:g} and {MAX_INTERVAL_S:g} seconds")
+    if args.duration is not None:
+        if args.once:
+            raise UsageError("--duration is for logging; --once takes a single reading")
+        if not math.isfinite(args.duration) or args.duration <= 0:
+            raise UsageError("--duration must be a positive number of seconds")
+
+
+def _check_csv_path(path: Path) -> Path:
+    if path.is_dir():
+        raise UsageError(f"{path} is a folder; give a file name for the CSV log")
+    if not path.parent.is_dir():
+        raise UsageError(f"folder does not exist: {path.parent}")
+    if path.exists() and path.stat().st_size > 0:
+        # Append only to one of our own logs; never mix columns into someone else's file.
+        try:
+            with open(path, encoding="utf-8", errors="replace") as fh:
+                first = fh.readline().rstrip("\r\n")
+        except OSError as exc:
+            raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from exc
+        if first != csv_header():
+            raise UsageError(f"{path} already exists with other content; choose a new file name")
+    return path
+
+
+def _make_source(name: str) -> Any:
+    if name == "nvml":
+        from services.telemetry.nvml_source import NvmlSource
+
+        return NvmlSource()
+    try:
+        module = importlib.import_module("services.telemetry.simulated")
+    except ModuleNotFoundError:
+        return None
+    cls = getattr(module, "SimulatedSource", None)
+    return cls() if cls is not None else None
+
+
+def _catalog() -> Any:
+    from services.i18n import Catalog, resolve_language
+    from services.paths import AppPaths
+    from services.settings import SettingsStore
+
+    try:
+        language = SettingsStore(AppPaths.default().settings_file).load().general.language
+    except Exception:  # noqa: BLE001 - a settings problem must not stop the monitor
+        language = "auto"
+    return Catalog.load(resolve_language(language))
+
+
+class _sigterm_as_interrupt:
+    """While logging, SIGTERM (kill, systemd stop) ends the log like Ctrl-C."""
+
+    def __enter__(self) -> None:
+        self._previous = None
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGTERM, self._handler)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGTERM, self._previous)
+
+    @staticmethod
+    def _handler(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt

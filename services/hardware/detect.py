@@ -1,0 +1,130 @@
+"""Which GPU and CPU this machine has, to prefill the calculator (Qt-free).
+
+GPUs come from the telemetry hub's device list when the app runs it, else from
+NVML directly; either way a ``GpuInfo``-like record is matched to the catalogue
+by PCI device ID first and by name second. The CPU name comes from
+/proc/cpuinfo on Linux and the registry on Windows.
+"""
+from __future__ import annotations
+
+import platform
+import sys
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from services.hardware.catalog import Cpu, Gpu, find_cpu, find_gpu
+
+
+def match_gpu_info(info: Any, gpus: Sequence[Gpu]) -> Gpu | None:
+    """Catalogue card for a telemetry ``GpuInfo`` (or anything with the same fields)."""
+    memory = getattr(info, "memory_total_mib", None)
+    pci = getattr(info, "pci_device_id", None)
+    if pci:
+        hit = find_gpu(int(pci), gpus, memory_total_mib=memory)
+        if hit is not None:
+            return hit
+    name = getattr(info, "name", None)
+    return find_gpu(name, gpus) if name else None
+
+
+def telemetry_devices(telemetry: Any) -> tuple[Any, ...]:
+    """The hub's device list, whether it is an attribute or a method; () when unknown."""
+    if telemetry is None:
+        return ()
+    devices = getattr(telemetry, "devices", None)
+    try:
+        if callable(devices):
+            devices = devices()
+        return tuple(devices or ())
+    except Exception:  # noqa: BLE001 - a hub that cannot answer just means "nothing detected"
+        return ()
+
+
+def detected_gpus(telemetry: Any, gpus: Sequence[Gpu]) -> list[Gpu]:
+    found = [match_gpu_info(info, gpus) for info in telemetry_devices(telemetry)]
+    return [g for g in found if g is not None]
+
+
+def nvml_devices(nvml: Any = None) -> list[dict[str, Any]]:
+    """Name, PCI device ID and memory of each GPU via NVML; [] when there is no driver."""
+    try:
+        if nvml is None:
+            import pynvml as nvml  # provided by nvidia-ml-py
+        nvml.nvmlInit()
+    except Exception:  # noqa: BLE001 - no library, no driver, no permission: nothing to prefill
+        return []
+    out: list[dict[str, Any]] = []
+    try:
+        for index in range(nvml.nvmlDeviceGetCount()):
+            handle = nvml.nvmlDeviceGetHandleByIndex(index)
+            name = nvml.nvmlDeviceGetName(handle)
+            if isinstance(name, bytes):
+                name = name.decode(errors="replace")
+            record: dict[str, Any] = {"index": index, "name": name, "pci_device_id": None, "memory_total_mib": None}
+            try:
+                record["pci_device_id"] = int(nvml.nvmlDeviceGetPciInfo(handle).pciDeviceId)
+            except Exception:  # noqa: BLE001
+                pass
+            try:
+                record["memory_total_mib"] = nvml.nvmlDeviceGetMemoryInfo(handle).total / 2**20
+            except Exception:  # noqa: BLE001
+                pass
+            out.append(record)
+    except Exception:  # noqa: BLE001
+        pass
+    finally:
+        try:
+            nvml.nvmlShutdown()
+        except Exception:  # noqa: BLE001
+            pass
+    return out
+
+
+class _Record:
+    def __init__(self, d: dict[str, Any]) -> None:
+        self.__dict__.update(d)
+
+
+def detected_gpus_nvml(gpus: Sequence[Gpu], nvml: Any = None) -> list[Gpu]:
+    found = [match_gpu_info(_Record(d), gpus) for d in nvml_devices(nvml)]
+    return [g for g in found if g is not None]
+
+
+def cpu_name_linux(cpuinfo: Path = Path("/proc/cpuinfo")) -> str | None:
+    try:
+        text = cpuinfo.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    for line in text.splitlines():
+        key, _, value = line.partition(":")
+        if key.strip() in ("model name", "Model name") and value.strip():
+            return value.strip()
+    return None
+
+
+def cpu_name_windows(read_registry: Callable[[], str | None] | None = None) -> str | None:
+    """ProcessorNameString from the registry (the name Task Manager shows)."""
+    if read_registry is None:
+        def read_registry() -> str | None:
+            import winreg  # Windows only; imported here so this module loads on Linux
+
+            with winreg.OpenKey(winreg.HKEY_LOCAL_MACHINE, r"HARDWARE\DESCRIPTION\System\CentralProcessor\0") as key:
+                return str(winreg.QueryValueEx(key, "ProcessorNameString")[0])
+    try:
+        name = read_registry()
+    except OSError:
+        name = None
+    return (name or "").strip() or (platform.processor() or None)
+
+
+def detected_cpu_name() -> str | None:
+    if sys.platform.startswith("win"):
+        return cpu_name_windows()
+    return cpu_name_linux()
+
+
+def detected_cpu(cpus: Sequence[Cpu], name: str | None = None) -> Cpu | None:
+    name = name if name is not None else detected_cpu_name()
+    return find_cpu(name, cpus) if name else None
+
+

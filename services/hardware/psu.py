@@ -1,0 +1,506 @@
+"""Build & PSU calculator (Qt-free).
+
+How the recommended size is found (numbers and sources in resources/data/psu.json):
+
+1. Sustained DC load ``S``: CPU at its long-duration limit (Intel PL2 / AMD PPT),
+   each GPU at its TGP, plus board, RAM, drives, fans, pumps, USB.
+2. Candidates, the largest wins:
+   - headroom: ``S x 1.30 x ageing`` (ageing 1.2 for 24/7 training: a PSU that
+     runs flat out for years loses capacity; 1.0 for gaming);
+   - efficiency: the typical load at ~65 % of the rating, near the top of
+     every 80 PLUS curve (typical = 80 % of ``S`` for gaming, 100 % for training);
+   - vendor: NVIDIA's "required system power" (for several cards: the largest
+     requirement plus the other cards' TGP, since the figure assumes one card);
+   - excursion: ATX 3.x lets a PSU carry 160 % for 10 ms and 200 % for 100 us
+     (135 % / 150 % without a native 12V-2x6 lead or on ATX 2.x), checked against
+     GPU spikes of 1.6x / 2.0x TGP.
+3. Rounded up to a size that is sold (450 ... 2000 W, 1 % tolerance).
+
+Every user-visible sentence is a ``Msg``; JSON consumers read the stable codes.
+"""
+from __future__ import annotations
+
+import enum
+import math
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from services.hardware.catalog import Catalog, Cpu, Gpu
+from services.i18n import Msg, translate
+
+
+
+class Usage(str, enum.Enum):
+    GAMING = "gaming"
+    TRAINING_24X7 = "training-24x7"
+
+
+class PsuStandard(str, enum.Enum):
+    ATX3 = "atx3"  # ATX 3.x with a native 12V-2x6 / 12VHPWR lead
+    ATX2 = "atx2"  # ATX 2.x, or ATX 3.x without the native lead (lower excursion limits)
+
+
+MIN_MARGIN = 1.05  # an existing PSU must carry the sustained load with 5 % to spare
+
+EFFICIENCY_LEVELS = ("none", "white", "bronze", "silver", "gold", "platinum", "titanium")
+
+
+@dataclass(frozen=True, slots=True)
+class Build:
+    """What the user is putting together. Counts are clamped to sane ranges by ``validate``."""
+
+    gpus: tuple[Gpu, ...] = ()
+    cpu: Cpu | None = None
+    cpu_w_override: float | None = None  # overclocked / "unlimited" board defaults
+    ram_sticks: int = 2
+    nvme: int = 1
+    sata_ssd: int = 0
+    hdd: int = 0
+    fans: int = 3
+    aio_pumps: int = 0
+    argb_channels: int = 0
+    usb_devices: int = 2
+    usage: Usage = Usage.GAMING
+    psu_standard: PsuStandard = PsuStandard.ATX3
+    efficiency: str = "gold"
+    psu_w: float | None = None  # the PSU the user already has
+    psu_native_12v2x6: int | None = None  # its native 12V-2x6/12VHPWR leads, if known
+    psu_pcie_8pin: int | None = None  # its PCIe 8-pin (6+2) leads, if known
+    price_per_kwh: float = 0.30
+    gaming_hours_per_day: float = 4.0
+
+
+class BuildError(ValueError):
+    """A build that cannot be computed (negative counts, absurd values)."""
+
+
+COUNT_LIMITS = {"ram_sticks": 16, "nvme": 16, "sata_ssd": 24, "hdd": 60, "fans": 30, "aio_pumps": 4,
+                "argb_channels": 16, "usb_devices": 20}
+MAX_GPUS = 8
+
+
+def validate(build: Build) -> None:
+    for name, limit in COUNT_LIMITS.items():
+        value = getattr(build, name)
+        if not isinstance(value, int) or value < 0 or value > limit:
+            raise BuildError(f"{name} must be a whole number from 0 to {limit}")
+    if len(build.gpus) > MAX_GPUS:
+        raise BuildError(f"at most {MAX_GPUS} GPUs")
+    for name in ("cpu_w_override", "psu_w"):
+        value = getattr(build, name)
+        if value is not None and not (0 < value <= 10000 and math.isfinite(value)):
+            raise BuildError(f"{name} must be between 1 and 10000 W")
+    if not (0 <= build.price_per_kwh <= 10 and math.isfinite(build.price_per_kwh)):
+        raise BuildError("price per kWh must be between 0 and 10")
+    if not (0 <= build.gaming_hours_per_day <= 24):
+        raise BuildError("hours per day must be between 0 and 24")
+    if build.efficiency not in EFFICIENCY_LEVELS:
+        raise BuildError(f"efficiency must be one of {', '.join(EFFICIENCY_LEVELS)}")
+
+
+# ---- Results
+
+
+class Severity(str, enum.Enum):
+    INFO = "info"
+    WARNING = "warning"
+    PROBLEM = "problem"
+
+
+@dataclass(frozen=True, slots=True)
+class Warning_:
+    code: str  # stable, for JSON and tests
+    severity: Severity
+    message: Msg
+
+
+@dataclass(frozen=True, slots=True)
+class PowerLine:
+    key: str  # cpu | gpu | board | ram | storage | cooling | usb
+    label: Msg
+    watts: float
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    key: str  # headroom | efficiency | vendor | excursion
+    label: Msg
+    watts: float
+
+
+@dataclass(frozen=True, slots=True)
+class GpuConnectors:
+    gpu_name: str
+    kind: str  # see catalog.PowerConnector.type
+    native_12v2x6: int  # native leads needed
+    pcie_8pin: int  # 8-pin leads: the card's own, or what its adapter needs
+    eps_8pin: int
+    sense_level_w: int | None  # 12V-2x6 level the lead must signal (150/300/450/600)
+    message: Msg
+
+
+@dataclass(frozen=True, slots=True)
+class ConnectorPlan:
+    gpus: tuple[GpuConnectors, ...]
+    native_12v2x6: int  # with native leads for the 16-pin cards
+    pcie_8pin_with_native: int  # 8-pin leads still needed when 16-pin cards use native leads
+    pcie_8pin_all_adapters: int  # 8-pin leads if every 16-pin card uses its adapter
+    eps_8pin_gpu: int
+
+
+@dataclass(frozen=True, slots=True)
+class LanePlan:
+    cpu_lanes: int | None
+    assignments: tuple[str, ...]  # per GPU: "x16 (CPU)", "x8 (CPU)", "x4 (chipset)"
+    message: Msg
+
+
+class Verdict(str, enum.Enum):
+    OK = "ok"  # at or above our recommendation
+    TIGHT = "tight"  # above the hard minimum (vendor / headroom without ageing) but below the recommendation
+    INSUFFICIENT = "insufficient"
+
+
+@dataclass(frozen=True, slots=True)
+class CostEstimate:
+    efficiency_pct: float
+    load_pct: float
+    wall_w: float
+    cost_per_hour: float
+    cost_per_day: float
+    hours_per_day: float
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    build: Build
+    lines: tuple[PowerLine, ...]
+    sustained_w: float
+    typical_w: float
+    peak_10ms_w: float
+    peak_100us_w: float
+    hdd_spinup_w: float
+    candidates: tuple[Candidate, ...]
+    minimum_psu_w: float  # the hard floor: never below this
+    recommended_psu_w: int
+    connectors: ConnectorPlan
+    lanes: LanePlan
+    warnings: tuple[Warning_, ...]
+    verdict: Verdict | None
+    cost: CostEstimate
+
+    @property
+    def gpu_w(self) -> float:
+        return sum(line.watts for line in self.lines if line.key == "gpu")
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "gpus": [g.name for g in self.build.gpus],
+            "cpu": self.build.cpu.name if self.build.cpu else None,
+            "usage": self.build.usage.value,
+            "lines": [{"key": line.key, "label": str(line.label), "watts": round(line.watts, 1)} for line in self.lines],
+            "sustained_w": round(self.sustained_w, 1),
+            "typical_w": round(self.typical_w, 1),
+            "peak_transient_w": round(self.peak_10ms_w, 1),
+            "peak_transient_100us_w": round(self.peak_100us_w, 1),
+            "hdd_spinup_w": round(self.hdd_spinup_w, 1),
+            "candidates": {c.key: round(c.watts, 1) for c in self.candidates},
+            "minimum_psu_w": round(self.minimum_psu_w, 1),
+            "recommended_psu_w": self.recommended_psu_w,
+            "connectors": {
+                "native_12v2x6": self.connectors.native_12v2x6,
+                "pcie_8pin_with_native": self.connectors.pcie_8pin_with_native,
+                "pcie_8pin_all_adapters": self.connectors.pcie_8pin_all_adapters,
+                "eps_8pin_gpu": self.connectors.eps_8pin_gpu,
+                "per_gpu": [{"gpu": c.gpu_name, "kind": c.kind, "native_12v2x6": c.native_12v2x6,
+                             "pcie_8pin": c.pcie_8pin, "eps_8pin": c.eps_8pin, "sense_level_w": c.sense_level_w}
+                            for c in self.connectors.gpus],
+            },
+            "pcie_lanes": {"cpu_lanes": self.lanes.cpu_lanes, "assignments": list(self.lanes.assignments)},
+            "warnings": [{"code": w.code, "severity": w.severity.value, "message": str(w.message)} for w in self.warnings],
+            "verdict": self.verdict.value if self.verdict else None,
+            "wall": {"efficiency_level": self.build.efficiency, "efficiency_pct": round(self.cost.efficiency_pct, 1),
+                     "load_pct": round(self.cost.load_pct, 1), "wall_w": round(self.cost.wall_w, 1),
+                     "price_per_kwh": self.build.price_per_kwh, "cost_per_hour": round(self.cost.cost_per_hour, 4),
+                     "cost_per_day": round(self.cost.cost_per_day, 3), "hours_per_day": self.cost.hours_per_day},
+        }
+
+
+# ---- The calculation
+
+
+def component_lines(build: Build, catalog: Catalog) -> list[PowerLine]:
+    c = catalog.components
+    lines: list[PowerLine] = []
+    if build.cpu is not None or build.cpu_w_override:
+        cpu_w = build.cpu_w_override or (build.cpu.max_power_w if build.cpu else 0.0)
+        name = build.cpu.name if build.cpu else "CPU"
+        lines.append(PowerLine("cpu", translate("Psu", "CPU {name}").format(name=name), cpu_w))
+    for gpu in build.gpus:
+        lines.append(PowerLine("gpu", translate("Psu", "GPU {name}").format(name=gpu.name), float(gpu.tgp_w or 0.0)))
+    lines.append(PowerLine("board", translate("Psu", "Motherboard"), c["motherboard"].watts))
+    lines.append(PowerLine("ram", translate("Psu", "Memory ({n} sticks)").format(n=build.ram_sticks),
+                           build.ram_sticks * c["ram_stick"].watts))
+    storage = build.nvme * c["nvme"].watts + build.sata_ssd * c["sata_ssd"].watts + build.hdd * c["hdd"].watts
+    lines.append(PowerLine("storage", translate("Psu", "Drives"), storage))
+    cooling = build.fans * c["fan"].watts + build.aio_pumps * c["aio_pump"].watts + build.argb_channels * c["argb_channel"].watts
+    lines.append(PowerLine("cooling", translate("Psu", "Fans, pumps, lighting"), cooling))
+    lines.append(PowerLine("usb", translate("Psu", "USB devices"), build.usb_devices * c["usb_device"].watts))
+    return lines
+
+
+def round_to_size(watts: float, sizes: Sequence[int]) -> int:
+    """Smallest size sold that covers ``watts`` (1 % tolerance); beyond the list, next 100 W."""
+    for size in sizes:
+        if watts <= size * 1.01:
+            return size
+    return int(math.ceil(watts / 100.0) * 100)
+
+
+def efficiency_at(level: str, load_fraction: float, catalog: Catalog) -> float:
+    """80 PLUS efficiency (%) at a load fraction, interpolated between certified points (115 V)."""
+    table = catalog.psu_rules["efficiency_115v"]
+    xs = [p / 100 for p in table["points_pct_load"]]
+    ys = table["levels"][level]
+    points = [(x, y) for x, y in zip(xs, ys) if y is not None]
+    load = min(max(load_fraction, 0.0), 1.2)
+    if load <= points[0][0]:
+        # below the lowest certified point efficiency falls off; hold the first point's value minus a margin
+        return float(points[0][1]) - (5.0 if load < points[0][0] * 0.5 else 0.0)
+    for (x0, y0), (x1, y1) in zip(points, points[1:]):
+        if load <= x1:
+            return y0 + (y1 - y0) * (load - x0) / (x1 - x0)
+    return float(points[-1][1])
+
+
+def sense_level(tgp_w: float, levels: Sequence[int]) -> int:
+    for level in levels:
+        if tgp_w <= level:
+            return level
+    return levels[-1]
+
+
+def plan_connectors(gpus: Sequence[Gpu], catalog: Catalog) -> ConnectorPlan:
+    conn_rules = catalog.psu_rules["connectors"]
+    per_8pin = conn_rules["pcie_8pin_w"]
+    slot_w = conn_rules["slot_w"]
+    items: list[GpuConnectors] = []
+    for gpu in gpus:
+        tgp = float(gpu.tgp_w or 0.0)
+        kind = gpu.power_connector.type
+        native = pcie8 = eps = 0
+        level: int | None = None
+        if kind == "12v-2x6":
+            level = sense_level(tgp, conn_rules["12v2x6_levels_w"])
+            native = 1
+            pcie8 = level // per_8pin  # NVIDIA's adapters: one 8-pin per 150 W of signalled level
+            msg = translate("Psu", "{gpu}: one 12V-2x6 (12VHPWR) lead rated {level} W or more, or the adapter with {n} separate 8-pin leads").format(
+                gpu=gpu.name, level=level, n=pcie8)
+        elif kind == "12pin-fe":
+            pcie8 = max(1, math.ceil((tgp - slot_w) / per_8pin))
+            msg = translate("Psu", "{gpu}: Founders Edition 12-pin adapter with {n} separate 8-pin leads (partner cards: see the card's manual)").format(
+                gpu=gpu.name, n=pcie8)
+        elif kind in ("8pin", "6pin"):
+            pcie8 = gpu.power_connector.count + gpu.power_connector.six_pin
+            msg = translate("Psu", "{gpu}: {n} PCIe 8-pin (6+2) leads on the reference card; partner cards may need more").format(gpu=gpu.name, n=pcie8)
+        elif kind == "eps-8pin":
+            eps = gpu.power_connector.count or 1
+            msg = translate("Psu", "{gpu}: {n} 8-pin EPS (CPU-type) lead, not a PCIe 8-pin").format(gpu=gpu.name, n=eps)
+        elif kind == "none":
+            msg = translate("Psu", "{gpu}: powered by the slot alone").format(gpu=gpu.name)
+        elif kind == "module":
+            msg = translate("Psu", "{gpu}: an SXM module powered by its server baseboard, not by a desktop PSU").format(gpu=gpu.name)
+        else:
+            msg = translate("Psu", "{gpu}: power connector not in the catalogue; check the card's manual").format(gpu=gpu.name)
+        items.append(GpuConnectors(gpu.name, kind, native, pcie8 if kind != "12v-2x6" else 0, eps, level, msg))
+    native_total = sum(i.native_12v2x6 for i in items)
+    plain_8pin = sum(i.pcie_8pin for i in items)
+    adapter_8pin = sum((i.sense_level_w or 0) // per_8pin for i in items if i.kind == "12v-2x6")
+    return ConnectorPlan(tuple(items), native_total, plain_8pin, plain_8pin + adapter_8pin, sum(i.eps_8pin for i in items))
+
+
+def plan_lanes(gpus: Sequence[Gpu], cpu: Cpu | None) -> tuple[LanePlan, list[Warning_]]:
+    warnings: list[Warning_] = []
+    cards = [g for g in gpus if g.is_add_in_card]
+    if not cards:
+        return LanePlan(cpu.gpu_lanes if cpu else None, (), translate("Psu", "No add-in GPU in this build.")), warnings
+    if cpu is None:
+        return LanePlan(None, tuple("?" for _ in cards), translate("Psu", "Choose a CPU to see how the PCIe lanes are shared.")), warnings
+    lanes = cpu.gpu_lanes
+    assignments: list[str] = []
+    if len(cards) == 1:
+        width = min(16, cards[0].pcie_lanes or 16, lanes)
+        assignments.append(f"x{width} (CPU)")
+        msg = translate("Psu", "{gpu} gets x{w} PCIe {gen}.0 from the CPU.").format(gpu=cards[0].name, w=width, gen=min(cpu.pcie_gen, cards[0].pcie_gen or cpu.pcie_gen))
+    elif lanes >= 16 * len(cards):
+        assignments = [f"x{min(16, c.pcie_lanes or 16)} (CPU)" for c in cards]
+        msg = translate("Psu", "{cpu} has {lanes} lanes for graphics: every card gets x16 from the CPU.").format(cpu=cpu.name, lanes=lanes)
+    else:
+        # mainstream desktop: 16 CPU lanes split x8+x8 on boards that support it; more cards go to the chipset
+        assignments = ["x8 (CPU)", "x8 (CPU)"] + ["x4 (chipset)"] * (len(cards) - 2)
+        msg = translate("Psu", "{cpu} has 16 lanes for graphics: two cards run x8+x8 only on boards that split the CPU lanes (check the manual); otherwise the second card sits in a chipset x4 slot.").format(cpu=cpu.name)
+        warnings.append(Warning_("lanes_split", Severity.INFO, msg))
+        if len(cards) > 2:
+            warnings.append(Warning_("lanes_chipset", Severity.WARNING, translate("Psu", "Cards beyond the second share the chipset's uplink at x4 or less: slow for loading models and for multi-GPU training. A Threadripper/Xeon platform gives every card x16.")))
+    nvlinked = any(c.nvlink for c in cards)
+    if len(cards) > 1 and not nvlinked and any(c.architecture == "Ada Lovelace" and c.segment == "desktop" for c in cards):
+        warnings.append(Warning_("no_p2p", Severity.INFO, translate("Psu", "GeForce RTX 40 cards have no NVLink and the driver disables peer-to-peer over PCIe: multi-GPU training exchanges gradients through host memory.")))
+    # slot width: cards thicker than two slots cover the neighbouring slot
+    widths = [c.width_slots or 2.0 for c in cards]
+    if len(cards) > 1:
+        needed = sum(math.ceil(w - 0.05) for w in widths) + (len(cards) - 1)  # one free slot between cards for air
+        if any(w > 2.05 for w in widths) or needed > 7:
+            warnings.append(Warning_("slot_width", Severity.WARNING, translate("Psu", "{n} cards of up to {slots:.1f} slots each need about {needed} expansion slots with a gap for air; a standard ATX case has 7 and many boards space their x16 slots too closely. Check slot spacing, or use blower-style or water-cooled cards or riser cables.").format(
+                    n=len(cards), slots=max(widths), needed=needed)))
+    return LanePlan(lanes, tuple(assignments), msg), warnings
+
+
+def calculate(build: Build, catalog: Catalog) -> Result:
+    """Size the PSU for ``build``. Raises ``BuildError`` for impossible input."""
+    validate(build)
+    rules = catalog.psu_rules
+    r = rules["rules"]
+    usage = build.usage.value
+    lines = component_lines(build, catalog)
+    sustained = sum(line.watts for line in lines)
+    gpu_w = sum(line.watts for line in lines if line.key == "gpu")
+    rest_w = sustained - gpu_w
+    typical = sustained * r["typical_fraction"][usage]
+    k = rules["gpu_transient_factor"]
+    peak_10ms = rest_w + gpu_w * k["10ms"]
+    peak_100us = rest_w + gpu_w * k["100us"]
+    hdd_spinup = build.hdd * (catalog.components["hdd"].spinup_watts or 0.0)
+
+    atx3 = build.psu_standard is PsuStandard.ATX3
+    exc = rules["excursion_atx3"]["with_12v2x6_over_450w" if atx3 else "without"]
+    excursion_min = max(peak_10ms / exc["10ms"], peak_100us / exc["100us"])
+    headroom = sustained * r["headroom"] * r["ageing"][usage]
+    efficiency = typical / r["efficiency_target_load"]
+    cards = [g for g in build.gpus if g.is_add_in_card]
+    rated = [i for i, g in enumerate(cards) if g.required_system_power_w]
+    vendor = 0.0
+    if rated:
+        # NVIDIA's figure assumes one card: add the other cards' TGP to the largest requirement
+        top = max(rated, key=lambda i: cards[i].required_system_power_w)
+        vendor = float(cards[top].required_system_power_w) + sum(float(g.tgp_w or 0) for i, g in enumerate(cards) if i != top)
+    candidates = (
+        Candidate("headroom", translate("Psu", "Headroom: sustained x {h} x ageing {a}").format(h=r["headroom"], a=r["ageing"][usage]), headroom),
+        Candidate("efficiency", translate("Psu", "Efficiency: typical load at {pct}% of the rating").format(pct=round(r["efficiency_target_load"] * 100)), efficiency),
+        Candidate("vendor", translate("Psu", "GPU vendor's required system power"), vendor),
+        Candidate("excursion", translate("Psu", "Power excursions (ATX 3.x limits)") if atx3 else translate("Psu", "Power excursions (ATX 2.x limits)"), excursion_min),
+    )
+    required = max(c.watts for c in candidates)
+    recommended = round_to_size(required, rules["sizes_w"])
+    # the hard floor for judging an existing PSU: the vendor figure, 5 % over the
+    # sustained load, and the excursion limits
+    minimum = max(vendor, sustained * MIN_MARGIN, excursion_min)
+
+    warnings: list[Warning_] = []
+    lane_plan, lane_warnings = plan_lanes(build.gpus, build.cpu)
+    connectors = plan_connectors(build.gpus, catalog)
+    _connector_warnings(build, connectors, warnings)
+    warnings.extend(lane_warnings)
+    _gpu_warnings(build, warnings)
+
+    verdict = None
+    psu_for_cost = float(recommended)
+    if build.psu_w:
+        psu_for_cost = float(build.psu_w)
+        verdict = Verdict.OK if build.psu_w >= recommended * 0.99 else Verdict.TIGHT if build.psu_w >= minimum else Verdict.INSUFFICIENT
+        if verdict is Verdict.INSUFFICIENT:
+            warnings.insert(0, Warning_("psu_insufficient", Severity.PROBLEM, translate("Psu", "Your {psu} W PSU is below the minimum of {min} W for this build.").format(psu=round(build.psu_w), min=round(minimum))))
+        elif verdict is Verdict.TIGHT:
+            warnings.insert(0, Warning_("psu_tight", Severity.WARNING, translate("Psu", "Your {psu} W PSU meets the minimum ({min} W) but not the recommended {rec} W: expect fan noise and little margin as it ages.").format(
+                    psu=round(build.psu_w), min=round(minimum), rec=recommended)))
+        if not atx3 and peak_100us > build.psu_w * exc["100us"]:
+            warnings.append(Warning_("excursion_atx2", Severity.WARNING, translate("Psu", "GPU spikes (about {peak} W for 100 us) exceed what an ATX 2.x PSU of this size must tolerate: it may shut down under load.").format(peak=round(peak_100us))))
+    if required > rules["sizes_w"][-1]:
+        warnings.append(Warning_("beyond_atx", Severity.PROBLEM, translate("Psu", "More than a single {max} W PSU: use two PSUs with an add2psu adapter, a server PSU, or power-limit the GPUs (nvidia-smi -pl).").format(max=rules["sizes_w"][-1])))
+    load = sustained / psu_for_cost if psu_for_cost else 0.0
+    eff = efficiency_at(build.efficiency, load, catalog)
+    wall = sustained / (eff / 100.0) if eff > 0 else sustained
+    if wall > r["circuit_continuous_w_120v"]:
+        warnings.append(Warning_("circuit_120v", Severity.WARNING, translate("Psu", "About {wall} W from the wall: more than a 15 A / 120 V household circuit should carry continuously (1440 W). Fine on 230 V.").format(wall=round(wall))))
+    if hdd_spinup > 0 and build.hdd >= 4:
+        warnings.append(Warning_("hdd_spinup", Severity.INFO, translate("Psu", "{n} hard disks draw about {w} W together while spinning up; enable staggered spin-up if the controller supports it.").format(n=build.hdd, w=round(hdd_spinup))))
+    hours = 24.0 if build.usage is Usage.TRAINING_24X7 else build.gaming_hours_per_day
+    per_hour = wall / 1000.0 * build.price_per_kwh
+    cost = CostEstimate(eff, load * 100.0, wall, per_hour, per_hour * hours, hours)
+    return Result(build, tuple(lines), sustained, typical, peak_10ms, peak_100us, hdd_spinup, candidates,
+                  minimum, recommended, connectors, lane_plan, tuple(warnings), verdict, cost)
+
+
+def _connector_warnings(build: Build, plan: ConnectorPlan, warnings: list[Warning_]) -> None:
+    if build.psu_native_12v2x6 is not None and build.psu_pcie_8pin is not None:
+        native_have = build.psu_native_12v2x6
+        missing_native = max(0, plan.native_12v2x6 - native_have)
+        # 16-pin cards without a native lead use their adapters: give the native
+        # leads to the hungriest cards, the adapters to the rest
+        needed_8pin = plan.pcie_8pin_with_native
+        adapters = sorted((c for c in plan.gpus if c.kind == "12v-2x6"), key=lambda c: c.sense_level_w or 0)
+        for c in adapters[:missing_native]:
+            needed_8pin += (c.sense_level_w or 0) // 150
+        if needed_8pin > build.psu_pcie_8pin:
+            warnings.append(Warning_("connectors_short", Severity.PROBLEM, translate("Psu", "The PSU has {have8} PCIe 8-pin and {have16} 12V-2x6 leads; this build needs {need8} 8-pin leads with {use16} native 12V-2x6.").format(
+                    have8=build.psu_pcie_8pin, have16=native_have, need8=needed_8pin, use16=min(native_have, plan.native_12v2x6))))
+    if any(c.kind == "12v-2x6" for c in plan.gpus):
+        warnings.append(Warning_("12v2x6_seating", Severity.INFO, translate("Psu", "Push the 12V-2x6 plug fully home and do not bend the cable sharply at the plug; melted connectors were still reported on the revised socket.")))
+    if any(c.pcie_8pin >= 2 for c in plan.gpus) or any((c.sense_level_w or 0) >= 300 for c in plan.gpus):
+        warnings.append(Warning_("separate_leads", Severity.INFO, translate("Psu", "Use a separate PSU lead for each 8-pin input rather than the second plug of a daisy-chained lead.")))
+
+
+def _gpu_warnings(build: Build, warnings: list[Warning_]) -> None:
+    for gpu in build.gpus:
+        if gpu.is_laptop:
+            warnings.append(Warning_("laptop_gpu", Severity.WARNING, translate("Psu", "{gpu} is a laptop GPU: the laptop's own adapter powers it, so desktop PSU sizing does not apply.").format(gpu=gpu.name)))
+        elif gpu.power_connector.type == "module":
+            warnings.append(Warning_("sxm_module", Severity.WARNING, translate("Psu", "{gpu} is an SXM module for servers, not a desktop card.").format(gpu=gpu.name)))
+        if gpu.rsp_confidence == "unverified":
+            warnings.append(Warning_("rsp_unverified", Severity.INFO, translate("Psu", "{gpu}: NVIDIA's required system power ({w} W) is not verified in our sources; we use it anyway, which only errs high.").format(
+                    gpu=gpu.name, w=round(gpu.required_system_power_w or 0))))
+    if any(g.segment == "desktop" and g.architecture in ("Ada Lovelace", "Blackwell") and (g.tgp_w or 0) >= 450 for g in build.gpus):
+        warnings.append(Warning_("aib_power", Severity.INFO, translate("Psu", "Factory-overclocked partner cards often raise the power limit (some 4090s ask for a 1000 W PSU): use the card maker's figure if it is higher.")))
+
+
+def wall_table(result: Result, catalog: Catalog, psu_w: float | None = None) -> list[tuple[str, float, float]]:
+    """(level, efficiency %, wall W) for every 80 PLUS level at this build's sustained load."""
+    size = psu_w or result.build.psu_w or result.recommended_psu_w
+    load = result.sustained_w / size
+    rows = []
+    for level in EFFICIENCY_LEVELS:
+        eff = efficiency_at(level, load, catalog)
+        rows.append((level, eff, result.sustained_w / (eff / 100.0)))
+    return rows
+
+
+# ---- Buy vs rent
+
+
+@dataclass(frozen=True, slots=True)
+class BuyVsRent:
+    purchase_usd: float
+    resale_usd: float
+    cloud_usd_per_hour: float
+    energy_usd_per_hour: float
+    break_even_hours: float | None  # None: renting is always cheaper (cloud rate <= own energy cost)
+    break_even_days_24x7: float | None
+    message: Msg
+
+
+def buy_vs_rent(purchase_usd: float, resale_usd: float, cloud_usd_per_hour: float, wall_w: float,
+                price_per_kwh: float) -> BuyVsRent:
+    """Hours of use after which owning is cheaper than renting (research sec.5).
+
+    ``break_even = (purchase - resale) / (cloud rate - own energy cost per hour)``.
+    """
+    if purchase_usd < 0 or resale_usd < 0 or cloud_usd_per_hour < 0 or wall_w < 0 or price_per_kwh < 0:
+        raise BuildError("prices and power must not be negative")
+    energy = wall_w / 1000.0 * price_per_kwh
+    margin = cloud_usd_per_hour - energy
+    net = max(0.0, purchase_usd - resale_usd)
+    if margin <= 0:
+        return BuyVsRent(purchase_usd, resale_usd, cloud_usd_per_hour, energy, None, None, translate("Psu", "Renting at ${rate:.2f}/h costs less than your own electricity (${energy:.3f}/h): buying never pays off.").format(
+                rate=cloud_usd_per_hour, energy=energy))
+    hours = net / margin
+    return BuyVsRent(purchase_usd, resale_usd, cloud_usd_per_hour, energy, hours, hours / 24.0, translate("Psu", "Owning pays off after {hours} hours of use ({days} days at 24/7), against renting at ${rate:.2f}/h.").format(
+            hours=f"{hours:,.0f}", days=f"{hours / 24.0:,.0f}", rate=cloud_usd_per_hour))

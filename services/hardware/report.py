@@ -1,0 +1,103 @@
+"""Plain-text report of a PSU calculation, for the command line (translated through ``Msg``)."""
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+from services.hardware.compare import RankedCard, SpecRow, Workload
+from services.hardware.psu import BuyVsRent, Result, Severity, Verdict
+from services.i18n import Msg, translate
+
+Render = Callable[["Msg | str"], str]
+
+_SEVERITY_MARK = {Severity.INFO: "i", Severity.WARNING: "!", Severity.PROBLEM: "X"}
+
+
+def verdict_text(verdict: Verdict) -> Msg:
+    return {
+        Verdict.OK: translate("PsuReport", "enough"),
+        Verdict.TIGHT: translate("PsuReport", "enough, but below our recommendation"),
+        Verdict.INSUFFICIENT: translate("PsuReport", "not enough"),
+    }[verdict]
+
+
+def usage_text(usage: str) -> Msg:
+    return translate("PsuReport", "24/7 training") if usage == "training-24x7" else translate("PsuReport", "gaming")
+
+
+def render_result(result: Result, render: Render, currency: str = "USD") -> str:
+    b = result.build
+    out: list[str] = []
+    parts = [g.name for g in b.gpus] + ([b.cpu.name] if b.cpu else [])
+    out.append(render(translate("PsuReport", "Build: {parts} ({usage})").format(parts=" + ".join(parts) or "-", usage=usage_text(b.usage.value))))
+    width = max((len(render(line.label)) for line in result.lines), default=10)
+    for line in result.lines:
+        out.append(f"  {render(line.label):<{width}}  {line.watts:7.0f} W")
+    out.append("")
+    out.append(render(translate("PsuReport", "Sustained load: {s} W   peaks: {p10} W for 10 ms, {p100} W for 100 us").format(
+        s=round(result.sustained_w), p10=round(result.peak_10ms_w), p100=round(result.peak_100us_w))))
+    out.append(render(translate("PsuReport", "Recommended PSU: {w} W  (never below {m} W)").format(w=result.recommended_psu_w, m=round(result.minimum_psu_w))))
+    for c in result.candidates:
+        if c.watts > 0:
+            out.append(f"  - {render(c.label)}: {c.watts:.0f} W")
+    if result.verdict is not None:
+        out.append(render(translate("PsuReport", "Your {w} W PSU: {verdict}").format(w=round(b.psu_w or 0), verdict=verdict_text(result.verdict))))
+    out.append("")
+    out.append(render(translate("PsuReport", "Power connectors:")))
+    for item in result.connectors.gpus:
+        out.append(f"  - {render(item.message)}")
+    out.append(render(translate("PsuReport", "PCIe lanes: {plan}").format(plan=result.lanes.message)))
+    cost = result.cost
+    out.append(render(translate("PsuReport", "From the wall: {wall} W at {eff}% efficiency ({level}, {load}% load): {cur} {hour:.2f} per hour, {cur} {day:.2f} per day of {hours} h").format(
+        wall=round(cost.wall_w), eff=round(cost.efficiency_pct, 1), level=b.efficiency, load=round(cost.load_pct),
+        cur=currency, hour=cost.cost_per_hour, day=cost.cost_per_day, hours=f"{cost.hours_per_day:g}")))
+    if result.warnings:
+        out.append("")
+        for w in result.warnings:
+            out.append(f"  [{_SEVERITY_MARK[w.severity]}] {render(w.message)}")
+    return "\n".join(out)
+
+
+def render_buy_vs_rent(bvr: BuyVsRent, cloud_source: str | None, render: Render) -> str:
+    lines = [render(translate("PsuReport", "Buy vs rent: card ${price:,.0f}, resale ${resale:,.0f}, cloud ${rate:.2f}/h, your electricity ${energy:.3f}/h").format(
+        price=bvr.purchase_usd, resale=bvr.resale_usd, rate=bvr.cloud_usd_per_hour, energy=bvr.energy_usd_per_hour))]
+    if cloud_source:
+        lines.append("  " + render(translate("PsuReport", "cloud price: {source}").format(source=cloud_source)))
+    lines.append("  " + render(bvr.message))
+    return "\n".join(lines)
+
+
+def render_specs(names: Sequence[str], rows: Sequence[SpecRow], render: Render) -> str:
+    label_w = max(len(render(r.label)) for r in rows)
+    col_w = max([len(n) for n in names] + [len(render(v)) for r in rows for v in r.values]) + 4
+    out = [" " * (label_w + 2) + "".join(f"{n:<{col_w}}" for n in names)]
+    for r in rows:
+        cells = "".join(f"{(render(v) + (' *' if r.best == i else '')):<{col_w}}" for i, v in enumerate(r.values))
+        out.append(f"{render(r.label):<{label_w}}  {cells}")
+    out.append(render(translate("PsuReport", "* best of the compared cards")))
+    return "\n".join(out)
+
+
+def render_ranking(ranked: Sequence[RankedCard], workload: Workload | None, budget: float | None, render: Render,
+                   limit: int = 10, cheapest: RankedCard | None = None) -> str:
+    out: list[str] = []
+    if workload is not None:
+        out.append(render(translate("PsuReport", "Work: {label}, needs about {gib:.1f} GiB on one GPU ({method})").format(
+            label=workload.label, gib=workload.vram_needed_gib, method=workload.method)))
+    if budget is not None:
+        out.append(render(translate("PsuReport", "Budget: ${budget:,.0f}").format(budget=budget)))
+    if not ranked:
+        out.append(render(translate("PsuReport", "No card in the catalogue matches (price known, within budget).")))
+        return "\n".join(out)
+    out.append(render(translate("PsuReport", "Ranked by fit, then dense BF16 tensor TFLOPS and bandwidth per $1000 (never sparse or FP4 figures):")))
+    for i, r in enumerate(ranked[:limit], 1):
+        fit = render(translate("PsuReport", "fits")) if r.fits else render(translate("PsuReport", "too small"))
+        price_note = render(translate("PsuReport", "launch price")) if r.price_is_default else render(translate("PsuReport", "your price"))
+        out.append(f"  {i:2}. {r.gpu.name:<32} ${r.price_usd:>6,.0f} ({price_note})  {r.gpu.vram_gb:>4.0f} GB {fit:<10} "
+                   f"{r.tflops_per_kusd:6.1f} TFLOPS/k$  {r.gbs_per_kusd:6.0f} GB/s/k$")
+    if workload is not None and not any(r.fits for r in ranked):
+        if cheapest is not None:
+            out.append(render(translate("PsuReport", "Nothing in this list holds the work; the cheapest card that does is {gpu} (${price:,.0f}), or split the model across several GPUs.").format(
+                gpu=cheapest.gpu.name, price=cheapest.price_usd)))
+        else:
+            out.append(render(translate("PsuReport", "No single card in the catalogue holds the work: split it across several GPUs or quantize it.")))
+    return "\n".join(out)

@@ -1,0 +1,17 @@
+"""The one error the fit service raises for bad input."""
+from __future__ import annotations
+
+from services.i18n import Msg
+
+
+class ModelInputError(ValueError):
+    """Bad input (unknown model, unreadable or malformed file, absurd size).
+
+    ``message`` is a translatable one-line ``Msg``; ``choices`` are the closest
+    valid names, for "did you mean".
+    """
+
+    def __init__(self, message: Msg, choices: tuple[str, ...] = ()) -> None:
+        super().__init__(str(message))
+        self.message = message
+        self.choices = choices

@@ -1,0 +1,530 @@
+"""The memory estimator: what a model needs on each GPU, part by part.
+
+Every constant below says where it comes from (the project's research notes,
+model-memory.md, are quoted by section). Nothing is fitted to single
+measurements; tests/services/test_modelfit_validation.py checks the whole
+method against public measured points.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Mapping
+
+from services.i18n import Msg, translate
+from services.modelfit.arch import EMBED, HEAD, LINEAR, OTHER, ModelArch
+from services.modelfit.dtypes import (
+    BNB_4BIT, GGUF_FILE_TYPES, GGUF_FORMATS, KV_BYTES, NF4_BITS_DOUBLE_QUANT, NF4_BITS_SINGLE, plain_bits,
+)
+from services.modelfit.errors import ModelInputError
+
+GIB = float(1 << 30)
+
+TASKS = ("inference", "train")
+METHODS = ("full", "lora", "qlora")
+PRECISIONS = ("fp32", "mixed", "bf16")
+ENGINES = ("transformers", "vllm", "llamacpp", "generic")
+OPTIMIZERS = ("adamw", "adamw8bit", "paged_adamw", "paged_adamw8bit", "adafactor", "sgd")
+STRATEGIES = ("single", "ddp", "fsdp", "fsdp_offload", "tp", "layer_split")
+LORA_TARGETS = ("qv", "qkvo", "all")
+ATTENTION = ("flash", "sdpa", "eager")
+
+# Component codes, in the order a stacked bar shows them (bottom first).
+COMPONENTS = ("weights", "lora_adapters", "gradients", "optimizer", "kv_cache", "activations", "logits",
+              "engine_buffers", "cuda_graphs", "allocator", "cuda_context")
+
+# ---- constants and where they come from
+# CUDA context + kernels for a PyTorch process. HF's model_memory_anatomy measured
+# 1343 MiB on a V100 with CUDA 11-era torch; lazy module loading (default since
+# CUDA 11.7 / torch 1.13) brings it to ~300-600 MiB (research 0.6). We take 0.5 GiB.
+CUDA_CONTEXT_TORCH_GIB = 0.5
+# llama.cpp loads no PyTorch: the CUDA context + cuBLAS handle, the low end of that range.
+CUDA_CONTEXT_LLAMACPP_GIB = 0.3
+# PyTorch caching allocator: reserved - allocated is 5-20% (research 0.6); a 10% margin on the training peak.
+ALLOCATOR_TRAIN_SHARE = 0.10
+# Inference with transformers: fragmentation only from the growing KV cache and prefill transients.
+ALLOCATOR_INFER_SHARE = 0.10
+# vLLM non-torch memory (cuBLAS, NCCL, custom all-reduce): 0.13-0.55 GiB in V1 logs (research 0.3);
+# the low end without tensor parallel, the high end with it.
+VLLM_NON_TORCH_GIB = 0.13
+VLLM_NON_TORCH_TP_GIB = 0.55
+# vLLM V0 counted the CUDA context in non-torch memory (1.79 GiB at TP1) and ~1.8 GiB more per GPU with TP
+# (research 0.3 / 0.7, vLLM worker.py profiling logs).
+VLLM_V0_NON_TORCH_GIB = 1.79
+VLLM_V0_TP_EXTRA_GIB = 1.79
+# CUDA graphs: 0.1-2.5 GiB, outside gpu_memory_utilization (research 0.3; vllm#7553). Typical ~0.5 GiB.
+VLLM_CUDA_GRAPHS_GIB = 0.5
+# vLLM sampler at profiling: per vocabulary entry and sequence, fp32 logits, softmax probs, logprobs and a
+# sorted copy for top-k/top-p (4 x 4 B) plus int64 sort indices (8 B) = 24 B (vLLM v1 Sampler ops).
+VLLM_SAMPLER_BYTES_PER_VOCAB = 24
+# vLLM defaults (vllm/engine/arg_utils.py get_batch_defaults, `vllm serve`): GPUs with >= 70 GiB (not A100):
+# 8192 batched tokens / 1024 sequences; others 2048 / 256. V0 without chunked prefill: max_model_len, 256 seqs.
+VLLM_BIG_GPU_GIB = 70.0
+# llama.cpp compute buffer: max(K*Q scores n_ctx*n_ub*n_head*4 B (no flash attention), logits n_vocab*n_ub*4 B)
+# plus 5-15% for the rest of the graph (research 0.3, checked against CUDA logs). We add 10%.
+LLAMACPP_GRAPH_EXTRA = 0.10
+LLAMACPP_UBATCH = 512  # llama.cpp default n_ubatch
+LLAMACPP_CTX_PAD = 256  # KV cells are padded to 256 with flash attention (research 0.2)
+# Training activations, bytes per token per layer in 16-bit (research 0.5):
+#   gated (SwiGLU/RMSNorm, no dropout, flash attention): 16h + 4h*kv/a + 8I  (checked: Llama-3.2-3B, T18/T19)
+#   GeLU + dropout (Korthikanti et al. 2022, Eq. 1 with I general): attention 11h, MLP 3h + 4I, norms 4h
+#   eager attention adds 5*a*s per token per layer (scores, softmax, dropout mask).
+KORTHIKANTI_EAGER = 5
+# Under AMP (fp32 master weights, autocast) norms/softmax run in fp32: norm inputs +4h, eager 7*a*s
+# (fp32 softmax output 4 B + dropout mask 1 B + fp16 copy for the next matmul 2 B).
+AMP_EAGER = 7
+# Tensor parallel leaves 10*h per token per layer replicated (Korthikanti: sbh(10 + 24/t + 5as/(ht))).
+TP_REPLICATED_H = 10
+# torch.compile cuts activation memory by roughly 25% (torchtune T19 -> T20, research 0.5).
+COMPILE_ACTIVATION_FACTOR = 0.75
+# Logits and loss: b*s*V*(2 + 4 + 4) B (bf16 logits, fp32 upcast, fp32 grad; research 0.5). Chunked CE
+# (torchtune: 8 chunks) keeps the bf16 logits and one chunk's fp32 work: 2 + 8/8.
+LOSS_CHUNKS = 8
+# LoRA adapters are kept in fp32 (PEFT autocast_adapter_dtype=True) and trained with the chosen optimizer.
+LORA_ADAPTER_BYTES = 4
+# FSDP keeps ~2 decoder layers gathered (current + prefetch; research 0.7).
+FSDP_GATHERED_LAYERS = 2
+
+
+@dataclass(frozen=True, slots=True)
+class FitRequest:
+    task: str = "inference"
+    method: str = "full"
+    weights: str | None = None  # None: the model's own format (bf16 when unknown)
+    precision: str | None = None  # full training: fp32 | mixed | bf16 (None: from weights)
+    kv_dtype: str = "fp16"
+    engine: str = "transformers"
+    seq: int = 4096
+    batch: int = 1
+    lora_rank: int = 16
+    lora_targets: str = "all"
+    grad_ckpt: bool = True
+    optimizer: str = "adamw"
+    gpus: int = 1
+    strategy: str = "single"
+    attention: str = "flash"
+    chunked_loss: bool = False  # torchtune-style chunked CE: bf16 logits kept, fp32 work per chunk
+    fused_loss: bool = False  # fused linear + CE (Liger, Apple CCE in unsloth): logits never whole
+    optimizer_in_backward: bool = False
+    activation_offload: bool = False
+    compile: bool = False
+    double_quant: bool = True
+    vllm_legacy: bool = False
+    vllm_max_batched_tokens: int | None = None
+    vllm_max_seqs: int | None = None
+    gpu_memory_utilization: float = 0.9
+    gpu_total_gib: float | None = None  # the target GPU's memory, for engine defaults
+    cuda_context_gib: float | None = None
+    llamacpp_ubatch: int = LLAMACPP_UBATCH
+
+    def with_changes(self, **changes) -> "FitRequest":
+        return replace(self, **changes)
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """Bytes per GPU by component (the busiest GPU), plus what lives elsewhere."""
+
+    arch: ModelArch
+    request: FitRequest
+    parts: Mapping[str, float]  # component code -> bytes on one GPU
+    host_bytes: float = 0.0  # offloaded to system RAM (llama.cpp embeddings, CPU offload, paged states)
+    engine_reserved_bytes: float = 0.0  # vLLM pre-allocation beyond what is needed
+    weight_format: str = "bf16"
+    notes: tuple[Msg, ...] = field(default=())
+
+    @property
+    def per_gpu_bytes(self) -> float:
+        return sum(self.parts.values())
+
+    @property
+    def per_gpu_gib(self) -> float:
+        return self.per_gpu_bytes / GIB
+
+    @property
+    def total_gib(self) -> float:
+        return self.per_gpu_gib * max(1, self.request.gpus)
+
+    def gib(self, component: str) -> float:
+        return self.parts.get(component, 0.0) / GIB
+
+    def breakdown_gib(self) -> dict[str, float]:
+        return {k: self.parts[k] / GIB for k in COMPONENTS if self.parts.get(k)}
+
+
+# ------------------------------------------------------------------ checks
+def _err(msg: Msg, choices: tuple[str, ...] = ()) -> ModelInputError:
+    return ModelInputError(msg, choices)
+
+
+def validate(arch: ModelArch, req: FitRequest) -> None:
+    """Raise ModelInputError for values or combinations that make no sense."""
+    choices = {"task": TASKS, "method": METHODS, "engine": ENGINES, "optimizer": OPTIMIZERS,
+               "strategy": STRATEGIES, "lora_targets": LORA_TARGETS, "attention": ATTENTION, "kv_dtype": tuple(KV_BYTES)}
+    for name, allowed in choices.items():
+        value = getattr(req, name)
+        if value not in allowed:
+            raise _err(translate("FitErrors", "Unknown {field} '{value}'").format(field=name, value=value), allowed)
+    if req.precision is not None and req.precision not in PRECISIONS:
+        raise _err(translate("FitErrors", "Unknown {field} '{value}'").format(field="precision", value=req.precision), PRECISIONS)
+    if req.weights is not None and plain_bits(req.weights) is None and req.weights not in BNB_4BIT + GGUF_FORMATS:
+        from services.modelfit.dtypes import WEIGHT_FORMATS
+        raise _err(translate("FitErrors", "Unknown {field} '{value}'").format(field="weights", value=req.weights), WEIGHT_FORMATS)
+    for name, value, top in (("seq", req.seq, 16 * 1024 * 1024), ("batch", req.batch, 65536),
+                             ("lora_rank", req.lora_rank, 65536), ("gpus", req.gpus, 1024)):
+        if not isinstance(value, int) or value < 1 or value > top:
+            raise _err(translate("FitErrors", "{field} must be between 1 and {top}, got {value}").format(
+                field=name, top=top, value=value))
+    if not 0.05 <= req.gpu_memory_utilization <= 1.0:
+        raise _err(translate("FitErrors", "{field} must be between 1 and {top}, got {value}").format(
+            field="gpu_memory_utilization", top=1, value=req.gpu_memory_utilization))
+    fmt = weight_format(arch, req)
+    gguf = fmt in GGUF_FORMATS or fmt == "gguf"
+    if req.task == "train":
+        if gguf:
+            raise _err(translate("FitErrors", "GGUF weights cannot be trained: pick bf16, nf4 or int8 weights"), ("bf16", "nf4", "int8"))
+        if req.method == "full" and fmt in BNB_4BIT + ("int8", "fp8"):
+            raise _err(translate("FitErrors", "Full fine-tuning needs 16- or 32-bit weights; use QLoRA for 4-bit"), ("lora", "qlora"))
+        if req.method == "qlora" and fmt not in BNB_4BIT:
+            raise _err(translate("FitErrors", "QLoRA uses 4-bit base weights (nf4 or fp4)"), BNB_4BIT)
+        if req.engine in ("vllm", "llamacpp"):
+            raise _err(translate("FitErrors", "Training runs on transformers/PyTorch, not {engine}").format(
+                engine=req.engine), ("transformers", "generic"))
+    else:
+        if req.strategy in ("fsdp", "fsdp_offload"):
+            raise _err(translate("FitErrors", "{strategy} is a training strategy; for inference use tp or layer_split").format(
+                strategy=req.strategy), ("tp", "layer_split"))
+        if req.engine == "llamacpp" and not (gguf or fmt in ("fp32", "fp16", "bf16")):
+            raise _err(translate("FitErrors", "llama.cpp runs GGUF weights, not {weights}").format(weights=fmt), GGUF_FORMATS)
+        if req.engine in ("transformers", "vllm") and gguf and arch.native_format is None:
+            raise _err(translate("FitErrors", "{weights} is a llama.cpp format: use --engine llamacpp").format(weights=fmt), ("llamacpp",))
+        if req.kv_dtype in ("q8_0", "q4_0") and req.engine != "llamacpp":
+            raise _err(translate("FitErrors", "A {kv} KV cache is a llama.cpp option").format(kv=req.kv_dtype), ("fp16", "fp8"))
+    if req.strategy == "single" and req.gpus > 1:
+        raise _err(translate("FitErrors", "With {gpus} GPUs pick a strategy"), STRATEGIES[1:])
+
+
+def weight_format(arch: ModelArch, req: FitRequest) -> str:
+    if req.weights:
+        return req.weights
+    if req.task == "train" and req.method == "qlora":
+        return "nf4"
+    native = arch.native_format
+    if native in (None, "gguf") and not arch.groups:
+        return "bf16"
+    return native or "bf16"
+
+
+# ------------------------------------------------------------------ weights
+def _bits(kind: str, fmt: str, double_quant: bool) -> float:
+    plain = plain_bits(fmt)
+    if fmt in ("fp8", "int8"):
+        # FP8 checkpoints and LLM.int8 quantise nn.Linear only; embeddings/lm_head stay 16-bit
+        # (measured Llama-3.3-70B-FP8 weights 67.72 GiB = linear@1 B + embed/head@2 B, research 0.1).
+        return 8.0 if kind == LINEAR else 16.0
+    if fmt in BNB_4BIT:
+        # bitsandbytes quantises nn.Linear only; transformers leaves lm_head unquantised (research 0.1).
+        if kind != LINEAR:
+            return 16.0
+        return NF4_BITS_DOUBLE_QUANT if double_quant else NF4_BITS_SINGLE
+    if fmt in GGUF_FILE_TYPES:
+        ftype = GGUF_FILE_TYPES[fmt]
+        return plain_bits(ftype.embed_type) if kind == EMBED else ftype.effective_bits
+    if plain is not None:
+        return plain
+    return 16.0
+
+
+def weight_bytes_by_kind(arch: ModelArch, fmt: str, double_quant: bool = True) -> dict[str, float]:
+    """Bytes of the weights per group kind, exact when read from a file in its own format."""
+    out = {LINEAR: 0.0, EMBED: 0.0, HEAD: 0.0, OTHER: 0.0}
+    native = fmt == arch.native_format or fmt == "gguf"
+    for g in arch.weight_groups():
+        if g.nbytes is not None and native:
+            out[g.kind] += g.nbytes
+        else:
+            # A 1-D tensor (norm, bias) is never quantised.
+            out[g.kind] += g.numel * _bits(g.kind, fmt, double_quant) / 8
+    return out
+
+
+# ------------------------------------------------------------------ KV cache
+def kv_cache_bytes(arch: ModelArch, tokens: int, batch: int, kv_dtype: str, *, tp: int = 1,
+                   honour_window: bool = True) -> float:
+    """2 (K and V) x layers x kv heads x head_dim x tokens x batch x bytes (research 0.2).
+    Sliding-window layers hold only the window; with tensor parallel each GPU holds
+    max(1, kv // tp) heads (vLLM get_num_kv_heads: replicated when kv < tp)."""
+    if not arch.has_kv_cache:
+        return 0.0
+    kv_heads = max(1, arch.kv_heads // tp) if tp > 1 else arch.kv_heads
+    layers = arch.kv_layers(tokens, honour_window)
+    per_token_layer = 2 * kv_heads * arch.head_dim * KV_BYTES[kv_dtype]
+    full_layers = arch.layers - (arch.sliding_layers if honour_window and arch.sliding_window else 0)
+    if honour_window and arch.sliding_window and arch.sliding_layers:
+        swa_tokens = min(tokens, arch.sliding_window)
+        return per_token_layer * batch * (full_layers * tokens + arch.sliding_layers * swa_tokens)
+    return per_token_layer * batch * layers * tokens
+
+
+# ------------------------------------------------------------------ estimate
+def estimate(arch: ModelArch, req: FitRequest) -> Estimate:
+    validate(arch, req)
+    if req.task == "train":
+        return _train(arch, req)
+    return _inference(arch, req)
+
+
+def _context_bytes(req: FitRequest) -> float:
+    if req.cuda_context_gib is not None:
+        return req.cuda_context_gib * GIB
+    return (CUDA_CONTEXT_LLAMACPP_GIB if req.engine == "llamacpp" else CUDA_CONTEXT_TORCH_GIB) * GIB
+
+
+def _act_bytes(fmt: str) -> int:
+    return 4 if fmt == "fp32" else 2
+
+
+def _inference(arch: ModelArch, req: FitRequest) -> Estimate:
+    fmt = weight_format(arch, req)
+    by_kind = weight_bytes_by_kind(arch, fmt, req.double_quant)
+    weights = sum(by_kind.values())
+    notes: list[Msg] = []
+    parts: dict[str, float] = {}
+    host = 0.0
+    reserved = 0.0
+    n = req.gpus if req.strategy in ("tp", "layer_split") else 1
+    tp = req.gpus if req.strategy == "tp" else 1
+    b_act = _act_bytes(fmt)
+    h, ffn = arch.hidden, arch.ffn_width * max(1, arch.experts_per_token or 1)
+    kv_dtype = req.kv_dtype
+    if fmt == "fp32" and kv_dtype in ("fp16", "bf16") and req.engine == "transformers":
+        kv_dtype = "fp32"  # the cache takes the model's dtype in transformers
+    honour = req.engine != "generic"
+    if arch.sliding_window and arch.sliding_layers and honour and req.seq > arch.sliding_window:
+        notes.append(translate("FitNotes", "{layers} of {total} layers use a {window}-token sliding window: their KV cache stops growing there").format(
+            layers=arch.sliding_layers, total=arch.layers, window=arch.sliding_window))
+
+    if req.engine == "llamacpp":
+        # Weights: with full offload the token-embedding table stays in host memory (research 1.8).
+        host += by_kind[EMBED]
+        parts["weights"] = (weights - by_kind[EMBED]) / n
+        n_ctx = -(-req.seq // LLAMACPP_CTX_PAD) * LLAMACPP_CTX_PAD
+        parts["kv_cache"] = kv_cache_bytes(arch, n_ctx, req.batch, kv_dtype, honour_window=True) / n
+        n_ub = min(req.llamacpp_ubatch, n_ctx * req.batch)
+        logits = arch.vocab * n_ub * 4
+        ffn_buf = n_ub * (3 * arch.intermediate + 4 * h) * 4
+        kq = 0 if req.attention in ("flash", "sdpa") else n_ctx * n_ub * arch.heads * 4
+        # The compute buffer is allocated in full on every GPU (llama.cpp#27953).
+        parts["engine_buffers"] = max(kq, logits, ffn_buf) * (1 + LLAMACPP_GRAPH_EXTRA)
+        notes.append(translate("FitNotes", "llama.cpp keeps the token-embedding table ({gib:.2f} GiB) in system RAM").format(
+            gib=by_kind[EMBED] / GIB))
+    elif req.engine == "vllm":
+        parts["weights"] = weights / tp if req.strategy == "tp" else weights / n
+        parts["kv_cache"] = kv_cache_bytes(arch, req.seq, req.batch, kv_dtype, tp=tp, honour_window=True) / (
+            n if req.strategy == "layer_split" else 1)
+        big = (req.gpu_total_gib or 0) >= VLLM_BIG_GPU_GIB
+        if req.vllm_legacy:
+            tokens = req.vllm_max_batched_tokens or max(req.seq, 2048)
+            seqs = req.vllm_max_seqs or 256
+        else:
+            tokens = req.vllm_max_batched_tokens or (8192 if big else 2048)
+            seqs = req.vllm_max_seqs or (1024 if big else 256)
+        # Profiling run: one forward of `tokens` (peak in the MLP: residual + normed input + fused
+        # gate/up output + SiluAndMul output = 2h + 3I per token), then the sampler on `seqs` rows.
+        ffn_gpu = ffn / tp
+        forward = tokens * (2 * h + 3 * ffn_gpu) * b_act
+        sampler = seqs * arch.vocab * VLLM_SAMPLER_BYTES_PER_VOCAB + tokens * h * b_act
+        parts["activations"] = max(forward, sampler)
+        if req.vllm_legacy:
+            non_torch = VLLM_V0_NON_TORCH_GIB + (VLLM_V0_TP_EXTRA_GIB if tp > 1 else 0.0)
+        else:
+            non_torch = VLLM_NON_TORCH_TP_GIB if tp > 1 else VLLM_NON_TORCH_GIB
+        parts["engine_buffers"] = non_torch * GIB
+        parts["cuda_graphs"] = VLLM_CUDA_GRAPHS_GIB * GIB
+        if req.gpu_total_gib:
+            budget = req.gpu_memory_utilization * req.gpu_total_gib * GIB
+            needed = sum(v for k, v in parts.items() if k != "cuda_graphs")
+            reserved = max(0.0, budget - needed)
+            notes.append(translate("FitNotes", "vLLM takes {util:.0%} of the GPU at start ({gib:.1f} GiB) and fills the rest with KV cache: that is expected, not a leak").format(
+                util=req.gpu_memory_utilization, gib=budget / GIB))
+    else:  # transformers / generic
+        parts["weights"] = weights / n
+        parts["kv_cache"] = kv_cache_bytes(arch, req.seq, req.batch, kv_dtype, tp=tp, honour_window=honour) / (
+            n if req.strategy == "layer_split" else 1)
+        tokens = req.seq * req.batch
+        # Prefill in one pass, no autograd: the peak sits in one MLP (residual, normed input, gate,
+        # up, activation output, product: 2h + 4I per token) or, with eager attention, the score
+        # matrix of one layer (scores 2 B + fp32 softmax 4 B + cast 2 B per element).
+        mlp_peak = tokens * (2 * h + 4 * ffn / tp) * b_act
+        scores = 0.0
+        if req.attention == "eager":
+            scores = req.batch * (arch.heads / tp) * req.seq * req.seq * 8
+        parts["activations"] = max(mlp_peak, scores) if arch.family == "decoder" else mlp_peak + scores
+        # generate() computes logits for the last position only (transformers >= 4.45,
+        # logits_to_keep); fp32 upcast plus the 16-bit copy.
+        parts["logits"] = req.batch * arch.vocab * 6 if arch.family == "decoder" else 0.0
+        dynamic = parts["kv_cache"] + parts["activations"] + parts["logits"]
+        parts["allocator"] = dynamic * ALLOCATOR_INFER_SHARE
+    parts["cuda_context"] = _context_bytes(req)
+    return Estimate(arch, req, {k: v for k, v in parts.items() if v}, host, reserved, fmt, tuple(notes))
+
+
+# ------------------------------------------------------------------ training
+def lora_params(arch: ModelArch, rank: int, targets: str) -> int:
+    """r x (d_in + d_out) for each targeted projection in every layer (research 0.4)."""
+    names = {"qv": ("q", "v"), "qkvo": ("q", "k", "v", "o"), "all": ("q", "k", "v", "o", "gate", "up", "down")}[targets]
+    per_layer = sum(rank * (i + o) * c for name, (i, o, c) in arch.linear_shapes().items() if name in names)
+    return arch.layers * per_layer
+
+
+def _precision(req: FitRequest, fmt: str) -> str:
+    if req.precision:
+        return req.precision
+    return {"fp32": "fp32", "fp16": "mixed"}.get(fmt, "bf16")
+
+
+def _optimizer_bytes_per_param(optimizer: str, state_bytes: int) -> float:
+    """Optimizer state per trainable parameter (research 0.4). Paged variants are
+    counted in host memory by the caller."""
+    return {"adamw": 2 * state_bytes, "paged_adamw": 2 * state_bytes, "adamw8bit": 2, "paged_adamw8bit": 2,
+            "adafactor": 0.0, "sgd": 0.0}[optimizer]
+
+
+def _adafactor_bytes(arch: ModelArch, trainable_matrices: list[tuple[int, int, int]]) -> float:
+    # Factored second moment: one fp32 row and one column vector per matrix (research 0.4).
+    return sum(4 * (i + o) * c for i, o, c in trainable_matrices)
+
+
+def activation_bytes_per_token_layer(arch: ModelArch, req: FitRequest, precision: str, seq: int) -> float:
+    h, a = arch.hidden, arch.heads
+    ffn = arch.ffn_width * max(1, arch.experts_per_token or 1)
+    tp = req.gpus if req.strategy == "tp" else 1
+    if arch.mlp == "gated":
+        per = 16 * h + 4 * h * arch.kv_heads / a + 8 * ffn
+    else:
+        per = 11 * h + (3 * h + 4 * ffn) + 4 * h
+    eager = 0.0
+    if req.attention == "eager":
+        eager = (AMP_EAGER if precision == "mixed" else KORTHIKANTI_EAGER) * a * seq
+    if precision == "mixed":
+        per += 4 * h
+    if tp > 1:
+        per = TP_REPLICATED_H * h + (per - TP_REPLICATED_H * h) / tp
+        eager /= tp
+    total = per + eager
+    if precision == "fp32":
+        total *= 2
+    if req.compile:
+        total *= COMPILE_ACTIVATION_FACTOR
+    return total
+
+
+def _train(arch: ModelArch, req: FitRequest) -> Estimate:
+    fmt = weight_format(arch, req)
+    precision = _precision(req, fmt)
+    notes: list[Msg] = []
+    n = req.gpus
+    strategy = req.strategy
+    by_kind = weight_bytes_by_kind(arch, fmt, req.double_quant)
+    total_params = arch.total_params
+    per_layer_params = arch.linear_params_per_layer()
+    host = 0.0
+
+    # -- static memory (whole model, before sharding)
+    if req.method == "full":
+        trainable = total_params
+        w_bytes = {"fp32": 4, "mixed": 4, "bf16": 2}[precision]
+        weights = trainable * w_bytes
+        if precision == "mixed":
+            # autocast caches a 16-bit copy of each weight for forward/backward (HF: "18 bytes per parameter").
+            weights += total_params * 2
+        grad_bytes = w_bytes
+        state_bytes = 4 if precision in ("fp32", "mixed") else 2
+        matrices = [(i, o, c * arch.layers) for i, o, c in arch.linear_shapes().values()]
+        adapters = 0.0
+    else:
+        weights = sum(by_kind.values())  # frozen base in its storage format
+        trainable = lora_params(arch, req.lora_rank, req.lora_targets)
+        adapters = trainable * LORA_ADAPTER_BYTES
+        grad_bytes = LORA_ADAPTER_BYTES
+        state_bytes = 4
+        matrices = [(req.lora_rank, i + o, arch.layers) for i, o, _ in arch.linear_shapes().values()]
+    gradients = trainable * grad_bytes
+    if req.optimizer_in_backward:
+        # Optimizer step fused into backward (torchtune): only the largest gradient is alive at once.
+        largest = max(arch.largest_linear(), arch.vocab * arch.hidden) if req.method == "full" else trainable / max(arch.layers, 1)
+        gradients = min(gradients, largest * grad_bytes)
+    if req.optimizer == "adafactor":
+        optimizer = _adafactor_bytes(arch, matrices)
+    else:
+        optimizer = trainable * _optimizer_bytes_per_param(req.optimizer, state_bytes)
+    if req.optimizer.startswith("paged_"):
+        # Paged optimizers keep their states in unified memory that is evicted to CPU RAM under pressure.
+        host += optimizer
+        notes.append(translate("FitNotes", "Paged optimizer states ({gib:.1f} GiB) live in unified memory and move to system RAM when the GPU is full").format(
+            gib=optimizer / GIB))
+        optimizer = 0.0
+
+    # -- activations (per GPU: data parallel and FSDP do not shard them)
+    tokens = req.seq * req.batch
+    per_tl = activation_bytes_per_token_layer(arch, req, precision, req.seq)
+    resid_bytes = 4 if precision in ("fp32", "mixed") else 2
+    if req.grad_ckpt:
+        # One checkpoint (the layer input) per decoder layer plus one layer recomputed (research 0.5).
+        checkpoints = arch.layers * tokens * arch.hidden * resid_bytes
+        if req.strategy == "tp":
+            checkpoints /= n
+        if req.activation_offload:
+            host += checkpoints
+            checkpoints = 2 * tokens * arch.hidden * resid_bytes  # the one in flight each way
+        activations = checkpoints + tokens * per_tl
+    else:
+        activations = arch.layers * tokens * per_tl
+    if arch.family == "decoder":
+        v = arch.vocab / (n if strategy == "tp" else 1)
+        lb = 4 if precision == "fp32" else 2
+        if req.fused_loss:
+            logits = tokens * v * (lb + 4 + 4) / LOSS_CHUNKS
+        elif req.chunked_loss:
+            logits = tokens * v * (lb + 8 / LOSS_CHUNKS)
+        else:
+            logits = tokens * v * (lb + 4 + 4)
+    else:
+        logits = 0.0  # encoders: a small classification head
+
+    # -- multi-GPU split of the static memory
+    parts: dict[str, float] = {}
+    if strategy in ("fsdp", "fsdp_offload"):
+        layer_store = per_layer_params * (by_kind[LINEAR] / max(arch.group_numel(LINEAR), 1)) if req.method != "full" else per_layer_params * 2
+        gathered = FSDP_GATHERED_LAYERS * layer_store
+        if req.method != "full" and fmt in BNB_4BIT + ("int8",):
+            gathered += arch.largest_linear() * 2  # one projection dequantised to bf16 at a time
+        root = (arch.group_numel(EMBED) + arch.group_numel(HEAD)) * 2  # the root unit stays gathered
+        layer_grads = (trainable / max(arch.layers, 1)) * grad_bytes
+        if strategy == "fsdp":
+            shard = (weights + adapters + gradients + optimizer) / n
+        else:
+            host += weights + adapters + gradients + optimizer
+            shard = 0.0
+            notes.append(translate("FitNotes", "CPU offload keeps weights, gradients and optimizer states in system RAM ({gib:.1f} GiB)").format(
+                gib=host / GIB))
+        parts["weights"] = shard * (weights / max(weights + adapters + gradients + optimizer, 1)) + gathered + root
+        parts["lora_adapters"] = shard * (adapters / max(weights + adapters + gradients + optimizer, 1))
+        parts["gradients"] = shard * (gradients / max(weights + adapters + gradients + optimizer, 1)) + layer_grads
+        parts["optimizer"] = shard * (optimizer / max(weights + adapters + gradients + optimizer, 1))
+    else:
+        split = n if strategy in ("tp", "layer_split") else 1
+        parts["weights"] = weights / split
+        parts["lora_adapters"] = adapters / split
+        parts["gradients"] = gradients / split
+        parts["optimizer"] = optimizer / split
+        if strategy == "ddp":
+            # DDP's gradient buckets hold a second copy of the gradients (gradient_as_bucket_view=False).
+            parts["gradients"] += gradients
+        if strategy == "layer_split":
+            activations /= n  # each GPU holds its own layers' activations; logits sit on the last one
+    parts["activations"] = activations
+    parts["logits"] = logits
+    torch_bytes = sum(parts.values())
+    parts["allocator"] = torch_bytes * ALLOCATOR_TRAIN_SHARE
+    parts["cuda_context"] = _context_bytes(req)
+    return Estimate(arch, req, {k: v for k, v in parts.items() if v}, host, 0.0, fmt, tuple(notes))

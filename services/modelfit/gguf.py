@@ -1,0 +1,202 @@
+"""A GGUF (v2/v3) header reader: metadata and tensor table, never tensor data.
+
+Layout (ggml docs/gguf.md): magic "GGUF", u32 version, u64 tensor count, u64
+metadata count; then metadata ``key: string, type: u32, value``; then for each
+tensor ``name, u32 n_dims, u64 dims[n_dims], u32 ggml type, u64 offset``.
+Strings are a u64 length plus UTF-8 bytes. Everything is little-endian.
+"""
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from services.modelfit.dtypes import GGML_TYPES
+
+MAGIC = b"GGUF"
+# Sanity limits: a header that claims more than this is corrupt, not a model.
+MAX_TENSORS = 1_000_000
+MAX_KV = 1_000_000
+MAX_STRING = 64 * 1024 * 1024
+MAX_ARRAY = 50_000_000
+
+# metadata value types
+_SCALARS = {0: "<B", 1: "<b", 2: "<H", 3: "<h", 4: "<I", 5: "<i", 6: "<f", 7: "<?", 10: "<Q", 11: "<q", 12: "<d"}
+T_STRING, T_ARRAY = 8, 9
+
+
+class GgufError(ValueError):
+    """The file is not a GGUF v2/v3 file or its header is damaged."""
+
+
+@dataclass(frozen=True, slots=True)
+class GgufTensor:
+    name: str
+    shape: tuple[int, ...]
+    ggml_type: int
+    offset: int
+
+    @property
+    def numel(self) -> int:
+        n = 1
+        for d in self.shape:
+            n *= d
+        return n
+
+    @property
+    def type_name(self) -> str:
+        return GGML_TYPES.get(self.ggml_type, (f"type{self.ggml_type}", 1, 0))[0]
+
+    @property
+    def nbytes(self) -> int:
+        if self.ggml_type not in GGML_TYPES:
+            raise GgufError(f"unknown ggml tensor type {self.ggml_type} for {self.name}")
+        _, block, size = GGML_TYPES[self.ggml_type]
+        return self.numel // block * size
+
+
+@dataclass(frozen=True, slots=True)
+class GgufHeader:
+    version: int
+    metadata: dict[str, Any]
+    tensors: tuple[GgufTensor, ...]
+
+    @property
+    def architecture(self) -> str:
+        return str(self.metadata.get("general.architecture", "llama"))
+
+    def arch_value(self, key: str, default: Any = None) -> Any:
+        return self.metadata.get(f"{self.architecture}.{key}", default)
+
+
+class _Reader:
+    def __init__(self, fh: BinaryIO) -> None:
+        self.fh = fh
+
+    def read(self, n: int) -> bytes:
+        data = self.fh.read(n)
+        if len(data) != n:
+            raise GgufError("file ends inside the GGUF header")
+        return data
+
+    def unpack(self, fmt: str) -> Any:
+        return struct.unpack(fmt, self.read(struct.calcsize(fmt)))[0]
+
+    def string(self) -> str:
+        length = self.unpack("<Q")
+        if length > MAX_STRING:
+            raise GgufError("implausible string length in the GGUF header")
+        return self.read(length).decode("utf-8", errors="replace")
+
+    def skip_string(self) -> None:
+        length = self.unpack("<Q")
+        if length > MAX_STRING:
+            raise GgufError("implausible string length in the GGUF header")
+        self.fh.seek(length, 1)
+
+    def value(self, vtype: int) -> Any:
+        if vtype in _SCALARS:
+            return self.unpack(_SCALARS[vtype])
+        if vtype == T_STRING:
+            return self.string()
+        if vtype == T_ARRAY:
+            item_type = self.unpack("<I")
+            count = self.unpack("<Q")
+            if count > MAX_ARRAY:
+                raise GgufError("implausible array length in the GGUF header")
+            if item_type == T_STRING:
+                # Token lists hold 100k+ strings: skip them, keep only how many.
+                for _ in range(count):
+                    self.skip_string()
+                return _ArrayLen(count)
+            if item_type in _SCALARS:
+                fmt = _SCALARS[item_type]
+                size = struct.calcsize(fmt)
+                if count > 4096:  # long numeric arrays (scores, merges): skip
+                    self.fh.seek(size * count, 1)
+                    return _ArrayLen(count)
+                raw = self.read(size * count)
+                return list(struct.unpack("<" + fmt[1:] * count, raw))
+            return [self.value(item_type) for _ in range(count)]
+        raise GgufError(f"unknown GGUF metadata type {vtype}")
+
+
+class _ArrayLen(int):
+    """A skipped array: only its length is kept."""
+
+
+def read_header(path: Path) -> GgufHeader:
+    try:
+        with open(path, "rb") as fh:
+            return parse(fh)
+    except OSError as exc:
+        raise GgufError(f"cannot read {path.name}: {exc.strerror or exc}") from exc
+
+
+def parse(fh: BinaryIO) -> GgufHeader:
+    r = _Reader(fh)
+    if r.read(4) != MAGIC:
+        raise GgufError("not a GGUF file (bad magic)")
+    version = r.unpack("<I")
+    if version not in (2, 3):
+        if version == 1:
+            raise GgufError("GGUF version 1 is not supported (re-convert with a current llama.cpp)")
+        raise GgufError(f"unsupported GGUF version {version} (big-endian or damaged file?)")
+    n_tensors = r.unpack("<Q")
+    n_kv = r.unpack("<Q")
+    if n_tensors > MAX_TENSORS or n_kv > MAX_KV:
+        raise GgufError("implausible tensor or metadata count in the GGUF header")
+    metadata: dict[str, Any] = {}
+    for _ in range(n_kv):
+        key = r.string()
+        metadata[key] = r.value(r.unpack("<I"))
+    tensors = []
+    for _ in range(n_tensors):
+        name = r.string()
+        n_dims = r.unpack("<I")
+        if not 1 <= n_dims <= 8:
+            raise GgufError(f"implausible dimension count {n_dims} for tensor {name}")
+        shape = tuple(r.unpack("<Q") for _ in range(n_dims))
+        ggml_type = r.unpack("<I")
+        offset = r.unpack("<Q")
+        tensors.append(GgufTensor(name, shape, ggml_type, offset))
+    return GgufHeader(version, metadata, tuple(tensors))
+
+
+# ---- writing (used to build small test files and fixtures)
+def _w_string(s: str) -> bytes:
+    raw = s.encode("utf-8")
+    return struct.pack("<Q", len(raw)) + raw
+
+
+def _w_value(value: Any) -> tuple[int, bytes]:
+    if isinstance(value, bool):
+        return 7, struct.pack("<?", value)
+    if isinstance(value, int):
+        return (4, struct.pack("<I", value)) if 0 <= value < 2**32 else (11, struct.pack("<q", value))
+    if isinstance(value, float):
+        return 6, struct.pack("<f", value)
+    if isinstance(value, str):
+        return T_STRING, _w_string(value)
+    if isinstance(value, (list, tuple)):
+        if value and isinstance(value[0], str):
+            return T_ARRAY, struct.pack("<IQ", T_STRING, len(value)) + b"".join(_w_string(v) for v in value)
+        body = b"".join(struct.pack("<i", int(v)) for v in value)
+        return T_ARRAY, struct.pack("<IQ", 5, len(value)) + body
+    raise TypeError(f"cannot write {type(value).__name__} to GGUF metadata")
+
+
+def build(metadata: dict[str, Any], tensors: list[tuple[str, tuple[int, ...], int]], version: int = 3) -> bytes:
+    """Bytes of a GGUF header (no tensor data) for ``tensors`` = (name, shape, ggml type)."""
+    out = [MAGIC, struct.pack("<IQQ", version, len(tensors), len(metadata))]
+    for key, value in metadata.items():
+        vtype, raw = _w_value(value)
+        out += [_w_string(key), struct.pack("<I", vtype), raw]
+    offset = 0
+    for name, shape, ggml_type in tensors:
+        out += [_w_string(name), struct.pack("<I", len(shape)), b"".join(struct.pack("<Q", d) for d in shape),
+                struct.pack("<IQ", ggml_type, offset)]
+        t = GgufTensor(name, shape, ggml_type, offset)
+        offset += (t.nbytes + 31) // 32 * 32
+    return b"".join(out)

@@ -1,0 +1,397 @@
+"""Where a model comes from: the catalogue, an HF config.json, safetensors or
+GGUF headers, or a bare parameter count. Nothing here loads weights."""
+from __future__ import annotations
+
+import json
+import re
+import struct
+from pathlib import Path
+from typing import Any
+
+from services.i18n import translate
+from services.modelfit import gguf
+from services.modelfit.arch import EMBED, HEAD, LINEAR, OTHER, ModelArch, TensorGroup
+from services.modelfit.catalogue import Catalogue, default_catalogue
+from services.modelfit.errors import ModelInputError
+
+# Plausibility limits: beyond these a number is a typo, not a model.
+MAX_PARAMS = 20e12
+LIMITS = {"layers": 2000, "hidden": 200_000, "heads": 4096, "kv_heads": 4096, "head_dim": 4096,
+          "intermediate": 2_000_000, "vocab": 10_000_000}
+SAFETENSORS_MAX_HEADER = 256 * 1024 * 1024
+
+GGUF_FILE_TYPE_NAMES = {0: "fp32", 1: "fp16", 2: "q4_0", 3: "q4_1", 7: "q8_0", 8: "q5_0", 10: "q2_k",
+                        11: "q3_k_s", 12: "q3_k_m", 13: "q3_k_l", 14: "q4_k_s", 15: "q4_k_m", 16: "q5_k_s",
+                        17: "q5_k_m", 18: "q6_k", 32: "bf16"}
+
+
+def _bad(text_msg, **args) -> ModelInputError:
+    return ModelInputError(text_msg.format(**args))
+
+
+def _check_ranges(values: dict[str, int]) -> None:
+    for key, value in values.items():
+        limit = LIMITS.get(key)
+        if value is None:
+            continue
+        if value <= 0 or (limit and value > limit):
+            raise _bad(translate("FitErrors", "Implausible {field} = {value} in the model description"),
+                       field=key, value=value)
+
+
+# ---------------------------------------------------------------- config.json
+def _first(cfg: dict, *keys: str, default: Any = None) -> Any:
+    for key in keys:
+        if key in cfg and cfg[key] is not None:
+            return cfg[key]
+    return default
+
+
+def _as_int(value: Any, field: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value):
+        raise _bad(translate("FitErrors", "Field {field} must be a whole number, got {value}"), field=field, value=value)
+    return int(value)
+
+
+def arch_from_config(cfg: dict, model_id: str = "config.json") -> ModelArch:
+    """An architecture from an HF config.json or from our own field names
+    (params_b, layers, hidden, heads, kv_heads, head_dim, intermediate, vocab, tied_embeddings)."""
+    if not isinstance(cfg, dict):
+        raise _bad(translate("FitErrors", "The model config must be a JSON object"))
+    if isinstance(cfg.get("text_config"), dict):  # multimodal wrappers (Gemma 3, Llava): use the text model
+        cfg = {**cfg["text_config"], "model_type": cfg["text_config"].get("model_type", cfg.get("model_type"))}
+    model_type = str(cfg.get("model_type", "")).lower()
+    layers = _first(cfg, "layers", "num_hidden_layers", "n_layer", "num_layers")
+    hidden = _first(cfg, "hidden", "hidden_size", "n_embd", "d_model")
+    heads = _first(cfg, "heads", "num_attention_heads", "n_head")
+    missing = [n for n, v in (("layers", layers), ("hidden", hidden), ("heads", heads)) if v is None]
+    if missing:
+        raise _bad(translate("FitErrors", "The model config lacks {fields}"), fields=", ".join(missing))
+    layers, hidden, heads = _as_int(layers, "layers"), _as_int(hidden, "hidden"), _as_int(heads, "heads")
+    if heads <= 0 or hidden <= 0:
+        raise _bad(translate("FitErrors", "Implausible {field} = {value} in the model description"), field="heads", value=heads)
+    kv = _first(cfg, "kv_heads", "num_key_value_heads", "n_query_groups")
+    if kv is None:
+        kv = 1 if cfg.get("multi_query") else heads
+    head_dim = _first(cfg, "head_dim", "head_size", default=hidden // heads)
+    intermediate = _first(cfg, "intermediate", "intermediate_size", "n_inner", "ffn_dim", default=4 * hidden)
+    vocab = _first(cfg, "vocab", "vocab_size", "padded_vocab_size", default=32000)
+    values = {"layers": layers, "hidden": hidden, "heads": heads, "kv_heads": _as_int(kv, "kv_heads"),
+              "head_dim": _as_int(head_dim, "head_dim"), "intermediate": _as_int(intermediate, "intermediate"),
+              "vocab": _as_int(vocab, "vocab")}
+    _check_ranges(values)
+    tied = _first(cfg, "tied_embeddings", "tie_word_embeddings", default=model_type in ("gpt2", "bert", "gpt_bigcode", "gemma", "gemma2", "gemma3_text"))
+    act = str(_first(cfg, "hidden_act", "activation_function", default="silu")).lower()
+    gated = model_type not in ("gpt2", "bert", "gpt_bigcode", "roberta", "distilbert", "gpt_neox", "opt", "phi")
+    mlp = str(cfg.get("mlp", "gated" if gated else "gelu"))
+    if model_type in ("", None) and "gelu" in act and "mlp" not in cfg:
+        mlp = "gated"
+    family = "encoder" if model_type in ("bert", "roberta", "distilbert", "deberta", "deberta-v2", "xlm-roberta") else str(cfg.get("family", "decoder"))
+    experts = int(_first(cfg, "experts", "num_local_experts", "num_experts", "n_routed_experts", default=0) or 0)
+    topk = int(_first(cfg, "experts_per_token", "num_experts_per_tok", default=0) or 0)
+    moe_inter = _first(cfg, "moe_intermediate", "moe_intermediate_size")
+    window = _first(cfg, "sliding_window")
+    if cfg.get("use_sliding_window") is False:
+        window = None
+    sliding_layers = 0
+    if window:
+        window = _as_int(window, "sliding_window")
+        layer_types = cfg.get("layer_types")
+        pattern = cfg.get("sliding_window_pattern")
+        if isinstance(layer_types, list) and layer_types:
+            sliding_layers = sum(1 for t in layer_types if "sliding" in str(t))
+        elif isinstance(pattern, int) and pattern > 0:  # Gemma 3: every pattern-th layer is global
+            sliding_layers = layers - layers // pattern
+        elif model_type == "gemma2":
+            sliding_layers = layers // 2 + layers % 2
+        elif "sliding_layers" in cfg:
+            sliding_layers = _as_int(cfg["sliding_layers"], "sliding_layers")
+        else:
+            sliding_layers = layers
+    max_ctx = _first(cfg, "max_context", "max_position_embeddings", "n_positions", "max_seq_len")
+    params = None
+    if "params_b" in cfg:
+        try:
+            params = int(round(float(cfg["params_b"]) * 1e9))
+        except (TypeError, ValueError):
+            raise _bad(translate("FitErrors", "Field {field} must be a number, got {value}"), field="params_b", value=cfg["params_b"]) from None
+        if not 0 < params <= MAX_PARAMS:
+            raise _bad(translate("FitErrors", "Implausible {field} = {value} in the model description"), field="params_b", value=cfg["params_b"])
+    native = None
+    qcfg = cfg.get("quantization_config")
+    if isinstance(qcfg, dict):
+        method = str(qcfg.get("quant_method", "")).lower()
+        if qcfg.get("load_in_4bit") or method == "bitsandbytes" and qcfg.get("bnb_4bit_quant_type"):
+            native = str(qcfg.get("bnb_4bit_quant_type", "nf4"))
+        elif qcfg.get("load_in_8bit"):
+            native = "int8"
+        elif method in ("fp8", "compressed-tensors"):
+            native = "fp8"
+    if native is None:
+        dtype = str(cfg.get("torch_dtype") or cfg.get("dtype") or "").lower()
+        native = {"bfloat16": "bf16", "float16": "fp16", "float32": "fp32"}.get(dtype)
+    return ModelArch(
+        model_id=str(cfg.get("_name_or_path") or cfg.get("model_id") or model_id), layers=layers, hidden=hidden,
+        heads=heads, kv_heads=values["kv_heads"], head_dim=values["head_dim"], intermediate=values["intermediate"],
+        vocab=values["vocab"], tied_embeddings=bool(tied), mlp=mlp if mlp in ("gated", "gelu") else "gated",
+        family=family, experts=experts, experts_per_token=topk,
+        moe_intermediate=int(moe_inter) if moe_inter else None,
+        qkv_bias=bool(_first(cfg, "qkv_bias", "attention_bias", default=model_type in ("qwen2",))),
+        sliding_window=window or None, sliding_layers=sliding_layers, max_context=int(max_ctx) if max_ctx else None,
+        params=params, source=str(cfg.get("source", "config.json")), native_format=native,
+    )
+
+
+def load_config_file(path: Path) -> ModelArch:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise _bad(translate("FitErrors", "File not found: {path}"), path=str(path)) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise _bad(translate("FitErrors", "Cannot read {path}: {reason}"), path=str(path), reason=str(exc)) from None
+    try:
+        cfg = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise _bad(translate("FitErrors", "{path} is not valid JSON (line {line}: {reason})"),
+                   path=path.name, line=exc.lineno, reason=exc.msg) from None
+    return arch_from_config(cfg, model_id=path.parent.name or path.name)
+
+
+# ---------------------------------------------------------------- safetensors
+_EMBED_NAMES = ("embed_tokens", "wte.", "word_embeddings", "tok_embeddings", "token_embd", "embeddings.word")
+_LAYER_RE = re.compile(r"(?:layers|h|layer|blk|block|blocks)\.(\d+)\.")
+
+
+def classify_tensor(name: str, ndim: int) -> str:
+    lowered = name.lower()
+    if any(k in lowered for k in _EMBED_NAMES):
+        return EMBED
+    if lowered.endswith("lm_head.weight") or lowered in ("output.weight", "embed_out.weight"):
+        return HEAD
+    if ndim == 2 and _LAYER_RE.search(lowered) and "norm" not in lowered:
+        return LINEAR
+    return OTHER
+
+
+def read_safetensors_header(path: Path) -> dict[str, Any]:
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(8)
+            if len(head) != 8:
+                raise _bad(translate("FitErrors", "{path} is not a safetensors file"), path=path.name)
+            (length,) = struct.unpack("<Q", head)
+            if not 2 <= length <= SAFETENSORS_MAX_HEADER:
+                raise _bad(translate("FitErrors", "{path} is not a safetensors file"), path=path.name)
+            raw = fh.read(length)
+    except FileNotFoundError:
+        raise _bad(translate("FitErrors", "File not found: {path}"), path=str(path)) from None
+    except OSError as exc:
+        raise _bad(translate("FitErrors", "Cannot read {path}: {reason}"), path=str(path), reason=str(exc)) from None
+    try:
+        header = json.loads(raw.decode("utf-8").rstrip())
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise _bad(translate("FitErrors", "{path} is not a safetensors file"), path=path.name) from None
+    if not isinstance(header, dict):
+        raise _bad(translate("FitErrors", "{path} is not a safetensors file"), path=path.name)
+    return header
+
+
+def _safetensors_files(path: Path) -> list[Path]:
+    if path.is_dir():
+        files = sorted(path.glob("*.safetensors"))
+        if not files:
+            raise _bad(translate("FitErrors", "No .safetensors files in {path}"), path=str(path))
+        return files
+    return [path]
+
+
+def load_safetensors(path: Path) -> ModelArch:
+    """Exact parameter count and bytes per group from the headers of a file or a
+    sharded folder; shapes from a config.json beside it, or inferred from tensor names."""
+    groups: dict[tuple[str, str], list[int]] = {}
+    shapes: dict[str, tuple[int, ...]] = {}
+    for file in _safetensors_files(path):
+        header = read_safetensors_header(file)
+        for name, info in header.items():
+            if name == "__metadata__":
+                continue
+            try:
+                shape = tuple(int(d) for d in info["shape"])
+                dtype = str(info["dtype"]).lower()
+                start, end = (int(x) for x in info["data_offsets"])
+            except (KeyError, TypeError, ValueError):
+                raise _bad(translate("FitErrors", "{path} has a damaged tensor entry: {name}"), path=file.name, name=name) from None
+            numel = 1
+            for d in shape:
+                numel *= d
+            kind = classify_tensor(name, len(shape))
+            slot = groups.setdefault((kind, dtype), [0, 0])
+            slot[0] += numel
+            slot[1] += max(0, end - start)
+            shapes[name] = shape
+    if not groups:
+        raise _bad(translate("FitErrors", "{path} holds no tensors"), path=path.name)
+    tensor_groups = tuple(TensorGroup(kind, n, dtype, nbytes) for (kind, dtype), (n, nbytes) in groups.items())
+    folder = path if path.is_dir() else path.parent
+    config = folder / "config.json"
+    if config.is_file():
+        base = load_config_file(config)
+    else:
+        base = _arch_from_tensor_shapes(shapes, path.stem)
+    dtype_counts: dict[str, int] = {}
+    for g in tensor_groups:
+        if g.kind == LINEAR:
+            dtype_counts[g.dtype or ""] = dtype_counts.get(g.dtype or "", 0) + g.numel
+    native = max(dtype_counts, key=dtype_counts.get) if dtype_counts else None
+    native = {"f32": "fp32", "f16": "fp16", "f8_e4m3": "fp8", "f8_e5m2": "fp8", "i8": "int8"}.get(native or "", native)
+    return base.with_changes(groups=tensor_groups, native_format=native, params=sum(g.numel for g in tensor_groups),
+                             model_id=path.name, source=f"safetensors header: {path.name}")
+
+
+def _arch_from_tensor_shapes(shapes: dict[str, tuple[int, ...]], name: str) -> ModelArch:
+    layers = 0
+    for tensor in shapes:
+        m = _LAYER_RE.search(tensor.lower())
+        if m:
+            layers = max(layers, int(m.group(1)) + 1)
+    embed = next((s for n, s in shapes.items() if classify_tensor(n, len(s)) == EMBED and len(s) == 2), None)
+    if not layers or embed is None:
+        raise _bad(translate("FitErrors", "Cannot tell the architecture of {path}: put its config.json beside it"), path=name)
+    vocab, hidden = embed
+
+    def dim(*keys: str, axis: int = 0) -> int | None:
+        for n, s in shapes.items():
+            if len(s) == 2 and any(k in n for k in keys):
+                return s[axis]
+        return None
+
+    q_dim = dim("q_proj", "attn_q", "query") or hidden
+    kv_dim = dim("k_proj", "attn_k", "key") or q_dim
+    inter = dim("gate_proj", "up_proj", "ffn_up", "fc1", "intermediate.dense") or 4 * hidden
+    head_dim = 128 if q_dim % 128 == 0 and q_dim >= 2048 else 64
+    return ModelArch(model_id=name, layers=layers, hidden=hidden, heads=max(1, q_dim // head_dim),
+                     kv_heads=max(1, kv_dim // head_dim), head_dim=head_dim, intermediate=inter, vocab=vocab,
+                     tied_embeddings=not any(classify_tensor(n, len(s)) == HEAD for n, s in shapes.items()),
+                     mlp="gated" if dim("gate_proj", "ffn_gate") else "gelu",
+                     notes="head_dim guessed from the tensor shapes (no config.json)")
+
+
+# ---------------------------------------------------------------- GGUF
+def _meta_int(value: Any) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, list):  # per-layer arrays (some newer models): take the largest
+        ints = [int(v) for v in value if isinstance(v, (int, float))]
+        return max(ints) if ints else None
+    return int(value)
+
+
+def load_gguf(path: Path) -> ModelArch:
+    try:
+        header = gguf.read_header(path)
+    except gguf.GgufError as exc:
+        raise _bad(translate("FitErrors", "{path}: {reason}"), path=path.name, reason=str(exc)) from None
+    groups: dict[tuple[str, str], list[int]] = {}
+    for t in header.tensors:
+        try:
+            nbytes = t.nbytes
+        except gguf.GgufError as exc:
+            raise _bad(translate("FitErrors", "{path}: {reason}"), path=path.name, reason=str(exc)) from None
+        kind = classify_tensor(t.name, len(t.shape))
+        slot = groups.setdefault((kind, t.type_name), [0, 0])
+        slot[0] += t.numel
+        slot[1] += nbytes
+    if not groups:
+        raise _bad(translate("FitErrors", "{path} holds no tensors"), path=path.name)
+    embd = next((t for t in header.tensors if t.name == "token_embd.weight"), None)
+    layers = _meta_int(header.arch_value("block_count"))
+    hidden = _meta_int(header.arch_value("embedding_length"))
+    heads = _meta_int(header.arch_value("attention.head_count"))
+    if not layers or not hidden or not heads:
+        raise _bad(translate("FitErrors", "The model config lacks {fields}"), fields="block_count/embedding_length/head_count")
+    kv = _meta_int(header.arch_value("attention.head_count_kv")) or heads
+    head_dim = _meta_int(header.arch_value("attention.key_length")) or hidden // heads
+    inter = _meta_int(header.arch_value("feed_forward_length")) or 4 * hidden
+    tokens = header.metadata.get("tokenizer.ggml.tokens")
+    vocab = (embd.shape[1] if embd is not None and len(embd.shape) == 2 else None) or (int(tokens) if tokens else 32000)
+    window = _meta_int(header.arch_value("attention.sliding_window"))
+    experts = _meta_int(header.arch_value("expert_count")) or 0
+    values = {"layers": layers, "hidden": hidden, "heads": heads, "kv_heads": kv, "head_dim": head_dim,
+              "intermediate": inter, "vocab": vocab}
+    _check_ranges(values)
+    ftype = header.metadata.get("general.file_type")
+    native = GGUF_FILE_TYPE_NAMES.get(int(ftype)) if isinstance(ftype, int) else None
+    arch_name = header.architecture
+    sliding_layers = 0
+    if window:
+        sliding_layers = layers // 2 if arch_name == "gemma2" else (layers - layers // 6 if arch_name.startswith("gemma3") else layers)
+    tensor_groups = tuple(TensorGroup(kind, n, dtype, nbytes) for (kind, dtype), (n, nbytes) in groups.items())
+    return ModelArch(
+        model_id=path.name, layers=layers, hidden=hidden, heads=heads, kv_heads=kv, head_dim=head_dim,
+        intermediate=inter, vocab=vocab, tied_embeddings=not any(g.kind == HEAD for g in tensor_groups),
+        experts=experts, experts_per_token=_meta_int(header.arch_value("expert_used_count")) or 0,
+        sliding_window=window, sliding_layers=sliding_layers,
+        max_context=_meta_int(header.arch_value("context_length")), groups=tensor_groups,
+        params=sum(g.numel for g in tensor_groups), native_format=native or "gguf",
+        source=f"GGUF v{header.version} header: {path.name}",
+    )
+
+
+# ---------------------------------------------------------------- bare count
+def arch_from_param_count(params_b: float, catalogue: Catalogue | None = None) -> ModelArch:
+    """A bare parameter count: weights are exact; the shapes that size the KV cache
+    and activations are borrowed from the catalogue's nearest dense decoder."""
+    try:
+        params_b = float(params_b)
+    except (TypeError, ValueError):
+        raise _bad(translate("FitErrors", "Field {field} must be a number, got {value}"), field="params_b", value=params_b) from None
+    if not 0 < params_b * 1e9 <= MAX_PARAMS or params_b != params_b:
+        raise _bad(translate("FitErrors", "Implausible {field} = {value} in the model description"), field="params_b", value=params_b)
+    cat = catalogue or default_catalogue()
+    dense = [e for e in cat.entries if e.arch.family == "decoder" and not e.arch.experts and e.arch.kv_heads < e.arch.heads]
+    nearest = min(dense, key=lambda e: abs(e.arch.total_params - params_b * 1e9) / e.arch.total_params)
+    return nearest.arch.with_changes(
+        model_id=f"{params_b:g}B parameters", params=int(round(params_b * 1e9)), sliding_window=None, sliding_layers=0,
+        source="bare parameter count", notes=f"layer shapes borrowed from {nearest.model_id}")
+
+
+# ---------------------------------------------------------------- dispatcher
+def load_model(spec: str | None = None, *, config_file: str | Path | None = None, params_b: float | None = None,
+               catalogue: Catalogue | None = None) -> ModelArch:
+    """Resolve what the user gave: catalogue id, a path (config.json, .safetensors,
+    folder, .gguf), a --model-config file or a bare count. Raises ModelInputError."""
+    if config_file:
+        arch = load_config_file(Path(config_file))
+        if params_b:
+            arch = arch.with_changes(params=int(round(float(params_b) * 1e9)))
+        return arch
+    if spec:
+        path = Path(spec).expanduser()
+        looks_like_path = path.suffix.lower() in (".json", ".safetensors", ".gguf") or "\\" in spec or spec.startswith((".", "~", "/"))
+        if path.exists() or looks_like_path:
+            return load_path(path)
+        return (catalogue or default_catalogue()).resolve(spec).arch
+    if params_b is not None:
+        return arch_from_param_count(params_b, catalogue)
+    raise _bad(translate("FitErrors", "Give a model: a catalogue name, a file, or a parameter count"))
+
+
+def load_path(path: Path) -> ModelArch:
+    if not path.exists():
+        raise _bad(translate("FitErrors", "File not found: {path}"), path=str(path))
+    suffix = path.suffix.lower()
+    if path.is_dir():
+        if any(path.glob("*.safetensors")):
+            return load_safetensors(path)
+        if any(path.glob("*.gguf")):
+            return load_gguf(sorted(path.glob("*.gguf"))[0])
+        if (path / "config.json").is_file():
+            return load_config_file(path / "config.json")
+        raise _bad(translate("FitErrors", "No config.json, .safetensors or .gguf in {path}"), path=str(path))
+    if suffix == ".gguf":
+        return load_gguf(path)
+    if suffix == ".safetensors":
+        return load_safetensors(path)
+    if suffix == ".json":
+        return load_config_file(path)
+    raise _bad(translate("FitErrors", "Unsupported file {path}: use config.json, .safetensors or .gguf"), path=path.name)

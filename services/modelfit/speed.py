@@ -1,0 +1,59 @@
+"""Rough speed: tokens per second (inference) or seconds per training step.
+
+These are estimates from two numbers on the spec sheet, not benchmarks:
+- Decoding is memory-bound: each new token reads the weights on the GPU and
+  the KV cache once. Measured llama.cpp Llama-3-8B Q4_K_M generation speeds in
+  the GPU table reach a median 61% of the rated bandwidth (14 GPUs, computed
+  from fit_gpus.json), so we use that share.
+- Prefill and training are compute-bound: 2 FLOPs per active parameter per
+  token forward, 4 more backward (full fine-tuning), 2 backward for LoRA
+  (activation gradients only) and 2 more for recomputing checkpointed layers.
+  Dense BF16 tensor TFLOPS at an assumed 40% model-FLOPs utilisation
+  (a typical figure for single-node fine-tuning; measure your own).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from services.modelfit.estimate import Estimate
+from services.modelfit.gpus import GpuSpec
+
+DECODE_BANDWIDTH_EFFICIENCY = 0.61
+MODEL_FLOPS_UTILISATION = 0.40
+
+
+@dataclass(frozen=True, slots=True)
+class SpeedEstimate:
+    decode_tokens_per_s: float | None = None  # inference: generated tokens per second (all sequences)
+    prefill_tokens_per_s: float | None = None
+    step_seconds: float | None = None  # training: one optimizer step of batch x seq tokens per GPU
+    train_tokens_per_s: float | None = None
+
+
+def estimate_speed(est: Estimate, gpu: GpuSpec | None) -> SpeedEstimate | None:
+    if gpu is None:
+        return None
+    req, arch = est.request, est.arch
+    active = arch.active_params()
+    n = max(1, req.gpus)
+    flops_rate = gpu.bf16_tflops * 1e12 * MODEL_FLOPS_UTILISATION if gpu.bf16_tflops else None
+    if req.task == "inference":
+        decode = None
+        if gpu.bandwidth_gbs:
+            share = active / max(arch.total_params, 1)
+            weight_bytes = est.parts.get("weights", 0.0) * share
+            kv_read = est.parts.get("kv_cache", 0.0) / 2  # on average the cache is half full while generating
+            step_s = (weight_bytes + kv_read) / (gpu.bandwidth_gbs * 1e9 * DECODE_BANDWIDTH_EFFICIENCY)
+            if req.strategy == "layer_split":
+                step_s *= n  # GPUs take turns
+            decode = req.batch / step_s if step_s > 0 else None
+        prefill = flops_rate * (n if req.strategy == "tp" else 1) / (2 * active) if flops_rate else None
+        return SpeedEstimate(decode_tokens_per_s=decode, prefill_tokens_per_s=prefill)
+    if not flops_rate:
+        return SpeedEstimate()
+    per_token = 6 * active if req.method == "full" else 4 * active
+    if req.grad_ckpt:
+        per_token += 2 * active
+    tokens = req.seq * req.batch
+    step = tokens * per_token / flops_rate
+    return SpeedEstimate(step_seconds=step, train_tokens_per_s=tokens / step)

@@ -1,0 +1,639 @@
+"""The real telemetry source: NVIDIA GPUs through NVML, the host through psutil.
+
+Readings are tiered (``Tier``): a tick reads only what it is asked for and the
+sample carries the last known value of the other tiers forward (fan speed read
+5 s ago is still the fan speed), so every sample is complete. A GPU that is
+not OK gives a sample with its state and no values (never stale values
+presented as live).
+
+Failures stay per GPU: a lost GPU or an unknown error marks that GPU and is
+retried with exponential backoff; errors that only a fresh start can clear
+(resume from suspend, GPU lost, driver reloaded) re-initialise NVML, after
+which every GPU is found again by UUID (indexes can change).
+
+On Linux a runtime-suspended GPU (``power/runtime_status`` in sysfs) is not
+touched: asking NVML about it would wake it and cost a laptop battery. When
+every NVIDIA GPU is suspended, NVML is not even started until one wakes (its
+name and PCI id then come from sysfs).
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from services.telemetry import throttle
+from services.telemetry.model import (
+    DeviceState, GpuInfo, GpuSample, ProcessSample, SourceStatus, Snapshot, Tier,
+)
+from services.telemetry.nvml import (
+    ERROR_NOT_SUPPORTED, Attempt, DeviceFailure, Nvml, NvmlUnavailable, clean, text,
+)
+from services.telemetry.system import SystemProbe, process_identity
+
+_MIB = 2**20
+# nvml.h enum values (part of the C ABI, identical in every binding version).
+_TEMPERATURE_GPU = 0
+_THRESHOLD_SHUTDOWN = 0
+_THRESHOLD_SLOWDOWN = 1
+_CLOCK_SM = 1
+_CLOCK_MEM = 2
+_ERROR_CORRECTED = 0
+_ERROR_UNCORRECTED = 1
+_VOLATILE_ECC = 0
+_FEATURE_ENABLED = 1
+_PSTATE_UNKNOWN = 32
+_FI_DEV_MEMORY_TEMP = 82
+_MEMORY_V2 = 0x02000028  # nvmlMemory_v2: struct version tag for nvmlDeviceGetMemoryInfo_v2
+
+_BACKOFF_FIRST_S = 2.0
+_BACKOFF_MAX_S = 60.0
+
+_FIELD_VALUE_ATTR = {0: "dVal", 1: "uiVal", 2: "ulVal", 3: "ullVal", 4: "sllVal", 5: "siVal", 6: "usVal"}
+
+# GpuSample fields filled from the per-GPU value cache.
+_SAMPLE_FIELDS = tuple(
+    f.name for f in dataclasses.fields(GpuSample) if f.name not in ("t", "index", "uuid", "state", "state_detail")
+)
+
+
+@dataclass
+class _Slot:
+    """One GPU as we know it, kept across re-inits (keyed by UUID)."""
+
+    key: str  # the UUID; "unavailable-<index>" when even the UUID could not be read
+    index: int
+    handle: Any
+    info: GpuInfo
+    sysfs_bus_id: str | None = None
+    runtime_status_path: str | None = None  # sysfs power/runtime_status of this GPU
+    state: DeviceState = DeviceState.OK
+    detail: str | None = None
+    needs_reinit: bool = False
+    failures: int = 0
+    retry_at: float = 0.0
+    static_done: bool = False
+    supported_throttle_mask: int | None = None
+    ecc_enabled: bool = False
+    values: dict[str, Any] = field(default_factory=dict)
+    plan: dict[str, tuple[Attempt, ...]] = field(default_factory=dict)
+
+
+class NvmlSource:
+    """``TelemetrySource`` over NVML. No method raises."""
+
+    name = "nvml"
+
+    def __init__(self, nvml_module: Any = None, *, sysfs_root: str | os.PathLike = "/",
+                 clock: Callable[[], float] = time.monotonic,
+                 system_probe: SystemProbe | None = None,
+                 runtime_pm: bool | None = None) -> None:
+        self.nvml = Nvml(nvml_module)
+        self._clock = clock
+        self._pci_devices = Path(sysfs_root) / "sys" / "bus" / "pci" / "devices"
+        # Runtime PM lives in sysfs on Linux only; other systems never skip a GPU.
+        self._runtime_pm = sys.platform.startswith("linux") if runtime_pm is None else runtime_pm
+        self._system = system_probe if system_probe is not None else SystemProbe(clock=clock)
+        self._slots: list[_Slot] = []
+        self._infos: tuple[GpuInfo, ...] = ()
+        self._status = SourceStatus(DeviceState.ERROR, "not opened")
+        self._opened = False
+        self._source_failures = 0
+        self._source_retry_at = 0.0
+        self._driver_version: str | None = None
+        self._cuda_version: str | None = None
+        self._identities: dict[int, tuple[str | None, str | None]] = {}
+        self._deferred = False  # every NVIDIA GPU asleep: NVML not started yet
+        self._nvidia_pci: list[str] | None = None  # sysfs bus ids of NVIDIA display devices
+
+    # ---- TelemetrySource
+
+    def open(self) -> SourceStatus:
+        self._opened = True
+        asleep = self._all_nvidia_gpus_asleep() if not self.nvml.initialized else []
+        if asleep:
+            # Starting NVML talks to every GPU; with all of them runtime-suspended
+            # that could wake them, so wait until one wakes up by itself.
+            self._deferred = True
+            if not self._slots:
+                self._slots = [_sleeping_placeholder(i, bdf, self._pci_devices) for i, bdf in enumerate(asleep)]
+            for slot in self._slots:
+                slot.state, slot.detail = DeviceState.SLEEPING, _ASLEEP_DETAIL
+            self._publish_infos()
+            self._status = SourceStatus(DeviceState.OK, "every NVIDIA GPU is asleep (runtime-suspended); "
+                                                        "monitoring starts when one wakes")
+            return self._status
+        if self._deferred:
+            self._deferred = False
+            self._slots = [s for s in self._slots if not s.key.startswith("pci-")]
+        try:
+            self.nvml.init()
+            self._read_system_versions()
+            self._enumerate()
+        except NvmlUnavailable as exc:
+            self._source_failed(exc.state, exc.message)
+            return self._status
+        except DeviceFailure as exc:  # even the GPU count failed
+            self.nvml.shutdown()
+            self._source_failed(exc.state, exc.message)
+            return self._status
+        except Exception as exc:  # noqa: BLE001 - a source never raises; say what happened
+            self._source_failed(DeviceState.ERROR, f"NVML failed: {exc!r}")
+            return self._status
+        self._source_failures = 0
+        message = None if self._slots else "NVML found no NVIDIA GPU"
+        self._status = SourceStatus(DeviceState.OK, message)
+        return self._status
+
+    def close(self) -> None:
+        self._opened = False
+        self.nvml.shutdown()
+
+    def devices(self) -> tuple[GpuInfo, ...]:
+        return self._infos
+
+    def read(self, tiers: Tier, now: float) -> Snapshot:
+        try:
+            return self._read(tiers, now)
+        except Exception as exc:  # noqa: BLE001 - last line of defence: a state, not a traceback
+            status = SourceStatus(DeviceState.ERROR, f"telemetry read failed: {exc!r}")
+            samples = tuple(GpuSample(t=now, index=s.index, uuid=s.key, state=DeviceState.ERROR,
+                                      state_detail=status.message) for s in self._slots)
+            return Snapshot(t=now, status=status, gpus=self._infos, samples=samples)
+
+    # ---- reading
+
+    def _read(self, tiers: Tier, now: float) -> Snapshot:
+        if not self._opened:
+            self.open()
+        elif self._deferred:
+            self.open()  # a cheap sysfs check until a GPU wakes; then NVML starts
+        elif not self.nvml.initialized and self._clock() >= self._source_retry_at:
+            self.open()
+        system = self._system.sample(now) if tiers & Tier.FAST else None
+        if not self.nvml.initialized:
+            samples = tuple(self._state_sample(s, now) for s in self._slots)
+            return Snapshot(t=now, status=self._status, gpus=self._infos, samples=samples, system=system)
+        self._retry_failed()
+        samples = []
+        for slot in self._slots:
+            samples.append(self._read_slot(slot, tiers, now))
+        if tiers & Tier.SLOW:
+            live = {p.pid for s in samples for p in (s.processes or ())}
+            self._system.forget_processes(live)
+            self._identities = {pid: v for pid, v in self._identities.items() if pid in live}
+        return Snapshot(t=now, status=self._status, gpus=self._infos, samples=tuple(samples), system=system)
+
+    def _read_slot(self, slot: _Slot, tiers: Tier, now: float) -> GpuSample:
+        if slot.state not in (DeviceState.OK, DeviceState.SLEEPING):
+            return self._state_sample(slot, now)  # still waiting for its retry
+        if self._is_suspended(slot):
+            slot.state = DeviceState.SLEEPING
+            slot.detail = _ASLEEP_DETAIL
+            return self._state_sample(slot, now)
+        if slot.state is DeviceState.SLEEPING:
+            # Awake again: what we knew before it slept is stale.
+            slot.state, slot.detail = DeviceState.OK, None
+            slot.values.clear()
+            tiers |= Tier.FAST | Tier.SLOW
+        try:
+            if tiers & Tier.STATIC or not slot.static_done:
+                self._read_static(slot)
+            if tiers & Tier.FAST:
+                self._read_fast(slot)
+            if tiers & Tier.SLOW:
+                self._read_slow(slot)
+        except DeviceFailure as failure:
+            self._slot_failed(slot, failure)
+            return self._state_sample(slot, now)
+        slot.failures = 0
+        return GpuSample(t=now, index=slot.index, uuid=slot.key,
+                         **{name: slot.values.get(name) for name in _SAMPLE_FIELDS})
+
+    def _read_fast(self, slot: _Slot) -> None:
+        q, key, plan, v = self.nvml.query, slot.key, slot.plan, slot.values
+        util = q(key, "utilization", plan["utilization"])
+        v["utilization_pct"] = _pct(clean(util.gpu)) if util is not None else None
+        v["memory_utilization_pct"] = _pct(clean(util.memory)) if util is not None else None
+        memory = q(key, "memory", plan["memory"])
+        if memory is not None:
+            v["memory_used_mib"] = _mib(memory.used)
+            v["memory_total_mib"] = _mib(memory.total)
+        else:
+            v["memory_used_mib"] = v["memory_total_mib"] = None
+        v["temperature_c"] = _float(q(key, "temperature", plan["temperature"]))
+        v["memory_temperature_c"] = _float(q(key, "memory_temperature", plan["memory_temperature"]))
+        v["power_w"] = _scaled(q(key, "power", plan["power"]), 1e-3)
+        v["power_limit_w"] = _scaled(q(key, "power_limit", plan["power_limit"]), 1e-3)
+        v["energy_j"] = _scaled(q(key, "energy", plan["energy"]), 1e-3)
+        v["sm_clock_mhz"] = _float(q(key, "sm_clock", plan["sm_clock"]))
+        v["mem_clock_mhz"] = _float(q(key, "mem_clock", plan["mem_clock"]))
+        pstate = q(key, "pstate", plan["pstate"])
+        v["pstate"] = pstate if isinstance(pstate, int) and 0 <= pstate < _PSTATE_UNKNOWN else None
+        mask = q(key, "throttle", plan["throttle"])
+        v["throttle_reasons"] = throttle.decode(mask, slot.supported_throttle_mask)
+
+    def _read_slow(self, slot: _Slot) -> None:
+        q, key, plan, v = self.nvml.query, slot.key, slot.plan, slot.values
+        v["fan_pct"] = _float(q(key, "fan", plan["fan"]))
+        v["pcie_gen"] = q(key, "pcie_gen", plan["pcie_gen"])
+        v["pcie_width"] = q(key, "pcie_width", plan["pcie_width"])
+        v["encoder_pct"] = _pct(_first(q(key, "encoder", plan["encoder"])))
+        v["decoder_pct"] = _pct(_first(q(key, "decoder", plan["decoder"])))
+        if slot.ecc_enabled:
+            v["ecc_corrected"] = q(key, "ecc_corrected", plan["ecc_corrected"])
+            v["ecc_uncorrected"] = q(key, "ecc_uncorrected", plan["ecc_uncorrected"])
+        v["processes"] = self._read_processes(slot)
+
+    def _read_processes(self, slot: _Slot) -> tuple[ProcessSample, ...] | None:
+        merged: dict[int, list[Any]] = {}  # pid -> [kinds, used bytes]
+        answered = False
+        for kind in ("compute", "graphics"):
+            listed = self.nvml.query(slot.key, f"processes_{kind}", slot.plan[f"processes_{kind}"])
+            if listed is None:
+                continue
+            answered = True
+            for proc in listed:
+                pid = int(proc.pid)
+                used = clean(getattr(proc, "usedGpuMemory", None))
+                entry = merged.setdefault(pid, [[], None])
+                entry[0].append(kind)
+                if used is not None:
+                    # A process with both contexts is listed twice for the same
+                    # memory; take the larger figure rather than adding them.
+                    entry[1] = used if entry[1] is None else max(entry[1], used)
+        if not answered:
+            return None
+        samples = []
+        for pid, (kinds, used) in sorted(merged.items()):
+            name, user = self._identity(pid)
+            samples.append(ProcessSample(
+                pid=pid, name=name, user=user, kind="+".join(kinds),
+                used_mib=_mib(used) if used is not None else None,
+                cpu_pct=self._system.process_cpu_pct(pid),
+            ))
+        return tuple(samples)
+
+    def _identity(self, pid: int) -> tuple[str, str | None]:
+        cached = self._identities.get(pid)
+        if cached is None:  # looked up once per process (the cache drops pids that left the GPU)
+            name, user = process_identity(pid)
+            if name is None:
+                # Not visible here (another PID namespace: a container without
+                # --pid=host) or already gone: NVML may still know its name.
+                try:
+                    nvml_name = text(self.nvml.call("nvmlSystemGetProcessName", pid))
+                except Exception:  # noqa: BLE001 - best effort only
+                    nvml_name = None
+                name = os.path.basename(nvml_name) if nvml_name else None
+            cached = (name, user)
+            self._identities[pid] = cached
+        return cached[0] or "?", cached[1]
+
+    def _read_static(self, slot: _Slot) -> None:
+        q, key, plan = self.nvml.query, slot.key, slot.plan
+        memory = q(key, "memory", plan["memory"])
+        ecc_mode = q(key, "ecc_mode", plan["ecc_mode"])
+        slot.ecc_enabled = bool(ecc_mode) and ecc_mode[0] == _FEATURE_ENABLED
+        slot.supported_throttle_mask = q(key, "throttle_supported", plan["throttle_supported"])
+        slot.info = dataclasses.replace(
+            slot.info,
+            driver_version=self._driver_version,
+            cuda_driver_version=self._cuda_version,
+            memory_total_mib=_mib(memory.total) if memory is not None else None,
+            power_limit_default_w=_scaled(q(key, "power_limit_default", plan["power_limit_default"]), 1e-3),
+            temp_slowdown_c=_float(q(key, "temp_slowdown", plan["temp_slowdown"])),
+            temp_shutdown_c=_float(q(key, "temp_shutdown", plan["temp_shutdown"])),
+            sm_clock_max_mhz=_float(q(key, "sm_clock_max", plan["sm_clock_max"])),
+            mem_clock_max_mhz=_float(q(key, "mem_clock_max", plan["mem_clock_max"])),
+            pcie_gen_max=q(key, "pcie_gen_max", plan["pcie_gen_max"]),
+            pcie_width_max=q(key, "pcie_width_max", plan["pcie_width_max"]),
+            ecc_supported=self.nvml.supported(key, "ecc_mode"),
+        )
+        slot.static_done = True
+        self._publish_infos()
+
+    def _read_system_versions(self) -> None:
+        q = self.nvml.query
+        self._driver_version = text(q("system", "driver_version", (Attempt("nvmlSystemGetDriverVersion"),)))
+        cuda = q("system", "cuda_version", (Attempt("nvmlSystemGetCudaDriverVersion_v2"),
+                                            Attempt("nvmlSystemGetCudaDriverVersion")))
+        self._cuda_version = f"{cuda // 1000}.{(cuda % 1000) // 10}" if isinstance(cuda, int) and cuda > 0 else None
+
+    # ---- devices: enumeration, identity, failure and recovery
+
+    def _enumerate(self) -> None:
+        """Find every GPU and match it to what we knew by UUID (indexes can change)."""
+        count = self.nvml.device_call("nvmlDeviceGetCount")
+        found: list[tuple[int, Any, str | None, DeviceFailure | None]] = []
+        for index in range(count):
+            try:
+                handle = self.nvml.device_call("nvmlDeviceGetHandleByIndex", index)
+                uuid = text(self.nvml.device_call("nvmlDeviceGetUUID", handle))
+                found.append((index, handle, uuid or None, None))
+            except DeviceFailure as failure:
+                found.append((index, None, None, failure))
+        seen = {uuid for _, _, uuid, _ in found if uuid}
+        # Slots whose GPU did not answer with a UUID this time, by the index it had.
+        unmatched = {s.index: s for s in self._slots if s.key not in seen}
+        known = {s.key: s for s in self._slots}
+        slots: list[_Slot] = []
+        for index, handle, uuid, failure in found:
+            if uuid is None:
+                # No identity: keep the history of the GPU that sat at this index, if any.
+                slot = unmatched.pop(index, None) or _Slot(
+                    key=f"unavailable-{index}", index=index, handle=None,
+                    info=GpuInfo(index=index, name="NVIDIA GPU", uuid=f"unavailable-{index}"))
+                known.pop(slot.key, None)
+                slot.handle = None
+                self._slot_failed(slot, failure or DeviceFailure(None, "GPU has no UUID"))
+                slots.append(slot)
+                continue
+            slot = known.pop(uuid, None)
+            if slot is None:
+                slot = _Slot(key=uuid, index=index, handle=handle,
+                             info=GpuInfo(index=index, name="NVIDIA GPU", uuid=uuid))
+            slot.index, slot.handle = index, handle
+            # failures is reset by the next good reading, so a GPU that keeps
+            # failing right after a restart still backs off.
+            slot.state, slot.detail, slot.needs_reinit = DeviceState.OK, None, False
+            slot.plan = _plan(self.nvml, handle)
+            try:
+                slot.info = self._identify(slot)
+                if not self._is_suspended(slot):
+                    self._read_static(slot)
+            except DeviceFailure as exc:
+                self._slot_failed(slot, exc)
+            slots.append(slot)
+        for missing in known.values():
+            if missing.key.startswith("unavailable-") or any(missing is s for s in slots):
+                continue  # a placeholder that now has its real identity, or reused above
+            missing.handle = None
+            self._slot_failed(missing, DeviceFailure(None, "GPU no longer found after NVML restart"),
+                              state=DeviceState.LOST)
+            slots.append(missing)
+        self._slots = slots
+        self._publish_infos()
+
+    def _identify(self, slot: _Slot) -> GpuInfo:
+        """Name and PCI identity; the rest of the static facts wait until it is awake."""
+        q = self.nvml.query
+        name = text(q(slot.key, "name", slot.plan["name"])) or "NVIDIA GPU"
+        pci = q(slot.key, "pci", slot.plan["pci"])
+        bus_id = text(getattr(pci, "busId", None)) if pci is not None else None
+        slot.sysfs_bus_id = _sysfs_bus_id(bus_id)
+        slot.runtime_status_path = (os.path.join(self._pci_devices, slot.sysfs_bus_id, "power", "runtime_status")
+                                    if slot.sysfs_bus_id else None)
+        device_id = clean(getattr(pci, "pciDeviceId", None)) if pci is not None else None
+        return dataclasses.replace(slot.info, index=slot.index, name=name, uuid=slot.key,
+                                   pci_bus_id=bus_id or None, pci_device_id=device_id,
+                                   driver_version=self._driver_version,
+                                   cuda_driver_version=self._cuda_version)
+
+    def _publish_infos(self) -> None:
+        # Swapped as a whole so another thread calling devices() sees a consistent tuple.
+        self._infos = tuple(s.info for s in self._slots)
+
+    def _slot_failed(self, slot: _Slot, failure: DeviceFailure, state: DeviceState | None = None) -> None:
+        slot.state = state or failure.state
+        slot.detail = failure.message
+        slot.needs_reinit = slot.needs_reinit or failure.needs_reinit or state is DeviceState.LOST
+        slot.failures += 1
+        delay = min(_BACKOFF_MAX_S, _BACKOFF_FIRST_S * 2 ** (slot.failures - 1))
+        slot.retry_at = self._clock() + delay
+        slot.values.clear()
+
+    def _retry_failed(self) -> None:
+        now = self._clock()
+        due = [s for s in self._slots
+               if s.state not in (DeviceState.OK, DeviceState.SLEEPING) and now >= s.retry_at]
+        if not due:
+            return
+        if any(s.needs_reinit or s.handle is None for s in due):
+            try:
+                self.nvml.reinit()
+                self._read_system_versions()
+                self._enumerate()
+            except NvmlUnavailable as exc:
+                self._source_failed(exc.state, exc.message)
+            except DeviceFailure as exc:
+                self.nvml.shutdown()
+                self._source_failed(exc.state, exc.message)
+            return
+        for slot in due:
+            try:
+                handle = self.nvml.device_call("nvmlDeviceGetHandleByUUID", slot.key)
+            except DeviceFailure as failure:
+                self._slot_failed(slot, failure)
+                continue
+            slot.handle, slot.plan = handle, _plan(self.nvml, handle)
+            slot.state, slot.detail = DeviceState.OK, None
+
+    def _source_failed(self, state: DeviceState, message: str) -> None:
+        self._status = SourceStatus(state, message)
+        self._source_failures += 1
+        delay = min(_BACKOFF_MAX_S, _BACKOFF_FIRST_S * 2 ** (self._source_failures - 1))
+        self._source_retry_at = self._clock() + delay
+        for slot in self._slots:
+            slot.state, slot.detail, slot.handle = state, message, None
+            slot.values.clear()
+
+    def _is_suspended(self, slot: _Slot) -> bool:
+        if not self._runtime_pm or slot.runtime_status_path is None:
+            return False
+        try:
+            with open(slot.runtime_status_path, encoding="ascii", errors="replace") as fh:
+                status = fh.read()
+        except OSError:
+            return False  # no runtime PM for this device (desktops): always awake
+        return status.strip() in ("suspended", "suspending")
+
+    def _all_nvidia_gpus_asleep(self) -> list[str]:
+        """Bus ids of the NVIDIA GPUs if every one of them is runtime-suspended, else []."""
+        if not self._runtime_pm:
+            return []
+        if self._nvidia_pci is None:
+            self._nvidia_pci = _nvidia_display_devices(self._pci_devices)
+        if not self._nvidia_pci:
+            return []
+        for bdf in self._nvidia_pci:
+            status = _read_sysfs(os.path.join(self._pci_devices, bdf, "power", "runtime_status"))
+            if status not in ("suspended", "suspending"):
+                return []
+        return list(self._nvidia_pci)
+
+    @staticmethod
+    def _state_sample(slot: _Slot, now: float) -> GpuSample:
+        return GpuSample(t=now, index=slot.index, uuid=slot.key, state=slot.state, state_detail=slot.detail)
+
+    # ---- for tests and diagnostics
+
+    def unsupported_metrics(self, uuid: str) -> list[str]:
+        return self.nvml.unsupported_metrics(uuid)
+
+
+def _plan(nvml: Nvml, handle: Any) -> dict[str, tuple[Attempt, ...]]:
+    """How to read each metric of one GPU, newest entry point first."""
+    h = (handle,)
+
+    def one(function: str, *args: Any) -> tuple[Attempt, ...]:
+        return (Attempt(function, h + args),)
+
+    return {
+        "name": one("nvmlDeviceGetName"),
+        "pci": (Attempt("nvmlDeviceGetPciInfo_v3", h), Attempt("nvmlDeviceGetPciInfo", h)),
+        "utilization": one("nvmlDeviceGetUtilizationRates"),
+        "memory": (Attempt("nvmlDeviceGetMemoryInfo", h, {"version": _MEMORY_V2}),
+                   Attempt("nvmlDeviceGetMemoryInfo", h)),
+        "temperature": (Attempt("nvmlDeviceGetTemperatureV", h + (_TEMPERATURE_GPU,)),
+                        Attempt("nvmlDeviceGetTemperature", h + (_TEMPERATURE_GPU,))),
+        "memory_temperature": (Attempt(functools.partial(_field_value, nvml), (handle, _FI_DEV_MEMORY_TEMP)),),
+        "power": one("nvmlDeviceGetPowerUsage"),
+        "power_limit": (Attempt("nvmlDeviceGetEnforcedPowerLimit", h),
+                        Attempt("nvmlDeviceGetPowerManagementLimit", h)),
+        "power_limit_default": one("nvmlDeviceGetPowerManagementDefaultLimit"),
+        "energy": one("nvmlDeviceGetTotalEnergyConsumption"),
+        "sm_clock": one("nvmlDeviceGetClockInfo", _CLOCK_SM),
+        "mem_clock": one("nvmlDeviceGetClockInfo", _CLOCK_MEM),
+        "sm_clock_max": one("nvmlDeviceGetMaxClockInfo", _CLOCK_SM),
+        "mem_clock_max": one("nvmlDeviceGetMaxClockInfo", _CLOCK_MEM),
+        "pstate": (Attempt("nvmlDeviceGetPerformanceState", h), Attempt("nvmlDeviceGetPowerState", h)),
+        "throttle": (Attempt("nvmlDeviceGetCurrentClocksEventReasons", h),
+                     Attempt("nvmlDeviceGetCurrentClocksThrottleReasons", h)),
+        "throttle_supported": (Attempt("nvmlDeviceGetSupportedClocksEventReasons", h),
+                               Attempt("nvmlDeviceGetSupportedClocksThrottleReasons", h)),
+        "temp_slowdown": one("nvmlDeviceGetTemperatureThreshold", _THRESHOLD_SLOWDOWN),
+        "temp_shutdown": one("nvmlDeviceGetTemperatureThreshold", _THRESHOLD_SHUTDOWN),
+        "fan": one("nvmlDeviceGetFanSpeed"),
+        "pcie_gen": one("nvmlDeviceGetCurrPcieLinkGeneration"),
+        "pcie_width": one("nvmlDeviceGetCurrPcieLinkWidth"),
+        "pcie_gen_max": one("nvmlDeviceGetMaxPcieLinkGeneration"),
+        "pcie_width_max": one("nvmlDeviceGetMaxPcieLinkWidth"),
+        "encoder": one("nvmlDeviceGetEncoderUtilization"),
+        "decoder": one("nvmlDeviceGetDecoderUtilization"),
+        "ecc_mode": one("nvmlDeviceGetEccMode"),
+        "ecc_corrected": one("nvmlDeviceGetTotalEccErrors", _ERROR_CORRECTED, _VOLATILE_ECC),
+        "ecc_uncorrected": one("nvmlDeviceGetTotalEccErrors", _ERROR_UNCORRECTED, _VOLATILE_ECC),
+        "processes_compute": tuple(Attempt(f"nvmlDeviceGetComputeRunningProcesses_{v}", h,
+                                           validate=_plausible_processes) for v in ("v3", "v2", "v1")),
+        "processes_graphics": tuple(Attempt(f"nvmlDeviceGetGraphicsRunningProcesses_{v}", h,
+                                            validate=_plausible_processes) for v in ("v3", "v2", "v1")),
+    }
+
+
+def _field_value(nvml: Nvml, handle: Any, field_id: int) -> Any:
+    """One NVML field value (e.g. memory temperature) as a plain number.
+
+    A field carries its own return code; a non-success one is raised as that
+    NVMLError so the probing in ``Nvml.query`` treats it like any other call.
+    """
+    values = nvml.call("nvmlDeviceGetFieldValues", handle, [field_id])
+    entry = values[0]
+    if entry.nvmlReturn != 0:
+        raise nvml.lib.NVMLError(entry.nvmlReturn)
+    attr = _FIELD_VALUE_ATTR.get(entry.valueType)
+    if attr is None:
+        raise nvml.lib.NVMLError(ERROR_NOT_SUPPORTED)
+    return getattr(entry.value, attr)
+
+
+_ASLEEP_DETAIL = "runtime-suspended by the system; not polled so it can stay asleep"
+_NVIDIA_VENDOR = "0x10de"
+
+
+def _read_sysfs(path: str) -> str | None:
+    try:
+        with open(path, encoding="ascii", errors="replace") as fh:
+            return fh.read().strip()
+    except OSError:
+        return None
+
+
+def _nvidia_display_devices(pci_devices: Path) -> list[str]:
+    """sysfs bus ids of NVIDIA display controllers (PCI class 0x03xxxx: VGA or 3D)."""
+    try:
+        names = sorted(os.listdir(pci_devices))
+    except OSError:
+        return []
+    found = []
+    for bdf in names:
+        base = os.path.join(pci_devices, bdf)
+        if _read_sysfs(os.path.join(base, "vendor")) != _NVIDIA_VENDOR:
+            continue
+        if not (_read_sysfs(os.path.join(base, "class")) or "").startswith("0x03"):
+            continue  # the card's HDMI audio or USB-C controller, not the GPU
+        found.append(bdf)
+    return found
+
+
+def _sleeping_placeholder(index: int, bdf: str, pci_devices: Path) -> _Slot:
+    """What sysfs alone can say about a GPU NVML has not been asked about."""
+    device = _read_sysfs(os.path.join(pci_devices, bdf, "device"))
+    try:
+        # NVML's pciDeviceId is (device << 16) | vendor.
+        pci_device_id = (int(device, 16) << 16) | int(_NVIDIA_VENDOR, 16) if device else None
+    except ValueError:
+        pci_device_id = None
+    nvml_bus_id = ("0000" + bdf).upper() if len(bdf) == 12 else bdf.upper()
+    info = GpuInfo(index=index, name="NVIDIA GPU", uuid=f"pci-{bdf}", pci_bus_id=nvml_bus_id,
+                   pci_device_id=pci_device_id)
+    return _Slot(key=f"pci-{bdf}", index=index, handle=None, info=info, sysfs_bus_id=bdf,
+                 state=DeviceState.SLEEPING, detail=_ASLEEP_DETAIL)
+
+
+def _plausible_processes(listed: Any) -> bool:
+    """False for a process list read with the wrong struct layout.
+
+    Some R535 drivers (535.98/535.104) shipped a ``_v3`` symbol whose struct
+    differs from the one the binding reads (nvitop #75, #89, #94; gpustat
+    #161): every entry after the first is shifted, which shows as pid 0,
+    pid 0xFFFFFFFF or absurd memory sizes. Then the older entry point is used.
+    """
+    for proc in listed:
+        pid = getattr(proc, "pid", None)
+        used = clean(getattr(proc, "usedGpuMemory", None))
+        if not isinstance(pid, int) or not 0 < pid < 0xFFFFFFFF:
+            return False
+        if used is not None and not 0 <= used < 2**48:
+            return False
+    return True
+
+
+def _sysfs_bus_id(nvml_bus_id: str | None) -> str | None:
+    """NVML's "00000000:01:00.0" -> sysfs "0000:01:00.0" (16-bit domain, lower case)."""
+    if not nvml_bus_id:
+        return None
+    parts = nvml_bus_id.strip().lower().split(":")
+    if len(parts) != 3:
+        return None
+    domain = parts[0][-4:].rjust(4, "0")
+    return f"{domain}:{parts[1]}:{parts[2]}"
+
+
+def _mib(value: Any) -> float | None:
+    value = clean(value)
+    return value / _MIB if isinstance(value, (int, float)) else None
+
+
+def _float(value: Any) -> float | None:
+    value = clean(value)
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def _scaled(value: Any, factor: float) -> float | None:
+    value = _float(value)
+    return value * factor if value is not None else None
+
+
+def _pct(value: Any) -> float | None:
+    value = _float(value)
+    return value if value is not None and 0.0 <= value <= 100.0 else None
+
+
+def _first(value: Any) -> Any:
+    return value[0] if isinstance(value, (list, tuple)) and value else None

@@ -1,0 +1,84 @@
+"""Benchmarks for the fit estimator (run: python tests/bench/bench_fit.py).
+
+Speed: one estimate and the largest-context solver, as ratios against the cost
+of the "weights x 1.2" rule measured in the same run (plus absolute times
+against the targets: <= 2 ms per estimate, <= 50 ms per solve).
+Accuracy: the public measured set, next to two rules of thumb.
+"""
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from services.modelfit.catalogue import default_catalogue  # noqa: E402
+from services.modelfit.estimate import GIB, FitRequest, estimate  # noqa: E402
+from services.modelfit.solver import max_seq_that_fits  # noqa: E402
+from services.modelfit.validation import (  # noqa: E402
+    accuracy, compare, load_model_table, load_points, rule_accuracy,
+)
+
+DATA = ROOT / "tests" / "data"
+
+
+def timed(fn, repeat: int) -> float:
+    """Median seconds per call over ``repeat`` calls (after a warm-up)."""
+    fn()
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples)
+
+
+def main() -> int:
+    arch = default_catalogue().resolve("meta-llama/Llama-3.1-8B").arch
+    infer = FitRequest(engine="vllm", seq=8192, gpu_total_gib=24)
+    train = FitRequest(task="train", method="qlora", seq=4096)
+    baseline = timed(lambda: arch.total_params * 2 * 1.2 / GIB, 20000)
+    one_inf = timed(lambda: estimate(arch, infer), 2000)
+    one_train = timed(lambda: estimate(arch, train), 2000)
+    solve = timed(lambda: max_seq_that_fits(arch, train, 12 * GIB), 200)
+    print("speed (median per call)")
+    print(f"  baseline 'weights x 1.2'      {baseline * 1e6:9.2f} us   1x")
+    print(f"  estimate, vLLM inference      {one_inf * 1e3:9.3f} ms   {one_inf / baseline:8.0f}x baseline   target <= 2 ms: {'ok' if one_inf <= 2e-3 else 'SLOW'}")
+    print(f"  estimate, QLoRA training      {one_train * 1e3:9.3f} ms   {one_train / baseline:8.0f}x baseline   target <= 2 ms: {'ok' if one_train <= 2e-3 else 'SLOW'}")
+    print(f"  largest context that fits     {solve * 1e3:9.3f} ms   {solve / baseline:8.0f}x baseline   target <= 50 ms: {'ok' if solve <= 50e-3 else 'SLOW'}")
+
+    points = load_points(DATA / "vram_measurements_public.csv")
+    models = load_model_table(DATA / "vram_models.csv")
+    comps = [compare(p, models) for p in points]
+    ours = accuracy(comps)
+    rules = rule_accuracy(points)
+    print()
+    print(f"accuracy on the public set ({ours.n_values} measured values, {ours.n_verdicts} fits/OOM verdicts)")
+    print(f"  {'method':<52}{'MdAPE':>8}{'<=10%':>8}{'<=25%':>8}{'verdicts':>10}")
+    rows = [("this estimator, all rows", ours), ("rules of thumb, all rows (LoRA: base x 1.2)", rules)]
+    for label, keep in (("inference", lambda p: p.row["task"] == "inference"),
+                        ("full training", lambda p: p.row["task"] == "train" and p.row["method"] == "full")):
+        subset = [c for c in comps if keep(c.point)]
+        rule = "weights x 1.2" if label == "inference" else "16 bytes per parameter"
+        rows += [(f"this estimator, {label} rows", accuracy(subset)),
+                 (f"{rule}, {label} rows", rule_accuracy([c.point for c in subset]))]
+    for name, acc in rows:
+        verdicts = f"{acc.verdicts_right}/{acc.n_verdicts}" if acc.n_verdicts else "-"
+        print(f"  {name:<52}{acc.mdape:7.1f}%{acc.within_10:8.0%}{acc.within_25:8.0%}{verdicts:>10}   (n={acc.n_values})")
+    mft = [c for c in comps if c.max_tokens is not None]
+    if mft:
+        print()
+        print("largest sequence that fits (max_fit_tokens rows; not used in the test)")
+        for c in mft:
+            print(f"  {c.point.id:<10} measured {int(c.point.row['seq_len']):>7}  estimated {c.max_tokens:>7}")
+    worst = sorted((c for c in comps if c.error_pct is not None), key=lambda c: -abs(c.error_pct))[:5]
+    print()
+    print("largest errors: " + ", ".join(f"{c.point.id} {c.error_pct:+.0f}%" for c in worst))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

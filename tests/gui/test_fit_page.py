@@ -1,0 +1,124 @@
+"""The fit page: inputs update the answer after a short debounce, files load, no timer leaks."""
+from __future__ import annotations
+
+import argparse
+import json
+
+import pytest
+
+from gui.app import build_context
+from gui.fit.page import DETECTED, FitPage
+
+
+@pytest.fixture
+def page(qtbot, app_paths):
+    context = build_context(argparse.Namespace(demo=False), app_paths)
+    widget = FitPage(context)
+    qtbot.addWidget(widget)
+    widget.resize(1100, 800)
+    widget.show()
+    yield widget
+    widget.shutdown()
+
+
+def test_first_answer_is_shown_without_a_button(page):
+    assert page.last_answer is not None and page.last_error is None
+    assert page.last_answer.fits is True  # Llama-3.1-8B bf16 at 4k on a 4090
+    assert page.bar.segments() and page.table.rowCount() >= 3
+    assert "tokens" in page.max_seq_label.text()
+
+
+def test_changing_context_updates_after_debounce(qtbot, page):
+    before = page.last_answer.estimate.per_gpu_gib
+    with qtbot.waitSignal(page.updated, timeout=2000):
+        page.seq_spin.setValue(65536)
+    assert page.last_answer.estimate.request.seq == 65536
+    assert page.last_answer.estimate.per_gpu_gib > before
+
+
+def test_many_quick_changes_compute_once(qtbot, page):
+    calls = []
+    page.updated.connect(lambda: calls.append(1))
+    for value in (1024, 2048, 3072, 5120):
+        page.seq_spin.setValue(value)
+    qtbot.waitUntil(lambda: bool(calls), timeout=2000)
+    with qtbot.assertNotEmitted(page.updated, wait=250):
+        pass
+    assert len(calls) == 1 and page.last_answer.estimate.request.seq == 5120
+
+
+def test_training_that_does_not_fit_offers_suggestions_that_apply(qtbot, page):
+    with qtbot.waitSignal(page.updated, timeout=2000):
+        page._set_data(page.gpu_combo, "GeForce RTX 3060 12GB")
+        page._set_data(page.task_combo, "train")
+        page._set_data(page.method_combo, "full")
+        page._set_data(page.weights_combo, "bf16")
+    ans = page.last_answer
+    assert ans.fits is False and ans.suggestions
+    assert page.suggestion_list.count() == len(ans.suggestions)
+    best = ans.suggestions[0]
+    with qtbot.waitSignal(page.updated, timeout=2000):
+        page._on_suggestion_activated(page.suggestion_list.item(0))
+    assert page.last_answer.estimate.per_gpu_gib == pytest.approx(best.per_gpu_gib, rel=1e-6)
+
+
+def test_search_and_pick_a_model(qtbot, page):
+    page.search_edit.setText("gemma 2 9b")
+    assert page.model_list.count() == 1
+    with qtbot.waitSignal(page.updated, timeout=2000):
+        page.model_list.setCurrentRow(0)
+    assert page.last_answer.estimate.arch.model_id == "google/gemma-2-9b"
+
+
+def test_open_a_config_file_and_show_bad_files(qtbot, page, tmp_path):
+    cfg = tmp_path / "config.json"
+    cfg.write_text(json.dumps({"model_type": "llama", "num_hidden_layers": 16, "hidden_size": 2048,
+                               "num_attention_heads": 32, "num_key_value_heads": 8, "intermediate_size": 8192,
+                               "vocab_size": 128256, "tie_word_embeddings": True}))
+    with qtbot.waitSignal(page.updated, timeout=2000):
+        assert page.load_file(cfg)
+    assert page.last_answer.estimate.arch.layers == 16
+    bad = tmp_path / "broken.gguf"
+    bad.write_bytes(b"nope")
+    assert not page.load_file(bad)
+    assert page.last_error and "GGUF" in page.last_error
+
+
+def test_incompatible_choice_shows_a_message_not_a_crash(qtbot, page):
+    with qtbot.waitSignal(page.updated, timeout=2000):
+        page._set_data(page.engine_combo, "llamacpp")  # switches weights to Q4_K_M itself
+    assert page.last_error is None and page.last_answer.estimate.weight_format == "q4_k_m"
+    with qtbot.waitSignal(page.updated, timeout=2000):
+        page._set_data(page.weights_combo, "nf4")
+    assert page.last_error and "llama.cpp" in page.last_error
+
+
+def test_detected_gpu_without_telemetry_still_answers(qtbot, page):
+    with qtbot.waitSignal(page.updated, timeout=2000):
+        page._set_data(page.gpu_combo, DETECTED)
+    assert page.last_answer.fits is None and "No GPU detected" in page.detail_label.text()
+
+
+def test_detected_gpu_reads_the_hub_snapshot(qtbot, app_paths):
+    from services.telemetry.model import DeviceState, GpuInfo, GpuSample, Snapshot, SourceStatus
+
+    class Hub:
+        latest = Snapshot(t=0, status=SourceStatus(DeviceState.OK), gpus=(GpuInfo(0, "NVIDIA GeForce RTX 4090", "u"),),
+                          samples=(GpuSample(t=0, index=0, uuid="u", memory_total_mib=24564, memory_used_mib=20000),))
+
+    context = build_context(argparse.Namespace(demo=False), app_paths)
+    context.telemetry = Hub()
+    widget = FitPage(context)
+    qtbot.addWidget(widget)
+    with qtbot.waitSignal(widget.updated, timeout=2000):
+        widget._set_data(widget.gpu_combo, DETECTED)
+    assert widget.last_answer.budget_gib == pytest.approx((24564 - 20000) / 1024)
+    assert widget.last_answer.fits is False
+    widget.shutdown()
+
+
+def test_shutdown_stops_the_debounce_timer(page):
+    page.seq_spin.setValue(1234)
+    assert page._timer.isActive()
+    page.shutdown()
+    assert not page._timer.isActive()

@@ -1,0 +1,67 @@
+from __future__ import annotations
+
+import socket
+
+import pytest
+
+from gui.context import AppContext
+from gui.hosts.page import HostsPage
+from services.exporter.metrics import TelemetryCollector
+from services.exporter.server import ExporterServer
+from services.settings import SettingsStore
+from tests.services.test_exporter import _snapshot
+
+
+@pytest.fixture
+def page(qtbot, app_paths):
+    store = SettingsStore(app_paths.settings_file)
+    store.load()
+    widget = HostsPage(AppContext(paths=app_paths, settings_store=store))
+    qtbot.addWidget(widget)
+    widget.show()
+    yield widget
+    widget.shutdown()
+
+
+@pytest.fixture
+def exporter():
+    server = ExporterServer(TelemetryCollector(lambda: _snapshot(), hostname="lab-box"), "127.0.0.1", 0)
+    server.start()
+    yield server
+    server.stop()
+
+
+def test_adding_an_exporter_shows_its_gpu_and_is_saved(qtbot, page, exporter):
+    page.url_edit.setText(f"127.0.0.1:{exporter.bound_port}")
+    page.add_button.click()
+    qtbot.waitUntil(lambda: len(page._cards) == 1, timeout=5000)
+    card = next(iter(page._cards.values()))
+    assert "RTX 4090" in card.title.text() and "lab-box" in card.title.text()
+    assert "71 °C" in card.values.text()
+    assert page._store.settings.hosts.urls == [f"exporter|http://127.0.0.1:{exporter.bound_port}/metrics"]
+
+
+def test_unreachable_host_is_shown_without_freezing(qtbot, page):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    page.url_edit.setText(f"127.0.0.1:{port}")
+    page.add_button.click()
+    assert page.url_edit.text() == ""  # returned at once: the request runs on a worker thread
+    qtbot.waitUntil(lambda: "unreachable" in page.host_list.item(0).text(), timeout=5000)
+    assert any("Cannot reach" in n.text() for n in page._host_notes.values())
+
+
+def test_bad_address_gets_a_message(qtbot, page):
+    page.url_edit.setText("ftp://nope")
+    page.add_button.click()
+    assert page.add_error.isVisibleTo(page) and page.host_list.count() == 0
+
+
+def test_remove_host(qtbot, page, exporter):
+    page.url_edit.setText(f"127.0.0.1:{exporter.bound_port}")
+    page.add_button.click()
+    qtbot.waitUntil(lambda: len(page._cards) == 1, timeout=5000)
+    page.host_list.setCurrentRow(0)
+    page.remove_button.click()
+    assert page.host_urls() == [] and page._store.settings.hosts.urls == []

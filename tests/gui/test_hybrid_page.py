@@ -1,0 +1,142 @@
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from gui.app import build_context
+from services.hybrid.nvidia import NvidiaProcess, NvidiaUtilization
+from services.hybrid.service import HybridService
+from tests.fakes.hybrid_fakes import (
+    INTEL_IGPU, NVIDIA_DGPU, FakeNvidiaProbe, FakeRunner, add_process, build_sysfs, data,
+)
+
+import gui.hybrid.page as page_module
+
+
+@pytest.fixture(autouse=True)
+def fast_sampling(monkeypatch):
+    monkeypatch.setattr(page_module, "FIRST_INTERVAL_S", 0.01)
+    monkeypatch.setattr(page_module, "INTERVAL_S", 0.01)
+    monkeypatch.setattr(page_module, "REFRESH_MS", 50)
+
+
+def make_page(qtbot, app_paths, service):
+    context = build_context(argparse.Namespace(demo=False), app_paths)
+    context.extras["hybrid_service"] = service
+    page = page_module.HybridPage(context)
+    qtbot.addWidget(page)
+    page.resize(1100, 800)
+    with qtbot.waitSignal(page.scan_done, timeout=10000):
+        page.show()
+    return page
+
+
+@pytest.fixture
+def laptop_service(tmp_path):
+    root = build_sysfs(tmp_path / "root", [INTEL_IGPU, NVIDIA_DGPU])
+    proc = tmp_path / "proc"
+    proc.mkdir()
+    program = tmp_path / "Stable Diffusion" / "webui"
+    program.parent.mkdir()
+    program.write_text("#!/bin/sh\n")
+    program.chmod(0o755)
+    add_process(proc, 4100, "webui", str(program), maps=data("maps_nvidia_offload.txt"), cmdline=[str(program)])
+    add_process(proc, 4200, "firefox", "/usr/lib/firefox/firefox",
+                fds={7: ("/dev/dri/renderD128", data("fdinfo_i915_t0.txt"))}, maps=data("maps_mesa_intel.txt"))
+    probe = FakeNvidiaProbe(processes=[NvidiaProcess(4100, 0, "graphics", 38.0)],
+                            utilization=[NvidiaUtilization(4100, 0, 41.0, 0.0, 0.0)])
+    runner = FakeRunner({("prime-select", "query"): (0, "on-demand\n")})
+    return HybridService(platform="linux", sysfs_root=root, proc_root=proc, nvidia_factory=lambda: (probe, None),
+                         runner=runner, home=tmp_path / "home", backup_dir=tmp_path / "backups")
+
+
+def row_names(page):
+    return sorted(page.proxy.index(r, 0).data() for r in range(page.proxy.rowCount()))
+
+
+def test_laptop_inventory_list_filter_and_verdict(qtbot, app_paths, laptop_service):
+    page = make_page(qtbot, app_paths, laptop_service)
+    cards = page.inventory_box.findChildren(page_module.GpuCard)
+    assert len(cards) == 2 and not page.no_gpu_box.isVisible()
+    assert "prime-select" in page.mode_label.text() and "never switches" in page.mode_label.text()
+    assert row_names(page) == ["firefox", "webui"]
+    page.filter_edit.setText("fire")
+    assert row_names(page) == ["firefox"]
+    page.filter_edit.setText("4100")
+    assert row_names(page) == ["webui"]
+    page.filter_edit.setText("nothing-like-this")
+    assert page.list_stack.currentWidget() is page.empty_label
+    page.filter_edit.clear()
+    assert page.select_pid(4100)
+    assert "NVIDIA GPU" in page.verdict_label.text()
+    assert "lists it as a graphics process" in page.evidence_label.text()
+    assert page.prefer_button.isEnabled() and page.launch_button.isEnabled()
+    assert page.select_pid(4200)
+    assert "Integrated GPU" in page.verdict_label.text()
+    page.shutdown()
+
+
+def test_run_on_nvidia_shows_change_applies_and_undoes(qtbot, app_paths, laptop_service, tmp_path):
+    page = make_page(qtbot, app_paths, laptop_service)
+    page.select_pid(4100)
+    page.prefer_button.click()
+    dialog = page._plan_dialog
+    assert dialog is not None and dialog.isVisible()
+    launcher = tmp_path / "home/.local/bin/webui-on-nvidia"
+    assert str(launcher) in dialog.text.toPlainText()
+    assert not launcher.exists()  # nothing written before Apply
+    with qtbot.waitSignal(page.preference_applied):
+        dialog.apply_button.click()
+    assert launcher.exists() and "__NV_PRIME_RENDER_OFFLOAD" in launcher.read_text()
+    assert page.undo_button.isVisible()
+    page.undo_button.click()
+    assert not launcher.exists() and "Undone" in page.action_label.text()
+    page.shutdown()
+
+
+def test_launch_and_check_reports_an_early_exit(qtbot, app_paths, laptop_service):
+    page = make_page(qtbot, app_paths, laptop_service)
+    with qtbot.waitSignal(page.launch_done, timeout=15000) as blocker:
+        page.launch_program([sys.executable, "-c", "pass"], timeout_s=5)
+    assert blocker.args[0].outcome == "exited"
+    assert "ended" in page.action_label.text()
+    page.shutdown()
+
+
+def test_launch_of_missing_program_is_one_line(qtbot, app_paths, laptop_service, tmp_path):
+    page = make_page(qtbot, app_paths, laptop_service)
+    with qtbot.waitSignal(page.launch_done, timeout=10000) as blocker:
+        page.launch_program([str(tmp_path / "missing")])
+    assert blocker.args[0] is None and "No program at" in page.action_label.text()
+    page.shutdown()
+
+
+def test_no_gpu_state_explains_and_still_lists_programs(qtbot, app_paths, tmp_path):
+    proc = tmp_path / "proc"
+    proc.mkdir()
+    add_process(proc, 300, "blender", "/opt/blender/blender", maps=data("maps_mesa_intel.txt"))
+    add_process(proc, 301, "bash", "/usr/bin/bash")
+    service = HybridService(platform="linux", sysfs_root=tmp_path / "empty", proc_root=proc,
+                            nvidia_factory=lambda: (None, None), runner=FakeRunner({}),
+                            home=tmp_path / "home", backup_dir=tmp_path / "b")
+    page = make_page(qtbot, app_paths, service)
+    assert page.no_gpu_box.isVisible() and not page.inventory_box.isVisible()
+    assert "/sys/class/drm" in page.no_gpu_text.text()
+    assert page.all_check.isChecked()  # nothing uses a GPU: every program is listed instead
+    qtbot.waitUntil(lambda: row_names(page) == ["bash", "blender"], timeout=5000)
+    assert not page.prefer_button.isEnabled() and not page.launch_button.isEnabled()
+    assert "none was found" in page.action_label.text()
+    page.shutdown()
+
+
+def test_polling_stops_when_hidden(qtbot, app_paths, laptop_service):
+    page = make_page(qtbot, app_paths, laptop_service)
+    qtbot.waitUntil(lambda: page._timer.isActive(), timeout=5000)
+    page.hide()
+    assert not page._timer.isActive()
+    page.shutdown()
+    assert not page._scan_thread.isRunning()

@@ -1,0 +1,161 @@
+"""The Build & PSU page: build list, live totals, the watt bar, inline warnings, comparison, ranking."""
+from __future__ import annotations
+
+import argparse
+from types import SimpleNamespace
+
+import pytest
+from PySide6.QtCore import Qt
+
+from gui.app import build_context
+from gui.psu.page import PsuPage
+from services.hardware import detect
+from services.telemetry.model import GpuInfo
+
+
+@pytest.fixture
+def context(app_paths, monkeypatch):
+    monkeypatch.setattr(detect, "detected_cpu_name", lambda: None)  # the test machine's CPU must not matter
+    return build_context(argparse.Namespace(demo=False), app_paths)
+
+
+@pytest.fixture
+def page(qtbot, context):
+    widget = PsuPage(context)
+    qtbot.addWidget(widget)
+    widget.resize(1100, 780)
+    widget.show()
+    return widget
+
+
+def test_example_build_when_nothing_is_detected(page):
+    assert page.gpu_list.count() == 1
+    assert page.result is not None
+    assert page.recommended_card.value.text() == f"{page.result.recommended_psu_w} W"
+    assert "example" in page.detected_label.text()
+
+
+def test_detected_gpu_and_cpu_are_prefilled(qtbot, context, monkeypatch):
+    monkeypatch.setattr(detect, "detected_cpu_name", lambda: "AMD Ryzen 9 7950X 16-Core Processor")
+    context.telemetry = SimpleNamespace(devices=(GpuInfo(index=0, name="NVIDIA GeForce RTX 5090", uuid="GPU-1",
+                                                          pci_device_id=0x2B8510DE),))
+    widget = PsuPage(context)
+    qtbot.addWidget(widget)
+    assert [g.name for g in widget.build().gpus] == ["GeForce RTX 5090"]
+    assert widget.build().cpu.name == "Ryzen 9 7950X"
+    assert "RTX 5090" in widget.detected_label.text()
+
+
+def test_add_and_remove_cards_update_the_totals_live(qtbot, page):
+    before = page.result.sustained_w
+    page.gpu_combo.setEditText("3090")
+    with qtbot.waitSignal(page.result_changed) as blocker:
+        qtbot.mouseClick(page.add_button, Qt.MouseButton.LeftButton)
+    assert page.gpu_list.count() == 2
+    assert blocker.args[0].sustained_w == pytest.approx(before + 350)
+    assert page.sustained_card.value.text() == f"{before + 350:.0f} W"
+    gpu_segments = [s for s in page.watt_bar.segments() if s.key == "gpu"]
+    assert len(gpu_segments) == 2
+    page.gpu_list.setCurrentRow(1)
+    qtbot.mouseClick(page.remove_button, Qt.MouseButton.LeftButton)
+    assert page.gpu_list.count() == 1
+    assert page.result.sustained_w == pytest.approx(before)
+
+
+def test_unknown_card_is_reported_not_added(qtbot, page):
+    page.gpu_combo.setEditText("4095")
+    qtbot.mouseClick(page.add_button, Qt.MouseButton.LeftButton)
+    assert page.gpu_list.count() == 1
+    assert "4095" in page.detected_label.text()
+
+
+def test_small_psu_shows_the_verdict_and_an_inline_warning(qtbot, page):
+    page.psu_spin.setValue(550)
+    assert page.result.verdict.value == "insufficient"
+    assert page.verdict_label.isVisible()
+    names = [label.objectName() for label in page.warning_labels]
+    assert names[0] == "warning_psu_insufficient"  # problems first
+    page.psu_spin.setValue(0)
+    assert page.result.verdict is None and not page.verdict_label.isVisible()
+
+
+def test_parts_and_usage_change_the_recommendation(page):
+    gaming = page.result.recommended_psu_w
+    page.usage_combo.setCurrentIndex(page.usage_combo.findData("training-24x7"))
+    assert page.result.recommended_psu_w >= gaming
+    hdd_before = page.result.sustained_w
+    page.spins["hdd"].setValue(4)
+    assert page.result.sustained_w == pytest.approx(hdd_before + 32)
+    assert "warning_hdd_spinup" in [label.objectName() for label in page.warning_labels]
+
+
+def test_buy_vs_rent_uses_the_dated_cloud_price(page):
+    assert page.cloud_spin.value() == pytest.approx(0.34)  # RTX 4090, RunPod snapshot
+    assert "2026-09-07" in page.cloud_source_label.text()
+    page.cloud_spin.setValue(0.01)
+    assert "never" in page.rent_result_label.text()
+
+
+def test_three_cards_side_by_side(page):
+    page.compare_combos[2].setCurrentIndex(page.compare_combos[2].findData("rtx-a6000"))
+    assert page.compare_table.columnCount() == 3
+    assert page.compare_table.horizontalHeaderItem(2).text() == "RTX A6000"
+    rows = [page.compare_table.verticalHeaderItem(i).text() for i in range(page.compare_table.rowCount())]
+    memory_row = rows.index("Memory")
+    assert page.compare_table.item(memory_row, 2).text() == "48 GB"
+    page.compare_combos[1].setCurrentIndex(0)  # "(none)"
+    assert page.compare_table.columnCount() == 2
+
+
+def test_ranking_follows_model_size_budget_and_my_prices(qtbot, page):
+    page.params_spin.setValue(13)  # 13B bf16 -> ~29 GiB: only 32 GB cards hold it
+    page.budget_spin.setValue(1000)
+    assert "cheapest that does is GeForce RTX 5090" in page.need_label.text()
+    page.params_spin.setValue(70)
+    assert "No single card" in page.need_label.text()
+    page.params_spin.setValue(13)
+    page.budget_spin.setValue(0)  # no budget
+    first = page.rank_table.item(0, 0).text()
+    assert page.rank_table.item(0, 3).text() == "yes"
+    assert first
+    # the user's own price (a used 3090) is taken instead of the launch price
+    page.params_spin.setValue(8)
+    for row in range(page.rank_table.rowCount()):
+        if page.rank_table.item(row, 0).text() == "GeForce RTX 3090":
+            page.rank_table.item(row, 1).setText("700")
+            break
+    assert page._prices["rtx-3090"] == 700
+    names = [page.rank_table.item(r, 0).text() for r in range(page.rank_table.rowCount())]
+    assert "GeForce RTX 3090" in names
+
+
+def test_use_this_pc_button(qtbot, page, monkeypatch):
+    monkeypatch.setattr(detect, "nvml_devices", lambda nvml=None: [
+        {"index": 0, "name": "NVIDIA GeForce RTX 3090", "pci_device_id": 0x220410DE, "memory_total_mib": 24576},
+        {"index": 1, "name": "NVIDIA GeForce RTX 3090", "pci_device_id": 0x220410DE, "memory_total_mib": 24576}])
+    monkeypatch.setattr(detect, "detected_cpu_name", lambda: "AMD Ryzen Threadripper 7960X 24-Cores")
+    qtbot.mouseClick(page.detect_button, Qt.MouseButton.LeftButton)
+    build = page.build()
+    assert [g.name for g in build.gpus] == ["GeForce RTX 3090", "GeForce RTX 3090"]
+    assert build.cpu.name == "Ryzen Threadripper 7960X"
+    assert page.result.lanes.assignments == ("x16 (CPU)", "x16 (CPU)")
+    monkeypatch.setattr(detect, "nvml_devices", lambda nvml=None: [])
+    monkeypatch.setattr(detect, "detected_cpu_name", lambda: None)
+    assert page.detect_hardware() is False
+    assert page.gpu_list.count() == 2  # nothing found: the build is kept
+
+
+def test_page_in_chinese(qtbot, qapp, context):
+    from gui.i18n import TranslatorSet
+
+    translators = TranslatorSet()
+    translators.install(qapp, "zh_CN")
+    try:
+        widget = PsuPage(context)
+        qtbot.addWidget(widget)
+        assert widget.tabs.tabText(0) == "配置"
+        assert widget.recommended_card.title.text() == "推荐电源"
+        assert "余量" in widget.why_label.text()  # a service Msg rendered through Qt's translators
+        assert any("12V-2x6" in label.text() and "插头" in label.text() for label in widget.warning_labels)
+    finally:
+        translators.install(qapp, "en")

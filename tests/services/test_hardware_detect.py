@@ -1,0 +1,95 @@
+"""Prefilling the calculator: telemetry devices, NVML fakes, /proc/cpuinfo and the Windows registry."""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from services.hardware import detect
+from services.hardware.catalog import load_catalog
+from services.telemetry.model import GpuInfo
+
+
+@pytest.fixture(scope="module")
+def catalog():
+    return load_catalog()
+
+
+def test_telemetry_devices_match_by_pci_id_then_name(catalog):
+    infos = (
+        GpuInfo(index=0, name="NVIDIA GeForce RTX 4090", uuid="GPU-0", pci_device_id=0x268410DE),
+        GpuInfo(index=1, name="NVIDIA GeForce RTX 4060 Ti", uuid="GPU-1", pci_device_id=0x280510DE, memory_total_mib=16380),
+        GpuInfo(index=2, name="NVIDIA RTX A6000", uuid="GPU-2"),  # no PCI ID: the name decides
+        GpuInfo(index=3, name="Some Future GPU", uuid="GPU-3"),
+    )
+    hub_attr = SimpleNamespace(devices=infos)
+    hub_method = SimpleNamespace(devices=lambda: infos)
+    for hub in (hub_attr, hub_method):
+        names = [g.name for g in detect.detected_gpus(hub, catalog.gpus)]
+        assert names == ["GeForce RTX 4090", "GeForce RTX 4060 Ti 16GB", "RTX A6000"]
+    assert detect.detected_gpus(None, catalog.gpus) == []
+
+    def broken():
+        raise RuntimeError("hub stopped")
+    assert detect.detected_gpus(SimpleNamespace(devices=broken), catalog.gpus) == []
+
+
+class FakeNvml:
+    """nvidia-ml-py at the function level: two GPUs, the second without PCI info."""
+
+    class NVMLError(Exception):
+        pass
+
+    def __init__(self, fail_init=False):
+        self.fail_init = fail_init
+        self.shut = False
+
+    def nvmlInit(self):
+        if self.fail_init:
+            raise self.NVMLError("NVML Shared Library Not Found")
+
+    def nvmlShutdown(self):
+        self.shut = True
+
+    def nvmlDeviceGetCount(self):
+        return 2
+
+    def nvmlDeviceGetHandleByIndex(self, i):
+        return i
+
+    def nvmlDeviceGetName(self, h):
+        return [b"NVIDIA GeForce RTX 5090", "NVIDIA GeForce RTX 3090"][h]
+
+    def nvmlDeviceGetPciInfo(self, h):
+        if h == 1:
+            raise self.NVMLError("Not Supported")
+        return SimpleNamespace(pciDeviceId=0x2B8510DE)
+
+    def nvmlDeviceGetMemoryInfo(self, h):
+        return SimpleNamespace(total=[32 * 2**30, 24 * 2**30][h])
+
+
+def test_nvml_detection_with_fakes(catalog):
+    nvml = FakeNvml()
+    assert [g.name for g in detect.detected_gpus_nvml(catalog.gpus, nvml)] == ["GeForce RTX 5090", "GeForce RTX 3090"]
+    assert nvml.shut
+    assert detect.detected_gpus_nvml(catalog.gpus, FakeNvml(fail_init=True)) == []
+
+
+def test_cpu_name_from_proc_cpuinfo(tmp_path, catalog):
+    cpuinfo = tmp_path / "cpuinfo"
+    cpuinfo.write_text("processor\t: 0\nvendor_id\t: GenuineIntel\nmodel name\t: 13th Gen Intel(R) Core(TM) i9-13900K\n", encoding="utf-8")
+    name = detect.cpu_name_linux(cpuinfo)
+    assert name == "13th Gen Intel(R) Core(TM) i9-13900K"
+    assert detect.detected_cpu(catalog.cpus, name).name == "Core i9-13900K"
+    assert detect.cpu_name_linux(tmp_path / "missing") is None
+
+
+def test_cpu_name_from_the_windows_registry(catalog):
+    # ProcessorNameString as Windows stores it (trailing spaces included)
+    name = detect.cpu_name_windows(lambda: "AMD Ryzen 9 7950X3D 16-Core Processor           ")
+    assert detect.detected_cpu(catalog.cpus, name).name == "Ryzen 9 7950X3D"
+
+    def denied():
+        raise PermissionError("access denied")
+    detect.cpu_name_windows(denied)  # falls back to platform.processor(), never raises

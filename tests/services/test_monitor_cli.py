@@ -1,0 +1,381 @@
+"""``python main.py monitor``: JSON snapshot, table, CSV log, exit codes."""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import io
+import json
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from main import build_parser
+from services.cli import UsageError
+from services.cli import monitor
+from services.i18n import Catalog
+from services.telemetry.model import Snapshot, SourceStatus, DeviceState, GpuInfo, GpuSample
+from services.telemetry.nvml_source import NvmlSource
+from services.telemetry.report import csv_header, render_table
+from tests.fakes.fake_nvml import NVML_ERROR_DRIVER_NOT_LOADED, NVML_ERROR_LIBRARY_NOT_FOUND, FakeNvml
+
+ROOT = Path(__file__).resolve().parents[2]
+REQUIRED_JSON_FIELDS = {"index", "name", "uuid", "state", "temperature_c", "utilization_pct", "memory_used_mib",
+                        "memory_total_mib", "power_w", "power_limit_w", "fan_pct", "throttle_reasons",
+                        "pcie_gen", "pcie_width", "processes"}
+
+
+def args_for(*argv: str) -> argparse.Namespace:
+    return build_parser().parse_args(["monitor", *argv])
+
+
+class ScheduleClock:
+    """Monotonic time that only moves when the code sleeps (or a read 'takes' time)."""
+
+    def __init__(self) -> None:
+        self.t = 500.0
+        self.sleeps: list[float] = []
+
+    def __call__(self) -> float:
+        return self.t
+
+    def sleep(self, seconds: float) -> None:
+        assert seconds >= 0
+        self.sleeps.append(seconds)
+        self.t += seconds
+
+
+class SlowSource(NvmlSource):
+    """A source whose reads take ``cost`` seconds of the schedule clock."""
+
+    def __init__(self, fake, clock: ScheduleClock, cost: float, sysfs_root) -> None:
+        super().__init__(fake, clock=clock, sysfs_root=sysfs_root)
+        self.schedule_clock = clock
+        self.cost = cost
+        self.read_times: list[float] = []
+
+    def read(self, tiers, now):
+        self.read_times.append(self.schedule_clock.t)
+        self.schedule_clock.t += self.cost
+        return super().read(tiers, now)
+
+
+def run(argv, source, **kwargs):
+    out, err = io.StringIO(), io.StringIO()
+    code = monitor.run(args_for(*argv), source=source, out=out, err=err, **kwargs)
+    return code, out.getvalue(), err.getvalue()
+
+
+# ---- --once
+
+
+def test_once_json_has_every_documented_field_and_null_for_unsupported(tmp_path):
+    fake = FakeNvml(2)
+    fake.gpus[1].unsupported.add("nvmlDeviceGetFanSpeed")
+    code, out, err = run(["--once", "--json"], NvmlSource(fake, sysfs_root=tmp_path))
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["status"] == {"state": "ok", "message": None}
+    assert len(doc["gpus"]) == 2
+    for gpu in doc["gpus"]:
+        assert REQUIRED_JSON_FIELDS <= gpu.keys()
+        assert gpu["state"] == "ok"
+    g0, g1 = doc["gpus"]
+    assert g0["fan_pct"] == 64 and g1["fan_pct"] is None
+    assert g0["throttle_reasons"] == ["power_cap"]
+    assert (g0["pcie_gen"], g0["pcie_width"]) == (4, 16)
+    assert g0["processes"][0] == {"pid": 4242, "name": g0["processes"][0]["name"], "user": None,
+                                  "kind": "compute", "used_mib": 17000.0, "cpu_pct": None}
+    assert g0["memory_temperature_c"] is None  # GeForce: not reported, so null (not 0)
+
+
+def test_once_table_is_readable(tmp_path):
+    fake = FakeNvml(2)
+    fake.gpus[1].name = "NVIDIA GeForce RTX 3060"
+    code, out, _ = run(["--once"], NvmlSource(fake, sysfs_root=tmp_path))
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].split()[:3] == ["GPU", "Name", "State"]
+    assert "NVIDIA GeForce RTX 4090" in lines[1] and "71 °C" in lines[1] and "312 / 450 W" in lines[1]
+    assert "RTX 3060" in lines[2]
+    assert "Power limit" in lines[1]
+    assert any("Processes" in line and "4242" in line for line in lines)
+
+
+def test_table_in_chinese_keeps_columns_aligned():
+    catalog = Catalog({("MonitorTable", "Name"): "名称", ("MonitorTable", "State"): "状态",
+                       ("DeviceState", "OK"): "正常"})
+    info = GpuInfo(index=0, name="NVIDIA GeForce RTX 4090", uuid="GPU-1")
+    snap = Snapshot(t=0, status=SourceStatus(DeviceState.OK), gpus=(info,),
+                    samples=(GpuSample(t=0, index=0, uuid="GPU-1", temperature_c=50.0),))
+    lines = render_table(snap, catalog).splitlines()
+    assert "名称" in lines[0] and "正常" in lines[1]
+    # "状态" is 4 columns wide on a terminal; the row below lines up under it.
+    from services.telemetry.report import _width
+
+    head, row = lines[0], lines[1]
+    assert _width(head[: head.index("状态")]) == _width(row[: row.index("正常")])
+
+
+def test_state_detail_is_shown_for_a_lost_gpu(tmp_path):
+    fake = FakeNvml(2)
+    source = NvmlSource(fake, sysfs_root=tmp_path)
+    source.open()
+    fake.gpus[1].lost = True
+    code, out, _ = run(["--once", "--json"], source)
+    doc = json.loads(out)
+    assert [g["state"] for g in doc["gpus"]] == ["ok", "lost"]
+    assert doc["gpus"][1]["temperature_c"] is None
+
+
+# ---- exit code 3
+
+
+@pytest.mark.parametrize("code, state", [(NVML_ERROR_LIBRARY_NOT_FOUND, "no_driver"),
+                                         (NVML_ERROR_DRIVER_NOT_LOADED, "driver_not_loaded")])
+def test_no_driver_exits_3_with_one_line(tmp_path, code, state):
+    rc, out, err = run(["--once"], NvmlSource(FakeNvml(1, init_error=code), sysfs_root=tmp_path))
+    assert rc == 3
+    assert err.count("\n") == 1 and err.startswith("error: ") and f"[{state}]" in err
+    rc, out, err = run(["--once", "--json"], NvmlSource(FakeNvml(1, init_error=code), sysfs_root=tmp_path))
+    assert rc == 3 and json.loads(out)["status"]["state"] == state
+
+
+def test_no_gpu_exits_3(tmp_path):
+    rc, _, err = run(["--once"], NvmlSource(FakeNvml(0), sysfs_root=tmp_path))
+    assert rc == 3 and "no NVIDIA GPU" in err
+
+
+def test_real_command_never_shows_a_traceback():
+    proc = subprocess.run([sys.executable, "main.py", "monitor", "--once", "--json"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert "Traceback" not in proc.stderr
+    assert proc.returncode in (0, 3)
+    if proc.returncode == 3:  # this machine has no NVIDIA driver
+        assert len(proc.stderr.strip().splitlines()) == 1
+    json.loads(proc.stdout)
+
+
+# ---- bad usage
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--interval", "0"], "--interval"),
+    (["--interval", "nan"], "--interval"),
+    (["--duration", "-1"], "--duration"),
+    (["--once", "--duration", "5"], "--once"),
+])
+def test_bad_usage(argv, words, tmp_path):
+    with pytest.raises(UsageError, match=words):
+        run(argv, NvmlSource(FakeNvml(1), sysfs_root=tmp_path))
+
+
+def test_bad_usage_exits_2_through_main():
+    proc = subprocess.run([sys.executable, "main.py", "monitor", "--interval", "-3"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and proc.stderr.startswith("error: --interval")
+
+
+def test_csv_into_a_missing_folder_is_bad_usage(tmp_path):
+    with pytest.raises(UsageError, match="does not exist"):
+        run(["--csv", str(tmp_path / "nope" / "log.csv")], NvmlSource(FakeNvml(1), sysfs_root=tmp_path))
+
+
+def test_csv_never_overwrites_someone_elses_file(tmp_path):
+    target = tmp_path / "notes.csv"
+    target.write_text("name,score\nada,10\n")
+    with pytest.raises(UsageError, match="already exists"):
+        run(["--csv", str(target), "--duration", "1"], NvmlSource(FakeNvml(1), sysfs_root=tmp_path))
+    assert target.read_text() == "name,score\nada,10\n"
+
+
+def test_demo_source_missing_is_said_plainly(tmp_path):
+    if importlib.util.find_spec("services.telemetry.simulated") is not None:
+        pytest.skip("the simulated source exists in this build")
+    err = io.StringIO()
+    sys_err, sys.stderr = sys.stderr, err
+    try:
+        code = monitor.run(args_for("--once", "--source", "demo"))
+    finally:
+        sys.stderr = sys_err
+    assert code == 1 and "simulated" in err.getvalue()
+
+
+# ---- CSV log
+
+
+def test_csv_log_paced_by_the_schedule(tmp_path):
+    clock = ScheduleClock()
+    source = SlowSource(FakeNvml(2), clock, cost=0.3, sysfs_root=tmp_path)
+    target = tmp_path / "run.csv"
+    code, out, _ = run(["--interval", "1", "--csv", str(target), "--duration", "4"], source,
+                       sleep=clock.sleep, clock=clock)
+    assert code == 0 and out == ""
+    # Reads start exactly on the 1 s grid despite each taking 0.3 s.
+    assert [t - 500.0 for t in source.read_times] == pytest.approx([0, 1, 2, 3])
+    assert clock.sleeps == pytest.approx([0.7, 0.7, 0.7])
+    lines = target.read_text().splitlines()
+    assert lines[0] == csv_header()
+    assert len(lines) == 1 + 4 * 2
+    header = [h.strip() for h in lines[0].split(",")]
+    row = dict(zip(header, (c.strip() for c in lines[1].split(","))))
+    assert row["utilization.gpu [%]"] == "87"
+    assert row["memory.used [MiB]"] == "18000"
+    assert row["power.draw [W]"] == "312.45"
+    assert row["pstate"] == "P2"
+    assert row["clocks_event_reasons.active"] == "0x0000000000000004"
+    assert row["temperature.memory"] == "[N/A]"
+    assert row["uuid"].startswith("GPU-")
+
+
+def test_falling_behind_skips_ticks_instead_of_bursting(tmp_path):
+    clock = ScheduleClock()
+    source = SlowSource(FakeNvml(1), clock, cost=2.5, sysfs_root=tmp_path)
+    run(["--interval", "1", "--csv", str(tmp_path / "x.csv"), "--duration", "9"], source,
+        sleep=clock.sleep, clock=clock)
+    starts = [t - 500.0 for t in source.read_times]
+    assert starts == pytest.approx([0, 3, 6])  # on the grid, never back-to-back
+
+
+def test_slow_tier_every_five_seconds_at_one_hertz(tmp_path):
+    clock = ScheduleClock()
+    fake = FakeNvml(1)
+    source = SlowSource(fake, clock, cost=0.0, sysfs_root=tmp_path)
+    run(["--csv", str(tmp_path / "x.csv"), "--duration", "10"], source, sleep=clock.sleep, clock=clock)
+    assert fake.calls["nvmlDeviceGetUtilizationRates"] == 10
+    assert fake.calls["nvmlDeviceGetFanSpeed"] == 2
+
+
+def test_ctrl_c_ends_cleanly_with_whole_rows(tmp_path):
+    clock = ScheduleClock()
+    source = SlowSource(FakeNvml(2), clock, cost=0.1, sysfs_root=tmp_path)
+    calls = []
+
+    def sleep(seconds):
+        calls.append(seconds)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        clock.sleep(seconds)
+
+    target = tmp_path / "run.csv"
+    code, _, _ = run(["--csv", str(target)], source, sleep=sleep, clock=clock)
+    assert code == 0
+    text = target.read_text()
+    assert text.endswith("\n")
+    assert len(text.splitlines()) == 1 + 3 * 2
+    assert source.nvml.initialized is False  # closed
+
+
+def test_appends_to_its_own_log_without_a_second_header(tmp_path):
+    target = tmp_path / "run.csv"
+    for _ in range(2):
+        clock = ScheduleClock()
+        run(["--csv", str(target), "--duration", "2"], SlowSource(FakeNvml(1), clock, 0, tmp_path),
+            sleep=clock.sleep, clock=clock)
+    lines = target.read_text().splitlines()
+    assert lines.count(csv_header()) == 1 and len(lines) == 1 + 4
+
+
+def test_json_lines_when_not_once(tmp_path):
+    clock = ScheduleClock()
+    code, out, _ = run(["--json", "--duration", "3"], SlowSource(FakeNvml(1), clock, 0, tmp_path),
+                       sleep=clock.sleep, clock=clock)
+    docs = [json.loads(line) for line in out.splitlines()]
+    assert len(docs) == 3 and all(d["gpus"][0]["state"] == "ok" for d in docs)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_signal_ends_a_real_logging_process_cleanly(tmp_path, sig):
+    target = tmp_path / "run.csv"
+    script = textwrap.dedent(f"""
+        import sys
+        sys.path.insert(0, {str(ROOT)!r})
+        from main import build_parser
+        from services.cli import monitor
+        from services.telemetry.nvml_source import NvmlSource
+        from tests.fakes.fake_nvml import FakeNvml
+        args = build_parser().parse_args(["monitor", "--interval", "0.1", "--csv", {str(target)!r}])
+        sys.exit(monitor.run(args, source=NvmlSource(FakeNvml(2), sysfs_root={str(tmp_path)!r})))
+    """)
+    proc = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if target.exists() and len(target.read_text().splitlines()) >= 7:
+                break
+            time.sleep(0.05)
+        proc.send_signal(sig)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 0, err
+    assert "Traceback" not in err
+    text = target.read_text()
+    assert text.endswith("\n")
+    lines = text.splitlines()
+    assert lines[0] == csv_header()
+    assert all(len(line.split(", ")) == len(lines[0].split(", ")) for line in lines)
+    assert (len(lines) - 1) % 2 == 0  # both GPUs of every tick
+
+
+def test_table_uses_the_shipped_chinese_translations(tmp_path):
+    fake = FakeNvml(1)
+    source = NvmlSource(fake, sysfs_root=tmp_path)
+    source.open()
+    text = render_table(source.read(monitor.ALL_TIERS, 0.0), Catalog.load("zh_CN"))
+    source.close()
+    assert "名称" in text and "显存" in text and "功耗墙" in text and "计算" in text
+
+
+def test_csv_log_reads_back_through_the_replay_source(tmp_path):
+    replay = pytest.importorskip("services.telemetry.replay")
+    clock = ScheduleClock()
+    fake = FakeNvml(2)
+    fake.gpus[1].unsupported.add("nvmlDeviceGetFanSpeed")
+    target = tmp_path / "run.csv"
+    run(["--csv", str(target), "--duration", "3"], SlowSource(fake, clock, 0, tmp_path),
+        sleep=clock.sleep, clock=clock)
+    source = replay.open_replay(str(target))
+    snaps = source.snapshots()
+    assert len(snaps) == 3
+    last = snaps[-1]
+    by_uuid = {s.uuid: s for s in last.samples}
+    s0, s1 = by_uuid[fake.gpus[0].uuid], by_uuid[fake.gpus[1].uuid]
+    assert (s0.utilization_pct, s0.memory_used_mib, s0.power_w, s0.fan_pct) == (87, 18000, 312.45, 64)
+    assert s0.throttle_reasons == frozenset({"power_cap"}) and s0.pstate == 2
+    assert s1.fan_pct is None  # [N/A] round-trips as "not reported", not 0
+    assert {i.uuid: i.pcie_gen_max for i in source.devices()} == {g.uuid: 4 for g in fake.gpus}
+
+
+def test_demo_source_once_json():
+    pytest.importorskip("services.telemetry.simulated")
+    out = io.StringIO()
+    code = monitor.run(args_for("--once", "--json", "--source", "demo"), out=out, err=io.StringIO())
+    assert code == 0
+    doc = json.loads(out.getvalue())
+    assert doc["source"] == "demo" and len(doc["gpus"]) >= 1
+    assert REQUIRED_JSON_FIELDS <= doc["gpus"][0].keys()
+
+
+def test_live_table_every_interval(tmp_path):
+    clock = ScheduleClock()
+    code, out, _ = run(["--duration", "2"], SlowSource(FakeNvml(1), clock, 0, tmp_path),
+                       sleep=clock.sleep, clock=clock)
+    assert code == 0 and out.count("NVIDIA GeForce RTX 4090") == 2
+
+
+def test_csv_logging_says_where_and_how_much_on_stderr(tmp_path):
+    clock = ScheduleClock()
+    target = tmp_path / "run.csv"
+    _, out, err = run(["--csv", str(target), "--duration", "3"], SlowSource(FakeNvml(2), clock, 0, tmp_path),
+                      sleep=clock.sleep, clock=clock)
+    assert out == ""
+    assert "logging 2 GPU(s)" in err and "wrote 6 rows" in err

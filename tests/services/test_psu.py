@@ -1,0 +1,221 @@
+"""PSU calculator: vendor floors, golden builds with hand-checked arithmetic, properties, connectors, lanes."""
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from services.hardware.catalog import load_catalog
+from services.hardware.psu import (
+    Build, BuildError, PsuStandard, Usage, Verdict, buy_vs_rent, calculate, efficiency_at, round_to_size,
+)
+
+
+@pytest.fixture(scope="module")
+def catalog():
+    return load_catalog()
+
+
+def codes(result):
+    return {w.code for w in result.warnings}
+
+
+# ---- Never below the GPU vendor's requirement
+
+@pytest.mark.parametrize("cpu_name", ["Core i3-12100", "Ryzen 7 7700X", "Ryzen 9 9950X", "Core i9-14900K"])
+def test_never_below_vendor_requirement(catalog, cpu_name):
+    cpu = catalog.find_cpu(cpu_name)
+    cards = [g for g in catalog.gpus if g.required_system_power_w]
+    assert len(cards) >= 15
+    for gpu in cards:
+        for usage in Usage:
+            result = calculate(Build(gpus=(gpu,), cpu=cpu, usage=usage), catalog)
+            assert result.recommended_psu_w >= gpu.required_system_power_w, (gpu.name, cpu_name, usage)
+            assert result.minimum_psu_w >= gpu.required_system_power_w
+
+
+# ---- Golden builds (arithmetic by hand in the comments)
+
+def test_golden_gaming_4070_7800x3d(catalog):
+    # CPU Ryzen 7 7800X3D PPT 1.35 x 120 = 162; GPU 4070 200; board 50; 2 DIMM x 4 = 8;
+    # 1 NVMe 8; 3 fans x 3 = 9; 2 USB x 5 = 10  ->  S = 162+200+50+8+8+9+10 = 447 W
+    # headroom 447 x 1.3 x 1.0 = 581.1; efficiency 0.8 x 447 / 0.65 = 550.2; vendor (NVIDIA) 650;
+    # excursions: rest 247, p10 = 247 + 1.6 x 200 = 567 -> /1.6 = 354.4; p100 = 247 + 400 = 647 -> /2 = 323.5
+    # max = 650 -> sizes: 650
+    b = Build(gpus=(catalog.find_gpu("4070"),), cpu=catalog.find_cpu("7800X3D"))
+    r = calculate(b, catalog)
+    assert r.sustained_w == pytest.approx(447)
+    cand = {c.key: c.watts for c in r.candidates}
+    assert cand["headroom"] == pytest.approx(581.1)
+    assert cand["efficiency"] == pytest.approx(447 * 0.8 / 0.65)
+    assert cand["vendor"] == 650
+    assert cand["excursion"] == pytest.approx(567 / 1.6)
+    assert r.peak_10ms_w == pytest.approx(567)
+    assert r.peak_100us_w == pytest.approx(647)
+    assert r.recommended_psu_w == 650
+    assert r.connectors.native_12v2x6 == 1 and r.connectors.pcie_8pin_all_adapters == 2  # 200 W -> 300 W level
+
+
+def test_golden_training_4090_7950x(catalog):
+    # CPU 7950X PPT 230; GPU 4090 450; board 50; 4 DIMM 16; 2 NVMe 16; 6 fans 18; 1 pump 8; 2 USB 10
+    # S = 230+450+50+16+16+18+8+10 = 798 W
+    # headroom 798 x 1.3 x 1.2 (24/7 ageing) = 1244.88; efficiency 798 x 1.0 / 0.65 = 1227.7; vendor 850
+    # excursions: rest 348; p10 = 348 + 720 = 1068 -> 667.5; p100 = 348 + 900 = 1248 -> 624
+    # max 1244.88 -> 1300 W
+    # wall on the 1300 W unit, gold: load 798/1300 = 0.6138; eff = 90 + (87-90) x (0.6138-0.5)/0.5 = 89.317 %
+    # wall = 798 / 0.89317 = 893.4 W; at 0.30/kWh: 0.2680/h, x 24 h = 6.43/day
+    b = Build(gpus=(catalog.find_gpu("RTX 4090"),), cpu=catalog.find_cpu("Ryzen 9 7950X"), ram_sticks=4, nvme=2,
+              fans=6, aio_pumps=1, usage=Usage.TRAINING_24X7, price_per_kwh=0.30)
+    r = calculate(b, catalog)
+    assert r.sustained_w == pytest.approx(798)
+    assert {c.key: c.watts for c in r.candidates}["headroom"] == pytest.approx(1244.88)
+    assert r.recommended_psu_w == 1300
+    assert r.cost.efficiency_pct == pytest.approx(89.317, abs=0.01)
+    assert r.cost.wall_w == pytest.approx(893.4, abs=0.2)
+    assert r.cost.cost_per_hour == pytest.approx(0.2680, abs=0.0005)
+    assert r.cost.cost_per_day == pytest.approx(6.43, abs=0.01)
+    assert r.cost.hours_per_day == 24
+
+
+def test_golden_two_3090_threadripper(catalog):
+    # CPU TR 7960X 350; 2 x 3090 = 700; board 50; 8 DIMM 32; 2 NVMe 16; 2 HDD 16; 8 fans 24; 2 USB 10
+    # S = 350+700+50+32+16+16+24+10 = 1198 W
+    # headroom 1198 x 1.3 x 1.2 = 1868.88; efficiency 1198 / 0.65 = 1843.1;
+    # vendor: 750 (one 3090's figure) + 350 (the other card) = 1100; excursions: rest 498,
+    # p10 = 498 + 1120 = 1618 -> 1011.3; p100 = 498 + 1400 = 1898 -> 949  => 2000 W
+    b = Build(gpus=(catalog.find_gpu("3090"), catalog.find_gpu("3090")), cpu=catalog.find_cpu("7960X"),
+              ram_sticks=8, nvme=2, hdd=2, fans=8, usage=Usage.TRAINING_24X7)
+    r = calculate(b, catalog)
+    assert r.sustained_w == pytest.approx(1198)
+    cand = {c.key: c.watts for c in r.candidates}
+    assert cand["vendor"] == 1100
+    assert cand["headroom"] == pytest.approx(1868.88)
+    assert r.recommended_psu_w == 2000
+    assert r.lanes.assignments == ("x16 (CPU)", "x16 (CPU)")  # 48 CPU lanes
+    assert r.connectors.pcie_8pin_with_native == 4  # two FE 12-pin adapters, 2 x 8-pin each
+    assert "slot_width" in codes(r)  # two 3-slot cards
+    assert r.hdd_spinup_w == 48
+
+
+def test_existing_psu_verdicts(catalog):
+    base = Build(gpus=(catalog.find_gpu("4090"),), cpu=catalog.find_cpu("13900K"))
+    # S = 253 + 450 + 50 + 8 + 8 + 9 + 10 = 788; minimum = max(850 vendor, 788 x 1.05 = 827.4) = 850
+    assert calculate(dataclasses.replace(base, psu_w=1200), catalog).verdict is Verdict.OK
+    tight = calculate(dataclasses.replace(base, psu_w=850), catalog)
+    assert tight.verdict is Verdict.TIGHT and "psu_tight" in codes(tight)
+    low = calculate(dataclasses.replace(base, psu_w=750), catalog)
+    assert low.verdict is Verdict.INSUFFICIENT and "psu_insufficient" in codes(low)
+
+
+def test_connector_check_against_the_psu(catalog):
+    b = Build(gpus=(catalog.find_gpu("4090"),), cpu=catalog.find_cpu("13900K"), psu_native_12v2x6=0, psu_pcie_8pin=2)
+    assert "connectors_short" in codes(calculate(b, catalog))  # the adapter needs three 8-pin leads
+    ok = dataclasses.replace(b, psu_pcie_8pin=3)
+    assert "connectors_short" not in codes(calculate(ok, catalog))
+    native = dataclasses.replace(b, psu_native_12v2x6=1, psu_pcie_8pin=0)
+    assert "connectors_short" not in codes(calculate(native, catalog))
+    five = calculate(Build(gpus=(catalog.find_gpu("5090"),)), catalog)
+    assert five.connectors.gpus[0].sense_level_w == 600 and five.connectors.pcie_8pin_all_adapters == 4
+    a6000 = calculate(Build(gpus=(catalog.find_gpu("A6000"),)), catalog)
+    assert a6000.connectors.eps_8pin_gpu == 1
+
+
+def test_lane_plan_on_mainstream_desktop(catalog):
+    cpu = catalog.find_cpu("9950X")
+    two = calculate(Build(gpus=(catalog.find_gpu("4090"),) * 2, cpu=cpu), catalog)
+    assert two.lanes.assignments == ("x8 (CPU)", "x8 (CPU)")
+    assert {"lanes_split", "no_p2p", "slot_width"} <= codes(two)
+    three = calculate(Build(gpus=(catalog.find_gpu("4060"),) * 3, cpu=cpu), catalog)
+    assert three.lanes.assignments[2] == "x4 (chipset)" and "lanes_chipset" in codes(three)
+    one = calculate(Build(gpus=(catalog.find_gpu("4060"),), cpu=cpu), catalog)
+    assert one.lanes.assignments == ("x8 (CPU)",)  # the 4060 is an x8 card
+
+
+def test_atx2_excursion_warning(catalog):
+    b = Build(gpus=(catalog.find_gpu("3090"),) * 2, cpu=catalog.find_cpu("13900K"), psu_w=1000,
+              psu_standard=PsuStandard.ATX2)
+    r = calculate(b, catalog)
+    # p100 = (253 + 85) + 2 x 700 = 1738 > 1.5 x 1000
+    assert "excursion_atx2" in codes(r)
+
+
+def test_laptop_and_sxm_cards_are_flagged(catalog):
+    r = calculate(Build(gpus=(catalog.find_gpu("4060 laptop"), catalog.find_gpu("H100"))), catalog)
+    assert {"laptop_gpu", "sxm_module"} <= codes(r)
+
+
+def test_big_builds_warn_about_circuits_and_single_psus(catalog):
+    r = calculate(Build(gpus=(catalog.find_gpu("5090"),) * 4, cpu=catalog.find_cpu("7980X")), catalog)
+    assert {"beyond_atx", "circuit_120v"} <= codes(r)
+    assert r.recommended_psu_w > 2000 and r.recommended_psu_w % 100 == 0
+
+
+def test_round_to_size():
+    sizes = [450, 550, 650, 750, 850, 1000, 1200]
+    assert round_to_size(0, sizes) == 450
+    assert round_to_size(855, sizes) == 850  # within 1 %
+    assert round_to_size(860, sizes) == 1000
+    assert round_to_size(1250, sizes) == 1300
+
+
+def test_efficiency_interpolation(catalog):
+    assert efficiency_at("gold", 0.5, catalog) == 90
+    assert efficiency_at("gold", 0.2, catalog) == 87
+    assert efficiency_at("gold", 0.35, catalog) == pytest.approx(88.5)
+    assert efficiency_at("titanium", 0.1, catalog) == 90
+    assert efficiency_at("platinum", 1.0, catalog) == 89
+
+
+def test_buy_vs_rent_research_example():
+    # research sec.5: $1,599 - $600 resale; 600 W at 90 % = 0.667 kW x $0.18 = $0.12/h;
+    # vs $0.34/h: 999 / 0.22 = 4,541 h
+    bvr = buy_vs_rent(1599, 600, 0.34, 600 / 0.9, 0.18)
+    assert bvr.energy_usd_per_hour == pytest.approx(0.12)
+    assert bvr.break_even_hours == pytest.approx(999 / 0.22)
+    never = buy_vs_rent(1599, 0, 0.10, 1000, 0.30)
+    assert never.break_even_hours is None
+    with pytest.raises(BuildError):
+        buy_vs_rent(-1, 0, 1, 1, 1)
+
+
+def test_bad_builds_raise_build_error(catalog):
+    for bad in (dict(ram_sticks=-1), dict(fans=1000), dict(psu_w=0.0), dict(price_per_kwh=-1.0), dict(efficiency="diamond"),
+                dict(gpus=(catalog.find_gpu("4060"),) * 9)):
+        with pytest.raises(BuildError):
+            calculate(Build(**bad), catalog)
+
+
+# ---- Properties (seeded random loop: deterministic, no extra dependency)
+
+GROWABLE = ("ram_sticks", "nvme", "sata_ssd", "hdd", "fans", "aio_pumps", "argb_channels", "usb_devices")
+
+
+def _random_build(rng: random.Random, catalog) -> Build:
+    desk = [g for g in catalog.gpus if g.is_add_in_card]
+    return Build(
+        gpus=tuple(rng.choice(desk) for _ in range(rng.randint(0, 3))),
+        cpu=rng.choice(catalog.cpus + (None,)),
+        ram_sticks=rng.randint(0, 8), nvme=rng.randint(0, 4), sata_ssd=rng.randint(0, 4), hdd=rng.randint(0, 6),
+        fans=rng.randint(0, 10), aio_pumps=rng.randint(0, 2), argb_channels=rng.randint(0, 4), usb_devices=rng.randint(0, 6),
+        usage=rng.choice(list(Usage)), psu_standard=rng.choice(list(PsuStandard)),
+    )
+
+
+def test_adding_a_component_never_lowers_the_recommendation(catalog):
+    rng = random.Random(20261202)
+    desk = [g for g in catalog.gpus if g.is_add_in_card]
+    for _ in range(600):
+        build = _random_build(rng, catalog)
+        before = calculate(build, catalog)
+        what = rng.choice(GROWABLE + ("gpu",))
+        if what == "gpu":
+            bigger = dataclasses.replace(build, gpus=build.gpus + (rng.choice(desk),))
+        else:
+            bigger = dataclasses.replace(build, **{what: getattr(build, what) + 1})
+        after = calculate(bigger, catalog)
+        assert after.sustained_w >= before.sustained_w
+        assert after.recommended_psu_w >= before.recommended_psu_w, (build, what)
+        assert after.minimum_psu_w >= before.minimum_psu_w
+        assert after.peak_100us_w >= before.peak_100us_w
+        assert before.recommended_psu_w >= before.minimum_psu_w * 0.99 or before.recommended_psu_w >= 2000

@@ -1,0 +1,99 @@
+"""``python main.py psu``: JSON fields, unknown names, comparison, and bad input that never raises."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import main
+from services.hardware import detect
+
+
+def run(capsys, *argv):
+    try:
+        code = main.main(["psu", *argv])
+    except SystemExit as exc:  # argparse rejects bad flags with exit 2 and a usage line
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_json_has_the_documented_fields(capsys):
+    code, out, _ = run(capsys, "--gpu", "4090", "--cpu", "13900K", "--psu-w", "850", "--json")
+    assert code == 0
+    data = json.loads(out)
+    for key in ("sustained_w", "recommended_psu_w", "peak_transient_w", "connectors", "warnings", "verdict"):
+        assert key in data
+    assert data["sustained_w"] == 788
+    assert data["verdict"] == "tight"
+    assert data["connectors"]["native_12v2x6"] == 1
+    assert data["buy_vs_rent"]["cloud_price_read"] == "2026-09-07"
+    assert all(set(w) == {"code", "severity", "message"} for w in data["warnings"])
+
+
+def test_names_are_matched_the_way_people_type_them(capsys):
+    for name in ("4090", "RTX 4090", "GeForce RTX 4090"):
+        code, out, _ = run(capsys, "--gpu", name, "--cpu", "Ryzen 9 9950X", "--json")
+        assert code == 0 and json.loads(out)["gpus"] == ["GeForce RTX 4090"]
+
+
+def test_unknown_component_exits_2_with_closest_matches(capsys):
+    code, _, err = run(capsys, "--gpu", "4095")
+    assert code == 2 and "GeForce RTX 4090" in err and "Traceback" not in err
+    code, _, err = run(capsys, "--gpu", "4090", "--cpu", "9951X")
+    assert code == 2 and "9950X" in err
+
+
+def test_text_output_in_chinese(capsys, app_paths):
+    from services.settings import SettingsStore
+
+    store = SettingsStore(app_paths.settings_file)
+    store.load()
+    store.settings.general.language = "zh_CN"
+    store.save()
+    code, out, _ = run(capsys, "--gpu", "4070", "--cpu", "7800X3D")
+    assert code == 0
+    assert "推荐电源" in out
+
+
+def test_compare_and_recommend(capsys):
+    code, out, _ = run(capsys, "--compare", "--gpu", "4090", "--gpu", "5090", "--gpu", "3090", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["compare"]["gpus"] == ["GeForce RTX 4090", "GeForce RTX 5090", "GeForce RTX 3090"]
+    assert "recommended_psu_w" not in data  # a comparison alone is not a build
+    code, out, _ = run(capsys, "--recommend", "--params-b", "13", "--budget", "2500", "--json")
+    data = json.loads(out)["recommend"]
+    assert data["cards"][0]["fits"] and data["cards"][0]["vram_gb"] >= data["vram_needed_gib"]
+    assert all(c["price_usd"] <= 2500 for c in data["cards"])
+    code, out, _ = run(capsys, "--recommend", "--params-b", "8", "--price", "3090=700", "--json")
+    cards = {c["key"]: c for c in json.loads(out)["recommend"]["cards"]}
+    assert cards["rtx-3090"]["price_usd"] == 700 and not cards["rtx-3090"]["price_is_launch_msrp"]
+
+
+def test_detect_without_a_driver_says_what_is_missing(capsys, monkeypatch):
+    monkeypatch.setattr(detect, "nvml_devices", lambda nvml=None: [])
+    monkeypatch.setattr(detect, "detected_cpu_name", lambda: None)
+    code, _, err = run(capsys, "--detect")
+    assert code == 2 and "--gpu" in err
+
+
+FLAGS = ["--gpu", "--cpu", "--cpu-w", "--ram-sticks", "--nvme", "--hdd", "--fans", "--usage", "--psu-w", "--price-kwh",
+         "--efficiency", "--psu-standard", "--psu-8pin", "--psu-12v2x6", "--budget", "--params-b", "--price", "--task",
+         "--card-price", "--resale", "--cloud-rate", "--compare", "--recommend", "--json", "--hours-per-day", "--dtype"]
+VALUES = ["4090", "-1", "0", "1e9", "nan", "inf", "abc", "", "13900K", "5090", "9950X", "x=y", "4090=-5", "4090=0",
+          "gaming", "training-24x7", "titanium", "99999999", "3.5", "A6000", "H100", "4060 laptop", "2", "🙂", "--", "0x2684"]
+
+
+def test_bad_input_never_raises_past_the_cli(capsys):
+    rng = random.Random(4)
+    for _ in range(400):
+        argv: list[str] = []
+        for _ in range(rng.randint(0, 6)):
+            argv.append(rng.choice(FLAGS))
+            if rng.random() < 0.85:
+                argv.append(rng.choice(VALUES))
+        code, _, err = run(capsys, *argv)
+        assert code in (0, 2), (argv, err)
+        assert "Traceback" not in err, argv
