@@ -162,3 +162,11 @@ def test_build_dependencies_are_pinned_and_apart():
     assert any(re.fullmatch(r"pyinstaller==[\d.]+", line) for line in build)
     runtime = (ROOT / "requirements.txt").read_text().lower()
     assert "pyinstaller" not in runtime
+
+
+def test_spec_is_valid_python_and_names_what_it_must():
+    text = (ROOT / "installer" / "gpu_assistant.spec").read_text(encoding="utf-8")
+    compile(text, "gpu_assistant.spec", "exec")
+    assert "keep_in_bundle" in text  # the last filter over every collected file (NVML, plugins, translations)
+    assert 'collect_submodules("services")' in text and 'collect_submodules("gui")' in text
+    assert '"tkinter"' in text
