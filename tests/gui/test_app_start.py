@@ -109,3 +109,12 @@ def test_windows_gets_its_own_task_bar_identity(monkeypatch):
     monkeypatch.setattr(gui_app.sys, "platform", "linux")
     gui_app._set_windows_app_id()
     assert calls == [DESKTOP_ID]
+
+
+def test_window_title_is_not_doubled_by_the_display_name(qtbot, context, qapp):
+    window = MainWindow(context)
+    qtbot.addWidget(window)
+    # The app's display name is APP_NAME (gui.app.create_application); Qt adds it to every title
+    # that does not already end with it.
+    assert window.windowTitle().endswith(APP_NAME)
+    window.shutdown()
