@@ -170,3 +170,13 @@ def test_spec_is_valid_python_and_names_what_it_must():
     assert "keep_in_bundle" in text  # the last filter over every collected file (NVML, plugins, translations)
     assert 'collect_submodules("services")' in text and 'collect_submodules("gui")' in text
     assert '"tkinter"' in text
+
+
+def test_required_glibc_is_the_newest_version_any_elf_asks_for(tmp_path):
+    bundle = tmp_path / "b"
+    (bundle / "_internal").mkdir(parents=True)
+    (bundle / "gpu-assistant").write_bytes(b"\x7fELF" + b"\0GLIBC_2.17\0GLIBC_2.34\0")
+    (bundle / "_internal" / "libx.so").write_bytes(b"\x7fELF" + b"\0GLIBC_2.9\0GLIBC_2.36\0")
+    (bundle / "_internal" / "notes.txt").write_bytes(b"GLIBC_2.99 is not an ELF file")
+    assert build_linux.required_glibc(bundle) == (2, 36)
+    assert build_linux.required_glibc(tmp_path / "empty") is None
