@@ -404,6 +404,10 @@ class DashboardPage(QWidget):
         self.processes_tab = QWidget()
         self.processes_layout = QHBoxLayout(self.processes_tab)
         self.processes_layout.setContentsMargins(0, 6, 0, 0)
+        self.process_tabs = QTabWidget(self.processes_tab)
+        self.process_tabs.setDocumentMode(True)
+        self.process_tabs.hide()
+        self.processes_layout.addWidget(self.process_tabs, 1)
         self.insights_view = QTextBrowser()
         self.insights_view.setOpenLinks(False)
         self.alerts_list = QListWidget()
@@ -497,7 +501,8 @@ class DashboardPage(QWidget):
         bar.addWidget(title)
         bar.addSpacing(8)
         bar.addWidget(self.source_label, 1)
-        bar.addWidget(QLabel(self.tr("Time window"), self))
+        self.window_label = QLabel(self.tr("Time window"), self)
+        bar.addWidget(self.window_label)
         self.window_combo = QComboBox(self)
         labels = (self.tr("1 minute"), self.tr("5 minutes"), self.tr("10 minutes"), self.tr("30 minutes"),
                   self.tr("1 hour"), self.tr("6 hours"), self.tr("24 hours"))
@@ -625,6 +630,12 @@ class DashboardPage(QWidget):
 
     def _show_empty_state_if_needed(self, hub: Any, snapshot: Snapshot | None) -> bool:
         """Switch between the cards and the explanation; True when cards are shown."""
+        shown = self._cards_or_reason(hub, snapshot)
+        for control in (self.window_label, self.window_combo, self.live_button):
+            control.setVisible(shown)  # no graphs, nothing to choose a time window for
+        return shown
+
+    def _cards_or_reason(self, hub: Any, snapshot: Snapshot | None) -> bool:
         demo = bool(self.context.demo)
         if hub is None:
             self.no_gpu.explain(health.StateText(
@@ -663,8 +674,11 @@ class DashboardPage(QWidget):
         for view in self._process_views.values():
             self.processes_layout.removeWidget(view)
             view.deleteLater()
+        self.process_tabs.clear()
         self._process_views.clear()
         self._process_models.clear()
+        # Up to two GPUs: their tables side by side; more: one tab per GPU, so names stay readable.
+        self.process_tabs.setVisible(len(gpus) > 2)
         master = None
         for info in gpus:
             card = GpuCard(info, self.cards_host)
@@ -706,7 +720,11 @@ class DashboardPage(QWidget):
         view.setAlternatingRowColors(True)
         layout.addWidget(caption)
         layout.addWidget(view)
-        self.processes_layout.addWidget(box, 1)
+        if self.process_tabs.isVisibleTo(self.processes_tab):
+            caption.hide()
+            self.process_tabs.addTab(box, self.tr("GPU {index}").format(index=info.index))
+        else:
+            self.processes_layout.addWidget(box, 1)
         self._process_models[info.index] = model
         self._process_views[info.index] = box
 
@@ -734,7 +752,7 @@ class DashboardPage(QWidget):
             return
         kind = _source_kind(hub)
         if kind == "simulated":
-            text = self.tr("Demo: a simulated training run on two GPUs")
+            text = self.tr("Demo: a simulated training run")
         elif kind == "replay":
             text = self.tr("Replay of a recorded log")
         else:

@@ -210,6 +210,10 @@
             <translation>GPU {index} · {name}</translation>
         </message>
         <message>
+            <source>GPU {index}</source>
+            <translation>GPU {index}</translation>
+        </message>
+        <message>
             <source>Nothing to report: no bottleneck, slowdown or heat problem seen in this window.</source>
             <translation>一切正常：在此时间范围内没有发现瓶颈、降频或过热问题。</translation>
         </message>
@@ -218,8 +222,8 @@
             <translation>分析建议（{count}）</translation>
         </message>
         <message>
-            <source>Demo: a simulated training run on two GPUs</source>
-            <translation>演示：模拟的双 GPU 训练任务</translation>
+            <source>Demo: a simulated training run</source>
+            <translation>演示：模拟的训练任务</translation>
         </message>
         <message>
             <source>Replay of a recorded log</source>
