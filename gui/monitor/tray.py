@@ -135,13 +135,16 @@ class TrayController(QObject):
         gpu = alert.gpu_index
         title = self.tr("GPU {index}").format(index=gpu) if gpu is not None else self.tr("GPU Assistant")
         stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(alert.t))
-        line = f"{stamp} [{getattr(alert, 'severity', '')}] {title}: {text}"
+        severity = getattr(alert, "severity", "")
+        severity = str(getattr(severity, "value", severity))  # an enum from the engine, or plain text
+        line = f"{stamp} [{severity}] {title}: {text}"
         self.session_log.append(line)
-        log.warning("alert %s on GPU %s: %s", getattr(alert, "rule", "?"), gpu, str(alert.message))
+        rule = getattr(alert, "rule", "?")
+        log.warning("alert %s on GPU %s: %s", getattr(rule, "value", rule), gpu, str(alert.message))
         self.logged.emit(line)
         settings = self.context.settings_store.settings.alerts
         if settings.notify_desktop and self.icon is not None:
-            critical = str(getattr(alert, "severity", "")).lower() in {"critical", "error"}
+            critical = severity.lower() in {"critical", "error"}
             self.icon.showMessage(title, text, QSystemTrayIcon.MessageIcon.Critical if critical
                                   else QSystemTrayIcon.MessageIcon.Warning, NOTIFY_MS)
             self.notified.emit(title, text)
