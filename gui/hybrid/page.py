@@ -130,12 +130,10 @@ class GpuCard(QFrame):
         layout.addWidget(kind)
         if adapter.drives_display:
             outputs = ", ".join(adapter.connected_outputs)
-            text = self.tr("Drives the display") + (f" ({outputs})" if outputs else "")
+            layout.addWidget(QLabel(self.tr("Drives the display") + (f" ({outputs})" if outputs else "")))
         elif adapter.drives_display is False:
-            text = self.tr("No display connected")
-        else:
-            text = self.tr("Display connection not reported")
-        layout.addWidget(QLabel(text))
+            layout.addWidget(QLabel(self.tr("No display connected")))
+        # None (Windows, from the registry alone): say nothing rather than guess
         details = " · ".join(x for x in (adapter.driver, adapter.pci_address, adapter.luid and "LUID " + adapter.luid) if x)
         if details:
             small = QLabel(f"<span style='color:#52606d'>{_esc(details)}</span>")
@@ -187,6 +185,8 @@ class HybridPage(QWidget):
         outer.setContentsMargins(16, 12, 16, 12)
         outer.setSpacing(10)
         head = QHBoxLayout()
+        self.status_label = QLabel(self.tr("Looking for GPUs…"))
+        self.status_label.setProperty("role", "muted")
         title_text = self.tr("Hybrid GPU")
         title = QLabel(f"<h2 style='margin:0'>{title_text}</h2>")
         subtitle = QLabel(self.tr("Which GPU each program really uses, and how to move it to the NVIDIA GPU"))
@@ -196,8 +196,7 @@ class HybridPage(QWidget):
         titles.addWidget(title)
         titles.addWidget(subtitle)
         head.addLayout(titles, 1)
-        self.status_label = QLabel(self.tr("Looking for GPUs…"))
-        self.status_label.setProperty("role", "muted")
+        head.addWidget(self.status_label, 0, Qt.AlignmentFlag.AlignBottom)
         self.refresh_button = QPushButton(self.tr("Refresh"))
         self.refresh_button.clicked.connect(self.refresh)
         head.addWidget(self.refresh_button, 0, Qt.AlignmentFlag.AlignBottom)
@@ -247,7 +246,6 @@ class HybridPage(QWidget):
         self.all_check.setToolTip(self.tr("Also list programs that show no sign of GPU use"))
         self.all_check.toggled.connect(self._on_all_toggled)
         filters.addWidget(self.all_check)
-        filters.addWidget(self.status_label)
         left_layout.addLayout(filters)
         self.model = QStandardItemModel(0, 5, self)
         self.model.setHorizontalHeaderLabels(
@@ -388,6 +386,7 @@ class HybridPage(QWidget):
         self._fill_table(result)
         self.status_label.setText(self.tr("{count} programs · sampled over {seconds} s").format(
             count=len(result.processes), seconds=f"{result.interval_s:.1f}"))
+        self.status_label.setToolTip("\n".join(render(n) for n in result.notes))
         self._show_details()
         self.scan_done.emit(result)
 

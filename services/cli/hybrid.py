@@ -188,6 +188,7 @@ def _list(service, inventory, args, cat: Catalog) -> int:
                 for g in modes.switcheroo],
             "nvidia_status": str(result.nvidia_status) if result.nvidia_status else None,
             "interval_s": round(result.interval_s, 3),
+            "notes": [str(n) for n in result.notes],
             "processes": [process_json(r, inventory) for r in procs],
         })
         return EXIT_OK
@@ -202,6 +203,8 @@ def _list(service, inventory, args, cat: Catalog) -> int:
             count=len(modes.switcheroo))))
     if result.nvidia_status:
         print(cat.render(result.nvidia_status))
+    for note in result.notes:
+        print(cat.render(note))
     print()
     print(cat.render(t("Programs using a GPU (sampled over {seconds} s)").format(
         seconds=f"{result.interval_s:.1f}")))

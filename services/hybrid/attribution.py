@@ -21,7 +21,7 @@ from services.hybrid.verdict import decide
 from services.hybrid.windows import (
     CounterSource, is_work_engtype, parse_engine_instance, parse_memory_instance,
 )
-from services.i18n import Msg
+from services.i18n import Msg, translate
 
 Waiter = Callable[[float], bool]  # waits up to N seconds; True if asked to stop
 
@@ -141,6 +141,7 @@ class LinuxAttributor:
             nv_uses = {pid: uses for pid, uses in nv_uses.items() if pid in pids}
 
         reports: list[ProcessReport] = []
+        unseen = 0
         for pid in sorted(set(first) | set(nv_uses)):
             snap = first.get(pid)
             uses = list(nv_uses.get(pid, []))
@@ -152,15 +153,20 @@ class LinuxAttributor:
             if snap is None:
                 name_now = _name_of(self.proc_root, pid)
                 if name_now is None:
-                    continue  # gone
+                    unseen += 1  # ended meanwhile, or NVML sees it in another PID namespace (containers)
+                    continue
                 reports.append(build_report(inventory, pid, name_now, None, (), uses, None))
                 continue
             wanted = snap.has_gpu_evidence or (include_all and bool(snap.cmdline))  # kernel threads have no cmdline
             if not (uses or wanted or pids is not None):
                 continue
             reports.append(build_report(inventory, pid, snap.name, snap.exe, snap.cmdline, uses, snap))
+        notes: tuple[Msg, ...] = ()
+        if unseen:
+            notes = (translate("Hybrid", "The NVIDIA driver lists {count} processes that are not visible here "
+                                         "(they ended, or run in another container)").format(count=unseen),)
         return ScanResult(inventory=inventory, processes=tuple(reports), interval_s=elapsed / 1e9,
-                          nvidia_status=self.nvidia_status)
+                          nvidia_status=self.nvidia_status, notes=notes)
 
 
 def _name_of(proc_root: Path, pid: int) -> str | None:

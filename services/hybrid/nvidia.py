@@ -76,52 +76,90 @@ def merge_process_lists(gpu_index: int, compute: list[Any], graphics: list[Any])
 
 
 class NvmlProcessProbe:
-    """NVML through nvidia-ml-py (imported as ``pynvml``)."""
+    """NVML through the app's one wrapper (``services.telemetry.nvml.Nvml``).
 
-    def __init__(self, nvml: Any = None) -> None:
-        if nvml is None:
-            try:
-                import pynvml as nvml  # provided by the nvidia-ml-py package
-            except ImportError as exc:  # pragma: no cover - a declared dependency
-                raise NvidiaUnavailable(translate("Hybrid", "The NVML Python module is not installed")) from exc
-        self._nvml = nvml
+    Process lists use the wrapper's probing with the v3 -> v2 -> v1 fallback and the R535
+    struct check of the telemetry source; per-process utilisation is called directly because
+    "no samples since then" (NOT_FOUND) must not mark it unsupported for good.
+    """
+
+    def __init__(self, nvml: Any = None, module: Any = None) -> None:
+        from services.telemetry.nvml import Nvml, NvmlUnavailable
+
+        self._nvml = nvml if nvml is not None else Nvml(module)
         try:
-            nvml.nvmlInit()
-        except Exception as exc:  # NVMLError_LibraryNotFound, DriverNotLoaded, NoPermission ...
-            raise NvidiaUnavailable(
-                translate("Hybrid", "NVIDIA driver not reachable: {error}").format(error=str(exc) or type(exc).__name__)
-            ) from exc
+            self._nvml.init()
+        except NvmlUnavailable as exc:
+            from services.telemetry.model import DeviceState
+            from services.telemetry.states import state_explanation
+
+            # The monitor's translated explanation per state; the raw reason only when it is a plain error.
+            message = (state_explanation(exc.state) if exc.state is not DeviceState.ERROR else
+                       translate("Hybrid", "NVIDIA driver not reachable: {error}").format(error=exc.message))
+            raise NvidiaUnavailable(message) from exc
         self._handles: list[Any] = []
+        self._keys: list[str] = []
         self._gpus: list[NvidiaGpu] = []
-        for index in range(nvml.nvmlDeviceGetCount()):
-            handle = nvml.nvmlDeviceGetHandleByIndex(index)
-            name = nvml.nvmlDeviceGetName(handle)
-            name = name.decode() if isinstance(name, bytes) else str(name)
-            try:
-                bus = nvml.nvmlDeviceGetPciInfo(handle).busId
-                bus = normalize_pci(bus.decode() if isinstance(bus, bytes) else str(bus))
-            except Exception:
-                bus = None
-            self._handles.append(handle)
-            self._gpus.append(NvidiaGpu(index=index, name=name, pci_bus_id=bus))
+        self._utilization_supported: dict[str, bool] = {}
+        try:
+            count = int(self._nvml.call("nvmlDeviceGetCount"))
+            for index in range(count):
+                self._add_gpu(index)
+        except Exception as exc:  # the driver answered init but not the device list
+            self.close()
+            raise NvidiaUnavailable(
+                translate("Hybrid", "NVIDIA driver not reachable: {error}").format(error=str(exc))) from exc
+
+    def _add_gpu(self, index: int) -> None:
+        from services.telemetry.nvml import Attempt, text
+
+        nvml = self._nvml
+        handle = nvml.device_call("nvmlDeviceGetHandleByIndex", index)
+        name = text(nvml.device_call("nvmlDeviceGetName", handle)) or f"NVIDIA GPU {index}"
+        key = text(nvml.device_call("nvmlDeviceGetUUID", handle)) or f"index-{index}"
+        pci = nvml.query(key, "pci_info", (Attempt("nvmlDeviceGetPciInfo_v3", (handle,)),
+                                           Attempt("nvmlDeviceGetPciInfo", (handle,))))
+        bus = text(getattr(pci, "busId", None)) if pci is not None else None
+        self._handles.append(handle)
+        self._keys.append(key)
+        self._gpus.append(NvidiaGpu(index=index, name=name, pci_bus_id=normalize_pci(bus) if bus else None))
 
     def gpus(self) -> list[NvidiaGpu]:
         return list(self._gpus)
 
     def processes(self) -> list[NvidiaProcess]:
-        nvml = self._nvml
+        from services.telemetry.nvml import Attempt, DeviceFailure
+        from services.telemetry.nvml_source import plausible_process_list
+
         result: list[NvidiaProcess] = []
-        for gpu, handle in zip(self._gpus, self._handles):
-            compute = self._call(nvml.nvmlDeviceGetComputeRunningProcesses, handle)
-            graphics = self._call(nvml.nvmlDeviceGetGraphicsRunningProcesses, handle)
-            result += merge_process_lists(gpu.index, compute, graphics)
+        for gpu, key, handle in zip(self._gpus, self._keys, self._handles):
+            lists = {}
+            for kind, symbol in (("compute", "nvmlDeviceGetComputeRunningProcesses"),
+                                 ("graphics", "nvmlDeviceGetGraphicsRunningProcesses")):
+                attempts = tuple(Attempt(f"{symbol}_{v}", (handle,), validate=plausible_process_list)
+                                 for v in ("v3", "v2", "v1"))
+                try:
+                    lists[kind] = list(self._nvml.query(key, f"processes_{kind}", attempts) or [])
+                except DeviceFailure:
+                    lists[kind] = []  # a lost GPU has no processes to show; the monitor reports the loss
+            result += merge_process_lists(gpu.index, lists["compute"], lists["graphics"])
         return result
 
     def utilization_since(self, since_us: int) -> list[NvidiaUtilization]:
-        nvml = self._nvml
+        from services.telemetry.nvml import ERROR_NOT_FOUND, error_code
+
         result: list[NvidiaUtilization] = []
-        for gpu, handle in zip(self._gpus, self._handles):
-            samples = self._call(nvml.nvmlDeviceGetProcessUtilization, handle, since_us)
+        for gpu, key, handle in zip(self._gpus, self._keys, self._handles):
+            if self._utilization_supported.get(key) is False:
+                continue
+            try:
+                samples = self._nvml.call("nvmlDeviceGetProcessUtilization", handle, since_us) or []
+            except Exception as exc:  # NVMLError of the binding in use
+                # NOT_FOUND: no samples since ``since_us``; anything else: this GPU cannot tell.
+                if error_code(exc) != ERROR_NOT_FOUND:
+                    self._utilization_supported[key] = False
+                continue
+            self._utilization_supported[key] = True
             best: dict[int, NvidiaUtilization] = {}
             for sample in samples:
                 pid = int(sample.pid)
@@ -133,17 +171,7 @@ class NvmlProcessProbe:
         return result
 
     def close(self) -> None:
-        try:
-            self._nvml.nvmlShutdown()
-        except Exception:
-            pass
-
-    def _call(self, func: Any, *args: Any) -> list[Any]:
-        # NOT_FOUND ("no samples since then") and NOT_SUPPORTED (some boards) just mean "nothing".
-        try:
-            return list(func(*args) or [])
-        except Exception:
-            return []
+        self._nvml.shutdown()
 
 
 def open_nvidia_probe() -> tuple[NvidiaProcessProbe | None, Msg | None]:

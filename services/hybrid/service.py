@@ -1,6 +1,7 @@
 """The hybrid-GPU checker's one entry point for the CLI and the GUI."""
 from __future__ import annotations
 
+import os
 import sys
 import threading
 import time
@@ -34,7 +35,9 @@ class HybridService:
     def __init__(self, platform: str = sys.platform, sysfs_root: Path | str = "/", proc_root: Path | str = "/proc",
                  nvidia_factory: ProbeFactory = open_nvidia_probe, registry: Registry | None = None,
                  counters: CounterSource | None = None, runner: CommandRunner | None = None,
-                 home: Path | None = None, backup_dir: Path | None = None) -> None:
+                 home: Path | None = None, backup_dir: Path | None = None,
+                 process_info: Callable[[int], tuple[str, str | None, tuple[str, ...]] | None] | None = None,
+                 path_exists: Callable[[str], bool] | None = None) -> None:
         self.platform = "windows" if platform.startswith("win") else "linux" if platform.startswith("linux") else platform
         self.sysfs_root = Path(sysfs_root)
         self.proc_root = Path(proc_root)
@@ -45,6 +48,8 @@ class HybridService:
         self._registry = registry
         self._counters = counters
         self._runner = runner
+        self._process_info = process_info  # Windows: pid -> (name, exe, cmdline); psutil when None
+        self._path_exists = path_exists or os.path.exists
         self.home = home or Path.home()
         if backup_dir is None:
             from services.paths import AppPaths
@@ -115,7 +120,8 @@ class HybridService:
                 from services.hybrid.windows import PdhCounterSource
 
                 counters = self._counters = PdhCounterSource()
-            return WindowsAttributor(counters, probe, status).scan(inventory, interval_s, pids, stop, include_all)
+            return WindowsAttributor(counters, probe, status, self._process_info).scan(
+                inventory, interval_s, pids, stop, include_all)
         return LinuxAttributor(self.proc_root, probe, status).scan(inventory, interval_s, pids, stop, include_all)
 
     def process(self, pid: int, interval_s: float = 1.0) -> ProcessReport | None:
@@ -138,7 +144,7 @@ class HybridService:
         if self.platform == "windows":
             if self._registry is None:
                 raise PlanError(translate("Hybrid", "The Windows registry is not available here"))
-            return plan_windows(self._registry, program)
+            return plan_windows(self._registry, program, exists=self._path_exists)
         inventory = inventory or self.inventory()
         modes = self.system_modes()
         return plan_linux(program, inventory, self.home, switcheroo_running=modes.switcheroo is not None)

@@ -12,7 +12,7 @@ import re
 import sys
 import time
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 from services.hybrid.model import GpuAdapter, GpuKind, Inventory, Vendor, vendor_of
 from services.i18n import translate
@@ -212,6 +212,26 @@ DEDICATED_COUNTER = r"\GPU Process Memory(*)\Dedicated Usage"
 SHARED_COUNTER = r"\GPU Process Memory(*)\Shared Usage"
 
 
+def pdh_item_type() -> type:
+    """PDH_FMT_COUNTERVALUE_ITEM_W: {LPWSTR szName; PDH_FMT_COUNTERVALUE FmtValue} with
+    FmtValue = {DWORD CStatus; union {LONG; double; LONGLONG; LPCSTR; LPCWSTR}} (pdh.h).
+    Fixed-width types so the layout is Windows' on every OS (the tests build it on Linux)."""
+    import ctypes
+
+    class Value(ctypes.Union):
+        _fields_ = [("longValue", ctypes.c_int32), ("doubleValue", ctypes.c_double),
+                    ("largeValue", ctypes.c_int64), ("AnsiStringValue", ctypes.c_char_p),
+                    ("WideStringValue", ctypes.c_wchar_p)]
+
+    class FmtValue(ctypes.Structure):
+        _fields_ = [("CStatus", ctypes.c_uint32), ("value", Value)]
+
+    class Item(ctypes.Structure):
+        _fields_ = [("szName", ctypes.c_wchar_p), ("FmtValue", FmtValue)]
+
+    return Item
+
+
 class PdhCounterSource:
     """Reads the GPU counters through pdh.dll (Windows only)."""
 
@@ -219,27 +239,17 @@ class PdhCounterSource:
     PDH_FMT_NOCAP100 = 0x00008000
     PDH_MORE_DATA = 0x800007D2
 
-    def __init__(self) -> None:
-        if sys.platform != "win32":
-            raise OSError("performance counters exist only on Windows")
+    def __init__(self, pdh: Any = None, sleep: Callable[[float], None] = time.sleep) -> None:
         import ctypes
-        from ctypes import wintypes
 
+        if pdh is None:
+            if sys.platform != "win32":
+                raise OSError("performance counters exist only on Windows")
+            pdh = ctypes.WinDLL("pdh.dll")
         self._ctypes = ctypes
-        self._pdh = ctypes.WinDLL("pdh.dll")
-
-        class _Value(ctypes.Union):
-            _fields_ = [("longValue", ctypes.c_long), ("doubleValue", ctypes.c_double),
-                        ("largeValue", ctypes.c_longlong), ("AnsiStringValue", ctypes.c_char_p),
-                        ("WideStringValue", ctypes.c_wchar_p)]
-
-        class _FmtValue(ctypes.Structure):
-            _fields_ = [("CStatus", wintypes.DWORD), ("value", _Value)]
-
-        class _Item(ctypes.Structure):
-            _fields_ = [("szName", ctypes.c_wchar_p), ("FmtValue", _FmtValue)]
-
-        self._Item = _Item
+        self._pdh = pdh
+        self._sleep = sleep
+        self._Item = pdh_item_type()
 
     def sample(self, interval_s: float) -> CounterSample:
         ctypes = self._ctypes
@@ -254,7 +264,7 @@ class PdhCounterSource:
                 counters[path] = handle
             # Utilization Percentage is a rate: two collections an interval apart.
             self._check(self._pdh.PdhCollectQueryData(query), "PdhCollectQueryData")
-            time.sleep(interval_s)
+            self._sleep(interval_s)
             self._check(self._pdh.PdhCollectQueryData(query), "PdhCollectQueryData")
             return CounterSample(
                 engine_utilization=self._array(counters[ENGINE_COUNTER]),

@@ -520,9 +520,9 @@ def _plan(nvml: Nvml, handle: Any) -> dict[str, tuple[Attempt, ...]]:
         "ecc_corrected": one("nvmlDeviceGetTotalEccErrors", _ERROR_CORRECTED, _VOLATILE_ECC),
         "ecc_uncorrected": one("nvmlDeviceGetTotalEccErrors", _ERROR_UNCORRECTED, _VOLATILE_ECC),
         "processes_compute": tuple(Attempt(f"nvmlDeviceGetComputeRunningProcesses_{v}", h,
-                                           validate=_plausible_processes) for v in ("v3", "v2", "v1")),
+                                           validate=plausible_process_list) for v in ("v3", "v2", "v1")),
         "processes_graphics": tuple(Attempt(f"nvmlDeviceGetGraphicsRunningProcesses_{v}", h,
-                                            validate=_plausible_processes) for v in ("v3", "v2", "v1")),
+                                            validate=plausible_process_list) for v in ("v3", "v2", "v1")),
     }
 
 
@@ -586,7 +586,7 @@ def _sleeping_placeholder(index: int, bdf: str, pci_devices: Path) -> _Slot:
                  state=DeviceState.SLEEPING, detail=_ASLEEP_DETAIL)
 
 
-def _plausible_processes(listed: Any) -> bool:
+def plausible_process_list(listed: Any) -> bool:
     """False for a process list read with the wrong struct layout.
 
     Some R535 drivers (535.98/535.104) shipped a ``_v3`` symbol whose struct

@@ -140,3 +140,35 @@ def test_polling_stops_when_hidden(qtbot, app_paths, laptop_service):
     assert not page._timer.isActive()
     page.shutdown()
     assert not page._scan_thread.isRunning()
+
+
+def test_windows_laptop_counters_and_registry_preference(qtbot, app_paths, tmp_path):
+    from services.hybrid.preference import USER_GPU_PREFERENCES
+    from services.hybrid.windows import HKCU
+    from tests.fakes.hybrid_fakes import FakeCounters, laptop_registry
+
+    registry = laptop_registry()
+    names = {4812: "Cyberpunk2077.exe", 9920: "msedge.exe", 15304: "python.exe", 1396: "dwm.exe"}
+    exe = {pid: f"C:\\Program Files\\Games\\{name}" for pid, name in names.items()}
+    service = HybridService(platform="win32", registry=registry, counters=FakeCounters(),
+                            nvidia_factory=lambda: (None, None), backup_dir=tmp_path / "b",
+                            process_info=lambda pid: (names[pid], exe[pid], (exe[pid],)) if pid in names else None,
+                            path_exists=lambda path: True)
+    page = make_page(qtbot, app_paths, service)
+    cards = page.inventory_box.findChildren(page_module.GpuCard)
+    assert len(cards) == 2
+    assert row_names(page) == sorted(names.values())
+    assert page.select_pid(4812)
+    assert "NVIDIA GPU" in page.verdict_label.text()
+    assert "Only copy/video work on Intel(R) UHD Graphics" in page.evidence_label.text()
+    assert "Windows GPU preference: not set" in page.evidence_label.text()
+    page.prefer_button.click()
+    dialog = page._plan_dialog
+    assert "GpuPreference=2;" in dialog.text.toPlainText()
+    with qtbot.waitSignal(page.preference_applied):
+        dialog.apply_button.click()
+    assert registry.values(HKCU, USER_GPU_PREFERENCES)[exe[4812]] == "GpuPreference=2;"
+    assert "Restart the program" in page.action_label.text()
+    page.undo_button.click()
+    assert exe[4812] not in registry.values(HKCU, USER_GPU_PREFERENCES)
+    page.shutdown()

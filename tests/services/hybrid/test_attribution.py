@@ -176,3 +176,11 @@ def test_windows_uses_ignores_foreign_instances():
     inventory = read_windows_inventory(laptop_registry())
     uses = windows_uses(inventory, {"not_a_gpu_instance": 5.0}, {}, {})
     assert uses == {}
+
+
+def test_nvml_processes_outside_this_pid_namespace_are_counted(laptop):
+    inventory, proc = laptop
+    nvidia = FakeNvidiaProbe(processes=[NvidiaProcess(987654, 0, "compute", 100.0)])
+    result = LinuxAttributor(proc, nvidia).scan(inventory, 0)
+    assert result.processes == ()
+    assert "lists 1 processes that are not visible here" in str(result.notes[0])

@@ -1,4 +1,4 @@
-"""NvmlProcessProbe against a stand-in for nvidia-ml-py at the function level."""
+"""NvmlProcessProbe through the app's NVML wrapper and the shared fake nvidia-ml-py (tests/fakes/fake_nvml.py)."""
 from __future__ import annotations
 
 from types import SimpleNamespace
@@ -6,71 +6,97 @@ from types import SimpleNamespace
 import pytest
 
 from services.hybrid.nvidia import NvidiaUnavailable, NvmlProcessProbe
+from tests.fakes.fake_nvml import (
+    NVML_ERROR_LIBRARY_NOT_FOUND, NVML_ERROR_NOT_FOUND, NVML_ERROR_NOT_SUPPORTED, OLD_DRIVER_MISSING, FakeNvml,
+    FakeProcess, NVMLError, make_gpu,
+)
 
 
-class NVMLError(Exception):
-    def __init__(self, value):
-        super().__init__(f"NVML error {value}")
-        self.value = value
+class FakeNvmlWithProcessUtilization(FakeNvml):
+    """The shared fake lacks nvmlDeviceGetProcessUtilization; this adds it with the binding's shape
+    (a list of c_nvmlProcessUtilizationSample_t-like objects: pid, timeStamp, smUtil, memUtil, encUtil, decUtil)."""
+
+    def __init__(self, *args, utilization=None, utilization_error=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.utilization = utilization or {}  # pid -> list of smUtil samples
+        self.utilization_error = utilization_error
+
+    def nvmlDeviceGetProcessUtilization(self, handle, last_seen):
+        self._gpu(handle, "nvmlDeviceGetProcessUtilization")
+        if self.utilization_error is not None:
+            raise NVMLError(self.utilization_error)
+        if not self.utilization:
+            raise NVMLError(NVML_ERROR_NOT_FOUND)  # no samples since last_seen
+        return [SimpleNamespace(pid=pid, timeStamp=last_seen + i + 1, smUtil=sm, memUtil=0, encUtil=0, decUtil=2)
+                for pid, values in self.utilization.items() for i, sm in enumerate(values)]
 
 
-class FakePynvml:
-    NVMLError = NVMLError
-
-    def __init__(self, init_error=None, util_error=None):
-        self.init_error, self.util_error = init_error, util_error
-        self.shut = False
-
-    def nvmlInit(self):
-        if self.init_error is not None:
-            raise NVMLError(self.init_error)
-
-    def nvmlShutdown(self):
-        self.shut = True
-
-    def nvmlDeviceGetCount(self):
-        return 1
-
-    def nvmlDeviceGetHandleByIndex(self, index):
-        return ("handle", index)
-
-    def nvmlDeviceGetName(self, handle):
-        return b"NVIDIA GeForce RTX 4060 Laptop GPU"
-
-    def nvmlDeviceGetPciInfo(self, handle):
-        return SimpleNamespace(busId=b"00000000:01:00.0")
-
-    def nvmlDeviceGetComputeRunningProcesses(self, handle):
-        return [SimpleNamespace(pid=700, usedGpuMemory=3 * 2 ** 30)]
-
-    def nvmlDeviceGetGraphicsRunningProcesses(self, handle):
-        return [SimpleNamespace(pid=700, usedGpuMemory=None), SimpleNamespace(pid=800, usedGpuMemory=64 * 2 ** 20)]
-
-    def nvmlDeviceGetProcessUtilization(self, handle, since):
-        if self.util_error is not None:
-            raise NVMLError(self.util_error)
-        sample = lambda pid, sm, ts: SimpleNamespace(pid=pid, timeStamp=ts, smUtil=sm, memUtil=0, encUtil=0, decUtil=3)
-        return [sample(700, 80, since + 1), sample(700, 92, since + 2), sample(800, 4, since + 1)]
+def laptop_gpu(**overrides):
+    values = dict(name="NVIDIA GeForce RTX 4060 Laptop GPU", bus_id="00000000:01:00.0",
+                  compute=[FakeProcess(700, 3 * 2 ** 30)],
+                  graphics=[FakeProcess(700, None), FakeProcess(800, 64 * 2 ** 20)])
+    return make_gpu(0, **{**values, **overrides})
 
 
 def test_lists_utilisation_and_names():
-    fake = FakePynvml()
-    probe = NvmlProcessProbe(fake)
+    fake = FakeNvmlWithProcessUtilization([laptop_gpu()], utilization={700: [80, 92], 800: [4]})
+    probe = NvmlProcessProbe(module=fake)
     (gpu,) = probe.gpus()
     assert (gpu.name, gpu.pci_bus_id) == ("NVIDIA GeForce RTX 4060 Laptop GPU", "0000:01:00.0")
     procs = {p.pid: p for p in probe.processes()}
     assert procs[700].kind == "compute+graphics" and procs[700].used_mib == 3072.0
     assert procs[800].kind == "graphics" and procs[800].used_mib == 64.0
     util = {u.pid: u for u in probe.utilization_since(1000)}
-    assert util[700].sm_pct == 92.0 and util[800].decoder_pct == 3.0  # busiest sample per process
+    assert util[700].sm_pct == 92.0 and util[800].decoder_pct == 2.0  # busiest sample per process
     probe.close()
-    assert fake.shut
+    assert fake.initialized == 0
 
 
-def test_no_samples_yet_is_an_empty_answer():
-    assert NvmlProcessProbe(FakePynvml(util_error=6)).utilization_since(0) == []  # NVML_ERROR_NOT_FOUND
+def test_no_samples_yet_is_asked_again_but_unsupported_is_not():
+    fake = FakeNvmlWithProcessUtilization([laptop_gpu()])
+    probe = NvmlProcessProbe(module=fake)
+    assert probe.utilization_since(0) == [] and probe.utilization_since(0) == []
+    assert fake.calls["nvmlDeviceGetProcessUtilization"] == 2
+    fake.utilization_error = NVML_ERROR_NOT_SUPPORTED
+    probe.utilization_since(0)
+    probe.utilization_since(0)
+    assert fake.calls["nvmlDeviceGetProcessUtilization"] == 3
+
+
+def test_old_driver_process_lists_through_v1():
+    fake = FakeNvmlWithProcessUtilization([laptop_gpu()], missing=OLD_DRIVER_MISSING)
+    procs = {p.pid: p for p in NvmlProcessProbe(module=fake).processes()}
+    assert procs[700].used_mib == 3072.0 and procs[800].kind == "graphics"
+
+
+def test_shared_fake_without_utilisation_still_lists_processes():
+    probe = NvmlProcessProbe(module=FakeNvml([laptop_gpu()]))
+    assert probe.utilization_since(0) == [] and len(probe.processes()) == 2
 
 
 def test_driver_missing_is_one_line():
-    with pytest.raises(NvidiaUnavailable, match="NVIDIA driver not reachable"):
-        NvmlProcessProbe(FakePynvml(init_error=12))
+    with pytest.raises(NvidiaUnavailable) as info:
+        NvmlProcessProbe(module=FakeNvml(init_error=NVML_ERROR_LIBRARY_NOT_FOUND))
+    assert str(info.value.message).startswith("The NVIDIA driver (its NVML library) was not found.")
+    from services.i18n import Catalog
+    assert "NVIDIA" in Catalog.load("zh_CN").render(info.value.message)
+
+
+def test_service_joins_nvml_to_the_sysfs_gpu_and_names_it(tmp_path):
+    import os
+
+    from services.hybrid.model import Basis, Placement
+    from services.hybrid.service import HybridService
+    from tests.fakes.hybrid_fakes import INTEL_IGPU, NVIDIA_DGPU, build_sysfs
+
+    me = os.getpid()
+    fake = FakeNvmlWithProcessUtilization([laptop_gpu(compute=[FakeProcess(me, 2 ** 30)], graphics=[])],
+                                          utilization={me: [66]})
+    service = HybridService(platform="linux", sysfs_root=build_sysfs(tmp_path, [INTEL_IGPU, NVIDIA_DGPU]),
+                            nvidia_factory=lambda: (NvmlProcessProbe(module=fake), None), backup_dir=tmp_path / "b")
+    inventory = service.inventory()
+    assert inventory.by_pci("0000:01:00.0").name == "NVIDIA GeForce RTX 4060 Laptop GPU"
+    report = service.scan(0.01, pids=[me], inventory=inventory).process(me)
+    assert (report.placement, report.basis, report.work_pct) == (Placement.NVIDIA, Basis.MEASURED, 66.0)
+    service.close()
+    assert fake.initialized == 0

@@ -1,0 +1,1 @@
+"""The Setup page (doctor, wizard, troubleshooter)."""

@@ -1,0 +1,812 @@
+"""The Setup page: environment doctor, setup wizard and troubleshooter.
+
+Thin on purpose: the doctor, the plans, the executor and the troubleshooter
+are services (``services.setup``); this page shows them and runs slow work on
+a thread pool so the window never freezes.
+"""
+from __future__ import annotations
+
+import platform
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
+from PySide6.QtCore import QUrl
+from PySide6.QtGui import QDesktopServices, QFont, QFontDatabase, QGuiApplication
+from PySide6.QtWidgets import (
+    QCheckBox, QComboBox, QFileDialog, QFormLayout, QFrame, QHBoxLayout, QLabel, QListWidget, QListWidgetItem,
+    QMessageBox, QPlainTextEdit, QPushButton, QScrollArea, QSizePolicy, QSplitter, QTabWidget, QVBoxLayout, QWidget,
+)
+
+from gui.context import AppContext
+from gui.i18n import render
+from services.setup.doctor import DoctorReport, Finding, Fix, run_doctor
+from services.setup.executor import ProgressStore, StepExecutor, StepOutcome, default_elevation
+from services.setup.fmt import command_line
+from services.setup.plan import Plan, Step
+from services.setup.planner import plan_for_report, setup_dir
+from services.setup.probes import find_python_envs
+from services.setup.rules import Rules, RulesError, load_rules
+from services.setup.system import SubprocessRunner, SystemRoot
+from services.setup.troubleshoot import explain, no_match_message
+
+SEVERITY_COLORS = {"error": "#d64545", "warning": "#d99a1e", "info": "#3b82c4", "ok": "#2f9e5b"}
+STATE_MARKS = {"done": "✔", "skipped": "↷", "failed": "✖", "undone": "↺", "pending": "○"}
+
+PAGE_STYLE = """
+QLabel#cardTitle { font-weight: 600; font-size: 11pt; }
+QLabel#badge { border-radius: 9px; padding: 2px 10px; color: white; background: #6b7280; }
+QListWidget#steps::item { padding: 7px 4px; }
+QFrame#facts { border: 1px solid palette(mid); border-radius: 6px; background: palette(base); }
+"""
+
+STYLE = """
+QFrame#card { border: 1px solid palette(mid); border-left: 5px solid %s; border-radius: 6px; background: palette(base); }
+QLabel#cardTitle { font-weight: 600; }
+QLabel#muted { color: palette(dark); }
+QLabel#badge { border-radius: 8px; padding: 1px 8px; color: white; background: #6b7280; }
+QPlainTextEdit#commands { background: palette(alternate-base); }
+"""
+
+
+class _TaskSignals(QObject):
+    """Lives in the GUI thread; the worker emits, the handlers run here (queued).
+
+    Handlers are bound methods of this QObject on purpose: PySide calls a plain
+    lambda in the emitting (worker) thread.
+    """
+
+    done = Signal(object)
+    failed = Signal(str)
+    line = Signal(str)
+
+    def __init__(self, page: "SetupPage", on_done: Callable[[Any], None], on_line: Callable[[str], None] | None) -> None:
+        super().__init__(page)
+        self._page = page
+        self._on_done = on_done
+        self._on_line = on_line
+        self.done.connect(self._handle_done)
+        self.failed.connect(self._handle_failed)
+        self.line.connect(self._handle_line)
+
+    def _handle_done(self, result: Any) -> None:
+        self._page._forget(self)
+        self._on_done(result)
+
+    def _handle_failed(self, message: str) -> None:
+        self._page._forget(self)
+        self._page._on_task_failed(message)
+
+    def _handle_line(self, text: str) -> None:
+        if self._on_line:
+            self._on_line(text)
+
+
+class _Task(QRunnable):
+    """One piece of slow work on the pool; results come back as signals."""
+
+    def __init__(self, fn: Callable[[Callable[[str], None]], Any], signals: _TaskSignals) -> None:
+        super().__init__()
+        self.setAutoDelete(True)
+        self._fn = fn
+        self.signals = signals
+
+    def run(self) -> None:
+        try:
+            result = self._fn(self.signals.line.emit)
+        except Exception as exc:  # a broken probe must not take the app down
+            self.signals.failed.emit(f"{type(exc).__name__}: {exc}")
+            return
+        self.signals.done.emit(result)
+
+
+def _mono() -> QFont:
+    font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+    font.setPointSizeF(max(9.0, font.pointSizeF() - 0.5))
+    return font
+
+
+class SetupPage(QWidget):
+    """Doctor, wizard and troubleshooter for one machine.
+
+    ``context.extras`` may hold ``setup_runner``, ``setup_root``, ``setup_nvml``,
+    ``setup_home`` and ``setup_windows_probe`` (tests hand in fakes); with
+    ``context.demo`` the page shows a recorded machine.
+
+    Signals:
+        report_ready(object): a DoctorReport arrived.
+        plan_ready(object): the Plan for this machine was rebuilt.
+        step_finished(object): a StepOutcome of run/undo.
+    """
+
+    report_ready = Signal(object)
+    plan_ready = Signal(object)
+    step_finished = Signal(object)
+
+    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.context = context
+        self._pool = QThreadPool(self)
+        self._pool.setMaxThreadCount(1)  # one probe or step at a time, in order
+        self._signals: list[_TaskSignals] = []
+        self._closing = False
+        self.report: DoctorReport | None = None
+        self.plan: Plan | None = None
+        self._work = setup_dir(context.paths)
+        self._rules_error: str | None = None
+        try:
+            self.rules: Rules | None = load_rules()
+        except RulesError as exc:
+            self.rules, self._rules_error = None, str(exc)
+        self._setup_machine()
+        self.progress = ProgressStore(self._work / "progress.json").load()
+        self.executor = StepExecutor(
+            self.runner, self.root, self.progress, self._work / "backups",
+            elevation="none" if self.demo else default_elevation(self.system, gui=True, root=self.root),
+            system=self.system,
+        )
+        self.check_states: dict[str, str] = {}
+        # Asked before a step restarts the computer; tests replace it.
+        self.confirm: Callable[[str], bool] = self._confirm_dialog
+        self.setStyleSheet(PAGE_STYLE)
+        self._started = False
+        self._build()
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        # Probe only when the page is first shown: opening the app stays fast.
+        super().showEvent(event)
+        if not self._started and self.rules is not None:
+            self._started = True
+            self.run_doctor()
+
+    # ---- machine access ------------------------------------------------------------------
+    def _setup_machine(self) -> None:
+        extras = self.context.extras
+        self.demo = bool(self.context.demo) and "setup_runner" not in extras
+        self.system = extras.get("setup_system") or ("windows" if platform.system() == "Windows" else "linux")
+        self.windows_probe = extras.get("setup_windows_probe")
+        if self.demo:
+            from services.setup.demo import demo_machine
+
+            machine = demo_machine(self._work / "demo-root")
+            self.runner, self.root, self.nvml = machine.runner, machine.root, machine.nvml
+            self.home = None
+            self.demo_python = machine.python
+            self.system = "linux"
+            return
+        self.runner = extras.get("setup_runner") or SubprocessRunner()
+        self.root = extras.get("setup_root") or SystemRoot()
+        self.nvml = extras.get("setup_nvml")
+        self.home = extras.get("setup_home", Path.home())
+        self.demo_python = None
+        if self.system == "windows" and self.windows_probe is None and sys.platform == "win32":
+            from services.setup.windows import LiveWindowsProbe
+
+            self.windows_probe = LiveWindowsProbe(self.runner)
+
+    # ---- layout ------------------------------------------------------------------------------
+    def _build(self) -> None:
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(18, 14, 18, 14)
+        head = QHBoxLayout()
+        heading = self.tr("Driver, CUDA & PyTorch")
+        title = QLabel(f"<h2>{heading}</h2>")
+        head.addWidget(title)
+        head.addStretch(1)
+        if self.demo:
+            badge = QLabel(self.tr("Demo: a recorded machine"))
+            badge.setObjectName("badge")
+            head.addWidget(badge)
+        outer.addLayout(head)
+        if self._rules_error:
+            err = QLabel(self.tr("The rules file could not be read: {error}").format(error=self._rules_error))
+            err.setWordWrap(True)
+            outer.addWidget(err)
+        self.tabs = QTabWidget(self)
+        self.tabs.addTab(self._build_doctor(), self.tr("Doctor"))
+        self.tabs.addTab(self._build_wizard(), self.tr("Setup wizard"))
+        self.tabs.addTab(self._build_troubleshooter(), self.tr("Troubleshooter"))
+        outer.addWidget(self.tabs, 1)
+
+    def _build_doctor(self) -> QWidget:
+        page = QWidget()
+        lay = QVBoxLayout(page)
+        row = QHBoxLayout()
+        row.addWidget(QLabel(self.tr("Python environment:")))
+        self.env_combo = QComboBox()
+        self.env_combo.setMinimumWidth(380)
+        self.env_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self._fill_envs()
+        row.addWidget(self.env_combo, 1)
+        self.browse_button = QPushButton(self.tr("Browse…"))
+        self.browse_button.clicked.connect(self._on_browse_clicked)
+        row.addWidget(self.browse_button)
+        self.check_button = QPushButton(self.tr("Run checks"))
+        self.check_button.setDefault(True)
+        self.check_button.setProperty("primary", True)
+        self.check_button.clicked.connect(self.run_doctor)
+        row.addWidget(self.check_button)
+        lay.addLayout(row)
+        self.doctor_status = QLabel("")
+        self.doctor_status.setProperty("role", "muted")
+        lay.addWidget(self.doctor_status)
+
+        split = QSplitter(Qt.Orientation.Horizontal)
+        facts_box = QFrame()
+        facts_box.setObjectName("facts")
+        self.facts_form = QFormLayout(facts_box)
+        self.facts_form.setLabelAlignment(Qt.AlignmentFlag.AlignRight)
+        self.fact_labels: dict[str, QLabel] = {}
+        for key, label in (("os", self.tr("System")), ("gpu", self.tr("GPU")), ("driver", self.tr("Driver")),
+                           ("module", self.tr("Kernel module")), ("secure_boot", self.tr("Secure Boot")),
+                           ("cuda", self.tr("Highest CUDA")), ("python", self.tr("Python")), ("torch", self.tr("PyTorch"))):
+            value = QLabel("—")
+            value.setWordWrap(True)
+            value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            self.fact_labels[key] = value
+            self.facts_form.addRow(label, value)
+        facts_box.setMinimumWidth(280)
+        facts_box.setMaximumWidth(380)
+        split.addWidget(facts_box)
+        self.findings_area = QScrollArea()
+        self.findings_area.setWidgetResizable(True)
+        self.findings_host = QWidget()
+        self.findings_layout = QVBoxLayout(self.findings_host)
+        self.findings_layout.addStretch(1)
+        self.findings_area.setWidget(self.findings_host)
+        split.addWidget(self.findings_area)
+        split.setStretchFactor(1, 1)
+        lay.addWidget(split, 1)
+        return page
+
+    def _build_wizard(self) -> QWidget:
+        page = QWidget()
+        lay = QVBoxLayout(page)
+        self.plan_summary = QLabel(self.tr("The plan appears after the checks."))
+        self.plan_summary.setWordWrap(True)
+        self.plan_summary.setObjectName("cardTitle")
+        lay.addWidget(self.plan_summary)
+        self.plan_notes = QLabel("")
+        self.plan_notes.setWordWrap(True)
+        lay.addWidget(self.plan_notes)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        self.step_list = QListWidget()
+        self.step_list.setObjectName("steps")
+        self.step_list.setWordWrap(True)
+        self.step_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.step_list.setMinimumWidth(300)
+        self.step_list.setMaximumWidth(400)
+        self.step_list.currentRowChanged.connect(self._on_step_row_changed)
+        split.addWidget(self.step_list)
+        detail = QWidget()
+        d = QVBoxLayout(detail)
+        d.setContentsMargins(8, 0, 0, 0)
+        self.step_title = QLabel("")
+        self.step_title.setObjectName("cardTitle")
+        self.step_title.setWordWrap(True)
+        d.addWidget(self.step_title)
+        self.step_flags = QLabel("")
+        self.step_flags.setProperty("role", "muted")
+        d.addWidget(self.step_flags)
+        self.step_text = QLabel("")
+        self.step_text.setWordWrap(True)
+        self.step_text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.step_text.setOpenExternalLinks(True)
+        d.addWidget(self.step_text)
+        files_row = QHBoxLayout()
+        self.pick_driver_button = QPushButton(self.tr("Choose driver package…"))
+        self.pick_driver_button.clicked.connect(lambda: self._pick_windows_file("driver_package"))
+        self.pick_ddu_button = QPushButton(self.tr("Choose DDU…"))
+        self.pick_ddu_button.clicked.connect(lambda: self._pick_windows_file("ddu_exe"))
+        files_row.addWidget(self.pick_driver_button)
+        files_row.addWidget(self.pick_ddu_button)
+        files_row.addStretch(1)
+        d.addLayout(files_row)
+        self.step_commands = QPlainTextEdit()
+        self.step_commands.setObjectName("commands")
+        self.step_commands.setReadOnly(True)
+        self.step_commands.setFont(_mono())
+        self.step_commands.setMaximumHeight(130)
+        d.addWidget(self.step_commands)
+        buttons = QHBoxLayout()
+        self.run_button = QPushButton(self.tr("Run"))
+        self.run_button.setProperty("primary", True)
+        self.run_button.clicked.connect(self._on_run_clicked)
+        self.dry_run_check = QCheckBox(self.tr("Dry run"))
+        self.dry_run_check.setToolTip(self.tr("Show every action without changing anything"))
+        self.skip_button = QPushButton(self.tr("Skip"))
+        self.skip_button.clicked.connect(self._on_skip_clicked)
+        self.done_button = QPushButton(self.tr("Mark done"))
+        self.done_button.clicked.connect(self._on_mark_done_clicked)
+        self.copy_button = QPushButton(self.tr("Copy commands"))
+        self.copy_button.clicked.connect(self._on_copy_clicked)
+        self.check_step_button = QPushButton(self.tr("Check"))
+        self.check_step_button.clicked.connect(self._on_check_step_clicked)
+        self.undo_button = QPushButton(self.tr("Undo"))
+        self.undo_button.clicked.connect(self._on_undo_clicked)
+        for w in (self.run_button, self.dry_run_check, self.skip_button, self.done_button, self.copy_button,
+                  self.check_step_button, self.undo_button):
+            buttons.addWidget(w)
+        buttons.addStretch(1)
+        d.addLayout(buttons)
+        self.step_output = QPlainTextEdit()
+        self.step_output.setReadOnly(True)
+        self.step_output.setFont(_mono())
+        self.step_output.setPlaceholderText(self.tr("What ran and what it printed appears here."))
+        d.addWidget(self.step_output, 1)
+        split.addWidget(detail)
+        split.setStretchFactor(1, 1)
+        lay.addWidget(split, 1)
+        self._windows_options: dict[str, str] = {}
+        self._show_step(None)
+        return page
+
+    def _build_troubleshooter(self) -> QWidget:
+        page = QWidget()
+        lay = QVBoxLayout(page)
+        hint = QLabel(self.tr("Paste an error message (the whole traceback is fine). The answer uses what the doctor found on this machine."))
+        hint.setWordWrap(True)
+        lay.addWidget(hint)
+        self.error_edit = QPlainTextEdit()
+        self.error_edit.setFont(_mono())
+        self.error_edit.setPlaceholderText("RuntimeError: CUDA error: no kernel image is available for execution on the device")
+        self.error_edit.setMaximumHeight(170)
+        lay.addWidget(self.error_edit)
+        row = QHBoxLayout()
+        self.explain_button = QPushButton(self.tr("Explain"))
+        self.explain_button.setProperty("primary", True)
+        self.explain_button.clicked.connect(self._on_explain_clicked)
+        row.addWidget(self.explain_button)
+        row.addStretch(1)
+        lay.addLayout(row)
+        area = QScrollArea()
+        area.setWidgetResizable(True)
+        host = QWidget()
+        self.answers_layout = QVBoxLayout(host)
+        self.answers_layout.addStretch(1)
+        area.setWidget(host)
+        lay.addWidget(area, 1)
+        return page
+
+    # ---- environments --------------------------------------------------------------------------
+    def _fill_envs(self) -> None:
+        self.env_combo.clear()
+        self.env_combo.addItem(self.tr("None (check the driver only)"), None)
+        if self.demo_python:
+            self.env_combo.addItem(f"comfyui  —  {self.demo_python}", self.demo_python)
+            self.env_combo.setCurrentIndex(1)
+            return
+        if self.home is not None:
+            for env in find_python_envs(Path(self.home)):
+                self.env_combo.addItem(f"{env.name}  —  {env.python}", env.python)
+        if self.env_combo.count() > 1:
+            self.env_combo.setCurrentIndex(1)
+
+    def _on_browse_clicked(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Choose the environment's python"), str(self.home or ""))
+        if path:
+            self.select_python(path)
+
+    def select_python(self, path: str) -> None:
+        index = self.env_combo.findData(path)
+        if index < 0:
+            self.env_combo.addItem(path, path)
+            index = self.env_combo.count() - 1
+        self.env_combo.setCurrentIndex(index)
+
+    # ---- background work ------------------------------------------------------------------------
+    def _start(self, fn: Callable[[Callable[[str], None]], Any], done: Callable[[Any], None],
+               line: Callable[[str], None] | None = None) -> None:
+        if self._closing:
+            return
+        signals = _TaskSignals(self, done, line)
+        self._signals.append(signals)
+        self._pool.start(_Task(fn, signals))
+
+    def _forget(self, signals: _TaskSignals) -> None:
+        if signals in self._signals:
+            self._signals.remove(signals)
+            signals.deleteLater()
+
+    def _on_task_failed(self, message: str) -> None:
+        self._set_busy(False)
+        self.doctor_status.setText(self.tr("Something went wrong: {error}").format(error=message))
+
+    def _set_busy(self, busy: bool) -> None:
+        for w in (self.check_button, self.run_button, self.undo_button, self.skip_button, self.done_button,
+                  self.check_step_button):
+            w.setEnabled(not busy)
+        if not busy:
+            self._show_step(self._current_step())
+
+    def busy(self) -> bool:
+        return bool(self._signals)
+
+    # ---- doctor ---------------------------------------------------------------------------------
+    def run_doctor(self) -> None:
+        if self.rules is None or self.busy():
+            return
+        python = self.env_combo.currentData()
+        self._set_busy(True)
+        self.doctor_status.setText(self.tr("Checking the driver and the environment…"))
+        rules, runner, root, nvml, probe, system = self.rules, self.runner, self.root, self.nvml, self.windows_probe, self.system
+
+        def work(_line):
+            return run_doctor(runner, rules, python=python, root=root, nvml_module=nvml, windows_probe=probe,
+                              system=system)
+
+        self._start(work, self._on_report)
+
+    def _on_report(self, report: DoctorReport) -> None:
+        self.report = report
+        self._show_report(report)
+        self._rebuild_plan()
+        self._set_busy(False)
+        self.report_ready.emit(report)
+
+    def _show_report(self, report: DoctorReport) -> None:
+        f = report.facts
+        self.doctor_status.setText(self._summary_text(report))
+        set_ = lambda k, v: self.fact_labels[k].setText(v or "—")  # noqa: E731
+        set_("os", f"{f.os.pretty_name} {f.os.kernel}".strip() if f.os else "")
+        if report.gpu:
+            g = report.gpu
+            set_("gpu", f"{g.name}  [{g.pci.pci_id}]\n{g.generation or self.tr('unknown generation')}  {g.sm or ''}")
+        else:
+            set_("gpu", self.tr("no NVIDIA GPU found"))
+        set_("driver", f.driver_version or self.tr("not working"))
+        km = f.kernel_module
+        if km is not None:
+            if km.loaded_version:
+                flavor = self.tr("open") if km.loaded_flavor == "open" else self.tr("proprietary")
+                set_("module", f"{flavor} {km.loaded_version}")
+            elif km.nouveau_loaded:
+                set_("module", "nouveau")
+            else:
+                set_("module", self.tr("not loaded"))
+        else:
+            set_("module", self.tr("n/a on Windows"))
+        sb = {"enabled": self.tr("on"), "disabled": self.tr("off"), "not_uefi": self.tr("legacy BIOS boot"),
+              "unknown": self.tr("unknown")}
+        set_("secure_boot", sb.get(f.secure_boot, f.secure_boot))
+        set_("cuda", f.nvml.cuda_version if f.nvml and f.nvml.cuda_version else "")
+        if f.torch is None:
+            set_("python", self.tr("none chosen"))
+            set_("torch", "")
+        else:
+            set_("python", f"{f.torch.python_version}  {f.torch.python}" if f.torch.ran else f.torch.python)
+            if f.torch.torch_version:
+                build = f.torch.cuda_build and f"CUDA {f.torch.cuda_build}" or self.tr("CPU only")
+                cudnn = f", cuDNN {f.torch.cudnn_text}" if f.torch.cudnn_text else ""
+                set_("torch", f"{f.torch.torch_version} ({build}{cudnn})")
+            else:
+                set_("torch", self.tr("not installed"))
+        self._clear(self.findings_layout)
+        for finding in report.findings:
+            self.findings_layout.insertWidget(self.findings_layout.count() - 1, self._finding_card(finding))
+
+    def _summary_text(self, report: DoctorReport) -> str:
+        errors = sum(1 for x in report.findings if x.severity == "error")
+        warnings = sum(1 for x in report.findings if x.severity == "warning")
+        if errors or warnings:
+            return self.tr("{errors} problem(s) and {warnings} warning(s). Each card says what to do.").format(errors=errors, warnings=warnings)
+        return self.tr("Everything checked works.")
+
+    def _finding_card(self, finding: Finding) -> QFrame:
+        return self._card(finding.severity, render(finding.title), render(finding.detail), finding.fixes, ())
+
+    def _card(self, severity: str, title: str, detail: str, fixes, extra_lines) -> QFrame:
+        card = QFrame()
+        card.setObjectName("card")
+        card.setStyleSheet(STYLE % SEVERITY_COLORS.get(severity, "#888"))
+        lay = QVBoxLayout(card)
+        lay.setContentsMargins(12, 8, 12, 10)
+        t = QLabel(title)
+        t.setObjectName("cardTitle")
+        t.setWordWrap(True)
+        lay.addWidget(t)
+        body = QLabel(detail)
+        body.setWordWrap(True)
+        body.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        lay.addWidget(body)
+        for line in extra_lines:
+            extra = QLabel("• " + line)
+            extra.setWordWrap(True)
+            lay.addWidget(extra)
+        for fix in fixes:
+            lay.addWidget(self._fix_row(fix))
+        card.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
+        return card
+
+    def _fix_row(self, fix: Fix) -> QWidget:
+        box = QWidget()
+        lay = QVBoxLayout(box)
+        lay.setContentsMargins(0, 4, 0, 0)
+        head = QHBoxLayout()
+        label = QLabel("→ " + render(fix.label))
+        label.setWordWrap(True)
+        head.addWidget(label, 1)
+        win = self.system == "windows"
+        text = "\n".join(command_line(c, win) for c in fix.commands)
+        if fix.commands:
+            copy = QPushButton(self.tr("Copy"))
+            copy.clicked.connect(lambda _=False, t=text: QGuiApplication.clipboard().setText(t))
+            head.addWidget(copy)
+        if fix.step:
+            go = QPushButton(self.tr("Open in wizard"))
+            go.clicked.connect(lambda _=False, s=fix.step: self.open_step(s))
+            head.addWidget(go)
+        lay.addLayout(head)
+        if fix.commands:
+            cmd = QLabel(text)
+            cmd.setFont(_mono())
+            cmd.setWordWrap(True)
+            cmd.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            cmd.setStyleSheet("padding: 4px 6px; background: palette(alternate-base); border-radius: 4px;")
+            lay.addWidget(cmd)
+        return box
+
+    @staticmethod
+    def _clear(layout: QVBoxLayout) -> None:
+        while layout.count() > 1:
+            item = layout.takeAt(0)
+            if item.widget():
+                item.widget().deleteLater()
+
+    # ---- wizard -----------------------------------------------------------------------------------
+    def _rebuild_plan(self) -> None:
+        if self.report is None or self.rules is None:
+            return
+        if self.report.gpu is None:
+            self.plan = None
+            self.plan_summary.setText(self.tr("No NVIDIA GPU was found, so there is nothing to set up."))
+            self.step_list.clear()
+            self._show_step(None)
+            return
+        from services.setup.windows import WindowsPlanOptions
+
+        options = WindowsPlanOptions(**self._windows_options)
+        self.plan = plan_for_report(self.report, self.rules, self.root, self._work / "staged", options)
+        self.progress.adopt(self.plan)
+        self.plan_summary.setText(render(self.plan.summary))
+        self.plan_notes.setText("\n".join("• " + render(n) for n in self.plan.notes))
+        current = self._current_step()
+        self.step_list.blockSignals(True)
+        self.step_list.clear()
+        for i, step in enumerate(self.plan.steps, 1):
+            item = QListWidgetItem(self._step_label(i, step))
+            item.setData(Qt.ItemDataRole.UserRole, step.id)
+            self.step_list.addItem(item)
+        self.step_list.blockSignals(False)
+        row = self._resume_row(current.id if current else None)
+        self._auto_select = current is None  # first plan: jump to where the work is once checks are in
+        self.step_list.setCurrentRow(row)
+        self._show_step(self._current_step())
+        self._check_all()
+
+    def _check_all(self) -> None:
+        """Run every step's check in the background: the list shows what is already done."""
+        plan, executor = self.plan, self.executor
+        if plan is None:
+            return
+
+        def work(_line):
+            return {s.id: executor.check(s).state for s in plan.steps}
+
+        self._start(work, self._on_checks)
+
+    def _on_checks(self, states: dict) -> None:
+        self.check_states = states
+        self._refresh_step_labels()
+        if getattr(self, "_auto_select", False) and self.plan is not None:
+            self._auto_select = False
+            for i, s in enumerate(self.plan.steps):
+                if self.progress.state(s.id) not in ("done", "skipped") and states.get(s.id) != "done":
+                    self.step_list.setCurrentRow(i)
+                    break
+        self._show_step(self._current_step())
+        self.plan_ready.emit(self.plan)
+
+    def _resume_row(self, keep: str | None) -> int:
+        """The step to show: the one that was open, else the first not done (resume after reboot)."""
+        assert self.plan is not None
+        ids = [s.id for s in self.plan.steps]
+        if keep in ids:
+            return ids.index(keep)
+        for i, s in enumerate(self.plan.steps):
+            if self.progress.state(s.id) not in ("done", "skipped"):
+                return i
+        return 0
+
+    def _step_label(self, index: int, step: Step) -> str:
+        state = self.progress.state(step.id)
+        if state == "pending" and self.check_states.get(step.id) == "done":
+            state = "done"  # found done by its check (by a package, by hand, or before a reboot)
+        return f"{STATE_MARKS.get(state, '○')}  {index}. {render(step.title)}"
+
+    def _refresh_step_labels(self) -> None:
+        if not self.plan:
+            return
+        for i, step in enumerate(self.plan.steps):
+            self.step_list.item(i).setText(self._step_label(i + 1, step))
+
+    def _current_step(self) -> Step | None:
+        if not self.plan or self.step_list.currentRow() < 0:
+            return None
+        return self.plan.step(self.step_list.currentItem().data(Qt.ItemDataRole.UserRole))
+
+    def _on_step_row_changed(self, _row: int) -> None:
+        self._show_step(self._current_step())
+
+    def open_step(self, step_id: str) -> None:
+        self.tabs.setCurrentIndex(1)
+        if not self.plan:
+            return
+        for i in range(self.step_list.count()):
+            if self.step_list.item(i).data(Qt.ItemDataRole.UserRole) == step_id:
+                self.step_list.setCurrentRow(i)
+                return
+
+    def _show_step(self, step: Step | None) -> None:
+        has = step is not None
+        for w in (self.run_button, self.skip_button, self.copy_button, self.check_step_button, self.dry_run_check):
+            w.setEnabled(has and not self.busy())
+        self.undo_button.setEnabled(has and step.undoable and self.progress.state(step.id) in ("done", "failed") and not self.busy())
+        self.done_button.setEnabled(has and step.manual and not self.busy())
+        is_windows = bool(self.plan and self.plan.system == "windows")
+        self.pick_driver_button.setVisible(is_windows and has and step.id in ("download-driver", "install-driver"))
+        self.pick_ddu_button.setVisible(is_windows and has and step.id in ("download-ddu", "run-ddu"))
+        if step is None:
+            self.step_title.setText("")
+            self.step_flags.setText("")
+            self.step_text.setText("")
+            self.step_commands.setPlainText("")
+            return
+        self.step_title.setText(render(step.title))
+        flags = []
+        if step.needs_root:
+            flags.append(self.tr("needs administrator rights") if is_windows else self.tr("needs root (asks for your password)"))
+        if step.needs_reboot:
+            flags.append(self.tr("restarts the computer"))
+        if step.manual:
+            flags.append(self.tr("you do this step"))
+        state = self.progress.state(step.id)
+        states = {"done": self.tr("done"), "skipped": self.tr("skipped"), "failed": self.tr("failed"),
+                  "undone": self.tr("undone"), "pending": self.tr("not run yet")}
+        status = states.get(state, state)
+        if state == "pending" and self.check_states.get(step.id) == "done":
+            status = self.tr("already done (its check passes)")
+        flags.append(self.tr("status: {state}").format(state=status))
+        self.step_flags.setText("  ·  ".join(flags))
+        text = render(step.explanation)
+        if step.link:
+            text += f'<br><a href="{step.link}">{step.link}</a>'
+        if step.source:
+            text += "<br><small>" + self.tr("Source: {source}").format(source=step.source) + "</small>"
+        self.step_text.setText(text)
+        self.step_commands.setPlainText("\n".join(self.executor.describe(step, plan=self.plan)) or self.tr("(no commands: follow the explanation)"))
+        self.run_button.setText(self.tr("Show what would run") if self.dry_run_check.isChecked() else self.tr("Run"))
+
+    def _on_copy_clicked(self) -> None:
+        step = self._current_step()
+        if step:
+            QGuiApplication.clipboard().setText(self.step_commands.toPlainText())
+
+    def _on_skip_clicked(self) -> None:
+        step = self._current_step()
+        if step:
+            self.executor.skip(step)
+            self._refresh_step_labels()
+            self._advance()
+
+    def _on_mark_done_clicked(self) -> None:
+        step = self._current_step()
+        if step:
+            self.executor.mark_done(step)
+            self._refresh_step_labels()
+            self._advance()
+
+    def _advance(self) -> None:
+        row = self.step_list.currentRow()
+        if row + 1 < self.step_list.count():
+            self.step_list.setCurrentRow(row + 1)
+        else:
+            self._show_step(self._current_step())
+
+    def _on_check_step_clicked(self) -> None:
+        step = self._current_step()
+        if not step:
+            return
+        self._set_busy(True)
+        executor = self.executor
+        self._start(lambda _l: executor.check(step), self._on_check_result)
+
+    def _on_check_result(self, result) -> None:
+        words = {"done": self.tr("already done"), "not_done": self.tr("not done yet"), "unknown": self.tr("cannot tell")}
+        self.step_output.appendPlainText(self.tr("Check: {state}").format(state=words.get(result.state, result.state))
+                                         + (f" ({result.detail})" if result.detail else ""))
+        self._set_busy(False)
+
+    def _on_run_clicked(self) -> None:
+        step = self._current_step()
+        if not step:
+            return
+        if self.dry_run_check.isChecked() or self.demo:
+            outcome = self.executor.dry_run(step)
+            self.step_output.appendPlainText("\n".join(outcome.lines))
+            note = render(outcome.message)
+            if self.demo:
+                note += "  " + self.tr("(demo machine: nothing runs)")
+            self.step_output.appendPlainText(note + "\n")
+            return
+        if step.manual and not step.commands:
+            if step.link:
+                QDesktopServices.openUrl(QUrl(step.link))
+            self.step_output.appendPlainText(render(step.explanation) + "\n")
+            return
+        if step.needs_reboot and not self.confirm(self.tr("This step restarts the computer. Save your work first. Continue?")):
+            return
+        self._set_busy(True)
+        executor, plan = self.executor, self.plan
+        self.step_output.appendPlainText("— " + render(step.title))
+        self._start(lambda line: executor.run(step, on_line=line, plan=plan), self._on_step_done,
+                    line=self.step_output.appendPlainText)
+
+    def _on_undo_clicked(self) -> None:
+        step = self._current_step()
+        if not step:
+            return
+        if self.dry_run_check.isChecked() or self.demo:
+            outcome = self.executor.undo(step, dry_run=True)
+            self.step_output.appendPlainText("\n".join(outcome.lines) + "\n" + render(outcome.message) + "\n")
+            return
+        self._set_busy(True)
+        executor = self.executor
+        self._start(lambda _l: executor.undo(step), self._on_step_done)
+
+    def _on_step_done(self, outcome: StepOutcome) -> None:
+        self.step_output.appendPlainText(render(outcome.message) + "\n")
+        self._refresh_step_labels()
+        self._set_busy(False)
+        self.step_finished.emit(outcome)
+        step = self._current_step()
+        if outcome.ok and step and step.id in ("verify-driver", "install-pytorch", "reboot"):
+            self.run_doctor()  # the driver or torch changed: re-read, the plan follows
+
+    def _confirm_dialog(self, text: str) -> bool:
+        answer = QMessageBox.question(self, self.tr("Restart needed"), text)
+        return answer == QMessageBox.StandardButton.Yes
+
+    def _pick_windows_file(self, key: str) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Choose the file"), "", "*.exe")
+        if path:
+            self.set_windows_file(key, path)
+
+    def set_windows_file(self, key: str, path: str) -> None:
+        self._windows_options[key] = path
+        self._rebuild_plan()
+
+    # ---- troubleshooter ---------------------------------------------------------------------------
+    def _on_explain_clicked(self) -> None:
+        self.explain_text(self.error_edit.toPlainText())
+
+    def explain_text(self, text: str) -> list:
+        found = explain(text, self.report)
+        self._clear(self.answers_layout)
+        if not found:
+            label = QLabel(render(no_match_message()))
+            label.setWordWrap(True)
+            self.answers_layout.insertWidget(0, label)
+            return found
+        for i, d in enumerate(found):
+            card = self._card("warning", render(d.title), render(d.cause), d.fixes, [render(m) for m in d.on_this_machine])
+            self.answers_layout.insertWidget(i, card)
+        return found
+
+    # ---- lifecycle -------------------------------------------------------------------------------------
+    def shutdown(self) -> None:
+        """Wait for the running probe or step (they have timeouts), then stop."""
+        self._closing = True
+        self._pool.clear()
+        self._pool.waitForDone(120_000)

@@ -1,0 +1,148 @@
+"""``python main.py doctor``: check the driver stack and a Python environment."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from services.cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError
+from services.i18n import Catalog, resolve_language
+from services.paths import AppPaths
+from services.settings import SettingsStore
+
+HELP = "check the NVIDIA driver, CUDA and PyTorch in a Python environment, and say how to fix problems"
+
+NO_DRIVER_CODES = {"no_nvidia_gpu", "driver_not_installed", "nouveau_in_use", "secure_boot_blocks_module", "module_not_loaded"}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--python", metavar="PATH", help="interpreter of the environment to test (a venv's or conda env's python)")
+    parser.add_argument("--list-envs", action="store_true", help="list the venvs and conda environments found in your home folder")
+    parser.add_argument("--explain", metavar="TEXT", help="explain an error message ('-' reads it from stdin), using what the doctor finds here")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON (stable codes, English text)")
+
+
+def catalog() -> Catalog:
+    store = SettingsStore(AppPaths.default().settings_file)
+    store.load()
+    return Catalog.load(resolve_language(store.settings.general.language))
+
+
+def check_python_path(path: str) -> str:
+    p = Path(path).expanduser()
+    if p.is_dir():  # accept an environment folder too
+        for cand in (p / "bin" / "python3", p / "bin" / "python", p / "Scripts" / "python.exe", p / "python.exe"):
+            if cand.is_file():
+                return str(cand)
+        raise UsageError(f"no Python interpreter inside {path}")
+    if not p.is_file():
+        raise UsageError(f"no such interpreter: {path}")
+    if not os.access(p, os.X_OK):
+        raise UsageError(f"{path} is not executable")
+    return str(p)
+
+
+def run(args: argparse.Namespace) -> int:
+    from services.setup.doctor import run_doctor
+    from services.setup.fmt import envs_found_heading
+    from services.setup.probes import find_python_envs
+    from services.setup.rules import RulesError, load_rules
+    from services.setup.system import SubprocessRunner
+
+    if args.list_envs:
+        envs = find_python_envs(Path.home())
+        if args.json:
+            print(json.dumps([{"name": e.name, "python": e.python, "kind": e.kind} for e in envs], indent=2))
+        else:
+            for e in envs:
+                print(f"{e.kind:6} {e.name:24} {e.python}")
+            if not envs:
+                print("no venvs or conda environments found in the usual places; pass --python PATH")
+        return EXIT_OK
+    python = check_python_path(args.python) if args.python else None
+    try:
+        rules = load_rules()
+    except RulesError as exc:
+        raise UsageError(str(exc)) from exc
+    windows_probe = None
+    if sys.platform == "win32":
+        from services.setup.windows import LiveWindowsProbe
+
+        windows_probe = LiveWindowsProbe(SubprocessRunner())
+    report = run_doctor(SubprocessRunner(), rules, python=python, windows_probe=windows_probe)
+    if args.explain is not None:
+        return explain_cli(args, report)
+    codes = {f.code for f in report.findings}
+    code = EXIT_NO_GPU if codes & NO_DRIVER_CODES else EXIT_FAILED if report.worst == "error" else EXIT_OK
+    if args.json:
+        print(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+        return code
+    cat = catalog()
+    print(render_text(report, cat))
+    if python is None:
+        envs = find_python_envs(Path.home())
+        if envs:
+            print()
+            print(cat.render(envs_found_heading()))
+            for e in envs[:8]:
+                print(f"  {e.name}: {e.python}")
+    return code
+
+
+def render_text(report, cat: Catalog) -> str:
+    from services.setup.fmt import command_line
+
+    f = report.facts
+    lines = []
+    marks = {"error": "[X]", "warning": "[!]", "info": "[i]", "ok": "[OK]"}
+    if f.os:
+        lines.append(f"OS: {f.os.pretty_name} {f.os.kernel}".rstrip())
+    if report.gpu:
+        g = report.gpu
+        lines.append(f"GPU: {g.name} [{g.pci.pci_id}] {g.generation or '?'} {g.sm or ''}".rstrip())
+    if f.driver_version:
+        cuda = f.nvml.cuda_version if f.nvml and f.nvml.cuda_version else "?"
+        lines.append(f"Driver: {f.driver_version} (CUDA <= {cuda})")
+    if f.kernel_module and f.kernel_module.loaded_flavor:
+        lines.append(f"Kernel module: {f.kernel_module.loaded_flavor} {f.kernel_module.loaded_version}")
+    lines.append(f"Secure Boot: {f.secure_boot}")
+    if f.torch and f.torch.ran:
+        lines.append(f"Python: {f.torch.python} ({f.torch.python_version}) torch {f.torch.torch_version or '-'}")
+    lines.append("")
+    for x in report.findings:
+        lines.append(f"{marks.get(x.severity, '-')} {cat.render(x.title)}")
+        lines.append(f"    {cat.render(x.detail)}")
+        for fix in x.fixes:
+            lines.append(f"    -> {cat.render(fix.label)}")
+            for c in fix.commands:
+                lines.append(f"       {command_line(c)}")
+            if fix.step and not fix.commands:
+                lines.append(f"       python main.py setup --run {fix.step}")
+    return "\n".join(lines)
+
+
+def explain_cli(args: argparse.Namespace, report) -> int:
+    from services.setup.fmt import command_line
+    from services.setup.troubleshoot import explain, no_match_message
+
+    text = sys.stdin.read() if args.explain == "-" else args.explain
+    found = explain(text, report)
+    if args.json:
+        print(json.dumps([d.to_json() for d in found], indent=2, ensure_ascii=False))
+        return EXIT_OK if found else EXIT_FAILED
+    cat = catalog()
+    if not found:
+        print(cat.render(no_match_message()))
+        return EXIT_FAILED
+    for d in found:
+        print(cat.render(d.title))
+        print("  " + cat.render(d.cause))
+        for line in d.on_this_machine:
+            print("  * " + cat.render(line))
+        for fix in d.fixes:
+            print("  -> " + cat.render(fix.label))
+            for c in fix.commands:
+                print("     " + command_line(c))
+    return EXIT_OK

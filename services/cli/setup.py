@@ -1,0 +1,175 @@
+"""``python main.py setup``: show the driver + CUDA + PyTorch plan, run or undo one step."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from services.cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError
+
+HELP = "show the driver/CUDA/PyTorch install plan for this machine; run, dry-run, check or undo one step"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    what = parser.add_mutually_exclusive_group(required=True)
+    what.add_argument("--plan", action="store_true", help="print the whole plan (nothing runs)")
+    what.add_argument("--status", action="store_true", help="run every step's check and show what is already done")
+    what.add_argument("--run", metavar="STEP", help="run one step (its commands are shown first)")
+    what.add_argument("--undo", metavar="STEP", help="undo one step (restore backed-up files / registry values)")
+    parser.add_argument("--os-release", metavar="FILE", help="plan for this os-release file instead of this machine")
+    parser.add_argument("--windows", action="store_true", help="plan for Windows (clean reinstall with DDU) instead of this machine")
+    parser.add_argument("--gpu", metavar="PCI_ID", help="plan for this NVIDIA PCI id, e.g. 10de:2684")
+    parser.add_argument("--python", metavar="PATH", help="the Python environment the PyTorch step installs into")
+    parser.add_argument("--driver-package", metavar="EXE", help="Windows: the NVIDIA offline driver package you downloaded")
+    parser.add_argument("--ddu", metavar="EXE", help="Windows: 'Display Driver Uninstaller.exe' you downloaded")
+    parser.add_argument("--dry-run", action="store_true", help="with --run/--undo: print every action, change nothing")
+    parser.add_argument("--yes", action="store_true", help="with --run/--undo: do not ask for confirmation")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def run(args: argparse.Namespace) -> int:
+    from services.cli.doctor import catalog, check_python_path
+    from services.paths import AppPaths
+    from services.setup.doctor import run_doctor
+    from services.setup.executor import ProgressStore, StepExecutor, default_elevation
+    from services.setup.fmt import command_line
+    from services.setup.planner import inputs_for, parse_pci_id, plan_for_os, plan_for_report, setup_dir
+    from services.setup.probes import OsInfo, parse_os_release
+    from services.setup.rules import RulesError, load_rules
+    from services.setup.system import SubprocessRunner, SystemRoot
+    from services.setup.windows import WindowsPlanOptions
+
+    try:
+        rules = load_rules()
+    except RulesError as exc:
+        raise UsageError(str(exc)) from exc
+    python = check_python_path(args.python) if args.python else None
+    device_id = None
+    if args.gpu:
+        try:
+            device_id = parse_pci_id(args.gpu)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from exc
+    paths = AppPaths.default()
+    work = setup_dir(paths)
+    root = SystemRoot()
+    runner = SubprocessRunner()
+    win_opts = WindowsPlanOptions(driver_package=args.driver_package or "", ddu_exe=args.ddu or "")
+    hypothetical = bool(args.os_release or args.windows)
+    if args.os_release:
+        try:
+            text = Path(args.os_release).read_text(encoding="utf-8", errors="replace")
+        except OSError as exc:
+            raise UsageError(f"cannot read {args.os_release}: {exc.strerror or exc}") from exc
+        os_info = parse_os_release(text)
+        if not os_info.id:
+            raise UsageError(f"{args.os_release} is not an os-release file (no ID= line)")
+    elif args.windows:
+        os_info = OsInfo(system="windows", pretty_name="Windows")
+    if hypothetical:
+        inputs = inputs_for(rules, root, work / "staged", device_id, python=python, probe_files=False)
+        plan = plan_for_os(os_info, inputs, rules, win_opts)
+    else:
+        report = run_doctor(runner, rules, python=python)
+        if report.gpu is None and device_id is None:
+            print("error: no NVIDIA GPU found on this machine; pass --gpu PCI_ID to plan anyway", file=sys.stderr)
+            return EXIT_NO_GPU
+        if device_id is not None:
+            f = report.facts
+            inputs = inputs_for(rules, root, work / "staged", device_id, secure_boot=f.secure_boot,
+                                kernel=f.os.kernel if f.os else "", python=python)
+            plan = plan_for_os(f.os, inputs, rules, win_opts)
+        else:
+            plan = plan_for_report(report, rules, root, work / "staged", win_opts)
+
+    progress = ProgressStore(work / "progress.json").load()
+    if progress.load_problem:
+        print(f"note: {progress.load_problem}", file=sys.stderr)
+    progress.adopt(plan)
+    executor = StepExecutor(runner, root, progress, work / "backups",
+                            elevation=default_elevation(plan.system, gui=False, root=root), system=plan.system)
+    cat = catalog()
+
+    if args.plan:
+        if args.json:
+            data = plan.to_json()
+            for s in data["steps"]:
+                s["state"] = progress.state(s["id"])
+            print(json.dumps(data, indent=2, ensure_ascii=False))
+            return EXIT_OK
+        print(render_plan(plan, executor, progress, cat))
+        return EXIT_OK
+
+    if hypothetical and (args.run or args.undo or args.status):
+        raise UsageError("--os-release/--windows only describe a plan; --run, --undo and --status work on this machine")
+
+    if args.status:
+        rows = []
+        for s in plan.steps:
+            result = executor.check(s)
+            rows.append({"id": s.id, "check": result.state, "detail": result.detail, "state": progress.state(s.id)})
+        if args.json:
+            print(json.dumps(rows, indent=2))
+        else:
+            for r in rows:
+                print(f"{r['id']:24} {r['check']:9} {r['state']:8} {r['detail']}")
+        return EXIT_OK
+
+    step_id = args.run or args.undo
+    step = plan.step(step_id)
+    if step is None:
+        raise UsageError(f"no step '{step_id}' in this plan; steps: {', '.join(s.id for s in plan.steps)}")
+    undo = bool(args.undo)
+    lines = executor.describe(step, undo=undo, plan=plan)
+    print(cat.render(step.title))
+    for line in lines:
+        print("  " + line)
+    if args.dry_run:
+        print(cat.render(executor.dry_run(step).message) if not undo else cat.render(executor.undo(step, dry_run=True).message))
+        return EXIT_OK
+    if step.manual and not step.commands and not undo:
+        print(cat.render(step.explanation))
+        if step.link:
+            print(step.link)
+        return EXIT_OK
+    if not args.yes:
+        if not sys.stdin.isatty():
+            raise UsageError("refusing to change the system without confirmation: add --yes (or --dry-run)")
+        answer = input("Run these commands? [y/N] ").strip().lower()
+        if answer not in ("y", "yes"):
+            print("nothing was changed")
+            return EXIT_OK
+    outcome = executor.undo(step) if undo else executor.run(step, on_line=print, plan=plan)
+    print(cat.render(outcome.message))
+    if outcome.ok and step.needs_reboot and not undo:
+        print(cat.render(step.explanation))
+    return EXIT_OK if outcome.ok else EXIT_FAILED
+
+
+def render_plan(plan, executor, progress, cat) -> str:
+    from services.setup.fmt import command_line
+
+    out = [cat.render(plan.summary)]
+    for note in plan.notes:
+        out.append("  * " + cat.render(note))
+    out.append("")
+    for i, s in enumerate(plan.steps, 1):
+        flags = []
+        if s.needs_root:
+            flags.append("admin" if plan.system == "windows" else "root")
+        if s.needs_reboot:
+            flags.append("reboot")
+        if s.manual:
+            flags.append("by hand")
+        state = progress.state(s.id)
+        out.append(f"{i}. [{s.id}] {cat.render(s.title)}" + (f"  ({', '.join(flags)})" if flags else "") + (f"  <{state}>" if state != "pending" else ""))
+        out.append("   " + cat.render(s.explanation))
+        for line in executor.describe(s, plan=plan):
+            out.append("     " + line)
+        if s.link:
+            out.append("     " + s.link)
+        if s.undoable:
+            out.append(f"   undo: python main.py setup --undo {s.id}")
+        out.append("")
+    return "\n".join(out).rstrip()

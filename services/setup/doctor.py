@@ -1,0 +1,465 @@
+"""The environment doctor: gathers facts about the driver stack and the user's
+Python environment, then says what is wrong in plain words with the exact fix.
+
+``collect_facts`` only reads (through an injectable runner, file-system root
+and NVML module); ``diagnose`` is a pure function of the facts and the rules
+file, which is what the tests exercise with recorded outputs.
+"""
+from __future__ import annotations
+
+import platform
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from services.i18n import Msg, translate
+from services.setup.probes import (
+    KernelModuleState, NvidiaSmiState, NvmlState, OsInfo, PciGpu, TorchProbe,
+    probe_torch, read_gpus, read_kernel_module, read_nvidia_smi, read_nvml, read_os, read_secure_boot,
+)
+from services.setup.rules import Rules, arch_supported, sm_from_capability, version_at_least
+from services.setup.system import Runner, SystemRoot
+
+SEVERITIES = ("error", "warning", "info", "ok")
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    label: Msg
+    commands: tuple[tuple[str, ...], ...] = ()
+    step: str | None = None  # a wizard step that does it
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    code: str  # stable, for JSON and for the troubleshooter
+    severity: str  # error | warning | info | ok
+    title: Msg
+    detail: Msg
+    fixes: tuple[Fix, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class GpuIdentity:
+    pci: PciGpu
+    generation: str | None
+    sm: str | None
+    sm_measured: bool  # from NVML/torch rather than guessed from the model
+
+    @property
+    def name(self) -> str:
+        """'NVIDIA Corporation AD102 [GeForce RTX 4090]' -> 'GeForce RTX 4090'."""
+        m = re.search(r"\[([^\]]+)\]\s*$", self.pci.name or "")
+        return m.group(1) if m else (self.pci.name or self.pci.pci_id)
+
+
+@dataclass(frozen=True, slots=True)
+class MachineFacts:
+    os: OsInfo | None
+    gpus: tuple[PciGpu, ...] = ()
+    kernel_module: KernelModuleState | None = None
+    secure_boot: str = "unknown"
+    nvml: NvmlState | None = None
+    nvidia_smi: NvidiaSmiState | None = None
+    torch: TorchProbe | None = None
+    windows: Any = None  # services.setup.windows.WindowsFacts on Windows
+
+    @property
+    def os_name(self) -> str:
+        return "windows" if self.os and self.os.system == "windows" else "linux"
+
+    @property
+    def nvidia_gpus(self) -> tuple[PciGpu, ...]:
+        return tuple(g for g in self.gpus if g.is_nvidia)
+
+    @property
+    def driver_version(self) -> str | None:
+        """User-space driver version (NVML, then nvidia-smi, then the loaded module)."""
+        if self.nvml and self.nvml.driver_version:
+            return self.nvml.driver_version
+        if self.nvidia_smi and self.nvidia_smi.driver_version:
+            return self.nvidia_smi.driver_version
+        if self.windows is not None and getattr(self.windows, "driver_version", None):
+            return self.windows.driver_version
+        if self.kernel_module and self.kernel_module.loaded_version:
+            return self.kernel_module.loaded_version
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class DoctorReport:
+    facts: MachineFacts
+    gpu: GpuIdentity | None
+    findings: tuple[Finding, ...]
+    rules_version: str
+
+    @property
+    def worst(self) -> str:
+        for sev in SEVERITIES:
+            if any(f.severity == sev for f in self.findings):
+                return sev
+        return "ok"
+
+    def has(self, code: str) -> bool:
+        return any(f.code == code for f in self.findings)
+
+    def to_json(self) -> dict:
+        f = self.facts
+        return {
+            "rules_version": self.rules_version,
+            "os": None if f.os is None else {
+                "system": f.os.system, "id": f.os.id, "version_id": f.os.version_id,
+                "pretty_name": f.os.pretty_name, "family": f.os.family, "kernel": f.os.kernel,
+            },
+            "gpus": [{"pci_id": g.pci_id, "address": g.address, "name": g.name, "driver": g.driver} for g in f.gpus],
+            "gpu": None if self.gpu is None else {
+                "pci_id": self.gpu.pci.pci_id, "name": self.gpu.name, "generation": self.gpu.generation,
+                "sm": self.gpu.sm, "sm_measured": self.gpu.sm_measured,
+            },
+            "kernel_module": None if f.kernel_module is None else {
+                "loaded_version": f.kernel_module.loaded_version, "loaded_flavor": f.kernel_module.loaded_flavor,
+                "installed_version": f.kernel_module.installed_version, "nouveau_loaded": f.kernel_module.nouveau_loaded,
+            },
+            "secure_boot": f.secure_boot,
+            "driver_version": f.driver_version,
+            "nvml": None if f.nvml is None else {
+                "ok": f.nvml.ok, "driver_version": f.nvml.driver_version, "cuda_version": f.nvml.cuda_version,
+                "error_code": f.nvml.error_code, "error": f.nvml.error,
+            },
+            "nvidia_smi": None if f.nvidia_smi is None else {
+                "present": f.nvidia_smi.present, "exit_code": f.nvidia_smi.exit_code, "message": f.nvidia_smi.message,
+            },
+            "python": None if f.torch is None else {
+                "interpreter": f.torch.python, "ran": f.torch.ran, "error": f.torch.error,
+                "torch_version": f.torch.torch_version, "cuda_build": f.torch.cuda_build,
+                "cudnn": f.torch.cudnn_text or None, "cuda_available": f.torch.cuda_available,
+                "arch_list": list(f.torch.arch_list), "matmul_ok": f.torch.matmul_ok,
+            },
+            "windows": None if f.windows is None else f.windows.to_json(),
+            "worst": self.worst,
+            "findings": [
+                {
+                    "code": x.code, "severity": x.severity, "title": str(x.title), "detail": str(x.detail),
+                    "fixes": [{"label": str(fx.label), "commands": [list(c) for c in fx.commands], "step": fx.step} for fx in x.fixes],
+                }
+                for x in self.findings
+            ],
+        }
+
+
+# ---- collecting -----------------------------------------------------------------
+def collect_facts(
+    runner: Runner,
+    root: SystemRoot | None = None,
+    python: str | None = None,
+    nvml_module: Any = None,
+    windows_probe: Any = None,
+    system: str | None = None,
+) -> MachineFacts:
+    """Read everything the doctor needs. Slow parts: lspci, NVML, the torch probe."""
+    root = root or SystemRoot()
+    system = system or ("windows" if platform.system() == "Windows" else "linux")
+    torch = probe_torch(python, runner) if python else None
+    nvml = read_nvml(nvml_module)
+    smi = read_nvidia_smi(runner)
+    if system == "windows" and windows_probe is not None:
+        from services.setup.windows import collect_windows_facts
+
+        wfacts = collect_windows_facts(windows_probe)
+        return MachineFacts(os=wfacts.os, gpus=wfacts.gpus, secure_boot=wfacts.secure_boot,
+                            nvml=nvml, nvidia_smi=smi, torch=torch, windows=wfacts)
+    uname = runner.run(["uname", "-r"], timeout=5)
+    kernel = uname.stdout.strip() if uname.ok else (platform.release() if root.is_real else "")
+    return MachineFacts(
+        os=read_os(root, kernel),
+        gpus=tuple(read_gpus(root, runner)),
+        kernel_module=read_kernel_module(root, runner),
+        secure_boot=read_secure_boot(root, runner),
+        nvml=nvml,
+        nvidia_smi=smi,
+        torch=torch,
+    )
+
+
+# ---- deciding ---------------------------------------------------------------------
+def identify(facts: MachineFacts, rules: Rules) -> GpuIdentity | None:
+    nvidia = facts.nvidia_gpus
+    if not nvidia:
+        return None
+    pci = nvidia[0]
+    names = [pci.name]
+    nvml_gpu = facts.nvml.gpus[0] if facts.nvml and facts.nvml.gpus else None
+    if nvml_gpu:
+        names.append(nvml_gpu.name)
+    if facts.torch and facts.torch.device_name:
+        names.append(facts.torch.device_name)
+    generation = None
+    for name in names:
+        generation, _how = rules.identify_gpu(pci.device_id, name)
+        if generation:
+            break
+    sm, measured = None, False
+    cap = (facts.torch.capability if facts.torch else None) or (nvml_gpu.capability if nvml_gpu else None)
+    if cap:
+        sm, measured = sm_from_capability(*cap), True
+        generation = generation or (g.name if (g := rules.generation_for_sm(sm)) else None)
+    elif generation:
+        sm = guess_sm(rules, generation, " ".join(names))
+    return GpuIdentity(pci, generation, sm, measured)
+
+
+def guess_sm(rules: Rules, generation: str, name: str) -> str | None:
+    gen = rules.generation(generation)
+    if not gen:
+        return None
+    if len(gen.sm) == 1:
+        return gen.sm[0]
+    # Two architectures in one generation: the data-center part is the odd one out.
+    datacenter = {"Ampere": ("A100", "A30"), "Pascal": ("P100",), "Blackwell": ("B200", "GB200", "B100"), "Maxwell": ("750",)}
+    if any(tag in name for tag in datacenter.get(generation, ())):
+        return gen.sm[0]
+    return gen.sm[-1]
+
+
+def pip_install_commands(python: str, index_url: str, replace: bool) -> tuple[tuple[str, ...], ...]:
+    install = (python, "-m", "pip", "install", "--upgrade", "torch", "--index-url", index_url)
+    if replace:
+        return ((python, "-m", "pip", "uninstall", "-y", "torch"), install)
+    return (install,)
+
+
+def diagnose(facts: MachineFacts, rules: Rules, python_hint: str | None = None) -> DoctorReport:
+    out: list[Finding] = []
+    gpu = identify(facts, rules)
+    os_name = facts.os_name
+    driver = facts.driver_version
+    python = (facts.torch.python if facts.torch else None) or python_hint or "python"
+
+    if facts.os and facts.os.family == "unsupported":
+        out.append(Finding(
+            "distro_unsupported", "info",
+            translate("Doctor", "{distro} is not a distribution the wizard has steps for").format(distro=facts.os.pretty_name),
+            translate("Doctor", "The checks below still apply; the wizard shows the generic steps (install your distribution's NVIDIA driver package, blacklist nouveau, reboot, verify)."),
+        ))
+
+    if gpu is None:
+        out.append(Finding(
+            "no_nvidia_gpu", "error",
+            translate("Doctor", "No NVIDIA GPU was found"),
+            translate("Doctor", "No display device with NVIDIA's PCI vendor id (10de) is visible. Check that the card is seated, powered (PCIe power cables) and enabled in the firmware; in a virtual machine it must be passed through."),
+        ))
+        return DoctorReport(facts, None, tuple(out), rules.version)
+
+    gen = rules.generation(gpu.generation)
+    if gen is None:
+        out.append(Finding(
+            "gpu_unknown", "warning",
+            translate("Doctor", "{name} is not in the rules file"),
+            translate("Doctor", "The wizard cannot tell its generation, so it cannot choose between the open and the proprietary kernel module or the right PyTorch build for you. Update the app, or pass the compute capability through a working driver."),
+        ))
+
+    # --- kernel driver (Linux) ---
+    km = facts.kernel_module
+    mismatch = False
+    if os_name == "linux" and km is not None:
+        bound = gpu.pci.driver
+        if km.loaded_version is None:
+            if km.nouveau_loaded or bound == "nouveau":
+                out.append(Finding(
+                    "nouveau_in_use", "error",
+                    translate("Doctor", "The open-source nouveau driver is driving the card"),
+                    translate("Doctor", "CUDA and PyTorch need NVIDIA's driver. Install it, blacklist nouveau and rebuild the initramfs, then reboot (the wizard does each step)."),
+                    (Fix(translate("Doctor", "Run the setup wizard: install the driver and blacklist nouveau"), step="blacklist-nouveau"),),
+                ))
+            elif km.installed_version is None:
+                out.append(Finding(
+                    "driver_not_installed", "error",
+                    translate("Doctor", "No NVIDIA kernel module is installed"),
+                    translate("Doctor", "modinfo cannot find an nvidia module for the running kernel. Install the driver with the setup wizard."),
+                    (Fix(translate("Doctor", "Install the driver (setup wizard)"), step="install-driver"),),
+                ))
+            elif facts.secure_boot == "enabled":
+                out.append(Finding(
+                    "secure_boot_blocks_module", "error",
+                    translate("Doctor", "Secure Boot is on and the NVIDIA module {version} is not loaded").format(version=km.installed_version),
+                    translate("Doctor", "With Secure Boot, the kernel refuses a module that is not signed by a key it trusts ('Key was rejected by service' in dmesg). Enrol the module signing key (MOK) and reboot, or turn Secure Boot off in the firmware."),
+                    (Fix(translate("Doctor", "Enrol the signing key (setup wizard)"), step="enroll-mok"),
+                     Fix(translate("Doctor", "Read the kernel's reason"), (("journalctl", "-k", "-b", "--grep", "nvidia|NVRM"),))),
+                ))
+            else:
+                out.append(Finding(
+                    "module_not_loaded", "error",
+                    translate("Doctor", "The NVIDIA module {version} is installed but not loaded").format(version=km.installed_version),
+                    translate("Doctor", "If you installed it just now, reboot. Otherwise load it by hand and read its error: often the module was not rebuilt for a new kernel (missing kernel headers; see 'dkms status')."),
+                    (Fix(translate("Doctor", "Load it and show the error"), (("sudo", "modprobe", "nvidia"), ("dkms", "status"))),),
+                ))
+        else:
+            userspace = facts.nvml.driver_version if facts.nvml and facts.nvml.driver_version else None
+            smi_msg = facts.nvidia_smi.message if facts.nvidia_smi else ""
+            on_disk = km.installed_version
+            if (facts.nvml and facts.nvml.error_code == 18) or "mismatch" in smi_msg.lower() or (
+                on_disk and on_disk != km.loaded_version
+            ) or (userspace and userspace != km.loaded_version):
+                mismatch = True
+                newer = userspace or on_disk or "?"
+                out.append(Finding(
+                    "driver_library_mismatch", "error",
+                    translate("Doctor", "Reboot: the loaded module ({loaded}) is older than the libraries ({newer})").format(loaded=km.loaded_version, newer=newer),
+                    translate("Doctor", "The driver was updated (often by automatic updates) while the old kernel module kept running, so NVML and CUDA refuse to talk to it ('Driver/library version mismatch'). A reboot loads the new module."),
+                    (Fix(translate("Doctor", "Reboot"), (("systemctl", "reboot"),), step="reboot"),),
+                ))
+            if gen and km.loaded_flavor and km.loaded_flavor not in gen.kernel_modules:
+                out.append(Finding(
+                    "wrong_module_flavor", "error",
+                    translate("Doctor", "{generation} cards need the {needed} kernel module, but the {loaded} one is loaded").format(
+                        generation=gen.name, needed=_flavor_word(gen.preferred_module), loaded=_flavor_word(km.loaded_flavor)),
+                    translate("Doctor", "Install the other variant of the same driver branch; the wizard picks it for your card."),
+                    (Fix(translate("Doctor", "Install the right driver variant (setup wizard)"), step="install-driver"),),
+                ))
+    # --- driver age for the card ---
+    if gen and gen.min_driver_branch and driver and version_at_least(driver, gen.min_driver_branch) is False:
+        out.append(Finding(
+            "driver_too_old_for_gpu", "error",
+            translate("Doctor", "Driver {driver} is too old for {name}").format(driver=driver, name=gpu.name),
+            translate("Doctor", "{generation} cards need driver {branch} or newer.").format(generation=gen.name, branch=gen.min_driver_branch),
+            (Fix(translate("Doctor", "Update the driver (setup wizard)"), step="install-driver"),),
+        ))
+    # --- NVML / nvidia-smi ---
+    driver_ok = driver is not None and not mismatch and (facts.nvml is None or facts.nvml.ok or facts.nvidia_smi is None or facts.nvidia_smi.exit_code == 0)
+    already = {f.code for f in out}
+    smi = facts.nvidia_smi
+    if smi is not None and smi.present and smi.exit_code not in (0, None) and not (already & {"nouveau_in_use", "driver_not_installed", "secure_boot_blocks_module", "module_not_loaded", "driver_library_mismatch"}):
+        meaning = rules.nvidia_smi_exit_codes.get(smi.exit_code, "unknown error")
+        out.append(Finding(
+            "nvidia_smi_failed", "error",
+            translate("Doctor", "nvidia-smi failed with exit code {code}: {meaning}").format(code=smi.exit_code, meaning=meaning),
+            translate("Doctor", "Its message: {message}").format(message=smi.message or "-"),
+        ))
+    elif smi is not None and not smi.present and km is not None and km.loaded_version:
+        out.append(Finding(
+            "nvidia_smi_missing", "warning",
+            translate("Doctor", "nvidia-smi is not installed"),
+            translate("Doctor", "The kernel module is loaded but the driver's user-space tools are missing; install your distribution's NVIDIA utilities package."),
+        ))
+    if driver and facts.nvml and facts.nvml.ok:
+        out.append(Finding(
+            "driver_ok", "ok",
+            translate("Doctor", "Driver {driver} is working; it supports CUDA up to {cuda}").format(driver=driver, cuda=facts.nvml.cuda_version or "?"),
+            translate("Doctor", "The 'CUDA Version' nvidia-smi shows is the highest CUDA this driver can run, not an installed toolkit. PyTorch wheels bring their own CUDA libraries, so no toolkit is needed."),
+        ))
+
+    # --- PyTorch in the chosen environment ---
+    out += _torch_findings(facts, rules, gpu, gen, driver, driver_ok, os_name, python)
+
+    # --- Windows checks ---
+    if facts.windows is not None:
+        from services.setup.windows import windows_findings
+
+        out += windows_findings(facts.windows, rules)
+
+    order = {s: i for i, s in enumerate(SEVERITIES)}
+    out.sort(key=lambda f: order.get(f.severity, 9))
+    return DoctorReport(facts, gpu, tuple(out), rules.version)
+
+
+def _flavor_word(flavor: str | None) -> Msg:
+    if flavor == "open":
+        return translate("Doctor", "open")
+    return translate("Doctor", "proprietary")
+
+
+def _torch_findings(facts: MachineFacts, rules: Rules, gpu: GpuIdentity, gen, driver: str | None,
+                    driver_ok: bool, os_name: str, python: str) -> list[Finding]:
+    probe = facts.torch
+    if probe is None:
+        return [Finding(
+            "no_python_env", "info",
+            translate("Doctor", "No Python environment checked"),
+            translate("Doctor", "Pick the environment you train in (a venv or conda env) so the doctor can test PyTorch there."),
+        )]
+    if not probe.ran:
+        return [Finding(
+            "python_unusable", "error",
+            translate("Doctor", "Could not run {python}").format(python=probe.python),
+            translate("Doctor", "Reason: {reason}").format(reason=probe.error),
+        )]
+    choice = rules.recommend_variant(gpu.sm, driver if driver_ok else None, os_name)
+    index_fix: tuple[Fix, ...] = ()
+    if choice:
+        label = translate("Doctor", "Install the {variant} build of PyTorch (add torchvision/torchaudio to the same command if you use them)").format(variant=choice.variant.variant)
+        index_fix = (Fix(label, pip_install_commands(python, choice.index_url, replace=probe.has_torch), step="install-pytorch"),)
+    if not probe.has_torch:
+        return [Finding(
+            "torch_missing", "warning",
+            translate("Doctor", "PyTorch is not installed in {python}").format(python=probe.python),
+            translate("Doctor", "Python {version} answered, but 'import torch' failed: {error}").format(version=probe.python_version, error=probe.torch_error),
+            index_fix,
+        )]
+    if probe.hip:
+        return [Finding(
+            "torch_rocm_build", "error",
+            translate("Doctor", "PyTorch {version} is a ROCm (AMD) build").format(version=probe.torch_version),
+            translate("Doctor", "It cannot use an NVIDIA card. Install a CUDA build instead."),
+            index_fix,
+        )]
+    if probe.is_cpu_build:
+        return [Finding(
+            "torch_cpu_build", "error",
+            translate("Doctor", "PyTorch {version} is a CPU-only build").format(version=probe.torch_version),
+            translate("Doctor", "torch.version.cuda is None, so torch.cuda.is_available() will always be False. On Windows, plain 'pip install torch' gives this build; a CUDA build comes from PyTorch's own index."),
+            index_fix,
+        )]
+    out: list[Finding] = []
+    cuda = probe.cuda_build
+    if driver and cuda:
+        status = rules.driver_ok_for_cuda(driver, cuda, os_name)
+        need = rules.toolkit_min_driver(cuda, os_name) or rules.minor_compat_min_driver(cuda, os_name)
+        if status == "too_old":
+            out.append(Finding(
+                "driver_too_old_for_torch", "error",
+                translate("Doctor", "Driver {driver} is too old for this PyTorch (built with CUDA {cuda})").format(driver=driver, cuda=cuda),
+                translate("Doctor", "CUDA {cuda} needs driver {need} or newer. Update the driver, or install a PyTorch build for an older CUDA.").format(cuda=cuda, need=need or "?"),
+                (Fix(translate("Doctor", "Update the driver (setup wizard)"), step="install-driver"), *index_fix),
+            ))
+        elif status == "minor_compat":
+            out.append(Finding(
+                "driver_minor_compat", "warning",
+                translate("Doctor", "Driver {driver} is older than CUDA {cuda}'s own driver ({need})").format(driver=driver, cuda=cuda, need=need or "?"),
+                translate("Doctor", "PyTorch runs through CUDA's minor-version compatibility, but features that need a newer driver fail with an error. Updating the driver removes the risk."),
+                (Fix(translate("Doctor", "Update the driver (setup wizard)"), step="install-driver"),),
+            ))
+    if gpu.sm and probe.arch_list and not arch_supported(gpu.sm, probe.arch_list):
+        out.append(Finding(
+            "torch_arch_missing", "error",
+            translate("Doctor", "This PyTorch has no kernels for {name} ({sm})").format(name=gpu.name, sm=gpu.sm),
+            translate("Doctor", "PyTorch {version} was built for {arches}. Work on the GPU fails with 'no kernel image is available'. RTX 50 cards (sm_120) need torch 2.7 or newer with cu128 or a later CUDA.").format(
+                version=probe.torch_version, arches=" ".join(probe.arch_list) or "-"),
+            index_fix,
+        ))
+    if not probe.cuda_available and not out and driver_ok:
+        out.append(Finding(
+            "torch_no_cuda", "error",
+            translate("Doctor", "PyTorch {version} cannot see the GPU").format(version=probe.torch_version),
+            translate("Doctor", "torch.cuda.is_available() is False although the driver works. Its reason: {reason}").format(reason=probe.cuda_error or (probe.warnings[0] if probe.warnings else "-")),
+            index_fix,
+        ))
+    elif probe.cuda_available and probe.matmul_ok is False and not any(f.code == "torch_arch_missing" for f in out):
+        out.append(Finding(
+            "torch_matmul_failed", "error",
+            translate("Doctor", "A small matrix multiply on the GPU failed"),
+            translate("Doctor", "Error: {error}").format(error=probe.matmul_error or "-"),
+            index_fix,
+        ))
+    elif probe.cuda_available and probe.matmul_ok and not any(f.severity == "error" for f in out):
+        out.append(Finding(
+            "torch_ok", "ok",
+            translate("Doctor", "PyTorch {version} works on {device}").format(version=probe.torch_version, device=probe.device_name or gpu.name),
+            translate("Doctor", "CUDA build {cuda}, cuDNN {cudnn}; a matrix multiply on the GPU gave the right answer.").format(cuda=cuda or "-", cudnn=probe.cudnn_text or "-"),
+        ))
+    return out
+
+
+def run_doctor(runner: Runner, rules: Rules, python: str | None = None, root: SystemRoot | None = None,
+               nvml_module: Any = None, windows_probe: Any = None, system: str | None = None) -> DoctorReport:
+    facts = collect_facts(runner, root, python, nvml_module, windows_probe, system)
+    return diagnose(facts, rules, python)

@@ -1,0 +1,440 @@
+"""Linux install plans: Ubuntu (and Mint, Pop!_OS), Debian, Fedora, Arch, and
+the generic steps for anything else.
+
+Sources for the per-distro commands are on each step (``source``); the facts
+behind the choices (open vs proprietary modules by generation, minimum
+drivers) come from the rules file.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from services.i18n import Msg, translate
+from services.setup.plan import Check, FileChange, Plan, Step, staged_path
+from services.setup.probes import OsInfo
+from services.setup.rules import Generation, Rules, version_at_least
+from services.setup.system import SystemRoot
+
+# What nvidia-installer itself writes (NVIDIA/nvidia-installer misc.c).
+NOUVEAU_BLACKLIST = "# Written by GPU Assistant: keep nouveau off the NVIDIA card\nblacklist nouveau\noptions nouveau modeset=0\n"
+NOUVEAU_FILE = "/etc/modprobe.d/blacklist-nouveau.conf"
+MODPROBE_DIRS = ("/etc/modprobe.d", "/usr/lib/modprobe.d", "/lib/modprobe.d")
+SRC_NOUVEAU = "NVIDIA/nvidia-installer misc.c + initramfs.c; NVIDIA CUDA Installation Guide for Linux, 'Disabling Nouveau'"
+SRC_MOK = "dell/dkms README; https://rpmfusion.org/Howto/Secure%20Boot; mokutil(1)"
+MOK_CERTS = {
+    "ubuntu": "/var/lib/shim-signed/mok/MOK.der",
+    "debian": "/var/lib/dkms/mok.pub",
+    "fedora": "/etc/pki/akmods/certs/public_key.der",
+}
+INITRAMFS = {
+    "ubuntu": ("update-initramfs", "-u"),
+    "debian": ("update-initramfs", "-u"),
+    "fedora": ("dracut", "--force"),
+    "arch": ("mkinitcpio", "-P"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class PlanInputs:
+    """Everything a plan depends on besides the OS."""
+
+    root: SystemRoot
+    staging_dir: Path
+    generation: Generation | None
+    sm: str | None
+    gpu_label: str
+    secure_boot: str = "unknown"  # enabled | disabled | not_uefi | unknown
+    kernel: str = ""
+    driver_version: str | None = None  # working driver now, if any
+    python: str | None = None  # the user's environment for the PyTorch step
+    torch_version: str | None = None  # what is installed there now (for undo)
+    torch_cuda: str | None = None
+    # False when planning for another machine (--os-release): do not read this one's files.
+    probe_files: bool = True
+
+
+def plan_key(os_label: str, gpu_label: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._:-]+", "-", f"{os_label}-{gpu_label}").strip("-").lower()
+
+
+# ---- shared steps ------------------------------------------------------------------
+def nouveau_step(family: str, inputs: PlanInputs, initramfs: tuple[str, ...] | None) -> Step:
+    staged = staged_path(inputs.staging_dir, "blacklist-nouveau", NOUVEAU_FILE)
+    target = str(inputs.root(NOUVEAU_FILE))
+    commands: list[tuple[str, ...]] = [("install", "-D", "-m", "0644", staged, target)]
+    if initramfs:
+        commands.append(initramfs)
+    return Step(
+        id="blacklist-nouveau",
+        title=translate("Setup", "Keep the nouveau driver off the card"),
+        explanation=translate("Setup", "nouveau, the open-source driver, grabs the card before NVIDIA's module can. This writes the same blacklist file NVIDIA's installer writes and rebuilds the initramfs so it takes effect at boot. Many driver packages already do this; then the step shows as done."),
+        commands=tuple(commands),
+        needs_root=True,
+        check=Check("any_file_contains", MODPROBE_DIRS, "blacklist nouveau"),
+        undo=(initramfs,) if initramfs else (),
+        files=(FileChange(NOUVEAU_FILE, NOUVEAU_BLACKLIST, staged),),
+        source=SRC_NOUVEAU,
+    )
+
+
+def mok_step(family: str, inputs: PlanInputs) -> Step | None:
+    """Secure Boot: enrol the key the module is signed with (skipped when SB is off)."""
+    if inputs.secure_boot in ("disabled", "not_uefi"):
+        return None
+    cert = MOK_CERTS.get(family)
+    if cert is None:
+        return Step(
+            id="enroll-mok",
+            title=translate("Setup", "Secure Boot: sign the module"),
+            explanation=translate("Setup", "Secure Boot is on (or could not be read). This distribution has no standard signing key for NVIDIA's module: either turn Secure Boot off in the firmware settings, or sign the module with your own key (see your distribution's wiki on Secure Boot)."),
+            manual=True,
+            check=Check("secure_boot_key"),
+            source=SRC_MOK,
+        )
+    commands: list[tuple[str, ...]] = []
+    if family == "fedora":
+        commands += [("dnf", "install", "-y", "kmodtool", "akmods", "mokutil", "openssl"), ("kmodgenca", "-a")]
+    commands.append(("mokutil", "--import", cert))
+    return Step(
+        id="enroll-mok",
+        title=translate("Setup", "Secure Boot: enrol the module signing key"),
+        explanation=translate("Setup", "With Secure Boot on, the kernel only loads modules signed by a key it trusts. mokutil asks you to make up a one-time password. At the next boot a blue 'MOK management' screen appears: choose 'Enroll MOK', 'Continue', 'Yes', type that password, then reboot. If you miss the screen, run this step again."),
+        commands=tuple(commands),
+        needs_root=True,
+        needs_reboot=True,
+        check=Check("secure_boot_key", (cert,), argv=("mokutil", "--test-key", cert), expect="already enrolled"),
+        undo=(("mokutil", "--delete", cert),),
+        source=SRC_MOK,
+    )
+
+
+def reboot_step() -> Step:
+    return Step(
+        id="reboot",
+        title=translate("Setup", "Reboot"),
+        explanation=translate("Setup", "The new kernel module loads at boot. Save your work first. After the reboot, open GPU Assistant again: the wizard continues where it stopped."),
+        commands=(("systemctl", "reboot"),),
+        needs_reboot=True,
+        check=Check("driver_loaded"),
+        source="canonical/ubuntu-server-documentation PR #369 (loaded vs installed module)",
+    )
+
+
+def verify_driver_step() -> Step:
+    return Step(
+        id="verify-driver",
+        title=translate("Setup", "Check that the driver works"),
+        explanation=translate("Setup", "nvidia-smi talks to the driver through NVML. Exit code 0 means the driver is loaded and answers; its header shows the highest CUDA version this driver can run."),
+        commands=(("nvidia-smi",),),
+        check=Check("command_ok", argv=("nvidia-smi",)),
+        source="https://docs.nvidia.com/deploy/nvidia-smi/index.html (RETURN VALUE)",
+    )
+
+
+def pytorch_steps(inputs: PlanInputs, rules: Rules, os_name: str) -> tuple[Step, Step]:
+    python = inputs.python or ("python" if os_name == "windows" else "python3")
+    choice = rules.recommend_variant(inputs.sm, inputs.driver_version, os_name)
+    variant = choice.variant.variant if choice else "cu126"
+    url = choice.index_url if choice else rules.index_url(variant)
+    need = choice.needs_driver if choice else None
+    commands: list[tuple[str, ...]] = []
+    if inputs.torch_version:
+        commands.append((python, "-m", "pip", "uninstall", "-y", "torch"))
+    commands.append((python, "-m", "pip", "install", "--upgrade", "torch", "--index-url", url))
+    if inputs.torch_version:
+        old = inputs.torch_version
+        old_variant = old.split("+", 1)[1] if "+" in old else None
+        pin = old.split("+", 1)[0]
+        undo_cmd = (python, "-m", "pip", "install", "--force-reinstall", f"torch=={pin}")
+        if old_variant:
+            undo_cmd += ("--index-url", rules.index_url(old_variant))
+        undo: tuple[tuple[str, ...], ...] = (undo_cmd,)
+    else:
+        undo = ((python, "-m", "pip", "uninstall", "-y", "torch"),)
+    if inputs.driver_version:
+        explanation = translate("Setup", "Installs PyTorch's {variant} build into {python}. It brings its own CUDA and cuDNN libraries; only the driver is needed system-wide. It needs driver {need} or newer (you have {driver}). Add torchvision/torchaudio to the command if you use them, so their builds match.").format(
+            variant=variant, python=python, need=need or "-", driver=inputs.driver_version)
+    else:
+        explanation = translate("Setup", "Installs PyTorch's {variant} build into {python}. It brings its own CUDA and cuDNN libraries; only the driver is needed system-wide. It needs driver {need} or newer: after the reboot the wizard re-reads the driver and picks an older build if yours needs one.").format(
+            variant=variant, python=python, need=need or "-")
+    install = Step(
+        id="install-pytorch",
+        title=translate("Setup", "Install PyTorch for this card ({variant})").format(variant=variant),
+        explanation=explanation,
+        commands=tuple(commands),
+        check=Check("torch_ok", argv=(python,)),
+        undo=undo,
+        source="https://pytorch.org/get-started/locally/; RFC pytorch/pytorch#145544, #172663",
+    )
+    verify = Step(
+        id="verify-pytorch",
+        title=translate("Setup", "Check PyTorch on the GPU"),
+        explanation=translate("Setup", "Runs a small matrix multiply on the GPU in your environment and checks that this card's architecture is in PyTorch's build."),
+        commands=((python, "-c", 'import torch; x = torch.ones(256, 256, device="cuda"); print(torch.__version__, torch.cuda.get_device_name(0), (x @ x)[0, 0].item())'),),
+        check=Check("torch_ok", argv=(python,)),
+        source="torch.utils.collect_env (pytorch/pytorch); research notes A5",
+    )
+    return install, verify
+
+
+def _module_note(gen: Generation | None) -> Msg | None:
+    if gen is None:
+        return translate("Setup", "The card's generation is unknown, so the distribution's tool picks the module type.")
+    if gen.open_only:
+        return translate("Setup", "{generation} cards work only with NVIDIA's open kernel modules.").format(generation=gen.name)
+    if gen.proprietary_only:
+        return translate("Setup", "{generation} cards work only with NVIDIA's proprietary kernel module; driver branch {branch} is the last one that supports them.").format(generation=gen.name, branch=gen.last_branch or "580")
+    return translate("Setup", "{generation} cards work with both module types; the open modules are NVIDIA's default since driver 560.").format(generation=gen.name)
+
+
+def _apt_update() -> Step:
+    return Step(
+        id="update-package-lists",
+        title=translate("Setup", "Refresh the package lists"),
+        explanation=translate("Setup", "Downloads the current package lists so the newest driver packages are seen."),
+        commands=(("apt-get", "update"),),
+        needs_root=True,
+        source="apt-get(8)",
+    )
+
+
+# ---- Ubuntu family ------------------------------------------------------------------
+def ubuntu_plan(os: OsInfo, inputs: PlanInputs, rules: Rules) -> Plan:
+    install = Step(
+        id="install-driver",
+        title=translate("Setup", "Install the recommended NVIDIA driver"),
+        explanation=translate("Setup", "ubuntu-drivers matches your card's PCI id against the driver packages and installs the recommended one, open or proprietary as the package prefers. The first command makes sure the tool is there (Mint and Pop!_OS too)."),
+        commands=(("apt-get", "install", "-y", "ubuntu-drivers-common"), ("ubuntu-drivers", "install")),
+        needs_root=True,
+        check=Check("command_ok", argv=("modinfo", "-F", "version", "nvidia")),
+        # An apt pattern (apt-patterns(7), APT >= 2.0, i.e. Ubuntu 20.04 on): whichever
+        # nvidia-driver-NNN ubuntu-drivers chose, without guessing its number.
+        undo=(("apt-get", "purge", "-y", "--autoremove", "?and(?installed,?name(^nvidia-driver-[0-9]))"),),
+        source="canonical/ubuntu-drivers-common README and UbuntuDrivers/detect.py",
+    )
+    steps = [_apt_update(), install, nouveau_step("ubuntu", inputs, INITRAMFS["ubuntu"])]
+    return _finish(os, inputs, rules, "ubuntu", steps, [])
+
+
+# ---- Debian ------------------------------------------------------------------------
+DEBIAN_COMPONENTS = {"bullseye": ("contrib", "non-free")}
+DEBIAN_COMPONENTS_DEFAULT = ("contrib", "non-free", "non-free-firmware")
+
+
+def add_debian_components(text: str, codename: str) -> str:
+    """Add contrib/non-free(-firmware) to every Debian repository line (both formats)."""
+    wanted = DEBIAN_COMPONENTS.get(codename, DEBIAN_COMPONENTS_DEFAULT)
+    out = []
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("Components:"):
+            have = stripped.split(":", 1)[1].split()
+            line = "Components: " + " ".join(have + [c for c in wanted if c not in have])
+        elif re.match(r"^deb(-src)?\s", stripped) and "debian" in stripped:
+            parts = stripped.split()
+            line = " ".join(parts + [c for c in wanted if c not in parts[3:]])
+        out.append(line)
+    return "\n".join(out) + ("\n" if text.endswith("\n") else "")
+
+
+def debian_components_present(text: str, wanted: list[str] | tuple[str, ...]) -> bool:
+    """Every Debian repository line already lists every wanted component."""
+    seen = False
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("Components:"):
+            have = stripped.split(":", 1)[1].split()
+        elif re.match(r"^deb(-src)?\s", stripped) and "debian" in stripped:
+            have = stripped.split()[3:]
+        else:
+            continue
+        seen = True
+        if any(c not in have for c in wanted):
+            return False
+    return seen
+
+
+def debian_sources_file(root: SystemRoot) -> str | None:
+    for path in ("/etc/apt/sources.list.d/debian.sources", "/etc/apt/sources.list"):
+        text = root.read_text(path)
+        if text and ("deb.debian.org" in text or "debian" in text) and text.strip():
+            return path
+    return None
+
+
+def debian_plan(os: OsInfo, inputs: PlanInputs, rules: Rules) -> Plan:
+    notes: list[Msg] = []
+    codename = os.codename or "bookworm"
+    wanted = DEBIAN_COMPONENTS.get(codename, DEBIAN_COMPONENTS_DEFAULT)
+    sources = debian_sources_file(inputs.root) if inputs.probe_files else None
+    steps: list[Step] = []
+    if sources:
+        current = inputs.root.read_text(sources) or ""
+        staged = staged_path(inputs.staging_dir, "enable-non-free", sources)
+        steps.append(Step(
+            id="enable-non-free",
+            title=translate("Setup", "Enable Debian's contrib and non-free components"),
+            explanation=translate("Setup", "NVIDIA's driver is in Debian's non-free component. This adds {components} to your Debian repository lines in {path}; the old file is backed up.").format(components=" ".join(wanted), path=sources),
+            commands=(("install", "-m", "0644", staged, str(inputs.root(sources))),),
+            needs_root=True,
+            check=Check("debian_components", (sources,), " ".join(wanted)),
+            files=(FileChange(sources, add_debian_components(current, codename), staged),),
+            source="https://wiki.debian.org/NvidiaGraphicsDrivers",
+        ))
+    else:
+        steps.append(Step(
+            id="enable-non-free",
+            title=translate("Setup", "Enable Debian's contrib and non-free components"),
+            explanation=translate("Setup", "Add '{components}' to the components of every Debian repository line (in /etc/apt/sources.list.d/debian.sources or /etc/apt/sources.list). On this machine the wizard edits the file for you and keeps a backup.").format(components=" ".join(wanted)),
+            manual=True,
+            source="https://wiki.debian.org/NvidiaGraphicsDrivers",
+        ))
+    headers = f"linux-headers-{inputs.kernel}" if inputs.kernel else "linux-headers-amd64"
+    steps.append(_apt_update())
+    steps.append(Step(
+        id="install-driver",
+        title=translate("Setup", "Install Debian's NVIDIA driver"),
+        explanation=translate("Setup", "Installs nvidia-driver, the firmware and the headers for your running kernel (DKMS builds the module against them). The package also blacklists nouveau."),
+        commands=(("apt-get", "install", "-y", "nvidia-driver", "firmware-misc-nonfree", headers),),
+        needs_root=True,
+        check=Check("command_output", argv=("dpkg-query", "-W", "-f=${Status}", "nvidia-driver"), expect="install ok installed"),
+        undo=(("apt-get", "purge", "-y", "--autoremove", "nvidia-driver"),),
+        source="https://wiki.debian.org/NvidiaGraphicsDrivers; https://packages.debian.org/" + codename + "/nvidia-detect",
+    ))
+    steps.append(nouveau_step("debian", inputs, INITRAMFS["debian"]))
+    gen = inputs.generation
+    packaged = next((n["driver"] for n in rules.distro_driver_notes if n.get("codename") == codename), None)
+    if gen and gen.min_driver_branch and packaged and version_at_least(packaged, gen.min_driver_branch) is False:
+        notes.append(translate("Setup", "Debian {codename} packages driver {packaged}, but {generation} cards need {need} or newer. Use Debian backports or NVIDIA's CUDA repository for a newer driver; the steps below install the packaged one.").format(
+            codename=codename, packaged=packaged, generation=gen.name, need=gen.min_driver_branch))
+    return _finish(os, inputs, rules, "debian", steps, notes)
+
+
+# ---- Fedora -------------------------------------------------------------------------
+def fedora_plan(os: OsInfo, inputs: PlanInputs, rules: Rules) -> Plan:
+    release = os.version_id or "41"
+    gen = inputs.generation
+    if gen and gen.proprietary_only:
+        pkgs = ("akmod-nvidia-580xx", "xorg-x11-drv-nvidia-580xx-cuda")
+    elif gen and gen.open_only:
+        pkgs = ("akmod-nvidia-open", "xorg-x11-drv-nvidia-cuda")
+    else:
+        pkgs = ("akmod-nvidia", "xorg-x11-drv-nvidia-cuda")
+    steps: list[Step] = [Step(
+        id="enable-rpmfusion",
+        title=translate("Setup", "Enable RPM Fusion (free and nonfree)"),
+        explanation=translate("Setup", "Fedora does not ship NVIDIA's driver; RPM Fusion packages it."),
+        commands=(("dnf", "install", "-y",
+                   f"https://mirrors.rpmfusion.org/free/fedora/rpmfusion-free-release-{release}.noarch.rpm",
+                   f"https://mirrors.rpmfusion.org/nonfree/fedora/rpmfusion-nonfree-release-{release}.noarch.rpm"),),
+        needs_root=True,
+        check=Check("command_ok", argv=("rpm", "-q", "rpmfusion-nonfree-release")),
+        undo=(("dnf", "remove", "-y", "rpmfusion-free-release", "rpmfusion-nonfree-release"),),
+        source="https://rpmfusion.org/Configuration; https://rpmfusion.org/Howto/NVIDIA",
+    )]
+    mok = mok_step("fedora", inputs)
+    if mok:  # the key must exist before akmods builds, so it signs the module
+        steps.append(mok)
+    steps.append(Step(
+        id="install-driver",
+        title=translate("Setup", "Install the NVIDIA driver ({package})").format(package=pkgs[0]),
+        explanation=translate("Setup", "akmod builds the kernel module for every kernel you install; the -cuda package adds nvidia-smi and the CUDA driver library."),
+        commands=(("dnf", "install", "-y", *pkgs),),
+        needs_root=True,
+        check=Check("command_ok", argv=("rpm", "-q", pkgs[0])),
+        undo=(("dnf", "remove", "-y", *pkgs),),
+        source="https://rpmfusion.org/Howto/NVIDIA",
+    ))
+    steps.append(Step(
+        id="build-module",
+        title=translate("Setup", "Build the kernel module now"),
+        explanation=translate("Setup", "akmods builds the module in the background after the install, which takes minutes. Rebooting before it finishes leaves you without a driver, so build it now and wait."),
+        commands=(("akmods", "--force"),),
+        needs_root=True,
+        check=Check("command_ok", argv=("modinfo", "-F", "version", "nvidia")),
+        source="https://rpmfusion.org/Howto/NVIDIA (wait for akmods; check with modinfo -F version nvidia)",
+    ))
+    steps.append(nouveau_step("fedora", inputs, INITRAMFS["fedora"]))
+    return _finish(os, inputs, rules, "fedora", steps, [], mok_done=mok is not None)
+
+
+# ---- Arch ---------------------------------------------------------------------------
+def arch_plan(os: OsInfo, inputs: PlanInputs, rules: Rules) -> Plan:
+    gen = inputs.generation
+    notes: list[Msg] = []
+    if gen and gen.proprietary_only:
+        steps = [Step(
+            id="install-driver",
+            title=translate("Setup", "Install the 580xx legacy driver from the AUR"),
+            explanation=translate("Setup", "Arch's nvidia-open packages no longer support {generation} cards. Build 'nvidia-580xx-dkms' (and the matching utils) from the AUR with your AUR helper; GPU Assistant does not run AUR builds for you.").format(generation=gen.name),
+            manual=True,
+            check=Check("command_ok", argv=("modinfo", "-F", "version", "nvidia")),
+            link="https://aur.archlinux.org/packages/nvidia-580xx-dkms",
+            source="archlinux.org news on the 590 driver (via worldofsoftware/altusintel; weak source)",
+        )]
+    else:
+        steps = [Step(
+            id="install-driver",
+            title=translate("Setup", "Install nvidia-open and nvidia-utils"),
+            explanation=translate("Setup", "nvidia-open is built for Arch's default 'linux' kernel; with another kernel (linux-lts, linux-zen) install nvidia-open-dkms and its headers instead."),
+            commands=(("pacman", "-S", "--needed", "--noconfirm", "nvidia-open", "nvidia-utils"),),
+            needs_root=True,
+            check=Check("command_ok", argv=("pacman", "-Q", "nvidia-open")),
+            undo=(("pacman", "-Rns", "--noconfirm", "nvidia-open", "nvidia-utils"),),
+            source="Arch packages nvidia-open / nvidia-utils (archlinux.org news on the 590 driver)",
+        )]
+    steps.append(nouveau_step("arch", inputs, INITRAMFS["arch"]))
+    return _finish(os, inputs, rules, "arch", steps, notes)
+
+
+# ---- anything else ------------------------------------------------------------------------
+def generic_plan(os: OsInfo | None, inputs: PlanInputs, rules: Rules) -> Plan:
+    tool: tuple[str, ...] | None = None if inputs.probe_files else ("dracut", "--force")
+    for exe, cmd in (("/usr/bin/dracut", ("dracut", "--force")), ("/usr/sbin/update-initramfs", ("update-initramfs", "-u")),
+                     ("/usr/bin/mkinitcpio", ("mkinitcpio", "-P"))):
+        if inputs.probe_files and inputs.root.exists(exe):
+            tool = cmd
+            break
+    steps = [Step(
+        id="install-driver",
+        title=translate("Setup", "Install your distribution's NVIDIA driver package"),
+        explanation=translate("Setup", "Use your distribution's own NVIDIA packages (its package manager or driver tool); mixing them with NVIDIA's .run installer is the most common cause of breakage. Pick the open kernel modules for Turing and newer cards."),
+        manual=True,
+        check=Check("command_ok", argv=("modinfo", "-F", "version", "nvidia")),
+        link="https://www.nvidia.com/Download/index.aspx",
+        source="research notes A3.5 (mixing .run with distro packages); NVIDIA/open-gpu-kernel-modules README",
+    ), nouveau_step("generic", inputs, tool)]
+    return _finish(os, inputs, rules, "generic", steps, [], supported=False)
+
+
+def _finish(os: OsInfo | None, inputs: PlanInputs, rules: Rules, family: str, steps: list[Step],
+            notes: list[Msg], supported: bool = True, mok_done: bool = False) -> Plan:
+    if not mok_done:
+        mok = mok_step(family, inputs)
+        if mok:
+            steps.append(mok)
+    install, verify = pytorch_steps(inputs, rules, "linux")
+    steps += [reboot_step(), verify_driver_step(), install, verify]
+    module = _module_note(inputs.generation)
+    all_notes = [n for n in (module, *notes) if n is not None]
+    label = os.pretty_name if os else "Linux"
+    if supported:
+        summary = translate("Setup", "{steps} steps for {gpu} on {os}").format(steps=len(steps), gpu=inputs.gpu_label, os=label)
+    else:
+        summary = translate("Setup", "{os} is not a distribution GPU Assistant has tested steps for. These are the generic steps; follow your distribution's documentation for the driver package.").format(os=label)
+    return Plan(plan_key(label, inputs.gpu_label), "linux", label, supported, summary, tuple(all_notes), tuple(steps))
+
+
+def build_linux_plan(os: OsInfo | None, inputs: PlanInputs, rules: Rules) -> Plan:
+    family = os.family if os else "unsupported"
+    if family == "ubuntu":
+        return ubuntu_plan(os, inputs, rules)  # type: ignore[arg-type]
+    if family == "debian":
+        return debian_plan(os, inputs, rules)  # type: ignore[arg-type]
+    if family == "fedora":
+        return fedora_plan(os, inputs, rules)  # type: ignore[arg-type]
+    if family == "arch":
+        return arch_plan(os, inputs, rules)  # type: ignore[arg-type]
+    return generic_plan(os, inputs, rules)

@@ -1,0 +1,125 @@
+"""What a plan is made of: steps with exact commands, a check and an undo.
+
+A step is data (frozen dataclasses), so the wizard can show the whole plan
+before anything runs, the CLI can print it as JSON, and the executor can run,
+dry-run, check and undo it the same way everywhere.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from services.i18n import Msg
+
+Argv = tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FileChange:
+    """A whole file the step writes (backed up first, restored by undo)."""
+
+    path: str  # system path, e.g. /etc/modprobe.d/blacklist-nouveau.conf
+    content: str
+    staged: str  # user-owned copy the privileged command installs from
+
+
+@dataclass(frozen=True, slots=True)
+class RegistryChange:
+    """One registry value the step sets (its old value is saved for undo)."""
+
+    key: str
+    name: str
+    kind: str  # REG_DWORD | REG_SZ
+    data: str
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """How to tell whether a step is already done.
+
+    kinds: ``any_file_contains`` (paths are folders or files, ``text`` must
+    appear), ``file_contains``, ``command_ok`` (exit 0), ``command_output``
+    (``expect`` appears in the output), ``driver_loaded`` (a module is loaded
+    and matches the one on disk), ``torch_ok`` (the probe passes in ``argv[0]``),
+    ``registry_value`` (``reg query`` shows ``expect``), ``file_exists``,
+    ``secure_boot_key`` (MOK enrolled, or Secure Boot off).
+    """
+
+    kind: str
+    paths: tuple[str, ...] = ()
+    text: str = ""
+    argv: Argv = ()
+    expect: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    id: str
+    title: Msg
+    explanation: Msg
+    commands: tuple[Argv, ...] = ()
+    needs_root: bool = False
+    needs_reboot: bool = False
+    check: Check | None = None
+    undo: tuple[Argv, ...] = ()
+    files: tuple[FileChange, ...] = ()
+    registry: tuple[RegistryChange, ...] = ()
+    source: str = ""
+    manual: bool = False  # the person does it (a download, a firmware screen)
+    link: str = ""
+    undo_note: Msg | None = None
+    restores: str = ""  # runs the undo of that step (e.g. put update settings back)
+
+    @property
+    def undoable(self) -> bool:
+        return bool(self.undo or self.files or self.registry) and not self.restores
+
+    def to_json(self) -> dict:
+        return {
+            "id": self.id,
+            "title": str(self.title),
+            "explanation": str(self.explanation),
+            "commands": [list(c) for c in self.commands],
+            "needs_root": self.needs_root,
+            "needs_reboot": self.needs_reboot,
+            "manual": self.manual,
+            "check": None if self.check is None else {
+                "kind": self.check.kind, "paths": list(self.check.paths), "text": self.check.text,
+                "argv": list(self.check.argv), "expect": self.check.expect,
+            },
+            "undo": [list(c) for c in self.undo],
+            "files": [{"path": f.path, "staged": f.staged, "content": f.content} for f in self.files],
+            "registry": [{"key": r.key, "name": r.name, "type": r.kind, "data": r.data} for r in self.registry],
+            "source": self.source,
+            "link": self.link,
+            "restores": self.restores or None,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    key: str  # identifies the machine the plan is for (progress belongs to it)
+    system: str  # linux | windows
+    os_label: str
+    supported: bool
+    summary: Msg
+    notes: tuple[Msg, ...] = ()
+    steps: tuple[Step, ...] = field(default_factory=tuple)
+
+    def step(self, step_id: str) -> Step | None:
+        return next((s for s in self.steps if s.id == step_id), None)
+
+    def to_json(self) -> dict:
+        return {
+            "key": self.key,
+            "system": self.system,
+            "os": self.os_label,
+            "supported": self.supported,
+            "summary": str(self.summary),
+            "notes": [str(n) for n in self.notes],
+            "steps": [s.to_json() for s in self.steps],
+        }
+
+
+def staged_path(staging_dir: Path, step_id: str, system_path: str) -> str:
+    return str(staging_dir / step_id / Path(system_path).name)

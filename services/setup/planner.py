@@ -1,0 +1,76 @@
+"""Pick the plan for a machine (or for a given os-release file and PCI id)."""
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+
+from services.paths import AppPaths
+from services.setup.doctor import DoctorReport
+from services.setup.linux_plans import PlanInputs, build_linux_plan
+from services.setup.plan import Plan
+from services.setup.probes import OsInfo
+from services.setup.rules import Rules
+from services.setup.system import SystemRoot
+
+PCI_ID = re.compile(r"^(?:10de:)?([0-9a-fA-F]{4})$")
+
+
+def setup_dir(paths: AppPaths) -> Path:
+    return paths.data_dir / "setup"
+
+
+def parse_pci_id(text: str) -> str:
+    """'10de:2684' or '2684' -> '2684'; ValueError otherwise."""
+    m = PCI_ID.match(text.strip())
+    if not m:
+        raise ValueError(f"not an NVIDIA PCI id: {text!r} (expected something like 10de:2684)")
+    return m.group(1).lower()
+
+
+def inputs_for(rules: Rules, root: SystemRoot, staging_dir: Path, device_id: str | None, name: str = "",
+               sm: str | None = None, secure_boot: str = "unknown", kernel: str = "",
+               driver_version: str | None = None, python: str | None = None,
+               torch_version: str | None = None, probe_files: bool = True) -> PlanInputs:
+    generation_name, _ = rules.identify_gpu(device_id, name)
+    gen = rules.generation(generation_name)
+    if sm is None and gen is not None:
+        from services.setup.doctor import guess_sm
+
+        sm = guess_sm(rules, gen.name, name)
+    label = name or (f"10de:{device_id}" if device_id else "NVIDIA GPU")
+    hit = next((g for g in rules.gpu_ids if device_id and g.device_id == device_id), None)
+    if hit and not name:
+        label = hit.name
+    return PlanInputs(root=root, staging_dir=staging_dir, generation=gen, sm=sm, gpu_label=label,
+                      secure_boot=secure_boot, kernel=kernel, driver_version=driver_version,
+                      python=python, torch_version=torch_version, probe_files=probe_files)
+
+
+def plan_for_os(os: OsInfo | None, inputs: PlanInputs, rules: Rules, windows_options=None) -> Plan:
+    if os is not None and os.system == "windows":
+        from services.setup.windows import WindowsPlanOptions, build_windows_plan
+
+        return build_windows_plan(inputs, rules, windows_options or WindowsPlanOptions())
+    return build_linux_plan(os, inputs, rules)
+
+
+def plan_for_report(report: DoctorReport, rules: Rules, root: SystemRoot, staging_dir: Path, windows_options=None) -> Plan:
+    f = report.facts
+    gpu = report.gpu
+    driver_ok = bool(f.nvml and f.nvml.ok)
+    inputs = inputs_for(
+        rules, root, staging_dir,
+        device_id=gpu.pci.device_id if gpu else None,
+        name=gpu.name if gpu else "",
+        sm=gpu.sm if gpu else None,
+        secure_boot=f.secure_boot,
+        kernel=f.os.kernel if f.os else "",
+        driver_version=f.driver_version if driver_ok else None,
+        python=f.torch.python if f.torch and f.torch.ran else None,
+        torch_version=f.torch.torch_version if f.torch else None,
+    )
+    if gpu and inputs.generation is None and gpu.generation:
+        inputs = dataclasses.replace(inputs, generation=rules.generation(gpu.generation))
+    return plan_for_os(f.os, inputs, rules, windows_options)
+

@@ -1,0 +1,25 @@
+from __future__ import annotations
+
+import main
+
+
+def test_doctor_bad_python_path_is_usage_error(capsys, tmp_path):
+    assert main.main(["doctor", "--python", str(tmp_path / "nope" / "python")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: no such interpreter") and "Traceback" not in err
+
+
+def test_doctor_env_folder_without_python(capsys, tmp_path):
+    assert main.main(["doctor", "--python", str(tmp_path)]) == 2
+    assert "no Python interpreter inside" in capsys.readouterr().err
+
+
+def test_doctor_list_envs_json(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    (tmp_path / ".venv" / "bin").mkdir(parents=True)
+    (tmp_path / ".venv" / "pyvenv.cfg").write_text("")
+    (tmp_path / ".venv" / "bin" / "python").write_text("")
+    assert main.main(["doctor", "--list-envs", "--json"]) == 0
+    import json
+
+    assert json.loads(capsys.readouterr().out)[0]["kind"] == "venv"

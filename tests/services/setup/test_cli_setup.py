@@ -1,0 +1,93 @@
+"""The setup and doctor commands on a fake machine (monkeypatched runner, root and NVML)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import main
+from services.setup import doctor as doctor_module
+from services.setup import system as system_module
+from services.setup.system import CommandResult
+
+from .machine import NO_NVML, FakeNvml, Machine, recorded
+
+PY = "/home/li/.venv/bin/python"
+
+
+@pytest.fixture
+def machine(tmp_path, monkeypatch):
+    m = Machine(tmp_path / "root")
+    m.distro("ubuntu-24.04").lspci("lspci-4090-nvidia.txt").loaded("proc-driver-version-open-570.txt", "nvidia 1 0\n")
+    m.modinfo("570.133.07").secure_boot("mokutil-disabled.txt").smi(0, "570.133.07, NVIDIA GeForce RTX 4090, 00000000:01:00.0\n")
+    m.runner.responses[("apt-get",)] = CommandResult(0, "Reading package lists... Done\n")
+    monkeypatch.setattr(system_module, "SubprocessRunner", lambda *a, **k: m.runner)
+    monkeypatch.setattr(system_module, "SystemRoot", lambda *a, **k: m.root)
+    monkeypatch.setattr(doctor_module, "SystemRoot", lambda *a, **k: m.root)
+    nvml = {"module": FakeNvml()}
+    real = doctor_module.read_nvml
+    monkeypatch.setattr(doctor_module, "read_nvml", lambda _mod=None: real(nvml["module"]))
+    m.nvml = nvml
+    return m
+
+
+def test_doctor_json_on_a_healthy_machine(machine, capsys):
+    assert main.main(["doctor", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["gpu"]["generation"] == "Ada Lovelace" and data["nvml"]["cuda_version"] == "12.8"
+    assert [f["code"] for f in data["findings"]] == ["no_python_env", "driver_ok"]
+
+
+def test_doctor_exit_3_without_driver(machine, capsys):
+    machine.nvml["module"] = NO_NVML
+    (machine.root_dir / "proc/driver/nvidia/version").unlink()
+    machine.modinfo(None)
+    machine.smi(9, recorded("nvidia-smi-no-driver.txt"))
+    assert main.main(["doctor"]) == 3
+    out = capsys.readouterr().out
+    assert "[X] No NVIDIA kernel module is installed" in out and "python main.py setup --run install-driver" in out
+
+
+def test_doctor_text_in_chinese(machine, capsys, app_paths):
+    app_paths.config_dir.mkdir(parents=True, exist_ok=True)
+    app_paths.settings_file.write_text(json.dumps({"general": {"language": "zh_CN"}}))
+    main.main(["doctor"])
+    assert "驱动 570.133.07 工作正常，最高支持 CUDA 12.8" in capsys.readouterr().out
+
+
+def test_doctor_explain(machine, capsys):
+    assert main.main(["doctor", "--explain", "Failed to initialize NVML: Driver/library version mismatch"]) == 0
+    assert capsys.readouterr().out.startswith("The driver was updated but the old kernel module is still running")
+    assert main.main(["doctor", "--explain", "nothing to see"]) == 1
+
+
+def test_setup_plan_status_and_dry_run(machine, capsys):
+    assert main.main(["setup", "--plan"]) == 0
+    assert "steps for GeForce RTX 4090 on Ubuntu 24.04.1 LTS" in capsys.readouterr().out
+    assert main.main(["setup", "--status", "--json"]) == 0
+    rows = {r["id"]: r["check"] for r in json.loads(capsys.readouterr().out)}
+    assert rows["install-driver"] == "done" and rows["blacklist-nouveau"] == "not_done" and rows["verify-driver"] == "done"
+    assert main.main(["setup", "--run", "blacklist-nouveau", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "install -D -m 0644" in out and "Dry run: nothing was changed" in out
+    assert not (machine.root_dir / "etc/modprobe.d/blacklist-nouveau.conf").exists()
+
+
+def test_setup_run_needs_confirmation_then_saves_progress(machine, capsys, app_paths, monkeypatch):
+    monkeypatch.setattr("sys.stdin.isatty", lambda: False)
+    assert main.main(["setup", "--run", "update-package-lists"]) == 2
+    assert "refusing to change the system without confirmation" in capsys.readouterr().err
+    assert main.main(["setup", "--run", "update-package-lists", "--yes"]) == 0
+    assert ("apt-get", "update") in machine.runner.calls
+    progress = json.loads((app_paths.data_dir / "setup" / "progress.json").read_text())
+    assert progress["steps"]["update-package-lists"]["state"] == "done"
+
+
+def test_setup_undo_of_a_step_never_run(machine, capsys):
+    assert main.main(["setup", "--undo", "install-driver", "--yes"]) == 1
+    assert "has not run this step" in capsys.readouterr().out
+
+
+def test_setup_unknown_step(machine, capsys):
+    assert main.main(["setup", "--run", "frobnicate"]) == 2
+    assert "no step 'frobnicate' in this plan" in capsys.readouterr().err
