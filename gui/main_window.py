@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (
 from gui.context import AppContext
 from gui.icons import app_icon, line_icon, sidebar_colours
 from gui.pages import PAGES, PageSpec
-from services.version import APP_NAME, __version__
+from services.version import APP_NAME
 
 
 class NotBuiltPage(QWidget):
@@ -42,7 +42,9 @@ class MainWindow(QMainWindow):
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.context = context
-        self.setWindowTitle(f"{APP_NAME} {__version__}")
+        # Qt appends the application display name to titles that do not end with it
+        # ("GPU Assistant 0.1.0 — GPU Assistant"): the version is in the About box instead.
+        self.setWindowTitle(APP_NAME)
         icon = app_icon()
         if not icon.isNull():
             self.setWindowIcon(icon)

@@ -66,19 +66,29 @@ class CheckResult:
 
 
 class QtMessageLog:
-    """Collects Qt's warnings while the checks run."""
+    """Collects Qt's warnings, and Python exceptions raised in slots, timers and paint events
+    (PySide6 hands those to ``sys.excepthook`` and carries on), while the checks run."""
 
     def __init__(self) -> None:
         self.warnings: list[str] = []
         self.errors: list[str] = []
+        self.exceptions: list[str] = []
         self._previous = None
+        self._previous_hook = None
 
     def __enter__(self) -> "QtMessageLog":
         self._previous = qInstallMessageHandler(self._handle)
+        self._previous_hook = sys.excepthook
+        sys.excepthook = self._on_exception
         return self
 
     def __exit__(self, *exc: object) -> None:
         qInstallMessageHandler(self._previous)
+        sys.excepthook = self._previous_hook
+
+    def _on_exception(self, kind, value, tb) -> None:
+        self.exceptions.append(f"{kind.__name__}: {value}")
+        traceback.print_exception(kind, value, tb, file=sys.stderr)
 
     def _handle(self, kind: QtMsgType, _context: object, message: str) -> None:
         if any(b in message for b in BENIGN_QT_MESSAGES):
@@ -266,10 +276,41 @@ def throwaway_context(language: str) -> Iterator[AppContext]:
         yield AppContext(paths=paths, settings_store=store, language=language, demo=True)
 
 
+def _open_window(app: QApplication, context: AppContext, language: str):
+    from gui.app import AppController
+
+    controller = AppController(app, context, language_override=language)
+    window = controller.build_window("settings")
+    window.show()
+    return window, controller
+
+
+def _close_window(window, controller) -> None:
+    window.shutdown()
+    context = controller.context
+    context.settings_store.unsubscribe(controller._on_settings_saved)
+    window.quit()
+    window.deleteLater()
+    process_events_for(10)
+
+
+def check_pages_in_language(window, language: str) -> CheckResult:
+    """Open every built page in ``language``; one line for all of them."""
+    name = f"pages in {language}"
+    results = [r for r in check_pages(window) if r.status != SKIP]
+    failed = [r for r in results if r.status == FAIL]
+    if failed:
+        return CheckResult(name, FAIL, "; ".join(f"{r.name}: {r.detail}" for r in failed))
+    if not results:
+        return CheckResult(name, SKIP, "no page is part of this build")
+    title = window.sidebar.item(len(PAGES) - 1).text()
+    return CheckResult(name, PASS, f"{len(results)} pages opened (sidebar: {title!r})")
+
+
 def run_checks(app: QApplication, context: AppContext, args: argparse.Namespace,
                report: Callable[[CheckResult], None] = lambda r: None) -> list[CheckResult]:
     """Run every check in order, calling ``report`` as each one finishes."""
-    from gui.app import AppController, attach_telemetry
+    from gui.app import attach_telemetry
 
     results: list[CheckResult] = []
 
@@ -288,23 +329,30 @@ def run_checks(app: QApplication, context: AppContext, args: argparse.Namespace,
             add(CheckResult("telemetry", FAIL, f"the simulated source did not start: {type(exc).__name__}: {exc}"))
         else:
             add(check_telemetry(context))
-        controller = AppController(app, context, language_override="en")
-        window = controller.build_window("settings")
-        window.show()
         try:
-            for result in check_pages(window):
-                add(result)
-            add(check_dashboard(window, context))
+            window, controller = _open_window(app, context, "en")
+            try:
+                for result in check_pages(window):
+                    add(result)
+                add(check_dashboard(window, context))
+            finally:
+                _close_window(window, controller)
+            # Every page again in Chinese: a translation with a broken {placeholder} only fails there.
+            window, controller = _open_window(app, context, "zh_CN")
+            try:
+                add(check_pages_in_language(window, "zh_CN"))
+            finally:
+                _close_window(window, controller)
+                controller.translators.install(app, "en")
         finally:
-            window.shutdown()
             if context.telemetry is not None and hasattr(context.telemetry, "stop"):
                 context.telemetry.stop()
-            context.settings_store.unsubscribe(controller._on_settings_saved)
-            window.quit()
-            window.deleteLater()
-            process_events_for(10)
         for name, (argv, fields) in CALCULATOR_RUNS.items():
             add(run_calculator(name, argv, fields))
+    if log.exceptions:
+        add(CheckResult("python errors", FAIL, f"{len(log.exceptions)} in Qt callbacks: " + "; ".join(log.exceptions[:3])))
+    else:
+        add(CheckResult("python errors", PASS, "none raised in slots, timers or paint events"))
     if log.errors:
         add(CheckResult("qt messages", FAIL, "; ".join(log.errors[:3])))
     else:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import re
 import shutil
 import subprocess
 import sys
@@ -58,6 +59,31 @@ def check_bundle(bundle: Path) -> list[str]:
     problems += [f"{ts.name} has no compiled .qm" for ts in ts_files if not ts.with_suffix(".qm").is_file()]
     problems += [f"NVIDIA's NVML library must not be bundled: {p.relative_to(bundle)}" for p in nvml_copies(bundle)]
     return problems
+
+
+GLIBC_VERSION = re.compile(rb"GLIBC_(\d+)\.(\d+)")
+
+
+def required_glibc(bundle: Path) -> tuple[int, int] | None:
+    """The newest glibc symbol version any ELF file in the bundle asks for.
+
+    The bundle runs only where the system's glibc is at least this new (glibc itself is never
+    bundled), so it is printed with every build. The version names sit in each file's dynamic
+    string table; reading them as bytes needs no binutils.
+    """
+    newest: tuple[int, int] | None = None
+    for path in bundle.rglob("*"):
+        if not path.is_file() or path.is_symlink():
+            continue
+        with path.open("rb") as handle:
+            if handle.read(4) != b"\x7fELF":
+                continue
+            data = handle.read()
+        for major, minor in GLIBC_VERSION.findall(data):
+            version = (int(major), int(minor))
+            if newest is None or version > newest:
+                newest = version
+    return newest
 
 
 def du_bytes(path: Path) -> int:
@@ -154,6 +180,9 @@ def main(argv: list[str] | None = None) -> int:
     if problems:
         return 1
     print(f"bundle check: OK, {bundle} is {mib(du_bytes(bundle))}, no NVML library (built in {build_s:.0f} s)")
+    glibc = required_glibc(bundle)
+    if glibc:
+        print(f"needs glibc {glibc[0]}.{glibc[1]} or newer on the user's system (that of the build machine)")
 
     if not args.no_self_test and not run_self_test(bundle):
         print("error: the bundle's self-test failed", file=sys.stderr)

@@ -91,3 +91,30 @@ def test_settings_page_saves_start_minimized(qtbot, context):
     page.start_minimized_check.setChecked(True)
     reloaded = SettingsStore(context.settings_store.path).load()
     assert reloaded.general.start_minimized is True
+
+
+def test_windows_gets_its_own_task_bar_identity(monkeypatch):
+    import ctypes
+    import types
+
+    from gui import app as gui_app
+    from services.version import DESKTOP_ID
+
+    calls = []
+    shell32 = types.SimpleNamespace(SetCurrentProcessExplicitAppUserModelID=lambda app_id: calls.append(app_id))
+    monkeypatch.setattr(ctypes, "windll", types.SimpleNamespace(shell32=shell32), raising=False)
+    monkeypatch.setattr(gui_app.sys, "platform", "win32")
+    gui_app._set_windows_app_id()
+    assert calls == [DESKTOP_ID]
+    monkeypatch.setattr(gui_app.sys, "platform", "linux")
+    gui_app._set_windows_app_id()
+    assert calls == [DESKTOP_ID]
+
+
+def test_window_title_is_not_doubled_by_the_display_name(qtbot, context, qapp):
+    window = MainWindow(context)
+    qtbot.addWidget(window)
+    # The app's display name is APP_NAME (gui.app.create_application); Qt adds it to every title
+    # that does not already end with it.
+    assert window.windowTitle().endswith(APP_NAME)
+    window.shutdown()

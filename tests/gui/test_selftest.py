@@ -30,6 +30,7 @@ def test_all_checks_pass_or_say_why_they_were_skipped(qapp, args):
     for spec in PAGES:
         assert f"page {spec.key}" in names
     assert {"resources", "qt plugins", "translations", "telemetry", "dashboard render", "estimate fit",
+            "pages in zh_CN", "python errors", "qt messages",
             "estimate psu"} <= set(names)
     failed = [r.line() for r in results if r.status == selftest.FAIL]
     assert failed == []
@@ -131,3 +132,20 @@ def test_telemetry_check_reports_a_hub_without_readings():
     context = types.SimpleNamespace(telemetry=SilentHub())
     result = selftest.check_telemetry(context, timeout_s=0.2)
     assert result.status == selftest.FAIL and "no reading from the simulated source" in result.detail
+
+
+def test_exceptions_in_qt_callbacks_are_caught(qtbot):
+    from PySide6.QtCore import QObject, Signal
+
+    class Emitter(QObject):
+        fired = Signal()
+
+    emitter = Emitter()
+
+    def broken_slot():
+        raise ValueError("bad placeholder {x}")
+
+    emitter.fired.connect(broken_slot)
+    with selftest.QtMessageLog() as log:
+        emitter.fired.emit()
+    assert log.exceptions == ["ValueError: bad placeholder {x}"]

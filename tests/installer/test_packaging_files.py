@@ -37,6 +37,9 @@ def test_desktop_entry_matches_the_app():
     assert entry["Exec"] == APP_ID and entry["TryExec"] == APP_ID
     assert desktop_entry()["Desktop Action StartInTray"]["Exec"] == f"{APP_ID} --minimized"
     assert entry["Name[zh_CN]"] and entry["Comment[zh_CN]"]
+    # On X11, Qt sets WM_CLASS to (program name, application name): the task bar matches the
+    # window to this entry (and its icon) through the class, which is APP_ID.
+    assert entry["StartupWMClass"] == APP_ID
 
 
 @pytest.mark.skipif(shutil.which("desktop-file-validate") is None, reason="desktop-file-utils not installed")
@@ -159,3 +162,21 @@ def test_build_dependencies_are_pinned_and_apart():
     assert any(re.fullmatch(r"pyinstaller==[\d.]+", line) for line in build)
     runtime = (ROOT / "requirements.txt").read_text().lower()
     assert "pyinstaller" not in runtime
+
+
+def test_spec_is_valid_python_and_names_what_it_must():
+    text = (ROOT / "installer" / "gpu_assistant.spec").read_text(encoding="utf-8")
+    compile(text, "gpu_assistant.spec", "exec")
+    assert "keep_in_bundle" in text  # the last filter over every collected file (NVML, plugins, translations)
+    assert 'collect_submodules("services")' in text and 'collect_submodules("gui")' in text
+    assert '"tkinter"' in text
+
+
+def test_required_glibc_is_the_newest_version_any_elf_asks_for(tmp_path):
+    bundle = tmp_path / "b"
+    (bundle / "_internal").mkdir(parents=True)
+    (bundle / "gpu-assistant").write_bytes(b"\x7fELF" + b"\0GLIBC_2.17\0GLIBC_2.34\0")
+    (bundle / "_internal" / "libx.so").write_bytes(b"\x7fELF" + b"\0GLIBC_2.9\0GLIBC_2.36\0")
+    (bundle / "_internal" / "notes.txt").write_bytes(b"GLIBC_2.99 is not an ELF file")
+    assert build_linux.required_glibc(bundle) == (2, 36)
+    assert build_linux.required_glibc(tmp_path / "empty") is None

@@ -76,6 +76,11 @@ def test_golden_training_4090_7950x(catalog):
     assert r.cost.cost_per_hour == pytest.approx(0.2680, abs=0.0005)
     assert r.cost.cost_per_day == pytest.approx(6.43, abs=0.01)
     assert r.cost.hours_per_day == 24
+    by_level = {level: wall for level, _, wall in r.wall_by_level}
+    assert by_level["gold"] == pytest.approx(r.cost.wall_w)
+    # Titanium at 61 % load: 94 + (90-94) x 0.1138/0.5 = 93.09 % -> 857.2 W
+    assert by_level["titanium"] == pytest.approx(798 / 0.93089, abs=0.3)
+    assert by_level["titanium"] < by_level["gold"] < by_level["bronze"] < by_level["none"]
 
 
 def test_golden_two_3090_threadripper(catalog):
@@ -132,12 +137,26 @@ def test_lane_plan_on_mainstream_desktop(catalog):
     assert one.lanes.assignments == ("x8 (CPU)",)  # the 4060 is an x8 card
 
 
+def test_lane_plan_on_threadripper(catalog):
+    four = calculate(Build(gpus=(catalog.find_gpu("A6000"),) * 4, cpu=catalog.find_cpu("7980X")), catalog)
+    # TRX50: 48 CPU lanes, three x16 slots from the CPU; the fourth card goes to the chipset
+    assert four.lanes.assignments == ("x16 (CPU)",) * 3 + ("x4 (chipset)",)
+    assert "lanes_chipset" in codes(four) and "lanes_split" not in codes(four)
+    pro = calculate(Build(gpus=(catalog.find_gpu("A6000"),) * 4, cpu=catalog.find_cpu("7995WX")), catalog)
+    assert pro.lanes.assignments == ("x16 (CPU)",) * 4 and "lanes_chipset" not in codes(pro)
+
+
 def test_atx2_excursion_warning(catalog):
     b = Build(gpus=(catalog.find_gpu("3090"),) * 2, cpu=catalog.find_cpu("13900K"), psu_w=1000,
               psu_standard=PsuStandard.ATX2)
     r = calculate(b, catalog)
     # p100 = (253 + 85) + 2 x 700 = 1738 > 1.5 x 1000
     assert "excursion_atx2" in codes(r)
+    # ATX 3.x, four 5090s on a 1600 W unit: p10 = rest + 1.6 x 2300 = 3680 + 85 > 1.6 x 1600 = 2560
+    r3 = calculate(Build(gpus=(catalog.find_gpu("5090"),) * 4, psu_w=1600), catalog)
+    assert "excursion" in codes(r3) and r3.verdict is Verdict.INSUFFICIENT
+    ok = calculate(Build(gpus=(catalog.find_gpu("4090"),), cpu=catalog.find_cpu("13900K"), psu_w=1000), catalog)
+    assert not {"excursion", "excursion_atx2"} & codes(ok)
 
 
 def test_laptop_and_sxm_cards_are_flagged(catalog):
