@@ -117,7 +117,7 @@ BAD_INPUT: list[Case] = [
     C("fit", "--params-b", "7", "--gpu", "detected", code=NO_GPU, needs="no_nvml"),
     # ---- psu
     C("psu"),
-    C("psu", "--detect", needs="no_nvml"),
+    C("psu", "--detect", code=NO_GPU, needs="no_nvml", says="no nvidia gpu"),
     C("psu", "--gpu", "RTX 9999", says="unknown gpu"),
     C("psu", "--gpu", ""),
     C("psu", "--gpu", LONG),

@@ -188,8 +188,6 @@ def run(args: argparse.Namespace) -> int:
     wants_build = not (args.compare or "recommend" in out) or cpu is not None or args.psu_w is not None
     if wants_build:
         if not gpus and cpu is None:
-            if args.detect:
-                raise UsageError("--detect found no NVIDIA GPU and no known CPU on this machine; give --gpu/--cpu")
             raise UsageError("give at least one --gpu or --cpu (or --detect)")
         price_kwh = args.price_kwh if args.price_kwh is not None else settings.power_cost.price_per_kwh
         build = Build(gpus=tuple(gpus), cpu=cpu, cpu_w_override=args.cpu_w, ram_sticks=args.ram_sticks, nvme=args.nvme,
