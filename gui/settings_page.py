@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSignalBlocker, Signal
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QFormLayout, QGroupBox, QLabel, QSpinBox, QVBoxLayout, QWidget,
+    QCheckBox, QComboBox, QFormLayout, QFrame, QGroupBox, QLabel, QScrollArea, QSpinBox, QVBoxLayout, QWidget,
 )
 
 from gui.context import AppContext
@@ -22,7 +22,17 @@ class SettingsPage(QWidget):
         super().__init__(parent)
         self._store = context.settings_store
         settings = self._store.settings
-        layout = QVBoxLayout(self)
+        # Scrolls: the tools' groups together are taller than a 768-pixel laptop screen, and as the
+        # tallest page the settings set the whole window's minimum height.
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        scroll = QScrollArea(self)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        body = QWidget(scroll)
+        scroll.setWidget(body)
+        outer.addWidget(scroll)
+        layout = QVBoxLayout(body)
         title = self.tr("Settings")
         layout.addWidget(QLabel(f"<h2>{title}</h2>"))
 

@@ -314,3 +314,16 @@ def test_the_harness_reports_a_button_that_does_nothing(qtbot, opened):
     page.show()
     clicked, dead = click_every_button(qtbot, page, opened, timeout_ms=300)
     assert clicked == ["Does nothing", "Says so"] and dead == ["Does nothing"]
+
+
+def test_settings_page_scrolls_instead_of_forcing_a_tall_window(qtbot, app_paths):
+    """The tallest page sets the window's minimum height; with the monitoring and alert groups the
+    settings page made it 797 px in Chinese, taller than a 1366x768 laptop screen."""
+    from gui.settings_page import SettingsPage
+
+    page = SettingsPage(build_context(argparse.Namespace(demo=False), app_paths))
+    qtbot.addWidget(page)
+    assert page.minimumSizeHint().height() < 400
+    page.resize(900, 300)
+    page.show()
+    assert page.language_combo.isVisibleTo(page)  # still there, in the scroll area
