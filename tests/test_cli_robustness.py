@@ -365,3 +365,21 @@ def test_a_binary_settings_file_is_kept_aside_and_commands_still_run(tmp_path, m
     json.loads(result.stdout)
     kept = list(settings_file.parent.glob(settings_file.name + ".broken-*"))
     assert len(kept) == 1 and kept[0].read_bytes() == b"\xff\xfe\x00 not text"
+
+
+def test_session_export_never_replaces_a_file_it_did_not_write(tmp_path, capsys):
+    """--export replaces its target whole; pointed at a user's file it used to destroy it."""
+    from main import main
+    from tests.services.test_cli_sessions import START, make_session
+
+    recordings = tmp_path / "recordings"
+    session = make_session(recordings, START, 5)
+    victim = tmp_path / "thesis.txt"
+    victim.write_bytes(b"\xff\xfe my only copy")
+    assert main(["sessions", "--dir", str(recordings), "--export", session, "--csv", str(victim)]) == USAGE
+    assert "already exists" in capsys.readouterr().err
+    assert victim.read_bytes() == b"\xff\xfe my only copy"
+    target = tmp_path / "log.csv"
+    for _ in range(2):  # an earlier export of ours may be written again
+        assert main(["sessions", "--dir", str(recordings), "--export", session, "--csv", str(target)]) == 0
+    assert target.read_text(encoding="utf-8").startswith("timestamp,index,")

@@ -11,6 +11,7 @@ from services.i18n import Catalog, resolve_language
 from services.paths import AppPaths
 from services.settings import SettingsStore
 from services.telemetry.recorder import RecordingError, SessionStore
+from services.telemetry.replay import EXPORT_COLUMNS
 from services.telemetry.session_report import render_exported, render_list, render_summary
 
 HELP = "list, compare and export recorded monitoring sessions"
@@ -57,6 +58,15 @@ def _resolve(store: SessionStore, session: str) -> str:
         raise UsageError(f"no session {session[:80]!r} in {store.directory}") from None
 
 
+def _is_earlier_export(path: Path) -> bool:
+    header = ",".join(name for name, _ in EXPORT_COLUMNS)
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return fh.readline().rstrip("\r\n") == header
+    except OSError:
+        return False
+
+
 def _catalog() -> Catalog:
     try:
         language = SettingsStore(AppPaths.default().settings_file).load().general.language
@@ -86,6 +96,9 @@ def _export(store: SessionStore, session: str, target: Path) -> int:
         raise UsageError(f"{target}: is a folder")
     if not target.parent.is_dir():
         raise UsageError(f"{target.parent}: no such folder")
+    if target.is_file() and target.stat().st_size > 0 and not _is_earlier_export(target):
+        # Export replaces the file whole: only ever replace one of our own exports.
+        raise UsageError(f"{target} already exists with other content; choose a new file name")
     try:
         rows = store.export_csv(session, target)
     except RecordingError as exc:
