@@ -46,14 +46,15 @@ class AppController:
             self.tray.attach_window(self.window)
         if restore:
             self.window.restore_state(self.qsettings())
-        start = page or self.qsettings().value("main_window/page", "dashboard", str)
+        start = page or (self.qsettings().value("main_window/page", "dashboard", str) if restore else "dashboard")
         if start not in {p.key for p in PAGES}:
             start = "dashboard"
         self.window.show_page(start)
         return self.window
 
     def qsettings(self) -> QSettings:
-        return QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, APP_ID, "window")
+        # Beside settings.json, so GPU_ASSISTANT_HOME (the tests) moves the window state too.
+        return QSettings(str(self.context.paths.config_dir / "window.ini"), QSettings.Format.IniFormat)
 
     def rebuild_window(self) -> None:
         """Re-create the window so every text is in the new language."""
@@ -193,7 +194,10 @@ def wait_for_first_reading(context: AppContext, timeout_ms: int = 15000) -> None
     loop = QEventLoop()
     poll = QTimer()
     poll.setInterval(50)
-    poll.timeout.connect(lambda: loop.quit() if getattr(hub, "latest", None) is not None else None)
+    def ready() -> bool:
+        return getattr(hub, "latest", None) is not None and not getattr(hub, "backfill_pending", False)
+
+    poll.timeout.connect(lambda: loop.quit() if ready() else None)
     QTimer.singleShot(timeout_ms, loop.quit)
     poll.start()
     loop.exec()
