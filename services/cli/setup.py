@@ -136,7 +136,11 @@ def run(args: argparse.Namespace) -> int:
     if not args.yes:
         if not sys.stdin.isatty():
             raise UsageError("refusing to change the system without confirmation: add --yes (or --dry-run)")
-        answer = input("Run these commands? [y/N] ").strip().lower()
+        try:
+            answer = input("Run these commands? [y/N] ").strip().lower()
+        except EOFError:  # Ctrl-D at the question is a "no", not a traceback
+            print()
+            answer = ""
         if answer not in ("y", "yes"):
             print("nothing was changed")
             return EXIT_OK
