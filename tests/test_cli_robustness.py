@@ -115,10 +115,13 @@ BAD_INPUT: list[Case] = [
         ("--engine", "magic"), ("--kv-dtype", "fp2"), ("--strategy", "x"), ("--attention", "x"),
         ("--gpu", "RTX 9999"), ("--gpu", LONG), ("--gpu", "中文显卡"))),
     C("fit", "--params-b", "7", "--gpu", "detected", code=NO_GPU, needs="no_nvml"),
+    C("fit", "--model", "no-such-org/no-such-model", "--json"),
     # ---- psu
     C("psu"),
     C("psu", "--detect", code=NO_GPU, needs="no_nvml", says="no nvidia gpu"),
     C("psu", "--gpu", "RTX 9999", says="unknown gpu"),
+    C("psu", "--gpu", "RTX 9999", "--json"),
+    C("psu", "--detect", "--json", code=NO_GPU, needs="no_nvml"),
     C("psu", "--gpu", ""),
     C("psu", "--gpu", LONG),
     C("psu", "--gpu", "4090", "--cpu", "Pentium 9000"),
@@ -157,6 +160,7 @@ BAD_INPUT: list[Case] = [
     C("sessions", "--export", "nope", "--csv", "{d}/" + LONG),
     C("sessions", "--export", "nope", "--csv", "{d}/folder.json"),
     C("sessions", "--compare", "a", "b"),
+    C("sessions", "--compare", "a", "b", "--json"),
     C("sessions", "--compare", LONG, "b"),
     # ---- doctor
     C("doctor", "--python", "{d}/missing/python3"),
@@ -183,6 +187,8 @@ BAD_INPUT: list[Case] = [
     C("setup", "--run", "install-driver", "--gpu", "10de:2684", says="--yes"),
     C("setup", "--run", "install-driver", "--os-release", "{d}/os-release"),
     C("setup", "--plan", code=NO_GPU, needs="no_nvidia"),
+    C("setup", "--plan", "--json", code=NO_GPU, needs="no_nvidia"),
+    C("doctor", "--json", "--python", "{d}/missing/python"),
     # ---- hybrid
     C("hybrid"),
     C("hybrid", "--pid", "abc"),
@@ -198,6 +204,8 @@ BAD_INPUT: list[Case] = [
     C("hybrid", "--undo", LONG),
     C("hybrid", "--dry-run", "--list"),
     C("hybrid", "--list", code=NO_GPU, needs="no_gpu_hybrid"),
+    C("hybrid", "--list", "--json", code=NO_GPU, needs="no_gpu_hybrid"),
+    C("hybrid", "--pid", "-1", "--json"),
     # ---- exporter
     *(C("exporter", "--demo", "--port", v, "--duration", "1") for v in ("-1", "70000", "abc")),
     *(C("exporter", "--demo", "--gpus", v, "--duration", "1") for v in ("0", "99")),
@@ -321,6 +329,8 @@ def test_bad_input_gives_one_line_and_the_documented_code(case: Case, bad_input_
     assert len(error_lines) == 1 and error_lines[0] == lines[-1], shown
     if case.says:
         assert case.says.lower() in lines[-1].lower(), shown
+    if "--json" in case.args and result.stdout.strip():  # with --json, stdout is JSON or nothing
+        json.loads(result.stdout)
 
 
 @pytest.mark.parametrize("index", range(len(JSON_OK)), ids=[" ".join(a) for a, _ in JSON_OK])
