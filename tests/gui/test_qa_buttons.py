@@ -93,13 +93,16 @@ def _label(button: QAbstractButton) -> str:
     return button.text() or button.toolTip() or button.objectName() or type(button).__name__
 
 
-def click_every_button(qtbot, page: QWidget, opened: Opened, *, settle=lambda: True,
-                       timeout_ms: int = 4000, max_clicks: int = 80) -> tuple[list[str], list[str]]:
-    """Click each enabled, visible push button once, tab by tab. Returns (clicked, dead)."""
+def click_every_button(qtbot, page: QWidget, opened: Opened, *, settle=lambda: True, tabs: bool = True,
+                       timeout_ms: int = 4000, max_clicks: int = 80,
+                       last: tuple[str, ...] = ()) -> tuple[list[str], list[str]]:
+    """Click each enabled, visible push button once (tab by tab unless ``tabs`` is False); the
+    buttons named in ``last`` only after the others (a Skip would hide the Undo a Run enabled).
+    Returns (clicked, dead)."""
     clicked: list[str] = []
     dead: list[str] = []
     done: set[int] = set()
-    tab_widgets = [t for t in page.findChildren(QTabWidget) if t.isVisibleTo(page)] or [None]
+    tab_widgets = [t for t in page.findChildren(QTabWidget) if tabs and t.isVisibleTo(page)] or [None]
     for tabs in tab_widgets:
         for index in range(tabs.count() if tabs is not None else 1):
             if tabs is not None:
@@ -114,9 +117,11 @@ def click_every_button(qtbot, page: QWidget, opened: Opened, *, settle=lambda: T
                            if id(b) not in done and b.isVisibleTo(page) and b.isEnabled()]
                 if not waiting:
                     break
+                waiting.sort(key=lambda b: _label(b) in last)  # stable: page order otherwise
                 button = waiting[0]
                 done.add(id(button))
                 name = _label(button)
+                QGuiApplication.clipboard().setText("")  # so that a Copy button's effect shows
                 before = visible_state(page, opened)
                 button.click()
                 try:
@@ -172,6 +177,25 @@ def test_setup_page_has_no_dead_buttons(qtbot, setup_page, opened):
         assert name in clicked, clicked
     # nothing reached this machine: every command went to the fake runner
     assert machine.runner.calls
+
+
+def test_setup_wizard_buttons_work_on_every_step(qtbot, setup_page, opened):
+    """Each step has its own buttons (Undo after a run, Mark done on manual steps, Skip, Check):
+    walk the whole plan, pressing every enabled one (questions answer No; the runner is fake)."""
+    page, machine = setup_page
+    page.tabs.setCurrentIndex(1)
+    qtbot.waitUntil(lambda: not page.busy() and page.step_list.count() > 0, timeout=5000)
+    seen: set[str] = set()
+    for row in range(page.step_list.count()):
+        page.tabs.setCurrentIndex(1)
+        page.step_list.setCurrentRow(row)
+        qtbot.waitUntil(lambda: not page.busy(), timeout=5000)
+        clicked, dead = click_every_button(qtbot, page, opened, settle=lambda: not page.busy(), tabs=False,
+                                           last=("Skip",))
+        assert dead == [], (page.step_list.item(row).text(), clicked)
+        seen.update(clicked)
+    assert {"Run", "Skip", "Copy commands", "Check", "Undo"} <= seen, seen
+    assert "QMessageBox.question" in opened.events  # the reboot step asked first (and was told No)
 
 
 # ---------------------------------------------------------------- hybrid
