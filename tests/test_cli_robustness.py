@@ -86,6 +86,7 @@ BAD_INPUT: list[Case] = [
     C("no-such-command"),
     C("--screenshot", "{d}/page.png", "--page", "nowhere", says="unknown page"),
     C("--lang", "fr"),
+    C("--screenshot", "{d}/notes.txt", says=".png"),
     # ---- fit
     C("fit", says="model"),
     C("fit", "--model", "no-such-org/no-such-model", says="unknown model"),
