@@ -117,6 +117,8 @@ BAD_INPUT: list[Case] = [
         ("--gpu", "RTX 9999"), ("--gpu", LONG), ("--gpu", "中文显卡"))),
     C("fit", "--params-b", "7", "--gpu", "detected", code=NO_GPU, needs="no_nvml"),
     C("fit", "--model", "no-such-org/no-such-model", "--json"),
+    C("fit", "--model", "meta-llama/Llama-3.1-8B", "--params-b", "70", says="one model"),
+    C("fit", "--model", "meta-llama/Llama-3.1-8B", "--model-config", "{d}/config.json", says="one model"),
     # ---- psu
     C("psu"),
     C("psu", "--detect", code=NO_GPU, needs="no_nvml", says="no nvidia gpu"),
