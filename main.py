@@ -84,6 +84,12 @@ def main(argv: list[str] | None = None) -> int:
             return fail(str(exc), EXIT_USAGE)
         except KeyboardInterrupt:
             return 130
+        except BrokenPipeError:
+            # The reader went away (``... | head``): not an error worth a traceback. Point stdout at
+            # the null device so the interpreter's final flush does not raise again.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            return 141  # 128 + SIGPIPE, what a shell reports for such a pipeline
     if args.screenshot and not args.screenshot.lower().endswith(".png"):
         # The picture is always PNG; any other name would overwrite that file with PNG bytes.
         return fail(f"--screenshot needs a file name ending in .png, not {args.screenshot!r}", EXIT_USAGE)

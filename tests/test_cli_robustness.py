@@ -396,3 +396,24 @@ def test_session_export_never_replaces_a_file_it_did_not_write(tmp_path, capsys)
     for _ in range(2):  # an earlier export of ours may be written again
         assert main(["sessions", "--dir", str(recordings), "--export", session, "--csv", str(target)]) == 0
     assert target.read_text(encoding="utf-8").startswith("timestamp,index,")
+
+
+def test_a_reader_that_goes_away_is_not_a_traceback(tmp_path):
+    """``python main.py monitor ... | head -1`` closes the pipe early; that used to end in
+    BrokenPipeError tracebacks."""
+    env = dict(os.environ, GPU_ASSISTANT_HOME=str(tmp_path))
+    proc = subprocess.Popen([sys.executable, str(ROOT / "main.py"), "monitor", "--source", "demo", "--json",
+                             "--interval", "0.1", "--duration", "20"], cwd=ROOT, env=env,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    first = proc.stdout.readline()
+    proc.stdout.close()  # the reader is gone
+    try:
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    err = proc.stderr.read().decode("utf-8", "replace")
+    proc.stderr.close()
+    assert json.loads(first) and "Traceback" not in err, err
+    assert proc.returncode == 141
