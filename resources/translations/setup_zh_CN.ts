@@ -314,6 +314,50 @@
         <source>Python environments found (test one with --python PATH):</source>
         <translation>找到的 Python 环境（用 --python 路径 测试其中一个）：</translation>
     </message>
+    <message>
+        <source>OS</source>
+        <translation>系统</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>显卡</translation>
+    </message>
+    <message>
+        <source>Driver</source>
+        <translation>驱动</translation>
+    </message>
+    <message>
+        <source>Kernel module</source>
+        <translation>内核模块</translation>
+    </message>
+    <message>
+        <source>Secure Boot</source>
+        <translation>安全启动</translation>
+    </message>
+    <message>
+        <source>Python</source>
+        <translation>Python</translation>
+    </message>
+    <message>
+        <source>{label}: {value}</source>
+        <translation>{label}：{value}</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>开</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关</translation>
+    </message>
+    <message>
+        <source>legacy BIOS boot</source>
+        <translation>传统 BIOS 启动</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
 </context>
 <context>
     <name>Setup</name>

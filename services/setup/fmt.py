@@ -18,3 +18,37 @@ def envs_found_heading():
     from services.i18n import translate
 
     return translate("DoctorCli", "Python environments found (test one with --python PATH):")
+
+
+def fact_label(key: str):
+    """Labels of the doctor CLI's fact lines (the GUI has its own, in the page)."""
+    from services.i18n import translate
+
+    return {
+        "os": translate("DoctorCli", "OS"),
+        "gpu": translate("DoctorCli", "GPU"),
+        "driver": translate("DoctorCli", "Driver"),
+        "module": translate("DoctorCli", "Kernel module"),
+        "secure_boot": translate("DoctorCli", "Secure Boot"),
+        "python": translate("DoctorCli", "Python"),
+    }[key]
+
+
+def fact_line(label, value: str):
+    """"Label: value" (a full-width colon in Chinese)."""
+    from services.i18n import translate
+
+    return translate("DoctorCli", "{label}: {value}").format(label=label, value=value)
+
+
+def secure_boot_word(state: str):
+    """The probe's stable code (enabled | disabled | not_uefi | unknown) in words."""
+    from services.i18n import translate
+
+    words = {
+        "enabled": translate("DoctorCli", "on"),
+        "disabled": translate("DoctorCli", "off"),
+        "not_uefi": translate("DoctorCli", "legacy BIOS boot"),
+        "unknown": translate("DoctorCli", "unknown"),
+    }
+    return words.get(state, state)
