@@ -671,6 +671,57 @@
     </message>
 </context>
 <context>
+    <name>SetupCli</name>
+    <message>
+        <source>root</source>
+        <translation>需要 root</translation>
+    </message>
+    <message>
+        <source>admin</source>
+        <translation>需要管理员</translation>
+    </message>
+    <message>
+        <source>reboot</source>
+        <translation>需要重启</translation>
+    </message>
+    <message>
+        <source>by hand</source>
+        <translation>手动完成</translation>
+    </message>
+    <message>
+        <source>not done</source>
+        <translation>未完成</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation>待执行</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>skipped</source>
+        <translation>已跳过</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>undone</source>
+        <translation>已撤销</translation>
+    </message>
+    <message>
+        <source>undo: {command}</source>
+        <translation>撤销：{command}</translation>
+    </message>
+</context>
+<context>
     <name>SetupPage</name>
     <message>
         <source>Driver, CUDA &amp; PyTorch</source>

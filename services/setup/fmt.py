@@ -52,3 +52,37 @@ def secure_boot_word(state: str):
         "unknown": translate("DoctorCli", "unknown"),
     }
     return words.get(state, state)
+
+
+def setup_word(code: str):
+    """Words for the setup CLI's stable codes: step flags, check results and progress states."""
+    from services.i18n import translate
+
+    words = {
+        "root": translate("SetupCli", "root"),
+        "admin": translate("SetupCli", "admin"),
+        "reboot": translate("SetupCli", "reboot"),
+        "by hand": translate("SetupCli", "by hand"),
+        "not_done": translate("SetupCli", "not done"),
+        "unknown": translate("SetupCli", "unknown"),
+        "pending": translate("SetupCli", "pending"),
+        "done": translate("SetupCli", "done"),
+        "skipped": translate("SetupCli", "skipped"),
+        "failed": translate("SetupCli", "failed"),
+        "undone": translate("SetupCli", "undone"),
+    }
+    return words.get(code, code)
+
+
+def undo_hint(command: str):
+    from services.i18n import translate
+
+    return translate("SetupCli", "undo: {command}").format(command=command)
+
+
+def pad_columns(text: str, width: int) -> str:
+    """Left-align in terminal columns (a Chinese character takes two)."""
+    import unicodedata
+
+    cells = sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
+    return text + " " * max(0, width - cells)

@@ -18,3 +18,14 @@ def test_fact_lines_in_english_and_chinese(machine, capsys, app_paths):  # noqa:
     out = capsys.readouterr().out
     assert "安全启动：关" in out and "驱动：570.133.07" in out
     assert "Secure Boot" not in out and "disabled" not in out
+
+
+def test_setup_plan_and_status_say_flags_and_states_in_chinese(machine, capsys, app_paths):  # noqa: F811
+    app_paths.config_dir.mkdir(parents=True, exist_ok=True)
+    app_paths.settings_file.write_text(json.dumps({"general": {"language": "zh_CN"}}))
+    assert main.main(["setup", "--plan"]) == 0
+    out = capsys.readouterr().out
+    assert "(需要 root)" in out and "撤销：python main.py setup --undo" in out and "(root)" not in out
+    assert main.main(["setup", "--status"]) == 0
+    out = capsys.readouterr().out
+    assert "待执行" in out and "pending" not in out and "not_done" not in out
