@@ -393,3 +393,13 @@ def test_session_export_never_replaces_a_file_it_did_not_write(tmp_path, capsys)
     for _ in range(2):  # an earlier export of ours may be written again
         assert main(["sessions", "--dir", str(recordings), "--export", session, "--csv", str(target)]) == 0
     assert target.read_text(encoding="utf-8").startswith("timestamp,index,")
+
+
+@pytest.mark.parametrize("args", [
+    ["hybrid", "--prefer-nvidia", "/nonexistent/program"],
+    ["hybrid", "--launch", "--", "no-such-program-anywhere"],
+])
+def test_hybrid_names_a_missing_program_before_looking_for_gpus(args):
+    result = subprocess.run([sys.executable, str(ROOT / "main.py"), *args], capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 2
+    assert "no such program" in result.stderr and "Traceback" not in result.stderr
