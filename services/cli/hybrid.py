@@ -75,8 +75,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--dry-run goes with --prefer-nvidia")
 
     # A wrong path is bad input whatever the machine has: say so before looking for GPUs.
-    if args.prefer_nvidia and not os.path.isfile(os.path.expanduser(args.prefer_nvidia)) \
-            and shutil.which(args.prefer_nvidia) is None:
+    wanted = os.path.expanduser(args.prefer_nvidia or "")
+    if args.prefer_nvidia and os.path.isabs(wanted) and not os.path.isfile(wanted):
         raise UsageError(f"no such program: {args.prefer_nvidia}")
     if program and not os.path.isfile(os.path.expanduser(program[0])) and shutil.which(program[0]) is None:
         raise UsageError(f"no such program: {program[0]}")
