@@ -416,4 +416,14 @@ def test_a_reader_that_goes_away_is_not_a_traceback(tmp_path):
     err = proc.stderr.read().decode("utf-8", "replace")
     proc.stderr.close()
     assert json.loads(first) and "Traceback" not in err, err
-    assert proc.returncode == 141
+    assert proc.returncode == 0  # what was wanted was delivered
+
+
+@pytest.mark.parametrize("args", [
+    ["hybrid", "--prefer-nvidia", "/nonexistent/program"],
+    ["hybrid", "--launch", "--", "no-such-program-anywhere"],
+])
+def test_hybrid_names_a_missing_program_before_looking_for_gpus(args):
+    result = subprocess.run([sys.executable, str(ROOT / "main.py"), *args], capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 2
+    assert "no such program" in result.stderr and "Traceback" not in result.stderr

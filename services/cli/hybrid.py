@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
 import sys
 from typing import Any
 
@@ -71,6 +73,13 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"unexpected arguments: {' '.join(program)}")
     if args.dry_run and not args.prefer_nvidia:
         raise UsageError("--dry-run goes with --prefer-nvidia")
+
+    # A wrong path is bad input whatever the machine has: say so before looking for GPUs.
+    wanted = os.path.expanduser(args.prefer_nvidia or "")
+    if args.prefer_nvidia and os.path.isabs(wanted) and not os.path.isfile(wanted):
+        raise UsageError(f"no such program: {args.prefer_nvidia}")
+    if program and not os.path.isfile(os.path.expanduser(program[0])) and shutil.which(program[0]) is None:
+        raise UsageError(f"no such program: {program[0]}")
 
     from services.hybrid.preference import PlanError
 
