@@ -104,6 +104,9 @@ def main(argv: list[str] | None = None) -> int:
         except BrokenPipeError:
             quiet_closed_pipe()
             return 0
+    if args.screenshot and not args.screenshot.lower().endswith(".png"):
+        # The picture is always PNG; any other name would overwrite that file with PNG bytes.
+        return fail(f"--screenshot needs a file name ending in .png, not {args.screenshot!r}", EXIT_USAGE)
     from services.platform_check import gui_start_problem
 
     problem = gui_start_problem(offscreen=bool(args.screenshot or args.self_test))

@@ -184,9 +184,12 @@ def _no_gpu(inventory, cat: Catalog, as_json: bool) -> int:
     if as_json:
         _print_json({"platform": inventory.platform, "gpus": [], "error": "no_gpu",
                      "checked": [str(m) for m in inventory.checked], "problems": [str(m) for m in inventory.problems]})
-    reasons = "; ".join(cat.render(m) for m in inventory.problems)
+    # separator and brackets translated too: ASCII "; (...)" inside a Chinese sentence reads badly
+    reasons = cat.render(t("; ")).join(cat.render(m) for m in inventory.problems)
     message = cat.render(t("No GPU found on this computer"))
-    print(f"error: {message}" + (f" ({reasons})" if reasons else ""), file=sys.stderr)
+    if reasons:
+        message = cat.render(t("{message} ({reasons})").format(message=message, reasons=reasons))
+    print(f"error: {message}", file=sys.stderr)
     return EXIT_NO_GPU
 
 
