@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Callable, TextIO
 
 from services.cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError
+from services.telemetry.carry import SlowFieldCarry
 from services.telemetry.model import DeviceState, Snapshot, Tier
 from services.telemetry.report import csv_header, csv_rows, render_table, snapshot_to_dict
 
@@ -104,6 +105,9 @@ def _loop(source: Any, args: argparse.Namespace, catalog: Any, writer: "_CsvLog 
     end = start + args.duration if args.duration else math.inf
     next_tick = start
     tick = 0
+    # Rows between two slow readings repeat the last fan, P-state, PCIe and processes;
+    # left empty they would read as "not supported" (null / [N/A]).
+    carry = SlowFieldCarry()
     with _sigterm_as_interrupt():
         try:
             while True:
@@ -112,7 +116,7 @@ def _loop(source: Any, args: argparse.Namespace, catalog: Any, writer: "_CsvLog 
                     tiers |= Tier.SLOW
                 if tick == 0:
                     tiers |= Tier.STATIC
-                snapshot = source.read(tiers, wall_clock())
+                snapshot = carry.apply(source.read(tiers, wall_clock()), tiers)
                 _emit(snapshot, args, catalog, writer, out, source_name=args.source, clear=clear)
                 tick += 1
                 # Paced by the schedule, not by "now + interval", so the rate does

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import io
 import json
 import signal
@@ -21,6 +20,7 @@ from services.i18n import Catalog
 from services.telemetry.model import Snapshot, SourceStatus, DeviceState, GpuInfo, GpuSample
 from services.telemetry.nvml_source import NvmlSource
 from services.telemetry.report import csv_header, render_table
+from services.telemetry.simulated import SimulatedSource
 from tests.fakes.fake_nvml import NVML_ERROR_DRIVER_NOT_LOADED, NVML_ERROR_LIBRARY_NOT_FOUND, FakeNvml
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -193,15 +193,11 @@ def test_csv_never_overwrites_someone_elses_file(tmp_path):
     assert target.read_text() == "name,score\nada,10\n"
 
 
-def test_demo_source_missing_is_said_plainly(tmp_path):
-    if importlib.util.find_spec("services.telemetry.simulated") is not None:
-        pytest.skip("the simulated source exists in this build")
+def test_demo_source_missing_is_said_plainly(monkeypatch):
+    # A build without the simulated source: the import fails (None in sys.modules).
+    monkeypatch.setitem(sys.modules, "services.telemetry.simulated", None)
     err = io.StringIO()
-    sys_err, sys.stderr = sys.stderr, err
-    try:
-        code = monitor.run(args_for("--once", "--source", "demo"))
-    finally:
-        sys.stderr = sys_err
+    code = monitor.run(args_for("--once", "--source", "demo"), err=err)
     assert code == 1 and "simulated" in err.getvalue()
 
 
@@ -248,6 +244,34 @@ def test_slow_tier_every_five_seconds_at_one_hertz(tmp_path):
     run(["--csv", str(tmp_path / "x.csv"), "--duration", "10"], source, sleep=clock.sleep, clock=clock)
     assert fake.calls["nvmlDeviceGetUtilizationRates"] == 10
     assert fake.calls["nvmlDeviceGetFanSpeed"] == 2
+
+
+def test_csv_rows_between_slow_readings_keep_fan_pstate_pcie(tmp_path):
+    # The simulated source (like any source) leaves the slow fields empty on a FAST-only read.
+    clock = ScheduleClock()
+    target = tmp_path / "run.csv"
+    run(["--source", "demo", "--csv", str(target), "--duration", "3"], SimulatedSource(seed=0, gpus=2),
+        sleep=clock.sleep, clock=clock, wall_clock=lambda: 1_700_000_000.0 + clock.t)
+    header, *rows = [line.split(", ") for line in target.read_text().splitlines()]
+    col = {name: i for i, name in enumerate(header)}
+    fan = next(i for name, i in col.items() if name.startswith("fan.speed"))
+    width = next(i for name, i in col.items() if name.startswith("pcie.link.width.current"))
+    assert len(rows) == 6  # 3 ticks x 2 GPUs; only the first tick read the slow tier
+    for row in rows[2:]:  # row 2 onwards: FAST-only ticks
+        assert "N/A" not in row[fan] and "N/A" not in row[col["pstate"]] and "N/A" not in row[width], row
+    assert [r[fan] for r in rows[0::2]] == [rows[0][fan]] * 3
+
+
+def test_json_lines_carry_slow_fields_between_slow_readings(tmp_path):
+    clock = ScheduleClock()
+    code, out, _ = run(["--source", "demo", "--json", "--duration", "3"], SimulatedSource(seed=0, gpus=1),
+                       sleep=clock.sleep, clock=clock, wall_clock=lambda: 1_700_000_000.0 + clock.t)
+    assert code == 0
+    gpus = [json.loads(line)["gpus"][0] for line in out.splitlines()]
+    assert len(gpus) == 3
+    for key in ("fan_pct", "pstate", "pcie_gen", "pcie_width"):
+        assert [g[key] for g in gpus] == [gpus[0][key]] * 3 and gpus[0][key] is not None, key
+    assert all(g["processes"] == gpus[0]["processes"] for g in gpus)
 
 
 def test_ctrl_c_ends_cleanly_with_whole_rows(tmp_path):
