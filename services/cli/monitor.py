@@ -41,8 +41,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--csv", metavar="FILE",
                         help="append readings to FILE as CSV with nvidia-smi column names")
     parser.add_argument("--duration", type=float, metavar="S", help="stop after S seconds (default: until Ctrl-C)")
-    parser.add_argument("--source", choices=("nvml", "demo"), default="nvml",
-                        help="nvml: this machine's GPUs (default); demo: the simulated training run")
+    parser.add_argument("--source", choices=("nvml", "demo"), default=None,
+                        help="nvml: this machine's GPUs (default); demo: the simulated training run "
+                             "(also: main.py --demo monitor ...)")
+
+
+def use_demo_source(args: argparse.Namespace) -> None:
+    """The app's ``--demo`` given before ``monitor`` (see main.apply_app_demo)."""
+    if args.source == "nvml":
+        raise UsageError("--demo and --source nvml contradict each other; give one of them")
+    args.source = "demo"
 
 
 def run(args: argparse.Namespace, *, source: Any = None,
@@ -53,6 +61,8 @@ def run(args: argparse.Namespace, *, source: Any = None,
     """Run the command; ``source``, clocks and streams are injectable for tests."""
     out = out or sys.stdout
     err = err or sys.stderr
+    if args.source is None:
+        args.source = "nvml"
     _validate(args)
     csv_path = _check_csv_path(Path(args.csv).expanduser()) if args.csv else None
     if source is None:
