@@ -653,7 +653,9 @@ class DashboardPage(QWidget):
             self.stack.setCurrentIndex(0)
             return False
         if snapshot.status.state != DeviceState.OK and not snapshot.gpus:
-            self.no_gpu.explain(health.state_text(snapshot.status.state), snapshot.status.message, demo)
+            # A replay that failed is about the file, not about a GPU or its driver.
+            text = health.state_text(snapshot.status.state) if getattr(hub, "live", True) else health.REPLAY_FAILED_TEXT
+            self.no_gpu.explain(text, snapshot.status.message, demo)
             self.stack.setCurrentIndex(0)
             return False
         if not snapshot.gpus:

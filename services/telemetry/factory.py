@@ -19,7 +19,7 @@ from services.telemetry.history import DEFAULT_CAPACITY, History
 from services.telemetry.hub import TelemetryHub
 from services.telemetry.model import DeviceState, GpuInfo, Snapshot, SourceStatus, Tier
 from services.telemetry.recorder import Recorder
-from services.telemetry.replay import ReplayError, open_replay
+from services.telemetry.replay import ReplayError, ReplaySource, open_replay
 from services.telemetry.simulated import STEADY_S, THERMAL, SimulatedSource
 
 log = logging.getLogger(__name__)
@@ -68,7 +68,7 @@ def _capacity(interval_s: float) -> int:
     return max(DEFAULT_CAPACITY, int(24 * 3600 / max(interval_s, 0.1) * 1.04))
 
 
-def build_hub(*, demo: bool, replay: str | None, settings: Settings, paths: AppPaths,
+def build_hub(*, demo: bool, replay: "str | ReplaySource | None", settings: Settings, paths: AppPaths,
               demo_gpus: int = 2) -> TelemetryHub:
     mon = settings.monitor
     fast = max(0.25, float(mon.fast_interval_s))  # below 0.25 s polling itself disturbs the GPU
@@ -76,7 +76,8 @@ def build_hub(*, demo: bool, replay: str | None, settings: Settings, paths: AppP
     recorder: Recorder | None = None
     if replay:
         try:
-            source = open_replay(replay)
+            # An already opened replay (the app checks the file before any window) is used as it is.
+            source = replay if isinstance(replay, ReplaySource) else open_replay(replay)
         except ReplayError as exc:
             hub = TelemetryHub(_ReplayFailed(DeviceState.ERROR, str(exc), "replay"),
                                fast_interval_s=fast, slow_interval_s=slow)

@@ -195,7 +195,10 @@ class TelemetryHub:
         if self._thread is not None or self._closed:
             return
         if not self.live:
-            self._open()
+            if not self._open() and self.latest is None:
+                # A replay that could not be read: publish its reason as a reading, so the
+                # dashboard says why instead of waiting for a first reading that never comes.
+                self._emit(Snapshot(t=self._wall(), status=self._status, gpus=self._devices))
             return
         self._stop_event.clear()
         self._thread = threading.Thread(target=self._run, name="telemetry-sampler", daemon=True)
