@@ -25,6 +25,7 @@ from gui.monitor.bridge import TelemetryBridge
 from gui.monitor.widgets import (
     DASH, STYLE, Badge, MetricTile, ProcessTableModel, format_duration, format_mib,
 )
+from services.i18n import Msg
 from services.telemetry import health, throttle
 from services.telemetry.model import DeviceState, GpuInfo, GpuSample, Snapshot
 
@@ -245,7 +246,7 @@ class GpuCard(QFrame):
         if sample is not None and state != DeviceState.OK:
             note = render(text.detail)
             if sample.state_detail:
-                note += "\n" + sample.state_detail
+                note += "\n" + render(sample.describe_state())
             self.state_note.setText(note)
             self.state_note.show()
         else:
@@ -325,10 +326,11 @@ class NoGpuPanel(QFrame):
         layout.addWidget(self.technical)
         layout.addLayout(buttons)
 
-    def explain(self, text: health.StateText, technical: str | None, demo_running: bool) -> None:
+    def explain(self, text: health.StateText, technical: Msg | str | None, demo_running: bool) -> None:
         self.title.setText(render(text.title))
         self.detail.setText(render(text.detail))
-        self.technical.setText(technical or "")
+        technical = render(technical)
+        self.technical.setText(technical)
         self.technical.setVisible(bool(technical))
         self.setup_button.setVisible(text.setup_helps)
         self.demo_button.setVisible(not demo_running)
@@ -655,11 +657,11 @@ class DashboardPage(QWidget):
         if snapshot.status.state != DeviceState.OK and not snapshot.gpus:
             # A replay that failed is about the file, not about a GPU or its driver.
             text = health.state_text(snapshot.status.state) if getattr(hub, "live", True) else health.REPLAY_FAILED_TEXT
-            self.no_gpu.explain(text, snapshot.status.message, demo)
+            self.no_gpu.explain(text, snapshot.status.describe(), demo)
             self.stack.setCurrentIndex(0)
             return False
         if not snapshot.gpus:
-            self.no_gpu.explain(health.NO_GPU_TEXT, snapshot.status.message, demo)
+            self.no_gpu.explain(health.NO_GPU_TEXT, snapshot.status.describe(), demo)
             self.stack.setCurrentIndex(0)
             return False
         self.stack.setCurrentIndex(1)

@@ -23,6 +23,7 @@ from services.cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError
 from services.telemetry.carry import SlowFieldCarry
 from services.telemetry.model import DeviceState, Snapshot, Tier
 from services.telemetry.report import csv_header, csv_rows, render_table, snapshot_to_dict
+from services.telemetry.states import NO_GPU_FOUND, state_label
 
 HELP = "GPU readings: one snapshot (--once, --json), a live table, or a CSV log (nvidia-smi columns)"
 
@@ -75,16 +76,16 @@ def run(args: argparse.Namespace, *, source: Any = None,
               file=err)
     status = source.open()
     try:
-        if status.state is not DeviceState.OK:
-            if args.json:
+        if status.state is not DeviceState.OK or not source.devices():
+            if args.json:  # stable: the state code and the English line
                 print(json.dumps({"status": {"state": status.state.value, "message": status.message},
                                   "gpus": []}), file=out)
-            return _fail(err, f"{status.message or status.state.value} [{status.state.value}]", EXIT_NO_GPU)
-        if not source.devices():
-            if args.json:
-                print(json.dumps({"status": {"state": status.state.value, "message": status.message},
-                                  "gpus": []}), file=out)
-            return _fail(err, status.message or "no NVIDIA GPU found", EXIT_NO_GPU)
+            # The line for the person reading the terminal, in their language.
+            catalog = _catalog()
+            if status.state is not DeviceState.OK:
+                reason = status.describe() or catalog.render(state_label(status.state))
+                return _fail(err, f"{catalog.render(reason)} [{status.state.value}]", EXIT_NO_GPU)
+            return _fail(err, catalog.render(status.describe() or NO_GPU_FOUND), EXIT_NO_GPU)
         catalog = None if args.json else _catalog()
         writer = _CsvLog(csv_path) if csv_path else None
         try:

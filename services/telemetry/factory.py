@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import time
 
+from services.i18n import Msg, translate
 from services.paths import AppPaths
 from services.settings import Settings
 from services.telemetry.alerts import Alert, AlertEngine
@@ -34,9 +35,9 @@ class UnavailableSource:
 
     live = True
 
-    def __init__(self, state: DeviceState, message: str, name: str = "unavailable") -> None:
+    def __init__(self, state: DeviceState, message: Msg | str, name: str = "unavailable") -> None:
         self.name = name
-        self._status = SourceStatus(state, message)
+        self._status = SourceStatus(state, str(message), text=message if isinstance(message, Msg) else None)
 
     def open(self) -> SourceStatus:
         return self._status
@@ -59,7 +60,8 @@ def _nvml_source():
     try:
         from services.telemetry.nvml_source import NvmlSource
     except ImportError as exc:
-        return UnavailableSource(DeviceState.NO_DRIVER, f"NVIDIA monitoring is not available in this build ({exc})")
+        return UnavailableSource(DeviceState.NO_DRIVER, translate(
+            "NvmlState", "NVIDIA monitoring is not available in this build ({error})").format(error=str(exc)))
     return NvmlSource()
 
 

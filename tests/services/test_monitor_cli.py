@@ -145,6 +145,30 @@ def test_no_driver_exits_3_with_one_line(tmp_path, code, state):
     assert rc == 3 and json.loads(out)["status"]["state"] == state
 
 
+def test_no_driver_line_is_in_the_users_language_and_json_stays_english(tmp_path, monkeypatch):
+    monkeypatch.setattr(monitor, "_catalog", lambda: Catalog.load("zh_CN"))
+    fake = lambda: NvmlSource(FakeNvml(1, init_error=NVML_ERROR_LIBRARY_NOT_FOUND), sysfs_root=tmp_path)  # noqa: E731
+    rc, _, err = run(["--once"], fake())
+    assert rc == 3 and err == "error: 未找到 NVIDIA 驱动（缺少 NVML 库）：请安装 NVIDIA 驱动 [no_driver]\n"
+    rc, out, err = run(["--once", "--json"], fake())
+    assert json.loads(out)["status"] == {
+        "state": "no_driver",
+        "message": "NVIDIA driver not found (NVML library missing): install the NVIDIA driver"}
+    rc, _, err = run(["--once"], NvmlSource(FakeNvml(0), sysfs_root=tmp_path))
+    assert rc == 3 and "未找到 NVIDIA GPU" in err
+
+
+def test_lost_gpu_detail_in_the_chinese_table(tmp_path):
+    fake = FakeNvml(2)
+    source = NvmlSource(fake, sysfs_root=tmp_path)
+    source.open()
+    fake.gpus[1].lost = True
+    snap = source.read(monitor.ALL_TIERS, time.time())
+    lost = snap.samples[1]
+    assert lost.state_detail == "GPU has fallen off the bus (GPU is lost): retrying"
+    assert "GPU 1: GPU 已从总线上掉线（GPU 丢失）：正在重试" in render_table(snap, Catalog.load("zh_CN"))
+
+
 def test_no_gpu_exits_3(tmp_path):
     rc, _, err = run(["--once"], NvmlSource(FakeNvml(0), sysfs_root=tmp_path))
     assert rc == 3 and "no NVIDIA GPU" in err
