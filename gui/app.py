@@ -208,6 +208,39 @@ def wait_for_first_reading(context: AppContext, timeout_ms: int = 15000) -> None
     poll.stop()
 
 
+def wait_for_drawn_page(window: MainWindow, timeout_ms: int = 10000) -> bool:
+    """Screenshots: wait until the shown page has drawn its graphs (or explains why it has none).
+
+    Under CPU load the tiles can be filled long before the graphs are; a
+    bounded wait on the page's own word avoids a picture with empty plots.
+    Pages without graphs are ready at once. Returns whether the page was ready.
+    """
+    page = window.page(window.current_key())
+    drawn = getattr(page, "has_drawn_history", None)
+    if drawn is None:
+        return True
+    explains = getattr(page, "explains_instead_of_cards", lambda: False)
+
+    def ready() -> bool:
+        return drawn() or explains()
+
+    if ready():
+        return True
+    loop = QEventLoop()
+    poll = QTimer()
+    poll.setInterval(50)
+    poll.timeout.connect(lambda: loop.quit() if ready() else None)
+    deadline = QTimer()
+    deadline.setSingleShot(True)
+    deadline.timeout.connect(loop.quit)
+    poll.start()
+    deadline.start(timeout_ms)
+    loop.exec()
+    poll.stop()
+    deadline.stop()
+    return ready()
+
+
 def start_telemetry_soon(context: AppContext) -> None:
     """Start the hub once the event loop runs: the window paints first, and the
     sampler thread (the demo fills hours of history) does not compete with it."""
@@ -303,6 +336,8 @@ def run_app(args: argparse.Namespace) -> int:
         window.resize(1280, 820)  # screenshots are the same size whatever the last session left
         window.show()
         wait_for_first_reading(context)
+        if not wait_for_drawn_page(window):
+            print("warning: the graphs were not drawn in time; the picture may show empty plots", file=sys.stderr)
         ok = save_screenshot(window, args.screenshot)
         controller.shutdown(save_state=False)
         window.quit()

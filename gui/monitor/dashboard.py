@@ -466,6 +466,19 @@ class DashboardPage(QWidget):
         """Repaint the visible cards from the newest snapshot and the history."""
         self._repaint(force=True)
 
+    def has_drawn_history(self) -> bool:
+        """True once every GPU card has drawn a curve with at least two points.
+
+        The tiles fill from the first reading; the graphs need the history (the
+        demo's hours are loaded just after it), so screenshots and the
+        self-test wait for this rather than for the first reading.
+        """
+        return bool(self._cards) and all(card.graphs.drawn_points() >= 2 for card in self._cards.values())
+
+    def explains_instead_of_cards(self) -> bool:
+        """True when a reading came and the page explains why there is nothing to draw."""
+        return self._snapshot is not None and self.stack.currentIndex() == 0
+
     def alerts_shown(self) -> list[Any]:
         return list(self._alerts)
 

@@ -272,3 +272,20 @@ def test_no_driver_card_in_chinese_shows_the_reason_in_chinese(qtbot, qapp, cont
         _stop(page)
     finally:
         translators.install(qapp, "en")
+
+
+def test_has_drawn_history_waits_for_curves_not_for_tiles(qtbot, context):
+    hub = FakeHub()
+    page = _page(qtbot, context, hub)
+    hub.push(snapshot(2, time.time() - 300))
+    _delivered(qtbot, page, hub)
+    page.repaint_now()
+    assert len(page.cards()) == 2 and page.cards()[0].tile_util.value.text().endswith("%")
+    assert not page.has_drawn_history()  # one reading: the tiles show it, the graphs have no line yet
+    assert not page.explains_instead_of_cards()
+    _feed(hub, 2, seconds=30)
+    _delivered(qtbot, page, hub)
+    page.repaint_now()
+    assert page.has_drawn_history()
+    assert page.cards()[1].graphs.drawn_points() >= 2
+    _stop(page)
