@@ -214,6 +214,19 @@ def validate(arch: ModelArch, req: FitRequest) -> None:
             raise _err(translate("FitErrors", "An FP8 KV cache is a vLLM option").format(), ("fp16", "q8_0", "q4_0"))
     if req.strategy == "single" and req.gpus > 1:
         raise _err(translate("FitErrors", "With {gpus} GPUs pick a strategy"), STRATEGIES[1:])
+    if req.strategy == "tp" and req.gpus > 1 and req.gpus not in tp_sizes(arch, req.gpus):
+        valid = [n for n in tp_sizes(arch, 1024) if n > 1][:8]
+        raise _err(translate("FitErrors", "Tensor parallel cannot split {heads} attention heads and {kv} KV heads over {gpus} GPUs; valid GPU counts: {valid}").format(
+            heads=arch.heads, kv=arch.kv_heads, gpus=req.gpus, valid=", ".join(str(n) for n in valid) or "1"))
+
+
+def tp_sizes(arch: ModelArch, top: int) -> tuple[int, ...]:
+    """GPU counts tensor parallel can use: each GPU takes a whole number of attention heads, and of
+    KV heads, or one KV head replicated (vLLM ModelConfig.verify_with_parallel_config and
+    QKVParallelLinear: heads % tp == 0; kv % tp == 0 when tp <= kv, else tp % kv == 0)."""
+    kv = max(1, arch.kv_heads)
+    return tuple(t for t in range(1, min(top, arch.heads) + 1)
+                 if arch.heads % t == 0 and (kv % t == 0 if t <= kv else t % kv == 0))
 
 
 def is_gguf_source(arch: ModelArch) -> bool:

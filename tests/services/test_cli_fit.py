@@ -134,3 +134,10 @@ def test_gguf_file_defaults_to_llamacpp(capsys, tmp_path):
     assert any("system RAM" in note for note in data["notes"])  # the token embedding stays on the CPU
     code, _, err = run_cli(capsys, "--model", str(path), "--engine", "transformers")
     assert code == 2 and "llamacpp" in err
+
+
+def test_tensor_parallel_over_a_count_that_does_not_split_the_heads_exits_2(capsys):
+    code, out, err = run_cli(capsys, "--model", "qwen2.5-14b", "--strategy", "tp", "--gpus", "3")
+    assert code == 2 and out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "3 GPUs" in lines[0] and "2, 4, 8, 40" in lines[0]

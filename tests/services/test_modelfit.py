@@ -392,3 +392,21 @@ def test_unchunked_loss_peaks_at_three_fp32_copies_of_the_logits():
     arch = llama8b()
     est = estimate(arch, FitRequest(task="train", method="lora", seq=1000, batch=2))
     assert est.parts["logits"] == pytest.approx(2 * 1000 * arch.vocab * 12)
+
+
+def test_tensor_parallel_needs_a_gpu_count_that_splits_the_heads():
+    from services.modelfit.estimate import tp_sizes
+    qwen14 = default_catalogue().resolve("Qwen/Qwen2.5-14B").arch  # 40 heads, 8 KV heads
+    assert tp_sizes(qwen14, 64) == (1, 2, 4, 8, 40)
+    with pytest.raises(ModelInputError) as info:
+        estimate(qwen14, FitRequest(engine="vllm", gpus=3, strategy="tp"))
+    text = str(info.value.message)
+    assert "3 GPUs" in text and "2, 4, 8, 40" in text
+    assert estimate(qwen14, FitRequest(engine="vllm", gpus=8, strategy="tp")).per_gpu_gib > 0
+    # Fewer KV heads than GPUs: each KV head is replicated, so 16 GPUs work for 64 heads / 8 KV heads.
+    llama70 = default_catalogue().resolve("meta-llama/Llama-3.1-70B").arch
+    assert estimate(llama70, FitRequest(engine="vllm", gpus=16, strategy="tp")).per_gpu_gib > 0
+    with pytest.raises(ModelInputError):
+        estimate(llama70, FitRequest(task="train", method="full", weights="bf16", gpus=6, strategy="tp"))
+    # Layer split has no such limit.
+    assert estimate(qwen14, FitRequest(gpus=3, strategy="layer_split")).per_gpu_gib > 0
