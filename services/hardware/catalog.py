@@ -263,15 +263,25 @@ def _best(query: str, items: Sequence[T], names_of, noise: set[str]) -> T | None
     return winner
 
 
-def _suggest(query: str, names: Iterable[str], noise: set[str], n: int = 3) -> list[str]:
+# Names offered when nothing typed is close ("RTX9999", "zzz"): a user always gets three real
+# names to copy. Cards and CPUs people most often build AI machines around; not a ranking.
+POPULAR_GPUS = ("GeForce RTX 4090", "GeForce RTX 3090", "GeForce RTX 4060 Ti 16GB")
+POPULAR_CPUS = ("Core i7-14700K", "Ryzen 7 7800X3D", "Ryzen 9 9950X")
+
+
+def _suggest(query: str, names: Iterable[str], noise: set[str], n: int = 3, popular: Sequence[str] = ()) -> list[str]:
+    """The ``n`` closest names (difflib), then names sharing digits, then the popular ones."""
     names = list(dict.fromkeys(names))
     q = " ".join(_tokens(query, noise)) or query.lower()
     keyed = {" ".join(_tokens(name, noise)): name for name in names}
     close = difflib.get_close_matches(q, list(keyed), n=n, cutoff=0.4)
-    if not close:  # fall back on shared digits ("4095" -> the 409x cards)
-        digits = re.findall(r"\d{3,}", q)
-        close = [k for k in keyed if any(d[:3] in k for d in digits)][:n]
-    return [keyed[c] for c in close]
+    digits = re.findall(r"\d{3,}", q)  # shared digits ("4095" -> the 409x cards)
+    close += [k for k in keyed if k not in close and any(d[:3] in k for d in digits)]
+    found = [keyed[c] for c in close[:n]]
+    found += [name for name in popular if name in names and name not in found]
+    if len(found) < n:  # a catalogue without the popular names still gives n
+        found += [name for name in names if name not in found]
+    return found[:n]
 
 
 def _gpu_names(gpu: Gpu) -> tuple[str, ...]:
@@ -316,7 +326,7 @@ def find_gpu(query: "str | int", gpus: Sequence[Gpu] | None = None, memory_total
 
 def suggest_gpus(query: str, gpus: Sequence[Gpu] | None = None) -> list[str]:
     gpus = load_gpus() if gpus is None else gpus
-    return _suggest(query, (g.name for g in gpus), _GPU_NOISE)
+    return _suggest(query, (g.name for g in gpus), _GPU_NOISE, popular=POPULAR_GPUS)
 
 
 def find_cpu(query: str, cpus: Sequence[Cpu] | None = None) -> Cpu | None:
@@ -326,4 +336,4 @@ def find_cpu(query: str, cpus: Sequence[Cpu] | None = None) -> Cpu | None:
 
 def suggest_cpus(query: str, cpus: Sequence[Cpu] | None = None) -> list[str]:
     cpus = load_cpus() if cpus is None else cpus
-    return _suggest(query, (c.name for c in cpus), _CPU_NOISE)
+    return _suggest(query, (c.name for c in cpus), _CPU_NOISE, popular=POPULAR_CPUS)

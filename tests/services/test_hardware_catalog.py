@@ -144,3 +144,15 @@ def test_unreadable_catalogue_is_a_clear_error(tmp_path):
     (tmp_path / "gpus.json").write_text("{not json", encoding="utf-8")
     with pytest.raises(CatalogError):
         load_catalog(tmp_path)
+
+
+def test_names_with_nothing_close_still_get_three_real_suggestions(catalog):
+    names = {g.name for g in catalog.gpus}
+    for query in ("RTX9999", "zzz", ""):
+        got = suggest_gpus(query, catalog.gpus)
+        assert len(got) == 3 and set(got) <= names, (query, got)
+    assert suggest_gpus("RTX9999", catalog.gpus)[0] == "GeForce RTX 4090"  # the popular fallback
+    cpus = suggest_cpus("zzz", catalog.cpus)
+    assert len(cpus) == 3 and set(cpus) <= {c.name for c in catalog.cpus}
+    # A close name keeps its own matches first.
+    assert suggest_gpus("4095", catalog.gpus)[0] == "GeForce RTX 4090"

@@ -410,3 +410,15 @@ def test_tensor_parallel_needs_a_gpu_count_that_splits_the_heads():
         estimate(llama70, FitRequest(task="train", method="full", weights="bf16", gpus=6, strategy="tp"))
     # Layer split has no such limit.
     assert estimate(qwen14, FitRequest(gpus=3, strategy="layer_split")).per_gpu_gib > 0
+
+
+def test_unknown_model_always_gets_three_catalogue_ids():
+    cat = default_catalogue()
+    ids = {e.model_id for e in cat.entries}
+    for name in ("nosuch", "zz", "lama-3.1-8b"):
+        got = cat.closest(name)
+        assert len(got) == 3 and set(got) <= ids, (name, got)
+    assert cat.closest("lama-3.1-8b")[0] == "meta-llama/Llama-3.1-8B"
+    with pytest.raises(ModelInputError) as info:
+        cat.resolve("nosuch")
+    assert len(info.value.choices) == 3

@@ -102,3 +102,12 @@ def test_bad_input_never_raises_past_the_cli(capsys):
         code, _, err = run(capsys, *argv)
         assert code in (0, 2), (argv, err)
         assert "Traceback" not in err, argv
+
+
+def test_unknown_names_always_list_three_choices(capsys):
+    code, out, err = run(capsys, "--gpu", "RTX9999")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert err.count(",") >= 2 and "GeForce RTX 4090" in err
+    code, _, err = run(capsys, "--recommend", "--model", "nosuch")
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert "meta-llama/Llama-3.1-8B" in err and err.count(",") >= 2
