@@ -120,9 +120,11 @@ class Component:
 class CloudPrice:
     gpu_key: str
     usd_per_hour: float
-    provider: str
+    provider: str  # a company name, never translated
     read: str
     source: str
+    offer: str = ""  # catalogue_snapshot | market_range | serverless: what kind of price (translated for display)
+    offer_detail: str = ""  # the range or per-second rate behind it
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,7 +195,8 @@ def load_catalog(data_dir: Path = DATA_DIR) -> Catalog:
         comps = {c["key"]: Component(c["key"], float(c["watts"]), c["source"], c.get("spinup_watts"))
                  for c in _read_json(data_dir / "components.json")["components"]}
         cloud_doc = _read_json(data_dir / "cloud_prices.json")
-        cloud = {p["gpu"]: CloudPrice(p["gpu"], float(p["usd_per_hour"]), p["provider"], p["read"], p["source"])
+        cloud = {p["gpu"]: CloudPrice(p["gpu"], float(p["usd_per_hour"]), p["provider"], p["read"], p["source"],
+                                      str(p.get("offer", "")), str(p.get("offer_detail", "")))
                  for p in cloud_doc["prices"]}
         rules = _read_json(data_dir / "psu.json")
     except (KeyError, TypeError, ValueError) as exc:
@@ -243,24 +246,29 @@ def _tokens(text: str, noise: set[str]) -> tuple[str, ...]:
 T = TypeVar("T")
 
 
-def _best(query: str, items: Sequence[T], names_of, noise: set[str]) -> T | None:
+def _ranked(query: str, items: Sequence[T], names_of, noise: set[str]) -> list[T]:
+    """Items with a name holding every word of ``query``, best first: fewest extra words,
+    then an exact name, then catalogue order."""
     q = _tokens(query, noise)
     if not q:
-        return None
+        return []
     qs = set(q)
-    best: tuple[int, int, int] | None = None
-    winner: T | None = None
+    scores: dict[int, tuple[tuple[int, int, int], T]] = {}
     for order, item in enumerate(items):
         for name in names_of(item):
             c = _tokens(name, noise)
             cs = set(c)
             if not qs <= cs:
                 continue
-            extra = len(cs - qs)
-            score = (extra, 0 if c == q else 1, order)
-            if best is None or score < best:
-                best, winner = score, item
-    return winner
+            score = (len(cs - qs), 0 if c == q else 1, order)
+            if order not in scores or score < scores[order][0]:
+                scores[order] = (score, item)
+    return [item for _score, item in sorted(scores.values(), key=lambda pair: pair[0])]
+
+
+def _best(query: str, items: Sequence[T], names_of, noise: set[str]) -> T | None:
+    ranked = _ranked(query, items, names_of, noise)
+    return ranked[0] if ranked else None
 
 
 # Names offered when nothing typed is close ("RTX9999", "zzz"): a user always gets three real
@@ -322,6 +330,30 @@ def find_gpu(query: "str | int", gpus: Sequence[Gpu] | None = None, memory_total
     if not isinstance(query, str):
         return None
     return _best(query, gpus, _gpu_names, _GPU_NOISE)
+
+
+@dataclass(frozen=True, slots=True)
+class GpuMatch:
+    gpu: Gpu
+    passed_over: Gpu | None = None  # the SXM module the name also matches, when the add-in card was preferred
+
+
+def find_gpu_for_build(query: "str | int", gpus: Sequence[Gpu] | None = None) -> GpuMatch | None:
+    """Like ``find_gpu``, for a desktop build: when a name fits both an SXM module and a PCIe
+    add-in card ("H100", "A100 80GB"), it means the card, since a desktop has slots, not SXM
+    sockets. ``passed_over`` tells the caller to say so."""
+    gpus = load_gpus() if gpus is None else gpus
+    if parse_pci_device_id(query) is not None or not isinstance(query, str):
+        hit = find_gpu(query, gpus)
+        return GpuMatch(hit) if hit else None
+    ranked = _ranked(query, gpus, _gpu_names, _GPU_NOISE)
+    if not ranked:
+        return None
+    best = ranked[0]
+    if best.is_add_in_card or best.is_laptop:
+        return GpuMatch(best)
+    card = next((g for g in ranked if g.is_add_in_card), None)
+    return GpuMatch(card, best) if card else GpuMatch(best)
 
 
 def suggest_gpus(query: str, gpus: Sequence[Gpu] | None = None) -> list[str]:
