@@ -352,6 +352,10 @@
         <translation>改用 QLoRA（4 位基座权重）</translation>
     </message>
     <message>
+        <source>Keep embeddings and LM head in 16-bit (skip PEFT&apos;s fp32 cast, as axolotl does)</source>
+        <translation>词嵌入和 LM head 保持 16 位（跳过 PEFT 的 fp32 转换，axolotl 就是这样做的）</translation>
+    </message>
+    <message>
         <source>Batch 1 with {steps} gradient-accumulation steps</source>
         <translation>批大小设为 1，梯度累积 {steps} 步</translation>
     </message>

@@ -422,3 +422,14 @@ def test_unknown_model_always_gets_three_catalogue_ids():
     with pytest.raises(ModelInputError) as info:
         cat.resolve("nosuch")
     assert len(info.value.choices) == 3
+
+
+def test_qlora_suggests_skipping_the_fp32_cast_with_its_figure():
+    arch = default_catalogue().resolve("Qwen/Qwen2.5-14B").arch
+    req = FitRequest(task="train", method="qlora", seq=8192)
+    found = {s.code: s for s in suggestions(arch, req, 12 * GIB)}
+    skip = found["no_kbit_upcast"]
+    assert skip.request.kbit_fp32_upcast is False
+    assert skip.per_gpu_gib == pytest.approx(estimate(arch, skip.request).per_gpu_gib)
+    assert skip.per_gpu_gib < estimate(arch, req).per_gpu_gib
+    assert "no_kbit_upcast" not in {s.code for s in suggestions(arch, req.with_changes(method="lora", weights="bf16"), 12 * GIB)}
