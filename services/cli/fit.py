@@ -106,6 +106,9 @@ def run(args: argparse.Namespace) -> int:
 
         raise UsageError("give a model to start, e.g. --model llama-3.1-8b (popular: " + ", ".join(POPULAR_MODELS)
                          + "); or --model PATH (config.json, .safetensors, .gguf), --model-config FILE.json, --params-b X")
+    if args.model and (args.model_config or params_b is not None):
+        # one of them would be ignored without a word; --params-b only adjusts a --model-config
+        raise UsageError("give one model: --model cannot be combined with --model-config or --params-b")
     try:
         arch = load_model(args.model, config_file=args.model_config, params_b=params_b)
     except ModelInputError as exc:
