@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     from services.setup.doctor import run_doctor
     from services.setup.executor import ProgressStore, StepExecutor, default_elevation
     from services.setup.fmt import command_line
-    from services.setup.planner import inputs_for, parse_pci_id, plan_for_os, plan_for_report, setup_dir
+    from services.setup.planner import facts_for_plan, inputs_for, parse_pci_id, plan_for_os, plan_for_report, setup_dir
     from services.setup.probes import OsInfo, parse_os_release
     from services.setup.rules import RulesError, load_rules
     from services.setup.system import SubprocessRunner, SystemRoot
@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
         if device_id is not None:
             f = report.facts
             inputs = inputs_for(rules, root, work / "staged", device_id, secure_boot=f.secure_boot,
-                                kernel=f.os.kernel if f.os else "", python=python)
+                                kernel=f.os.kernel if f.os else "", python=python, **facts_for_plan(f))
             plan = plan_for_os(f.os, inputs, rules, win_opts)
         else:
             plan = plan_for_report(report, rules, root, work / "staged", win_opts)

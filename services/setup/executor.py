@@ -22,6 +22,8 @@ from services.setup.probes import parse_proc_driver_version, probe_torch
 from services.setup.system import CommandResult, Runner, SystemRoot
 
 STATES = ("pending", "done", "skipped", "failed", "undone")
+# Written into a folder a step created (Step.owned_dir); undo removes only marked folders.
+OWNED_MARK = ".gpu-assistant-created"
 
 
 # ---- progress -------------------------------------------------------------------------
@@ -193,6 +195,9 @@ class StepExecutor:
                 lines.append(command_line(self._root_wrap(_registry_restore(r), step), win))
             for c in step.undo:
                 lines.append(command_line(self._root_wrap(c, step), win))
+            if step.owned_dir:
+                lines.append(f"# only if {Path(step.owned_dir) / OWNED_MARK} exists (GPU Assistant made this folder):")
+                lines.append(command_line(_remove_dir(step.owned_dir), win))
             return lines
         for f in step.files:
             lines.append(f"# back up {f.path} to {self.backup_dir / step.id}")
@@ -325,6 +330,8 @@ class StepExecutor:
             staged = Path(f.staged)
             staged.parent.mkdir(parents=True, exist_ok=True)
             staged.write_text(f.content, encoding="utf-8")
+        # A folder that is already there is the person's own: never mark it as ours.
+        new_dir = bool(step.owned_dir) and not Path(step.owned_dir).exists()
         # 3. the commands, stopping at the first failure
         commands = [_registry_set(r) for r in step.registry] + list(step.commands)
         for argv in commands:
@@ -342,6 +349,11 @@ class StepExecutor:
             if not result.ok:
                 self.progress.set_state(step.id, "failed", _first_line(result))
                 return StepOutcome(False, _failure_message(full, result, self.elevation), tuple(log))
+        if new_dir and Path(step.owned_dir).is_dir():
+            try:
+                (Path(step.owned_dir) / OWNED_MARK).write_text(f"created by GPU Assistant setup step {step.id}\n", encoding="utf-8")
+            except OSError:
+                pass  # without the mark, undo leaves the folder alone: the safe side
         self.progress.set_state(step.id, "done")
         return StepOutcome(True, translate("Setup", "Done"), tuple(log))
 
@@ -369,6 +381,11 @@ class StepExecutor:
         for r in (rec.registry_before if rec else []):
             commands.append(_registry_restore(r))
         commands += list(step.undo)
+        if step.owned_dir:
+            folder = Path(step.owned_dir)
+            if not (folder / OWNED_MARK).is_file():
+                return StepOutcome(False, translate("Setup", "{path} was not created by GPU Assistant (or is already gone), so it is left alone").format(path=str(folder)))
+            commands.append(_remove_dir(step.owned_dir))
         for argv in commands:
             full = elevate(argv, self.elevation) if step.needs_root else tuple(argv)
             result = self.runner.run(full, timeout=self.command_timeout)
@@ -408,6 +425,10 @@ class StepExecutor:
             else:
                 return None
         return before
+
+
+def _remove_dir(path: str) -> Argv:
+    return ("rm", "-rf", "--", path)
 
 
 def _registry_set(r) -> Argv:
