@@ -102,22 +102,10 @@ def run(args: argparse.Namespace) -> int:
 def render_text(report, cat: Catalog) -> str:
     from services.setup.fmt import command_line
 
-    f = report.facts
-    lines = []
+    from services.setup.fmt import doctor_fact_lines
+
+    lines = [cat.render(line).rstrip() for line in doctor_fact_lines(report)]
     marks = {"error": "[X]", "warning": "[!]", "info": "[i]", "ok": "[OK]"}
-    if f.os:
-        lines.append(f"OS: {f.os.pretty_name} {f.os.kernel}".rstrip())
-    if report.gpu:
-        g = report.gpu
-        lines.append(f"GPU: {g.name} [{g.pci.pci_id}] {g.generation or '?'} {g.sm or ''}".rstrip())
-    if f.driver_version:
-        cuda = f.nvml.cuda_version if f.nvml and f.nvml.cuda_version else "?"
-        lines.append(f"Driver: {f.driver_version} (CUDA <= {cuda})")
-    if f.kernel_module and f.kernel_module.loaded_flavor:
-        lines.append(f"Kernel module: {f.kernel_module.loaded_flavor} {f.kernel_module.loaded_version}")
-    lines.append(f"Secure Boot: {f.secure_boot}")
-    if f.torch and f.torch.ran:
-        lines.append(f"Python: {f.torch.python} ({f.torch.python_version}) torch {f.torch.torch_version or '-'}")
     lines.append("")
     for x in report.findings:
         lines.append(f"{marks.get(x.severity, '-')} {cat.render(x.title)}")

@@ -33,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
     from services.paths import AppPaths
     from services.setup.doctor import run_doctor
     from services.setup.executor import ProgressStore, StepExecutor, default_elevation
-    from services.setup.fmt import command_line
+    from services.setup.fmt import command_line, confirm_question, nothing_changed
     from services.setup.planner import facts_for_plan, inputs_for, parse_pci_id, plan_for_os, plan_for_report, setup_dir
     from services.setup.probes import OsInfo, parse_os_release
     from services.setup.rules import RulesError, load_rules
@@ -112,8 +112,10 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(rows, indent=2))
         else:
+            from services.setup.fmt import step_state_word
+
             for r in rows:
-                print(f"{r['id']:24} {r['check']:9} {r['state']:8} {r['detail']}")
+                print(f"{r['id']:24} {cat.render(step_state_word(r['check'])):9} {cat.render(step_state_word(r['state'])):8} {r['detail']}")
         return EXIT_OK
 
     undo = args.undo is not None
@@ -121,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
     step = plan.step(step_id)
     if step is None:
         raise UsageError(f"no step '{step_id}' in this plan; steps: {', '.join(s.id for s in plan.steps)}")
-    lines = executor.describe(step, undo=undo, plan=plan)
+    lines = executor.describe(step, undo=undo, plan=plan, tr=cat.tr)
     print(cat.render(step.title))
     for line in lines:
         print("  " + line)
@@ -137,12 +139,12 @@ def run(args: argparse.Namespace) -> int:
         if not sys.stdin.isatty():
             raise UsageError("refusing to change the system without confirmation: add --yes (or --dry-run)")
         try:
-            answer = input("Run these commands? [y/N] ").strip().lower()
+            answer = input(cat.render(confirm_question())).strip().lower()
         except EOFError:  # Ctrl-D at the question is a "no", not a traceback
             print()
             answer = ""
         if answer not in ("y", "yes"):
-            print("nothing was changed")
+            print(cat.render(nothing_changed()))
             return EXIT_OK
     outcome = executor.undo(step) if undo else executor.run(step, on_line=print, plan=plan)
     print(cat.render(outcome.message))
@@ -154,6 +156,8 @@ def run(args: argparse.Namespace) -> int:
 def render_plan(plan, executor, progress, cat) -> str:
     from services.setup.fmt import command_line
 
+    from services.setup.fmt import flags_label, step_flag, step_state_word, undo_hint
+
     out = [cat.render(plan.summary)]
     for note in plan.notes:
         out.append("  * " + cat.render(note))
@@ -161,19 +165,20 @@ def render_plan(plan, executor, progress, cat) -> str:
     for i, s in enumerate(plan.steps, 1):
         flags = []
         if s.needs_root:
-            flags.append("admin" if plan.system == "windows" else "root")
+            flags.append(step_flag("admin" if plan.system == "windows" else "root"))
         if s.needs_reboot:
-            flags.append("reboot")
+            flags.append(step_flag("reboot"))
         if s.manual:
-            flags.append("by hand")
+            flags.append(step_flag("by_hand"))
         state = progress.state(s.id)
-        out.append(f"{i}. [{s.id}] {cat.render(s.title)}" + (f"  ({', '.join(flags)})" if flags else "") + (f"  <{state}>" if state != "pending" else ""))
+        out.append(f"{i}. [{s.id}] {cat.render(s.title)}" + (f"  {cat.render(flags_label(flags))}" if flags else "")
+                   + (f"  <{cat.render(step_state_word(state))}>" if state != "pending" else ""))
         out.append("   " + cat.render(s.explanation))
-        for line in executor.describe(s, plan=plan):
+        for line in executor.describe(s, plan=plan, tr=cat.tr):
             out.append("     " + line)
         if s.link:
             out.append("     " + s.link)
         if s.undoable:
-            out.append(f"   undo: python main.py setup --undo {s.id}")
+            out.append("   " + cat.render(undo_hint(s.id)))
         out.append("")
     return "\n".join(out).rstrip()

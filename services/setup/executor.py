@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
 
-from services.i18n import Msg, translate
+from services.i18n import Msg, Translator, translate
 from services.setup.fmt import command_line
 from services.setup.plan import Argv, Check, Plan, Step
 from services.setup.probes import parse_proc_driver_version, probe_torch
@@ -172,18 +172,23 @@ class StepExecutor:
     def full_commands(self, step: Step) -> list[Argv]:
         return [elevate(c, self.elevation) if step.needs_root else tuple(c) for c in step.commands]
 
-    def describe(self, step: Step, undo: bool = False, plan: Plan | None = None) -> list[str]:
-        """Every action, in order, as lines a person can read and paste."""
+    def describe(self, step: Step, undo: bool = False, plan: Plan | None = None, tr: Translator | None = None) -> list[str]:
+        """Every action, in order, as lines a person can read and paste. ``tr``
+        translates the '#' comment lines (the commands themselves stay as they are)."""
         win = self.system == "windows"
+
+        def note(msg: Msg) -> str:
+            return "# " + msg.render(tr)
+
         lines: list[str] = []
         if step.restores and not undo:
             target = plan.step(step.restores) if plan else None
             if target is None:
-                return [f"# restore what '{step.restores}' saved"]
+                return [note(translate("Setup", "restore what '{step}' saved").format(step=step.restores))]
             rec = self.progress.records.get(step.restores)
             if rec is None or not (rec.backups or rec.registry_before):
-                return [f"# restore what '{step.restores}' saved (it has not run yet)"]
-            return self.describe(target, undo=True)
+                return [note(translate("Setup", "restore what '{step}' saved (it has not run yet)").format(step=step.restores))]
+            return self.describe(target, undo=True, tr=tr)
         if undo:
             rec = self.progress.records.get(step.id)
             for b in (rec.backups if rec else []):
@@ -196,19 +201,19 @@ class StepExecutor:
             for c in step.undo:
                 lines.append(command_line(self._root_wrap(c, step), win))
             if step.owned_dir:
-                lines.append(f"# only if {Path(step.owned_dir) / OWNED_MARK} exists (GPU Assistant made this folder):")
+                lines.append(note(translate("Setup", "only if {mark} exists (GPU Assistant made this folder):").format(mark=str(Path(step.owned_dir) / OWNED_MARK))))
                 lines.append(command_line(_remove_dir(step.owned_dir), win))
             return lines
         for f in step.files:
-            lines.append(f"# back up {f.path} to {self.backup_dir / step.id}")
-            lines.append(f"# write {f.staged} ({len(f.content.splitlines())} lines)")
+            lines.append(note(translate("Setup", "back up {path} to {folder}").format(path=f.path, folder=str(self.backup_dir / step.id))))
+            lines.append(note(translate("Setup", "write {path} ({count} lines)").format(path=f.staged, count=len(f.content.splitlines()))))
         for r in step.registry:
-            lines.append(f"# save the current value of {r.key}\\{r.name}")
+            lines.append(note(translate("Setup", "save the current value of {value}").format(value=f"{r.key}\\{r.name}")))
             lines.append(command_line(self._shown(_registry_set(r), step), win))
         for c in step.commands:
             lines.append(command_line(self._shown(c, step), win))
         if step.needs_root and self.elevation == "uac":
-            lines.append("# each command asks for administrator rights (UAC prompt)")
+            lines.append(note(translate("Setup", "each command asks for administrator rights (UAC prompt)")))
         return lines
 
     def _shown(self, argv: Argv, step: Step) -> Argv:
