@@ -311,6 +311,8 @@ class SetupPage(QWidget):
         self.step_commands = QPlainTextEdit()
         self.step_commands.setObjectName("commands")
         self.step_commands.setReadOnly(True)
+        # One command per line: wrapping broke URLs mid-way ("https://" / "download...").
+        self.step_commands.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.step_commands.setFont(_mono())
         self.step_commands.setMaximumHeight(130)
         d.addWidget(self.step_commands)

@@ -45,11 +45,12 @@ def inputs_for(rules: Rules, root: SystemRoot, staging_dir: Path, device_id: str
     # name patterns. A card none of them knows stays None: the plans then refuse to
     # guess (no open modules, no newest wheel) instead of assuming Turing or newer.
     generation_name, _ = rules.identify_gpu(device_id, name)
-    if generation_name is None and device_id and not name:
+    if generation_name is None and device_id:
         pci_name = lookup_device_name(root, device_id)
         if pci_name:
-            name = pci_name
-            generation_name, _ = rules.identify_gpu(device_id, name)
+            generation_name, _ = rules.identify_gpu(device_id, pci_name)
+            if not name or ":" in name:  # no name, or just the id (sysfs without lspci)
+                name = pci_name
     gen = rules.generation(generation_name)
     if sm is None and gen is not None:
         from services.setup.doctor import guess_sm

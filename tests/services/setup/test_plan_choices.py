@@ -253,3 +253,11 @@ def test_ubuntu_turing_plus_installs_the_open_variant_of_the_recommended_branch(
     other = plan(tmp_path, "ubuntu-24.04", "2684")
     assert other.step("install-driver").commands[-1] == ("ubuntu-drivers", "install")
     assert "ubuntu-drivers list" in str(other.step("install-driver").explanation)
+
+
+def test_pci_ids_also_helps_when_the_name_is_only_the_id(tmp_path):
+    root = tmp_path / "root"
+    (root / "usr/share/hwdata").mkdir(parents=True)
+    shutil.copy(PCI_IDS, root / "usr/share/hwdata/pci.ids")
+    inputs = inputs_for(RULES, SystemRoot(root), tmp_path, "13c2", name="10de:13c2")  # sysfs, no lspci
+    assert inputs.generation.name == "Maxwell" and inputs.gpu_label == "GeForce GTX 970"
