@@ -638,6 +638,10 @@
         <translation>Debian {codename} 自带的驱动是 {packaged}，但 {generation} 显卡需要 {need} 或更新的驱动。请手动安装更新的驱动（见驱动步骤）。</translation>
     </message>
     <message>
+        <source>GPU Assistant does not know which driver Debian {codename} packages, and {generation} cards need {need} or newer. Install a driver that new by hand (see the driver step).</source>
+        <translation>GPU Assistant 不知道 Debian {codename} 自带哪个版本的驱动，而 {generation} 显卡需要 {need} 或更新的驱动。请手动安装足够新的驱动（见驱动步骤）。</translation>
+    </message>
+    <message>
         <source>Install a driver new enough for this card</source>
         <translation>安装足够新、能驱动这张显卡的驱动</translation>
     </message>

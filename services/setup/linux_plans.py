@@ -384,7 +384,9 @@ def debian_plan(os: OsInfo, inputs: PlanInputs, rules: Rules) -> Plan:
     headers = f"linux-headers-{inputs.kernel}" if inputs.kernel else "linux-headers-amd64"
     gen = inputs.generation
     packaged = next((n["driver"] for n in rules.distro_driver_notes if n.get("codename") == codename), None)
-    too_new = bool(gen and gen.min_driver_branch and packaged and version_at_least(packaged, gen.min_driver_branch) is False)
+    # A card with a minimum driver branch on a release whose packaged driver we do not
+    # know (no row in the rules file) is treated like one that is too old: no guessing.
+    too_new = bool(gen and gen.min_driver_branch and (packaged is None or version_at_least(packaged, gen.min_driver_branch) is False))
     repo = NVIDIA_DEBIAN_REPOS.get(os.version_id.split(".")[0] if os.version_id else "")
     if too_new and repo:
         # Debian's own nvidia-driver cannot drive this card: never install it. NVIDIA's
@@ -415,8 +417,12 @@ def debian_plan(os: OsInfo, inputs: PlanInputs, rules: Rules) -> Plan:
             source=SRC_NVIDIA_DEBIAN,
         ))
     elif too_new:
-        notes.append(translate("Setup", "Debian {codename} packages driver {packaged}, but {generation} cards need {need} or newer. Install a newer driver by hand (see the driver step).").format(
-            codename=codename, packaged=packaged, generation=gen.name, need=gen.min_driver_branch))
+        if packaged:
+            notes.append(translate("Setup", "Debian {codename} packages driver {packaged}, but {generation} cards need {need} or newer. Install a newer driver by hand (see the driver step).").format(
+                codename=codename, packaged=packaged, generation=gen.name, need=gen.min_driver_branch))
+        else:
+            notes.append(translate("Setup", "GPU Assistant does not know which driver Debian {codename} packages, and {generation} cards need {need} or newer. Install a driver that new by hand (see the driver step).").format(
+                codename=codename, generation=gen.name, need=gen.min_driver_branch))
         steps.append(Step(
             id="install-driver",
             title=translate("Setup", "Install a driver new enough for this card"),

@@ -261,3 +261,11 @@ def test_pci_ids_also_helps_when_the_name_is_only_the_id(tmp_path):
     shutil.copy(PCI_IDS, root / "usr/share/hwdata/pci.ids")
     inputs = inputs_for(RULES, SystemRoot(root), tmp_path, "13c2", name="10de:13c2")  # sysfs, no lspci
     assert inputs.generation.name == "Maxwell" and inputs.gpu_label == "GeForce GTX 970"
+
+
+def test_blackwell_on_debian_11_is_a_manual_step_not_the_packaged_driver(tmp_path):
+    p = plan(tmp_path, "debian-11", "2b85")
+    step = p.step("install-driver")
+    assert step.manual and not step.commands and step.link.startswith("https://docs.nvidia.com/")
+    assert "nvidia-driver" not in all_args(p)
+    assert any("does not know which driver Debian bullseye packages" in str(n) for n in p.notes)
