@@ -137,6 +137,10 @@ class DoctorReport:
                 "cudnn": f.torch.cudnn_text or None, "cuda_available": f.torch.cuda_available,
                 "arch_list": list(f.torch.arch_list), "matmul_ok": f.torch.matmul_ok,
             },
+            "python_env": None if f.python_env is None else {
+                "interpreter": f.python_env.python, "stdlib": f.python_env.stdlib or None,
+                "externally_managed": f.python_env.externally_managed,
+            },
             "windows": None if f.windows is None else f.windows.to_json(),
             "worst": self.worst,
             "findings": [

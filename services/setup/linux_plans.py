@@ -53,7 +53,8 @@ class PlanInputs:
     torch_cuda: str | None = None
     # False when planning for another machine (--os-release): do not read this one's files.
     probe_files: bool = True
-    # PEP 668: does the default interpreter carry EXTERNALLY-MANAGED? None = not asked
+    # PEP 668: does the interpreter the PyTorch step would use (``python``, else python3)
+    # carry EXTERNALLY-MANAGED? None = not asked
     # (another machine, or it did not answer); then the plan uses a venv, which works either way.
     externally_managed: bool | None = None
     venv_dir: str = ""  # where the PyTorch venv goes when one is needed (~/.venvs/torch)
@@ -144,8 +145,12 @@ SRC_PEP668 = "PEP 668 (EXTERNALLY-MANAGED in sysconfig's stdlib directory); http
 
 
 def needs_venv(inputs: PlanInputs, os_name: str) -> bool:
-    """No environment picked, on Linux, and the system Python refuses pip (or we could not ask)."""
-    return os_name != "windows" and not inputs.python and inputs.externally_managed is not False and bool(inputs.venv_dir)
+    """On Linux: the interpreter refuses pip (PEP 668), or none was picked and we could not ask."""
+    if os_name == "windows" or not inputs.venv_dir:
+        return False
+    if inputs.python:  # the person's choice stands, unless pip cannot install into it
+        return inputs.externally_managed is True
+    return inputs.externally_managed is not False
 
 
 def venv_steps(family: str, inputs: PlanInputs) -> list[Step]:
@@ -172,7 +177,7 @@ def venv_steps(family: str, inputs: PlanInputs) -> list[Step]:
         id="create-venv",
         title=translate("Setup", "Create a Python virtual environment for PyTorch"),
         explanation=why.format(path=venv, python=f"{venv}/bin/python"),
-        commands=(("python3", "-m", "venv", venv),),
+        commands=((inputs.python or "python3", "-m", "venv", venv),),
         check=Check("file_exists", (f"{venv}/bin/python",)),
         owned_dir=venv,
         source=SRC_PEP668,

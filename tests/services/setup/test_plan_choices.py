@@ -196,8 +196,13 @@ def test_pep668_plan_creates_a_venv_and_installs_into_it(tmp_path):
     assert "EXTERNALLY-MANAGED" in str(create.explanation)
     plain = plan(tmp_path, "fedora-41", "2684", externally_managed=False)
     assert plain.step("create-venv") is None and plain.step("install-pytorch").commands[-1][0] == "python3"
-    picked = plan(tmp_path, "arch", "2684", externally_managed=True, python="/home/li/env/bin/python")
-    assert picked.step("create-venv") is None  # the person picked an environment
+    picked = plan(tmp_path, "arch", "2684", externally_managed=False, python="/home/li/env/bin/python")
+    assert picked.step("create-venv") is None  # the person picked an environment pip can use
+    system = plan(tmp_path, "arch", "2684", externally_managed=True, python="/usr/bin/python3")
+    assert system.step("create-venv").commands == (("/usr/bin/python3", "-m", "venv", venv),)
+    assert system.step("install-pytorch").commands[-1][0] == f"{venv}/bin/python"
+    unasked = plan(tmp_path, "arch", "2684", python="/home/li/env/bin/python")
+    assert unasked.step("create-venv") is None
 
 
 def test_venv_step_undo_removes_only_a_folder_it_made(tmp_path):
