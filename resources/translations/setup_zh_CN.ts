@@ -327,20 +327,48 @@
         <translation>找到的 Python 环境（用 --python 路径 测试其中一个）：</translation>
     </message>
     <message>
+        <source>OS</source>
+        <translation>系统</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>显卡</translation>
+    </message>
+    <message>
+        <source>Driver</source>
+        <translation>驱动</translation>
+    </message>
+    <message>
+        <source>Kernel module</source>
+        <translation>内核模块</translation>
+    </message>
+    <message>
+        <source>Secure Boot</source>
+        <translation>安全启动</translation>
+    </message>
+    <message>
+        <source>Python</source>
+        <translation>Python</translation>
+    </message>
+    <message>
+        <source>{label}: {value}</source>
+        <translation>{label}：{value}</translation>
+    </message>
+    <message>
         <source>on</source>
-        <translation>已开启</translation>
+        <translation>开</translation>
     </message>
     <message>
         <source>off</source>
-        <translation>已关闭</translation>
+        <translation>关</translation>
     </message>
     <message>
-        <source>not available (legacy BIOS boot, no UEFI)</source>
-        <translation>不适用（传统 BIOS 启动，没有 UEFI）</translation>
+        <source>legacy BIOS boot</source>
+        <translation>传统 BIOS 启动</translation>
     </message>
     <message>
-        <source>could not be read</source>
-        <translation>无法读取</translation>
+        <source>unknown</source>
+        <translation>未知</translation>
     </message>
     <message>
         <source>open kernel modules</source>
@@ -355,36 +383,20 @@
         <translation>类型未知</translation>
     </message>
     <message>
-        <source>OS: {os}</source>
-        <translation>操作系统：{os}</translation>
-    </message>
-    <message>
         <source>generation unknown</source>
         <translation>架构未知</translation>
-    </message>
-    <message>
-        <source>GPU: {name} [{pci}] {generation} {sm}</source>
-        <translation>显卡：{name} [{pci}] {generation} {sm}</translation>
-    </message>
-    <message>
-        <source>Driver: {driver} (CUDA up to {cuda})</source>
-        <translation>驱动：{driver}（最高支持 CUDA {cuda}）</translation>
-    </message>
-    <message>
-        <source>Kernel module: {flavor} {version}</source>
-        <translation>内核模块：{flavor} {version}</translation>
-    </message>
-    <message>
-        <source>Secure Boot: {state}</source>
-        <translation>安全启动：{state}</translation>
     </message>
     <message>
         <source>not installed</source>
         <translation>未安装</translation>
     </message>
     <message>
-        <source>Python: {python} ({version}), PyTorch: {torch}</source>
-        <translation>Python：{python}（{version}），PyTorch：{torch}</translation>
+        <source>{python} ({version}), PyTorch: {torch}</source>
+        <translation>{python}（{version}），PyTorch：{torch}</translation>
+    </message>
+    <message>
+        <source>{driver} (CUDA up to {cuda})</source>
+        <translation>{driver}（最高支持 CUDA {cuda}）</translation>
     </message>
 </context>
 <context>
@@ -813,8 +825,8 @@
         <translation>需要 root</translation>
     </message>
     <message>
-        <source>administrator</source>
-        <translation>需要管理员权限</translation>
+        <source>admin</source>
+        <translation>需要管理员</translation>
     </message>
     <message>
         <source>reboot</source>
@@ -825,7 +837,15 @@
         <translation>手动完成</translation>
     </message>
     <message>
-        <source>to do</source>
+        <source>not done</source>
+        <translation>未完成</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>pending</source>
         <translation>待执行</translation>
     </message>
     <message>
@@ -845,12 +865,8 @@
         <translation>已撤销</translation>
     </message>
     <message>
-        <source>not done</source>
-        <translation>未完成</translation>
-    </message>
-    <message>
-        <source>unknown</source>
-        <translation>未知</translation>
+        <source>undo: {command}</source>
+        <translation>撤销：{command}</translation>
     </message>
     <message>
         <source>{first}, {second}</source>
@@ -858,11 +874,7 @@
     </message>
     <message>
         <source>({flags})</source>
-        <translation>（{flags}）</translation>
-    </message>
-    <message>
-        <source>undo: {command}</source>
-        <translation>撤销：{command}</translation>
+        <translation>({flags})</translation>
     </message>
     <message>
         <source>Run these commands? [y/N] </source>

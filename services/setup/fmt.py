@@ -20,34 +20,72 @@ def envs_found_heading():
     return translate("DoctorCli", "Python environments found (test one with --python PATH):")
 
 
-# ---- words for the CLI's plan and doctor report (codes stay English in JSON) ----------
-def step_flag(code: str):
-    """'root' | 'admin' | 'reboot' | 'by_hand' -> the word shown next to a step."""
+def fact_label(key: str):
+    """Labels of the doctor CLI's fact lines (the GUI has its own, in the page)."""
+    from services.i18n import translate
+
+    return {
+        "os": translate("DoctorCli", "OS"),
+        "gpu": translate("DoctorCli", "GPU"),
+        "driver": translate("DoctorCli", "Driver"),
+        "module": translate("DoctorCli", "Kernel module"),
+        "secure_boot": translate("DoctorCli", "Secure Boot"),
+        "python": translate("DoctorCli", "Python"),
+    }[key]
+
+
+def fact_line(label, value: str):
+    """"Label: value" (a full-width colon in Chinese)."""
+    from services.i18n import translate
+
+    return translate("DoctorCli", "{label}: {value}").format(label=label, value=value)
+
+
+def secure_boot_word(state: str):
+    """The probe's stable code (enabled | disabled | not_uefi | unknown) in words."""
+    from services.i18n import translate
+
+    words = {
+        "enabled": translate("DoctorCli", "on"),
+        "disabled": translate("DoctorCli", "off"),
+        "not_uefi": translate("DoctorCli", "legacy BIOS boot"),
+        "unknown": translate("DoctorCli", "unknown"),
+    }
+    return words.get(state, state)
+
+
+def setup_word(code: str):
+    """Words for the setup CLI's stable codes: step flags, check results and progress states."""
     from services.i18n import translate
 
     words = {
         "root": translate("SetupCli", "root"),
-        "admin": translate("SetupCli", "administrator"),
+        "admin": translate("SetupCli", "admin"),
         "reboot": translate("SetupCli", "reboot"),
-        "by_hand": translate("SetupCli", "by hand"),
-    }
-    return words.get(code, code)
-
-
-def step_state_word(state: str):
-    """Progress state of a step (ProgressStore) or a check result, in words."""
-    from services.i18n import translate
-
-    words = {
-        "pending": translate("SetupCli", "to do"),
+        "by hand": translate("SetupCli", "by hand"),
+        "not_done": translate("SetupCli", "not done"),
+        "unknown": translate("SetupCli", "unknown"),
+        "pending": translate("SetupCli", "pending"),
         "done": translate("SetupCli", "done"),
         "skipped": translate("SetupCli", "skipped"),
         "failed": translate("SetupCli", "failed"),
         "undone": translate("SetupCli", "undone"),
-        "not_done": translate("SetupCli", "not done"),
-        "unknown": translate("SetupCli", "unknown"),
     }
-    return words.get(state, state)
+    return words.get(code, code)
+
+
+def undo_hint(command: str):
+    from services.i18n import translate
+
+    return translate("SetupCli", "undo: {command}").format(command=command)
+
+
+def pad_columns(text: str, width: int) -> str:
+    """Left-align in terminal columns (a Chinese character takes two)."""
+    import unicodedata
+
+    cells = sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
+    return text + " " * max(0, width - cells)
 
 
 def flags_label(flags: list):
@@ -58,12 +96,6 @@ def flags_label(flags: list):
     for flag in flags[1:]:
         joined = translate("SetupCli", "{first}, {second}").format(first=joined, second=flag)
     return translate("SetupCli", "({flags})").format(flags=joined)
-
-
-def undo_hint(step_id: str):
-    from services.i18n import translate
-
-    return translate("SetupCli", "undo: {command}").format(command=f"python main.py setup --undo {step_id}")
 
 
 def confirm_question():
@@ -78,20 +110,8 @@ def nothing_changed():
     return translate("SetupCli", "nothing was changed")
 
 
-def secure_boot_word(code: str):
-    """probes.read_secure_boot codes -> words ('not_uefi' is a legacy BIOS boot)."""
-    from services.i18n import translate
-
-    words = {
-        "enabled": translate("DoctorCli", "on"),
-        "disabled": translate("DoctorCli", "off"),
-        "not_uefi": translate("DoctorCli", "not available (legacy BIOS boot, no UEFI)"),
-        "unknown": translate("DoctorCli", "could not be read"),
-    }
-    return words.get(code, code)
-
-
 def module_flavor_word(flavor: str | None):
+    """open | proprietary (from the module's license) in words."""
     from services.i18n import translate
 
     if flavor == "open":
@@ -101,26 +121,20 @@ def module_flavor_word(flavor: str | None):
     return translate("DoctorCli", "unknown type")
 
 
-def doctor_fact_lines(report) -> list:
-    """The facts at the top of `doctor`'s text report, as translatable lines."""
+def generation_word(generation: str | None):
     from services.i18n import translate
 
-    f = report.facts
-    lines = []
-    if f.os:
-        lines.append(translate("DoctorCli", "OS: {os}").format(os=f"{f.os.pretty_name} {f.os.kernel}".strip()))
-    if report.gpu:
-        g = report.gpu
-        gen = g.generation or translate("DoctorCli", "generation unknown")
-        lines.append(translate("DoctorCli", "GPU: {name} [{pci}] {generation} {sm}").format(name=g.name, pci=g.pci.pci_id, generation=gen, sm=g.sm or ""))
-    if f.driver_version:
-        cuda = f.nvml.cuda_version if f.nvml and f.nvml.cuda_version else "?"
-        lines.append(translate("DoctorCli", "Driver: {driver} (CUDA up to {cuda})").format(driver=f.driver_version, cuda=cuda))
-    if f.kernel_module and f.kernel_module.loaded_flavor:
-        lines.append(translate("DoctorCli", "Kernel module: {flavor} {version}").format(
-            flavor=module_flavor_word(f.kernel_module.loaded_flavor), version=f.kernel_module.loaded_version or ""))
-    lines.append(translate("DoctorCli", "Secure Boot: {state}").format(state=secure_boot_word(f.secure_boot)))
-    if f.torch and f.torch.ran:
-        torch = f.torch.torch_version or translate("DoctorCli", "not installed")
-        lines.append(translate("DoctorCli", "Python: {python} ({version}), PyTorch: {torch}").format(python=f.torch.python, version=f.torch.python_version, torch=torch))
-    return lines
+    return generation if generation else translate("DoctorCli", "generation unknown")
+
+
+def torch_line(python: str, python_version: str, torch_version: str | None):
+    from services.i18n import translate
+
+    torch = torch_version or translate("DoctorCli", "not installed")
+    return translate("DoctorCli", "{python} ({version}), PyTorch: {torch}").format(python=python, version=python_version, torch=torch)
+
+
+def driver_value(driver: str, cuda: str):
+    from services.i18n import translate
+
+    return translate("DoctorCli", "{driver} (CUDA up to {cuda})").format(driver=driver, cuda=cuda)
