@@ -180,3 +180,41 @@ def test_required_glibc_is_the_newest_version_any_elf_asks_for(tmp_path):
     (bundle / "_internal" / "notes.txt").write_bytes(b"GLIBC_2.99 is not an ELF file")
     assert build_linux.required_glibc(bundle) == (2, 36)
     assert build_linux.required_glibc(tmp_path / "empty") is None
+
+
+def test_exporter_unit_starts_what_install_sh_installs():
+    """The systemd user unit must point at the launcher install.sh creates."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    unit = (root / "installer" / "linux" / "gpu-assistant-exporter.service").read_text(encoding="utf-8")
+    install = (root / "installer" / "linux" / "install.sh").read_text(encoding="utf-8")
+    exec_start = re.search(r"^ExecStart=(\S+) exporter\b", unit, re.M)
+    assert exec_start, "ExecStart must run the exporter command"
+    assert exec_start.group(1) == "%h/.local/bin/gpu-assistant"
+    assert 'BIN_DIR="$HOME/.local/bin"' in install and 'APP_ID="gpu-assistant"' in install
+    assert "RestartPreventExitStatus=3" in unit  # no driver: retrying cannot help
+
+
+def test_exporter_unit_passes_systemd_verify(tmp_path):
+    import shutil
+    import subprocess
+    from pathlib import Path
+
+    import pytest
+
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None:
+        pytest.skip("systemd-analyze is not installed")
+    root = Path(__file__).resolve().parents[2]
+    unit = (root / "installer" / "linux" / "gpu-assistant-exporter.service").read_text(encoding="utf-8")
+    # verify needs the program to exist: point it at a stand-in with the same shape
+    fake = tmp_path / "gpu-assistant"
+    fake.write_text("#!/bin/sh\n", encoding="utf-8")
+    fake.chmod(0o755)
+    copy = tmp_path / "gpu-assistant-exporter.service"
+    copy.write_text(unit.replace("%h/.local/bin/gpu-assistant", str(fake)), encoding="utf-8")
+    result = subprocess.run([analyze, "verify", str(copy)], capture_output=True, text=True)
+    problems = [l for l in result.stderr.splitlines() if "gpu-assistant-exporter.service" in l]
+    assert not problems, result.stderr
