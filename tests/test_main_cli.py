@@ -34,3 +34,11 @@ def test_no_console_streams_do_not_crash():
             "try:\n    main.main(['--version'])\nexcept SystemExit as exc:\n    raise SystemExit(exc.code)\n")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 0, result.stderr
+
+
+def test_usage_names_the_bundle_command_when_frozen(monkeypatch):
+    import main
+
+    assert main.build_parser().prog == "main.py"
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    assert main.build_parser().prog == "gpu-assistant"
