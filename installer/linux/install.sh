@@ -10,6 +10,8 @@
 # What was installed is listed in ~/.local/opt/gpu-assistant/.installed-files, and --uninstall
 # removes exactly those files. Your settings and recorded sessions (~/.config/gpu-assistant,
 # ~/.local/share/gpu-assistant) are never touched.
+# Started as "sh install.sh"? This script needs bash.
+if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
 set -euo pipefail
 
 APP_ID="gpu-assistant"

@@ -175,3 +175,10 @@ def test_scripts_pass_shellcheck():
     result = subprocess.run(["shellcheck", str(LINUX / "install.sh"), str(LINUX / "uninstall.sh")],
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stdout
+
+
+def test_started_with_sh_it_reruns_itself_in_bash(bundle, home):
+    env = {"HOME": str(home), "PATH": "/usr/bin:/bin"}
+    result = subprocess.run(["sh", str(bundle / "install.sh"), "--dry-run"], env=env, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "Dry run: nothing was changed." in result.stdout
