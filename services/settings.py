@@ -67,12 +67,25 @@ class PowerCostSettings:
 
 
 @dataclass
+class FitSettings:
+    """The Model fit page's last choices (catalogue id, GPU name, workload)."""
+
+    model: str = "meta-llama/Llama-3.1-8B"
+    gpu: str = ""  # "" = the detected GPU if the catalogue knows it, else an RTX 4090
+    task: str = "inference"
+    engine: str = "transformers"
+    method: str = "lora"
+    seq: int = 4096
+
+
+@dataclass
 class Settings:
     general: GeneralSettings = field(default_factory=GeneralSettings)
     monitor: MonitorSettings = field(default_factory=MonitorSettings)
     alerts: AlertSettings = field(default_factory=AlertSettings)
     exporter: ExporterSettings = field(default_factory=ExporterSettings)
     power_cost: PowerCostSettings = field(default_factory=PowerCostSettings)
+    fit: FitSettings = field(default_factory=FitSettings)
     hosts: HostsSettings = field(default_factory=HostsSettings)
 
 

@@ -18,7 +18,7 @@ from gui.i18n import render
 from services.modelfit.arch import ModelArch
 from services.modelfit.catalogue import default_catalogue
 from services.modelfit.errors import ModelInputError
-from services.modelfit.estimate import FitRequest
+from services.modelfit.estimate import FitRequest, is_gguf_source
 from services.modelfit.gpus import GpuSpec, default_gpu_catalogue, live_gpu_from_snapshot
 from services.modelfit.report import COMPONENT_LABELS
 from services.modelfit.solver import FitAnswer, answer
@@ -44,10 +44,14 @@ class FitPage(QWidget):
         self.context = context
         self._catalogue = default_catalogue()
         self._gpus = default_gpu_catalogue()
-        self._arch: ModelArch = self._catalogue.resolve(DEFAULT_MODEL).arch
+        saved = context.settings_store.settings.fit
+        entry = self._catalogue.get(saved.model) or self._catalogue.resolve(DEFAULT_MODEL)
+        self._arch: ModelArch = entry.arch
         self.last_answer: FitAnswer | None = None
         self.last_error: str | None = None
         self._suggestions: list = []
+        # vLLM limits a suggestion may set; they have no control of their own and reset with the engine.
+        self._extra: dict = {}
         self._timer = QTimer(self)
         self._timer.setObjectName("fitDebounce")
         self._timer.setSingleShot(True)
@@ -55,6 +59,7 @@ class FitPage(QWidget):
         self._timer.timeout.connect(self._recompute)
         self.setAcceptDrops(True)
         self._build()
+        self._restore(saved)
         self._fill_model_list("")
         self._sync_enabled()
         self._recompute()
@@ -77,7 +82,7 @@ class FitPage(QWidget):
         self.search_edit.setClearButtonEnabled(True)
         self.search_edit.textChanged.connect(self._fill_model_list)
         self.model_list = QListWidget()
-        self.model_list.setFixedHeight(112)
+        self.model_list.setFixedHeight(100)
         self.model_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.model_list.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.model_list.currentItemChanged.connect(self._on_model_picked)
@@ -102,12 +107,13 @@ class FitPage(QWidget):
         work_box = QGroupBox(self.tr("Workload"))
         form = QFormLayout(work_box)
         form.setLabelAlignment(Qt.AlignmentFlag.AlignRight)
-        form.setVerticalSpacing(5)
+        form.setVerticalSpacing(3)
         self.task_combo = self._combo([(self.tr("Inference"), "inference"), (self.tr("Training"), "train")])
         self.method_combo = self._combo([(self.tr("LoRA"), "lora"), (self.tr("QLoRA (4-bit base)"), "qlora"),
                                          (self.tr("Full fine-tuning"), "full")])
         self.weights_combo = self._combo([(self.tr("Model's own"), None), ("BF16", "bf16"), ("FP16", "fp16"),
                                           ("FP32", "fp32"), ("FP8", "fp8"), (self.tr("INT8 (bitsandbytes)"), "int8"),
+                                          (self.tr("INT4 (GPTQ/AWQ)"), "int4"),
                                           (self.tr("NF4 (bitsandbytes)"), "nf4"), (self.tr("FP4 (bitsandbytes)"), "fp4"),
                                           ("GGUF Q8_0", "q8_0"), ("GGUF Q6_K", "q6_k"), ("GGUF Q5_K_M", "q5_k_m"),
                                           ("GGUF Q4_K_M", "q4_k_m"), ("GGUF Q4_0", "q4_0")])
@@ -123,6 +129,10 @@ class FitPage(QWidget):
         self.ckpt_check = QCheckBox(self.tr("Gradient checkpointing"))
         self.ckpt_check.setChecked(True)
         self.ckpt_check.toggled.connect(self._schedule)
+        self.loss_check = QCheckBox(self.tr("Chunked / fused loss"))
+        self.loss_check.setToolTip(self.tr("Cross-entropy computed in chunks (torchtune, Liger, unsloth): the full logits are never kept in fp32"))
+        self.loss_check.toggled.connect(self._schedule)
+        self.attention_combo = self._combo([(self.tr("Flash / SDPA"), "flash"), (self.tr("Eager"), "eager")])
         self.optimizer_combo = self._combo([("AdamW", "adamw"), (self.tr("8-bit AdamW"), "adamw8bit"),
                                             (self.tr("Paged AdamW"), "paged_adamw"), (self.tr("Paged 8-bit AdamW"), "paged_adamw8bit"),
                                             ("Adafactor", "adafactor"), ("SGD", "sgd")])
@@ -153,6 +163,8 @@ class FitPage(QWidget):
         form.addRow(self.tr("LoRA targets"), self.targets_combo)
         form.addRow(self.tr("Optimizer"), self.optimizer_combo)
         form.addRow("", self.ckpt_check)
+        form.addRow("", self.loss_check)
+        form.addRow(self.tr("Attention"), self.attention_combo)
         form.addRow(self.tr("GPUs"), self.gpus_spin)
         form.addRow(self.tr("Split"), self.strategy_combo)
         self._form = form
@@ -214,6 +226,7 @@ class FitPage(QWidget):
         lv.addRow(self.tr("Context"), self.max_seq_label)
         lv.addRow(self.tr("Batch"), self.max_batch_label)
         lv.addRow(self.tr("LoRA rank"), self.max_rank_label)
+        self._limits_form = lv
         lv.addRow(self.speed_label)
         middle.addWidget(limits_box, 3)
         right.addLayout(middle, 0)
@@ -223,11 +236,12 @@ class FitPage(QWidget):
         self.suggestion_list = QListWidget()
         self.suggestion_list.itemActivated.connect(self._on_suggestion_activated)
         sv.addWidget(self.suggestion_list)
-        right.addWidget(sugg_box, 1)
+        right.addWidget(sugg_box)
         self.notes_label = QLabel()
         self.notes_label.setWordWrap(True)
         self.notes_label.setProperty("role", "muted")
         right.addWidget(self.notes_label)
+        right.addStretch(1)
         outer.addLayout(right, 1)
 
     def _combo(self, items: list[tuple[str, object]]) -> QComboBox:
@@ -271,11 +285,62 @@ class FitPage(QWidget):
             self._show_error(render(exc.message))
             return False
         self.model_list.clearSelection()
+        if is_gguf_source(arch):
+            # A GGUF file runs in llama.cpp, in its own quantisation.
+            self._set_data(self.task_combo, "inference")
+            self._set_data(self.engine_combo, "llamacpp")
+            self._set_data(self.weights_combo, None)
+        elif self.weights_combo.currentData() is None and self.engine_combo.currentData() == "llamacpp":
+            self._set_data(self.weights_combo, "q4_k_m")
         self.set_model(arch)
         return True
 
     def shutdown(self) -> None:
         self._timer.stop()
+        self._save()
+
+    def self_test(self) -> str | None:
+        """One estimate with the current inputs; the problem as text, or None (for --self-test)."""
+        try:
+            gpu = self.current_gpu()
+            answer(self._arch, self.current_request(gpu), gpu.memory_gib if gpu else None)
+        except ModelInputError as exc:
+            return render(exc.message)
+        return None
+
+    def _default_gpu_name(self) -> str:
+        """The detected GPU when the catalogue knows it, else an RTX 4090."""
+        live = self._live_gpu()
+        if live is not None:
+            try:
+                return self._gpus.find(live.name).name
+            except ModelInputError:
+                pass
+        return DEFAULT_GPU
+
+    def _restore(self, saved) -> None:
+        gpu = saved.gpu or self._default_gpu_name()
+        self._set_data(self.gpu_combo, gpu)
+        self._set_data(self.task_combo, saved.task)
+        self._set_data(self.engine_combo, saved.engine)
+        self._set_data(self.method_combo, saved.method)
+        limit = self._arch.max_context or saved.seq
+        self.seq_spin.setValue(max(1, min(int(saved.seq), limit)))
+        self._on_engine_changed()
+        self._on_method_changed()
+        self._timer.stop()
+
+    def _save(self) -> None:
+        store = self.context.settings_store
+        fit = store.settings.fit
+        model = self._arch.model_id if self._catalogue.get(self._arch.model_id) else fit.model
+        values = {"model": model, "gpu": self.gpu_combo.currentData() or "", "task": self.task_combo.currentData(),
+                  "engine": self.engine_combo.currentData(), "method": self.method_combo.currentData(),
+                  "seq": self.seq_spin.value()}
+        if any(getattr(fit, k) != v for k, v in values.items()):
+            for key, value in values.items():
+                setattr(fit, key, value)
+            store.save()
 
     # ------------------------------------------------------------ Qt events
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
@@ -292,7 +357,13 @@ class FitPage(QWidget):
 
     def hideEvent(self, event) -> None:  # noqa: N802
         self._timer.stop()
+        self._save()
         super().hideEvent(event)
+
+    def showEvent(self, event) -> None:  # noqa: N802
+        super().showEvent(event)
+        if self.gpu_combo.currentData() == DETECTED:
+            self._schedule()  # free memory may have changed while the page was away
 
     # ------------------------------------------------------------ slots
     def _schedule(self, *_args) -> None:
@@ -351,13 +422,17 @@ class FitPage(QWidget):
 
     def _on_engine_changed(self) -> None:
         engine = self.engine_combo.currentData()
+        if engine != "vllm":
+            self._extra = {}
         weights = self.weights_combo.currentData() or ""
-        gguf = weights.startswith("q")
+        gguf = weights.startswith("q") or (not weights and is_gguf_source(self._arch))
         if engine == "llamacpp" and not gguf:
             self._set_data(self.weights_combo, "q4_k_m")
-        elif engine != "llamacpp" and gguf:
+        elif engine != "llamacpp" and weights.startswith("q"):
             self._set_data(self.weights_combo, None)
         if engine != "llamacpp" and self.kv_combo.currentData() in ("q8_0", "q4_0"):
+            self._set_data(self.kv_combo, "fp16")
+        if engine != "vllm" and self.kv_combo.currentData() == "fp8":
             self._set_data(self.kv_combo, "fp16")
         self._sync_enabled()
         self._schedule()
@@ -384,7 +459,8 @@ class FitPage(QWidget):
 
     def _sync_enabled(self) -> None:
         train = self.task_combo.currentData() == "train"
-        for widget in (self.method_combo, self.rank_spin, self.targets_combo, self.optimizer_combo, self.ckpt_check):
+        for widget in (self.method_combo, self.rank_spin, self.targets_combo, self.optimizer_combo, self.ckpt_check,
+                       self.loss_check):
             widget.setEnabled(train)
         self.engine_combo.setEnabled(not train)
         self.kv_combo.setEnabled(not train)
@@ -405,13 +481,14 @@ class FitPage(QWidget):
         self._set_data(self.optimizer_combo, req.optimizer)
         self.gpus_spin.setValue(req.gpus)
         self._set_data(self.strategy_combo, req.strategy)
-        self._extra = {"chunked_loss": req.chunked_loss, "attention": req.attention,
-                       "vllm_max_seqs": req.vllm_max_seqs, "vllm_max_batched_tokens": req.vllm_max_batched_tokens}
+        self.loss_check.setChecked(req.chunked_loss)
+        self._set_data(self.attention_combo, "eager" if req.attention == "eager" else "flash")
+        self._extra = {"vllm_max_seqs": req.vllm_max_seqs, "vllm_max_batched_tokens": req.vllm_max_batched_tokens}
         self._schedule()
 
     def current_request(self, gpu: GpuSpec | None) -> FitRequest:
         train = self.task_combo.currentData() == "train"
-        extra = getattr(self, "_extra", {})
+        extra = self._extra
         return FitRequest(
             task="train" if train else "inference",
             method=self.method_combo.currentData() if train else "full",
@@ -422,17 +499,21 @@ class FitPage(QWidget):
             lora_targets=self.targets_combo.currentData(), grad_ckpt=self.ckpt_check.isChecked(),
             optimizer=self.optimizer_combo.currentData(), gpus=self.gpus_spin.value(),
             strategy=self.strategy_combo.currentData(), gpu_total_gib=gpu.total_gib if gpu else None,
-            chunked_loss=bool(extra.get("chunked_loss", False)), attention=extra.get("attention", "flash"),
+            gpu_name=gpu.name if gpu else None,
+            chunked_loss=train and self.loss_check.isChecked(), attention=self.attention_combo.currentData(),
             vllm_max_seqs=extra.get("vllm_max_seqs"), vllm_max_batched_tokens=extra.get("vllm_max_batched_tokens"),
         )
+
+    def _live_gpu(self) -> GpuSpec | None:
+        hub = self.context.telemetry
+        latest = getattr(hub, "latest", None) if hub is not None else None
+        snapshot = latest() if callable(latest) else latest
+        return live_gpu_from_snapshot(snapshot, 0, self._gpus)
 
     def current_gpu(self) -> GpuSpec | None:
         key = self.gpu_combo.currentData()
         if key == DETECTED:
-            hub = self.context.telemetry
-            latest = getattr(hub, "latest", None) if hub is not None else None
-            snapshot = latest() if callable(latest) else latest
-            return live_gpu_from_snapshot(snapshot, 0, self._gpus)
+            return self._live_gpu()
         try:
             return self._gpus.find(key)
         except ModelInputError:
@@ -548,4 +629,9 @@ class FitPage(QWidget):
             item.setForeground(QColor("#3f7d00" if s.fits else "#52606d"))
             item.setData(Qt.ItemDataRole.UserRole, i)
             self.suggestion_list.addItem(item)
+        # As tall as its rows: no empty white box under a short list.
+        rows = self.suggestion_list.count()
+        row_h = max(self.suggestion_list.sizeHintForRow(0), 18) if rows else 18
+        self.suggestion_list.setFixedHeight(min(rows, 8) * row_h + 2 * self.suggestion_list.frameWidth() + 8)
+        self._limits_form.setRowVisible(self.max_rank_label, req.task == "train" and req.method != "full")
         self.notes_label.setText("\n".join(render(n) for n in est.notes))

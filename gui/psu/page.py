@@ -20,7 +20,9 @@ from gui.i18n import render
 from gui.psu.widgets import SEGMENT_COLOURS, FigureCard, Segment, WattBar
 from services.hardware import detect
 from services.hardware.catalog import Catalog, CatalogError, Gpu, load_catalog
-from services.hardware.compare import Task, cheapest_fitting, compare_specs, estimate_from_params, rank_cards
+from services.hardware.compare import (
+    Task, cheapest_fitting, compare_specs, estimate_from_params, estimate_with_modelfit, modelfit_model_names, rank_cards,
+)
 from services.hardware.psu import (
     EFFICIENCY_LEVELS, Build, BuildError, PsuStandard, Result, Severity, Usage, Verdict, buy_vs_rent, calculate,
 )
@@ -64,6 +66,8 @@ class PsuPage(QWidget):
     """
 
     result_changed = Signal(object)
+    # emitted from the telemetry worker thread; Qt queues it to the GUI thread
+    _devices_arrived = Signal(object)
 
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -71,6 +75,8 @@ class PsuPage(QWidget):
         self.result: Result | None = None
         self._build_gpus: list[Gpu] = []
         self._prices: dict[str, float] = {}  # card key -> the user's price in the ranking
+        self._showing_example = False  # the build is our example, not something the user made
+        self._listening = False
         try:
             self.catalog: Catalog | None = load_catalog()
         except CatalogError as exc:
@@ -95,6 +101,11 @@ class PsuPage(QWidget):
         self.tabs.addTab(self._make_build_tab(settings.power_cost.price_per_kwh), self.tr("Build"))
         self.tabs.addTab(self._make_compare_tab(), self.tr("Compare cards"))
         self._prefill()
+        self._devices_arrived.connect(self._on_devices_arrived)
+        if self._showing_example and self.context.telemetry is not None and hasattr(self.context.telemetry, "add_listener"):
+            # the hub finds its GPUs a moment after it starts: take them when they arrive
+            self.context.telemetry.add_listener(self._on_telemetry_snapshot)
+            self._listening = True
         self.recompute()
         self._update_comparison()
         self._update_ranking()
@@ -322,6 +333,12 @@ class PsuPage(QWidget):
         rec_box = QGroupBox(self.tr("Which card for my work and budget?"), tab)
         rec = QVBoxLayout(rec_box)
         inputs = QHBoxLayout()
+        self.model_combo = QComboBox(rec_box)
+        self.model_combo.addItem(self.tr("by size"), None)
+        for name in modelfit_model_names():
+            self.model_combo.addItem(name, name)
+        self.model_combo.setVisible(self.model_combo.count() > 1)  # only when the model-fit tool is here
+        self.model_combo.currentIndexChanged.connect(self._update_ranking)
         self.params_spin = QDoubleSpinBox(rec_box)
         self.params_spin.setRange(0.1, 1000)
         self.params_spin.setValue(8)
@@ -339,9 +356,12 @@ class PsuPage(QWidget):
         self.budget_spin.setValue(2000)
         self.budget_spin.setPrefix("$")
         self.budget_spin.setSpecialValueText(self.tr("no budget"))
-        for label, widget in ((self.tr("Model"), self.params_spin), (self.tr("Weights"), self.dtype_combo),
+        inputs.addWidget(QLabel(self.tr("Model")))
+        inputs.addWidget(self.model_combo)
+        for label, widget in ((None, self.params_spin), (self.tr("Weights"), self.dtype_combo),
                               (self.tr("Task"), self.task_combo), (self.tr("Budget"), self.budget_spin)):
-            inputs.addWidget(QLabel(label))
+            if label:
+                inputs.addWidget(QLabel(label))
             inputs.addWidget(widget)
         inputs.addStretch(1)
         rec.addLayout(inputs)
@@ -386,9 +406,13 @@ class PsuPage(QWidget):
             price_per_kwh=self.price_spin.value(),
         )
 
+    def shutdown(self) -> None:
+        self._stop_listening()
+
     def add_gpu(self, gpu: Gpu) -> None:
         if len(self._build_gpus) >= 8:
             return
+        self._leave_example()
         self._build_gpus.append(gpu)
         self._refresh_gpu_list()
         self._reset_buy_defaults()
@@ -396,6 +420,7 @@ class PsuPage(QWidget):
 
     def remove_gpu(self, row: int) -> None:
         if 0 <= row < len(self._build_gpus):
+            self._leave_example()
             del self._build_gpus[row]
             self._refresh_gpu_list()
             self._reset_buy_defaults()
@@ -431,6 +456,10 @@ class PsuPage(QWidget):
         self.peak_card.set(f"{r.peak_10ms_w:.0f} W", self.tr("{w} W for 100 µs").format(w=round(r.peak_100us_w)))
         self.wall_card.set(f"{r.cost.wall_w:.0f} W", self.tr("{cur} {day:.2f} per day ({hours} h)").format(
             cur=self._currency, day=r.cost.cost_per_day, hours=f"{r.cost.hours_per_day:g}"))
+        levels = [self.tr("From the wall at {load}% load, by 80 PLUS level:").format(load=round(r.cost.load_pct))]
+        levels += [f"{self.efficiency_combo.itemText(self.efficiency_combo.findData(level))}: {wall:.0f} W ({eff:.1f}%)"
+                   for level, eff, wall in r.wall_by_level]
+        self.wall_card.setToolTip("\n".join(levels))
         if r.verdict is not None:
             texts = {Verdict.OK: self.tr("Your {w} W PSU is enough."),
                      Verdict.TIGHT: self.tr("Your {w} W PSU is enough, but below our recommendation."),
@@ -465,7 +494,11 @@ class PsuPage(QWidget):
         self.why_label.setText("<br>".join(why))
         plan_heading = self.tr("Cables and PCIe lanes")
         plan = [f"<b>{plan_heading}</b>"]
-        plan += [render(item.message) for item in r.connectors.gpus]
+        counted: dict[str, int] = {}
+        for item in r.connectors.gpus:  # two identical cards: one line, "2 x ..."
+            text = render(item.message)
+            counted[text] = counted.get(text, 0) + 1
+        plan += [f"{n} × {text}" if n > 1 else text for text, n in counted.items()]
         plan.append(render(r.lanes.message))
         self.plan_label.setText("<br>".join(plan))
         self._show_warnings(r)
@@ -476,7 +509,8 @@ class PsuPage(QWidget):
             label.deleteLater()
         self.warning_labels = []
         order = {Severity.PROBLEM: 0, Severity.WARNING: 1, Severity.INFO: 2}
-        for w in sorted(r.warnings, key=lambda w: order[w.severity]):
+        shown = [w for w in r.warnings if w.code != "lanes_split"]  # already in the lanes card
+        for w in sorted(shown, key=lambda w: order[w.severity]):
             label = QLabel(render(w.message))
             label.setWordWrap(True)
             label.setObjectName(f"warning_{w.code}")
@@ -540,15 +574,30 @@ class PsuPage(QWidget):
     def _update_ranking(self) -> None:
         cat = self.catalog
         assert cat is not None
+        params_b, dtype, task = self.params_spin.value(), self.dtype_combo.currentData(), Task(self.task_combo.currentData())
+        model = self.model_combo.currentData()
+        self.params_spin.setEnabled(model is None)
         try:
-            workload = estimate_from_params(self.params_spin.value(), self.dtype_combo.currentData(), Task(self.task_combo.currentData()))
+            # the model-fit service when this build has it; the parameter-count rule otherwise
+            workload = estimate_with_modelfit(model, None if model else params_b, dtype, task)
+        except ValueError as exc:
+            if model:
+                self.need_label.setText(str(exc))  # e.g. that model cannot be trained in fp8
+                self.rank_table.setRowCount(0)
+                return
+            workload = None  # by size: fall back on the rule of thumb
+        rough = workload is None
+        try:
+            workload = workload or estimate_from_params(params_b, dtype, task)
         except ValueError as exc:
             self.need_label.setText(str(exc))
             return
         budget = float(self.budget_spin.value()) or None
         ranked = rank_cards(cat.gpus, workload, budget, self._prices)
-        need = self.tr("Needs about {gib:.1f} GiB on one GPU ({method}). Estimated from the parameter count; the Model fit page gives a full breakdown.").format(
+        need = self.tr("Needs about {gib:.1f} GiB on one GPU ({method}).").format(
             gib=workload.vram_needed_gib, method=render(workload.method))
+        if rough:
+            need += " " + self.tr("A rough figure from the parameter count; the Model fit page gives a full breakdown.")
         if not any(r.fits for r in ranked):
             cheapest = cheapest_fitting(cat.gpus, workload, self._prices)
             if cheapest is not None:
@@ -588,6 +637,7 @@ class PsuPage(QWidget):
             names = [g.name for g in gpus] + ([cpu.name] if cpu else [])
             self.detected_label.setText(self.tr("Detected on this PC: {parts}").format(parts=", ".join(names)))
         if not gpus:
+            self._showing_example = True
             gpus = [cat.gpu(EXAMPLE_GPU)]
             if cpu is None:
                 cpu = cat.find_cpu(EXAMPLE_CPU)
@@ -612,6 +662,7 @@ class PsuPage(QWidget):
         names = [g.name for g in gpus] + ([cpu.name] if cpu else [])
         self.detected_label.setText(self.tr("Detected on this PC: {parts}").format(parts=", ".join(names)))
         if gpus:
+            self._showing_example = False
             self._build_gpus = list(gpus)
             self._refresh_gpu_list()
             self._reset_buy_defaults()
@@ -621,7 +672,42 @@ class PsuPage(QWidget):
         self.recompute()
         return True
 
+    def _leave_example(self) -> None:
+        if self._showing_example:
+            self._showing_example = False
+            self.detected_label.setText("")  # "showing an example" is no longer true
+
+    def _stop_listening(self) -> None:
+        if self._listening:
+            self._listening = False
+            remove = getattr(self.context.telemetry, "remove_listener", None)
+            if callable(remove):
+                remove(self._on_telemetry_snapshot)
+
+    def _on_telemetry_snapshot(self, snapshot) -> None:
+        """Worker thread: hand the first device list to the GUI thread."""
+        gpus = getattr(snapshot, "gpus", ())
+        if gpus:
+            self._devices_arrived.emit(tuple(gpus))
+
     # ---- Slots
+
+    def _on_devices_arrived(self, infos: tuple) -> None:
+        self._stop_listening()
+        cat = self.catalog
+        if cat is None or not self._showing_example:
+            return  # the user has started their own build: leave it alone
+        gpus = [g for g in (detect.match_gpu_info(info, cat.gpus) for info in infos) if g is not None]
+        if not gpus:
+            return
+        self._showing_example = False
+        self._build_gpus = gpus
+        self._refresh_gpu_list()
+        self._reset_buy_defaults()
+        cpu_name = self.cpu_combo.currentData()
+        names = [g.name for g in gpus] + ([cpu_name] if cpu_name and cpu_name != EXAMPLE_CPU else [])
+        self.detected_label.setText(self.tr("Detected on this PC: {parts}").format(parts=", ".join(names)))
+        self.recompute()
 
     def _on_detect_button_clicked(self) -> None:
         self.detect_hardware()

@@ -24,7 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--weights", help="|".join(WEIGHT_FORMATS) + " (default: the model's own, else bf16)")
     parser.add_argument("--precision", help="full training: fp32|mixed|bf16 (default from --weights)")
     parser.add_argument("--kv-dtype", default="fp16", help="|".join(KV_FORMATS))
-    parser.add_argument("--engine", default="transformers", help="|".join(ENGINES))
+    parser.add_argument("--engine", default=None, help="|".join(ENGINES) + " (default: llamacpp for a .gguf, else transformers)")
     parser.add_argument("--seq", default=None, metavar="N", help="context / sequence length in tokens (default 4096 or the model's maximum)")
     parser.add_argument("--batch", default="1", metavar="N", help="sequences at once (per GPU)")
     parser.add_argument("--lora-rank", default="16", metavar="N")
@@ -71,7 +71,9 @@ def run(args: argparse.Namespace) -> int:
     from services.i18n import Catalog, resolve_language
     from services.modelfit.dtypes import KV_FORMATS, WEIGHT_FORMATS
     from services.modelfit.errors import ModelInputError
-    from services.modelfit.estimate import ENGINES, LORA_TARGETS, METHODS, OPTIMIZERS, PRECISIONS, STRATEGIES, TASKS, FitRequest
+    from services.modelfit.estimate import (
+        ENGINES, LORA_TARGETS, METHODS, OPTIMIZERS, PRECISIONS, STRATEGIES, TASKS, FitRequest, is_gguf_source,
+    )
     from services.modelfit.gpus import NoGpuError, default_gpu_catalogue, live_gpu_from_nvml
     from services.modelfit.report import answer_lines, answer_to_json
     from services.modelfit.solver import answer
@@ -101,15 +103,16 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"--params-b must be a number, got '{args.params_b}'") from None
     if not (args.model or args.model_config or params_b is not None):
         raise UsageError("give a model: --model ID|PATH, --model-config FILE.json or --params-b X")
-    if strategy is None:
-        strategy = "single" if gpus == 1 else ("fsdp" if task == "train" else ("tp" if engine == "vllm" else "layer_split"))
-
     try:
         arch = load_model(args.model, config_file=args.model_config, params_b=params_b)
     except ModelInputError as exc:
         raise UsageError(_message(exc, render)) from None
     if seq is None:
         seq = min(4096, arch.max_context) if arch.max_context else 4096
+    if engine is None:
+        engine = "llamacpp" if is_gguf_source(arch) and task == "inference" else "transformers"
+    if strategy is None:
+        strategy = "single" if gpus == 1 else ("fsdp" if task == "train" else ("tp" if engine == "vllm" else "layer_split"))
 
     gpu = None
     if args.gpu:
@@ -127,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
         task=task, method=method, weights=weights, precision=precision, kv_dtype=kv_dtype, engine=engine, seq=seq,
         batch=batch, lora_rank=rank, lora_targets=targets, grad_ckpt=bool(args.grad_ckpt), optimizer=optimizer,
         gpus=gpus, strategy=strategy, attention=attention, chunked_loss=bool(args.chunked_loss),
-        gpu_total_gib=gpu.total_gib if gpu else None,
+        gpu_total_gib=gpu.total_gib if gpu else None, gpu_name=gpu.name if gpu else None,
     )
     try:
         ans = answer(arch, req, gpu.memory_gib if gpu else None)

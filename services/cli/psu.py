@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 
 from services.cli import EXIT_FAILED, EXIT_OK, UsageError, fail
@@ -67,7 +68,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     money.add_argument("--cloud-rate", type=_number(0, 1000), metavar="USD", help="cloud price per GPU-hour (default: dated catalogue price)")
     money.add_argument("--compare", action="store_true", help="show the --gpu cards (up to three) side by side")
     money.add_argument("--recommend", action="store_true", help="rank catalogue cards for --params-b and --budget")
+    money.add_argument("--model", metavar="NAME", help="a model the model-fit tool knows (catalogue name or config/GGUF file)")
     money.add_argument("--params-b", type=_number(0.001, 10000), metavar="B", help="model size in billions of parameters")
+    money.add_argument("--seq", type=_number(1, 16 * 1024 * 1024), default=4096, metavar="TOKENS", help="context length for the model-fit estimate")
     money.add_argument("--dtype", choices=["fp32", "bf16", "fp16", "fp8", "int8", "int4"], default="bf16")
     money.add_argument("--task", choices=["inference", "lora", "train"], default="inference")
     money.add_argument("--budget", type=_number(1, 1e7), metavar="USD")
@@ -116,7 +119,9 @@ def _prices(catalog, items: list[str]) -> dict[str, float]:
 def run(args: argparse.Namespace) -> int:
     from services.hardware import detect
     from services.hardware.catalog import CatalogError, load_catalog
-    from services.hardware.compare import Task, cheapest_fitting, compare_specs, estimate_from_params, rank_cards
+    from services.hardware.compare import (
+        Task, cheapest_fitting, compare_specs, estimate_from_params, estimate_with_modelfit, rank_cards,
+    )
     from services.hardware.psu import Build, BuildError, PsuStandard, Usage, buy_vs_rent, calculate
     from services.hardware.report import render_buy_vs_rent, render_ranking, render_result, render_specs
     from services.i18n import Catalog as Translations, resolve_language
@@ -150,12 +155,22 @@ def run(args: argparse.Namespace) -> int:
         shown = [g.name for g in gpus[:3]]
         out["compare"] = {"gpus": shown, "rows": [{"key": r.key, "values": [str(v) for v in r.values], "best": r.best} for r in rows]}
         text.append(render_specs(shown, rows, render))
-    if args.recommend or args.budget is not None or args.params_b is not None:
-        workload = estimate_from_params(args.params_b, args.dtype, Task(args.task)) if args.params_b else None
+    if args.recommend or args.budget is not None or args.params_b is not None or args.model:
+        workload, how = None, None
+        if args.model or args.params_b:
+            try:
+                workload = estimate_with_modelfit(args.model, args.params_b, args.dtype, Task(args.task), int(args.seq))
+            except ValueError as exc:
+                raise UsageError(str(exc)) from None
+            how = "modelfit" if workload else None
+            if workload is None:
+                if args.model:
+                    raise UsageError("--model needs the model-fit tool, which is not part of this build; give --params-b instead")
+                workload, how = estimate_from_params(args.params_b, args.dtype, Task(args.task)), "params"
         ranked = rank_cards(catalog.gpus, workload, args.budget, prices)
         out["recommend"] = {
             "vram_needed_gib": round(workload.vram_needed_gib, 2) if workload else None,
-            "estimate": "params" if workload else None,
+            "estimate": how,
             "budget_usd": args.budget,
             "cards": [{"gpu": r.gpu.name, "key": r.gpu.key, "price_usd": r.price_usd, "price_is_launch_msrp": r.price_is_default,
                        "fits": r.fits, "vram_gb": r.gpu.vram_gb, "bf16_dense_tflops": r.gpu.tensor_bf16_dense_tflops,
@@ -199,9 +214,13 @@ def run(args: argparse.Namespace) -> int:
                                       "energy_usd_per_hour": round(bvr.energy_usd_per_hour, 4),
                                       "break_even_hours": None if bvr.break_even_hours is None else round(bvr.break_even_hours, 1)}
                 text.append(render_buy_vs_rent(bvr, src, render))
-    if args.json:
-        json.dump(out, sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
-    else:
-        print("\n\n".join(text))
+    try:
+        if args.json:
+            json.dump(out, sys.stdout, indent=2, ensure_ascii=False)
+            sys.stdout.write("\n")
+        else:
+            print("\n\n".join(text))
+        sys.stdout.flush()
+    except BrokenPipeError:  # "| head" closed the pipe: not an error of ours
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return EXIT_OK

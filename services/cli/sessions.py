@@ -4,13 +4,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from pathlib import Path
 
 from services.cli import EXIT_FAILED, EXIT_OK, UsageError
+from services.i18n import Catalog, resolve_language
 from services.paths import AppPaths
-from services.telemetry.recorder import RecordingError, SessionInfo, SessionStore, SessionSummary
-from services.telemetry.throttle import BY_CODE
+from services.settings import SettingsStore
+from services.telemetry.recorder import RecordingError, SessionStore
+from services.telemetry.session_report import render_exported, render_list, render_summary
 
 HELP = "list, compare and export recorded monitoring sessions"
 
@@ -39,15 +40,12 @@ def run(args: argparse.Namespace) -> int:
     return _compare(store, args.compare[0], args.compare[1], args.json)
 
 
-def _when(t: float | None) -> str:
-    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(t)) if t is not None else "-"
-
-
-def _duration(seconds: float | None) -> str:
-    if seconds is None:
-        return "-"
-    s = int(round(seconds))
-    return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}"
+def _catalog() -> Catalog:
+    try:
+        language = SettingsStore(AppPaths.default().settings_file).load().general.language
+    except Exception:  # noqa: BLE001 - a settings problem must not stop the command
+        language = "auto"
+    return Catalog.load(resolve_language(language))
 
 
 def _list(store: SessionStore, as_json: bool) -> int:
@@ -55,15 +53,7 @@ def _list(store: SessionStore, as_json: bool) -> int:
     if as_json:
         print(json.dumps({"directory": str(store.directory), "sessions": [s.to_json() for s in sessions]}, indent=2))
         return EXIT_OK
-    if not sessions:
-        print(f"No recorded sessions in {store.directory}")
-        return EXIT_OK
-    print(f"{'ID':<20} {'start':<19}  {'duration':>9}  {'samples':>7}  GPUs")
-    for s in sessions:
-        if s.problem:
-            print(f"{s.id:<20} unreadable: {s.problem}")
-            continue
-        print(f"{s.id:<20} {_when(s.start):<19}  {_duration(s.duration_s):>9}  {s.samples:>7}  {', '.join(s.gpus) or '-'}")
+    print(render_list(sessions, str(store.directory), _catalog()))
     return EXIT_OK
 
 
@@ -79,7 +69,7 @@ def _export(store: SessionStore, session: str, target: Path) -> int:
     except OSError as exc:
         print(f"error: cannot write {target}: {exc.strerror}", file=sys.stderr)
         return EXIT_FAILED
-    print(f"{rows} rows written to {target}")
+    print(render_exported(rows, str(target), _catalog()))
     return EXIT_OK
 
 
@@ -91,24 +81,7 @@ def _compare(store: SessionStore, a: str, b: str, as_json: bool) -> int:
     if as_json:
         print(json.dumps({"sessions": [first.to_json(), second.to_json()]}, indent=2))
         return EXIT_OK
-    for summary in (first, second):
-        _print_summary(summary)
+    catalog = _catalog()
+    print(render_summary(first, catalog))
+    print(render_summary(second, catalog))
     return EXIT_OK
-
-
-def _fmt(value: float | None, digits: int = 0, unit: str = "") -> str:
-    if value is None:
-        return "-"
-    return f"{value:.{digits}f}{unit}"
-
-
-def _print_summary(summary: SessionSummary) -> None:
-    s: SessionInfo = summary.session
-    print(f"Session {s.id}: {_when(s.start)}, {_duration(s.duration_s)}")
-    for g in summary.gpus:
-        throttled = ", ".join(f"{BY_CODE[c].label} {_duration(v)}" for c, v in g.throttle_seconds.items()
-                              if v >= 1 and c in BY_CODE) or "none"
-        print(f"  GPU {g.index} {g.name}: temperature mean {_fmt(g.mean_temperature_c, 1, ' C')} "
-              f"peak {_fmt(g.peak_temperature_c, 0, ' C')}, utilisation mean {_fmt(g.mean_utilization_pct, 1, '%')}, "
-              f"power mean {_fmt(g.mean_power_w, 0, ' W')}, energy {_fmt(g.energy_wh, 1, ' Wh')}")
-        print(f"    throttled: {throttled}")

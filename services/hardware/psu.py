@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import enum
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Sequence
 
 from services.hardware.catalog import Catalog, Cpu, Gpu
@@ -108,7 +108,7 @@ class Severity(str, enum.Enum):
 
 
 @dataclass(frozen=True, slots=True)
-class Warning_:
+class BuildWarning:
     code: str  # stable, for JSON and tests
     severity: Severity
     message: Msg
@@ -185,9 +185,10 @@ class Result:
     recommended_psu_w: int
     connectors: ConnectorPlan
     lanes: LanePlan
-    warnings: tuple[Warning_, ...]
+    warnings: tuple[BuildWarning, ...]
     verdict: Verdict | None
     cost: CostEstimate
+    wall_by_level: tuple[tuple[str, float, float], ...] = ()  # (80 PLUS level, efficiency %, wall W)
 
     @property
     def gpu_w(self) -> float:
@@ -222,7 +223,9 @@ class Result:
             "wall": {"efficiency_level": self.build.efficiency, "efficiency_pct": round(self.cost.efficiency_pct, 1),
                      "load_pct": round(self.cost.load_pct, 1), "wall_w": round(self.cost.wall_w, 1),
                      "price_per_kwh": self.build.price_per_kwh, "cost_per_hour": round(self.cost.cost_per_hour, 4),
-                     "cost_per_day": round(self.cost.cost_per_day, 3), "hours_per_day": self.cost.hours_per_day},
+                     "cost_per_day": round(self.cost.cost_per_day, 3), "hours_per_day": self.cost.hours_per_day,
+                     "by_level": {level: {"efficiency_pct": round(eff, 1), "wall_w": round(w, 1)}
+                                  for level, eff, w in self.wall_by_level}},
         }
 
 
@@ -319,38 +322,46 @@ def plan_connectors(gpus: Sequence[Gpu], catalog: Catalog) -> ConnectorPlan:
     return ConnectorPlan(tuple(items), native_total, plain_8pin, plain_8pin + adapter_8pin, sum(i.eps_8pin for i in items))
 
 
-def plan_lanes(gpus: Sequence[Gpu], cpu: Cpu | None) -> tuple[LanePlan, list[Warning_]]:
-    warnings: list[Warning_] = []
+def plan_lanes(gpus: Sequence[Gpu], cpu: Cpu | None) -> tuple[LanePlan, list[BuildWarning]]:
+    warnings: list[BuildWarning] = []
     cards = [g for g in gpus if g.is_add_in_card]
     if not cards:
         return LanePlan(cpu.gpu_lanes if cpu else None, (), translate("Psu", "No add-in GPU in this build.")), warnings
     if cpu is None:
         return LanePlan(None, tuple("?" for _ in cards), translate("Psu", "Choose a CPU to see how the PCIe lanes are shared.")), warnings
     lanes = cpu.gpu_lanes
-    assignments: list[str] = []
+    # how many cards the platform can hang off CPU lanes ("x16+x16+x16" -> 3), and at what width
+    cpu_cards = min(len(cards), max(split.count("+") + 1 for split in cpu.gpu_splits))
+    width = 16
+    while width > 8 and width * cpu_cards > lanes:
+        width //= 2
+    assignments = [f"x{min(width, c.pcie_lanes or 16)} (CPU)" for c in cards[:cpu_cards]]
+    assignments += ["x4 (chipset)"] * (len(cards) - cpu_cards)
     if len(cards) == 1:
-        width = min(16, cards[0].pcie_lanes or 16, lanes)
-        assignments.append(f"x{width} (CPU)")
-        msg = translate("Psu", "{gpu} gets x{w} PCIe {gen}.0 from the CPU.").format(gpu=cards[0].name, w=width, gen=min(cpu.pcie_gen, cards[0].pcie_gen or cpu.pcie_gen))
-    elif lanes >= 16 * len(cards):
-        assignments = [f"x{min(16, c.pcie_lanes or 16)} (CPU)" for c in cards]
+        msg = translate("Psu", "{gpu} gets x{w} PCIe {gen}.0 from the CPU.").format(
+            gpu=cards[0].name, w=min(width, cards[0].pcie_lanes or 16), gen=min(cpu.pcie_gen, cards[0].pcie_gen or cpu.pcie_gen))
+    elif width == 16 and cpu_cards == len(cards):
         msg = translate("Psu", "{cpu} has {lanes} lanes for graphics: every card gets x16 from the CPU.").format(cpu=cpu.name, lanes=lanes)
-    else:
-        # mainstream desktop: 16 CPU lanes split x8+x8 on boards that support it; more cards go to the chipset
-        assignments = ["x8 (CPU)", "x8 (CPU)"] + ["x4 (chipset)"] * (len(cards) - 2)
+    elif lanes == 16:
+        # mainstream desktop: the 16 graphics lanes split x8+x8 only on boards wired for it
         msg = translate("Psu", "{cpu} has 16 lanes for graphics: two cards run x8+x8 only on boards that split the CPU lanes (check the manual); otherwise the second card sits in a chipset x4 slot.").format(cpu=cpu.name)
-        warnings.append(Warning_("lanes_split", Severity.INFO, msg))
-        if len(cards) > 2:
-            warnings.append(Warning_("lanes_chipset", Severity.WARNING, translate("Psu", "Cards beyond the second share the chipset's uplink at x4 or less: slow for loading models and for multi-GPU training. A Threadripper/Xeon platform gives every card x16.")))
+        warnings.append(BuildWarning("lanes_split", Severity.INFO, msg))
+    else:
+        msg = translate("Psu", "{cpu} gives {k} cards x{w} from the CPU; the others sit in chipset x4 slots.").format(
+            cpu=cpu.name, k=cpu_cards, w=width)
+    if len(cards) > cpu_cards:
+        warnings.append(BuildWarning("lanes_chipset", Severity.WARNING, translate(
+            "Psu", "{n} of the cards share the chipset's uplink at x4 or less: slow for loading models and for multi-GPU training. A platform with more CPU lanes (Threadripper PRO, Xeon W) gives every card x16.").format(
+                n=len(cards) - cpu_cards)))
     nvlinked = any(c.nvlink for c in cards)
     if len(cards) > 1 and not nvlinked and any(c.architecture == "Ada Lovelace" and c.segment == "desktop" for c in cards):
-        warnings.append(Warning_("no_p2p", Severity.INFO, translate("Psu", "GeForce RTX 40 cards have no NVLink and the driver disables peer-to-peer over PCIe: multi-GPU training exchanges gradients through host memory.")))
+        warnings.append(BuildWarning("no_p2p", Severity.INFO, translate("Psu", "GeForce RTX 40 cards have no NVLink and the driver disables peer-to-peer over PCIe: multi-GPU training exchanges gradients through host memory.")))
     # slot width: cards thicker than two slots cover the neighbouring slot
     widths = [c.width_slots or 2.0 for c in cards]
     if len(cards) > 1:
         needed = sum(math.ceil(w - 0.05) for w in widths) + (len(cards) - 1)  # one free slot between cards for air
         if any(w > 2.05 for w in widths) or needed > 7:
-            warnings.append(Warning_("slot_width", Severity.WARNING, translate("Psu", "{n} cards of up to {slots:.1f} slots each need about {needed} expansion slots with a gap for air; a standard ATX case has 7 and many boards space their x16 slots too closely. Check slot spacing, or use blower-style or water-cooled cards or riser cables.").format(
+            warnings.append(BuildWarning("slot_width", Severity.WARNING, translate("Psu", "{n} cards of up to {slots:.1f} slots each need about {needed} expansion slots with a gap for air; a standard ATX case has 7 and many boards space their x16 slots too closely. Check slot spacing, or use blower-style or water-cooled cards or riser cables.").format(
                     n=len(cards), slots=max(widths), needed=needed)))
     return LanePlan(lanes, tuple(assignments), msg), warnings
 
@@ -395,7 +406,7 @@ def calculate(build: Build, catalog: Catalog) -> Result:
     # sustained load, and the excursion limits
     minimum = max(vendor, sustained * MIN_MARGIN, excursion_min)
 
-    warnings: list[Warning_] = []
+    warnings: list[BuildWarning] = []
     lane_plan, lane_warnings = plan_lanes(build.gpus, build.cpu)
     connectors = plan_connectors(build.gpus, catalog)
     _connector_warnings(build, connectors, warnings)
@@ -408,29 +419,31 @@ def calculate(build: Build, catalog: Catalog) -> Result:
         psu_for_cost = float(build.psu_w)
         verdict = Verdict.OK if build.psu_w >= recommended * 0.99 else Verdict.TIGHT if build.psu_w >= minimum else Verdict.INSUFFICIENT
         if verdict is Verdict.INSUFFICIENT:
-            warnings.insert(0, Warning_("psu_insufficient", Severity.PROBLEM, translate("Psu", "Your {psu} W PSU is below the minimum of {min} W for this build.").format(psu=round(build.psu_w), min=round(minimum))))
+            warnings.insert(0, BuildWarning("psu_insufficient", Severity.PROBLEM, translate("Psu", "Your {psu} W PSU is below the minimum of {min} W for this build.").format(psu=round(build.psu_w), min=round(minimum))))
         elif verdict is Verdict.TIGHT:
-            warnings.insert(0, Warning_("psu_tight", Severity.WARNING, translate("Psu", "Your {psu} W PSU meets the minimum ({min} W) but not the recommended {rec} W: expect fan noise and little margin as it ages.").format(
+            warnings.insert(0, BuildWarning("psu_tight", Severity.WARNING, translate("Psu", "Your {psu} W PSU meets the minimum ({min} W) but not the recommended {rec} W: expect fan noise and little margin as it ages.").format(
                     psu=round(build.psu_w), min=round(minimum), rec=recommended)))
         if not atx3 and peak_100us > build.psu_w * exc["100us"]:
-            warnings.append(Warning_("excursion_atx2", Severity.WARNING, translate("Psu", "GPU spikes (about {peak} W for 100 us) exceed what an ATX 2.x PSU of this size must tolerate: it may shut down under load.").format(peak=round(peak_100us))))
+            warnings.append(BuildWarning("excursion_atx2", Severity.WARNING, translate("Psu", "GPU spikes (about {peak} W for 100 us) exceed what an ATX 2.x PSU of this size must tolerate: it may shut down under load.").format(peak=round(peak_100us))))
     if required > rules["sizes_w"][-1]:
-        warnings.append(Warning_("beyond_atx", Severity.PROBLEM, translate("Psu", "More than a single {max} W PSU: use two PSUs with an add2psu adapter, a server PSU, or power-limit the GPUs (nvidia-smi -pl).").format(max=rules["sizes_w"][-1])))
+        warnings.append(BuildWarning("beyond_atx", Severity.PROBLEM, translate("Psu", "More than a single {max} W PSU: use two PSUs with an add2psu adapter, a server PSU, or power-limit the GPUs (nvidia-smi -pl).").format(max=rules["sizes_w"][-1])))
     load = sustained / psu_for_cost if psu_for_cost else 0.0
     eff = efficiency_at(build.efficiency, load, catalog)
     wall = sustained / (eff / 100.0) if eff > 0 else sustained
     if wall > r["circuit_continuous_w_120v"]:
-        warnings.append(Warning_("circuit_120v", Severity.WARNING, translate("Psu", "About {wall} W from the wall: more than a 15 A / 120 V household circuit should carry continuously (1440 W). Fine on 230 V.").format(wall=round(wall))))
+        warnings.append(BuildWarning("circuit_120v", Severity.WARNING, translate("Psu", "About {wall} W from the wall: more than a 15 A / 120 V household circuit should carry continuously (1440 W). Fine on 230 V.").format(wall=round(wall))))
     if hdd_spinup > 0 and build.hdd >= 4:
-        warnings.append(Warning_("hdd_spinup", Severity.INFO, translate("Psu", "{n} hard disks draw about {w} W together while spinning up; enable staggered spin-up if the controller supports it.").format(n=build.hdd, w=round(hdd_spinup))))
+        warnings.append(BuildWarning("hdd_spinup", Severity.INFO, translate("Psu", "{n} hard disks draw about {w} W together while spinning up; enable staggered spin-up if the controller supports it.").format(n=build.hdd, w=round(hdd_spinup))))
     hours = 24.0 if build.usage is Usage.TRAINING_24X7 else build.gaming_hours_per_day
     per_hour = wall / 1000.0 * build.price_per_kwh
     cost = CostEstimate(eff, load * 100.0, wall, per_hour, per_hour * hours, hours)
+    by_level = tuple((level, e, sustained / (e / 100.0)) for level, e in
+                     ((lv, efficiency_at(lv, load, catalog)) for lv in EFFICIENCY_LEVELS))
     return Result(build, tuple(lines), sustained, typical, peak_10ms, peak_100us, hdd_spinup, candidates,
-                  minimum, recommended, connectors, lane_plan, tuple(warnings), verdict, cost)
+                  minimum, recommended, connectors, lane_plan, tuple(warnings), verdict, cost, by_level)
 
 
-def _connector_warnings(build: Build, plan: ConnectorPlan, warnings: list[Warning_]) -> None:
+def _connector_warnings(build: Build, plan: ConnectorPlan, warnings: list[BuildWarning]) -> None:
     if build.psu_native_12v2x6 is not None and build.psu_pcie_8pin is not None:
         native_have = build.psu_native_12v2x6
         missing_native = max(0, plan.native_12v2x6 - native_have)
@@ -441,36 +454,25 @@ def _connector_warnings(build: Build, plan: ConnectorPlan, warnings: list[Warnin
         for c in adapters[:missing_native]:
             needed_8pin += (c.sense_level_w or 0) // 150
         if needed_8pin > build.psu_pcie_8pin:
-            warnings.append(Warning_("connectors_short", Severity.PROBLEM, translate("Psu", "The PSU has {have8} PCIe 8-pin and {have16} 12V-2x6 leads; this build needs {need8} 8-pin leads with {use16} native 12V-2x6.").format(
+            warnings.append(BuildWarning("connectors_short", Severity.PROBLEM, translate("Psu", "The PSU has {have8} PCIe 8-pin and {have16} 12V-2x6 leads; this build needs {need8} 8-pin leads with {use16} native 12V-2x6.").format(
                     have8=build.psu_pcie_8pin, have16=native_have, need8=needed_8pin, use16=min(native_have, plan.native_12v2x6))))
     if any(c.kind == "12v-2x6" for c in plan.gpus):
-        warnings.append(Warning_("12v2x6_seating", Severity.INFO, translate("Psu", "Push the 12V-2x6 plug fully home and do not bend the cable sharply at the plug; melted connectors were still reported on the revised socket.")))
+        warnings.append(BuildWarning("12v2x6_seating", Severity.INFO, translate("Psu", "Push the 12V-2x6 plug fully home and do not bend the cable sharply at the plug; melted connectors were still reported on the revised socket.")))
     if any(c.pcie_8pin >= 2 for c in plan.gpus) or any((c.sense_level_w or 0) >= 300 for c in plan.gpus):
-        warnings.append(Warning_("separate_leads", Severity.INFO, translate("Psu", "Use a separate PSU lead for each 8-pin input rather than the second plug of a daisy-chained lead.")))
+        warnings.append(BuildWarning("separate_leads", Severity.INFO, translate("Psu", "Use a separate PSU lead for each 8-pin input rather than the second plug of a daisy-chained lead.")))
 
 
-def _gpu_warnings(build: Build, warnings: list[Warning_]) -> None:
+def _gpu_warnings(build: Build, warnings: list[BuildWarning]) -> None:
     for gpu in build.gpus:
         if gpu.is_laptop:
-            warnings.append(Warning_("laptop_gpu", Severity.WARNING, translate("Psu", "{gpu} is a laptop GPU: the laptop's own adapter powers it, so desktop PSU sizing does not apply.").format(gpu=gpu.name)))
+            warnings.append(BuildWarning("laptop_gpu", Severity.WARNING, translate("Psu", "{gpu} is a laptop GPU: the laptop's own adapter powers it, so desktop PSU sizing does not apply.").format(gpu=gpu.name)))
         elif gpu.power_connector.type == "module":
-            warnings.append(Warning_("sxm_module", Severity.WARNING, translate("Psu", "{gpu} is an SXM module for servers, not a desktop card.").format(gpu=gpu.name)))
+            warnings.append(BuildWarning("sxm_module", Severity.WARNING, translate("Psu", "{gpu} is an SXM module for servers, not a desktop card.").format(gpu=gpu.name)))
         if gpu.rsp_confidence == "unverified":
-            warnings.append(Warning_("rsp_unverified", Severity.INFO, translate("Psu", "{gpu}: NVIDIA's required system power ({w} W) is not verified in our sources; we use it anyway, which only errs high.").format(
+            warnings.append(BuildWarning("rsp_unverified", Severity.INFO, translate("Psu", "{gpu}: NVIDIA's required system power ({w} W) is not verified in our sources; we use it anyway, which only errs high.").format(
                     gpu=gpu.name, w=round(gpu.required_system_power_w or 0))))
     if any(g.segment == "desktop" and g.architecture in ("Ada Lovelace", "Blackwell") and (g.tgp_w or 0) >= 450 for g in build.gpus):
-        warnings.append(Warning_("aib_power", Severity.INFO, translate("Psu", "Factory-overclocked partner cards often raise the power limit (some 4090s ask for a 1000 W PSU): use the card maker's figure if it is higher.")))
-
-
-def wall_table(result: Result, catalog: Catalog, psu_w: float | None = None) -> list[tuple[str, float, float]]:
-    """(level, efficiency %, wall W) for every 80 PLUS level at this build's sustained load."""
-    size = psu_w or result.build.psu_w or result.recommended_psu_w
-    load = result.sustained_w / size
-    rows = []
-    for level in EFFICIENCY_LEVELS:
-        eff = efficiency_at(level, load, catalog)
-        rows.append((level, eff, result.sustained_w / (eff / 100.0)))
-    return rows
+        warnings.append(BuildWarning("aib_power", Severity.INFO, translate("Psu", "Factory-overclocked partner cards often raise the power limit (some 4090s ask for a 1000 W PSU): use the card maker's figure if it is higher.")))
 
 
 # ---- Buy vs rent

@@ -43,16 +43,23 @@ def render_result(result: Result, render: Render, currency: str = "USD") -> str:
         out.append(render(translate("PsuReport", "Your {w} W PSU: {verdict}").format(w=round(b.psu_w or 0), verdict=verdict_text(result.verdict))))
     out.append("")
     out.append(render(translate("PsuReport", "Power connectors:")))
-    for item in result.connectors.gpus:
-        out.append(f"  - {render(item.message)}")
+    counted: dict[str, int] = {}
+    for item in result.connectors.gpus:  # two identical cards: one line, "2 x ..."
+        text = render(item.message)
+        counted[text] = counted.get(text, 0) + 1
+    for text, n in counted.items():
+        out.append(f"  - {n} x {text}" if n > 1 else f"  - {text}")
     out.append(render(translate("PsuReport", "PCIe lanes: {plan}").format(plan=result.lanes.message)))
     cost = result.cost
     out.append(render(translate("PsuReport", "From the wall: {wall} W at {eff}% efficiency ({level}, {load}% load): {cur} {hour:.2f} per hour, {cur} {day:.2f} per day of {hours} h").format(
         wall=round(cost.wall_w), eff=round(cost.efficiency_pct, 1), level=b.efficiency, load=round(cost.load_pct),
         cur=currency, hour=cost.cost_per_hour, day=cost.cost_per_day, hours=f"{cost.hours_per_day:g}")))
-    if result.warnings:
+    order = {Severity.PROBLEM: 0, Severity.WARNING: 1, Severity.INFO: 2}
+    shown = sorted((w for w in result.warnings if w.code != "lanes_split"),  # already on the "PCIe lanes" line
+                   key=lambda w: order[w.severity])
+    if shown:
         out.append("")
-        for w in result.warnings:
+        for w in shown:
             out.append(f"  [{_SEVERITY_MARK[w.severity]}] {render(w.message)}")
     return "\n".join(out)
 

@@ -84,7 +84,7 @@ class Catalogue:
                 result.append(full)
         return result[:n]
 
-    def search(self, text: str, limit: int = 50) -> list[CatalogueEntry]:
+    def search(self, text: str, limit: int = 200) -> list[CatalogueEntry]:
         """Entries whose id, name or alias contains every word of ``text``."""
         words = [w for w in text.lower().replace("/", " ").split() if w]
         if not words:

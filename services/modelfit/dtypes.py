@@ -63,6 +63,9 @@ PLAIN_BITS: dict[str, float] = {
 }
 
 NF4_BITS_DOUBLE_QUANT = 4 + 8 / 64 + 32 / (64 * 256)  # 4.127
+# GPTQ/AWQ int4, group size 128: 4 bits + an fp16 scale and a packed 4-bit zero per 128 weights
+# (research 0.1: 4.125-4.25 bits per weight for the linears; the rest stays fp16).
+INT4_GROUP_BITS = 4 + 16 / 128 + 4 / 128
 NF4_BITS_SINGLE = 4 + 32 / 64  # 4.5
 
 
@@ -99,7 +102,7 @@ GGUF_FILE_TYPES: dict[str, GgufFileType] = {
 
 # What the user may pick for the weights (CLI --weights / panel).
 WEIGHT_FORMATS: tuple[str, ...] = (
-    "fp32", "bf16", "fp16", "fp8", "int8", "nf4", "fp4",
+    "fp32", "bf16", "fp16", "fp8", "int8", "int4", "nf4", "fp4",
     "q4_0", "q4_k_m", "q5_k_m", "q6_k", "q8_0",
 )
 BNB_4BIT = ("nf4", "fp4")

@@ -13,7 +13,8 @@ from typing import Mapping
 from services.i18n import Msg, translate
 from services.modelfit.arch import EMBED, HEAD, LINEAR, OTHER, ModelArch
 from services.modelfit.dtypes import (
-    BNB_4BIT, GGUF_FILE_TYPES, GGUF_FORMATS, KV_BYTES, NF4_BITS_DOUBLE_QUANT, NF4_BITS_SINGLE, plain_bits,
+    BNB_4BIT, GGUF_FILE_TYPES, GGUF_FORMATS, INT4_GROUP_BITS, KV_BYTES, NF4_BITS_DOUBLE_QUANT, NF4_BITS_SINGLE,
+    plain_bits,
 )
 from services.modelfit.errors import ModelInputError
 
@@ -79,8 +80,7 @@ COMPILE_ACTIVATION_FACTOR = 0.75
 # Logits and loss: b*s*V*(2 + 4 + 4) B (bf16 logits, fp32 upcast, fp32 grad; research 0.5). Chunked CE
 # (torchtune: 8 chunks) keeps the bf16 logits and one chunk's fp32 work: 2 + 8/8.
 LOSS_CHUNKS = 8
-# LoRA adapters are kept in fp32 (PEFT autocast_adapter_dtype=True) and trained with the chosen optimizer.
-LORA_ADAPTER_BYTES = 4
+# LoRA adapters: PEFT keeps them in fp32 (autocast_adapter_dtype=True), torchtune in bf16 (FitRequest field).
 # FSDP keeps ~2 decoder layers gathered (current + prefetch; research 0.7).
 FSDP_GATHERED_LAYERS = 2
 
@@ -108,11 +108,14 @@ class FitRequest:
     activation_offload: bool = False
     compile: bool = False
     double_quant: bool = True
+    lora_on_output: bool = False  # LoRA on the LM head too (torchtune apply_lora_to_output)
+    lora_adapter_bytes: int = 4  # PEFT keeps adapters in fp32; torchtune in the model's bf16
     vllm_legacy: bool = False
     vllm_max_batched_tokens: int | None = None
     vllm_max_seqs: int | None = None
     gpu_memory_utilization: float = 0.9
     gpu_total_gib: float | None = None  # the target GPU's memory, for engine defaults
+    gpu_name: str | None = None  # vLLM keeps small defaults on A100s whatever their memory
     cuda_context_gib: float | None = None
     llamacpp_ubatch: int = LLAMACPP_UBATCH
 
@@ -166,7 +169,7 @@ def validate(arch: ModelArch, req: FitRequest) -> None:
             raise _err(translate("FitErrors", "Unknown {field} '{value}'").format(field=name, value=value), allowed)
     if req.precision is not None and req.precision not in PRECISIONS:
         raise _err(translate("FitErrors", "Unknown {field} '{value}'").format(field="precision", value=req.precision), PRECISIONS)
-    if req.weights is not None and plain_bits(req.weights) is None and req.weights not in BNB_4BIT + GGUF_FORMATS:
+    if req.weights is not None and plain_bits(req.weights) is None and req.weights not in BNB_4BIT + GGUF_FORMATS + ("int4",):
         from services.modelfit.dtypes import WEIGHT_FORMATS
         raise _err(translate("FitErrors", "Unknown {field} '{value}'").format(field="weights", value=req.weights), WEIGHT_FORMATS)
     for name, value, top in (("seq", req.seq, 16 * 1024 * 1024), ("batch", req.batch, 65536),
@@ -182,7 +185,7 @@ def validate(arch: ModelArch, req: FitRequest) -> None:
     if req.task == "train":
         if gguf:
             raise _err(translate("FitErrors", "GGUF weights cannot be trained: pick bf16, nf4 or int8 weights"), ("bf16", "nf4", "int8"))
-        if req.method == "full" and fmt in BNB_4BIT + ("int8", "fp8"):
+        if req.method == "full" and fmt in BNB_4BIT + ("int8", "fp8", "int4"):
             raise _err(translate("FitErrors", "Full fine-tuning needs 16- or 32-bit weights; use QLoRA for 4-bit"), ("lora", "qlora"))
         if req.method == "qlora" and fmt not in BNB_4BIT:
             raise _err(translate("FitErrors", "QLoRA uses 4-bit base weights (nf4 or fp4)"), BNB_4BIT)
@@ -195,12 +198,19 @@ def validate(arch: ModelArch, req: FitRequest) -> None:
                 strategy=req.strategy), ("tp", "layer_split"))
         if req.engine == "llamacpp" and not (gguf or fmt in ("fp32", "fp16", "bf16")):
             raise _err(translate("FitErrors", "llama.cpp runs GGUF weights, not {weights}").format(weights=fmt), GGUF_FORMATS)
-        if req.engine in ("transformers", "vllm") and gguf and arch.native_format is None:
+        if req.engine in ("transformers", "vllm") and gguf:
             raise _err(translate("FitErrors", "{weights} is a llama.cpp format: use --engine llamacpp").format(weights=fmt), ("llamacpp",))
-        if req.kv_dtype in ("q8_0", "q4_0") and req.engine != "llamacpp":
+        if req.kv_dtype in ("q8_0", "q4_0") and req.engine not in ("llamacpp", "generic"):
             raise _err(translate("FitErrors", "A {kv} KV cache is a llama.cpp option").format(kv=req.kv_dtype), ("fp16", "fp8"))
+        if req.kv_dtype == "fp8" and req.engine not in ("vllm", "generic"):
+            raise _err(translate("FitErrors", "An FP8 KV cache is a vLLM option").format(), ("fp16", "q8_0", "q4_0"))
     if req.strategy == "single" and req.gpus > 1:
         raise _err(translate("FitErrors", "With {gpus} GPUs pick a strategy"), STRATEGIES[1:])
+
+
+def is_gguf_source(arch: ModelArch) -> bool:
+    """A model read from a GGUF file (its weights are llama.cpp block formats)."""
+    return bool(arch.source.startswith("GGUF")) or arch.native_format in GGUF_FORMATS
 
 
 def weight_format(arch: ModelArch, req: FitRequest) -> str:
@@ -221,6 +231,8 @@ def _bits(kind: str, fmt: str, double_quant: bool) -> float:
         # FP8 checkpoints and LLM.int8 quantise nn.Linear only; embeddings/lm_head stay 16-bit
         # (measured Llama-3.3-70B-FP8 weights 67.72 GiB = linear@1 B + embed/head@2 B, research 0.1).
         return 8.0 if kind == LINEAR else 16.0
+    if fmt == "int4":
+        return INT4_GROUP_BITS if kind == LINEAR else 16.0
     if fmt in BNB_4BIT:
         # bitsandbytes quantises nn.Linear only; transformers leaves lm_head unquantised (research 0.1).
         if kind != LINEAR:
@@ -228,6 +240,8 @@ def _bits(kind: str, fmt: str, double_quant: bool) -> float:
         return NF4_BITS_DOUBLE_QUANT if double_quant else NF4_BITS_SINGLE
     if fmt in GGUF_FILE_TYPES:
         ftype = GGUF_FILE_TYPES[fmt]
+        if kind == OTHER:
+            return 32.0  # llama.cpp keeps norms and biases in F32
         return plain_bits(ftype.embed_type) if kind == EMBED else ftype.effective_bits
     if plain is not None:
         return plain
@@ -242,7 +256,7 @@ def weight_bytes_by_kind(arch: ModelArch, fmt: str, double_quant: bool = True) -
         if g.nbytes is not None and native:
             out[g.kind] += g.nbytes
         else:
-            # A 1-D tensor (norm, bias) is never quantised.
+            # Norms and biases ("other") are never quantised: _bits keeps them at 16/32 bits.
             out[g.kind] += g.numel * _bits(g.kind, fmt, double_quant) / 8
     return out
 
@@ -321,7 +335,7 @@ def _inference(arch: ModelArch, req: FitRequest) -> Estimate:
         parts["weights"] = weights / tp if req.strategy == "tp" else weights / n
         parts["kv_cache"] = kv_cache_bytes(arch, req.seq, req.batch, kv_dtype, tp=tp, honour_window=True) / (
             n if req.strategy == "layer_split" else 1)
-        big = (req.gpu_total_gib or 0) >= VLLM_BIG_GPU_GIB
+        big = (req.gpu_total_gib or 0) >= VLLM_BIG_GPU_GIB and "a100" not in (req.gpu_name or "").lower()
         if req.vllm_legacy:
             tokens = req.vllm_max_batched_tokens or max(req.seq, 2048)
             seqs = req.vllm_max_seqs or 256
@@ -369,11 +383,12 @@ def _inference(arch: ModelArch, req: FitRequest) -> Estimate:
 
 
 # ------------------------------------------------------------------ training
-def lora_params(arch: ModelArch, rank: int, targets: str) -> int:
+def lora_params(arch: ModelArch, rank: int, targets: str, on_output: bool = False) -> int:
     """r x (d_in + d_out) for each targeted projection in every layer (research 0.4)."""
     names = {"qv": ("q", "v"), "qkvo": ("q", "k", "v", "o"), "all": ("q", "k", "v", "o", "gate", "up", "down")}[targets]
     per_layer = sum(rank * (i + o) * c for name, (i, o, c) in arch.linear_shapes().items() if name in names)
-    return arch.layers * per_layer
+    head = rank * (arch.hidden + arch.vocab) if on_output and arch.family == "decoder" else 0
+    return arch.layers * per_layer + head
 
 
 def _precision(req: FitRequest, fmt: str) -> str:
@@ -443,10 +458,10 @@ def _train(arch: ModelArch, req: FitRequest) -> Estimate:
         adapters = 0.0
     else:
         weights = sum(by_kind.values())  # frozen base in its storage format
-        trainable = lora_params(arch, req.lora_rank, req.lora_targets)
-        adapters = trainable * LORA_ADAPTER_BYTES
-        grad_bytes = LORA_ADAPTER_BYTES
-        state_bytes = 4
+        trainable = lora_params(arch, req.lora_rank, req.lora_targets, req.lora_on_output)
+        adapters = trainable * req.lora_adapter_bytes
+        grad_bytes = req.lora_adapter_bytes
+        state_bytes = req.lora_adapter_bytes  # torch AdamW keeps its states in the parameter's dtype
         matrices = [(req.lora_rank, i + o, arch.layers) for i, o, _ in arch.linear_shapes().values()]
     gradients = trainable * grad_bytes
     if req.optimizer_in_backward:

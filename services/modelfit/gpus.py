@@ -1,24 +1,19 @@
-"""GPUs to fit against: a catalogue (resources/data/fit_gpus.json) or the live GPU.
+"""GPUs to fit against: the shared GPU catalogue or the live GPU.
 
-The catalogue is this tool's own copy of the research GPU table (with its
-sources). The live GPU comes from the telemetry hub's latest snapshot, or, in
-the headless CLI, straight from NVML.
+The catalogue is ``services.hardware.catalog`` (resources/data/gpus.json, every
+figure with its source): memory, bandwidth and dense BF16 tensor TFLOPS. The
+live GPU comes from the telemetry hub's latest snapshot, or, in the headless
+CLI, straight from NVML.
 """
 from __future__ import annotations
 
-import difflib
-import json
-import re
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
+from services.hardware.catalog import Gpu, find_gpu, load_gpus, suggest_gpus
 from services.i18n import translate
 from services.modelfit.errors import ModelInputError
-from services.paths import resource_path
-
-GPU_FILE = resource_path("data", "fit_gpus.json")
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,51 +27,32 @@ class GpuSpec:
     total_gib: float | None = None  # the card's full memory (engine defaults such as vLLM's)
 
 
-def _norm(name: str) -> str:
-    name = name.lower().replace("nvidia", "").replace("geforce", "")
-    return re.sub(r"[^a-z0-9]+", " ", name).strip()
+def _spec(gpu: Gpu) -> GpuSpec:
+    # GPU makers' "GB" of VRAM are GiB (a 24 GB card reports 24564 MiB).
+    return GpuSpec(gpu.name, gpu.vram_gb, gpu.bandwidth_gbs, gpu.tensor_bf16_dense_tflops,
+                   gpu.sources.get("vram_gb", "resources/data/gpus.json"), False, gpu.vram_gb)
 
 
 @dataclass(frozen=True, slots=True)
 class GpuCatalogue:
     gpus: tuple[GpuSpec, ...]
+    raw: tuple[Gpu, ...]
 
     @classmethod
-    def load(cls, path: Path = GPU_FILE) -> "GpuCatalogue":
-        data = json.loads(path.read_text(encoding="utf-8"))
-        gpus = []
-        for raw in data["gpus"]:
-            if not raw.get("vram_gib"):
-                continue
-            gpus.append(GpuSpec(raw["name"], float(raw["vram_gib"]), raw.get("bandwidth_gbs"),
-                                raw.get("bf16_tensor_dense_tflops"), raw.get("source", ""), False, float(raw["vram_gib"])))
-        return cls(tuple(gpus))
+    def load(cls) -> "GpuCatalogue":
+        raw = tuple(g for g in load_gpus() if g.vram_gb)
+        return cls(tuple(_spec(g) for g in raw), raw)
 
     def names(self) -> list[str]:
         return [g.name for g in self.gpus]
 
-    def find(self, name: str) -> GpuSpec:
-        """Match "4090", "RTX 4090", "GeForce RTX 4090" ...; exact normalised match first."""
-        key = _norm(name)
-        if not key:
-            raise ModelInputError(translate("FitErrors", "Unknown GPU '{name}'").format(name=name), tuple(self.names()[:3]))
-        exact = [g for g in self.gpus if _norm(g.name) == key]
-        if exact:
-            return exact[0]
-        words = key.split()
-        hits = [g for g in self.gpus if all(w in _norm(g.name).split() for w in words)]
-        if len(hits) == 1:
-            return hits[0]
-        if hits:
-            # "3060" matches "RTX 3060 12GB" and "RTX 3060 Ti": prefer the fewest extra words,
-            # where a memory size ("12gb") barely counts.
-            def extra(g: GpuSpec) -> float:
-                return sum(0.1 if w.endswith("gb") else 1.0 for w in _norm(g.name).split() if w not in words)
-            return min(hits, key=extra)
-        close = difflib.get_close_matches(key, [_norm(n) for n in self.names()], n=3, cutoff=0.3)
-        by_norm = {_norm(n): n for n in self.names()}
-        raise ModelInputError(translate("FitErrors", "Unknown GPU '{name}'").format(name=name),
-                              tuple(by_norm[c] for c in close))
+    def find(self, name: str, memory_total_mib: float | None = None) -> GpuSpec:
+        """Match "4090", "RTX 4090", "NVIDIA GeForce RTX 4090", "4060 laptop" ..."""
+        hit = find_gpu(name, self.raw, memory_total_mib=memory_total_mib) if name and name.strip() else None
+        if hit is None:
+            raise ModelInputError(translate("FitErrors", "Unknown GPU '{name}'").format(name=name),
+                                  tuple(suggest_gpus(name or "", self.raw)))
+        return _spec(hit)
 
 
 @lru_cache(maxsize=1)
@@ -101,9 +77,8 @@ def live_gpu_from_snapshot(snapshot: Any, index: int = 0, catalogue: GpuCatalogu
 
 
 def _live_spec(name: str, total_mib: float, used_mib: float, catalogue: GpuCatalogue | None) -> GpuSpec:
-    spec = None
     try:
-        spec = (catalogue or default_gpu_catalogue()).find(name)
+        spec = (catalogue or default_gpu_catalogue()).find(name, memory_total_mib=total_mib)
     except ModelInputError:
         spec = None
     free_gib = max(0.0, (total_mib - used_mib) / 1024)

@@ -118,6 +118,18 @@ def suggestions(arch: ModelArch, req: FitRequest, budget_bytes: float, current: 
             found.append(_try(arch, req, budget_bytes, "batch_1", translate("FitSuggest", "Batch 1 with {steps} gradient-accumulation steps").format(steps=req.batch), batch=1))
         if req.attention == "eager":
             found.append(_try(arch, req, budget_bytes, "flash_attention", translate("FitSuggest", "Use flash attention / SDPA"), attention="flash"))
+        savers = dict(grad_ckpt=True, chunked_loss=True,
+                      optimizer="paged_adamw8bit" if req.optimizer.startswith(("adamw", "paged")) else req.optimizer)
+        if any(getattr(req, k) != v for k, v in savers.items()):
+            saved = _try(arch, req, budget_bytes, "all_savers", translate(
+                "FitSuggest", "All memory savers together: checkpointing, chunked loss, paged 8-bit AdamW"), **savers)
+            found.append(saved)
+            if saved is not None and not saved.fits:
+                # The longest sequence that fits once every saver is on.
+                seq = max_seq_that_fits(arch, saved.request, budget_bytes)
+                if 0 < seq < req.seq:
+                    found.append(_try(arch, saved.request, budget_bytes, "all_savers_shorter_seq", translate(
+                        "FitSuggest", "All memory savers and sequences of {seq} tokens").format(seq=seq), seq=seq))
         if req.gpus > 1 and req.strategy in ("ddp", "fsdp"):
             found.append(_try(arch, req, budget_bytes, "fsdp_offload", translate("FitSuggest", "FSDP with CPU offload over {gpus} GPUs").format(gpus=req.gpus), strategy="fsdp_offload"))
     # Shorter sequence: the largest that fits with everything else unchanged.

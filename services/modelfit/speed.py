@@ -2,9 +2,10 @@
 
 These are estimates from two numbers on the spec sheet, not benchmarks:
 - Decoding is memory-bound: each new token reads the weights on the GPU and
-  the KV cache once. Measured llama.cpp Llama-3-8B Q4_K_M generation speeds in
-  the GPU table reach a median 61% of the rated bandwidth (14 GPUs, computed
-  from fit_gpus.json), so we use that share.
+  the KV cache once. The llama.cpp Llama-3-8B Q4_K_M generation speeds in the
+  project's research GPU table (gpus.csv, column llamacpp_llama3_8b_q4km_tg_tps,
+  14 GPUs) reach a median 61% of the rated bandwidth (4.31 GiB read per token),
+  so we use that share.
 - Prefill and training are compute-bound: 2 FLOPs per active parameter per
   token forward, 4 more backward (full fine-tuning), 2 backward for LoRA
   (activation gradients only) and 2 more for recomputing checkpointed layers.

@@ -14,16 +14,29 @@ from __future__ import annotations
 
 import csv
 import statistics
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from services.modelfit.arch import ModelArch
+from services.modelfit.errors import ModelInputError
 from services.modelfit.estimate import GIB, Estimate, FitRequest, estimate
 from services.modelfit.solver import max_seq_that_fits
 
 # Engines that are PyTorch training stacks map to the transformers/PyTorch path.
 _TRAIN_ENGINES = {"torchtune", "hf_trainer", "peft", "fsdp_qlora", "unsloth", "other"}
-_WEIGHTS = {"nf4": ("nf4", True), "nf4_nodq": ("nf4", False), "fp4_nodq": ("fp4", False), "f16": ("fp16", True)}
+_WEIGHTS = {"nf4": ("nf4", True), "nf4_nodq": ("nf4", False), "fp4": ("fp4", True), "fp4_nodq": ("fp4", False),
+            "f16": ("fp16", True), "f32": ("fp32", True), "gptq": ("int4", True), "awq": ("int4", True),
+            "int4": ("int4", True)}
+_KNOWN_ENGINES = {"transformers", "vllm", "llamacpp", "generic"}
+_KNOWN_OPTIMIZERS = {"adamw", "adamw8bit", "paged_adamw", "paged_adamw8bit", "adafactor", "sgd"}
+_KNOWN_STRATEGIES = {"single", "ddp", "fsdp", "fsdp_offload", "tp", "layer_split"}
+
+
+def _int(value: str | None, default: int) -> int:
+    try:
+        return int(float(value)) if value not in (None, "") else default
+    except ValueError:
+        return default
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,10 +94,25 @@ def point_arch(point: Point, models: dict[str, dict[str, str]]) -> ModelArch:
 def point_request(point: Point) -> FitRequest:
     r = point.row
     flags = point.flags
-    engine = r["engine"]
+    engine = r.get("engine") or "transformers"
     train = r["task"] == "train"
-    weights, dq = _WEIGHTS.get(r["weight_dtype"], (r["weight_dtype"], True))
-    method = r["method"] if train else "full"
+    weights, dq = _WEIGHTS.get(r.get("weight_dtype") or "bf16", (r.get("weight_dtype") or "bf16", True))
+    method = (r.get("method") or "lora") if train else "full"
+    if method not in ("full", "lora", "qlora"):
+        method = "lora"
+    gpus = max(1, _int(r.get("num_gpus"), 1))
+    strategy = r.get("strategy") or "single"
+    if strategy not in _KNOWN_STRATEGIES:
+        strategy = "single"
+    if gpus > 1 and strategy == "single":
+        strategy = "fsdp" if train else "tp"
+    optimizer = (r.get("optimizer") or "adamw").lower().replace("-", "_")
+    optimizer = {"adamw_torch": "adamw", "adam": "adamw", "adamw_8bit": "adamw8bit", "paged_adamw_8bit": "paged_adamw8bit",
+                 "paged_adamw_32bit": "paged_adamw"}.get(optimizer, optimizer)
+    if optimizer not in _KNOWN_OPTIMIZERS:
+        optimizer = "adamw"
+    kv = (r.get("kv_dtype") or "fp16").lower()
+    kv = kv if kv in ("fp8", "q8_0", "q4_0") else "fp16"
     precision = None
     if train and method == "full":
         precision = {"fp32": "fp32", "fp16": "mixed" if engine == "hf_trainer" else "bf16"}.get(weights, "bf16")
@@ -94,24 +122,28 @@ def point_request(point: Point) -> FitRequest:
     where = r.get("source", "") + " " + notes
     return FitRequest(
         task=r["task"], method=method, weights=weights, precision=precision,
-        kv_dtype="fp16" if r.get("kv_dtype") in ("", "bf16", "f16", "fp16", None) else r["kv_dtype"],
-        engine="transformers" if engine in _TRAIN_ENGINES else engine,
-        seq=max(1, int(r["seq_len"])), batch=int(r["batch"]),
+        kv_dtype=kv,
+        engine=engine if engine in _KNOWN_ENGINES else "transformers",
+        seq=max(1, _int(r.get("seq_len"), 1)), batch=max(1, _int(r.get("batch"), 1)),
         # PEFT's LoraConfig defaults (r=8, q/v on Llama) where a source does not state them.
-        lora_rank=int(r["lora_rank"]) if r.get("lora_rank") else 8,
-        lora_targets=r.get("lora_targets") or "qv",
+        lora_rank=max(1, _int(r.get("lora_rank"), 8)),
+        lora_targets=r.get("lora_targets") if r.get("lora_targets") in ("qv", "qkvo", "all") else "qv",
         grad_ckpt=r.get("grad_ckpt") == "1",
-        optimizer=r["optimizer"] if r.get("optimizer") not in ("", "none", None) else "adamw",
-        gpus=int(r["num_gpus"]), strategy=r["strategy"],
-        attention="eager" if "eager_attn" in flags else "flash",
+        optimizer=optimizer, gpus=gpus, strategy=strategy,
+        # llama.cpp logs state "flash_attn 0" when the K*Q score buffer is materialised.
+        attention="eager" if "eager_attn" in flags or "flash_attn 0" in notes else "flash",
         chunked_loss="chunked_ce" in flags,
         fused_loss=unsloth,
         optimizer_in_backward="opt_in_bwd" in flags,
         activation_offload="act_offload" in flags or unsloth,
         compile="compile" in flags,
         double_quant=dq,
+        lora_on_output="lora_output" in flags,
+        # torchtune builds the whole model, adapters included, in bf16; PEFT keeps adapters in fp32.
+        lora_adapter_bytes=2 if engine == "torchtune" else 4,
         vllm_legacy="vllm_v0" in flags,
-        gpu_total_gib=79.2 if "H100" in where else None,
+        gpu_total_gib=79.2 if "H100" in where else (80.0 if "A100" in where else None),
+        gpu_name="H100" if "H100" in where else ("A100" if "A100" in where else None),
         cuda_context_gib=int(ctx) / 1024 if ctx else None,
     )
 
@@ -149,9 +181,14 @@ class Comparison:
 
 
 def compare(point: Point, models: dict[str, dict[str, str]]) -> Comparison:
+    """Our figure for one row; ``estimate_gib`` None when the row asks for something the
+    estimator refuses (reported by ``accuracy`` as not estimated, never silently dropped)."""
     arch = point_arch(point, models)
     req = point_request(point)
-    est = estimate(arch, req)
+    try:
+        est = estimate(arch, req)
+    except ModelInputError:
+        return Comparison(point, None)
     if point.kind == "value":
         return Comparison(point, counted_gib(est, point.row["counter"]))
     if point.kind in ("fits", "oom"):
@@ -170,6 +207,7 @@ class Accuracy:
     within_25: float
     n_verdicts: int
     verdicts_right: int
+    not_estimated: int = 0
 
     @property
     def verdict_accuracy(self) -> float:
@@ -188,7 +226,8 @@ def summarize(errors_pct: list[float], verdicts: list[bool]) -> Accuracy:
 def accuracy(comparisons: list[Comparison]) -> Accuracy:
     errors = [c.error_pct for c in comparisons if c.error_pct is not None]
     verdicts = [c.verdict_right for c in comparisons if c.verdict_right is not None]
-    return summarize(errors, verdicts)
+    missing = sum(1 for c in comparisons if c.estimate_gib is None)
+    return replace(summarize(errors, verdicts), not_estimated=missing)
 
 
 # ---- rules of thumb, for comparison

@@ -114,10 +114,14 @@ class AlertEngine:
             if fn in self._listeners:
                 self._listeners.remove(fn)
 
-    def recent(self, limit: int = 50) -> list[Alert]:
-        """The newest ``limit`` alerts, newest last."""
+    def recent(self, limit: int = 50, within_s: float | None = None) -> list[Alert]:
+        """The newest ``limit`` alerts (0: all), newest last; with ``within_s``
+        only those raised in the last ``within_s`` seconds of the engine's clock."""
         with self._lock:
             items = list(self._log)
+        if within_s is not None:
+            cutoff = self._clock() - within_s
+            items = [a for a in items if a.t >= cutoff]
         return items[-limit:] if limit else items
 
     def clear(self) -> None:

@@ -13,6 +13,7 @@ plot as soon as the buffer wraps.
 """
 from __future__ import annotations
 
+import functools
 import math
 import operator
 import threading
@@ -20,7 +21,7 @@ from typing import Iterable
 
 import numpy as np
 
-from services.telemetry.model import DeviceState, GpuSample, Snapshot, SystemSample
+from services.telemetry.model import DeviceState, GpuSample, Snapshot
 from services.telemetry.throttle import BY_CODE, REASONS
 
 # GpuSample fields that are numbers, in column order. Names are the field names.
@@ -82,6 +83,7 @@ def reasons_to_mask(codes: frozenset[str] | None) -> int:
     return mask
 
 
+@functools.lru_cache(maxsize=1024)  # few distinct masks occur; reading a long recording repeats them
 def mask_to_reasons(mask: int) -> frozenset[str] | None:
     if mask & UNKNOWN_BIT:
         return None
@@ -115,6 +117,7 @@ class History:
         self._head = 0  # next row to write
         self._count = 0  # rows filled (<= capacity)
         self._latest: Snapshot | None = None
+        self._last_t = -math.inf
         self._row_buf = np.empty(len(METRICS), dtype=np.float32)
 
     # ---- writing
@@ -141,6 +144,7 @@ class History:
         self._head = 0
         self._count = 0
         self._latest = None
+        self._last_t = -math.inf
 
     def _block(self, index: int) -> _GpuBlock | None:
         if index < 0 or index >= self.max_gpus:
@@ -155,6 +159,11 @@ class History:
     def _append_locked(self, snapshot: Snapshot) -> None:
         row = self._head
         t = float(snapshot.t)
+        if self._count and t < self._last_t:
+            # The wall clock stepped back (NTP, a manual change): keep the time
+            # axis sorted, which every windowed read relies on.
+            t = self._last_t
+        self._last_t = t
         self._times[row] = t
         system = snapshot.system
         if system is not None:

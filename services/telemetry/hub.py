@@ -27,7 +27,6 @@ from services.telemetry.history import History
 from services.telemetry.model import (
     DeviceState,
     GpuInfo,
-    GpuSample,
     Snapshot,
     SourceStatus,
     TelemetrySource,
@@ -98,7 +97,7 @@ class TelemetryHub:
         self._thread: threading.Thread | None = None
         self._opened = False
         self._closed = False
-        self._status = SourceStatus(DeviceState.ERROR, "not started")
+        self._status = SourceStatus(DeviceState.ERROR, "monitoring has not started yet")
         self._devices: tuple[GpuInfo, ...] = ()
         self._latest: Snapshot | None = None
         self._need_static = True
@@ -169,18 +168,26 @@ class TelemetryHub:
                 self._status = last.status
 
     def set_backfill(self, fn: Callable[[], Iterable[Snapshot]]) -> None:
-        """Past snapshots to load on the sampler thread before the first reading
-        (the demo's hours of prehistory: the window need not wait for them)."""
+        """Past snapshots to load on the sampler thread right after the first
+        reading (the demo's hours of prehistory: the window need not wait)."""
         self._backfill = fn
 
     def _run_backfill(self) -> None:
+        """Load the backfill under the first live reading (which is kept)."""
         fn, self._backfill = self._backfill, None
         if fn is None:
             return
+        live = self.latest
         try:
-            self.preload(fn())
+            past = [s for s in fn() if live is None or s.t < live.t]
         except Exception:
             log.exception("telemetry backfill failed")
+            return
+        self.history.load(past + ([live] if live is not None else []))
+        if live is not None:
+            # Tell listeners again so views redraw with the hours just loaded
+            # (the recorder skips a snapshot it already wrote).
+            self._notify(live)
 
     def start(self) -> None:
         """Open the source and start sampling (a replay only opens)."""
@@ -220,19 +227,22 @@ class TelemetryHub:
                 log.exception("closing the telemetry source failed")
 
     def _run(self) -> None:
-        try:
-            while not self._stop_event.is_set():
-                now = self._clock()
-                due = self._next_due()
-                if due is not None and due > now:
-                    if self._stop_event.wait(due - now):
-                        break
-                    continue
+        while not self._stop_event.is_set():
+            now = self._clock()
+            due = self._next_due()
+            if due is not None and due > now:
+                if self._stop_event.wait(due - now):
+                    break
+                continue
+            try:
                 self.tick()
-        except Exception:  # the sampler must never die silently
-            log.exception("telemetry sampler crashed")
-            with self._lock:
-                self._status = SourceStatus(DeviceState.ERROR, "the sampler stopped after an internal error")
+            except Exception as exc:  # a bug in one step must not end monitoring
+                log.exception("telemetry sampler step failed")
+                with self._lock:
+                    self._status = SourceStatus(DeviceState.ERROR, f"internal error while sampling: {exc!r}")
+                self._advance(self._clock(), Tier.FAST | Tier.SLOW)
+                if self._stop_event.wait(self.fast_interval_s):
+                    break
 
     def _next_due(self) -> float | None:
         if self._next_open is not None:
@@ -246,8 +256,6 @@ class TelemetryHub:
 
     def tick(self) -> Snapshot | None:
         """Do what is due now: (re)open, or one read. Returns the snapshot made, if any."""
-        if self._backfill is not None:
-            self._run_backfill()
         now = self._clock()
         if not self._opened or self._next_open is not None:
             if self._next_open is not None and now < self._next_open:
@@ -265,7 +273,11 @@ class TelemetryHub:
             tiers |= Tier.STATIC
         snapshot = self._read(tiers)
         self._advance(now, tiers)
-        return self._emit(snapshot)
+        self._emit(snapshot)
+        if self._backfill is not None:
+            # After the first reading, so the window shows live values at once.
+            self._run_backfill()
+        return snapshot
 
     def _open(self) -> bool:
         try:
@@ -363,13 +375,17 @@ class TelemetryHub:
             self.history.append(snapshot)
         with self._lock:
             self._latest = snapshot
+        self._notify(snapshot)
+        return snapshot
+
+    def _notify(self, snapshot: Snapshot) -> None:
+        with self._lock:
             listeners = list(self._listeners)
         for fn in listeners:
             try:
                 fn(snapshot)
             except Exception:  # a broken listener is logged, never kills the sampler
                 log.exception("telemetry listener %r failed", fn)
-        return snapshot
 
 
 def _next_slot(previous: float | None, interval: float, now: float) -> float:

@@ -110,6 +110,7 @@ class Recorder:
         self._gpu_uuids: dict[int, str] = {}
         self._last_procs: dict[int, tuple] = {}
         self._last_status: tuple | None = None
+        self._last_t = -math.inf
         self._closed = False
 
     @property
@@ -142,6 +143,11 @@ class Recorder:
     def on_snapshot(self, snapshot: Snapshot) -> None:
         if self.problem or self._closed:
             return
+        if snapshot.t <= self._last_t:
+            return  # already written (a listener may be told twice) or the clock stepped back
+        if self._conn is None and not snapshot.samples:
+            return  # no GPU readings yet (no driver, ...): do not leave empty sessions behind
+        self._last_t = snapshot.t
         with self._lock:
             try:
                 if self._conn is None:
@@ -559,28 +565,67 @@ class SessionStore:
         return self.summary(a), self.summary(b)
 
     def export_csv(self, session: str, target: Path) -> int:
-        """Write the session as an nvidia-smi style CSV; returns the rows written."""
-        snaps = self.open(session)
-        return write_nvidia_smi_csv(snaps, Path(target))
+        """Write the session as an nvidia-smi style CSV; returns the rows written.
+
+        Streams the rows straight from the database (no snapshots are built),
+        so a day-long session exports in seconds.
+        """
+        path = self.path_of(session)
+        info = self.info(path)
+        if info.problem:
+            raise RecordingError(info.problem)
+        conn = _connect_readonly(path)
+        try:
+            infos = _infos(conn)
+            cols = ", ".join(SAMPLE_COLUMNS)
+            rows = conn.execute(f"SELECT t, gpu, state, {cols}, throttle FROM samples ORDER BY t, gpu")
+
+            def samples() -> Iterable[tuple[GpuSample, GpuInfo | None]]:
+                for row in rows:
+                    gpu = row[1]
+                    gi = infos.get(gpu)
+                    values = {c: _int_or(v, c) for c, v in zip(SAMPLE_COLUMNS, row[3:-1])}
+                    mask = row[-1]
+                    yield GpuSample(t=row[0], index=gpu, uuid=gi.uuid if gi else f"gpu-{gpu}",
+                                    throttle_reasons=None if mask is None else mask_to_reasons(int(mask)),
+                                    **values), gi
+
+            return _write_csv(samples(), Path(target))
+        except sqlite3.DatabaseError as exc:
+            raise RecordingError(f"{path.name}: damaged recording ({exc})") from None
+        finally:
+            conn.close()
 
 
 def write_nvidia_smi_csv(snapshots: Iterable[Snapshot], target: Path) -> int:
     """nvidia-smi ``--format=csv,nounits`` layout (``replay`` reads it back)."""
-    tmp = target.with_name(target.name + ".part")
-    rows = 0
-    with tmp.open("w", newline="", encoding="utf-8") as fh:
-        writer = csv.writer(fh, lineterminator="\n")
-        writer.writerow([name for name, _ in EXPORT_COLUMNS])
+    def samples() -> Iterable[tuple[GpuSample, GpuInfo | None]]:
         for snap in snapshots:
             infos = {g.index: g for g in snap.gpus}
             for s in snap.samples:
-                writer.writerow([_csv_value(key, snap, s, infos.get(s.index)) for _, key in EXPORT_COLUMNS])
+                yield s, infos.get(s.index)
+
+    return _write_csv(samples(), target)
+
+
+def _write_csv(samples: Iterable[tuple[GpuSample, GpuInfo | None]], target: Path) -> int:
+    tmp = target.with_name(target.name + ".part")
+    rows = 0
+    try:
+        with tmp.open("w", newline="", encoding="utf-8") as fh:
+            writer = csv.writer(fh, lineterminator="\n")
+            writer.writerow([name for name, _ in EXPORT_COLUMNS])
+            for s, info in samples:
+                writer.writerow([_csv_value(key, s, info) for _, key in EXPORT_COLUMNS])
                 rows += 1
-    os.replace(tmp, target)  # never leave half a file under the user's name
+        os.replace(tmp, target)  # never leave half a file under the user's name
+    finally:
+        if tmp.exists():
+            tmp.unlink()
     return rows
 
 
-def _csv_value(key: str, snap: Snapshot, s: GpuSample, info: GpuInfo | None) -> str:
+def _csv_value(key: str, s: GpuSample, info: GpuInfo | None) -> str:
     if key == "timestamp":
         return format_timestamp(s.t)
     if key == "index":

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import math
 import os
 import re
 from dataclasses import dataclass
@@ -163,6 +164,13 @@ def format_timestamp(t: float) -> str:
 
 def parse_timestamp(text: str) -> float | None:
     text = text.strip()
+    # Fast path for nvidia-smi's own "2026/11/21 09:15:02.417" (strptime is slow on big logs).
+    if len(text) == 23 and text[4] == "/" and text[7] == "/" and text[13] == ":" and text[19] == ".":
+        try:
+            return dt.datetime(int(text[0:4]), int(text[5:7]), int(text[8:10]), int(text[11:13]),
+                               int(text[14:16]), int(text[17:19]), int(text[20:23]) * 1000).timestamp()
+        except ValueError:
+            pass
     for fmt in TIMESTAMP_FORMATS:
         try:
             return dt.datetime.strptime(text, fmt).timestamp()
@@ -172,6 +180,11 @@ def parse_timestamp(text: str) -> float | None:
 
 
 def _number(text: str) -> float | None:
+    try:
+        value = float(text)  # the common case (nounits)
+        return value if math.isfinite(value) else None
+    except ValueError:
+        pass
     match = _NUMBER_RE.match(text)
     return float(match.group(1)) if match else None
 

@@ -348,16 +348,34 @@ class SimulatedSource:
         return self._gpu_values(i, e)["power"]
 
     def _energy_j(self, i: int, e: float) -> float:
-        """Energy since 'driver load' (an hour of idle before the run), integrated per second."""
+        """Energy since 'driver load' (an hour of idle before the run).
+
+        Integrated per second over the warm-up and the first cycle (kept in
+        memory: 15 000 values per GPU); later cycles repeat the first one's
+        energy, so a demo left running for days costs neither memory nor a
+        long catch-up loop.
+        """
         base = 3600.0 * PROFILES[i % len(PROFILES)].idle_power_w
         if e <= 0:
             return base
-        cum = self._energy[i]
+        horizon = int(STEADY_S + CYCLE_S)
+        extra = 0.0
+        if e >= horizon:
+            self._integrate(i, horizon)
+            cum = self._energy[i]
+            cycles, rest = divmod(e - STEADY_S, CYCLE_S)
+            extra = cycles * (cum[horizon] - cum[int(STEADY_S)])
+            e = STEADY_S + rest
         k = int(e)
-        while len(cum) <= k + 1:
+        self._integrate(i, k + 1)
+        cum = self._energy[i]
+        return base + extra + cum[k] + (cum[k + 1] - cum[k]) * (e - k)
+
+    def _integrate(self, i: int, upto: int) -> None:
+        cum = self._energy[i]
+        while len(cum) <= upto:
             s = len(cum) - 1
             cum.append(cum[-1] + self._power_at(i, s + 0.5))
-        return base + cum[k] + (cum[k + 1] - cum[k]) * (e - k)
 
     def _processes(self, i: int, e: float, eval_on: bool) -> tuple[ProcessSample, ...]:
         procs: list[ProcessSample] = []

@@ -56,7 +56,8 @@ def main() -> int:
     ours = accuracy(comps)
     rules = rule_accuracy(points)
     print()
-    print(f"accuracy on the public set ({ours.n_values} measured values, {ours.n_verdicts} fits/OOM verdicts)")
+    print(f"accuracy on the public set ({ours.n_values} measured values, {ours.n_verdicts} fits/OOM verdicts, "
+          f"{ours.not_estimated} rows not estimated)")
     print(f"  {'method':<52}{'MdAPE':>8}{'<=10%':>8}{'<=25%':>8}{'verdicts':>10}")
     rows = [("this estimator, all rows", ours), ("rules of thumb, all rows (LoRA: base x 1.2)", rules)]
     for label, keep in (("inference", lambda p: p.row["task"] == "inference"),

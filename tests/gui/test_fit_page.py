@@ -122,3 +122,34 @@ def test_shutdown_stops_the_debounce_timer(page):
     assert page._timer.isActive()
     page.shutdown()
     assert not page._timer.isActive()
+
+
+def test_choices_are_remembered(qtbot, app_paths):
+    context = build_context(argparse.Namespace(demo=False), app_paths)
+    first = FitPage(context)
+    qtbot.addWidget(first)
+    first.search_edit.setText("gemma 2 9b")
+    first.model_list.setCurrentRow(0)
+    first._set_data(first.gpu_combo, "GeForce RTX 3060 12GB")
+    first._set_data(first.task_combo, "train")
+    first.shutdown()
+    again = build_context(argparse.Namespace(demo=False), app_paths)
+    assert again.settings_store.settings.fit.model == "google/gemma-2-9b"
+    second = FitPage(again)
+    qtbot.addWidget(second)
+    assert second.gpu_combo.currentData() == "GeForce RTX 3060 12GB"
+    assert second.task_combo.currentData() == "train"
+    assert second.last_answer.estimate.arch.model_id == "google/gemma-2-9b"
+    assert second.self_test() is None
+    second.shutdown()
+
+
+def test_dropping_a_gguf_switches_to_llamacpp(qtbot, page, tmp_path):
+    from tests.services.test_modelfit import _tiny_gguf
+
+    path = tmp_path / "tiny.gguf"
+    _tiny_gguf(path)
+    with qtbot.waitSignal(page.updated, timeout=2000):
+        assert page.load_file(path)
+    est = page.last_answer.estimate
+    assert est.request.engine == "llamacpp" and est.weight_format == "q4_k_m" and est.arch.layers == 2

@@ -159,3 +159,55 @@ def test_page_in_chinese(qtbot, qapp, context):
         assert any("12V-2x6" in label.text() and "插头" in label.text() for label in widget.warning_labels)
     finally:
         translators.install(qapp, "en")
+
+
+class FakeHub:
+    """The telemetry hub's listener API; devices arrive after the page is built."""
+
+    def __init__(self):
+        self.devices = ()
+        self.listeners = []
+
+    def add_listener(self, fn):
+        self.listeners.append(fn)
+
+    def remove_listener(self, fn):
+        self.listeners.remove(fn)
+
+
+def test_devices_found_after_start_replace_the_example(qtbot, context):
+    hub = FakeHub()
+    context.telemetry = hub
+    widget = PsuPage(context)
+    qtbot.addWidget(widget)
+    assert widget.build().gpus[0].name == "GeForce RTX 4090"  # the example
+    snapshot = SimpleNamespace(gpus=(GpuInfo(index=0, name="NVIDIA GeForce RTX 3090", uuid="GPU-0", pci_device_id=0x220410DE),
+                                     GpuInfo(index=1, name="NVIDIA GeForce RTX 3090", uuid="GPU-1", pci_device_id=0x220410DE)))
+    with qtbot.waitSignal(widget.result_changed):
+        hub.listeners[0](snapshot)
+    assert [g.name for g in widget.build().gpus] == ["GeForce RTX 3090"] * 2
+    assert hub.listeners == []  # one answer is enough
+
+
+def test_late_devices_do_not_overwrite_the_users_build(qtbot, context):
+    hub = FakeHub()
+    context.telemetry = hub
+    widget = PsuPage(context)
+    qtbot.addWidget(widget)
+    widget.add_gpu(widget.catalog.gpu("rtx-5080"))
+    hub.listeners[0](SimpleNamespace(gpus=(GpuInfo(index=0, name="NVIDIA GeForce RTX 3090", uuid="GPU-0"),)))
+    qtbot.waitUntil(lambda: hub.listeners == [])
+    assert [g.key for g in widget.build().gpus] == ["rtx-4090", "rtx-5080"]
+    widget.shutdown()
+
+
+def test_rank_by_a_named_model_when_model_fit_is_present(page):
+    pytest.importorskip("services.modelfit.estimate")
+    index = page.model_combo.findData("Llama-3.1-8B")
+    assert not page.model_combo.isHidden() and index > 0
+    page.model_combo.setCurrentIndex(index)
+    assert not page.params_spin.isEnabled()
+    assert "model-fit estimate" in page.need_label.text()
+    assert page.rank_table.rowCount() > 0
+    page.model_combo.setCurrentIndex(0)
+    assert page.params_spin.isEnabled()

@@ -121,3 +121,16 @@ def test_fit_command_does_not_import_qt():
     code = "import sys, main; main.main(['fit', '--params-b', '7']); print([m for m in sys.modules if m.startswith('PySide6')])"
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 0 and out.stdout.strip().endswith("[]")
+
+
+def test_gguf_file_defaults_to_llamacpp(capsys, tmp_path):
+    from tests.services.test_modelfit import _tiny_gguf
+
+    path = tmp_path / "tiny.gguf"
+    _tiny_gguf(path)
+    code, out, _ = run_cli(capsys, "--model", str(path), "--seq", "512", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["request"]["engine"] == "llamacpp" and data["request"]["weights"] == "q4_k_m"
+    assert any("system RAM" in note for note in data["notes"])  # the token embedding stays on the CPU
+    code, _, err = run_cli(capsys, "--model", str(path), "--engine", "transformers")
+    assert code == 2 and "llamacpp" in err

@@ -102,3 +102,14 @@ def test_headless_command_imports_no_qt(app_paths):
     code = "import sys, main; main.main(['sessions', '--list']); print([m for m in sys.modules if m.startswith('PySide6')])"
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout
     assert out.strip().endswith("[]")
+
+
+def test_text_output_follows_the_language(sessions, capsys, monkeypatch):
+    monkeypatch.setenv("LC_ALL", "zh_CN.UTF-8")
+    assert main(["sessions", "--list"]) == 0
+    out = capsys.readouterr().out
+    assert "开始时间" in out and sessions[0] in out
+    assert main(["sessions", "--compare", *sessions]) == 0
+    assert "平均温度" in capsys.readouterr().out
+    assert main(["sessions", "--list", "--json"]) == 0
+    assert '"duration_s"' in capsys.readouterr().out  # JSON stays English

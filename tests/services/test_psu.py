@@ -76,6 +76,11 @@ def test_golden_training_4090_7950x(catalog):
     assert r.cost.cost_per_hour == pytest.approx(0.2680, abs=0.0005)
     assert r.cost.cost_per_day == pytest.approx(6.43, abs=0.01)
     assert r.cost.hours_per_day == 24
+    by_level = {level: wall for level, _, wall in r.wall_by_level}
+    assert by_level["gold"] == pytest.approx(r.cost.wall_w)
+    # Titanium at 61 % load: 94 + (90-94) x 0.1138/0.5 = 93.09 % -> 857.2 W
+    assert by_level["titanium"] == pytest.approx(798 / 0.93089, abs=0.3)
+    assert by_level["titanium"] < by_level["gold"] < by_level["bronze"] < by_level["none"]
 
 
 def test_golden_two_3090_threadripper(catalog):
@@ -130,6 +135,15 @@ def test_lane_plan_on_mainstream_desktop(catalog):
     assert three.lanes.assignments[2] == "x4 (chipset)" and "lanes_chipset" in codes(three)
     one = calculate(Build(gpus=(catalog.find_gpu("4060"),), cpu=cpu), catalog)
     assert one.lanes.assignments == ("x8 (CPU)",)  # the 4060 is an x8 card
+
+
+def test_lane_plan_on_threadripper(catalog):
+    four = calculate(Build(gpus=(catalog.find_gpu("A6000"),) * 4, cpu=catalog.find_cpu("7980X")), catalog)
+    # TRX50: 48 CPU lanes, three x16 slots from the CPU; the fourth card goes to the chipset
+    assert four.lanes.assignments == ("x16 (CPU)",) * 3 + ("x4 (chipset)",)
+    assert "lanes_chipset" in codes(four) and "lanes_split" not in codes(four)
+    pro = calculate(Build(gpus=(catalog.find_gpu("A6000"),) * 4, cpu=catalog.find_cpu("7995WX")), catalog)
+    assert pro.lanes.assignments == ("x16 (CPU)",) * 4 and "lanes_chipset" not in codes(pro)
 
 
 def test_atx2_excursion_warning(catalog):

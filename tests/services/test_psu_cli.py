@@ -4,7 +4,6 @@ from __future__ import annotations
 import json
 import random
 
-import pytest
 
 import main
 from services.hardware import detect

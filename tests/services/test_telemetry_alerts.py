@@ -103,3 +103,15 @@ def test_episodes_follow_the_gpu_uuid():
     a = sample(0, 0, uuid="GPU-x", state=DeviceState.LOST)
     b = sample(0, 1, uuid="GPU-y", state=DeviceState.LOST)
     assert len(engine.evaluate(snap(0, a, b))) == 2
+
+
+def test_recent_by_count_and_age():
+    now = [1000.0]
+    engine = AlertEngine(AlertSettings(), clock=lambda: now[0])
+    for t in (100.0, 900.0, 990.0):
+        engine.evaluate(snap(t, sample(t, uuid=f"GPU-{t}", state=DeviceState.LOST)))
+    assert [a.t for a in engine.recent()] == [100.0, 900.0, 990.0]
+    assert [a.t for a in engine.recent(2)] == [900.0, 990.0]
+    assert [a.t for a in engine.recent(0, within_s=60)] == [990.0]
+    engine.clear()
+    assert engine.recent() == []

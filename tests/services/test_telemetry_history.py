@@ -131,3 +131,12 @@ def test_24h_two_gpus_fits_the_memory_budget():
     # 8 GPUs also stay bounded (allocated only when seen)
     h8 = History()
     assert h8.nbytes() < 5 * 2**20
+
+
+def test_a_clock_stepping_back_keeps_the_axis_sorted():
+    h = History(capacity=10)
+    for t in (10.0, 11.0, 5.0, 12.0):
+        h.append(snap(t, sample(t, utilization_pct=t)))
+    t, y = h.series(0, "utilization_pct", t0=11.0)
+    assert t.tolist() == [11.0, 11.0, 12.0]
+    assert y.tolist() == [11.0, 5.0, 12.0]

@@ -195,7 +195,7 @@ def test_preload_fills_history_and_latest():
     assert hub.devices == snaps[-1].gpus
 
 
-def test_backfill_runs_before_first_read():
+def test_backfill_goes_under_the_first_live_reading():
     from tests.services.telemetry_helpers import snap
 
     hub, _, wall = make()
@@ -230,3 +230,37 @@ def test_an_outage_is_a_gap_in_the_history():
     t, util = hub.history.series(0, "utilization_pct")
     assert len(t) == 2 and util[0] == 90 and util[1] != util[1]  # NaN
     assert hub.status.state == DeviceState.DRIVER_NOT_LOADED
+
+
+def test_a_failing_step_does_not_end_the_sampler_thread():
+    src = ScriptedSource()
+    hub = TelemetryHub(src, fast_interval_s=0.01, slow_interval_s=0.05)
+    calls = []
+    ok = threading.Event()
+
+    def flaky_append(snapshot, _real=hub.history.append):
+        calls.append(snapshot)
+        if len(calls) == 1:
+            raise ValueError("bad value from a source")
+        _real(snapshot)
+        ok.set()
+
+    hub.history.append = flaky_append
+    hub.start()
+    try:
+        assert ok.wait(5.0)
+        assert hub.running
+    finally:
+        hub.stop()
+
+
+def test_listeners_hear_again_after_the_backfill():
+    from tests.services.telemetry_helpers import snap
+
+    hub, _, wall = make()
+    heard = []
+    hub.add_listener(heard.append)
+    hub.set_backfill(lambda: [snap(float(k), sample(float(k))) for k in range(3)])
+    hub.tick()
+    assert len(heard) == 2 and heard[0] is heard[1]  # the live reading, then again once the past is in
+    assert len(hub.history) == 4

@@ -1,8 +1,6 @@
 from __future__ import annotations
 
-import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -139,6 +137,9 @@ def test_store_lists_summarises_compares_and_reports_corrupt_files(tmp_path):
     assert hot1.energy_wh == pytest.approx(hot1.mean_power_w * 599 / 3600, rel=0.02)
     with pytest.raises(RecordingError):
         store.summary("19990101-000000")
+    with pytest.raises(RecordingError):
+        store.export_csv("19990101-000000", tmp_path / "out.csv")
+    assert not (tmp_path / "out.csv").exists() and not (tmp_path / "out.csv.part").exists()
     with pytest.raises(RecordingError, match="no session"):
         store.path_of("nope")
 
@@ -183,3 +184,22 @@ def test_live_session_is_readable_while_recording(tmp_path):
     assert store.list()[0].samples >= 9  # all but the uncommitted last second
     rec.close()
     assert store.list()[0].samples == 10
+
+
+def test_the_same_snapshot_twice_is_written_once(tmp_path):
+    snaps = SimulatedSource(start_wall=START).prehistory(3)
+    rec = Recorder(tmp_path, clock=Ticker())
+    for s in (snaps[0], snaps[1], snaps[1], snaps[2]):
+        rec.on_snapshot(s)
+    rec.close()
+    assert len(read_recording(rec.path)) == 3
+
+
+def test_no_file_until_there_are_gpu_readings(tmp_path):
+    from services.telemetry.model import DeviceState, Snapshot, SourceStatus
+
+    rec = Recorder(tmp_path, clock=Ticker())
+    for k in range(5):
+        rec.on_snapshot(Snapshot(t=START + k, status=SourceStatus(DeviceState.NO_DRIVER, "no library")))
+    rec.close()
+    assert rec.path is None and list(tmp_path.iterdir()) == []

@@ -98,3 +98,15 @@ def test_helpers():
     assert column_key("Temperature.GPU") == "temperature.gpu"
     assert parse_timestamp("2026/11/21 09:15:02.417") is not None
     assert parse_timestamp("garbage") is None
+
+
+def test_log_of_the_monitor_command_replays():
+    """``python main.py monitor --csv`` writes nvidia-smi's own column names, including the long aliases."""
+    src = open_replay(DATA / "monitor_command_log.csv")
+    snaps = src.snapshots()
+    assert len(snaps) == 3
+    g = snaps[0].samples[0]
+    assert g.sm_clock_mhz == 1852 and g.mem_clock_mhz == 7500 and g.power_limit_w == 170
+    assert g.throttle_reasons == frozenset({"power_cap"}) and g.memory_temperature_c is None
+    info = src.devices()[0]
+    assert info.sm_clock_max_mhz == 2100 and info.pcie_gen_max == 4 and info.pcie_width_max == 16

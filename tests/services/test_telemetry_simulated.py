@@ -125,3 +125,17 @@ def test_gpu_lost_window_and_zero_gpus():
     assert src.read(ALL, START + 250).samples[1].state == DeviceState.OK
     empty = SimulatedSource(gpus=0, start_wall=START).read(ALL, START)
     assert empty.samples == () and empty.status.state == DeviceState.OK
+
+
+def test_energy_stays_consistent_across_cycles_and_days():
+    src = SimulatedSource(start_wall=START)
+    edge = START + STEADY_S + CYCLE_S
+    readings = [src.read(ALL, edge + k).samples[1] for k in range(-3, 4)]
+    energy = [g.energy_j for g in readings]
+    assert all(b > a for a, b in zip(energy, energy[1:]))
+    for a, b in zip(readings, readings[1:]):  # each second's energy matches the power drawn then
+        low, high = sorted((a.power_w, b.power_w))
+        assert low - 15 <= b.energy_j - a.energy_j <= high + 15
+    week = src.read(ALL, START + 7 * 86400).samples[0].energy_j  # no week-long catch-up loop
+    assert week > energy[-1]
+    assert len(src._energy[0]) <= STEADY_S + CYCLE_S + 2

@@ -1,0 +1,118 @@
+"""Card ranking: fit first, dense tensor throughput and bandwidth per dollar, never sparse figures."""
+from __future__ import annotations
+
+import sys
+import types
+from types import SimpleNamespace
+
+import pytest
+
+from services.hardware import compare
+from services.hardware.catalog import load_catalog
+from services.hardware.compare import Task, cheapest_fitting, compare_specs, estimate_from_params, rank_cards
+
+
+@pytest.fixture(scope="module")
+def catalog():
+    return load_catalog()
+
+
+def test_param_rules():
+    # 7B bf16 inference: 7e9 x 2 B x 1.2 = 16.8e9 B = 15.65 GiB
+    assert estimate_from_params(7, "bf16").vram_needed_gib == pytest.approx(16.8e9 / 2**30)
+    # LoRA 8B bf16, 2 % trainable: (16e9 + 8e9 x 0.02 x 2 x 4) x 1.2 = 20.736e9 B
+    assert estimate_from_params(8, "bf16", Task.LORA).vram_needed_gib == pytest.approx(20.736e9 / 2**30)
+    # full AdamW mixed precision: 1B x 16 B x 1.2 = 19.2e9 B
+    assert estimate_from_params(1, "bf16", Task.FULL_TRAINING).vram_needed_gib == pytest.approx(19.2e9 / 2**30)
+    for bad in ((0, "bf16"), (-3, "bf16"), (7, "fp2"), (float("nan"), "bf16")):
+        with pytest.raises(ValueError):
+            estimate_from_params(*bad)
+
+
+def test_ranking_puts_fitting_cards_first_and_respects_budget(catalog):
+    work = estimate_from_params(13, "bf16")  # ~29 GiB
+    ranked = rank_cards(catalog.gpus, work)
+    fits = [r.fits for r in ranked]
+    assert fits == sorted(fits, reverse=True)  # every fitting card before every other
+    assert ranked[0].gpu.vram_gb >= work.vram_needed_gib
+    within = rank_cards(catalog.gpus, work, budget_usd=1000)
+    assert within and all(r.price_usd <= 1000 for r in within)
+    assert not any(r.fits for r in within)
+    assert cheapest_fitting(catalog.gpus, work).gpu.key == "rtx-5090"
+    assert all(r.gpu.is_add_in_card for r in ranked)  # no laptop chips or SXM modules
+
+
+def test_value_uses_dense_fp32_accumulate_figures(catalog):
+    ranked = {r.gpu.key: r for r in rank_cards(catalog.gpus, None)}
+    r = ranked["rtx-4090"]
+    assert r.tflops_per_kusd == pytest.approx(165.2 / 1.599)  # not 330 (FP16 accumulate) nor FP8/FP4
+    assert r.gbs_per_kusd == pytest.approx(1008 / 1.599)
+
+
+def test_users_price_replaces_the_launch_price(catalog):
+    work = estimate_from_params(8, "bf16")
+    ranked = {r.gpu.key: r for r in rank_cards(catalog.gpus, work, prices={"rtx-3090": 700})}
+    assert ranked["rtx-3090"].price_usd == 700 and not ranked["rtx-3090"].price_is_default
+    assert ranked["rtx-4090"].price_is_default
+    # cheaper card, same silicon: a better score than at launch price
+    launch = {r.gpu.key: r for r in rank_cards(catalog.gpus, work)}
+    assert ranked["rtx-3090"].score > launch["rtx-3090"].score
+
+
+def test_side_by_side_rows(catalog):
+    rows = {r.key: r for r in compare_specs([catalog.gpu("rtx-4090"), catalog.gpu("rtx-5090"), catalog.gpu("rtx-a6000")])}
+    assert [str(v) for v in rows["vram_gb"].values] == ["24 GB", "32 GB", "48 GB"]
+    assert rows["vram_gb"].best == 2
+    assert [str(v) for v in rows["nvlink"].values] == ["no", "no", "yes"]
+    assert str(rows["connector"].values[2]) == "8-pin EPS (CPU type)"
+    assert rows["tgp_w"].best is None  # lower is not "better" for power here
+    assert len(compare_specs([catalog.gpu("rtx-4090")] * 5)[0].values) == 3  # at most three cards
+
+
+def test_modelfit_adapter_when_the_service_is_absent(monkeypatch):
+    monkeypatch.setattr(compare, "modelfit_available", lambda: False)
+    assert compare.estimate_with_modelfit(None, 8) is None
+
+
+def test_modelfit_adapter_maps_tasks_to_requests(monkeypatch):
+    """The adapter's side of the contract, with a stand-in for the model-fit service."""
+    seen = []
+
+    class FitRequest:
+        def __init__(self, **kw):
+            self.kw = kw
+            seen.append(kw)
+
+    def estimate(arch, req):
+        return SimpleNamespace(per_gpu_gib=arch.params / 1e9 * 2.5)
+
+    def load_model(spec=None, *, params_b=None):
+        if spec == "nope":
+            raise ValueError("Unknown model 'nope'")
+        return SimpleNamespace(params=(params_b or 7) * 1e9)
+
+    est_mod = types.ModuleType("services.modelfit.estimate")
+    est_mod.FitRequest, est_mod.estimate = FitRequest, estimate
+    src_mod = types.ModuleType("services.modelfit.sources")
+    src_mod.load_model = load_model
+    monkeypatch.setitem(sys.modules, "services.modelfit.estimate", est_mod)
+    monkeypatch.setitem(sys.modules, "services.modelfit.sources", src_mod)
+    monkeypatch.setattr(compare, "modelfit_available", lambda: True)
+
+    work = compare.estimate_with_modelfit(None, 8, "int4", Task.LORA, seq=2048)
+    assert work.vram_needed_gib == pytest.approx(20.0)
+    assert seen[-1] == {"task": "train", "method": "qlora", "weights": "nf4", "seq": 2048}
+    compare.estimate_with_modelfit(None, 8, "bf16", Task.INFERENCE)
+    assert seen[-1]["task"] == "inference"
+    compare.estimate_with_modelfit(None, 8, "bf16", Task.FULL_TRAINING)
+    assert seen[-1]["method"] == "full"
+    with pytest.raises(ValueError, match="nope"):
+        compare.estimate_with_modelfit("nope", None)
+
+
+def test_modelfit_service_if_present():
+    pytest.importorskip("services.modelfit.estimate")
+    work = compare.estimate_with_modelfit(None, 8, "bf16", Task.INFERENCE)
+    assert work is not None
+    # the full estimate includes KV cache and context, so it is at least the weights
+    assert work.vram_needed_gib >= 8e9 * 2 / 2**30
