@@ -1,9 +1,10 @@
 """``--self-test``: prove that this build (checkout or bundle) works, offscreen.
 
-It opens every page that is part of the build, renders the dashboard on the
-simulated source, runs one estimate of each calculator through its headless
-command, and checks that the resources, translations and Qt plugins a bundle
-needs are really there. One line per check; exit 0 when all passed, 1 with
+It opens every page that is part of the build (in English, then in Chinese),
+calls a page's own ``self_test() -> str | None`` when it has one (None: fine;
+text: the problem), renders the dashboard on the simulated source, runs one
+estimate of each calculator through its headless command, and checks that the
+resources, translations and Qt plugins a bundle needs are really there. One line per check; exit 0 when all passed, 1 with
 the failed checks named otherwise.
 
 It runs against a throw-away settings/data folder, so it never writes into the
@@ -201,7 +202,20 @@ def check_pages(window) -> list[CheckResult]:
             results.append(CheckResult(name, FAIL, "page did not show"))
             continue
         ms = (time.perf_counter() - started) * 1000
-        results.append(CheckResult(name, PASS, f"{type(widget).__name__} opened in {ms:.0f} ms"))
+        detail = f"{type(widget).__name__} opened in {ms:.0f} ms"
+        # A page may offer its own check: self_test() -> None when fine, else the problem as text.
+        own_check = getattr(widget, "self_test", None)
+        if callable(own_check):
+            try:
+                problem = own_check()
+            except Exception as exc:  # noqa: BLE001
+                traceback.print_exc(file=sys.stderr)
+                problem = f"{type(exc).__name__}: {exc}"
+            if problem:
+                results.append(CheckResult(name, FAIL, f"{type(widget).__name__}.self_test(): {problem}"))
+                continue
+            detail += ", its own self_test() passed"
+        results.append(CheckResult(name, PASS, detail))
     return results
 
 

@@ -149,3 +149,36 @@ def test_exceptions_in_qt_callbacks_are_caught(qtbot):
     with selftest.QtMessageLog() as log:
         emitter.fired.emit()
     assert log.exceptions == ["ValueError: bad placeholder {x}"]
+
+
+class _PageWithOwnCheck:
+    def __init__(self, problem):
+        self.problem = problem
+
+    def isVisible(self):  # noqa: N802 - Qt's name
+        return True
+
+    def self_test(self):
+        if isinstance(self.problem, Exception):
+            raise self.problem
+        return self.problem
+
+
+class _WindowOf:
+    def __init__(self, page):
+        self._page = page
+
+    def show_page(self, key):
+        return self._page
+
+
+@pytest.mark.parametrize(("problem", "status", "words"), [
+    (None, selftest.PASS, "its own self_test() passed"),
+    ("no GPU in the catalogue", selftest.FAIL, "self_test(): no GPU in the catalogue"),
+    (KeyError("x"), selftest.FAIL, "KeyError"),
+])
+def test_a_page_own_self_test_is_run(monkeypatch, problem, status, words):
+    built = PAGES[0]
+    monkeypatch.setattr(type(built), "is_built", lambda self: self.key == built.key)
+    (result,) = [r for r in selftest.check_pages(_WindowOf(_PageWithOwnCheck(problem))) if r.status != selftest.SKIP]
+    assert result.status == status and words in result.detail
