@@ -4,8 +4,8 @@ It opens every page that is part of the build (in English, then in Chinese),
 calls a page's own ``self_test() -> str | None`` when it has one (None: fine;
 text: the problem), renders the dashboard on the simulated source, runs one
 estimate of each calculator through its headless command, and checks that the
-resources, translations and Qt plugins a bundle needs are really there. One line per check; exit 0 when all passed, 1 with
-the failed checks named otherwise.
+resources, translations and Qt plugins a bundle needs are really there. One
+line per check; exit 0 when all passed, 1 with the failed checks named.
 
 It runs against a throw-away settings/data folder, so it never writes into the
 user's settings, window state or session history.
