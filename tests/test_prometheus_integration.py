@@ -7,6 +7,7 @@ Skipped, with the reason printed, where the prometheus binary is missing
 from __future__ import annotations
 
 import shutil
+import time
 
 import pytest
 
@@ -48,8 +49,18 @@ def test_prometheus_scrapes_our_exporter(stack):
     # range queries give history once a few scrapes are in
     uuid = feed.latest.samples[0].uuid
     series = wait_for(lambda: (s := query_range(prometheus.url, "DCGM_FI_DEV_GPU_TEMP", uuid,
-                                                 reading.t - 60, reading.t + 60, 1)).t and s)
-    assert all(v > 0 for v in series.y)
+                                                 reading.t - 60, reading.t + 60, 1)).get(uuid) and s[uuid].t and s)
+    assert list(series) == [uuid] and all(v > 0 for v in series[uuid].y)
+    # a Prometheus host's history is rebuilt from range queries on its first poll
+    from services.exporter.remote import RemoteHost, Series
+
+    host = RemoteHost(prometheus.url, HostKind.PROMETHEUS, keep_s=120, poll_s=1)
+    # (a range query evaluated into the future repeats the last sample, so ask up to now only)
+    wait_for(lambda: len(query_range(prometheus.url, "DCGM_FI_DEV_GPU_UTIL", None, time.time() - 120,
+                                     time.time(), 1).get(uuid, Series((), ())).t) >= 3)
+    assert host.poll().state == HostState.OK
+    assert len(host.series(uuid, "temperature_c").t) >= 3
+    assert set(host.slots) == {s.uuid for s in feed.latest.samples}
 
 
 def test_multi_host_view_shows_prometheus_values(stack, qtbot):

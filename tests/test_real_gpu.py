@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from services.telemetry.model import DeviceState, Tier
-from services.telemetry.nvml import Nvml, NvmlUnavailable
+from tests.real_gpu import nvml_gpu_count
 from services.telemetry.nvml_source import NvmlSource
 from services.telemetry.report import csv_header
 
@@ -27,20 +27,11 @@ ROOT = Path(__file__).resolve().parent.parent
 ALL = Tier.FAST | Tier.SLOW | Tier.STATIC
 
 
-def _gpu_count() -> int:
-    nvml = Nvml()
-    try:
-        nvml.init()
-        return int(nvml.call("nvmlDeviceGetCount"))
-    except (NvmlUnavailable, Exception):  # noqa: BLE001 - any failure means "no usable GPU here"
-        return 0
-    finally:
-        nvml.shutdown()
 
 
 pytestmark = [
     pytest.mark.real_gpu,
-    pytest.mark.skipif(_gpu_count() == 0, reason="NVML finds no NVIDIA GPU on this machine"),
+    pytest.mark.skipif(nvml_gpu_count() == 0, reason="NVML finds no NVIDIA GPU on this machine"),
 ]
 
 

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
 from gui.context import AppContext
 from gui.i18n import render
 from services.exporter.remote import (
-    GRAPHED, HostKind, HostReading, HostState, RemoteGpu, RemoteHost, Series, normalize_url,
+    GRAPHED, SAMPLE_FIELDS, HostKind, HostReading, HostState, RemoteGpu, RemoteHost, Series, normalize_url,
 )
 
 POLL_MS = 5000
@@ -224,7 +224,7 @@ class HostsPage(QWidget):
         self._add_host(url, kind, save=True)
 
     def _add_host(self, url: str, kind: HostKind, save: bool) -> None:
-        self._hosts[url] = RemoteHost(url, kind, keep_s=HISTORY_S)
+        self._hosts[url] = RemoteHost(url, kind, keep_s=HISTORY_S, poll_s=POLL_MS / 1000)
         waiting = self.tr("waiting for the first answer…")
         item = QListWidgetItem(f"{url}\n{waiting}")
         item.setData(Qt.ItemDataRole.UserRole, url)
@@ -277,10 +277,7 @@ class HostsPage(QWidget):
         if reading.state == HostState.OK:
             for gpu in reading.gpus:
                 for metric in GRAPHED:
-                    try:
-                        history[(gpu.info.uuid, metric)] = host.history(gpu.info.uuid, metric, HISTORY_S)
-                    except (OSError, ValueError, KeyError):
-                        continue
+                    history[(gpu.info.uuid, metric)] = host.series(gpu.info.uuid, SAMPLE_FIELDS[metric])
         self._relay.reading_ready.emit(host.url, (reading, history))
 
     def _on_reading_ready(self, url: str, payload) -> None:

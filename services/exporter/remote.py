@@ -14,12 +14,14 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from prometheus_client.parser import text_string_to_metric_families
 
 from services.i18n import Msg, translate
-from services.telemetry.model import GpuInfo, GpuSample
+from services.telemetry.history import History
+from services.telemetry.model import DeviceState, GpuInfo, GpuSample, Snapshot, SourceStatus
+from services.telemetry.throttle import decode
 
 DEFAULT_TIMEOUT_S = 3.0
 
@@ -120,6 +122,9 @@ def _gpus_from_labelled(values: dict[tuple, dict[str, float]], fallback_host: st
         if total is None and "DCGM_FI_DEV_FB_FREE" in metrics and "DCGM_FI_DEV_FB_USED" in metrics:
             total = metrics["DCGM_FI_DEV_FB_FREE"] + metrics["DCGM_FI_DEV_FB_USED"]
         fields = {attr: metrics[m] for m, attr in SAMPLE_FIELDS.items() if m in metrics}
+        mask = metrics.get("DCGM_FI_DEV_CLOCK_THROTTLE_REASONS")
+        if mask is not None:
+            fields["throttle_reasons"] = decode(int(mask))
         energy = metrics.get("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION")
         info = GpuInfo(index=_int(index), name=name or "GPU", uuid=uuid, pci_bus_id=bus or None,
                        driver_version=driver or None, memory_total_mib=total,
@@ -194,7 +199,7 @@ def _prom_api(base: str, path: str, params: dict[str, str], timeout: float) -> l
 def read_prometheus(base: str, timeout: float = DEFAULT_TIMEOUT_S) -> HostReading:
     """Latest DCGM values of every GPU that the Prometheus server scrapes."""
     names = sorted(set(SAMPLE_FIELDS) | {"DCGM_FI_DEV_FB_FREE", "DCGM_FI_DEV_FB_TOTAL", "DCGM_FI_DEV_SLOWDOWN_TEMP",
-                                         "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION"})
+                                         "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION", "DCGM_FI_DEV_CLOCK_THROTTLE_REASONS"})
     query = '{__name__=~"' + "|".join(names) + '"}'
     try:
         result = _prom_api(base, "query", {"query": query}, timeout)
@@ -221,51 +226,125 @@ def read_prometheus(base: str, timeout: float = DEFAULT_TIMEOUT_S) -> HostReadin
     return HostReading(base, HostKind.PROMETHEUS, HostState.OK, gpus=gpus, t=time.time())
 
 
-def query_range(base: str, metric: str, uuid: str, start: float, end: float, step_s: float,
-                timeout: float = DEFAULT_TIMEOUT_S) -> Series:
-    """History of one metric of one GPU from a Prometheus server."""
-    if metric not in SAMPLE_FIELDS and metric not in GRAPHED:
-        raise ValueError(f"unknown metric {metric}")
-    uuid_q = uuid.replace("\\", "\\\\").replace('"', '\\"')
-    query = f'{metric}{{UUID="{uuid_q}"}} or {metric}{{uuid="{uuid_q}"}}'
+def query_range(base: str, metric: str, uuid: str | None, start: float, end: float, step_s: float,
+                timeout: float = DEFAULT_TIMEOUT_S) -> dict[str, Series]:
+    """History of one metric from a Prometheus server, per GPU UUID (one GPU if ``uuid`` is given)."""
+    if not metric.startswith("DCGM_FI_") or not metric.replace("_", "").isalnum():
+        raise ValueError(f"not a DCGM metric name: {metric}")
+    if uuid is None:
+        query = metric
+    else:
+        uuid_q = uuid.replace("\\", "\\\\").replace('"', '\\"')
+        query = f'{metric}{{UUID="{uuid_q}"}} or {metric}{{uuid="{uuid_q}"}}'
     result = _prom_api(base, "query_range", {"query": query, "start": f"{start:.3f}", "end": f"{end:.3f}",
                                              "step": f"{max(step_s, 1.0):g}"}, timeout)
-    if not result:
-        return Series((), ())
-    points = result[0].get("values", [])
-    return Series(tuple(float(t) for t, _ in points), tuple(float(v) for _, v in points))
+    out: dict[str, Series] = {}
+    for item in result:
+        labels = item.get("metric", {})
+        key = labels.get("UUID") or labels.get("uuid") or ""
+        points = item.get("values", [])
+        out[key] = Series(tuple(float(t) for t, _ in points), tuple(float(v) for _, v in points))
+    return out
 
 
-@dataclass
+# metrics fetched to rebuild a Prometheus host's recent history
+BACKFILL = tuple(SAMPLE_FIELDS) + ("DCGM_FI_DEV_FB_FREE", "DCGM_FI_DEV_CLOCK_THROTTLE_REASONS")
+
+
 class RemoteHost:
-    """One host of the multi-host view, with a short local history for exporter hosts."""
+    """One host of the multi-host view and its recent history.
 
-    url: str
-    kind: HostKind
-    keep_s: float = 3600.0
-    last: HostReading | None = None
-    _history: dict[tuple[str, str], list[tuple[float, float]]] = field(default_factory=dict)
+    The history is the same ring buffer the dashboard draws, one slot per GPU
+    UUID (up to ``History.max_gpus``), so remote GPUs get the same graphs. A
+    Prometheus host's history is first filled from range queries; after that,
+    and for exporter hosts, each poll adds a row.
+    """
+
+    def __init__(self, url: str, kind: HostKind, keep_s: float = 3600.0, poll_s: float = 5.0) -> None:
+        self.url = url
+        self.kind = kind
+        self.keep_s = keep_s
+        self.poll_s = poll_s
+        self.history = History(capacity=max(16, int(keep_s / poll_s) + 16))
+        self.last: HostReading | None = None
+        self.slots: dict[str, int] = {}
+        self.infos: dict[int, GpuInfo] = {}
+        self._backfilled = False
+
+    def slot_of(self, uuid: str) -> int | None:
+        if uuid not in self.slots:
+            if len(self.slots) >= self.history.max_gpus:
+                return None  # more GPUs than history slots: shown live, without graphs
+            self.slots[uuid] = len(self.slots)
+        return self.slots[uuid]
 
     def poll(self, timeout: float = DEFAULT_TIMEOUT_S) -> HostReading:
-        reading = read_exporter(self.url, timeout) if self.kind == HostKind.EXPORTER else read_prometheus(self.url, timeout)
+        if self.kind == HostKind.EXPORTER:
+            reading = read_exporter(self.url, timeout)
+        else:
+            reading = read_prometheus(self.url, timeout)
         self.last = reading
-        if reading.state == HostState.OK:
-            for gpu in reading.gpus:
-                for metric in GRAPHED:
-                    value = getattr(gpu.sample, SAMPLE_FIELDS[metric], None)
-                    if value is None:
-                        continue
-                    points = self._history.setdefault((gpu.info.uuid, metric), [])
-                    points.append((reading.t, float(value)))
-                    cutoff = reading.t - self.keep_s
-                    while points and points[0][0] < cutoff:
-                        points.pop(0)
+        if reading.state != HostState.OK:
+            return reading
+        if self.kind == HostKind.PROMETHEUS and not self._backfilled:
+            self._backfilled = True
+            try:
+                self.backfill(reading, timeout)
+            except (urllib.error.URLError, OSError, ValueError, KeyError, TypeError):
+                pass  # live values still show; the graphs start from now
+        self.history.append(self._snapshot(reading.t, reading.gpus))
         return reading
 
-    def history(self, uuid: str, metric: str, seconds: float, timeout: float = DEFAULT_TIMEOUT_S) -> Series:
-        """Recent values: from Prometheus' range API, or what this app has polled."""
-        if self.kind == HostKind.PROMETHEUS:
-            end = time.time()
-            return query_range(self.url, metric, uuid, end - seconds, end, max(1.0, seconds / 300), timeout)
-        points = self._history.get((uuid, metric), [])
-        return Series(tuple(p[0] for p in points), tuple(p[1] for p in points))
+    def _snapshot(self, t: float, gpus) -> Snapshot:
+        samples = []
+        for gpu in gpus:
+            slot = self.slot_of(gpu.info.uuid)
+            if slot is None:
+                continue
+            self.infos[slot] = _replace_index(gpu.info, slot)
+            samples.append(_replace_index(gpu.sample, slot))
+        infos = tuple(self.infos[i] for i in sorted(self.infos))
+        return Snapshot(t=t, status=SourceStatus(DeviceState.OK), gpus=infos, samples=tuple(samples))
+
+    def backfill(self, reading: HostReading, timeout: float = DEFAULT_TIMEOUT_S) -> int:
+        """Fill the history from Prometheus range queries; returns rows added."""
+        end = reading.t
+        start = end - self.keep_s
+        step = max(self.poll_s, self.keep_s / 720)  # at most ~720 points per series
+        per_metric = {m: query_range(self.url, m, None, start, end, step, timeout) for m in BACKFILL}
+        by_uuid = {g.info.uuid: g for g in reading.gpus}
+        times = sorted({t for series in per_metric.values() for s in series.values() for t in s.t})
+        lookup = {m: {u: dict(zip(s.t, s.y)) for u, s in series.items()} for m, series in per_metric.items()}
+        rows = []
+        for t in times:
+            gpus = []
+            for uuid, gpu in by_uuid.items():
+                values = {m: lookup[m].get(uuid, {}).get(t) for m in BACKFILL}
+                fields = {SAMPLE_FIELDS[m]: v for m, v in values.items() if m in SAMPLE_FIELDS and v is not None}
+                if not fields:
+                    continue
+                total = gpu.info.memory_total_mib
+                mask = values.get("DCGM_FI_DEV_CLOCK_THROTTLE_REASONS")
+                if mask is not None:
+                    fields["throttle_reasons"] = decode(int(mask))
+                sample = GpuSample(t=t, index=gpu.info.index, uuid=uuid, memory_total_mib=total, **fields)
+                gpus.append(RemoteGpu(gpu.host, gpu.info, sample))
+            if gpus:
+                rows.append(self._snapshot(t, gpus))
+        self.history.load(rows)
+        return len(rows)
+
+    def series(self, uuid: str, field_name: str) -> Series:
+        """The recorded values of one GpuSample field for one GPU."""
+        slot = self.slots.get(uuid)
+        if slot is None:
+            return Series((), ())
+        t, y = self.history.series(slot, field_name)
+        keep = [i for i in range(len(y)) if y[i] == y[i]]
+        return Series(tuple(float(t[i]) for i in keep), tuple(float(y[i]) for i in keep))
+
+
+def _replace_index(obj, index: int):
+    import dataclasses
+
+    return dataclasses.replace(obj, index=index)

@@ -15,25 +15,16 @@ from pathlib import Path
 
 import pytest
 
-from services.telemetry.nvml import Nvml, NvmlUnavailable
+from tests.real_gpu import nvml_gpu_count
 
 ROOT = Path(__file__).resolve().parents[3]
 
 
-def _gpu_count() -> int:
-    nvml = Nvml()
-    try:
-        nvml.init()
-        return int(nvml.call("nvmlDeviceGetCount"))
-    except (NvmlUnavailable, Exception):  # noqa: BLE001 - any failure means "no usable GPU here"
-        return 0
-    finally:
-        nvml.shutdown()
 
 
 pytestmark = [
     pytest.mark.real_gpu,
-    pytest.mark.skipif(sys.platform != "linux" or _gpu_count() == 0, reason="NVML finds no NVIDIA GPU on this machine"),
+    pytest.mark.skipif(sys.platform != "linux" or nvml_gpu_count() == 0, reason="NVML finds no NVIDIA GPU on this machine"),
 ]
 
 CUDA_CHILD = textwrap.dedent("""
@@ -61,7 +52,7 @@ def test_list_finds_the_nvidia_gpus_in_sysfs_and_nvml():
     doc = json.loads(out)
     print(json.dumps(doc["gpus"], indent=1))
     nvidia = [g for g in doc["gpus"] if g["vendor"] == "nvidia"]
-    assert len(nvidia) >= _gpu_count()  # sysfs may also show GPUs this container cannot use
+    assert len(nvidia) >= nvml_gpu_count()  # sysfs may also show GPUs this container cannot use
     assert all(g["kind"] == "discrete" and g["pci_address"] for g in nvidia)
 
 
