@@ -54,7 +54,8 @@ def keep_in_bundle(dest: str) -> bool:
     if is_nvml(dest):
         return False
     parts = dest.replace("\\", "/").split("/")
-    if len(parts) >= 3 and parts[-2] == "translations" and parts[-3] == "Qt" and parts[-1].endswith(".qm"):
+    # Qt's translations: PySide6/Qt/translations (Linux wheels) or PySide6/translations (Windows wheels).
+    if len(parts) >= 3 and parts[-2] == "translations" and parts[-3] in ("Qt", "PySide6") and parts[-1].endswith(".qm"):
         return bool(QT_TRANSLATIONS_KEPT.match(parts[-1]))
     if len(parts) >= 3 and parts[-3] == "plugins":
         return plugin_stem(parts[-1]) not in DROP_QT_PLUGINS

@@ -130,6 +130,9 @@ def test_bundle_rules_keep_what_the_app_needs():
     assert not keep("PySide6\\Qt\\plugins\\imageformats\\qpdf.dll")
     assert keep("PySide6/Qt/translations/qtbase_zh_CN.qm")
     assert not keep("PySide6/Qt/translations/qtbase_de.qm")
+    assert not keep("PySide6\\translations\\qtbase_de.qm")  # Windows wheel layout
+    assert keep("PySide6\\translations\\qtbase_zh_CN.qm")
+    assert keep("PySide6\\plugins\\platforms\\qwindows.dll")
     assert keep("resources/translations/shell_zh_CN.qm")
 
 
