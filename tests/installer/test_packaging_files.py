@@ -183,3 +183,13 @@ def test_required_glibc_is_the_newest_version_any_elf_asks_for(tmp_path):
     (bundle / "_internal" / "notes.txt").write_bytes(b"GLIBC_2.99 is not an ELF file")
     assert build_linux.required_glibc(bundle) == (2, 36)
     assert build_linux.required_glibc(tmp_path / "empty") is None
+
+
+@pytest.mark.skipif(sys.platform != "win32", reason="PyInstaller's version-resource module imports win32api")
+def test_windows_version_resource_carries_the_app_version():
+    pytest.importorskip("PyInstaller")  # a build-time dependency (requirements-build.txt)
+    info = bundle_rules.windows_version_info(APP_NAME, APP_ID, __version__)
+    text = str(info)
+    assert f"StringStruct('FileVersion', '{__version__}')" in text
+    assert f"StringStruct('OriginalFilename', '{APP_ID}.exe')" in text
+    assert info.toRaw()  # serialises to the binary resource PyInstaller writes into the .exe
