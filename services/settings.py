@@ -79,6 +79,25 @@ class FitSettings:
 
 
 @dataclass
+class PsuSettings:
+    # the last build on the Build & PSU page: catalogue keys and counts (empty: start from detection)
+    gpus: list = field(default_factory=list)
+    cpu: str = ""
+    ram_sticks: int = 2
+    nvme: int = 1
+    sata_ssd: int = 0
+    hdd: int = 0
+    fans: int = 3
+    aio_pumps: int = 0
+    argb_channels: int = 0
+    usb_devices: int = 2
+    usage: str = "gaming"  # gaming | training-24x7
+    psu_standard: str = "atx3"  # atx3 | atx2
+    efficiency: str = "gold"  # 80 PLUS level
+    psu_w: int = 0  # the user's PSU; 0 = none, recommend one
+
+
+@dataclass
 class Settings:
     general: GeneralSettings = field(default_factory=GeneralSettings)
     monitor: MonitorSettings = field(default_factory=MonitorSettings)
@@ -87,6 +106,7 @@ class Settings:
     power_cost: PowerCostSettings = field(default_factory=PowerCostSettings)
     fit: FitSettings = field(default_factory=FitSettings)
     hosts: HostsSettings = field(default_factory=HostsSettings)
+    psu: PsuSettings = field(default_factory=PsuSettings)
 
 
 def to_dict(settings: Any) -> dict[str, Any]:

@@ -100,13 +100,16 @@ class PsuPage(QWidget):
         outer.addWidget(self.tabs, 1)
         self.tabs.addTab(self._make_build_tab(settings.power_cost.price_per_kwh), self.tr("Build"))
         self.tabs.addTab(self._make_compare_tab(), self.tr("Compare cards"))
-        self._prefill()
+        self._loading = True  # widget changes while we fill them in are not the user's edits
+        if not self._restore_saved_build():
+            self._prefill()
         self._devices_arrived.connect(self._on_devices_arrived)
         if self._showing_example and self.context.telemetry is not None and hasattr(self.context.telemetry, "add_listener"):
             # the hub finds its GPUs a moment after it starts: take them when they arrive
             self.context.telemetry.add_listener(self._on_telemetry_snapshot)
             self._listening = True
         self.recompute()
+        self._loading = False
         self._update_comparison()
         self._update_ranking()
 
@@ -437,6 +440,9 @@ class PsuPage(QWidget):
         self.result = result
         self._show_result(result)
         self._update_buy_vs_rent()
+        if not self._loading:
+            self._leave_example()  # any edit makes the build the user's own
+            self._save_build()
         self.result_changed.emit(result)
 
     # ---- Rendering
@@ -670,6 +676,55 @@ class PsuPage(QWidget):
             with QSignalBlocker(self.cpu_combo):
                 self.cpu_combo.setCurrentIndex(max(0, self.cpu_combo.findData(cpu.name)))
         self.recompute()
+        return True
+
+    def _save_build(self) -> None:
+        """Remember the build (and the electricity price, shared with the other tools)."""
+        if self._showing_example:
+            return  # an untouched example is not worth remembering: detect again next time
+        settings = self.context.settings_store.settings
+        saved = settings.psu
+        saved.gpus = [g.key for g in self._build_gpus]
+        saved.cpu = self.cpu_combo.currentData() or ""
+        for key, spin in self.spins.items():
+            setattr(saved, key, spin.value())
+        saved.usage = self.usage_combo.currentData()
+        saved.psu_standard = self.standard_combo.currentData()
+        saved.efficiency = self.efficiency_combo.currentData()
+        saved.psu_w = self.psu_spin.value()
+        settings.power_cost.price_per_kwh = self.price_spin.value()
+        try:
+            self.context.settings_store.save()
+        except OSError:
+            pass  # a read-only config folder must not break the calculator
+
+    def _restore_saved_build(self) -> bool:
+        """Put the last session's build back; False when there is none."""
+        cat = self.catalog
+        assert cat is not None
+        saved = self.context.settings_store.settings.psu
+        gpus = []
+        for key in saved.gpus[:8]:
+            try:
+                gpus.append(cat.gpu(str(key)))
+            except KeyError:
+                continue  # a card a later catalogue renamed: drop it rather than fail
+        if not gpus and not saved.cpu:
+            return False
+        self._build_gpus = gpus
+        self.cpu_combo.setCurrentIndex(max(0, self.cpu_combo.findData(saved.cpu or None)))
+        for key, spin in self.spins.items():
+            value = getattr(saved, key, spin.value())
+            spin.setValue(value if isinstance(value, int) else spin.value())  # the spin clamps the range
+        for combo, value in ((self.usage_combo, saved.usage), (self.standard_combo, saved.psu_standard),
+                             (self.efficiency_combo, saved.efficiency)):
+            index = combo.findData(value)
+            if index >= 0:
+                combo.setCurrentIndex(index)
+        self.psu_spin.setValue(saved.psu_w if isinstance(saved.psu_w, int) else 0)
+        self.detected_label.setText(self.tr("Your last build. 'Use this PC' fills in this computer's hardware."))
+        self._refresh_gpu_list()
+        self._reset_buy_defaults()
         return True
 
     def _leave_example(self) -> None:

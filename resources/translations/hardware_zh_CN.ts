@@ -251,6 +251,10 @@
             <translation>显卡瞬时峰值（100 微秒内约 {peak} W）超出这个功率的 ATX 2.x 电源必须承受的范围：高负载时可能断电保护。</translation>
         </message>
         <message>
+            <source>GPU spikes (about {p10} W for 10 ms, {p100} W for 100 us) exceed the ATX 3.x excursion limits of a {psu} W unit: it may shut down under load.</source>
+            <translation>显卡瞬时峰值（10 毫秒约 {p10} W，100 微秒约 {p100} W）超出 {psu} W 电源的 ATX 3.x 瞬时功耗限值：高负载时可能断电保护。</translation>
+        </message>
+        <message>
             <source>More than a single {max} W PSU: use two PSUs with an add2psu adapter, a server PSU, or power-limit the GPUs (nvidia-smi -pl).</source>
             <translation>超出单个 {max} W 电源的能力：可用 add2psu 双电源方案、服务器电源，或限制显卡功耗（nvidia-smi -pl）。</translation>
         </message>

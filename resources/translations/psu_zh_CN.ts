@@ -388,6 +388,10 @@
             <translation>本机未找到 NVIDIA 显卡或已知型号的 CPU。</translation>
         </message>
         <message>
+            <source>Your last build. 'Use this PC' fills in this computer's hardware.</source>
+            <translation>上次的配置。点击“使用本机硬件”可换成这台电脑的硬件。</translation>
+        </message>
+        <message>
             <source>Unknown card: {name}</source>
             <translation>未知显卡：{name}</translation>
         </message>

@@ -7,7 +7,7 @@ import math
 import os
 import sys
 
-from services.cli import EXIT_FAILED, EXIT_OK, UsageError, fail
+from services.cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError, fail
 
 HELP = "size a PSU for a build (GPUs, CPU, drives), check cables and PCIe lanes, compare cards"
 
@@ -142,6 +142,9 @@ def run(args: argparse.Namespace) -> int:
     if args.detect:
         if not gpus:
             gpus = detect.detected_gpus_nvml(catalog.gpus)
+            if not gpus:
+                return fail("no NVIDIA GPU detected (no driver, or a card the catalogue does not know); "
+                            "name the cards with --gpu", EXIT_NO_GPU)
         if cpu is None:
             cpu = detect.detected_cpu(catalog.cpus)
     prices = _prices(catalog, args.price)

@@ -423,8 +423,12 @@ def calculate(build: Build, catalog: Catalog) -> Result:
         elif verdict is Verdict.TIGHT:
             warnings.insert(0, BuildWarning("psu_tight", Severity.WARNING, translate("Psu", "Your {psu} W PSU meets the minimum ({min} W) but not the recommended {rec} W: expect fan noise and little margin as it ages.").format(
                     psu=round(build.psu_w), min=round(minimum), rec=recommended)))
-        if not atx3 and peak_100us > build.psu_w * exc["100us"]:
+        over = peak_100us > build.psu_w * exc["100us"] or peak_10ms > build.psu_w * exc["10ms"]
+        if over and not atx3:
             warnings.append(BuildWarning("excursion_atx2", Severity.WARNING, translate("Psu", "GPU spikes (about {peak} W for 100 us) exceed what an ATX 2.x PSU of this size must tolerate: it may shut down under load.").format(peak=round(peak_100us))))
+        elif over:
+            warnings.append(BuildWarning("excursion", Severity.WARNING, translate("Psu", "GPU spikes (about {p10} W for 10 ms, {p100} W for 100 us) exceed the ATX 3.x excursion limits of a {psu} W unit: it may shut down under load.").format(
+                p10=round(peak_10ms), p100=round(peak_100us), psu=round(build.psu_w))))
     if required > rules["sizes_w"][-1]:
         warnings.append(BuildWarning("beyond_atx", Severity.PROBLEM, translate("Psu", "More than a single {max} W PSU: use two PSUs with an add2psu adapter, a server PSU, or power-limit the GPUs (nvidia-smi -pl).").format(max=rules["sizes_w"][-1])))
     load = sustained / psu_for_cost if psu_for_cost else 0.0

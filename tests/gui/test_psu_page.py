@@ -211,3 +211,34 @@ def test_rank_by_a_named_model_when_model_fit_is_present(page):
     assert page.rank_table.rowCount() > 0
     page.model_combo.setCurrentIndex(0)
     assert page.params_spin.isEnabled()
+
+
+def test_the_build_is_remembered_between_sessions(qtbot, page, context):
+    assert context.settings_store.settings.psu.gpus == []  # the untouched example is not saved
+    page.add_gpu(page.catalog.gpu("rtx-3090"))
+    page.spins["hdd"].setValue(3)
+    page.psu_spin.setValue(1000)
+    page.price_spin.setValue(0.25)
+    from services.settings import SettingsStore
+
+    reloaded = SettingsStore(context.settings_store.path)
+    reloaded.load()
+    assert reloaded.settings.psu.gpus == ["rtx-4090", "rtx-3090"]
+    assert reloaded.settings.psu.hdd == 3 and reloaded.settings.psu.psu_w == 1000
+    assert reloaded.settings.power_cost.price_per_kwh == pytest.approx(0.25)
+    context.settings_store = reloaded
+    again = PsuPage(context)
+    qtbot.addWidget(again)
+    build = again.build()
+    assert [g.key for g in build.gpus] == ["rtx-4090", "rtx-3090"]
+    assert build.hdd == 3 and build.psu_w == 1000 and build.cpu.name == "Ryzen 9 9950X"
+
+
+def test_a_saved_build_with_unknown_cards_still_opens(qtbot, context):
+    saved = context.settings_store.settings.psu
+    saved.gpus, saved.cpu, saved.fans, saved.usage = ["rtx-9999", "rtx-5080"], "Pentium 4", 999, "mining"
+    widget = PsuPage(context)
+    qtbot.addWidget(widget)
+    build = widget.build()
+    assert [g.key for g in build.gpus] == ["rtx-5080"]
+    assert build.cpu is None and build.fans == 30 and build.usage.value == "gaming"

@@ -152,6 +152,11 @@ def test_atx2_excursion_warning(catalog):
     r = calculate(b, catalog)
     # p100 = (253 + 85) + 2 x 700 = 1738 > 1.5 x 1000
     assert "excursion_atx2" in codes(r)
+    # ATX 3.x, four 5090s on a 1600 W unit: p10 = rest + 1.6 x 2300 = 3680 + 85 > 1.6 x 1600 = 2560
+    r3 = calculate(Build(gpus=(catalog.find_gpu("5090"),) * 4, psu_w=1600), catalog)
+    assert "excursion" in codes(r3) and r3.verdict is Verdict.INSUFFICIENT
+    ok = calculate(Build(gpus=(catalog.find_gpu("4090"),), cpu=catalog.find_cpu("13900K"), psu_w=1000), catalog)
+    assert not {"excursion", "excursion_atx2"} & codes(ok)
 
 
 def test_laptop_and_sxm_cards_are_flagged(catalog):

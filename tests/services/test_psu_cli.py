@@ -75,7 +75,13 @@ def test_detect_without_a_driver_says_what_is_missing(capsys, monkeypatch):
     monkeypatch.setattr(detect, "nvml_devices", lambda nvml=None: [])
     monkeypatch.setattr(detect, "detected_cpu_name", lambda: None)
     code, _, err = run(capsys, "--detect")
-    assert code == 2 and "--gpu" in err
+    assert code == 3 and "--gpu" in err  # exit 3: no GPU / no driver
+    monkeypatch.setattr(detect, "nvml_devices", lambda nvml=None: [
+        {"index": 0, "name": "NVIDIA GeForce RTX 4080 SUPER", "pci_device_id": 0x270210DE, "memory_total_mib": 16376}])
+    monkeypatch.setattr(detect, "detected_cpu_name", lambda: "AMD Ryzen 7 9800X3D 8-Core Processor")
+    code, out, _ = run(capsys, "--detect", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["gpus"] == ["GeForce RTX 4080 SUPER"] and data["cpu"] == "Ryzen 7 9800X3D"
 
 
 FLAGS = ["--gpu", "--cpu", "--cpu-w", "--ram-sticks", "--nvme", "--hdd", "--fans", "--usage", "--psu-w", "--price-kwh",
