@@ -140,6 +140,42 @@ def check_qt_plugins(app: QApplication) -> CheckResult:
     return CheckResult("qt plugins", PASS, f"platform {platform}; png, svg, ico, SVG icons")
 
 
+def bool_references_lost(emissions: int = 16) -> int:
+    """How many references to True a Signal(bool) emission loses (0 on a sound binding).
+
+    PySide6 6.12.0 loses one per emission; on Python 3.11 the process then aborts
+    (bool_dealloc) once True's count reaches zero. On Python 3.12+ bools are immortal
+    and their count never moves, so this reads 0 there whatever the binding does.
+    """
+    from PySide6.QtCore import QObject, Signal
+
+    class _Emitter(QObject):
+        flag = Signal(bool)
+
+    emitter = _Emitter()
+    received: list[bool] = []
+    emitter.flag.connect(received.append)
+    before = sys.getrefcount(True)
+    for _ in range(emissions):
+        emitter.flag.emit(True)
+    received.clear()
+    after = sys.getrefcount(True)
+    emitter.deleteLater()
+    return max(0, before - after)
+
+
+def check_qt_binding() -> CheckResult:
+    import PySide6
+    from PySide6.QtCore import qVersion
+
+    lost = bool_references_lost()
+    label = f"PySide6 {PySide6.__version__}, Qt {qVersion()}"
+    if lost:
+        return CheckResult("qt binding", FAIL, f"{label} loses a reference to True on each Signal(bool) "
+                           f"({lost} in 16): the app would abort; use another PySide6 version")
+    return CheckResult("qt binding", PASS, f"{label}; Signal(bool) keeps its references")
+
+
 def check_translations(app: QApplication) -> CheckResult:
     translators = TranslatorSet()
     try:
@@ -335,6 +371,7 @@ def run_checks(app: QApplication, context: AppContext, args: argparse.Namespace,
     with QtMessageLog() as log:
         add(check_resources())
         add(check_qt_plugins(app))
+        add(check_qt_binding())
         add(check_translations(app))
         try:
             attach_telemetry(context, args)
