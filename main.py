@@ -13,7 +13,30 @@ from services.cli import EXIT_USAGE, UsageError, available_commands, fail, load_
 from services.version import APP_ID, APP_NAME, __version__
 
 
-def build_parser() -> argparse.ArgumentParser:
+# App options, and those of them that take a value: a command line made only of these starts the
+# window, which does not need the command modules (loading them all costs about a third of a second).
+APP_FLAGS = {"--demo", "--self-test", "--minimized", "--version"}
+APP_VALUE_OPTIONS = {"--replay", "--screenshot", "--page", "--lang"}
+
+
+def names_a_command(argv: list[str] | None) -> bool:
+    """False only when ``argv`` holds nothing but app options; help, commands and typos get the full parser."""
+    if argv is None:
+        return True
+    expect_value = False
+    for arg in argv:
+        if expect_value:
+            expect_value = False
+        elif arg in APP_VALUE_OPTIONS:
+            expect_value = True
+        elif arg in APP_FLAGS or arg.split("=", 1)[0] in APP_VALUE_OPTIONS:
+            continue
+        else:
+            return True
+    return False
+
+
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         # In the bundle the user typed "gpu-assistant", not "main.py".
         prog=APP_ID if getattr(sys, "frozen", False) else "main.py",
@@ -29,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
     gui.add_argument("--self-test", action="store_true", help="open every page offscreen and run one estimate each")
     gui.add_argument("--minimized", action="store_true",
                      help="start in the tray without showing the window (used when starting with the system)")
-    commands = available_commands()
+    commands = available_commands() if names_a_command(argv) else {}
     if commands:
         sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
         for name in commands:
@@ -51,7 +74,8 @@ def ensure_std_streams() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ensure_std_streams()
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     if getattr(args, "command", None):
         module = load_command(args.command)

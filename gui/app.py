@@ -29,6 +29,7 @@ class AppController:
         self.translators = TranslatorSet()
         self._language_override = language_override
         self.window: MainWindow | None = None
+        self.tray = None  # gui.monitor.tray.TrayController when the app runs with a window
         self._language_setting = context.settings_store.settings.general.language
         context.settings_store.subscribe(self._on_settings_saved)
 
@@ -41,16 +42,19 @@ class AppController:
         self.context.language = self.language()
         self.translators.install(self.app, self.context.language)
         self.window = MainWindow(self.context)
+        if self.tray is not None:
+            self.tray.attach_window(self.window)
         if restore:
             self.window.restore_state(self.qsettings())
-        start = page or self.qsettings().value("main_window/page", "dashboard", str)
+        start = page or (self.qsettings().value("main_window/page", "dashboard", str) if restore else "dashboard")
         if start not in {p.key for p in PAGES}:
             start = "dashboard"
         self.window.show_page(start)
         return self.window
 
     def qsettings(self) -> QSettings:
-        return QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, APP_ID, "window")
+        # Beside settings.json, so GPU_ASSISTANT_HOME (the tests) moves the window state too.
+        return QSettings(str(self.context.paths.config_dir / "window.ini"), QSettings.Format.IniFormat)
 
     def rebuild_window(self) -> None:
         """Re-create the window so every text is in the new language."""
@@ -66,6 +70,9 @@ class AppController:
         window.show()
 
     def shutdown(self, save_state: bool = True) -> None:
+        if self.tray is not None:
+            self.tray.shutdown()
+            self.tray = None
         self.context.settings_store.unsubscribe(self._on_settings_saved)
         if self.window is not None:
             if save_state:
@@ -151,11 +158,22 @@ def build_context(args: argparse.Namespace, paths: AppPaths | None = None) -> Ap
     return AppContext(paths=paths, settings_store=store, demo=bool(getattr(args, "demo", False)))
 
 
-def attach_telemetry(context: AppContext, args: argparse.Namespace) -> None:
-    """Start the telemetry hub when the telemetry service is part of this build."""
+def _hub_builder():
+    """``build_hub`` from the telemetry service, or None when it is not part of this build."""
     try:
-        from services.telemetry.hub import build_hub
+        from services.telemetry.factory import build_hub
     except ImportError:
+        try:
+            from services.telemetry.hub import build_hub
+        except ImportError:
+            return None
+    return build_hub
+
+
+def attach_telemetry(context: AppContext, args: argparse.Namespace, start: bool = True) -> None:
+    """Build (and start) the telemetry hub when the telemetry service is part of this build."""
+    build_hub = _hub_builder()
+    if build_hub is None:
         return
     context.telemetry = build_hub(
         demo=context.demo,
@@ -163,7 +181,63 @@ def attach_telemetry(context: AppContext, args: argparse.Namespace) -> None:
         settings=context.settings_store.settings,
         paths=context.paths,
     )
-    context.telemetry.start()
+    if start:
+        context.telemetry.start()
+
+
+def wait_for_first_reading(context: AppContext, timeout_ms: int = 15000) -> None:
+    """Screenshots: let the hub deliver its first snapshot (the demo first fills
+    hours of history), so the picture shows readings rather than "Starting"."""
+    hub = context.telemetry
+    if hub is None:
+        return
+    loop = QEventLoop()
+    poll = QTimer()
+    poll.setInterval(50)
+    def ready() -> bool:
+        return getattr(hub, "latest", None) is not None and not getattr(hub, "backfill_pending", False)
+
+    poll.timeout.connect(lambda: loop.quit() if ready() else None)
+    QTimer.singleShot(timeout_ms, loop.quit)
+    poll.start()
+    loop.exec()
+    poll.stop()
+
+
+def start_telemetry_soon(context: AppContext) -> None:
+    """Start the hub once the event loop runs: the window paints first, and the
+    sampler thread (the demo fills hours of history) does not compete with it."""
+    hub = context.telemetry
+    if hub is not None:
+        QTimer.singleShot(0, hub.start)
+
+
+def restart_telemetry(context: AppContext, *, demo: bool = False, replay: str | None = None):
+    """Replace the running hub: the dashboard's "Show the demo" button and opening a replay.
+
+    The new hub is built before the old one is stopped, so a replay file that
+    cannot be read raises (for the caller to show) and monitoring goes on.
+    """
+    build_hub = _hub_builder()
+    if build_hub is None:
+        raise RuntimeError("the telemetry service is not part of this build")
+    hub = build_hub(demo=demo, replay=replay, settings=context.settings_store.settings, paths=context.paths)
+    if replay and getattr(hub, "latest", None) is None:
+        # The file could not be read: say why (one line) and keep the current monitoring.
+        status = hub.source.open()
+        hub.stop()
+        raise ValueError(status.message or f"{replay}: cannot be read")
+    old = context.telemetry
+    if old is not None and hasattr(old, "stop"):
+        old.stop()
+    context.telemetry = hub
+    if not replay:  # a replay leaves the live choice (NVIDIA or demo) to come back to
+        context.demo = demo
+    hub.start()
+    bridge = context.extras.get("telemetry_bridge")
+    if bridge is not None:
+        bridge.set_hub(hub)
+    return hub
 
 
 def attach_exporter(context: AppContext) -> None:
@@ -198,13 +272,15 @@ def run_app(args: argparse.Namespace) -> int:
         from gui.selftest import run_self_test
 
         return run_self_test(app, context, args)
-    attach_telemetry(context, args)
+    attach_telemetry(context, args, start=False)
     attach_exporter(context)
     controller = AppController(app, context, language_override=args.lang)
     window = controller.build_window(args.page, restore=not args.screenshot)
+    start_telemetry_soon(context)
     if args.screenshot:
         window.resize(1280, 820)  # screenshots are the same size whatever the last session left
         window.show()
+        wait_for_first_reading(context)
         ok = save_screenshot(window, args.screenshot)
         controller.shutdown(save_state=False)
         window.quit()
@@ -213,6 +289,18 @@ def run_app(args: argparse.Namespace) -> int:
             return 1
         print(args.screenshot)
         return 0
+    attach_tray(controller, app)
     show_main_window(window, should_start_hidden(args, context))
     app.aboutToQuit.connect(controller.shutdown)
     return app.exec()
+
+
+def attach_tray(controller: AppController, app: QApplication) -> None:
+    """The tray icon: alerts as notifications, and closing the window can keep monitoring."""
+    try:
+        from gui.monitor.tray import TrayController
+    except ImportError:
+        return
+    controller.tray = TrayController(controller.context, quit_app=app.quit)
+    if controller.window is not None:
+        controller.tray.attach_window(controller.window)

@@ -47,6 +47,8 @@ class SettingsPage(QWidget):
         layout.addWidget(self._build_exporter_group(settings))
         self.sections_layout = QVBoxLayout()
         layout.addLayout(self.sections_layout)
+        for section in tool_sections(context, self):
+            self.sections_layout.addWidget(section)
         layout.addStretch(1)
         if self._store.load_problem:
             note = QLabel(self.tr("Your settings file could not be read: {problem}").format(problem=self._store.load_problem))
@@ -97,3 +99,17 @@ class SettingsPage(QWidget):
     def _on_tray_check_toggled(self, checked: bool) -> None:
         self._store.settings.general.keep_running_in_tray = checked
         self._store.save()
+
+
+def tool_sections(context: AppContext, parent: QWidget) -> list[QWidget]:
+    """Each tool's settings groups, from the tools that are part of this build."""
+    import importlib
+
+    sections: list[QWidget] = []
+    for module_name in ("gui.monitor.settings_groups",):
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:
+            continue
+        sections.extend(module.build_sections(context, parent))
+    return sections

@@ -30,7 +30,12 @@ def ensure_venv(requirements: str) -> Path:
     python = venv_python()
     if not python.exists():
         print(f"Creating a virtual environment in {VENV.name}/ ...", flush=True)
-        venv.EnvBuilder(with_pip=True).create(VENV)
+        try:
+            venv.EnvBuilder(with_pip=True).create(VENV)
+        except (subprocess.CalledProcessError, OSError) as exc:
+            # Debian and Ubuntu ship venv's pip bootstrap in a separate package.
+            hint = " Install it with: sudo apt install python3-venv" if sys.platform.startswith("linux") else ""
+            raise SystemExit(f"Could not create the virtual environment ({exc}).{hint}") from exc
     req_file = ROOT / requirements
     digest = hashlib.sha256(b"".join(
         p.read_bytes() for p in sorted(ROOT.glob("requirements*.txt"))

@@ -53,13 +53,15 @@ def _tool(name: str) -> str:
     return exe
 
 
-def update() -> None:
+def update(only: str | None = None) -> None:
     TS_DIR.mkdir(parents=True, exist_ok=True)
     for area, files in areas().items():
+        if only is not None and area != only:
+            continue
         for lang in LANGUAGES:
             ts = TS_DIR / f"{area}_{lang}.ts"
             rel = [str(f.relative_to(ROOT)) for f in files]
-            subprocess.run([_tool("pyside6-lupdate"), *rel, "-no-obsolete", "-locations", "none",
+            subprocess.run([_tool("pyside6-lupdate"), *rel, "-no-obsolete", "-locations", "none", "-silent",
                             "-ts", str(ts.relative_to(ROOT))], cwd=ROOT, check=True)
 
 
@@ -122,6 +124,7 @@ def main(argv: list[str]) -> int:
 
         mapping = json.loads(Path(argv[3]).read_text(encoding="utf-8"))
         print(f"{apply(argv[2], mapping)} translations set")
+        update(only=argv[2])  # lupdate rewrites the file in its own layout: no churn in later diffs
         compile_all()
     elif command == "check":
         missing = unfinished()

@@ -5,7 +5,6 @@ from __future__ import annotations
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 
-import pyqtgraph as pg
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QFrame, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit,
@@ -15,7 +14,7 @@ from PySide6.QtWidgets import (
 from gui.context import AppContext
 from gui.i18n import render
 from services.exporter.remote import (
-    GRAPHED, SAMPLE_FIELDS, HostKind, HostReading, HostState, RemoteGpu, RemoteHost, Series, normalize_url,
+    HostKind, HostReading, HostState, RemoteGpu, RemoteHost, normalize_url,
 )
 
 POLL_MS = 5000
@@ -25,44 +24,32 @@ HISTORY_S = 1800.0
 class _Relay(QObject):
     """Carries results from the pool's threads into the GUI thread."""
 
-    reading_ready = Signal(object, object)  # url, (HostReading, {(uuid, metric): Series})
+    reading_ready = Signal(object, object)  # url, HostReading
 
 
 class GpuCard(QFrame):
-    """One remote GPU: its values and four small graphs."""
+    """One remote GPU: its values and the dashboard's graphs over the host's history."""
 
     def __init__(self, gpu: RemoteGpu, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setObjectName("hostGpuCard")
+        from gui.monitor.graphs import GpuGraphs  # pyqtgraph loads with the first card
+
+        self.setProperty("card", True)
         self.setFrameShape(QFrame.Shape.StyledPanel)
         layout = QVBoxLayout(self)
         self.title = QLabel()
         self.title.setTextFormat(Qt.TextFormat.RichText)
         self.values = QLabel()
         self.values.setWordWrap(True)
+        self.values.setProperty("role", "muted")
         layout.addWidget(self.title)
         layout.addWidget(self.values)
-        grid = QGridLayout()
-        self.plots: dict[str, pg.PlotDataItem] = {}
-        titles = {
-            "DCGM_FI_DEV_GPU_UTIL": self.tr("Utilisation %"),
-            "DCGM_FI_DEV_GPU_TEMP": self.tr("Temperature °C"),
-            "DCGM_FI_DEV_POWER_USAGE": self.tr("Power W"),
-            "DCGM_FI_DEV_FB_USED": self.tr("Memory used MiB"),
-        }
-        for i, metric in enumerate(GRAPHED):
-            plot = pg.PlotWidget(axisItems={"bottom": pg.DateAxisItem()})
-            plot.setBackground("w")
-            plot.setTitle(titles[metric], size="9pt", color="#333")
-            plot.setMinimumHeight(120)
-            plot.setMouseEnabled(x=True, y=False)
-            plot.showGrid(x=True, y=True, alpha=0.2)
-            self.plots[metric] = plot.plot(pen=pg.mkPen("#1565c0", width=2), connect="finite")
-            grid.addWidget(plot, i // 2, i % 2)
-        layout.addLayout(grid)
-        self.update_gpu(gpu, {})
+        self.graphs = GpuGraphs(self)
+        self.graphs.setMinimumHeight(170)
+        layout.addWidget(self.graphs)
+        self.update_gpu(gpu)
 
-    def update_gpu(self, gpu: RemoteGpu, history: dict[str, Series]) -> None:
+    def update_gpu(self, gpu: RemoteGpu, history=None, slot: int | None = None) -> None:
         s = gpu.sample
         self.title.setText(f"<b>{gpu.host}</b> · GPU {gpu.info.index} · {gpu.info.name}")
         parts = []
@@ -77,9 +64,15 @@ class GpuCard(QFrame):
             total = f" / {s.memory_total_mib / 1024:.1f}" if s.memory_total_mib else ""
             parts.append(self.tr("{v:.1f}{total} GiB").format(v=s.memory_used_mib / 1024, total=total))
         self.values.setText("   ·   ".join(parts) or self.tr("No readings"))
-        for metric, series in history.items():
-            if metric in self.plots and series.t:
-                self.plots[metric].setData(list(series.t), list(series.y))
+        if history is None or slot is None:
+            return
+        self.graphs.apply_limits(gpu.info, s)
+        t1 = s.t
+        span = history.time_range()
+        # Show what is there: the graphs grow to HISTORY_S as polls come in.
+        t0 = t1 - min(HISTORY_S, max(120.0, t1 - span[0])) if span else t1 - 120.0
+        self.graphs.set_x_range(t0, t1)
+        self.graphs.refresh(history, slot, t0, t1)
 
 
 class HostsPage(QWidget):
@@ -131,19 +124,22 @@ class HostsPage(QWidget):
         self.add_error.hide()
         layout.addWidget(self.add_error)
 
-        lists = QHBoxLayout()
-        left = QVBoxLayout()
+        hosts_row = QHBoxLayout()
         self.host_list = QListWidget()
-        self.host_list.setMaximumWidth(320)
+        self.host_list.setFlow(QListWidget.Flow.LeftToRight)
+        self.host_list.setWrapping(True)
+        self.host_list.setSpacing(4)
+        self.host_list.setFixedHeight(64)
         self.remove_button = QPushButton(self.tr("Remove host"))
         self.remove_button.setEnabled(False)
         self.remove_button.clicked.connect(self._on_remove_clicked)
         self.host_list.currentRowChanged.connect(lambda row: self.remove_button.setEnabled(row >= 0))
-        left.addWidget(self.host_list, 1)
-        left.addWidget(self.remove_button)
-        lists.addLayout(left)
+        hosts_row.addWidget(self.host_list, 1)
+        hosts_row.addWidget(self.remove_button, 0, Qt.AlignmentFlag.AlignTop)
+        layout.addLayout(hosts_row)
         self.cards_holder = QWidget()
         self.cards_layout = QVBoxLayout(self.cards_holder)
+        self.cards_layout.setContentsMargins(0, 0, 0, 0)
         self.empty_label = QLabel(self.tr("No hosts yet. Add one above."))
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.cards_layout.addWidget(self.empty_label)
@@ -151,18 +147,23 @@ class HostsPage(QWidget):
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.cards_holder)
-        lists.addWidget(scroll, 1)
-        layout.addLayout(lists, 1)
+        layout.addWidget(scroll, 1)
 
-        for url in self._store.settings.hosts.urls:
-            if isinstance(url, str):
-                try:
-                    clean, kind = normalize_url(url.split("|", 1)[-1])
-                except ValueError:
-                    continue
-                if "|" in url:
-                    kind = HostKind(url.split("|", 1)[0]) if url.split("|", 1)[0] in ("exporter", "prometheus") else kind
-                self._add_host(clean, kind, save=False)
+        for saved in self._store.settings.hosts.urls:
+            if not isinstance(saved, str):
+                continue
+            kind_text, _, url = saved.partition("|")
+            if kind_text not in ("exporter", "prometheus"):
+                url = saved  # an address without its kind: guess as when it is typed
+                kind_text = ""
+            try:
+                clean, guessed = normalize_url(url)
+            except ValueError:
+                continue
+            kind = HostKind(kind_text) if kind_text else guessed
+            if kind == HostKind.PROMETHEUS and clean.endswith("/metrics"):
+                clean = clean[: -len("/metrics")]
+            self._add_host(clean, kind, save=False)
 
     # ---- This machine
     def _build_this_machine_box(self) -> QGroupBox:
@@ -272,21 +273,15 @@ class HostsPage(QWidget):
         self._pending[url] = self._pool.submit(self._poll_in_thread, host)
 
     def _poll_in_thread(self, host: RemoteHost) -> None:
-        reading = host.poll()
-        history: dict[tuple[str, str], Series] = {}
-        if reading.state == HostState.OK:
-            for gpu in reading.gpus:
-                for metric in GRAPHED:
-                    history[(gpu.info.uuid, metric)] = host.series(gpu.info.uuid, SAMPLE_FIELDS[metric])
-        self._relay.reading_ready.emit(host.url, (reading, history))
+        reading = host.poll()  # network and history writes stay off the GUI thread
+        self._relay.reading_ready.emit(host.url, reading)
 
     def _on_reading_ready(self, url: str, payload) -> None:
         if url not in self._hosts:
             return  # removed while the request was under way
-        reading, history = payload
-        self._show_reading(url, reading, history)
+        self._show_reading(url, payload)
 
-    def _show_reading(self, url: str, reading: HostReading, history: dict) -> None:
+    def _show_reading(self, url: str, reading: HostReading) -> None:
         for row in range(self.host_list.count()):
             item = self.host_list.item(row)
             if item.data(Qt.ItemDataRole.UserRole) == url:
@@ -318,8 +313,8 @@ class HostsPage(QWidget):
                 card = GpuCard(gpu)
                 self._cards[key] = card
                 self.cards_layout.insertWidget(self.cards_layout.count() - 1, card)
-            per_metric = {m: s for (uuid, m), s in history.items() if uuid == gpu.info.uuid}
-            card.update_gpu(gpu, per_metric)
+            host = self._hosts[url]
+            card.update_gpu(gpu, host.history, host.slots.get(gpu.info.uuid))
 
     # ---- Lifecycle
     def showEvent(self, event) -> None:  # noqa: N802

@@ -1,307 +1,307 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
-    <context>
-        <name>FitPage</name>
-        <message>
-            <source>Model</source>
-            <translation>模型</translation>
-        </message>
-        <message>
-            <source>Search, e.g. qwen 14b</source>
-            <translation>搜索，例如 qwen 14b</translation>
-        </message>
-        <message>
-            <source>Open file…</source>
-            <translation>打开文件…</translation>
-        </message>
-        <message>
-            <source>config.json, .safetensors (file or folder) or .gguf: only headers are read</source>
-            <translation>config.json、.safetensors（文件或文件夹）或 .gguf：只读取文件头，不加载权重</translation>
-        </message>
-        <message>
-            <source>or size in B params</source>
-            <translation>或输入参数量（B）</translation>
-        </message>
-        <message>
-            <source>Workload</source>
-            <translation>任务设置</translation>
-        </message>
-        <message>
-            <source>Inference</source>
-            <translation>推理</translation>
-        </message>
-        <message>
-            <source>Training</source>
-            <translation>训练</translation>
-        </message>
-        <message>
-            <source>LoRA</source>
-            <translation>LoRA</translation>
-        </message>
-        <message>
-            <source>QLoRA (4-bit base)</source>
-            <translation>QLoRA（4 位基座）</translation>
-        </message>
-        <message>
-            <source>Full fine-tuning</source>
-            <translation>全参数微调</translation>
-        </message>
-        <message>
-            <source>Model's own</source>
-            <translation>模型自带精度</translation>
-        </message>
-        <message>
-            <source>INT8 (bitsandbytes)</source>
-            <translation>INT8（bitsandbytes）</translation>
-        </message>
-        <message>
-            <source>INT4 (GPTQ/AWQ)</source>
-            <translation>INT4（GPTQ/AWQ）</translation>
-        </message>
-        <message>
-            <source>NF4 (bitsandbytes)</source>
-            <translation>NF4（bitsandbytes）</translation>
-        </message>
-        <message>
-            <source>FP4 (bitsandbytes)</source>
-            <translation>FP4（bitsandbytes）</translation>
-        </message>
-        <message>
-            <source>Generic</source>
-            <translation>通用</translation>
-        </message>
-        <message>
-            <source> tokens</source>
-            <translation> 个 token</translation>
-        </message>
-        <message>
-            <source>q, v</source>
-            <translation>q、v</translation>
-        </message>
-        <message>
-            <source>q, k, v, o</source>
-            <translation>q、k、v、o</translation>
-        </message>
-        <message>
-            <source>All linear layers</source>
-            <translation>全部线性层</translation>
-        </message>
-        <message>
-            <source>Gradient checkpointing</source>
-            <translation>梯度检查点</translation>
-        </message>
-        <message>
-            <source>Chunked / fused loss</source>
-            <translation>分块 / 融合损失</translation>
-        </message>
-        <message>
-            <source>Cross-entropy computed in chunks (torchtune, Liger, unsloth): the full logits are never kept in fp32</source>
-            <translation>分块计算交叉熵（torchtune、Liger、unsloth）：完整的 logits 不会以 fp32 保留</translation>
-        </message>
-        <message>
-            <source>Flash / SDPA</source>
-            <translation>Flash / SDPA</translation>
-        </message>
-        <message>
-            <source>Eager</source>
-            <translation>Eager（朴素实现）</translation>
-        </message>
-        <message>
-            <source>8-bit AdamW</source>
-            <translation>8 位 AdamW</translation>
-        </message>
-        <message>
-            <source>Paged AdamW</source>
-            <translation>分页 AdamW</translation>
-        </message>
-        <message>
-            <source>Paged 8-bit AdamW</source>
-            <translation>分页 8 位 AdamW</translation>
-        </message>
-        <message>
-            <source>Single GPU</source>
-            <translation>单卡</translation>
-        </message>
-        <message>
-            <source>FSDP + CPU offload</source>
-            <translation>FSDP + CPU 卸载</translation>
-        </message>
-        <message>
-            <source>Tensor parallel</source>
-            <translation>张量并行</translation>
-        </message>
-        <message>
-            <source>Layer split</source>
-            <translation>按层切分</translation>
-        </message>
-        <message>
-            <source>Detected GPU (free memory)</source>
-            <translation>检测到的显卡（当前空闲显存）</translation>
-        </message>
-        <message>
-            <source>GPU</source>
-            <translation>显卡</translation>
-        </message>
-        <message>
-            <source>Task</source>
-            <translation>任务</translation>
-        </message>
-        <message>
-            <source>Method</source>
-            <translation>方法</translation>
-        </message>
-        <message>
-            <source>Weights</source>
-            <translation>权重</translation>
-        </message>
-        <message>
-            <source>Engine</source>
-            <translation>推理引擎</translation>
-        </message>
-        <message>
-            <source>KV cache</source>
-            <translation>KV 缓存</translation>
-        </message>
-        <message>
-            <source>Context</source>
-            <translation>上下文</translation>
-        </message>
-        <message>
-            <source>Batch</source>
-            <translation>批大小</translation>
-        </message>
-        <message>
-            <source>LoRA rank</source>
-            <translation>LoRA 秩</translation>
-        </message>
-        <message>
-            <source>LoRA targets</source>
-            <translation>LoRA 目标层</translation>
-        </message>
-        <message>
-            <source>Optimizer</source>
-            <translation>优化器</translation>
-        </message>
-        <message>
-            <source>Attention</source>
-            <translation>注意力实现</translation>
-        </message>
-        <message>
-            <source>GPUs</source>
-            <translation>显卡数量</translation>
-        </message>
-        <message>
-            <source>Split</source>
-            <translation>多卡方式</translation>
-        </message>
-        <message>
-            <source>Will this model fit?</source>
-            <translation>这个模型放得下吗？</translation>
-        </message>
-        <message>
-            <source>Part</source>
-            <translation>组成部分</translation>
-        </message>
-        <message>
-            <source>GiB</source>
-            <translation>GiB</translation>
-        </message>
-        <message>
-            <source>Largest that fits</source>
-            <translation>能放下的最大值</translation>
-        </message>
-        <message>
-            <source>To make it fit (double-click to apply)</source>
-            <translation>让它放得下（双击即可应用）</translation>
-        </message>
-        <message>
-            <source>Open a model file</source>
-            <translation>打开模型文件</translation>
-        </message>
-        <message>
-            <source>Model files (*.json *.safetensors *.gguf)</source>
-            <translation>模型文件 (*.json *.safetensors *.gguf)</translation>
-        </message>
-        <message>
-            <source>Enter a parameter count in billions, e.g. 7 or 13.5</source>
-            <translation>请输入以十亿（B）为单位的参数量，例如 7 或 13.5</translation>
-        </message>
-        <message>
-            <source>{model} · {params:.2f} B parameters</source>
-            <translation>{model} · {params:.2f} B 参数</translation>
-        </message>
-        <message>
-            <source>Source: {source}</source>
-            <translation>来源：{source}</translation>
-        </message>
-        <message>
-            <source>Needs {gib:.1f} GiB per GPU</source>
-            <translation>每张卡需要 {gib:.1f} GiB</translation>
-        </message>
-        <message>
-            <source>No GPU detected: pick one from the list to check the fit.</source>
-            <translation>未检测到显卡：请从列表中选一张来判断是否放得下。</translation>
-        </message>
-        <message>
-            <source>Fits: {gib:.1f} GiB of {budget:.1f} GiB, {left:.1f} GiB to spare</source>
-            <translation>放得下：需要 {gib:.1f} GiB，共 {budget:.1f} GiB，还剩 {left:.1f} GiB</translation>
-        </message>
-        <message>
-            <source>Does not fit: {gib:.1f} GiB needed, {budget:.1f} GiB available</source>
-            <translation>放不下：需要 {gib:.1f} GiB，只有 {budget:.1f} GiB</translation>
-        </message>
-        <message>
-            <source>{gpu}: {budget:.1f} GiB free now</source>
-            <translation>{gpu}：当前空闲 {budget:.1f} GiB</translation>
-        </message>
-        <message>
-            <source>{gpu}: {budget:.0f} GiB</source>
-            <translation>{gpu}：{budget:.0f} GiB</translation>
-        </message>
-        <message>
-            <source>{total:.1f} GiB on {n} GPUs</source>
-            <translation>{n} 张卡合计 {total:.1f} GiB</translation>
-        </message>
-        <message>
-            <source>+ {gib:.1f} GiB in system RAM</source>
-            <translation>另需 {gib:.1f} GiB 内存</translation>
-        </message>
-        <message>
-            <source>vLLM will reserve {gib:.1f} GiB more for KV cache</source>
-            <translation>vLLM 还会再预留 {gib:.1f} GiB 作 KV 缓存</translation>
-        </message>
-        <message>
-            <source>{n} tokens</source>
-            <translation>{n} 个 token</translation>
-        </message>
-        <message>
-            <source>none</source>
-            <translation>无</translation>
-        </message>
-        <message>
-            <source>{n} tokens (the model's maximum)</source>
-            <translation>{n} 个 token（模型上限）</translation>
-        </message>
-        <message>
-            <source>Estimate: ~{tps:.0f} tokens/s generated, ~{pps:.0f} tokens/s prompt</source>
-            <translation>粗略估计：生成约 {tps:.0f} token/s，提示词处理约 {pps:.0f} token/s</translation>
-        </message>
-        <message>
-            <source>Estimate: ~{s:.1f} s per step, ~{tps:.0f} tokens/s per GPU</source>
-            <translation>粗略估计：每步约 {s:.1f} 秒，每卡约 {tps:.0f} token/s</translation>
-        </message>
-        <message>
-            <source>Nothing to change: it fits.</source>
-            <translation>无需调整：已经放得下。</translation>
-        </message>
-        <message>
-            <source>Pick a GPU to get suggestions.</source>
-            <translation>选择一张显卡即可获得建议。</translation>
-        </message>
-        <message>
-            <source>No single change makes it fit.</source>
-            <translation>单项调整都无法放下。</translation>
-        </message>
-    </context>
+<context>
+    <name>FitPage</name>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Search, e.g. qwen 14b</source>
+        <translation>搜索，例如 qwen 14b</translation>
+    </message>
+    <message>
+        <source>Open file…</source>
+        <translation>打开文件…</translation>
+    </message>
+    <message>
+        <source>config.json, .safetensors (file or folder) or .gguf: only headers are read</source>
+        <translation>config.json、.safetensors（文件或文件夹）或 .gguf：只读取文件头，不加载权重</translation>
+    </message>
+    <message>
+        <source>or size in B params</source>
+        <translation>或输入参数量（B）</translation>
+    </message>
+    <message>
+        <source>Workload</source>
+        <translation>任务设置</translation>
+    </message>
+    <message>
+        <source>Inference</source>
+        <translation>推理</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>LoRA</source>
+        <translation>LoRA</translation>
+    </message>
+    <message>
+        <source>QLoRA (4-bit base)</source>
+        <translation>QLoRA（4 位基座）</translation>
+    </message>
+    <message>
+        <source>Full fine-tuning</source>
+        <translation>全参数微调</translation>
+    </message>
+    <message>
+        <source>Model&apos;s own</source>
+        <translation>模型自带精度</translation>
+    </message>
+    <message>
+        <source>INT8 (bitsandbytes)</source>
+        <translation>INT8（bitsandbytes）</translation>
+    </message>
+    <message>
+        <source>INT4 (GPTQ/AWQ)</source>
+        <translation>INT4（GPTQ/AWQ）</translation>
+    </message>
+    <message>
+        <source>NF4 (bitsandbytes)</source>
+        <translation>NF4（bitsandbytes）</translation>
+    </message>
+    <message>
+        <source>FP4 (bitsandbytes)</source>
+        <translation>FP4（bitsandbytes）</translation>
+    </message>
+    <message>
+        <source>Generic</source>
+        <translation>通用</translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation> 个 token</translation>
+    </message>
+    <message>
+        <source>q, v</source>
+        <translation>q、v</translation>
+    </message>
+    <message>
+        <source>q, k, v, o</source>
+        <translation>q、k、v、o</translation>
+    </message>
+    <message>
+        <source>All linear layers</source>
+        <translation>全部线性层</translation>
+    </message>
+    <message>
+        <source>Gradient checkpointing</source>
+        <translation>梯度检查点</translation>
+    </message>
+    <message>
+        <source>Chunked / fused loss</source>
+        <translation>分块 / 融合损失</translation>
+    </message>
+    <message>
+        <source>Cross-entropy computed in chunks (torchtune, Liger, unsloth): the full logits are never kept in fp32</source>
+        <translation>分块计算交叉熵（torchtune、Liger、unsloth）：完整的 logits 不会以 fp32 保留</translation>
+    </message>
+    <message>
+        <source>Flash / SDPA</source>
+        <translation>Flash / SDPA</translation>
+    </message>
+    <message>
+        <source>Eager</source>
+        <translation>Eager（朴素实现）</translation>
+    </message>
+    <message>
+        <source>8-bit AdamW</source>
+        <translation>8 位 AdamW</translation>
+    </message>
+    <message>
+        <source>Paged AdamW</source>
+        <translation>分页 AdamW</translation>
+    </message>
+    <message>
+        <source>Paged 8-bit AdamW</source>
+        <translation>分页 8 位 AdamW</translation>
+    </message>
+    <message>
+        <source>Single GPU</source>
+        <translation>单卡</translation>
+    </message>
+    <message>
+        <source>FSDP + CPU offload</source>
+        <translation>FSDP + CPU 卸载</translation>
+    </message>
+    <message>
+        <source>Tensor parallel</source>
+        <translation>张量并行</translation>
+    </message>
+    <message>
+        <source>Layer split</source>
+        <translation>按层切分</translation>
+    </message>
+    <message>
+        <source>Detected GPU (free memory)</source>
+        <translation>检测到的显卡（当前空闲显存）</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>显卡</translation>
+    </message>
+    <message>
+        <source>Task</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <source>Method</source>
+        <translation>方法</translation>
+    </message>
+    <message>
+        <source>Weights</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>Engine</source>
+        <translation>推理引擎</translation>
+    </message>
+    <message>
+        <source>KV cache</source>
+        <translation>KV 缓存</translation>
+    </message>
+    <message>
+        <source>Context</source>
+        <translation>上下文</translation>
+    </message>
+    <message>
+        <source>Batch</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <source>LoRA rank</source>
+        <translation>LoRA 秩</translation>
+    </message>
+    <message>
+        <source>LoRA targets</source>
+        <translation>LoRA 目标层</translation>
+    </message>
+    <message>
+        <source>Optimizer</source>
+        <translation>优化器</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>注意力实现</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>显卡数量</translation>
+    </message>
+    <message>
+        <source>Split</source>
+        <translation>多卡方式</translation>
+    </message>
+    <message>
+        <source>Will this model fit?</source>
+        <translation>这个模型放得下吗？</translation>
+    </message>
+    <message>
+        <source>Part</source>
+        <translation>组成部分</translation>
+    </message>
+    <message>
+        <source>GiB</source>
+        <translation>GiB</translation>
+    </message>
+    <message>
+        <source>Largest that fits</source>
+        <translation>能放下的最大值</translation>
+    </message>
+    <message>
+        <source>To make it fit (double-click to apply)</source>
+        <translation>让它放得下（双击即可应用）</translation>
+    </message>
+    <message>
+        <source>Open a model file</source>
+        <translation>打开模型文件</translation>
+    </message>
+    <message>
+        <source>Model files (*.json *.safetensors *.gguf)</source>
+        <translation>模型文件 (*.json *.safetensors *.gguf)</translation>
+    </message>
+    <message>
+        <source>Enter a parameter count in billions, e.g. 7 or 13.5</source>
+        <translation>请输入以十亿（B）为单位的参数量，例如 7 或 13.5</translation>
+    </message>
+    <message>
+        <source>{model} · {params:.2f} B parameters</source>
+        <translation>{model} · {params:.2f} B 参数</translation>
+    </message>
+    <message>
+        <source>Source: {source}</source>
+        <translation>来源：{source}</translation>
+    </message>
+    <message>
+        <source>Needs {gib:.1f} GiB per GPU</source>
+        <translation>每张卡需要 {gib:.1f} GiB</translation>
+    </message>
+    <message>
+        <source>No GPU detected: pick one from the list to check the fit.</source>
+        <translation>未检测到显卡：请从列表中选一张来判断是否放得下。</translation>
+    </message>
+    <message>
+        <source>Fits: {gib:.1f} GiB of {budget:.1f} GiB, {left:.1f} GiB to spare</source>
+        <translation>放得下：需要 {gib:.1f} GiB，共 {budget:.1f} GiB，还剩 {left:.1f} GiB</translation>
+    </message>
+    <message>
+        <source>Does not fit: {gib:.1f} GiB needed, {budget:.1f} GiB available</source>
+        <translation>放不下：需要 {gib:.1f} GiB，只有 {budget:.1f} GiB</translation>
+    </message>
+    <message>
+        <source>{gpu}: {budget:.1f} GiB free now</source>
+        <translation>{gpu}：当前空闲 {budget:.1f} GiB</translation>
+    </message>
+    <message>
+        <source>{gpu}: {budget:.0f} GiB</source>
+        <translation>{gpu}：{budget:.0f} GiB</translation>
+    </message>
+    <message>
+        <source>{total:.1f} GiB on {n} GPUs</source>
+        <translation>{n} 张卡合计 {total:.1f} GiB</translation>
+    </message>
+    <message>
+        <source>+ {gib:.1f} GiB in system RAM</source>
+        <translation>另需 {gib:.1f} GiB 内存</translation>
+    </message>
+    <message>
+        <source>vLLM will reserve {gib:.1f} GiB more for KV cache</source>
+        <translation>vLLM 还会再预留 {gib:.1f} GiB 作 KV 缓存</translation>
+    </message>
+    <message>
+        <source>{n} tokens</source>
+        <translation>{n} 个 token</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>{n} tokens (the model&apos;s maximum)</source>
+        <translation>{n} 个 token（模型上限）</translation>
+    </message>
+    <message>
+        <source>Estimate: ~{tps:.0f} tokens/s generated, ~{pps:.0f} tokens/s prompt</source>
+        <translation>粗略估计：生成约 {tps:.0f} token/s，提示词处理约 {pps:.0f} token/s</translation>
+    </message>
+    <message>
+        <source>Estimate: ~{s:.1f} s per step, ~{tps:.0f} tokens/s per GPU</source>
+        <translation>粗略估计：每步约 {s:.1f} 秒，每卡约 {tps:.0f} token/s</translation>
+    </message>
+    <message>
+        <source>Nothing to change: it fits.</source>
+        <translation>无需调整：已经放得下。</translation>
+    </message>
+    <message>
+        <source>Pick a GPU to get suggestions.</source>
+        <translation>选择一张显卡即可获得建议。</translation>
+    </message>
+    <message>
+        <source>No single change makes it fit.</source>
+        <translation>单项调整都无法放下。</translation>
+    </message>
+</context>
 </TS>

@@ -4,22 +4,6 @@
 <context>
     <name>GpuCard</name>
     <message>
-        <source>Utilisation %</source>
-        <translation>利用率 %</translation>
-    </message>
-    <message>
-        <source>Temperature °C</source>
-        <translation>温度 °C</translation>
-    </message>
-    <message>
-        <source>Power W</source>
-        <translation>功耗 W</translation>
-    </message>
-    <message>
-        <source>Memory used MiB</source>
-        <translation>已用显存 MiB</translation>
-    </message>
-    <message>
         <source>{v:.0f}% busy</source>
         <translation>占用 {v:.0f}%</translation>
     </message>

@@ -1,446 +1,1141 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
-    <context>
-        <name>Alerts</name>
-        <message>
-            <source>Temperature above the limit</source>
-            <translation>温度超过上限</translation>
-        </message>
-        <message>
-            <source>Slowed down by heat</source>
-            <translation>因过热降频</translation>
-        </message>
-        <message>
-            <source>Held at the power limit</source>
-            <translation>受功耗上限限制</translation>
-        </message>
-        <message>
-            <source>Hardware slowdown</source>
-            <translation>硬件降频</translation>
-        </message>
-        <message>
-            <source>GPU memory almost full</source>
-            <translation>显存即将用满</translation>
-        </message>
-        <message>
-            <source>Fan stopped while hot</source>
-            <translation>高温时风扇停转</translation>
-        </message>
-        <message>
-            <source>GPU lost</source>
-            <translation>GPU 失联</translation>
-        </message>
-        <message>
-            <source>GPU {gpu} ({name}) stopped responding. Its history is kept; the app keeps retrying.</source>
-            <translation>GPU {gpu}（{name}）已无响应。历史数据已保留，程序会继续尝试重新连接。</translation>
-        </message>
-        <message>
-            <source>GPU {gpu} ({name}) has been above {limit} °C for {seconds} s (now {temp} °C).</source>
-            <translation>GPU {gpu}（{name}）温度已超过 {limit} °C 达 {seconds} 秒（当前 {temp} °C）。</translation>
-        </message>
-        <message>
-            <source>GPU {gpu} ({name}) is lowering its clocks because it is too hot ({temp} °C).</source>
-            <translation>GPU {gpu}（{name}）温度过高（{temp} °C），正在降频。</translation>
-        </message>
-        <message>
-            <source>GPU {gpu} ({name}) is held at its power limit ({power} W of {limit} W).</source>
-            <translation>GPU {gpu}（{name}）已达到功耗上限（{power} W / {limit} W）。</translation>
-        </message>
-        <message>
-            <source>GPU {gpu} ({name}): the hardware cut its clocks hard ({reasons}). Check cooling and the power cables.</source>
-            <translation>GPU {gpu}（{name}）：硬件已强制大幅降频（{reasons}）。请检查散热和供电线。</translation>
-        </message>
-        <message>
-            <source>GPU {gpu} ({name}) memory is {pct}% full ({used} of {total} MiB). The next allocation may fail with out-of-memory.</source>
-            <translation>GPU {gpu}（{name}）显存已用 {pct}%（{used} / {total} MiB）。下一次分配可能因显存不足（OOM）而失败。</translation>
-        </message>
-        <message>
-            <source>GPU {gpu} ({name}) reports its fan at 0% at {temp} °C. Check that the fan turns and is connected.</source>
-            <translation>GPU {gpu}（{name}）在 {temp} °C 时风扇转速为 0%。请检查风扇是否在转、是否接好。</translation>
-        </message>
-    </context>
-    <context>
-        <name>DeviceState</name>
-        <message>
-            <source>OK</source>
-            <translation>正常</translation>
-        </message>
-        <message>
-            <source>Sleeping</source>
-            <translation>休眠中</translation>
-        </message>
-        <message>
-            <source>No NVIDIA driver</source>
-            <translation>未安装 NVIDIA 驱动</translation>
-        </message>
-        <message>
-            <source>Driver not loaded</source>
-            <translation>驱动未加载</translation>
-        </message>
-        <message>
-            <source>Reboot needed</source>
-            <translation>需要重启</translation>
-        </message>
-        <message>
-            <source>No permission</source>
-            <translation>无访问权限</translation>
-        </message>
-        <message>
-            <source>GPU lost</source>
-            <translation>GPU 已掉线</translation>
-        </message>
-        <message>
-            <source>Error</source>
-            <translation>出错</translation>
-        </message>
-        <message>
-            <source>Readings are live.</source>
-            <translation>读数正在实时更新。</translation>
-        </message>
-        <message>
-            <source>The GPU is powered down by the system to save energy; it is not polled so that it can stay asleep.</source>
-            <translation>系统为省电已让这块 GPU 断电休眠；为了不把它唤醒，暂不读取它的数据。</translation>
-        </message>
-        <message>
-            <source>The NVIDIA driver (its NVML library) was not found. Install the NVIDIA driver; the Setup tool can help.</source>
-            <translation>找不到 NVIDIA 驱动（NVML 库）。请安装 NVIDIA 驱动，可以使用“安装向导”工具。</translation>
-        </message>
-        <message>
-            <source>The NVIDIA driver is installed but not running. Often nouveau is in use or Secure Boot blocked the module.</source>
-            <translation>NVIDIA 驱动已安装但没有运行。常见原因是系统正在使用 nouveau，或安全启动（Secure Boot）阻止了内核模块加载。</translation>
-        </message>
-        <message>
-            <source>The NVIDIA driver was updated but the old one is still running. Reboot to finish the update.</source>
-            <translation>NVIDIA 驱动已更新，但正在运行的仍是旧版本。请重启电脑以完成更新。</translation>
-        </message>
-        <message>
-            <source>This user may not access the NVIDIA device files. Check the permissions of /dev/nvidia*.</source>
-            <translation>当前用户无权访问 NVIDIA 设备文件。请检查 /dev/nvidia* 的权限。</translation>
-        </message>
-        <message>
-            <source>The GPU stopped answering (fallen off the bus). History is kept and it is retried; if it stays lost, check power and seating, then reboot.</source>
-            <translation>GPU 没有响应（已从总线上掉线）。历史数据会保留，程序会自动重试；如果一直掉线，请检查供电和显卡插接，然后重启。</translation>
-        </message>
-        <message>
-            <source>NVML reported an error for this GPU. History is kept and it is retried.</source>
-            <translation>NVML 报告这块 GPU 出错。历史数据会保留，程序会自动重试。</translation>
-        </message>
-    </context>
-    <context>
-        <name>Insights</name>
-        <message>
-            <source>Give the DataLoader more worker processes (num_workers, e.g. the number of CPU cores minus one) and keep them alive between epochs (persistent_workers=True).</source>
-            <translation>给 DataLoader 更多工作进程（num_workers，例如 CPU 核心数减一），并在各 epoch 之间保留它们（persistent_workers=True）。</translation>
-        </message>
-        <message>
-            <source>Use pin_memory=True and .to(device, non_blocking=True) so copies to the GPU overlap with compute.</source>
-            <translation>使用 pin_memory=True 和 .to(device, non_blocking=True)，让向 GPU 的数据拷贝与计算重叠进行。</translation>
-        </message>
-        <message>
-            <source>Move decoding and augmentation to the GPU (for example NVIDIA DALI or torchvision transforms on GPU tensors), or pre-process the dataset once and cache it.</source>
-            <translation>把解码和数据增强放到 GPU 上（例如 NVIDIA DALI，或对 GPU 张量使用 torchvision 变换），或者先把数据集预处理一次并缓存。</translation>
-        </message>
-        <message>
-            <source>Put the dataset on a local SSD/NVMe (not a network share or a hard disk), or cache it in RAM if it fits.</source>
-            <translation>把数据集放到本地 SSD/NVMe 上（不要放在网络共享或机械硬盘上）；内存够的话也可以缓存到内存里。</translation>
-        </message>
-        <message>
-            <source>Pack many small files into larger shards (WebDataset, TFRecord, LMDB) and raise prefetch_factor.</source>
-            <translation>把大量小文件打包成较大的分片（WebDataset、TFRecord、LMDB），并调大 prefetch_factor。</translation>
-        </message>
-        <message>
-            <source>Profile one training step (torch.profiler): look for .item()/.cpu() calls that synchronise every step, logging that blocks, or a batch size too small to fill the GPU.</source>
-            <translation>用 torch.profiler 分析一个训练步：查找每步都会同步的 .item()/.cpu() 调用、阻塞的日志记录，或小到喂不饱 GPU 的 batch size。</translation>
-        </message>
-        <message>
-            <source>Improve airflow: clean dust filters, add or speed up case fans, leave space between cards.</source>
-            <translation>改善风道：清理防尘网，增加机箱风扇或提高转速，显卡之间留出空隙。</translation>
-        </message>
-        <message>
-            <source>Use a more aggressive fan curve for long runs.</source>
-            <translation>长时间训练时使用更激进的风扇曲线。</translation>
-        </message>
-        <message>
-            <source>Lower the power limit a little (for example nvidia-smi -pl): a 10-20% lower limit usually costs only a few percent of speed and runs much cooler.</source>
-            <translation>适当降低功耗上限（例如 nvidia-smi -pl）：降低 10-20% 通常只损失几个百分点的速度，温度却低得多。</translation>
-        </message>
-        <message>
-            <source>Being held at the power limit is normal under a heavy load. If the card allows it, a higher limit or an undervolt gives more speed.</source>
-            <translation>重负载下触及功耗上限是正常的。如果显卡允许，提高功耗上限或降压超频可以换来更高速度。</translation>
-        </message>
-        <message>
-            <source>Check the power cables and adapters are fully seated and the power supply is large enough for the card's peaks.</source>
-            <translation>检查供电线和转接头是否插紧，电源功率是否足以应付显卡的峰值功耗。</translation>
-        </message>
-        <message>
-            <source>keeps dropping to 0%</source>
-            <translation>反复跌到 0%</translation>
-        </message>
-        <message>
-            <source>stays low</source>
-            <translation>一直偏低</translation>
-        </message>
-        <message>
-            <source>GPU {gpu} is waiting for data</source>
-            <translation>GPU {gpu} 在等数据</translation>
-        </message>
-        <message>
-            <source>Utilisation {pattern} (average {util}% over 2 minutes) while {process} (PID {pid}) holds GPU memory. The disk is the bottleneck: the CPU waits on storage {iowait}% of the time, reading {read} MiB/s.</source>
-            <translation>{process}（PID {pid}）占用着显存，但 GPU 利用率{pattern}（2 分钟平均 {util}%）。瓶颈在硬盘：CPU 有 {iowait}% 的时间在等存储，读取速度 {read} MiB/s。</translation>
-        </message>
-        <message>
-            <source>Utilisation {pattern} (average {util}% over 2 minutes) while {process} (PID {pid}) holds GPU memory. The CPU is the bottleneck: it is {cpu}% busy overall ({process} itself uses {proc_cpu}%), so batches are not ready in time.</source>
-            <translation>{process}（PID {pid}）占用着显存，但 GPU 利用率{pattern}（2 分钟平均 {util}%）。瓶颈在 CPU：整体占用 {cpu}%（{process} 本身占 {proc_cpu}%），数据批次来不及准备好。</translation>
-        </message>
-        <message>
-            <source>Utilisation {pattern} (average {util}% over 2 minutes). {process} (PID {pid}) uses one full CPU core ({proc_cpu}%) while the CPU as a whole is only {cpu}% busy: its data loading runs on a single thread.</source>
-            <translation>GPU 利用率{pattern}（2 分钟平均 {util}%）。{process}（PID {pid}）占满了一个 CPU 核心（{proc_cpu}%），而 CPU 整体只占用 {cpu}%：它的数据加载是单线程的。</translation>
-        </message>
-        <message>
-            <source>Utilisation {pattern} (average {util}% over 2 minutes) while {process} (PID {pid}) holds GPU memory, but neither the CPU ({cpu}% busy) nor the disk ({iowait}% iowait) looks like the bottleneck.</source>
-            <translation>{process}（PID {pid}）占用着显存，但 GPU 利用率{pattern}（2 分钟平均 {util}%）；CPU（占用 {cpu}%）和硬盘（iowait {iowait}%）看起来都不是瓶颈。</translation>
-        </message>
-        <message>
-            <source>{explanation} The SM clock is {clock} MHz, {drop}% below the {peak} MHz this card holds under load here, since {since}.</source>
-            <translation>{explanation}SM 频率为 {clock} MHz，比这张卡在本机负载下通常保持的 {peak} MHz 低 {drop}%，从 {since} 开始。</translation>
-        </message>
-        <message>
-            <source>{explanation} The SM clock is {clock} MHz; held back since {since}.</source>
-            <translation>{explanation}SM 频率为 {clock} MHz，从 {since} 开始受限。</translation>
-        </message>
-        <message>
-            <source>GPU {gpu} clocks held back: {reason}</source>
-            <translation>GPU {gpu} 频率受限：{reason}</translation>
-        </message>
-        <message>
-            <source>GPU {gpu} clocks dropped</source>
-            <translation>GPU {gpu} 频率下降</translation>
-        </message>
-        <message>
-            <source>The SM clock is {clock} MHz, {drop}% below the {peak} MHz this card holds under load here, and the driver reports no throttle reason.</source>
-            <translation>SM 频率为 {clock} MHz，比这张卡在本机负载下通常保持的 {peak} MHz 低 {drop}%，但驱动没有报告降频原因。</translation>
-        </message>
-        <message>
-            <source>GPU {gpu} is at {temp} °C and losing speed to heat</source>
-            <translation>GPU {gpu} 已达 {temp} °C，正因过热损失速度</translation>
-        </message>
-        <message>
-            <source>Above 80 °C the card gives up clock speed to stay within its temperature target, so the same job runs slower; long runs at this heat also age the card faster.</source>
-            <translation>超过 80 °C 后，显卡会降低频率以守住温度目标，同样的任务会跑得更慢；长期在这个温度下运行也会加速显卡老化。</translation>
-        </message>
-    </context>
-    <context>
-        <name>MonitorTable</name>
-        <message>
-            <source>GPU</source>
-            <translation>GPU</translation>
-        </message>
-        <message>
-            <source>Name</source>
-            <translation>名称</translation>
-        </message>
-        <message>
-            <source>State</source>
-            <translation>状态</translation>
-        </message>
-        <message>
-            <source>Temp</source>
-            <translation>温度</translation>
-        </message>
-        <message>
-            <source>Util</source>
-            <translation>利用率</translation>
-        </message>
-        <message>
-            <source>Memory</source>
-            <translation>显存</translation>
-        </message>
-        <message>
-            <source>Power</source>
-            <translation>功耗</translation>
-        </message>
-        <message>
-            <source>Fan</source>
-            <translation>风扇</translation>
-        </message>
-        <message>
-            <source>SM clock</source>
-            <translation>核心频率</translation>
-        </message>
-        <message>
-            <source>PCIe</source>
-            <translation>PCIe</translation>
-        </message>
-        <message>
-            <source>Clocks held back by</source>
-            <translation>降频原因</translation>
-        </message>
-        <message>
-            <source>Processes</source>
-            <translation>进程</translation>
-        </message>
-        <message>
-            <source>no processes</source>
-            <translation>无进程</translation>
-        </message>
-        <message>
-            <source>No NVIDIA GPU found.</source>
-            <translation>没有找到 NVIDIA GPU。</translation>
-        </message>
-        <message>
-            <source>System: CPU {cpu} of {cores} cores, RAM {ram_used} / {ram_total} GiB</source>
-            <translation>系统：CPU {cpu}（共 {cores} 核），内存 {ram_used} / {ram_total} GiB</translation>
-        </message>
-        <message>
-            <source>none</source>
-            <translation>无</translation>
-        </message>
-        <message>
-            <source>max Gen{gen} x{width}</source>
-            <translation>最高 Gen{gen} x{width}</translation>
-        </message>
-        <message>
-            <source>compute</source>
-            <translation>计算</translation>
-        </message>
-        <message>
-            <source>graphics</source>
-            <translation>图形</translation>
-        </message>
-        <message>
-            <source>compute+graphics</source>
-            <translation>计算+图形</translation>
-        </message>
-    </context>
-    <context>
-        <name>SessionsReport</name>
-        <message>
-            <source>ID</source>
-            <translation>ID</translation>
-        </message>
-        <message>
-            <source>Start</source>
-            <translation>开始时间</translation>
-        </message>
-        <message>
-            <source>Duration</source>
-            <translation>时长</translation>
-        </message>
-        <message>
-            <source>Samples</source>
-            <translation>采样数</translation>
-        </message>
-        <message>
-            <source>Source</source>
-            <translation>来源</translation>
-        </message>
-        <message>
-            <source>GPUs</source>
-            <translation>GPU</translation>
-        </message>
-        <message>
-            <source>No recorded sessions in {folder}</source>
-            <translation>{folder} 中没有已录制的会话</translation>
-        </message>
-        <message>
-            <source>unreadable: {problem}</source>
-            <translation>无法读取：{problem}</translation>
-        </message>
-        <message>
-            <source>Session {id}: started {start}, {duration} long, {samples} samples</source>
-            <translation>会话 {id}：开始于 {start}，时长 {duration}，共 {samples} 个采样</translation>
-        </message>
-        <message>
-            <source>GPU {index} {name}: temperature mean {mean_temp} °C, peak {peak_temp} °C; utilisation mean {util} %; power mean {power} W; energy {energy} Wh</source>
-            <translation>GPU {index} {name}：平均温度 {mean_temp} °C，最高 {peak_temp} °C；平均利用率 {util} %；平均功耗 {power} W；耗电 {energy} Wh</translation>
-        </message>
-        <message>
-            <source>Clocks held back: {reasons}</source>
-            <translation>降频：{reasons}</translation>
-        </message>
-        <message>
-            <source>Clocks never held back</source>
-            <translation>从未降频</translation>
-        </message>
-        <message>
-            <source>{rows} rows written to {file}</source>
-            <translation>已写入 {rows} 行到 {file}</translation>
-        </message>
-    </context>
-    <context>
-        <name>Throttle</name>
-        <message>
-            <source>Idle</source>
-            <translation>空闲</translation>
-        </message>
-        <message>
-            <source>Nothing to do, so the clocks are lowered to save power.</source>
-            <translation>没有任务，频率已降低以节省电量。</translation>
-        </message>
-        <message>
-            <source>Clock setting</source>
-            <translation>频率设置</translation>
-        </message>
-        <message>
-            <source>Clocks are held by an application clock setting.</source>
-            <translation>频率被应用程序时钟设置锁定。</translation>
-        </message>
-        <message>
-            <source>Power limit</source>
-            <translation>功耗墙</translation>
-        </message>
-        <message>
-            <source>The card reached its power limit and lowered its clocks to stay under it.</source>
-            <translation>显卡达到功耗上限，降低频率以保持在上限之内。</translation>
-        </message>
-        <message>
-            <source>Hardware slowdown</source>
-            <translation>硬件降频</translation>
-        </message>
-        <message>
-            <source>The hardware cut clocks hard (overheating, power brake or a power supply problem).</source>
-            <translation>硬件强制大幅降频（过热、电源制动信号或供电问题）。</translation>
-        </message>
-        <message>
-            <source>Sync boost</source>
-            <translation>同步加速</translation>
-        </message>
-        <message>
-            <source>Clocks are kept in step with other GPUs in a sync-boost group.</source>
-            <translation>频率与同步加速组中的其他 GPU 保持一致。</translation>
-        </message>
-        <message>
-            <source>Thermal limit</source>
-            <translation>温度墙</translation>
-        </message>
-        <message>
-            <source>The card is too warm and the driver lowered its clocks to cool down.</source>
-            <translation>显卡温度过高，驱动已降频以降温。</translation>
-        </message>
-        <message>
-            <source>Thermal slowdown (hardware)</source>
-            <translation>硬件过热降频</translation>
-        </message>
-        <message>
-            <source>The card hit its hardware temperature limit and cut clocks hard.</source>
-            <translation>显卡触及硬件温度上限，已强制大幅降频。</translation>
-        </message>
-        <message>
-            <source>Power brake</source>
-            <translation>电源制动</translation>
-        </message>
-        <message>
-            <source>An external power brake signal (often the power supply) cut the clocks.</source>
-            <translation>外部电源制动信号（通常来自电源）迫使显卡降频。</translation>
-        </message>
-        <message>
-            <source>Display clock setting</source>
-            <translation>显示频率设置</translation>
-        </message>
-        <message>
-            <source>Clocks are limited to match the display clock.</source>
-            <translation>频率被限制以匹配显示时钟。</translation>
-        </message>
-    </context>
+<context>
+    <name>AlertSettingsGroup</name>
+    <message>
+        <source>Alerts</source>
+        <translation>警报</translation>
+    </message>
+    <message>
+        <source>Watch the GPUs and alert me about problems</source>
+        <translation>监视 GPU，出现问题时提醒我</translation>
+    </message>
+    <message>
+        <source>for at least</source>
+        <translation>且持续至少</translation>
+    </message>
+    <message>
+        <source>Temperature above</source>
+        <translation>温度高于</translation>
+    </message>
+    <message>
+        <source>GPU memory above</source>
+        <translation>显存占用高于</translation>
+    </message>
+    <message>
+        <source>A fan standing still on a hot card usually means a failed fan or a fan curve problem.</source>
+        <translation>显卡很热而风扇不转，通常是风扇坏了或风扇曲线设置有问题。</translation>
+    </message>
+    <message>
+        <source>Fan at 0% while hotter than</source>
+        <translation>风扇为 0% 且温度高于</translation>
+    </message>
+    <message>
+        <source>Clocks lowered because the card is too warm</source>
+        <translation>因温度过高而降频</translation>
+    </message>
+    <message>
+        <source>Clocks lowered by the power limit (common under full load)</source>
+        <translation>因功耗墙而降频（满载时很常见）</translation>
+    </message>
+    <message>
+        <source>Hardware slowdown (overheating or a power supply problem)</source>
+        <translation>硬件降频（过热或电源问题）</translation>
+    </message>
+    <message>
+        <source>A GPU stops answering</source>
+        <translation>GPU 失去响应</translation>
+    </message>
+    <message>
+        <source>Show alerts as desktop notifications</source>
+        <translation>以桌面通知显示警报</translation>
+    </message>
+</context>
+<context>
+    <name>Alerts</name>
+    <message>
+        <source>Temperature above the limit</source>
+        <translation>温度超过上限</translation>
+    </message>
+    <message>
+        <source>Slowed down by heat</source>
+        <translation>因过热降频</translation>
+    </message>
+    <message>
+        <source>Held at the power limit</source>
+        <translation>受功耗上限限制</translation>
+    </message>
+    <message>
+        <source>Hardware slowdown</source>
+        <translation>硬件降频</translation>
+    </message>
+    <message>
+        <source>GPU memory almost full</source>
+        <translation>显存即将用满</translation>
+    </message>
+    <message>
+        <source>Fan stopped while hot</source>
+        <translation>高温时风扇停转</translation>
+    </message>
+    <message>
+        <source>GPU lost</source>
+        <translation>GPU 失联</translation>
+    </message>
+    <message>
+        <source>GPU {gpu} ({name}) stopped responding. Its history is kept; the app keeps retrying.</source>
+        <translation>GPU {gpu}（{name}）已无响应。历史数据已保留，程序会继续尝试重新连接。</translation>
+    </message>
+    <message>
+        <source>GPU {gpu} ({name}) has been above {limit} °C for {seconds} s (now {temp} °C).</source>
+        <translation>GPU {gpu}（{name}）温度已超过 {limit} °C 达 {seconds} 秒（当前 {temp} °C）。</translation>
+    </message>
+    <message>
+        <source>GPU {gpu} ({name}) is lowering its clocks because it is too hot ({temp} °C).</source>
+        <translation>GPU {gpu}（{name}）温度过高（{temp} °C），正在降频。</translation>
+    </message>
+    <message>
+        <source>GPU {gpu} ({name}) is held at its power limit ({power} W of {limit} W).</source>
+        <translation>GPU {gpu}（{name}）已达到功耗上限（{power} W / {limit} W）。</translation>
+    </message>
+    <message>
+        <source>GPU {gpu} ({name}): the hardware cut its clocks hard ({reasons}). Check cooling and the power cables.</source>
+        <translation>GPU {gpu}（{name}）：硬件已强制大幅降频（{reasons}）。请检查散热和供电线。</translation>
+    </message>
+    <message>
+        <source>GPU {gpu} ({name}) memory is {pct}% full ({used} of {total} MiB). The next allocation may fail with out-of-memory.</source>
+        <translation>GPU {gpu}（{name}）显存已用 {pct}%（{used} / {total} MiB）。下一次分配可能因显存不足（OOM）而失败。</translation>
+    </message>
+    <message>
+        <source>GPU {gpu} ({name}) reports its fan at 0% at {temp} °C. Check that the fan turns and is connected.</source>
+        <translation>GPU {gpu}（{name}）在 {temp} °C 时风扇转速为 0%。请检查风扇是否在转、是否接好。</translation>
+    </message>
+</context>
+<context>
+    <name>DashboardPage</name>
+    <message>
+        <source>Processes</source>
+        <translation>进程</translation>
+    </message>
+    <message>
+        <source>Insights</source>
+        <translation>分析建议</translation>
+    </message>
+    <message>
+        <source>Alerts</source>
+        <translation>警报</translation>
+    </message>
+    <message>
+        <source>Dashboard</source>
+        <translation>仪表盘</translation>
+    </message>
+    <message>
+        <source>Time window</source>
+        <translation>时间范围</translation>
+    </message>
+    <message>
+        <source>1 minute</source>
+        <translation>1 分钟</translation>
+    </message>
+    <message>
+        <source>5 minutes</source>
+        <translation>5 分钟</translation>
+    </message>
+    <message>
+        <source>10 minutes</source>
+        <translation>10 分钟</translation>
+    </message>
+    <message>
+        <source>30 minutes</source>
+        <translation>30 分钟</translation>
+    </message>
+    <message>
+        <source>1 hour</source>
+        <translation>1 小时</translation>
+    </message>
+    <message>
+        <source>6 hours</source>
+        <translation>6 小时</translation>
+    </message>
+    <message>
+        <source>24 hours</source>
+        <translation>24 小时</translation>
+    </message>
+    <message>
+        <source>Live</source>
+        <translation>实时</translation>
+    </message>
+    <message>
+        <source>Follow the newest readings. Drag or scroll a graph to look back; press Live to return.</source>
+        <translation>跟随最新读数。拖动或滚动图表可回看历史；点“实时”返回。</translation>
+    </message>
+    <message>
+        <source>Back to live</source>
+        <translation>返回实时监控</translation>
+    </message>
+    <message>
+        <source>Close the replay and monitor this computer&apos;s GPUs again.</source>
+        <translation>关闭回放，重新监控本机的 GPU。</translation>
+    </message>
+    <message>
+        <source>Sessions…</source>
+        <translation>会话记录…</translation>
+    </message>
+    <message>
+        <source>Open, compare and export recorded sessions, or open an nvidia-smi log.</source>
+        <translation>打开、对比和导出已记录的会话，或打开 nvidia-smi 日志。</translation>
+    </message>
+    <message>
+        <source>Alerts ({count})</source>
+        <translation>警报（{count}）</translation>
+    </message>
+    <message>
+        <source>Monitoring is not running</source>
+        <translation>监控未运行</translation>
+    </message>
+    <message>
+        <source>The monitoring service could not be started. Run &apos;python main.py monitor --once&apos; in a terminal to see the reason, or try the demo.</source>
+        <translation>监控服务无法启动。请在终端运行 “python main.py monitor --once” 查看原因，或先试试演示。</translation>
+    </message>
+    <message>
+        <source>Starting…</source>
+        <translation>正在启动…</translation>
+    </message>
+    <message>
+        <source>Waiting for the first readings.</source>
+        <translation>正在等待第一批读数。</translation>
+    </message>
+    <message>
+        <source>GPU {index} · {name}</source>
+        <translation>GPU {index} · {name}</translation>
+    </message>
+    <message>
+        <source>GPU {index}</source>
+        <translation>GPU {index}</translation>
+    </message>
+    <message>
+        <source>Nothing to report: no bottleneck, slowdown or heat problem seen in this window.</source>
+        <translation>一切正常：在此时间范围内没有发现瓶颈、降频或过热问题。</translation>
+    </message>
+    <message>
+        <source>Insights ({count})</source>
+        <translation>分析建议（{count}）</translation>
+    </message>
+    <message>
+        <source>Demo: a simulated training run</source>
+        <translation>演示：模拟的训练任务</translation>
+    </message>
+    <message>
+        <source>Replay of a recorded log</source>
+        <translation>回放已记录的日志</translation>
+    </message>
+    <message>
+        <source>Live from the NVIDIA driver</source>
+        <translation>来自 NVIDIA 驱动的实时数据</translation>
+    </message>
+</context>
+<context>
+    <name>DeviceState</name>
+    <message>
+        <source>OK</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <source>Sleeping</source>
+        <translation>休眠中</translation>
+    </message>
+    <message>
+        <source>No NVIDIA driver</source>
+        <translation>未安装 NVIDIA 驱动</translation>
+    </message>
+    <message>
+        <source>Driver not loaded</source>
+        <translation>驱动未加载</translation>
+    </message>
+    <message>
+        <source>Reboot needed</source>
+        <translation>需要重启</translation>
+    </message>
+    <message>
+        <source>No permission</source>
+        <translation>无访问权限</translation>
+    </message>
+    <message>
+        <source>GPU lost</source>
+        <translation>GPU 已掉线</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>出错</translation>
+    </message>
+    <message>
+        <source>Readings are live.</source>
+        <translation>读数正在实时更新。</translation>
+    </message>
+    <message>
+        <source>The GPU is powered down by the system to save energy; it is not polled so that it can stay asleep.</source>
+        <translation>系统为省电已让这块 GPU 断电休眠；为了不把它唤醒，暂不读取它的数据。</translation>
+    </message>
+    <message>
+        <source>The NVIDIA driver (its NVML library) was not found. Install the NVIDIA driver; the Setup tool can help.</source>
+        <translation>找不到 NVIDIA 驱动（NVML 库）。请安装 NVIDIA 驱动，可以使用“安装向导”工具。</translation>
+    </message>
+    <message>
+        <source>The NVIDIA driver is installed but not running. Often nouveau is in use or Secure Boot blocked the module.</source>
+        <translation>NVIDIA 驱动已安装但没有运行。常见原因是系统正在使用 nouveau，或安全启动（Secure Boot）阻止了内核模块加载。</translation>
+    </message>
+    <message>
+        <source>The NVIDIA driver was updated but the old one is still running. Reboot to finish the update.</source>
+        <translation>NVIDIA 驱动已更新，但正在运行的仍是旧版本。请重启电脑以完成更新。</translation>
+    </message>
+    <message>
+        <source>This user may not access the NVIDIA device files. Check the permissions of /dev/nvidia*.</source>
+        <translation>当前用户无权访问 NVIDIA 设备文件。请检查 /dev/nvidia* 的权限。</translation>
+    </message>
+    <message>
+        <source>The GPU stopped answering (fallen off the bus). History is kept and it is retried; if it stays lost, check power and seating, then reboot.</source>
+        <translation>GPU 没有响应（已从总线上掉线）。历史数据会保留，程序会自动重试；如果一直掉线，请检查供电和显卡插接，然后重启。</translation>
+    </message>
+    <message>
+        <source>NVML reported an error for this GPU. History is kept and it is retried.</source>
+        <translation>NVML 报告这块 GPU 出错。历史数据会保留，程序会自动重试。</translation>
+    </message>
+</context>
+<context>
+    <name>Duration</name>
+    <message>
+        <source>{s} s</source>
+        <translation>{s} 秒</translation>
+    </message>
+    <message>
+        <source>{m} min {s:02d} s</source>
+        <translation>{m} 分 {s:02d} 秒</translation>
+    </message>
+    <message>
+        <source>{h} h {m:02d} min</source>
+        <translation>{h} 小时 {m:02d} 分</translation>
+    </message>
+</context>
+<context>
+    <name>GpuCard</name>
+    <message>
+        <source>Utilisation</source>
+        <translation>利用率</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>显存</translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>Power</source>
+        <translation>功耗</translation>
+    </message>
+    <message>
+        <source>Clocks</source>
+        <translation>频率</translation>
+    </message>
+    <message>
+        <source>Fan</source>
+        <translation>风扇</translation>
+    </message>
+    <message>
+        <source>memory bus {pct:.0f}%</source>
+        <translation>显存带宽 {pct:.0f}%</translation>
+    </message>
+    <message>
+        <source>enc {enc:.0f}% · dec {dec:.0f}%</source>
+        <translation>编码 {enc:.0f}% · 解码 {dec:.0f}%</translation>
+    </message>
+    <message>
+        <source>of {total} ({pct:.0f}%)</source>
+        <translation>共 {total}（{pct:.0f}%）</translation>
+    </message>
+    <message>
+        <source>slows at {t:.0f} °C</source>
+        <translation>{t:.0f} °C 起降频</translation>
+    </message>
+    <message>
+        <source>memory {t:.0f} °C</source>
+        <translation>显存 {t:.0f} °C</translation>
+    </message>
+    <message>
+        <source>Shuts down at {t:.0f} °C</source>
+        <translation>{t:.0f} °C 时关机保护</translation>
+    </message>
+    <message>
+        <source>limit {w:.0f} W</source>
+        <translation>上限 {w:.0f} W</translation>
+    </message>
+    <message>
+        <source>max {mhz:.0f}</source>
+        <translation>最高 {mhz:.0f}</translation>
+    </message>
+    <message>
+        <source>mem {mhz:.0f}</source>
+        <translation>显存 {mhz:.0f}</translation>
+    </message>
+    <message>
+        <source>target speed</source>
+        <translation>目标转速</translation>
+    </message>
+    <message>
+        <source>no fan reading</source>
+        <translation>无风扇读数</translation>
+    </message>
+    <message>
+        <source>Laptops and some cards do not report a fan speed.</source>
+        <translation>笔记本和部分显卡不报告风扇转速。</translation>
+    </message>
+    <message>
+        <source>Performance state: P0 is full speed, higher numbers save power.</source>
+        <translation>性能状态：P0 为全速，数字越大越省电。</translation>
+    </message>
+    <message>
+        <source>The link runs at its maximum.</source>
+        <translation>链路以最高速率运行。</translation>
+    </message>
+    <message>
+        <source>GPU {index} · {name}</source>
+        <translation>GPU {index} · {name}</translation>
+    </message>
+    <message>
+        <source>driver {version}</source>
+        <translation>驱动 {version}</translation>
+    </message>
+    <message>
+        <source>This GPU does not report this value.</source>
+        <translation>这块 GPU 不报告此数值。</translation>
+    </message>
+    <message>
+        <source>Waiting</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>Clocks held back this session:</source>
+        <translation>本次会话的降频时长：</translation>
+    </message>
+    <message>
+        <source>No clock slowdowns this session.</source>
+        <translation>本次会话没有降频。</translation>
+    </message>
+</context>
+<context>
+    <name>Graphs</name>
+    <message>
+        <source>Utilisation %</source>
+        <translation>利用率 %</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>memory bus</source>
+        <translation>显存带宽</translation>
+    </message>
+    <message>
+        <source>Memory used (GiB)</source>
+        <translation>显存占用 (GiB)</translation>
+    </message>
+    <message>
+        <source>Temperature °C</source>
+        <translation>温度 °C</translation>
+    </message>
+    <message>
+        <source>core</source>
+        <translation>核心</translation>
+    </message>
+    <message>
+        <source>slowdown</source>
+        <translation>降频点</translation>
+    </message>
+    <message>
+        <source>Power W</source>
+        <translation>功耗 W</translation>
+    </message>
+    <message>
+        <source>draw</source>
+        <translation>实际</translation>
+    </message>
+    <message>
+        <source>- - limit</source>
+        <translation>- - 上限</translation>
+    </message>
+    <message>
+        <source>SM clock MHz</source>
+        <translation>SM 频率 MHz</translation>
+    </message>
+    <message>
+        <source>now</source>
+        <translation>当前</translation>
+    </message>
+    <message>
+        <source>max</source>
+        <translation>最高</translation>
+    </message>
+</context>
+<context>
+    <name>Health</name>
+    <message>
+        <source>Under load the card runs at PCIe Gen{gen} x{width}, below its maximum Gen{gen_max} x{width_max}. Check that it sits in a full-speed x16 slot, that riser cables are rated for this generation, and the PCIe setting in the BIOS.</source>
+        <translation>负载下显卡以 PCIe Gen{gen} x{width} 运行，低于其最高的 Gen{gen_max} x{width_max}。请检查显卡是否插在全速 x16 插槽上、延长线（转接线）是否支持这一代 PCIe，以及 BIOS 中的 PCIe 设置。</translation>
+    </message>
+    <message>
+        <source>The link is slower than its maximum while the card is idle. That is normal power saving.</source>
+        <translation>显卡空闲时链路低于最高速率，这是正常的节能行为。</translation>
+    </message>
+    <message>
+        <source>Working</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <source>Readings are coming in.</source>
+        <translation>正在接收读数。</translation>
+    </message>
+    <message>
+        <source>Sleeping</source>
+        <translation>休眠中</translation>
+    </message>
+    <message>
+        <source>The GPU is powered down to save energy. It is not polled, so it can stay asleep; it wakes when a program uses it.</source>
+        <translation>GPU 已断电节能。为了不唤醒它，此时不读取它的数据；有程序使用它时会自动唤醒。</translation>
+    </message>
+    <message>
+        <source>No NVIDIA driver found</source>
+        <translation>未找到 NVIDIA 驱动</translation>
+    </message>
+    <message>
+        <source>The NVIDIA driver (and its NVML library) is not installed, so no NVIDIA GPU can be read. The Setup page checks your system and installs the right driver.</source>
+        <translation>未安装 NVIDIA 驱动（及其 NVML 库），因此无法读取任何 NVIDIA GPU。“安装向导”页面会检查你的系统并安装合适的驱动。</translation>
+    </message>
+    <message>
+        <source>The NVIDIA driver is not loaded</source>
+        <translation>NVIDIA 驱动未加载</translation>
+    </message>
+    <message>
+        <source>The driver is installed but not running. This often happens after a kernel update or when Secure Boot blocks the driver. The Setup page finds out why.</source>
+        <translation>驱动已安装但没有运行。这常见于内核更新之后，或安全启动（Secure Boot）阻止了驱动。“安装向导”页面可以查明原因。</translation>
+    </message>
+    <message>
+        <source>Restart needed after a driver update</source>
+        <translation>驱动更新后需要重启</translation>
+    </message>
+    <message>
+        <source>The running driver and the installed driver files have different versions. Restart the computer to finish the driver update.</source>
+        <translation>正在运行的驱动与已安装的驱动文件版本不一致。请重启电脑以完成驱动更新。</translation>
+    </message>
+    <message>
+        <source>No permission to read the GPU</source>
+        <translation>没有读取 GPU 的权限</translation>
+    </message>
+    <message>
+        <source>Your user account is not allowed to open the NVIDIA device. The Setup page shows how to grant access.</source>
+        <translation>你的用户账户无权打开 NVIDIA 设备。“安装向导”页面会说明如何授予权限。</translation>
+    </message>
+    <message>
+        <source>GPU lost</source>
+        <translation>GPU 已丢失</translation>
+    </message>
+    <message>
+        <source>The GPU stopped answering (it fell off the bus or the driver reset it). Its history is kept and it is retried. If it does not come back, check power cables and restart.</source>
+        <translation>GPU 失去响应（从总线上掉线或被驱动重置）。历史数据会保留，并会自动重试。如果一直无法恢复，请检查供电线并重启。</translation>
+    </message>
+    <message>
+        <source>GPU error</source>
+        <translation>GPU 错误</translation>
+    </message>
+    <message>
+        <source>The driver reported an error while reading this GPU. It is retried automatically.</source>
+        <translation>读取这块 GPU 时驱动报告了错误，会自动重试。</translation>
+    </message>
+    <message>
+        <source>No NVIDIA GPU found</source>
+        <translation>未找到 NVIDIA GPU</translation>
+    </message>
+    <message>
+        <source>The NVIDIA driver is running but reports no GPU. On a laptop, check that the NVIDIA GPU is enabled in the BIOS or the vendor&apos;s power tool (hybrid mode).</source>
+        <translation>NVIDIA 驱动正在运行，但没有报告任何 GPU。如果是笔记本，请检查 BIOS 或厂商的电源管理工具中是否启用了 NVIDIA 独显（混合模式）。</translation>
+    </message>
+</context>
+<context>
+    <name>Insights</name>
+    <message>
+        <source>Give the DataLoader more worker processes (num_workers, e.g. the number of CPU cores minus one) and keep them alive between epochs (persistent_workers=True).</source>
+        <translation>给 DataLoader 更多工作进程（num_workers，例如 CPU 核心数减一），并在各 epoch 之间保留它们（persistent_workers=True）。</translation>
+    </message>
+    <message>
+        <source>Use pin_memory=True and .to(device, non_blocking=True) so copies to the GPU overlap with compute.</source>
+        <translation>使用 pin_memory=True 和 .to(device, non_blocking=True)，让向 GPU 的数据拷贝与计算重叠进行。</translation>
+    </message>
+    <message>
+        <source>Move decoding and augmentation to the GPU (for example NVIDIA DALI or torchvision transforms on GPU tensors), or pre-process the dataset once and cache it.</source>
+        <translation>把解码和数据增强放到 GPU 上（例如 NVIDIA DALI，或对 GPU 张量使用 torchvision 变换），或者先把数据集预处理一次并缓存。</translation>
+    </message>
+    <message>
+        <source>Put the dataset on a local SSD/NVMe (not a network share or a hard disk), or cache it in RAM if it fits.</source>
+        <translation>把数据集放到本地 SSD/NVMe 上（不要放在网络共享或机械硬盘上）；内存够的话也可以缓存到内存里。</translation>
+    </message>
+    <message>
+        <source>Pack many small files into larger shards (WebDataset, TFRecord, LMDB) and raise prefetch_factor.</source>
+        <translation>把大量小文件打包成较大的分片（WebDataset、TFRecord、LMDB），并调大 prefetch_factor。</translation>
+    </message>
+    <message>
+        <source>Profile one training step (torch.profiler): look for .item()/.cpu() calls that synchronise every step, logging that blocks, or a batch size too small to fill the GPU.</source>
+        <translation>用 torch.profiler 分析一个训练步：查找每步都会同步的 .item()/.cpu() 调用、阻塞的日志记录，或小到喂不饱 GPU 的 batch size。</translation>
+    </message>
+    <message>
+        <source>Improve airflow: clean dust filters, add or speed up case fans, leave space between cards.</source>
+        <translation>改善风道：清理防尘网，增加机箱风扇或提高转速，显卡之间留出空隙。</translation>
+    </message>
+    <message>
+        <source>Use a more aggressive fan curve for long runs.</source>
+        <translation>长时间训练时使用更激进的风扇曲线。</translation>
+    </message>
+    <message>
+        <source>Lower the power limit a little (for example nvidia-smi -pl): a 10-20% lower limit usually costs only a few percent of speed and runs much cooler.</source>
+        <translation>适当降低功耗上限（例如 nvidia-smi -pl）：降低 10-20% 通常只损失几个百分点的速度，温度却低得多。</translation>
+    </message>
+    <message>
+        <source>Being held at the power limit is normal under a heavy load. If the card allows it, a higher limit or an undervolt gives more speed.</source>
+        <translation>重负载下触及功耗上限是正常的。如果显卡允许，提高功耗上限或降压超频可以换来更高速度。</translation>
+    </message>
+    <message>
+        <source>Check the power cables and adapters are fully seated and the power supply is large enough for the card&apos;s peaks.</source>
+        <translation>检查供电线和转接头是否插紧，电源功率是否足以应付显卡的峰值功耗。</translation>
+    </message>
+    <message>
+        <source>keeps dropping to 0%</source>
+        <translation>反复跌到 0%</translation>
+    </message>
+    <message>
+        <source>stays low</source>
+        <translation>一直偏低</translation>
+    </message>
+    <message>
+        <source>GPU {gpu} is waiting for data</source>
+        <translation>GPU {gpu} 在等数据</translation>
+    </message>
+    <message>
+        <source>Utilisation {pattern} (average {util}% over 2 minutes) while {process} (PID {pid}) holds GPU memory. The disk is the bottleneck: the CPU waits on storage {iowait}% of the time, reading {read} MiB/s.</source>
+        <translation>{process}（PID {pid}）占用着显存，但 GPU 利用率{pattern}（2 分钟平均 {util}%）。瓶颈在硬盘：CPU 有 {iowait}% 的时间在等存储，读取速度 {read} MiB/s。</translation>
+    </message>
+    <message>
+        <source>Utilisation {pattern} (average {util}% over 2 minutes) while {process} (PID {pid}) holds GPU memory. The CPU is the bottleneck: it is {cpu}% busy overall ({process} itself uses {proc_cpu}%), so batches are not ready in time.</source>
+        <translation>{process}（PID {pid}）占用着显存，但 GPU 利用率{pattern}（2 分钟平均 {util}%）。瓶颈在 CPU：整体占用 {cpu}%（{process} 本身占 {proc_cpu}%），数据批次来不及准备好。</translation>
+    </message>
+    <message>
+        <source>Utilisation {pattern} (average {util}% over 2 minutes). {process} (PID {pid}) uses one full CPU core ({proc_cpu}%) while the CPU as a whole is only {cpu}% busy: its data loading runs on a single thread.</source>
+        <translation>GPU 利用率{pattern}（2 分钟平均 {util}%）。{process}（PID {pid}）占满了一个 CPU 核心（{proc_cpu}%），而 CPU 整体只占用 {cpu}%：它的数据加载是单线程的。</translation>
+    </message>
+    <message>
+        <source>Utilisation {pattern} (average {util}% over 2 minutes) while {process} (PID {pid}) holds GPU memory, but neither the CPU ({cpu}% busy) nor the disk ({iowait}% iowait) looks like the bottleneck.</source>
+        <translation>{process}（PID {pid}）占用着显存，但 GPU 利用率{pattern}（2 分钟平均 {util}%）；CPU（占用 {cpu}%）和硬盘（iowait {iowait}%）看起来都不是瓶颈。</translation>
+    </message>
+    <message>
+        <source>{explanation} The SM clock is {clock} MHz, {drop}% below the {peak} MHz this card holds under load here, since {since}.</source>
+        <translation>{explanation}SM 频率为 {clock} MHz，比这张卡在本机负载下通常保持的 {peak} MHz 低 {drop}%，从 {since} 开始。</translation>
+    </message>
+    <message>
+        <source>{explanation} The SM clock is {clock} MHz; held back since {since}.</source>
+        <translation>{explanation}SM 频率为 {clock} MHz，从 {since} 开始受限。</translation>
+    </message>
+    <message>
+        <source>GPU {gpu} clocks held back: {reason}</source>
+        <translation>GPU {gpu} 频率受限：{reason}</translation>
+    </message>
+    <message>
+        <source>GPU {gpu} clocks dropped</source>
+        <translation>GPU {gpu} 频率下降</translation>
+    </message>
+    <message>
+        <source>The SM clock is {clock} MHz, {drop}% below the {peak} MHz this card holds under load here, and the driver reports no throttle reason.</source>
+        <translation>SM 频率为 {clock} MHz，比这张卡在本机负载下通常保持的 {peak} MHz 低 {drop}%，但驱动没有报告降频原因。</translation>
+    </message>
+    <message>
+        <source>GPU {gpu} is at {temp} °C and losing speed to heat</source>
+        <translation>GPU {gpu} 已达 {temp} °C，正因过热损失速度</translation>
+    </message>
+    <message>
+        <source>Above 80 °C the card gives up clock speed to stay within its temperature target, so the same job runs slower; long runs at this heat also age the card faster.</source>
+        <translation>超过 80 °C 后，显卡会降低频率以守住温度目标，同样的任务会跑得更慢；长期在这个温度下运行也会加速显卡老化。</translation>
+    </message>
+</context>
+<context>
+    <name>MonitorSettingsGroup</name>
+    <message>
+        <source>Monitoring</source>
+        <translation>监控</translation>
+    </message>
+    <message>
+        <source>Utilisation, memory, power, clocks, temperature and throttling. Below 0.5 s the polling itself starts to cost performance.</source>
+        <translation>利用率、显存、功耗、频率、温度和降频状态。间隔低于 0.5 秒时，读取本身就会开始影响性能。</translation>
+    </message>
+    <message>
+        <source>Read the GPU every</source>
+        <translation>GPU 读取间隔</translation>
+    </message>
+    <message>
+        <source>Fan, PCIe link, processes and ECC change slowly and cost more to read.</source>
+        <translation>风扇、PCIe 链路、进程和 ECC 变化较慢，读取开销也更大。</translation>
+    </message>
+    <message>
+        <source>Read fan, PCIe and processes every</source>
+        <translation>风扇、PCIe 和进程读取间隔</translation>
+    </message>
+    <message>
+        <source>Record every session (open them later with Sessions…)</source>
+        <translation>记录每次会话（之后可在“会话记录…”中打开）</translation>
+    </message>
+    <message>
+        <source>Interval and recording changes apply the next time monitoring starts.</source>
+        <translation>间隔和记录设置在下次启动监控时生效。</translation>
+    </message>
+</context>
+<context>
+    <name>MonitorTable</name>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Temp</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>Util</source>
+        <translation>利用率</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>显存</translation>
+    </message>
+    <message>
+        <source>Power</source>
+        <translation>功耗</translation>
+    </message>
+    <message>
+        <source>Fan</source>
+        <translation>风扇</translation>
+    </message>
+    <message>
+        <source>SM clock</source>
+        <translation>核心频率</translation>
+    </message>
+    <message>
+        <source>PCIe</source>
+        <translation>PCIe</translation>
+    </message>
+    <message>
+        <source>Clocks held back by</source>
+        <translation>降频原因</translation>
+    </message>
+    <message>
+        <source>Processes</source>
+        <translation>进程</translation>
+    </message>
+    <message>
+        <source>no processes</source>
+        <translation>无进程</translation>
+    </message>
+    <message>
+        <source>No NVIDIA GPU found.</source>
+        <translation>没有找到 NVIDIA GPU。</translation>
+    </message>
+    <message>
+        <source>System: CPU {cpu} of {cores} cores, RAM {ram_used} / {ram_total} GiB</source>
+        <translation>系统：CPU {cpu}（共 {cores} 核），内存 {ram_used} / {ram_total} GiB</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>max Gen{gen} x{width}</source>
+        <translation>最高 Gen{gen} x{width}</translation>
+    </message>
+    <message>
+        <source>compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>graphics</source>
+        <translation>图形</translation>
+    </message>
+    <message>
+        <source>compute+graphics</source>
+        <translation>计算+图形</translation>
+    </message>
+</context>
+<context>
+    <name>NoGpuPanel</name>
+    <message>
+        <source>Open Setup</source>
+        <translation>打开安装向导</translation>
+    </message>
+    <message>
+        <source>Show the demo</source>
+        <translation>查看演示</translation>
+    </message>
+    <message>
+        <source>Run the dashboard on a simulated two-GPU training run.</source>
+        <translation>用模拟的双 GPU 训练任务运行仪表盘。</translation>
+    </message>
+</context>
+<context>
+    <name>ProcessTableModel</name>
+    <message>
+        <source>PID</source>
+        <translation>PID</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>GPU memory</source>
+        <translation>显存</translation>
+    </message>
+    <message>
+        <source>not reported</source>
+        <translation>未报告</translation>
+    </message>
+    <message>
+        <source>The driver does not report per-process memory here (Windows WDDM, or a MIG slice).</source>
+        <translation>驱动在此不报告单个进程的显存用量（Windows WDDM 模式或 MIG 分区）。</translation>
+    </message>
+    <message>
+        <source>Compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>Graphics</source>
+        <translation>图形</translation>
+    </message>
+    <message>
+        <source>Compute + graphics</source>
+        <translation>计算 + 图形</translation>
+    </message>
+</context>
+<context>
+    <name>SessionsDialog</name>
+    <message>
+        <source>Recorded sessions</source>
+        <translation>已记录的会话</translation>
+    </message>
+    <message>
+        <source>Every monitoring session is recorded here (turn it off in Settings). Select one to see its summary, two to compare them.</source>
+        <translation>每次监控会话都会记录在这里（可在设置中关闭）。选择一个查看摘要，选择两个进行对比。</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>开始时间</translation>
+    </message>
+    <message>
+        <source>Length</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Readings</source>
+        <translation>读数</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>Open in dashboard</source>
+        <translation>在仪表盘中打开</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>Save the session in nvidia-smi&apos;s CSV layout (it opens in a spreadsheet).</source>
+        <translation>以 nvidia-smi 的 CSV 格式保存该会话（可用电子表格打开）。</translation>
+    </message>
+    <message>
+        <source>Open a log file…</source>
+        <translation>打开日志文件…</translation>
+    </message>
+    <message>
+        <source>A recording from another computer, or a log written by
+nvidia-smi --query-gpu=... --format=csv -l 1</source>
+        <translation>来自其他电脑的记录，或由以下命令生成的日志：
+nvidia-smi --query-gpu=... --format=csv -l 1</translation>
+    </message>
+    <message>
+        <source>No recorded sessions yet. They appear here after the app has monitored for a while.</source>
+        <translation>还没有记录的会话。应用监控一段时间后，会话会出现在这里。</translation>
+    </message>
+    <message>
+        <source>This file cannot be opened</source>
+        <translation>无法打开此文件</translation>
+    </message>
+    <message>
+        <source>This recording cannot be read.</source>
+        <translation>无法读取此记录。</translation>
+    </message>
+    <message>
+        <source>Select one session for its summary, or two to compare them.</source>
+        <translation>选择一个会话查看摘要，或选择两个进行对比。</translation>
+    </message>
+    <message>
+        <source>Export session</source>
+        <translation>导出会话</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>The export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>Saved {rows} rows to {path}.</source>
+        <translation>已将 {rows} 行保存到 {path}。</translation>
+    </message>
+    <message>
+        <source>Open a log file</source>
+        <translation>打开日志文件</translation>
+    </message>
+    <message>
+        <source>GPU logs (*.csv *.sqlite *.txt *.log);;All files (*)</source>
+        <translation>GPU 日志 (*.csv *.sqlite *.txt *.log);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Average utilisation</source>
+        <translation>平均利用率</translation>
+    </message>
+    <message>
+        <source>Peak memory</source>
+        <translation>显存峰值</translation>
+    </message>
+    <message>
+        <source>Average temperature</source>
+        <translation>平均温度</translation>
+    </message>
+    <message>
+        <source>Peak temperature</source>
+        <translation>最高温度</translation>
+    </message>
+    <message>
+        <source>Average power</source>
+        <translation>平均功耗</translation>
+    </message>
+    <message>
+        <source>Energy</source>
+        <translation>耗电量</translation>
+    </message>
+    <message>
+        <source>Clocks held back</source>
+        <translation>降频时长</translation>
+    </message>
+    <message>
+        <source>GPU {index}</source>
+        <translation>GPU {index}</translation>
+    </message>
+    <message>
+        <source>Comparison</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+</context>
+<context>
+    <name>SessionsReport</name>
+    <message>
+        <source>ID</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开始时间</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>时长</translation>
+    </message>
+    <message>
+        <source>Samples</source>
+        <translation>采样数</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>No recorded sessions in {folder}</source>
+        <translation>{folder} 中没有已录制的会话</translation>
+    </message>
+    <message>
+        <source>unreadable: {problem}</source>
+        <translation>无法读取：{problem}</translation>
+    </message>
+    <message>
+        <source>Session {id}: started {start}, {duration} long, {samples} samples</source>
+        <translation>会话 {id}：开始于 {start}，时长 {duration}，共 {samples} 个采样</translation>
+    </message>
+    <message>
+        <source>GPU {index} {name}: temperature mean {mean_temp} °C, peak {peak_temp} °C; utilisation mean {util} %; power mean {power} W; energy {energy} Wh</source>
+        <translation>GPU {index} {name}：平均温度 {mean_temp} °C，最高 {peak_temp} °C；平均利用率 {util} %；平均功耗 {power} W；耗电 {energy} Wh</translation>
+    </message>
+    <message>
+        <source>Clocks held back: {reasons}</source>
+        <translation>降频：{reasons}</translation>
+    </message>
+    <message>
+        <source>Clocks never held back</source>
+        <translation>从未降频</translation>
+    </message>
+    <message>
+        <source>{rows} rows written to {file}</source>
+        <translation>已写入 {rows} 行到 {file}</translation>
+    </message>
+</context>
+<context>
+    <name>Throttle</name>
+    <message>
+        <source>Idle</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>Nothing to do, so the clocks are lowered to save power.</source>
+        <translation>没有任务，频率已降低以节省电量。</translation>
+    </message>
+    <message>
+        <source>Clock setting</source>
+        <translation>频率设置</translation>
+    </message>
+    <message>
+        <source>Clocks are held by an application clock setting.</source>
+        <translation>频率被应用程序时钟设置锁定。</translation>
+    </message>
+    <message>
+        <source>Power limit</source>
+        <translation>功耗墙</translation>
+    </message>
+    <message>
+        <source>The card reached its power limit and lowered its clocks to stay under it.</source>
+        <translation>显卡达到功耗上限，降低频率以保持在上限之内。</translation>
+    </message>
+    <message>
+        <source>Hardware slowdown</source>
+        <translation>硬件降频</translation>
+    </message>
+    <message>
+        <source>The hardware cut clocks hard (overheating, power brake or a power supply problem).</source>
+        <translation>硬件强制大幅降频（过热、电源制动信号或供电问题）。</translation>
+    </message>
+    <message>
+        <source>Sync boost</source>
+        <translation>同步加速</translation>
+    </message>
+    <message>
+        <source>Clocks are kept in step with other GPUs in a sync-boost group.</source>
+        <translation>频率与同步加速组中的其他 GPU 保持一致。</translation>
+    </message>
+    <message>
+        <source>Thermal limit</source>
+        <translation>温度墙</translation>
+    </message>
+    <message>
+        <source>The card is too warm and the driver lowered its clocks to cool down.</source>
+        <translation>显卡温度过高，驱动已降频以降温。</translation>
+    </message>
+    <message>
+        <source>Thermal slowdown (hardware)</source>
+        <translation>硬件过热降频</translation>
+    </message>
+    <message>
+        <source>The card hit its hardware temperature limit and cut clocks hard.</source>
+        <translation>显卡触及硬件温度上限，已强制大幅降频。</translation>
+    </message>
+    <message>
+        <source>Power brake</source>
+        <translation>电源制动</translation>
+    </message>
+    <message>
+        <source>An external power brake signal (often the power supply) cut the clocks.</source>
+        <translation>外部电源制动信号（通常来自电源）迫使显卡降频。</translation>
+    </message>
+    <message>
+        <source>Display clock setting</source>
+        <translation>显示频率设置</translation>
+    </message>
+    <message>
+        <source>Clocks are limited to match the display clock.</source>
+        <translation>频率被限制以匹配显示时钟。</translation>
+    </message>
+</context>
+<context>
+    <name>TrayController</name>
+    <message>
+        <source>GPU Assistant</source>
+        <translation>GPU 助手</translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation>显示</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>退出</translation>
+    </message>
+    <message>
+        <source>GPU Assistant is still monitoring</source>
+        <translation>GPU 助手仍在监控</translation>
+    </message>
+    <message>
+        <source>It keeps watching your GPUs in the tray. Use Quit in the tray menu to stop.</source>
+        <translation>它会在系统托盘中继续监视你的 GPU。要停止，请使用托盘菜单中的“退出”。</translation>
+    </message>
+    <message>
+        <source>GPU {index}</source>
+        <translation>GPU {index}</translation>
+    </message>
+    <message>
+        <source>GPU {index}: {state}</source>
+        <translation>GPU {index}：{state}</translation>
+    </message>
+    <message>
+        <source>GPU {index}: {temp:.0f} °C, {util:.0f}%</source>
+        <translation>GPU {index}：{temp:.0f} °C，{util:.0f}%</translation>
+    </message>
+</context>
 </TS>

@@ -1,1083 +1,1083 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
-    <context>
-        <name>Doctor</name>
-        <message>
-            <source>{distro} is not a distribution the wizard has steps for</source>
-            <translation>{distro} 不在向导支持的发行版之列</translation>
-        </message>
-        <message>
-            <source>The checks below still apply; the wizard shows the generic steps (install your distribution's NVIDIA driver package, blacklist nouveau, reboot, verify).</source>
-            <translation>下面的检查照样有效；向导会给出通用步骤（安装发行版自带的 NVIDIA 驱动包、屏蔽 nouveau、重启、验证）。</translation>
-        </message>
-        <message>
-            <source>No NVIDIA GPU was found</source>
-            <translation>没有找到 NVIDIA 显卡</translation>
-        </message>
-        <message>
-            <source>No display device with NVIDIA's PCI vendor id (10de) is visible. Check that the card is seated, powered (PCIe power cables) and enabled in the firmware; in a virtual machine it must be passed through.</source>
-            <translation>看不到任何 PCI 厂商号为 NVIDIA（10de）的显示设备。请检查显卡是否插好、供电线（PCIe 供电）是否接上、是否在 BIOS/UEFI 中启用；虚拟机里需要做显卡直通。</translation>
-        </message>
-        <message>
-            <source>{name} is not in the rules file</source>
-            <translation>规则文件里没有 {name}</translation>
-        </message>
-        <message>
-            <source>The wizard cannot tell its generation, so it cannot choose between the open and the proprietary kernel module or the right PyTorch build for you. Update the app, or pass the compute capability through a working driver.</source>
-            <translation>向导无法判断它属于哪一代架构，因此没法替你在开源和闭源内核模块之间做选择，也选不出合适的 PyTorch 版本。请更新本软件，或在驱动正常工作后再检查一次（届时可直接读到计算能力）。</translation>
-        </message>
-        <message>
-            <source>The open-source nouveau driver is driving the card</source>
-            <translation>显卡正由开源驱动 nouveau 驱动</translation>
-        </message>
-        <message>
-            <source>CUDA and PyTorch need NVIDIA's driver. Install it, blacklist nouveau and rebuild the initramfs, then reboot (the wizard does each step).</source>
-            <translation>CUDA 和 PyTorch 需要 NVIDIA 官方驱动。请安装驱动、屏蔽 nouveau 并重建 initramfs，然后重启（向导会逐步完成）。</translation>
-        </message>
-        <message>
-            <source>Run the setup wizard: install the driver and blacklist nouveau</source>
-            <translation>打开设置向导：安装驱动并屏蔽 nouveau</translation>
-        </message>
-        <message>
-            <source>No NVIDIA kernel module is installed</source>
-            <translation>没有安装 NVIDIA 内核模块</translation>
-        </message>
-        <message>
-            <source>modinfo cannot find an nvidia module for the running kernel. Install the driver with the setup wizard.</source>
-            <translation>modinfo 找不到适用于当前内核的 nvidia 模块。请用设置向导安装驱动。</translation>
-        </message>
-        <message>
-            <source>Install the driver (setup wizard)</source>
-            <translation>安装驱动（设置向导）</translation>
-        </message>
-        <message>
-            <source>Secure Boot is on and the NVIDIA module {version} is not loaded</source>
-            <translation>安全启动已开启，NVIDIA 模块 {version} 没有加载</translation>
-        </message>
-        <message>
-            <source>With Secure Boot, the kernel refuses a module that is not signed by a key it trusts ('Key was rejected by service' in dmesg). Enrol the module signing key (MOK) and reboot, or turn Secure Boot off in the firmware.</source>
-            <translation>开启安全启动（Secure Boot）后，内核会拒绝加载未经受信密钥签名的模块（dmesg 中可见 “Key was rejected by service”）。请登记模块签名密钥（MOK）后重启，或在固件设置中关闭安全启动。</translation>
-        </message>
-        <message>
-            <source>Enrol the signing key (setup wizard)</source>
-            <translation>登记签名密钥（设置向导）</translation>
-        </message>
-        <message>
-            <source>Read the kernel's reason</source>
-            <translation>查看内核给出的原因</translation>
-        </message>
-        <message>
-            <source>The NVIDIA module {version} is installed but not loaded</source>
-            <translation>NVIDIA 模块 {version} 已安装但没有加载</translation>
-        </message>
-        <message>
-            <source>If you installed it just now, reboot. Otherwise load it by hand and read its error: often the module was not rebuilt for a new kernel (missing kernel headers; see 'dkms status').</source>
-            <translation>如果刚刚安装，请重启。否则请手动加载并查看报错：常见原因是更新内核后模块没有重新编译（缺少内核头文件，可看 “dkms status”）。</translation>
-        </message>
-        <message>
-            <source>Load it and show the error</source>
-            <translation>手动加载并显示错误</translation>
-        </message>
-        <message>
-            <source>Reboot: the loaded module ({loaded}) is older than the libraries ({newer})</source>
-            <translation>请重启：已加载的内核模块（{loaded}）比驱动库（{newer}）旧</translation>
-        </message>
-        <message>
-            <source>The driver was updated (often by automatic updates) while the old kernel module kept running, so NVML and CUDA refuse to talk to it ('Driver/library version mismatch'). A reboot loads the new module.</source>
-            <translation>驱动已经更新（常见于自动更新），但旧的内核模块仍在运行，所以 NVML 和 CUDA 拒绝与它通信（“Driver/library version mismatch”）。重启即可加载新模块。</translation>
-        </message>
-        <message>
-            <source>Reboot</source>
-            <translation>重启</translation>
-        </message>
-        <message>
-            <source>{generation} cards need the {needed} kernel module, but the {loaded} one is loaded</source>
-            <translation>{generation} 显卡需要{needed}内核模块，但当前加载的是{loaded}模块</translation>
-        </message>
-        <message>
-            <source>Install the other variant of the same driver branch; the wizard picks it for your card.</source>
-            <translation>请安装同一驱动分支的另一种模块；向导会按你的显卡自动选择。</translation>
-        </message>
-        <message>
-            <source>Install the right driver variant (setup wizard)</source>
-            <translation>安装正确的驱动模块（设置向导）</translation>
-        </message>
-        <message>
-            <source>Driver {driver} is too old for {name}</source>
-            <translation>驱动 {driver} 对 {name} 来说太旧了</translation>
-        </message>
-        <message>
-            <source>{generation} cards need driver {branch} or newer.</source>
-            <translation>{generation} 显卡需要 {branch} 或更新的驱动。</translation>
-        </message>
-        <message>
-            <source>Update the driver (setup wizard)</source>
-            <translation>更新驱动（设置向导）</translation>
-        </message>
-        <message>
-            <source>nvidia-smi failed with exit code {code}: {meaning}</source>
-            <translation>nvidia-smi 运行失败，退出码 {code}：{meaning}</translation>
-        </message>
-        <message>
-            <source>Its message: {message}</source>
-            <translation>它的输出：{message}</translation>
-        </message>
-        <message>
-            <source>nvidia-smi is not installed</source>
-            <translation>没有安装 nvidia-smi</translation>
-        </message>
-        <message>
-            <source>The kernel module is loaded but the driver's user-space tools are missing; install your distribution's NVIDIA utilities package.</source>
-            <translation>内核模块已加载，但缺少驱动的用户态工具；请安装发行版的 NVIDIA 工具包（utils）。</translation>
-        </message>
-        <message>
-            <source>Driver {driver} is working; it supports CUDA up to {cuda}</source>
-            <translation>驱动 {driver} 工作正常，最高支持 CUDA {cuda}</translation>
-        </message>
-        <message>
-            <source>The 'CUDA Version' nvidia-smi shows is the highest CUDA this driver can run, not an installed toolkit. PyTorch wheels bring their own CUDA libraries, so no toolkit is needed.</source>
-            <translation>nvidia-smi 显示的 “CUDA Version” 是这个驱动能运行的最高 CUDA 版本，并不代表装了 CUDA 工具包。PyTorch 的安装包自带 CUDA 运行库，所以不需要另装工具包。</translation>
-        </message>
-        <message>
-            <source>open</source>
-            <translation>开源</translation>
-        </message>
-        <message>
-            <source>proprietary</source>
-            <translation>闭源</translation>
-        </message>
-        <message>
-            <source>No Python environment checked</source>
-            <translation>还没有检查 Python 环境</translation>
-        </message>
-        <message>
-            <source>Pick the environment you train in (a venv or conda env) so the doctor can test PyTorch there.</source>
-            <translation>请选择你用来训练的环境（venv 或 conda 环境），医生才能在其中测试 PyTorch。</translation>
-        </message>
-        <message>
-            <source>Could not run {python}</source>
-            <translation>无法运行 {python}</translation>
-        </message>
-        <message>
-            <source>Reason: {reason}</source>
-            <translation>原因：{reason}</translation>
-        </message>
-        <message>
-            <source>Install the {variant} build of PyTorch (add torchvision/torchaudio to the same command if you use them)</source>
-            <translation>安装 PyTorch 的 {variant} 版本（如果用到 torchvision/torchaudio，请加在同一条命令里）</translation>
-        </message>
-        <message>
-            <source>PyTorch is not installed in {python}</source>
-            <translation>{python} 中没有安装 PyTorch</translation>
-        </message>
-        <message>
-            <source>Python {version} answered, but 'import torch' failed: {error}</source>
-            <translation>Python {version} 可以运行，但 “import torch” 失败：{error}</translation>
-        </message>
-        <message>
-            <source>PyTorch {version} is a ROCm (AMD) build</source>
-            <translation>PyTorch {version} 是 ROCm（AMD）版本</translation>
-        </message>
-        <message>
-            <source>It cannot use an NVIDIA card. Install a CUDA build instead.</source>
-            <translation>它无法使用 NVIDIA 显卡。请改装 CUDA 版本。</translation>
-        </message>
-        <message>
-            <source>PyTorch {version} is a CPU-only build</source>
-            <translation>PyTorch {version} 是纯 CPU 版本</translation>
-        </message>
-        <message>
-            <source>torch.version.cuda is None, so torch.cuda.is_available() will always be False. On Windows, plain 'pip install torch' gives this build; a CUDA build comes from PyTorch's own index.</source>
-            <translation>torch.version.cuda 为 None，因此 torch.cuda.is_available() 永远是 False。在 Windows 上直接 “pip install torch” 装到的就是这个版本；CUDA 版本要从 PyTorch 自己的下载源安装。</translation>
-        </message>
-        <message>
-            <source>Driver {driver} is too old for this PyTorch (built with CUDA {cuda})</source>
-            <translation>驱动 {driver} 对这个 PyTorch（基于 CUDA {cuda} 编译）来说太旧了</translation>
-        </message>
-        <message>
-            <source>CUDA {cuda} needs driver {need} or newer. Update the driver, or install a PyTorch build for an older CUDA.</source>
-            <translation>CUDA {cuda} 需要 {need} 或更新的驱动。请更新驱动，或安装基于较旧 CUDA 的 PyTorch 版本。</translation>
-        </message>
-        <message>
-            <source>Driver {driver} is older than CUDA {cuda}'s own driver ({need})</source>
-            <translation>驱动 {driver} 比 CUDA {cuda} 自带的驱动（{need}）旧</translation>
-        </message>
-        <message>
-            <source>PyTorch runs through CUDA's minor-version compatibility, but features that need a newer driver fail with an error. Updating the driver removes the risk.</source>
-            <translation>PyTorch 可以依靠 CUDA 的小版本兼容运行，但需要新驱动的功能会报错。更新驱动即可消除这个隐患。</translation>
-        </message>
-        <message>
-            <source>This PyTorch has no kernels for {name} ({sm})</source>
-            <translation>这个 PyTorch 没有适用于 {name}（{sm}）的内核</translation>
-        </message>
-        <message>
-            <source>PyTorch {version} was built for {arches}. Work on the GPU fails with 'no kernel image is available'. RTX 50 cards (sm_120) need torch 2.7 or newer with cu128 or a later CUDA.</source>
-            <translation>PyTorch {version} 只为 {arches} 编译。在显卡上运行会报 “no kernel image is available”。RTX 50 系显卡（sm_120）需要 torch 2.7 或更新版本，且为 cu128 或更新的 CUDA 版本。</translation>
-        </message>
-        <message>
-            <source>PyTorch {version} cannot see the GPU</source>
-            <translation>PyTorch {version} 看不到显卡</translation>
-        </message>
-        <message>
-            <source>torch.cuda.is_available() is False although the driver works. Its reason: {reason}</source>
-            <translation>驱动正常，但 torch.cuda.is_available() 为 False。原因：{reason}</translation>
-        </message>
-        <message>
-            <source>A small matrix multiply on the GPU failed</source>
-            <translation>在显卡上做一次小矩阵乘法失败了</translation>
-        </message>
-        <message>
-            <source>Error: {error}</source>
-            <translation>错误：{error}</translation>
-        </message>
-        <message>
-            <source>PyTorch {version} works on {device}</source>
-            <translation>PyTorch {version} 在 {device} 上工作正常</translation>
-        </message>
-        <message>
-            <source>CUDA build {cuda}, cuDNN {cudnn}; a matrix multiply on the GPU gave the right answer.</source>
-            <translation>CUDA 版本 {cuda}，cuDNN {cudnn}；显卡上的矩阵乘法结果正确。</translation>
-        </message>
-        <message>
-            <source>Power plan: {name}</source>
-            <translation>电源计划：{name}</translation>
-        </message>
-        <message>
-            <source>Good for long training runs.</source>
-            <translation>适合长时间训练。</translation>
-        </message>
-        <message>
-            <source>For long runs, 'High performance' keeps the CPU and PCIe link from dropping into power saving between batches. On laptops also set the power mode to 'Best performance' while plugged in.</source>
-            <translation>长时间训练时，“高性能” 能避免 CPU 和 PCIe 链路在批次之间进入节能状态。笔记本插电时还请把电源模式设为 “最佳性能”。</translation>
-        </message>
-        <message>
-            <source>Switch to High performance</source>
-            <translation>切换到高性能</translation>
-        </message>
-        <message>
-            <source>on</source>
-            <translation>开</translation>
-        </message>
-        <message>
-            <source>off</source>
-            <translation>关</translation>
-        </message>
-        <message>
-            <source>Windows default (value not set)</source>
-            <translation>Windows 默认（未设置该值）</translation>
-        </message>
-        <message>
-            <source>Hardware-accelerated GPU scheduling: {state}</source>
-            <translation>硬件加速 GPU 计划：{state}</translation>
-        </message>
-        <message>
-            <source>Set in Settings &gt; System &gt; Display &gt; Graphics (HwSchMode: 2 = on, 1 = off); a change needs a reboot. DLSS Frame Generation needs it on; for CUDA work either setting is fine.</source>
-            <translation>在 设置 &gt; 系统 &gt; 屏幕 &gt; 显示卡 中设置（HwSchMode：2 = 开，1 = 关）；更改后需要重启。DLSS 帧生成需要开启；跑 CUDA 时开或关都可以。</translation>
-        </message>
-        <message>
-            <source>There is no page file</source>
-            <translation>没有页面文件</translation>
-        </message>
-        <message>
-            <source>Loading PyTorch's CUDA libraries reserves a lot of virtual memory; without a page file this fails with 'OSError: [WinError 1455] The paging file is too small'. Let Windows manage the page file size (System &gt; About &gt; Advanced system settings &gt; Performance &gt; Virtual memory).</source>
-            <translation>加载 PyTorch 的 CUDA 库要预留大量虚拟内存；没有页面文件时会报 “OSError: [WinError 1455] 页面文件太小”。请让 Windows 自动管理页面文件大小（系统 &gt; 系统信息 &gt; 高级系统设置 &gt; 性能 &gt; 虚拟内存）。</translation>
-        </message>
-        <message>
-            <source>The page file is managed by Windows</source>
-            <translation>页面文件由 Windows 自动管理</translation>
-        </message>
-        <message>
-            <source>It grows when PyTorch needs it, which avoids WinError 1455.</source>
-            <translation>PyTorch 需要时它会自动增大，可避免 WinError 1455。</translation>
-        </message>
-        <message>
-            <source>The page file has a fixed size: {sizes}</source>
-            <translation>页面文件是固定大小：{sizes}</translation>
-        </message>
-        <message>
-            <source>If you see 'WinError 1455: The paging file is too small', let Windows manage the size or raise the maximum (sizes are in MB), then reboot.</source>
-            <translation>如果遇到 “WinError 1455：页面文件太小”，请改为由 Windows 自动管理或调大最大值（单位 MB），然后重启。</translation>
-        </message>
-        <message>
-            <source>{name} (pid {pid}) has {shared} GiB of GPU memory in shared system memory</source>
-            <translation>{name}（进程 {pid}）有 {shared} GiB 显存数据放在了共享系统内存中</translation>
-        </message>
-        <message>
-            <source>When dedicated GPU memory is full, the driver moves allocations into system RAM, which the GPU reaches over PCIe, many times slower, so the job keeps running but crawls. The driver's '{setting}' ({where}) decides this for CUDA apps: 'Prefer No Sysmem Fallback' gives a clear out-of-memory error instead, so you can lower the batch size or use a smaller model.</source>
-            <translation>专用显存用满后，驱动会把部分分配挪到系统内存，显卡要经 PCIe 访问，速度慢很多倍，所以任务虽然还在跑，却慢得像卡住。对 CUDA 程序来说，这由驱动的 “{setting}”（{where}）决定：选 “Prefer No Sysmem Fallback” 会直接报显存不足，你就可以调小批次大小或换更小的模型。</translation>
-        </message>
-    </context>
-    <context>
-        <name>DoctorCli</name>
-        <message>
-            <source>Python environments found (test one with --python PATH):</source>
-            <translation>找到的 Python 环境（用 --python 路径 测试其中一个）：</translation>
-        </message>
-    </context>
-    <context>
-        <name>Setup</name>
-        <message>
-            <source>Dry run: nothing was changed</source>
-            <translation>演练：没有做任何改动</translation>
-        </message>
-        <message>
-            <source>Nothing to restore: the step '{step}' has not changed anything</source>
-            <translation>没有可恢复的内容：步骤 “{step}” 还没有改动过任何东西</translation>
-        </message>
-        <message>
-            <source>This step is done by hand: follow its explanation, then mark it done</source>
-            <translation>这一步需要你手动完成：按说明操作后，点 “标记为完成”</translation>
-        </message>
-        <message>
-            <source>Choose the file first: {what}</source>
-            <translation>请先选择文件：{what}</translation>
-        </message>
-        <message>
-            <source>Stopped before changing anything: could not back up {path} ({error})</source>
-            <translation>已在改动前停止：无法备份 {path}（{error}）</translation>
-        </message>
-        <message>
-            <source>Stopped before changing anything: could not read the current registry values</source>
-            <translation>已在改动前停止：无法读取当前的注册表值</translation>
-        </message>
-        <message>
-            <source>Done</source>
-            <translation>完成</translation>
-        </message>
-        <message>
-            <source>This step has no undo</source>
-            <translation>这一步无法撤销</translation>
-        </message>
-        <message>
-            <source>GPU Assistant has not run this step, so there is nothing to undo</source>
-            <translation>GPU 助手没有执行过这一步，所以没有可撤销的内容</translation>
-        </message>
-        <message>
-            <source>Undone</source>
-            <translation>已撤销</translation>
-        </message>
-        <message>
-            <source>{command} is not installed on this system</source>
-            <translation>系统中没有安装 {command}</translation>
-        </message>
-        <message>
-            <source>Permission was refused (the password dialog was closed or the password was wrong)</source>
-            <translation>权限被拒绝（密码窗口被关闭或密码错误）</translation>
-        </message>
-        <message>
-            <source>Permission was refused at the Windows prompt</source>
-            <translation>在 Windows 提示中拒绝了权限</translation>
-        </message>
-        <message>
-            <source>'{command}' failed with exit code {code}: {output}</source>
-            <translation>“{command}” 失败，退出码 {code}：{output}</translation>
-        </message>
-        <message>
-            <source>Keep the nouveau driver off the card</source>
-            <translation>不让 nouveau 驱动占用显卡</translation>
-        </message>
-        <message>
-            <source>nouveau, the open-source driver, grabs the card before NVIDIA's module can. This writes the same blacklist file NVIDIA's installer writes and rebuilds the initramfs so it takes effect at boot. Many driver packages already do this; then the step shows as done.</source>
-            <translation>开源驱动 nouveau 会抢在 NVIDIA 模块之前接管显卡。这一步写入与 NVIDIA 安装程序相同的屏蔽文件，并重建 initramfs，使其在开机时生效。很多驱动包已经做了这件事，那样这一步会显示为已完成。</translation>
-        </message>
-        <message>
-            <source>Secure Boot: sign the module</source>
-            <translation>安全启动：为模块签名</translation>
-        </message>
-        <message>
-            <source>Secure Boot is on (or could not be read). This distribution has no standard signing key for NVIDIA's module: either turn Secure Boot off in the firmware settings, or sign the module with your own key (see your distribution's wiki on Secure Boot).</source>
-            <translation>安全启动已开启（或无法读取）。这个发行版没有为 NVIDIA 模块准备标准签名密钥：要么在固件设置中关闭安全启动，要么用自己的密钥为模块签名（参见发行版关于安全启动的 Wiki）。</translation>
-        </message>
-        <message>
-            <source>Secure Boot: enrol the module signing key</source>
-            <translation>安全启动：登记模块签名密钥</translation>
-        </message>
-        <message>
-            <source>With Secure Boot on, the kernel only loads modules signed by a key it trusts. mokutil asks you to make up a one-time password. At the next boot a blue 'MOK management' screen appears: choose 'Enroll MOK', 'Continue', 'Yes', type that password, then reboot. If you miss the screen, run this step again.</source>
-            <translation>开启安全启动时，内核只加载由受信密钥签名的模块。mokutil 会让你设置一个一次性密码。下次开机会出现蓝色的 “MOK management” 界面：依次选择 “Enroll MOK”、“Continue”、“Yes”，输入该密码，然后重启。如果错过了这个界面，再执行一次这一步。</translation>
-        </message>
-        <message>
-            <source>Reboot</source>
-            <translation>重启</translation>
-        </message>
-        <message>
-            <source>The new kernel module loads at boot. Save your work first. After the reboot, open GPU Assistant again: the wizard continues where it stopped.</source>
-            <translation>新的内核模块在开机时加载。请先保存工作。重启后再打开 GPU 助手，向导会从上次停下的地方继续。</translation>
-        </message>
-        <message>
-            <source>Check that the driver works</source>
-            <translation>检查驱动是否正常</translation>
-        </message>
-        <message>
-            <source>nvidia-smi talks to the driver through NVML. Exit code 0 means the driver is loaded and answers; its header shows the highest CUDA version this driver can run.</source>
-            <translation>nvidia-smi 通过 NVML 与驱动通信。退出码为 0 表示驱动已加载并有响应；它的标题行会显示这个驱动能运行的最高 CUDA 版本。</translation>
-        </message>
-        <message>
-            <source>Installs PyTorch's {variant} build into {python}. It brings its own CUDA and cuDNN libraries; only the driver is needed system-wide. It needs driver {need} or newer (you have {driver}). Add torchvision/torchaudio to the command if you use them, so their builds match.</source>
-            <translation>把 PyTorch 的 {variant} 版本装进 {python}。它自带 CUDA 和 cuDNN 库，系统里只需要装驱动。它需要 {need} 或更新的驱动（你的是 {driver}）。如果用到 torchvision/torchaudio，请加在同一条命令里，保证版本匹配。</translation>
-        </message>
-        <message>
-            <source>Installs PyTorch's {variant} build into {python}. It brings its own CUDA and cuDNN libraries; only the driver is needed system-wide. It needs driver {need} or newer: after the reboot the wizard re-reads the driver and picks an older build if yours needs one.</source>
-            <translation>把 PyTorch 的 {variant} 版本装进 {python}。它自带 CUDA 和 cuDNN 库，系统里只需要装驱动。它需要 {need} 或更新的驱动：重启后向导会重新读取驱动版本，如有需要会改选较旧的版本。</translation>
-        </message>
-        <message>
-            <source>Install PyTorch for this card ({variant})</source>
-            <translation>为这张显卡安装 PyTorch（{variant}）</translation>
-        </message>
-        <message>
-            <source>Check PyTorch on the GPU</source>
-            <translation>在显卡上检查 PyTorch</translation>
-        </message>
-        <message>
-            <source>Runs a small matrix multiply on the GPU in your environment and checks that this card's architecture is in PyTorch's build.</source>
-            <translation>在你的环境中用显卡做一次小矩阵乘法，并检查 PyTorch 是否包含这张显卡的架构。</translation>
-        </message>
-        <message>
-            <source>The card's generation is unknown, so the distribution's tool picks the module type.</source>
-            <translation>显卡的架构未知，由发行版的工具决定模块类型。</translation>
-        </message>
-        <message>
-            <source>{generation} cards work only with NVIDIA's open kernel modules.</source>
-            <translation>{generation} 显卡只能使用 NVIDIA 的开源内核模块。</translation>
-        </message>
-        <message>
-            <source>{generation} cards work only with NVIDIA's proprietary kernel module; driver branch {branch} is the last one that supports them.</source>
-            <translation>{generation} 显卡只能使用 NVIDIA 的闭源内核模块；{branch} 分支是支持它们的最后一个驱动分支。</translation>
-        </message>
-        <message>
-            <source>{generation} cards work with both module types; the open modules are NVIDIA's default since driver 560.</source>
-            <translation>{generation} 显卡两种模块都能用；从 560 驱动起，开源模块是 NVIDIA 的默认选择。</translation>
-        </message>
-        <message>
-            <source>Refresh the package lists</source>
-            <translation>刷新软件包列表</translation>
-        </message>
-        <message>
-            <source>Downloads the current package lists so the newest driver packages are seen.</source>
-            <translation>下载最新的软件包列表，以便看到最新的驱动包。</translation>
-        </message>
-        <message>
-            <source>Install the recommended NVIDIA driver</source>
-            <translation>安装推荐的 NVIDIA 驱动</translation>
-        </message>
-        <message>
-            <source>ubuntu-drivers matches your card's PCI id against the driver packages and installs the recommended one, open or proprietary as the package prefers. The first command makes sure the tool is there (Mint and Pop!_OS too).</source>
-            <translation>ubuntu-drivers 会根据显卡的 PCI ID 匹配驱动包，安装推荐的那个，开源或闭源由驱动包自身的偏好决定。第一条命令确保装有这个工具（Mint 和 Pop!_OS 同样适用）。</translation>
-        </message>
-        <message>
-            <source>Enable Debian's contrib and non-free components</source>
-            <translation>启用 Debian 的 contrib 和 non-free 软件源组件</translation>
-        </message>
-        <message>
-            <source>NVIDIA's driver is in Debian's non-free component. This adds {components} to your Debian repository lines in {path}; the old file is backed up.</source>
-            <translation>NVIDIA 驱动在 Debian 的 non-free 组件中。这一步把 {components} 加到 {path} 中的 Debian 软件源上，原文件会先备份。</translation>
-        </message>
-        <message>
-            <source>Add '{components}' to the components of every Debian repository line (in /etc/apt/sources.list.d/debian.sources or /etc/apt/sources.list). On this machine the wizard edits the file for you and keeps a backup.</source>
-            <translation>请在每一条 Debian 软件源的组件中加上 “{components}”（位于 /etc/apt/sources.list.d/debian.sources 或 /etc/apt/sources.list）。在本机上运行时，向导会替你修改文件并保留备份。</translation>
-        </message>
-        <message>
-            <source>Install Debian's NVIDIA driver</source>
-            <translation>安装 Debian 的 NVIDIA 驱动</translation>
-        </message>
-        <message>
-            <source>Installs nvidia-driver, the firmware and the headers for your running kernel (DKMS builds the module against them). The package also blacklists nouveau.</source>
-            <translation>安装 nvidia-driver、固件以及当前内核的头文件（DKMS 用它们编译模块）。这个包也会屏蔽 nouveau。</translation>
-        </message>
-        <message>
-            <source>Debian {codename} packages driver {packaged}, but {generation} cards need {need} or newer. Use Debian backports or NVIDIA's CUDA repository for a newer driver; the steps below install the packaged one.</source>
-            <translation>Debian {codename} 打包的驱动是 {packaged}，但 {generation} 显卡需要 {need} 或更新的版本。请使用 Debian backports 或 NVIDIA 的 CUDA 软件源获取新驱动；下面的步骤安装的是打包版本。</translation>
-        </message>
-        <message>
-            <source>Enable RPM Fusion (free and nonfree)</source>
-            <translation>启用 RPM Fusion（free 和 nonfree）</translation>
-        </message>
-        <message>
-            <source>Fedora does not ship NVIDIA's driver; RPM Fusion packages it.</source>
-            <translation>Fedora 不自带 NVIDIA 驱动，由 RPM Fusion 打包提供。</translation>
-        </message>
-        <message>
-            <source>Install the NVIDIA driver ({package})</source>
-            <translation>安装 NVIDIA 驱动（{package}）</translation>
-        </message>
-        <message>
-            <source>akmod builds the kernel module for every kernel you install; the -cuda package adds nvidia-smi and the CUDA driver library.</source>
-            <translation>akmod 会为你安装的每个内核编译内核模块；-cuda 包提供 nvidia-smi 和 CUDA 驱动库。</translation>
-        </message>
-        <message>
-            <source>Build the kernel module now</source>
-            <translation>现在编译内核模块</translation>
-        </message>
-        <message>
-            <source>akmods builds the module in the background after the install, which takes minutes. Rebooting before it finishes leaves you without a driver, so build it now and wait.</source>
-            <translation>安装后 akmods 会在后台编译模块，需要几分钟。编译完成前重启会导致没有驱动可用，所以现在就编译并等待完成。</translation>
-        </message>
-        <message>
-            <source>Install the 580xx legacy driver from the AUR</source>
-            <translation>从 AUR 安装 580xx 旧版驱动</translation>
-        </message>
-        <message>
-            <source>Arch's nvidia-open packages no longer support {generation} cards. Build 'nvidia-580xx-dkms' (and the matching utils) from the AUR with your AUR helper; GPU Assistant does not run AUR builds for you.</source>
-            <translation>Arch 的 nvidia-open 软件包已不再支持 {generation} 显卡。请用 AUR 助手从 AUR 编译 “nvidia-580xx-dkms”（及对应的 utils）；GPU 助手不会替你执行 AUR 编译。</translation>
-        </message>
-        <message>
-            <source>Install nvidia-open and nvidia-utils</source>
-            <translation>安装 nvidia-open 和 nvidia-utils</translation>
-        </message>
-        <message>
-            <source>nvidia-open is built for Arch's default 'linux' kernel; with another kernel (linux-lts, linux-zen) install nvidia-open-dkms and its headers instead.</source>
-            <translation>nvidia-open 是为 Arch 默认的 “linux” 内核编译的；如果用其他内核（linux-lts、linux-zen），请改装 nvidia-open-dkms 及对应的内核头文件。</translation>
-        </message>
-        <message>
-            <source>Install your distribution's NVIDIA driver package</source>
-            <translation>安装发行版自带的 NVIDIA 驱动包</translation>
-        </message>
-        <message>
-            <source>Use your distribution's own NVIDIA packages (its package manager or driver tool); mixing them with NVIDIA's .run installer is the most common cause of breakage. Pick the open kernel modules for Turing and newer cards.</source>
-            <translation>请使用发行版自己的 NVIDIA 软件包（包管理器或驱动工具）；与 NVIDIA 的 .run 安装程序混用是最常见的故障原因。Turing 及更新的显卡请选择开源内核模块。</translation>
-        </message>
-        <message>
-            <source>{steps} steps for {gpu} on {os}</source>
-            <translation>{gpu} 在 {os} 上共 {steps} 个步骤</translation>
-        </message>
-        <message>
-            <source>{os} is not a distribution GPU Assistant has tested steps for. These are the generic steps; follow your distribution's documentation for the driver package.</source>
-            <translation>GPU 助手没有为 {os} 测试过安装步骤。下面是通用步骤；驱动包请参照发行版的文档。</translation>
-        </message>
-        <message>
-            <source>Download the driver's full offline package</source>
-            <translation>下载驱动的完整离线安装包</translation>
-        </message>
-        <message>
-            <source>From NVIDIA's download page, pick your card and Windows and save the installer. Download it now: after the clean-up you may have no display driver and no easy way to browse. GPU Assistant does not bundle or fetch it.</source>
-            <translation>在 NVIDIA 下载页面选择你的显卡和 Windows 版本，保存安装程序。请现在就下载：清理之后你可能没有显示驱动，不方便上网。GPU 助手不会附带或自动下载它。</translation>
-        </message>
-        <message>
-            <source>Download Display Driver Uninstaller (DDU)</source>
-            <translation>下载 Display Driver Uninstaller（DDU）</translation>
-        </message>
-        <message>
-            <source>Get DDU from its official site and unpack it. Use it only to repair a broken install or when changing GPU brand, not for every update.</source>
-            <translation>从 DDU 官网下载并解压。只在修复损坏的驱动或更换显卡品牌时使用，不要每次更新都用。</translation>
-        </message>
-        <message>
-            <source>Keep Windows Update from replacing the driver</source>
-            <translation>防止 Windows 更新替换驱动</translation>
-        </message>
-        <message>
-            <source>Sets the policy 'Do not include drivers with Windows Updates' and turns off automatic driver downloads for devices, so Windows does not install its own NVIDIA driver between the clean-up and your install. The old values are saved; the 'restore update settings' step puts them back.</source>
-            <translation>设置策略 “Windows 更新不包括驱动程序”，并关闭设备驱动的自动下载，这样在清理之后、你安装之前，Windows 不会自己装上 NVIDIA 驱动。原来的值会被保存，“恢复 Windows 更新设置” 这一步会把它们改回去。</translation>
-        </message>
-        <message>
-            <source>Create a restore point</source>
-            <translation>创建还原点</translation>
-        </message>
-        <message>
-            <source>A System Restore point lets you go back if something goes wrong. System Protection must be on for drive C:.</source>
-            <translation>系统还原点可以在出问题时让你回到之前的状态。需要为 C 盘开启系统保护。</translation>
-        </message>
-        <message>
-            <source>A restore point is not undone; remove old ones in System Protection if you need the space.</source>
-            <translation>还原点不会被撤销；如需空间，可在系统保护中删除旧的还原点。</translation>
-        </message>
-        <message>
-            <source>Restart into Safe Mode</source>
-            <translation>重启进入安全模式</translation>
-        </message>
-        <message>
-            <source>DDU works best in Safe Mode. First a RunOnce entry '*UndoSM' is written that switches Safe Mode off again at the next sign-in (the * makes it run in Safe Mode too), so the PC cannot get stuck there. If it ever does: at the Windows recovery command prompt run 'bcdedit /deletevalue {default} safeboot'. Save your work: this restarts the PC.</source>
-            <translation>DDU 在安全模式下效果最好。先写入一个 RunOnce 项 “*UndoSM”，在下次登录时关闭安全模式（* 让它在安全模式下也会运行），这样电脑不会卡在安全模式里。万一卡住：在 Windows 恢复环境的命令提示符中运行 “bcdedit /deletevalue {default} safeboot”。请先保存工作：这一步会重启电脑。</translation>
-        </message>
-        <message>
-            <source>Remove the old driver with DDU</source>
-            <translation>用 DDU 删除旧驱动</translation>
-        </message>
-        <message>
-            <source>In Safe Mode, DDU removes every trace of the NVIDIA driver and restarts into normal mode. -NoRestorePoint because the wizard made one.</source>
-            <translation>在安全模式下，DDU 会清除 NVIDIA 驱动的所有残留，然后重启回正常模式。使用 -NoRestorePoint 是因为向导已经创建过还原点。</translation>
-        </message>
-        <message>
-            <source>DDU's removal is not undone; the next step installs the new driver (or use the restore point).</source>
-            <translation>DDU 的删除无法撤销；下一步会安装新驱动（也可以使用还原点）。</translation>
-        </message>
-        <message>
-            <source>Install the driver as a clean installation</source>
-            <translation>以全新安装方式安装驱动</translation>
-        </message>
-        <message>
-            <source>Back in normal mode, run the offline package. Choose 'Custom (Advanced)' and tick 'Perform a clean installation'. Restart when it asks.</source>
-            <translation>回到正常模式后运行离线安装包。选择 “自定义(高级)”，勾选 “执行清洁安装”。按提示重启。</translation>
-        </message>
-        <message>
-            <source>Restore the Windows Update settings</source>
-            <translation>恢复 Windows 更新设置</translation>
-        </message>
-        <message>
-            <source>Puts back the values the 'keep Windows Update from replacing the driver' step saved. Skip it if you want Windows to keep its hands off your driver.</source>
-            <translation>把 “防止 Windows 更新替换驱动” 这一步保存的值改回去。如果你希望 Windows 以后都不碰你的驱动，可以跳过这一步。</translation>
-        </message>
-        <message>
-            <source>Clean driver reinstall for {gpu} on Windows, then PyTorch</source>
-            <translation>为 {gpu} 在 Windows 上全新重装驱动，然后安装 PyTorch</translation>
-        </message>
-        <message>
-            <source>Each step that changes the system asks for administrator rights through a Windows (UAC) prompt.</source>
-            <translation>每个会改动系统的步骤都会通过 Windows（UAC）提示请求管理员权限。</translation>
-        </message>
-    </context>
-    <context>
-        <name>SetupPage</name>
-        <message>
-            <source>Driver, CUDA &amp; PyTorch</source>
-            <translation>驱动、CUDA 与 PyTorch</translation>
-        </message>
-        <message>
-            <source>Demo: a recorded machine</source>
-            <translation>演示：一台录制的机器</translation>
-        </message>
-        <message>
-            <source>The rules file could not be read: {error}</source>
-            <translation>无法读取规则文件：{error}</translation>
-        </message>
-        <message>
-            <source>Doctor</source>
-            <translation>环境诊断</translation>
-        </message>
-        <message>
-            <source>Setup wizard</source>
-            <translation>设置向导</translation>
-        </message>
-        <message>
-            <source>Troubleshooter</source>
-            <translation>故障排查</translation>
-        </message>
-        <message>
-            <source>Python environment:</source>
-            <translation>Python 环境：</translation>
-        </message>
-        <message>
-            <source>Browse…</source>
-            <translation>浏览…</translation>
-        </message>
-        <message>
-            <source>Run checks</source>
-            <translation>开始检查</translation>
-        </message>
-        <message>
-            <source>System</source>
-            <translation>系统</translation>
-        </message>
-        <message>
-            <source>GPU</source>
-            <translation>显卡</translation>
-        </message>
-        <message>
-            <source>Driver</source>
-            <translation>驱动</translation>
-        </message>
-        <message>
-            <source>Kernel module</source>
-            <translation>内核模块</translation>
-        </message>
-        <message>
-            <source>Secure Boot</source>
-            <translation>安全启动</translation>
-        </message>
-        <message>
-            <source>Highest CUDA</source>
-            <translation>最高 CUDA</translation>
-        </message>
-        <message>
-            <source>Python</source>
-            <translation>Python</translation>
-        </message>
-        <message>
-            <source>PyTorch</source>
-            <translation>PyTorch</translation>
-        </message>
-        <message>
-            <source>The plan appears after the checks.</source>
-            <translation>检查完成后会显示安装计划。</translation>
-        </message>
-        <message>
-            <source>Choose driver package…</source>
-            <translation>选择驱动安装包…</translation>
-        </message>
-        <message>
-            <source>Choose DDU…</source>
-            <translation>选择 DDU…</translation>
-        </message>
-        <message>
-            <source>Run</source>
-            <translation>执行</translation>
-        </message>
-        <message>
-            <source>Dry run</source>
-            <translation>演练</translation>
-        </message>
-        <message>
-            <source>Show every action without changing anything</source>
-            <translation>只显示每个操作，不做任何改动</translation>
-        </message>
-        <message>
-            <source>Skip</source>
-            <translation>跳过</translation>
-        </message>
-        <message>
-            <source>Mark done</source>
-            <translation>标记为完成</translation>
-        </message>
-        <message>
-            <source>Copy commands</source>
-            <translation>复制命令</translation>
-        </message>
-        <message>
-            <source>Check</source>
-            <translation>检查</translation>
-        </message>
-        <message>
-            <source>Undo</source>
-            <translation>撤销</translation>
-        </message>
-        <message>
-            <source>What ran and what it printed appears here.</source>
-            <translation>执行了什么、输出了什么，都会显示在这里。</translation>
-        </message>
-        <message>
-            <source>Paste an error message (the whole traceback is fine). The answer uses what the doctor found on this machine.</source>
-            <translation>粘贴错误信息（整段 traceback 也可以）。回答会结合环境诊断在本机发现的情况。</translation>
-        </message>
-        <message>
-            <source>Explain</source>
-            <translation>分析</translation>
-        </message>
-        <message>
-            <source>None (check the driver only)</source>
-            <translation>无（只检查驱动）</translation>
-        </message>
-        <message>
-            <source>Choose the environment's python</source>
-            <translation>选择该环境的 python</translation>
-        </message>
-        <message>
-            <source>Something went wrong: {error}</source>
-            <translation>出错了：{error}</translation>
-        </message>
-        <message>
-            <source>Checking the driver and the environment…</source>
-            <translation>正在检查驱动和环境…</translation>
-        </message>
-        <message>
-            <source>no NVIDIA GPU found</source>
-            <translation>没有找到 NVIDIA 显卡</translation>
-        </message>
-        <message>
-            <source>not working</source>
-            <translation>不可用</translation>
-        </message>
-        <message>
-            <source>open</source>
-            <translation>开源</translation>
-        </message>
-        <message>
-            <source>proprietary</source>
-            <translation>闭源</translation>
-        </message>
-        <message>
-            <source>not loaded</source>
-            <translation>未加载</translation>
-        </message>
-        <message>
-            <source>n/a on Windows</source>
-            <translation>Windows 上不适用</translation>
-        </message>
-        <message>
-            <source>on</source>
-            <translation>开</translation>
-        </message>
-        <message>
-            <source>off</source>
-            <translation>关</translation>
-        </message>
-        <message>
-            <source>legacy BIOS boot</source>
-            <translation>传统 BIOS 启动</translation>
-        </message>
-        <message>
-            <source>unknown</source>
-            <translation>未知</translation>
-        </message>
-        <message>
-            <source>none chosen</source>
-            <translation>未选择</translation>
-        </message>
-        <message>
-            <source>CPU only</source>
-            <translation>仅 CPU</translation>
-        </message>
-        <message>
-            <source>not installed</source>
-            <translation>未安装</translation>
-        </message>
-        <message>
-            <source>{errors} problem(s) and {warnings} warning(s). Each card says what to do.</source>
-            <translation>{errors} 个问题，{warnings} 个警告。每张卡片都写明了怎么做。</translation>
-        </message>
-        <message>
-            <source>Everything checked works.</source>
-            <translation>检查的各项都正常。</translation>
-        </message>
-        <message>
-            <source>Copy</source>
-            <translation>复制</translation>
-        </message>
-        <message>
-            <source>Open in wizard</source>
-            <translation>在向导中打开</translation>
-        </message>
-        <message>
-            <source>No NVIDIA GPU was found, so there is nothing to set up.</source>
-            <translation>没有找到 NVIDIA 显卡，无需设置。</translation>
-        </message>
-        <message>
-            <source>needs administrator rights</source>
-            <translation>需要管理员权限</translation>
-        </message>
-        <message>
-            <source>needs root (asks for your password)</source>
-            <translation>需要 root 权限（会询问密码）</translation>
-        </message>
-        <message>
-            <source>restarts the computer</source>
-            <translation>会重启电脑</translation>
-        </message>
-        <message>
-            <source>you do this step</source>
-            <translation>需要你手动完成</translation>
-        </message>
-        <message>
-            <source>done</source>
-            <translation>已完成</translation>
-        </message>
-        <message>
-            <source>skipped</source>
-            <translation>已跳过</translation>
-        </message>
-        <message>
-            <source>failed</source>
-            <translation>失败</translation>
-        </message>
-        <message>
-            <source>undone</source>
-            <translation>已撤销</translation>
-        </message>
-        <message>
-            <source>not run yet</source>
-            <translation>尚未执行</translation>
-        </message>
-        <message>
-            <source>already done (its check passes)</source>
-            <translation>已完成（检查通过）</translation>
-        </message>
-        <message>
-            <source>status: {state}</source>
-            <translation>状态：{state}</translation>
-        </message>
-        <message>
-            <source>Source: {source}</source>
-            <translation>来源：{source}</translation>
-        </message>
-        <message>
-            <source>(no commands: follow the explanation)</source>
-            <translation>（没有命令：请按说明操作）</translation>
-        </message>
-        <message>
-            <source>Show what would run</source>
-            <translation>显示将要执行的内容</translation>
-        </message>
-        <message>
-            <source>already done</source>
-            <translation>已完成</translation>
-        </message>
-        <message>
-            <source>not done yet</source>
-            <translation>尚未完成</translation>
-        </message>
-        <message>
-            <source>cannot tell</source>
-            <translation>无法判断</translation>
-        </message>
-        <message>
-            <source>Check: {state}</source>
-            <translation>检查：{state}</translation>
-        </message>
-        <message>
-            <source>(demo machine: nothing runs)</source>
-            <translation>（演示机器：不会执行任何命令）</translation>
-        </message>
-        <message>
-            <source>This step restarts the computer. Save your work first. Continue?</source>
-            <translation>这一步会重启电脑。请先保存工作。继续吗？</translation>
-        </message>
-        <message>
-            <source>Restart needed</source>
-            <translation>需要重启</translation>
-        </message>
-        <message>
-            <source>Choose the file</source>
-            <translation>选择文件</translation>
-        </message>
-    </context>
-    <context>
-        <name>Troubleshooter</name>
-        <message>
-            <source>This machine: {finding}</source>
-            <translation>本机：{finding}</translation>
-        </message>
-        <message>
-            <source>The driver was updated but the old kernel module is still running</source>
-            <translation>驱动已更新，但旧的内核模块仍在运行</translation>
-        </message>
-        <message>
-            <source>NVML (and with it nvidia-smi and CUDA) refuses to talk to a kernel module of another version. This happens after a driver update, often an automatic one.</source>
-            <translation>NVML（以及依赖它的 nvidia-smi 和 CUDA）拒绝与不同版本的内核模块通信。这通常发生在驱动更新之后，往往是自动更新。</translation>
-        </message>
-        <message>
-            <source>Reboot</source>
-            <translation>重启</translation>
-        </message>
-        <message>
-            <source>The NVIDIA kernel module is not loaded</source>
-            <translation>NVIDIA 内核模块没有加载</translation>
-        </message>
-        <message>
-            <source>The usual reasons: the driver is not installed; the kernel was updated and the module was not rebuilt (missing headers); Secure Boot rejected the unsigned module; or nouveau took the card. The doctor tells which one applies here.</source>
-            <translation>常见原因：没有安装驱动；内核更新后模块没有重新编译（缺少头文件）；安全启动拒绝了未签名的模块；或者 nouveau 占用了显卡。环境诊断会告诉你本机属于哪一种。</translation>
-        </message>
-        <message>
-            <source>Find out why</source>
-            <translation>查明原因</translation>
-        </message>
-        <message>
-            <source>The driver in the message supports CUDA up to {cuda}.</source>
-            <translation>报错中的驱动最高支持 CUDA {cuda}。</translation>
-        </message>
-        <message>
-            <source>The driver is older than the CUDA version PyTorch was built with</source>
-            <translation>驱动比编译 PyTorch 所用的 CUDA 版本旧</translation>
-        </message>
-        <message>
-            <source>Each CUDA version needs a minimum driver. Either update the driver, or install the PyTorch build for an older CUDA that your driver supports.</source>
-            <translation>每个 CUDA 版本都有最低驱动要求。要么更新驱动，要么安装基于你的驱动所支持的较旧 CUDA 的 PyTorch 版本。</translation>
-        </message>
-        <message>
-            <source>Update the driver (setup wizard)</source>
-            <translation>更新驱动（设置向导）</translation>
-        </message>
-        <message>
-            <source>The driver cannot compile code made by a newer CUDA</source>
-            <translation>驱动无法编译较新 CUDA 生成的代码</translation>
-        </message>
-        <message>
-            <source>PTX from a newer CUDA toolkit cannot be JIT-compiled by an older driver. Update the driver.</source>
-            <translation>较旧的驱动无法即时编译较新 CUDA 工具包生成的 PTX。请更新驱动。</translation>
-        </message>
-        <message>
-            <source>Your card is {sm}.</source>
-            <translation>你的显卡是 {sm}。</translation>
-        </message>
-        <message>
-            <source>This PyTorch (or extension) has no code for your GPU</source>
-            <translation>这个 PyTorch（或扩展）没有适用于你显卡的代码</translation>
-        </message>
-        <message>
-            <source>The library was built for other GPU architectures. RTX 50 cards (sm_120) need PyTorch 2.7 or newer built with CUDA 12.8 or later; GTX 10 and 900 cards need the cu126 build. A custom CUDA extension must be rebuilt for your card.</source>
-            <translation>这个库是为其他 GPU 架构编译的。RTX 50 系显卡（sm_120）需要 PyTorch 2.7 或更新版本，且基于 CUDA 12.8 或更新版本编译；GTX 10 和 900 系显卡需要 cu126 版本。自定义的 CUDA 扩展需要为你的显卡重新编译。</translation>
-        </message>
-        <message>
-            <source>This is a CPU-only build of PyTorch</source>
-            <translation>这是纯 CPU 版本的 PyTorch</translation>
-        </message>
-        <message>
-            <source>It was installed without PyTorch's CUDA index (on Windows, plain 'pip install torch' gives the CPU build). Reinstall from the index for your card.</source>
-            <translation>它是在没有使用 PyTorch 的 CUDA 下载源时安装的（在 Windows 上直接 “pip install torch” 装到的就是 CPU 版本）。请从适合你显卡的下载源重新安装。</translation>
-        </message>
-        <message>
-            <source>It asked for {want} while only {free} of {total} was free.</source>
-            <translation>它申请了 {want}，而 {total} 中只有 {free} 空闲。</translation>
-        </message>
-        <message>
-            <source>PyTorch says much memory is reserved but unused (fragmentation): set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True before starting.</source>
-            <translation>PyTorch 提示有大量显存已预留但未使用（碎片化）：启动前设置 PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True。</translation>
-        </message>
-        <message>
-            <source>The GPU ran out of memory</source>
-            <translation>显存不足</translation>
-        </message>
-        <message>
-            <source>The model, its activations and the optimizer state did not fit. Lower the batch size or resolution, use bf16/fp16, enable gradient checkpointing, or pick a smaller or quantized model. Close other programs using the GPU (nvidia-smi lists them). 'Model fit' estimates what fits.</source>
-            <translation>模型、激活值和优化器状态放不下。请减小批次大小或分辨率，使用 bf16/fp16，开启梯度检查点，或换用更小或量化的模型。关闭其他占用显卡的程序（nvidia-smi 会列出）。“模型能否装下” 页面可以估算。</translation>
-        </message>
-        <message>
-            <source>See what else uses the GPU</source>
-            <translation>查看还有谁在用显卡</translation>
-        </message>
-        <message>
-            <source>Windows' page file is too small</source>
-            <translation>Windows 的页面文件太小</translation>
-        </message>
-        <message>
-            <source>Loading CUDA's DLLs reserves a lot of virtual memory, which Windows backs with the page file. Let Windows manage the page file size (or raise its maximum), then reboot.</source>
-            <translation>加载 CUDA 的 DLL 需要预留大量虚拟内存，Windows 用页面文件来提供。请让 Windows 自动管理页面文件大小（或调大最大值），然后重启。</translation>
-        </message>
-        <message>
-            <source>The driver installer could not find its files (0x80070002)</source>
-            <translation>驱动安装程序找不到它的文件（0x80070002）</translation>
-        </message>
-        <message>
-            <source>0x80070002 is Windows' 'file not found'. For a driver install it usually means the old driver was half removed or Windows Update installed its own driver at the same time. A clean reinstall fixes it: block Windows Update drivers, remove the old driver with DDU in Safe Mode, then run the full offline package.</source>
-            <translation>0x80070002 是 Windows 的 “找不到文件” 错误。安装驱动时出现，通常是旧驱动删了一半，或者 Windows 更新同时在装它自己的驱动。全新重装可以解决：阻止 Windows 更新安装驱动，在安全模式下用 DDU 删除旧驱动，再运行完整的离线安装包。</translation>
-        </message>
-        <message>
-            <source>Start the clean reinstall (setup wizard)</source>
-            <translation>开始全新重装（设置向导）</translation>
-        </message>
-        <message>
-            <source>Windows fell back to its basic display driver</source>
-            <translation>Windows 退回到了基本显示驱动</translation>
-        </message>
-        <message>
-            <source>The NVIDIA driver failed to load, so Windows uses the Microsoft Basic Display Adapter (low resolution, no CUDA). Reinstall the driver cleanly.</source>
-            <translation>NVIDIA 驱动没能加载，Windows 改用 “Microsoft 基本显示适配器”（分辨率低，没有 CUDA）。请全新重装驱动。</translation>
-        </message>
-        <message>
-            <source>The GPU stopped responding on the PCIe bus</source>
-            <translation>显卡在 PCIe 总线上失去响应</translation>
-        </message>
-        <message>
-            <source>This is a hardware-level failure, not a setup problem: check the power cables and connectors, reseat the card, and look at power draw and temperature before the crash (the Dashboard records them).</source>
-            <translation>这是硬件层面的故障，不是设置问题：检查供电线和接口，重新插好显卡，并查看崩溃前的功耗和温度（仪表盘会记录）。</translation>
-        </message>
-        <message>
-            <source>A check inside a GPU kernel failed</source>
-            <translation>显卡内核中的断言失败</translation>
-        </message>
-        <message>
-            <source>Usually a bug in the program or data (for example a class label outside the range of the model's outputs), not the driver. Run once with CUDA_LAUNCH_BLOCKING=1 to see the line that failed.</source>
-            <translation>通常是程序或数据的问题（例如类别标签超出了模型输出的范围），与驱动无关。设置 CUDA_LAUNCH_BLOCKING=1 运行一次，就能看到出错的那一行。</translation>
-        </message>
-        <message>
-            <source>A GPU kernel read or wrote memory it should not</source>
-            <translation>显卡内核访问了不该访问的内存</translation>
-        </message>
-        <message>
-            <source>Usually a bug in the program or a custom extension; if it also happens with known-good code, test the card for stability (clocks, temperature, power).</source>
-            <translation>通常是程序或自定义扩展的问题；如果已知正常的代码也出现，请测试显卡的稳定性（频率、温度、功耗）。</translation>
-        </message>
-        <message>
-            <source>No known problem in this text. Paste the whole error, including the lines just above it, or run the doctor.</source>
-            <translation>这段文字里没有已知问题。请粘贴完整的错误信息（包括它上面几行），或者运行环境诊断。</translation>
-        </message>
-    </context>
+<context>
+    <name>Doctor</name>
+    <message>
+        <source>{distro} is not a distribution the wizard has steps for</source>
+        <translation>{distro} 不在向导支持的发行版之列</translation>
+    </message>
+    <message>
+        <source>The checks below still apply; the wizard shows the generic steps (install your distribution&apos;s NVIDIA driver package, blacklist nouveau, reboot, verify).</source>
+        <translation>下面的检查照样有效；向导会给出通用步骤（安装发行版自带的 NVIDIA 驱动包、屏蔽 nouveau、重启、验证）。</translation>
+    </message>
+    <message>
+        <source>No NVIDIA GPU was found</source>
+        <translation>没有找到 NVIDIA 显卡</translation>
+    </message>
+    <message>
+        <source>No display device with NVIDIA&apos;s PCI vendor id (10de) is visible. Check that the card is seated, powered (PCIe power cables) and enabled in the firmware; in a virtual machine it must be passed through.</source>
+        <translation>看不到任何 PCI 厂商号为 NVIDIA（10de）的显示设备。请检查显卡是否插好、供电线（PCIe 供电）是否接上、是否在 BIOS/UEFI 中启用；虚拟机里需要做显卡直通。</translation>
+    </message>
+    <message>
+        <source>{name} is not in the rules file</source>
+        <translation>规则文件里没有 {name}</translation>
+    </message>
+    <message>
+        <source>The wizard cannot tell its generation, so it cannot choose between the open and the proprietary kernel module or the right PyTorch build for you. Update the app, or pass the compute capability through a working driver.</source>
+        <translation>向导无法判断它属于哪一代架构，因此没法替你在开源和闭源内核模块之间做选择，也选不出合适的 PyTorch 版本。请更新本软件，或在驱动正常工作后再检查一次（届时可直接读到计算能力）。</translation>
+    </message>
+    <message>
+        <source>The open-source nouveau driver is driving the card</source>
+        <translation>显卡正由开源驱动 nouveau 驱动</translation>
+    </message>
+    <message>
+        <source>CUDA and PyTorch need NVIDIA&apos;s driver. Install it, blacklist nouveau and rebuild the initramfs, then reboot (the wizard does each step).</source>
+        <translation>CUDA 和 PyTorch 需要 NVIDIA 官方驱动。请安装驱动、屏蔽 nouveau 并重建 initramfs，然后重启（向导会逐步完成）。</translation>
+    </message>
+    <message>
+        <source>Run the setup wizard: install the driver and blacklist nouveau</source>
+        <translation>打开设置向导：安装驱动并屏蔽 nouveau</translation>
+    </message>
+    <message>
+        <source>No NVIDIA kernel module is installed</source>
+        <translation>没有安装 NVIDIA 内核模块</translation>
+    </message>
+    <message>
+        <source>modinfo cannot find an nvidia module for the running kernel. Install the driver with the setup wizard.</source>
+        <translation>modinfo 找不到适用于当前内核的 nvidia 模块。请用设置向导安装驱动。</translation>
+    </message>
+    <message>
+        <source>Install the driver (setup wizard)</source>
+        <translation>安装驱动（设置向导）</translation>
+    </message>
+    <message>
+        <source>Secure Boot is on and the NVIDIA module {version} is not loaded</source>
+        <translation>安全启动已开启，NVIDIA 模块 {version} 没有加载</translation>
+    </message>
+    <message>
+        <source>With Secure Boot, the kernel refuses a module that is not signed by a key it trusts (&apos;Key was rejected by service&apos; in dmesg). Enrol the module signing key (MOK) and reboot, or turn Secure Boot off in the firmware.</source>
+        <translation>开启安全启动（Secure Boot）后，内核会拒绝加载未经受信密钥签名的模块（dmesg 中可见 “Key was rejected by service”）。请登记模块签名密钥（MOK）后重启，或在固件设置中关闭安全启动。</translation>
+    </message>
+    <message>
+        <source>Enrol the signing key (setup wizard)</source>
+        <translation>登记签名密钥（设置向导）</translation>
+    </message>
+    <message>
+        <source>Read the kernel&apos;s reason</source>
+        <translation>查看内核给出的原因</translation>
+    </message>
+    <message>
+        <source>The NVIDIA module {version} is installed but not loaded</source>
+        <translation>NVIDIA 模块 {version} 已安装但没有加载</translation>
+    </message>
+    <message>
+        <source>If you installed it just now, reboot. Otherwise load it by hand and read its error: often the module was not rebuilt for a new kernel (missing kernel headers; see &apos;dkms status&apos;).</source>
+        <translation>如果刚刚安装，请重启。否则请手动加载并查看报错：常见原因是更新内核后模块没有重新编译（缺少内核头文件，可看 “dkms status”）。</translation>
+    </message>
+    <message>
+        <source>Load it and show the error</source>
+        <translation>手动加载并显示错误</translation>
+    </message>
+    <message>
+        <source>Reboot: the loaded module ({loaded}) is older than the libraries ({newer})</source>
+        <translation>请重启：已加载的内核模块（{loaded}）比驱动库（{newer}）旧</translation>
+    </message>
+    <message>
+        <source>The driver was updated (often by automatic updates) while the old kernel module kept running, so NVML and CUDA refuse to talk to it (&apos;Driver/library version mismatch&apos;). A reboot loads the new module.</source>
+        <translation>驱动已经更新（常见于自动更新），但旧的内核模块仍在运行，所以 NVML 和 CUDA 拒绝与它通信（“Driver/library version mismatch”）。重启即可加载新模块。</translation>
+    </message>
+    <message>
+        <source>Reboot</source>
+        <translation>重启</translation>
+    </message>
+    <message>
+        <source>{generation} cards need the {needed} kernel module, but the {loaded} one is loaded</source>
+        <translation>{generation} 显卡需要{needed}内核模块，但当前加载的是{loaded}模块</translation>
+    </message>
+    <message>
+        <source>Install the other variant of the same driver branch; the wizard picks it for your card.</source>
+        <translation>请安装同一驱动分支的另一种模块；向导会按你的显卡自动选择。</translation>
+    </message>
+    <message>
+        <source>Install the right driver variant (setup wizard)</source>
+        <translation>安装正确的驱动模块（设置向导）</translation>
+    </message>
+    <message>
+        <source>Driver {driver} is too old for {name}</source>
+        <translation>驱动 {driver} 对 {name} 来说太旧了</translation>
+    </message>
+    <message>
+        <source>{generation} cards need driver {branch} or newer.</source>
+        <translation>{generation} 显卡需要 {branch} 或更新的驱动。</translation>
+    </message>
+    <message>
+        <source>Update the driver (setup wizard)</source>
+        <translation>更新驱动（设置向导）</translation>
+    </message>
+    <message>
+        <source>nvidia-smi failed with exit code {code}: {meaning}</source>
+        <translation>nvidia-smi 运行失败，退出码 {code}：{meaning}</translation>
+    </message>
+    <message>
+        <source>Its message: {message}</source>
+        <translation>它的输出：{message}</translation>
+    </message>
+    <message>
+        <source>nvidia-smi is not installed</source>
+        <translation>没有安装 nvidia-smi</translation>
+    </message>
+    <message>
+        <source>The kernel module is loaded but the driver&apos;s user-space tools are missing; install your distribution&apos;s NVIDIA utilities package.</source>
+        <translation>内核模块已加载，但缺少驱动的用户态工具；请安装发行版的 NVIDIA 工具包（utils）。</translation>
+    </message>
+    <message>
+        <source>Driver {driver} is working; it supports CUDA up to {cuda}</source>
+        <translation>驱动 {driver} 工作正常，最高支持 CUDA {cuda}</translation>
+    </message>
+    <message>
+        <source>The &apos;CUDA Version&apos; nvidia-smi shows is the highest CUDA this driver can run, not an installed toolkit. PyTorch wheels bring their own CUDA libraries, so no toolkit is needed.</source>
+        <translation>nvidia-smi 显示的 “CUDA Version” 是这个驱动能运行的最高 CUDA 版本，并不代表装了 CUDA 工具包。PyTorch 的安装包自带 CUDA 运行库，所以不需要另装工具包。</translation>
+    </message>
+    <message>
+        <source>open</source>
+        <translation>开源</translation>
+    </message>
+    <message>
+        <source>proprietary</source>
+        <translation>闭源</translation>
+    </message>
+    <message>
+        <source>No Python environment checked</source>
+        <translation>还没有检查 Python 环境</translation>
+    </message>
+    <message>
+        <source>Pick the environment you train in (a venv or conda env) so the doctor can test PyTorch there.</source>
+        <translation>请选择你用来训练的环境（venv 或 conda 环境），医生才能在其中测试 PyTorch。</translation>
+    </message>
+    <message>
+        <source>Could not run {python}</source>
+        <translation>无法运行 {python}</translation>
+    </message>
+    <message>
+        <source>Reason: {reason}</source>
+        <translation>原因：{reason}</translation>
+    </message>
+    <message>
+        <source>Install the {variant} build of PyTorch (add torchvision/torchaudio to the same command if you use them)</source>
+        <translation>安装 PyTorch 的 {variant} 版本（如果用到 torchvision/torchaudio，请加在同一条命令里）</translation>
+    </message>
+    <message>
+        <source>PyTorch is not installed in {python}</source>
+        <translation>{python} 中没有安装 PyTorch</translation>
+    </message>
+    <message>
+        <source>Python {version} answered, but &apos;import torch&apos; failed: {error}</source>
+        <translation>Python {version} 可以运行，但 “import torch” 失败：{error}</translation>
+    </message>
+    <message>
+        <source>PyTorch {version} is a ROCm (AMD) build</source>
+        <translation>PyTorch {version} 是 ROCm（AMD）版本</translation>
+    </message>
+    <message>
+        <source>It cannot use an NVIDIA card. Install a CUDA build instead.</source>
+        <translation>它无法使用 NVIDIA 显卡。请改装 CUDA 版本。</translation>
+    </message>
+    <message>
+        <source>PyTorch {version} is a CPU-only build</source>
+        <translation>PyTorch {version} 是纯 CPU 版本</translation>
+    </message>
+    <message>
+        <source>torch.version.cuda is None, so torch.cuda.is_available() will always be False. On Windows, plain &apos;pip install torch&apos; gives this build; a CUDA build comes from PyTorch&apos;s own index.</source>
+        <translation>torch.version.cuda 为 None，因此 torch.cuda.is_available() 永远是 False。在 Windows 上直接 “pip install torch” 装到的就是这个版本；CUDA 版本要从 PyTorch 自己的下载源安装。</translation>
+    </message>
+    <message>
+        <source>Driver {driver} is too old for this PyTorch (built with CUDA {cuda})</source>
+        <translation>驱动 {driver} 对这个 PyTorch（基于 CUDA {cuda} 编译）来说太旧了</translation>
+    </message>
+    <message>
+        <source>CUDA {cuda} needs driver {need} or newer. Update the driver, or install a PyTorch build for an older CUDA.</source>
+        <translation>CUDA {cuda} 需要 {need} 或更新的驱动。请更新驱动，或安装基于较旧 CUDA 的 PyTorch 版本。</translation>
+    </message>
+    <message>
+        <source>Driver {driver} is older than CUDA {cuda}&apos;s own driver ({need})</source>
+        <translation>驱动 {driver} 比 CUDA {cuda} 自带的驱动（{need}）旧</translation>
+    </message>
+    <message>
+        <source>PyTorch runs through CUDA&apos;s minor-version compatibility, but features that need a newer driver fail with an error. Updating the driver removes the risk.</source>
+        <translation>PyTorch 可以依靠 CUDA 的小版本兼容运行，但需要新驱动的功能会报错。更新驱动即可消除这个隐患。</translation>
+    </message>
+    <message>
+        <source>This PyTorch has no kernels for {name} ({sm})</source>
+        <translation>这个 PyTorch 没有适用于 {name}（{sm}）的内核</translation>
+    </message>
+    <message>
+        <source>PyTorch {version} was built for {arches}. Work on the GPU fails with &apos;no kernel image is available&apos;. RTX 50 cards (sm_120) need torch 2.7 or newer with cu128 or a later CUDA.</source>
+        <translation>PyTorch {version} 只为 {arches} 编译。在显卡上运行会报 “no kernel image is available”。RTX 50 系显卡（sm_120）需要 torch 2.7 或更新版本，且为 cu128 或更新的 CUDA 版本。</translation>
+    </message>
+    <message>
+        <source>PyTorch {version} cannot see the GPU</source>
+        <translation>PyTorch {version} 看不到显卡</translation>
+    </message>
+    <message>
+        <source>torch.cuda.is_available() is False although the driver works. Its reason: {reason}</source>
+        <translation>驱动正常，但 torch.cuda.is_available() 为 False。原因：{reason}</translation>
+    </message>
+    <message>
+        <source>A small matrix multiply on the GPU failed</source>
+        <translation>在显卡上做一次小矩阵乘法失败了</translation>
+    </message>
+    <message>
+        <source>Error: {error}</source>
+        <translation>错误：{error}</translation>
+    </message>
+    <message>
+        <source>PyTorch {version} works on {device}</source>
+        <translation>PyTorch {version} 在 {device} 上工作正常</translation>
+    </message>
+    <message>
+        <source>CUDA build {cuda}, cuDNN {cudnn}; a matrix multiply on the GPU gave the right answer.</source>
+        <translation>CUDA 版本 {cuda}，cuDNN {cudnn}；显卡上的矩阵乘法结果正确。</translation>
+    </message>
+    <message>
+        <source>Power plan: {name}</source>
+        <translation>电源计划：{name}</translation>
+    </message>
+    <message>
+        <source>Good for long training runs.</source>
+        <translation>适合长时间训练。</translation>
+    </message>
+    <message>
+        <source>For long runs, &apos;High performance&apos; keeps the CPU and PCIe link from dropping into power saving between batches. On laptops also set the power mode to &apos;Best performance&apos; while plugged in.</source>
+        <translation>长时间训练时，“高性能” 能避免 CPU 和 PCIe 链路在批次之间进入节能状态。笔记本插电时还请把电源模式设为 “最佳性能”。</translation>
+    </message>
+    <message>
+        <source>Switch to High performance</source>
+        <translation>切换到高性能</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>开</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关</translation>
+    </message>
+    <message>
+        <source>Windows default (value not set)</source>
+        <translation>Windows 默认（未设置该值）</translation>
+    </message>
+    <message>
+        <source>Hardware-accelerated GPU scheduling: {state}</source>
+        <translation>硬件加速 GPU 计划：{state}</translation>
+    </message>
+    <message>
+        <source>Set in Settings &gt; System &gt; Display &gt; Graphics (HwSchMode: 2 = on, 1 = off); a change needs a reboot. DLSS Frame Generation needs it on; for CUDA work either setting is fine.</source>
+        <translation>在 设置 &gt; 系统 &gt; 屏幕 &gt; 显示卡 中设置（HwSchMode：2 = 开，1 = 关）；更改后需要重启。DLSS 帧生成需要开启；跑 CUDA 时开或关都可以。</translation>
+    </message>
+    <message>
+        <source>There is no page file</source>
+        <translation>没有页面文件</translation>
+    </message>
+    <message>
+        <source>Loading PyTorch&apos;s CUDA libraries reserves a lot of virtual memory; without a page file this fails with &apos;OSError: [WinError 1455] The paging file is too small&apos;. Let Windows manage the page file size (System &gt; About &gt; Advanced system settings &gt; Performance &gt; Virtual memory).</source>
+        <translation>加载 PyTorch 的 CUDA 库要预留大量虚拟内存；没有页面文件时会报 “OSError: [WinError 1455] 页面文件太小”。请让 Windows 自动管理页面文件大小（系统 &gt; 系统信息 &gt; 高级系统设置 &gt; 性能 &gt; 虚拟内存）。</translation>
+    </message>
+    <message>
+        <source>The page file is managed by Windows</source>
+        <translation>页面文件由 Windows 自动管理</translation>
+    </message>
+    <message>
+        <source>It grows when PyTorch needs it, which avoids WinError 1455.</source>
+        <translation>PyTorch 需要时它会自动增大，可避免 WinError 1455。</translation>
+    </message>
+    <message>
+        <source>The page file has a fixed size: {sizes}</source>
+        <translation>页面文件是固定大小：{sizes}</translation>
+    </message>
+    <message>
+        <source>If you see &apos;WinError 1455: The paging file is too small&apos;, let Windows manage the size or raise the maximum (sizes are in MB), then reboot.</source>
+        <translation>如果遇到 “WinError 1455：页面文件太小”，请改为由 Windows 自动管理或调大最大值（单位 MB），然后重启。</translation>
+    </message>
+    <message>
+        <source>{name} (pid {pid}) has {shared} GiB of GPU memory in shared system memory</source>
+        <translation>{name}（进程 {pid}）有 {shared} GiB 显存数据放在了共享系统内存中</translation>
+    </message>
+    <message>
+        <source>When dedicated GPU memory is full, the driver moves allocations into system RAM, which the GPU reaches over PCIe, many times slower, so the job keeps running but crawls. The driver&apos;s &apos;{setting}&apos; ({where}) decides this for CUDA apps: &apos;Prefer No Sysmem Fallback&apos; gives a clear out-of-memory error instead, so you can lower the batch size or use a smaller model.</source>
+        <translation>专用显存用满后，驱动会把部分分配挪到系统内存，显卡要经 PCIe 访问，速度慢很多倍，所以任务虽然还在跑，却慢得像卡住。对 CUDA 程序来说，这由驱动的 “{setting}”（{where}）决定：选 “Prefer No Sysmem Fallback” 会直接报显存不足，你就可以调小批次大小或换更小的模型。</translation>
+    </message>
+</context>
+<context>
+    <name>DoctorCli</name>
+    <message>
+        <source>Python environments found (test one with --python PATH):</source>
+        <translation>找到的 Python 环境（用 --python 路径 测试其中一个）：</translation>
+    </message>
+</context>
+<context>
+    <name>Setup</name>
+    <message>
+        <source>Dry run: nothing was changed</source>
+        <translation>演练：没有做任何改动</translation>
+    </message>
+    <message>
+        <source>Nothing to restore: the step &apos;{step}&apos; has not changed anything</source>
+        <translation>没有可恢复的内容：步骤 “{step}” 还没有改动过任何东西</translation>
+    </message>
+    <message>
+        <source>This step is done by hand: follow its explanation, then mark it done</source>
+        <translation>这一步需要你手动完成：按说明操作后，点 “标记为完成”</translation>
+    </message>
+    <message>
+        <source>Choose the file first: {what}</source>
+        <translation>请先选择文件：{what}</translation>
+    </message>
+    <message>
+        <source>Stopped before changing anything: could not back up {path} ({error})</source>
+        <translation>已在改动前停止：无法备份 {path}（{error}）</translation>
+    </message>
+    <message>
+        <source>Stopped before changing anything: could not read the current registry values</source>
+        <translation>已在改动前停止：无法读取当前的注册表值</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>This step has no undo</source>
+        <translation>这一步无法撤销</translation>
+    </message>
+    <message>
+        <source>GPU Assistant has not run this step, so there is nothing to undo</source>
+        <translation>GPU 助手没有执行过这一步，所以没有可撤销的内容</translation>
+    </message>
+    <message>
+        <source>Undone</source>
+        <translation>已撤销</translation>
+    </message>
+    <message>
+        <source>{command} is not installed on this system</source>
+        <translation>系统中没有安装 {command}</translation>
+    </message>
+    <message>
+        <source>Permission was refused (the password dialog was closed or the password was wrong)</source>
+        <translation>权限被拒绝（密码窗口被关闭或密码错误）</translation>
+    </message>
+    <message>
+        <source>Permission was refused at the Windows prompt</source>
+        <translation>在 Windows 提示中拒绝了权限</translation>
+    </message>
+    <message>
+        <source>&apos;{command}&apos; failed with exit code {code}: {output}</source>
+        <translation>“{command}” 失败，退出码 {code}：{output}</translation>
+    </message>
+    <message>
+        <source>Keep the nouveau driver off the card</source>
+        <translation>不让 nouveau 驱动占用显卡</translation>
+    </message>
+    <message>
+        <source>nouveau, the open-source driver, grabs the card before NVIDIA&apos;s module can. This writes the same blacklist file NVIDIA&apos;s installer writes and rebuilds the initramfs so it takes effect at boot. Many driver packages already do this; then the step shows as done.</source>
+        <translation>开源驱动 nouveau 会抢在 NVIDIA 模块之前接管显卡。这一步写入与 NVIDIA 安装程序相同的屏蔽文件，并重建 initramfs，使其在开机时生效。很多驱动包已经做了这件事，那样这一步会显示为已完成。</translation>
+    </message>
+    <message>
+        <source>Secure Boot: sign the module</source>
+        <translation>安全启动：为模块签名</translation>
+    </message>
+    <message>
+        <source>Secure Boot is on (or could not be read). This distribution has no standard signing key for NVIDIA&apos;s module: either turn Secure Boot off in the firmware settings, or sign the module with your own key (see your distribution&apos;s wiki on Secure Boot).</source>
+        <translation>安全启动已开启（或无法读取）。这个发行版没有为 NVIDIA 模块准备标准签名密钥：要么在固件设置中关闭安全启动，要么用自己的密钥为模块签名（参见发行版关于安全启动的 Wiki）。</translation>
+    </message>
+    <message>
+        <source>Secure Boot: enrol the module signing key</source>
+        <translation>安全启动：登记模块签名密钥</translation>
+    </message>
+    <message>
+        <source>With Secure Boot on, the kernel only loads modules signed by a key it trusts. mokutil asks you to make up a one-time password. At the next boot a blue &apos;MOK management&apos; screen appears: choose &apos;Enroll MOK&apos;, &apos;Continue&apos;, &apos;Yes&apos;, type that password, then reboot. If you miss the screen, run this step again.</source>
+        <translation>开启安全启动时，内核只加载由受信密钥签名的模块。mokutil 会让你设置一个一次性密码。下次开机会出现蓝色的 “MOK management” 界面：依次选择 “Enroll MOK”、“Continue”、“Yes”，输入该密码，然后重启。如果错过了这个界面，再执行一次这一步。</translation>
+    </message>
+    <message>
+        <source>Reboot</source>
+        <translation>重启</translation>
+    </message>
+    <message>
+        <source>The new kernel module loads at boot. Save your work first. After the reboot, open GPU Assistant again: the wizard continues where it stopped.</source>
+        <translation>新的内核模块在开机时加载。请先保存工作。重启后再打开 GPU 助手，向导会从上次停下的地方继续。</translation>
+    </message>
+    <message>
+        <source>Check that the driver works</source>
+        <translation>检查驱动是否正常</translation>
+    </message>
+    <message>
+        <source>nvidia-smi talks to the driver through NVML. Exit code 0 means the driver is loaded and answers; its header shows the highest CUDA version this driver can run.</source>
+        <translation>nvidia-smi 通过 NVML 与驱动通信。退出码为 0 表示驱动已加载并有响应；它的标题行会显示这个驱动能运行的最高 CUDA 版本。</translation>
+    </message>
+    <message>
+        <source>Installs PyTorch&apos;s {variant} build into {python}. It brings its own CUDA and cuDNN libraries; only the driver is needed system-wide. It needs driver {need} or newer (you have {driver}). Add torchvision/torchaudio to the command if you use them, so their builds match.</source>
+        <translation>把 PyTorch 的 {variant} 版本装进 {python}。它自带 CUDA 和 cuDNN 库，系统里只需要装驱动。它需要 {need} 或更新的驱动（你的是 {driver}）。如果用到 torchvision/torchaudio，请加在同一条命令里，保证版本匹配。</translation>
+    </message>
+    <message>
+        <source>Installs PyTorch&apos;s {variant} build into {python}. It brings its own CUDA and cuDNN libraries; only the driver is needed system-wide. It needs driver {need} or newer: after the reboot the wizard re-reads the driver and picks an older build if yours needs one.</source>
+        <translation>把 PyTorch 的 {variant} 版本装进 {python}。它自带 CUDA 和 cuDNN 库，系统里只需要装驱动。它需要 {need} 或更新的驱动：重启后向导会重新读取驱动版本，如有需要会改选较旧的版本。</translation>
+    </message>
+    <message>
+        <source>Install PyTorch for this card ({variant})</source>
+        <translation>为这张显卡安装 PyTorch（{variant}）</translation>
+    </message>
+    <message>
+        <source>Check PyTorch on the GPU</source>
+        <translation>在显卡上检查 PyTorch</translation>
+    </message>
+    <message>
+        <source>Runs a small matrix multiply on the GPU in your environment and checks that this card&apos;s architecture is in PyTorch&apos;s build.</source>
+        <translation>在你的环境中用显卡做一次小矩阵乘法，并检查 PyTorch 是否包含这张显卡的架构。</translation>
+    </message>
+    <message>
+        <source>The card&apos;s generation is unknown, so the distribution&apos;s tool picks the module type.</source>
+        <translation>显卡的架构未知，由发行版的工具决定模块类型。</translation>
+    </message>
+    <message>
+        <source>{generation} cards work only with NVIDIA&apos;s open kernel modules.</source>
+        <translation>{generation} 显卡只能使用 NVIDIA 的开源内核模块。</translation>
+    </message>
+    <message>
+        <source>{generation} cards work only with NVIDIA&apos;s proprietary kernel module; driver branch {branch} is the last one that supports them.</source>
+        <translation>{generation} 显卡只能使用 NVIDIA 的闭源内核模块；{branch} 分支是支持它们的最后一个驱动分支。</translation>
+    </message>
+    <message>
+        <source>{generation} cards work with both module types; the open modules are NVIDIA&apos;s default since driver 560.</source>
+        <translation>{generation} 显卡两种模块都能用；从 560 驱动起，开源模块是 NVIDIA 的默认选择。</translation>
+    </message>
+    <message>
+        <source>Refresh the package lists</source>
+        <translation>刷新软件包列表</translation>
+    </message>
+    <message>
+        <source>Downloads the current package lists so the newest driver packages are seen.</source>
+        <translation>下载最新的软件包列表，以便看到最新的驱动包。</translation>
+    </message>
+    <message>
+        <source>Install the recommended NVIDIA driver</source>
+        <translation>安装推荐的 NVIDIA 驱动</translation>
+    </message>
+    <message>
+        <source>ubuntu-drivers matches your card&apos;s PCI id against the driver packages and installs the recommended one, open or proprietary as the package prefers. The first command makes sure the tool is there (Mint and Pop!_OS too).</source>
+        <translation>ubuntu-drivers 会根据显卡的 PCI ID 匹配驱动包，安装推荐的那个，开源或闭源由驱动包自身的偏好决定。第一条命令确保装有这个工具（Mint 和 Pop!_OS 同样适用）。</translation>
+    </message>
+    <message>
+        <source>Enable Debian&apos;s contrib and non-free components</source>
+        <translation>启用 Debian 的 contrib 和 non-free 软件源组件</translation>
+    </message>
+    <message>
+        <source>NVIDIA&apos;s driver is in Debian&apos;s non-free component. This adds {components} to your Debian repository lines in {path}; the old file is backed up.</source>
+        <translation>NVIDIA 驱动在 Debian 的 non-free 组件中。这一步把 {components} 加到 {path} 中的 Debian 软件源上，原文件会先备份。</translation>
+    </message>
+    <message>
+        <source>Add &apos;{components}&apos; to the components of every Debian repository line (in /etc/apt/sources.list.d/debian.sources or /etc/apt/sources.list). On this machine the wizard edits the file for you and keeps a backup.</source>
+        <translation>请在每一条 Debian 软件源的组件中加上 “{components}”（位于 /etc/apt/sources.list.d/debian.sources 或 /etc/apt/sources.list）。在本机上运行时，向导会替你修改文件并保留备份。</translation>
+    </message>
+    <message>
+        <source>Install Debian&apos;s NVIDIA driver</source>
+        <translation>安装 Debian 的 NVIDIA 驱动</translation>
+    </message>
+    <message>
+        <source>Installs nvidia-driver, the firmware and the headers for your running kernel (DKMS builds the module against them). The package also blacklists nouveau.</source>
+        <translation>安装 nvidia-driver、固件以及当前内核的头文件（DKMS 用它们编译模块）。这个包也会屏蔽 nouveau。</translation>
+    </message>
+    <message>
+        <source>Debian {codename} packages driver {packaged}, but {generation} cards need {need} or newer. Use Debian backports or NVIDIA&apos;s CUDA repository for a newer driver; the steps below install the packaged one.</source>
+        <translation>Debian {codename} 打包的驱动是 {packaged}，但 {generation} 显卡需要 {need} 或更新的版本。请使用 Debian backports 或 NVIDIA 的 CUDA 软件源获取新驱动；下面的步骤安装的是打包版本。</translation>
+    </message>
+    <message>
+        <source>Enable RPM Fusion (free and nonfree)</source>
+        <translation>启用 RPM Fusion（free 和 nonfree）</translation>
+    </message>
+    <message>
+        <source>Fedora does not ship NVIDIA&apos;s driver; RPM Fusion packages it.</source>
+        <translation>Fedora 不自带 NVIDIA 驱动，由 RPM Fusion 打包提供。</translation>
+    </message>
+    <message>
+        <source>Install the NVIDIA driver ({package})</source>
+        <translation>安装 NVIDIA 驱动（{package}）</translation>
+    </message>
+    <message>
+        <source>akmod builds the kernel module for every kernel you install; the -cuda package adds nvidia-smi and the CUDA driver library.</source>
+        <translation>akmod 会为你安装的每个内核编译内核模块；-cuda 包提供 nvidia-smi 和 CUDA 驱动库。</translation>
+    </message>
+    <message>
+        <source>Build the kernel module now</source>
+        <translation>现在编译内核模块</translation>
+    </message>
+    <message>
+        <source>akmods builds the module in the background after the install, which takes minutes. Rebooting before it finishes leaves you without a driver, so build it now and wait.</source>
+        <translation>安装后 akmods 会在后台编译模块，需要几分钟。编译完成前重启会导致没有驱动可用，所以现在就编译并等待完成。</translation>
+    </message>
+    <message>
+        <source>Install the 580xx legacy driver from the AUR</source>
+        <translation>从 AUR 安装 580xx 旧版驱动</translation>
+    </message>
+    <message>
+        <source>Arch&apos;s nvidia-open packages no longer support {generation} cards. Build &apos;nvidia-580xx-dkms&apos; (and the matching utils) from the AUR with your AUR helper; GPU Assistant does not run AUR builds for you.</source>
+        <translation>Arch 的 nvidia-open 软件包已不再支持 {generation} 显卡。请用 AUR 助手从 AUR 编译 “nvidia-580xx-dkms”（及对应的 utils）；GPU 助手不会替你执行 AUR 编译。</translation>
+    </message>
+    <message>
+        <source>Install nvidia-open and nvidia-utils</source>
+        <translation>安装 nvidia-open 和 nvidia-utils</translation>
+    </message>
+    <message>
+        <source>nvidia-open is built for Arch&apos;s default &apos;linux&apos; kernel; with another kernel (linux-lts, linux-zen) install nvidia-open-dkms and its headers instead.</source>
+        <translation>nvidia-open 是为 Arch 默认的 “linux” 内核编译的；如果用其他内核（linux-lts、linux-zen），请改装 nvidia-open-dkms 及对应的内核头文件。</translation>
+    </message>
+    <message>
+        <source>Install your distribution&apos;s NVIDIA driver package</source>
+        <translation>安装发行版自带的 NVIDIA 驱动包</translation>
+    </message>
+    <message>
+        <source>Use your distribution&apos;s own NVIDIA packages (its package manager or driver tool); mixing them with NVIDIA&apos;s .run installer is the most common cause of breakage. Pick the open kernel modules for Turing and newer cards.</source>
+        <translation>请使用发行版自己的 NVIDIA 软件包（包管理器或驱动工具）；与 NVIDIA 的 .run 安装程序混用是最常见的故障原因。Turing 及更新的显卡请选择开源内核模块。</translation>
+    </message>
+    <message>
+        <source>{steps} steps for {gpu} on {os}</source>
+        <translation>{gpu} 在 {os} 上共 {steps} 个步骤</translation>
+    </message>
+    <message>
+        <source>{os} is not a distribution GPU Assistant has tested steps for. These are the generic steps; follow your distribution&apos;s documentation for the driver package.</source>
+        <translation>GPU 助手没有为 {os} 测试过安装步骤。下面是通用步骤；驱动包请参照发行版的文档。</translation>
+    </message>
+    <message>
+        <source>Download the driver&apos;s full offline package</source>
+        <translation>下载驱动的完整离线安装包</translation>
+    </message>
+    <message>
+        <source>From NVIDIA&apos;s download page, pick your card and Windows and save the installer. Download it now: after the clean-up you may have no display driver and no easy way to browse. GPU Assistant does not bundle or fetch it.</source>
+        <translation>在 NVIDIA 下载页面选择你的显卡和 Windows 版本，保存安装程序。请现在就下载：清理之后你可能没有显示驱动，不方便上网。GPU 助手不会附带或自动下载它。</translation>
+    </message>
+    <message>
+        <source>Download Display Driver Uninstaller (DDU)</source>
+        <translation>下载 Display Driver Uninstaller（DDU）</translation>
+    </message>
+    <message>
+        <source>Get DDU from its official site and unpack it. Use it only to repair a broken install or when changing GPU brand, not for every update.</source>
+        <translation>从 DDU 官网下载并解压。只在修复损坏的驱动或更换显卡品牌时使用，不要每次更新都用。</translation>
+    </message>
+    <message>
+        <source>Keep Windows Update from replacing the driver</source>
+        <translation>防止 Windows 更新替换驱动</translation>
+    </message>
+    <message>
+        <source>Sets the policy &apos;Do not include drivers with Windows Updates&apos; and turns off automatic driver downloads for devices, so Windows does not install its own NVIDIA driver between the clean-up and your install. The old values are saved; the &apos;restore update settings&apos; step puts them back.</source>
+        <translation>设置策略 “Windows 更新不包括驱动程序”，并关闭设备驱动的自动下载，这样在清理之后、你安装之前，Windows 不会自己装上 NVIDIA 驱动。原来的值会被保存，“恢复 Windows 更新设置” 这一步会把它们改回去。</translation>
+    </message>
+    <message>
+        <source>Create a restore point</source>
+        <translation>创建还原点</translation>
+    </message>
+    <message>
+        <source>A System Restore point lets you go back if something goes wrong. System Protection must be on for drive C:.</source>
+        <translation>系统还原点可以在出问题时让你回到之前的状态。需要为 C 盘开启系统保护。</translation>
+    </message>
+    <message>
+        <source>A restore point is not undone; remove old ones in System Protection if you need the space.</source>
+        <translation>还原点不会被撤销；如需空间，可在系统保护中删除旧的还原点。</translation>
+    </message>
+    <message>
+        <source>Restart into Safe Mode</source>
+        <translation>重启进入安全模式</translation>
+    </message>
+    <message>
+        <source>DDU works best in Safe Mode. First a RunOnce entry &apos;*UndoSM&apos; is written that switches Safe Mode off again at the next sign-in (the * makes it run in Safe Mode too), so the PC cannot get stuck there. If it ever does: at the Windows recovery command prompt run &apos;bcdedit /deletevalue {default} safeboot&apos;. Save your work: this restarts the PC.</source>
+        <translation>DDU 在安全模式下效果最好。先写入一个 RunOnce 项 “*UndoSM”，在下次登录时关闭安全模式（* 让它在安全模式下也会运行），这样电脑不会卡在安全模式里。万一卡住：在 Windows 恢复环境的命令提示符中运行 “bcdedit /deletevalue {default} safeboot”。请先保存工作：这一步会重启电脑。</translation>
+    </message>
+    <message>
+        <source>Remove the old driver with DDU</source>
+        <translation>用 DDU 删除旧驱动</translation>
+    </message>
+    <message>
+        <source>In Safe Mode, DDU removes every trace of the NVIDIA driver and restarts into normal mode. -NoRestorePoint because the wizard made one.</source>
+        <translation>在安全模式下，DDU 会清除 NVIDIA 驱动的所有残留，然后重启回正常模式。使用 -NoRestorePoint 是因为向导已经创建过还原点。</translation>
+    </message>
+    <message>
+        <source>DDU&apos;s removal is not undone; the next step installs the new driver (or use the restore point).</source>
+        <translation>DDU 的删除无法撤销；下一步会安装新驱动（也可以使用还原点）。</translation>
+    </message>
+    <message>
+        <source>Install the driver as a clean installation</source>
+        <translation>以全新安装方式安装驱动</translation>
+    </message>
+    <message>
+        <source>Back in normal mode, run the offline package. Choose &apos;Custom (Advanced)&apos; and tick &apos;Perform a clean installation&apos;. Restart when it asks.</source>
+        <translation>回到正常模式后运行离线安装包。选择 “自定义(高级)”，勾选 “执行清洁安装”。按提示重启。</translation>
+    </message>
+    <message>
+        <source>Restore the Windows Update settings</source>
+        <translation>恢复 Windows 更新设置</translation>
+    </message>
+    <message>
+        <source>Puts back the values the &apos;keep Windows Update from replacing the driver&apos; step saved. Skip it if you want Windows to keep its hands off your driver.</source>
+        <translation>把 “防止 Windows 更新替换驱动” 这一步保存的值改回去。如果你希望 Windows 以后都不碰你的驱动，可以跳过这一步。</translation>
+    </message>
+    <message>
+        <source>Clean driver reinstall for {gpu} on Windows, then PyTorch</source>
+        <translation>为 {gpu} 在 Windows 上全新重装驱动，然后安装 PyTorch</translation>
+    </message>
+    <message>
+        <source>Each step that changes the system asks for administrator rights through a Windows (UAC) prompt.</source>
+        <translation>每个会改动系统的步骤都会通过 Windows（UAC）提示请求管理员权限。</translation>
+    </message>
+</context>
+<context>
+    <name>SetupPage</name>
+    <message>
+        <source>Driver, CUDA &amp; PyTorch</source>
+        <translation>驱动、CUDA 与 PyTorch</translation>
+    </message>
+    <message>
+        <source>Demo: a recorded machine</source>
+        <translation>演示：一台录制的机器</translation>
+    </message>
+    <message>
+        <source>The rules file could not be read: {error}</source>
+        <translation>无法读取规则文件：{error}</translation>
+    </message>
+    <message>
+        <source>Doctor</source>
+        <translation>环境诊断</translation>
+    </message>
+    <message>
+        <source>Setup wizard</source>
+        <translation>设置向导</translation>
+    </message>
+    <message>
+        <source>Troubleshooter</source>
+        <translation>故障排查</translation>
+    </message>
+    <message>
+        <source>Python environment:</source>
+        <translation>Python 环境：</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Run checks</source>
+        <translation>开始检查</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation>系统</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>显卡</translation>
+    </message>
+    <message>
+        <source>Driver</source>
+        <translation>驱动</translation>
+    </message>
+    <message>
+        <source>Kernel module</source>
+        <translation>内核模块</translation>
+    </message>
+    <message>
+        <source>Secure Boot</source>
+        <translation>安全启动</translation>
+    </message>
+    <message>
+        <source>Highest CUDA</source>
+        <translation>最高 CUDA</translation>
+    </message>
+    <message>
+        <source>Python</source>
+        <translation>Python</translation>
+    </message>
+    <message>
+        <source>PyTorch</source>
+        <translation>PyTorch</translation>
+    </message>
+    <message>
+        <source>The plan appears after the checks.</source>
+        <translation>检查完成后会显示安装计划。</translation>
+    </message>
+    <message>
+        <source>Choose driver package…</source>
+        <translation>选择驱动安装包…</translation>
+    </message>
+    <message>
+        <source>Choose DDU…</source>
+        <translation>选择 DDU…</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>执行</translation>
+    </message>
+    <message>
+        <source>Dry run</source>
+        <translation>演练</translation>
+    </message>
+    <message>
+        <source>Show every action without changing anything</source>
+        <translation>只显示每个操作，不做任何改动</translation>
+    </message>
+    <message>
+        <source>Skip</source>
+        <translation>跳过</translation>
+    </message>
+    <message>
+        <source>Mark done</source>
+        <translation>标记为完成</translation>
+    </message>
+    <message>
+        <source>Copy commands</source>
+        <translation>复制命令</translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation>检查</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <source>What ran and what it printed appears here.</source>
+        <translation>执行了什么、输出了什么，都会显示在这里。</translation>
+    </message>
+    <message>
+        <source>Paste an error message (the whole traceback is fine). The answer uses what the doctor found on this machine.</source>
+        <translation>粘贴错误信息（整段 traceback 也可以）。回答会结合环境诊断在本机发现的情况。</translation>
+    </message>
+    <message>
+        <source>Explain</source>
+        <translation>分析</translation>
+    </message>
+    <message>
+        <source>None (check the driver only)</source>
+        <translation>无（只检查驱动）</translation>
+    </message>
+    <message>
+        <source>Choose the environment&apos;s python</source>
+        <translation>选择该环境的 python</translation>
+    </message>
+    <message>
+        <source>Something went wrong: {error}</source>
+        <translation>出错了：{error}</translation>
+    </message>
+    <message>
+        <source>Checking the driver and the environment…</source>
+        <translation>正在检查驱动和环境…</translation>
+    </message>
+    <message>
+        <source>no NVIDIA GPU found</source>
+        <translation>没有找到 NVIDIA 显卡</translation>
+    </message>
+    <message>
+        <source>not working</source>
+        <translation>不可用</translation>
+    </message>
+    <message>
+        <source>open</source>
+        <translation>开源</translation>
+    </message>
+    <message>
+        <source>proprietary</source>
+        <translation>闭源</translation>
+    </message>
+    <message>
+        <source>not loaded</source>
+        <translation>未加载</translation>
+    </message>
+    <message>
+        <source>n/a on Windows</source>
+        <translation>Windows 上不适用</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>开</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关</translation>
+    </message>
+    <message>
+        <source>legacy BIOS boot</source>
+        <translation>传统 BIOS 启动</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>none chosen</source>
+        <translation>未选择</translation>
+    </message>
+    <message>
+        <source>CPU only</source>
+        <translation>仅 CPU</translation>
+    </message>
+    <message>
+        <source>not installed</source>
+        <translation>未安装</translation>
+    </message>
+    <message>
+        <source>{errors} problem(s) and {warnings} warning(s). Each card says what to do.</source>
+        <translation>{errors} 个问题，{warnings} 个警告。每张卡片都写明了怎么做。</translation>
+    </message>
+    <message>
+        <source>Everything checked works.</source>
+        <translation>检查的各项都正常。</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Open in wizard</source>
+        <translation>在向导中打开</translation>
+    </message>
+    <message>
+        <source>No NVIDIA GPU was found, so there is nothing to set up.</source>
+        <translation>没有找到 NVIDIA 显卡，无需设置。</translation>
+    </message>
+    <message>
+        <source>needs administrator rights</source>
+        <translation>需要管理员权限</translation>
+    </message>
+    <message>
+        <source>needs root (asks for your password)</source>
+        <translation>需要 root 权限（会询问密码）</translation>
+    </message>
+    <message>
+        <source>restarts the computer</source>
+        <translation>会重启电脑</translation>
+    </message>
+    <message>
+        <source>you do this step</source>
+        <translation>需要你手动完成</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>skipped</source>
+        <translation>已跳过</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>undone</source>
+        <translation>已撤销</translation>
+    </message>
+    <message>
+        <source>not run yet</source>
+        <translation>尚未执行</translation>
+    </message>
+    <message>
+        <source>already done (its check passes)</source>
+        <translation>已完成（检查通过）</translation>
+    </message>
+    <message>
+        <source>status: {state}</source>
+        <translation>状态：{state}</translation>
+    </message>
+    <message>
+        <source>Source: {source}</source>
+        <translation>来源：{source}</translation>
+    </message>
+    <message>
+        <source>(no commands: follow the explanation)</source>
+        <translation>（没有命令：请按说明操作）</translation>
+    </message>
+    <message>
+        <source>Show what would run</source>
+        <translation>显示将要执行的内容</translation>
+    </message>
+    <message>
+        <source>already done</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>not done yet</source>
+        <translation>尚未完成</translation>
+    </message>
+    <message>
+        <source>cannot tell</source>
+        <translation>无法判断</translation>
+    </message>
+    <message>
+        <source>Check: {state}</source>
+        <translation>检查：{state}</translation>
+    </message>
+    <message>
+        <source>(demo machine: nothing runs)</source>
+        <translation>（演示机器：不会执行任何命令）</translation>
+    </message>
+    <message>
+        <source>This step restarts the computer. Save your work first. Continue?</source>
+        <translation>这一步会重启电脑。请先保存工作。继续吗？</translation>
+    </message>
+    <message>
+        <source>Restart needed</source>
+        <translation>需要重启</translation>
+    </message>
+    <message>
+        <source>Choose the file</source>
+        <translation>选择文件</translation>
+    </message>
+</context>
+<context>
+    <name>Troubleshooter</name>
+    <message>
+        <source>This machine: {finding}</source>
+        <translation>本机：{finding}</translation>
+    </message>
+    <message>
+        <source>The driver was updated but the old kernel module is still running</source>
+        <translation>驱动已更新，但旧的内核模块仍在运行</translation>
+    </message>
+    <message>
+        <source>NVML (and with it nvidia-smi and CUDA) refuses to talk to a kernel module of another version. This happens after a driver update, often an automatic one.</source>
+        <translation>NVML（以及依赖它的 nvidia-smi 和 CUDA）拒绝与不同版本的内核模块通信。这通常发生在驱动更新之后，往往是自动更新。</translation>
+    </message>
+    <message>
+        <source>Reboot</source>
+        <translation>重启</translation>
+    </message>
+    <message>
+        <source>The NVIDIA kernel module is not loaded</source>
+        <translation>NVIDIA 内核模块没有加载</translation>
+    </message>
+    <message>
+        <source>The usual reasons: the driver is not installed; the kernel was updated and the module was not rebuilt (missing headers); Secure Boot rejected the unsigned module; or nouveau took the card. The doctor tells which one applies here.</source>
+        <translation>常见原因：没有安装驱动；内核更新后模块没有重新编译（缺少头文件）；安全启动拒绝了未签名的模块；或者 nouveau 占用了显卡。环境诊断会告诉你本机属于哪一种。</translation>
+    </message>
+    <message>
+        <source>Find out why</source>
+        <translation>查明原因</translation>
+    </message>
+    <message>
+        <source>The driver in the message supports CUDA up to {cuda}.</source>
+        <translation>报错中的驱动最高支持 CUDA {cuda}。</translation>
+    </message>
+    <message>
+        <source>The driver is older than the CUDA version PyTorch was built with</source>
+        <translation>驱动比编译 PyTorch 所用的 CUDA 版本旧</translation>
+    </message>
+    <message>
+        <source>Each CUDA version needs a minimum driver. Either update the driver, or install the PyTorch build for an older CUDA that your driver supports.</source>
+        <translation>每个 CUDA 版本都有最低驱动要求。要么更新驱动，要么安装基于你的驱动所支持的较旧 CUDA 的 PyTorch 版本。</translation>
+    </message>
+    <message>
+        <source>Update the driver (setup wizard)</source>
+        <translation>更新驱动（设置向导）</translation>
+    </message>
+    <message>
+        <source>The driver cannot compile code made by a newer CUDA</source>
+        <translation>驱动无法编译较新 CUDA 生成的代码</translation>
+    </message>
+    <message>
+        <source>PTX from a newer CUDA toolkit cannot be JIT-compiled by an older driver. Update the driver.</source>
+        <translation>较旧的驱动无法即时编译较新 CUDA 工具包生成的 PTX。请更新驱动。</translation>
+    </message>
+    <message>
+        <source>Your card is {sm}.</source>
+        <translation>你的显卡是 {sm}。</translation>
+    </message>
+    <message>
+        <source>This PyTorch (or extension) has no code for your GPU</source>
+        <translation>这个 PyTorch（或扩展）没有适用于你显卡的代码</translation>
+    </message>
+    <message>
+        <source>The library was built for other GPU architectures. RTX 50 cards (sm_120) need PyTorch 2.7 or newer built with CUDA 12.8 or later; GTX 10 and 900 cards need the cu126 build. A custom CUDA extension must be rebuilt for your card.</source>
+        <translation>这个库是为其他 GPU 架构编译的。RTX 50 系显卡（sm_120）需要 PyTorch 2.7 或更新版本，且基于 CUDA 12.8 或更新版本编译；GTX 10 和 900 系显卡需要 cu126 版本。自定义的 CUDA 扩展需要为你的显卡重新编译。</translation>
+    </message>
+    <message>
+        <source>This is a CPU-only build of PyTorch</source>
+        <translation>这是纯 CPU 版本的 PyTorch</translation>
+    </message>
+    <message>
+        <source>It was installed without PyTorch&apos;s CUDA index (on Windows, plain &apos;pip install torch&apos; gives the CPU build). Reinstall from the index for your card.</source>
+        <translation>它是在没有使用 PyTorch 的 CUDA 下载源时安装的（在 Windows 上直接 “pip install torch” 装到的就是 CPU 版本）。请从适合你显卡的下载源重新安装。</translation>
+    </message>
+    <message>
+        <source>It asked for {want} while only {free} of {total} was free.</source>
+        <translation>它申请了 {want}，而 {total} 中只有 {free} 空闲。</translation>
+    </message>
+    <message>
+        <source>PyTorch says much memory is reserved but unused (fragmentation): set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True before starting.</source>
+        <translation>PyTorch 提示有大量显存已预留但未使用（碎片化）：启动前设置 PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True。</translation>
+    </message>
+    <message>
+        <source>The GPU ran out of memory</source>
+        <translation>显存不足</translation>
+    </message>
+    <message>
+        <source>The model, its activations and the optimizer state did not fit. Lower the batch size or resolution, use bf16/fp16, enable gradient checkpointing, or pick a smaller or quantized model. Close other programs using the GPU (nvidia-smi lists them). &apos;Model fit&apos; estimates what fits.</source>
+        <translation>模型、激活值和优化器状态放不下。请减小批次大小或分辨率，使用 bf16/fp16，开启梯度检查点，或换用更小或量化的模型。关闭其他占用显卡的程序（nvidia-smi 会列出）。“模型能否装下” 页面可以估算。</translation>
+    </message>
+    <message>
+        <source>See what else uses the GPU</source>
+        <translation>查看还有谁在用显卡</translation>
+    </message>
+    <message>
+        <source>Windows&apos; page file is too small</source>
+        <translation>Windows 的页面文件太小</translation>
+    </message>
+    <message>
+        <source>Loading CUDA&apos;s DLLs reserves a lot of virtual memory, which Windows backs with the page file. Let Windows manage the page file size (or raise its maximum), then reboot.</source>
+        <translation>加载 CUDA 的 DLL 需要预留大量虚拟内存，Windows 用页面文件来提供。请让 Windows 自动管理页面文件大小（或调大最大值），然后重启。</translation>
+    </message>
+    <message>
+        <source>The driver installer could not find its files (0x80070002)</source>
+        <translation>驱动安装程序找不到它的文件（0x80070002）</translation>
+    </message>
+    <message>
+        <source>0x80070002 is Windows&apos; &apos;file not found&apos;. For a driver install it usually means the old driver was half removed or Windows Update installed its own driver at the same time. A clean reinstall fixes it: block Windows Update drivers, remove the old driver with DDU in Safe Mode, then run the full offline package.</source>
+        <translation>0x80070002 是 Windows 的 “找不到文件” 错误。安装驱动时出现，通常是旧驱动删了一半，或者 Windows 更新同时在装它自己的驱动。全新重装可以解决：阻止 Windows 更新安装驱动，在安全模式下用 DDU 删除旧驱动，再运行完整的离线安装包。</translation>
+    </message>
+    <message>
+        <source>Start the clean reinstall (setup wizard)</source>
+        <translation>开始全新重装（设置向导）</translation>
+    </message>
+    <message>
+        <source>Windows fell back to its basic display driver</source>
+        <translation>Windows 退回到了基本显示驱动</translation>
+    </message>
+    <message>
+        <source>The NVIDIA driver failed to load, so Windows uses the Microsoft Basic Display Adapter (low resolution, no CUDA). Reinstall the driver cleanly.</source>
+        <translation>NVIDIA 驱动没能加载，Windows 改用 “Microsoft 基本显示适配器”（分辨率低，没有 CUDA）。请全新重装驱动。</translation>
+    </message>
+    <message>
+        <source>The GPU stopped responding on the PCIe bus</source>
+        <translation>显卡在 PCIe 总线上失去响应</translation>
+    </message>
+    <message>
+        <source>This is a hardware-level failure, not a setup problem: check the power cables and connectors, reseat the card, and look at power draw and temperature before the crash (the Dashboard records them).</source>
+        <translation>这是硬件层面的故障，不是设置问题：检查供电线和接口，重新插好显卡，并查看崩溃前的功耗和温度（仪表盘会记录）。</translation>
+    </message>
+    <message>
+        <source>A check inside a GPU kernel failed</source>
+        <translation>显卡内核中的断言失败</translation>
+    </message>
+    <message>
+        <source>Usually a bug in the program or data (for example a class label outside the range of the model&apos;s outputs), not the driver. Run once with CUDA_LAUNCH_BLOCKING=1 to see the line that failed.</source>
+        <translation>通常是程序或数据的问题（例如类别标签超出了模型输出的范围），与驱动无关。设置 CUDA_LAUNCH_BLOCKING=1 运行一次，就能看到出错的那一行。</translation>
+    </message>
+    <message>
+        <source>A GPU kernel read or wrote memory it should not</source>
+        <translation>显卡内核访问了不该访问的内存</translation>
+    </message>
+    <message>
+        <source>Usually a bug in the program or a custom extension; if it also happens with known-good code, test the card for stability (clocks, temperature, power).</source>
+        <translation>通常是程序或自定义扩展的问题；如果已知正常的代码也出现，请测试显卡的稳定性（频率、温度、功耗）。</translation>
+    </message>
+    <message>
+        <source>No known problem in this text. Paste the whole error, including the lines just above it, or run the doctor.</source>
+        <translation>这段文字里没有已知问题。请粘贴完整的错误信息（包括它上面几行），或者运行环境诊断。</translation>
+    </message>
+</context>
 </TS>

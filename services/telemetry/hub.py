@@ -108,6 +108,7 @@ class TelemetryHub:
         self._slow_carry: dict[str, dict[str, Any]] = {}  # uuid -> slow field values
         self._last_system = None
         self._backfill: Callable[[], Iterable[Snapshot]] | None = None
+        self._backfill_running = False
         self.ticks = 0  # reads made (for tests and the idle-cost benchmark)
 
     # ---- public state
@@ -172,11 +173,24 @@ class TelemetryHub:
         reading (the demo's hours of prehistory: the window need not wait)."""
         self._backfill = fn
 
+    @property
+    def backfill_pending(self) -> bool:
+        """True until a set backfill has been loaded (screenshots wait for it)."""
+        return self._backfill is not None or self._backfill_running
+
     def _run_backfill(self) -> None:
         """Load the backfill under the first live reading (which is kept)."""
-        fn, self._backfill = self._backfill, None
+        fn = self._backfill
         if fn is None:
             return
+        self._backfill_running = True  # set before clearing: backfill_pending never blinks False
+        self._backfill = None
+        try:
+            self._load_backfill(fn)
+        finally:
+            self._backfill_running = False
+
+    def _load_backfill(self, fn: Callable[[], Iterable[Snapshot]]) -> None:
         live = self.latest
         try:
             past = [s for s in fn() if live is None or s.t < live.t]

@@ -1,0 +1,1 @@
+"""The live GPU dashboard, the tray icon and the recorded-sessions browser."""

@@ -1,0 +1,122 @@
+"""Moves telemetry from the hub's worker thread into the GUI thread.
+
+The hub calls its listeners on its sampling thread. Widgets may only be touched
+from the GUI thread, so the listener does nothing but emit a signal of a
+QObject that lives in the GUI thread; Qt queues the call across threads.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QObject, Qt, Signal, Slot
+
+from gui.context import AppContext
+
+EXTRAS_KEY = "telemetry_bridge"
+
+
+class TelemetryBridge(QObject):
+    """One per app run; shared by the dashboard, the tray and the sessions panel.
+
+    Signals:
+        snapshot_received(object): a ``Snapshot``, in the GUI thread.
+        alert_raised(object): an ``Alert`` the hub's alert engine fired, in the GUI thread.
+        hub_changed(object): the hub was replaced (demo, replay); payload is the new hub or None.
+    """
+
+    snapshot_received = Signal(object)
+    alert_raised = Signal(object)
+    hub_changed = Signal(object)
+    _from_worker = Signal(object)  # internal: the cross-thread hop
+
+    def __init__(self, hub: Any = None, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._hub = None
+        self._listener = None
+        self._alert_listener = None
+        self._from_worker.connect(self._on_worker_payload, Qt.ConnectionType.QueuedConnection)
+        self.set_hub(hub)
+
+    # ---- Public API
+    @classmethod
+    def for_context(cls, context: AppContext) -> "TelemetryBridge":
+        """The context's bridge, made on first use and kept in ``context.extras``."""
+        bridge = context.extras.get(EXTRAS_KEY)
+        if bridge is None or bridge.hub is not context.telemetry:
+            if bridge is None:
+                bridge = cls(context.telemetry)
+                context.extras[EXTRAS_KEY] = bridge
+            else:
+                bridge.set_hub(context.telemetry)
+        return bridge
+
+    @property
+    def hub(self) -> Any:
+        return self._hub
+
+    def set_hub(self, hub: Any) -> None:
+        """Listen to ``hub`` (and its alert engine) from now on; the previous one is no longer heard."""
+        if hub is self._hub:
+            return
+        old = self._hub
+        if old is not None:
+            if self._listener is not None and hasattr(old, "remove_listener"):
+                old.remove_listener(self._listener)
+            engine = getattr(old, "alerts", None)
+            if self._alert_listener is not None and hasattr(engine, "remove_listener"):
+                engine.remove_listener(self._alert_listener)
+        self._hub = hub
+        self._listener = None
+        self._alert_listener = None
+        if hub is not None:
+            # One closure per hub, so a late call from a replaced hub can be told apart.
+            def listener(snapshot: Any, source: Any = hub) -> None:
+                self._hop(("snapshot", source, snapshot))
+
+            def alert_listener(alert: Any, source: Any = hub) -> None:
+                self._hop(("alert", source, alert))
+
+            self._listener = listener
+            hub.add_listener(listener)
+            engine = getattr(hub, "alerts", None)
+            if hasattr(engine, "add_listener"):
+                self._alert_listener = alert_listener
+                engine.add_listener(alert_listener)
+        if old is not None or hub is not None:
+            self.hub_changed.emit(hub)
+
+    def recent_alerts(self, limit: int = 200) -> list[Any]:
+        """Alerts the hub's engine already holds (a replay's, or those before the page opened)."""
+        engine = getattr(self._hub, "alerts", None)
+        recent = getattr(engine, "recent", None)
+        return list(recent(limit)) if callable(recent) else []
+
+    def close(self) -> None:
+        self.set_hub(None)
+
+    # ---- Worker thread side
+    def _hop(self, payload: tuple[str, Any, Any]) -> None:
+        """Called by the hub on its worker thread: only hop to the GUI thread."""
+        try:
+            self._from_worker.emit(payload)
+        except RuntimeError:  # the bridge was deleted while the hub was still running
+            pass
+
+    # ---- GUI thread side
+    @Slot(object)
+    def _on_worker_payload(self, payload: tuple[str, Any, Any]) -> None:
+        kind, hub, item = payload
+        if hub is not self._hub:  # a late call from a hub we already replaced
+            return
+        if kind == "snapshot":
+            self.snapshot_received.emit(item)
+            for alert in snapshot_alerts(item):
+                self.alert_raised.emit(alert)
+        else:
+            self.alert_raised.emit(item)
+
+
+def snapshot_alerts(snapshot: Any) -> list[Any]:
+    """Alerts a source attached to the snapshot itself (test doubles, custom hubs)."""
+    extra = getattr(snapshot, "extra", None) or {}
+    return list(extra.get("alerts") or ())

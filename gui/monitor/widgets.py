@@ -1,0 +1,204 @@
+"""Small building blocks of the dashboard: value tiles, badges, the process model."""
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QCoreApplication, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
+
+from services.telemetry.model import ProcessSample
+
+DASH = "\u2014"  # shown for a value the GPU does not report
+
+# One palette for the whole dashboard: dark text on light surfaces.
+STYLE = """
+#DashboardPage { background: #f5f7fa; }
+#GpuCard { background: #ffffff; border: 1px solid #d9e2ec; border-radius: 8px; }
+#GpuTitle { font-size: 15px; font-weight: 600; color: #1f2933; }
+#GpuSubtitle { color: #52606d; }
+#MetricTile { background: #f6f8fa; border: 1px solid #e6e9ee; border-radius: 6px; }
+#TileCaption { color: #52606d; font-size: 11px; }
+#TileValue { color: #1f2933; font-size: 17px; font-weight: 600; }
+#TileDetail { color: #52606d; font-size: 11px; }
+#MetricTile[level="warm"] { background: #fff6e6; border-color: #f3d19c; }
+#MetricTile[level="hot"] { background: #fdecea; border-color: #f1b0aa; }
+#Badge { border-radius: 9px; padding: 1px 8px; font-size: 11px; }
+#Badge[level="ok"] { background: #e5f4ea; color: #1b6b34; }
+#Badge[level="info"] { background: #e8eef8; color: #2d4f86; }
+#Badge[level="warn"] { background: #fff1d6; color: #7a4b00; }
+#Badge[level="bad"] { background: #fdecea; color: #a1261d; }
+#Badge[level="muted"] { background: #eceff3; color: #52606d; }
+#BandLegend { color: #52606d; font-size: 11px; }
+#StateNote { background: #fff6e6; border: 1px solid #f3d19c; border-radius: 6px; padding: 6px 10px; color: #5c3b00; }
+#NoGpuPanel { background: #ffffff; border: 1px solid #d9e2ec; border-radius: 10px; }
+#NoGpuTitle { font-size: 18px; font-weight: 600; color: #1f2933; }
+#NoGpuDetail { color: #323f4b; font-size: 13px; }
+#SourceLabel { color: #52606d; }
+"""
+
+
+def _repolish(widget: QWidget) -> None:
+    style = widget.style()
+    style.unpolish(widget)
+    style.polish(widget)
+
+
+class Badge(QLabel):
+    """A rounded chip: state, P-state, PCIe link, throttle reason."""
+
+    def __init__(self, text: str = "", level: str = "muted", parent: QWidget | None = None) -> None:
+        super().__init__(text, parent)
+        self.setObjectName("Badge")
+        self._level = ""
+        self.set_level(level)
+
+    def set_level(self, level: str) -> None:
+        if level != self._level:
+            self._level = level
+            self.setProperty("level", level)
+            _repolish(self)
+
+    def level(self) -> str:
+        return self._level
+
+    def set_color(self, background: str, foreground: str = "#ffffff") -> None:
+        """A free colour (throttle reasons carry their own)."""
+        self.setStyleSheet(f"background: {background}; color: {foreground};")
+
+
+class MetricTile(QFrame):
+    """Caption, one big value, one line of detail."""
+
+    def __init__(self, caption: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("MetricTile")
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 4, 10, 4)
+        layout.setSpacing(0)
+        self.caption = QLabel(caption, self)
+        self.caption.setObjectName("TileCaption")
+        self.value = QLabel(DASH, self)
+        self.value.setObjectName("TileValue")
+        self.detail = QLabel(" ", self)
+        self.detail.setObjectName("TileDetail")
+        for label in (self.caption, self.value, self.detail):
+            # Let a narrow window shrink the tile; the full text stays in the tooltip.
+            label.setMinimumWidth(1)
+            label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+            layout.addWidget(label)
+        self._level = ""
+        self.set_level("ok")
+
+    def set_values(self, value: str, detail: str = "", level: str = "ok", tooltip: str = "") -> None:
+        if self.value.text() != value:
+            self.value.setText(value)
+        detail = detail or " "
+        if self.detail.text() != detail:
+            self.detail.setText(detail)
+        if self.toolTip() != tooltip:
+            self.setToolTip(tooltip)
+        self.set_level(level)
+
+    def set_level(self, level: str) -> None:
+        if level != self._level:
+            self._level = level
+            self.setProperty("level", level)
+            _repolish(self)
+
+
+class ProcessTableModel(QAbstractTableModel):
+    """The processes on one GPU: pid, name, user, type, GPU memory.
+
+    ``Qt.UserRole`` gives a sortable raw value for each cell (memory in MiB,
+    None sorted last).
+    """
+
+    PID, NAME, USER, KIND, MEMORY = range(5)
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._rows: list[ProcessSample] = []
+
+    # ---- Public API
+    def set_processes(self, processes: tuple[ProcessSample, ...] | None) -> None:
+        rows = sorted(processes or (), key=lambda p: (-(p.used_mib or 0.0), p.pid))
+        if rows == self._rows:
+            return  # nothing changed: no repaint of the table
+        if [p.pid for p in rows] == [p.pid for p in self._rows]:
+            self._rows = rows
+            if rows:
+                self.dataChanged.emit(self.index(0, 0), self.index(len(rows) - 1, self.MEMORY))
+            return
+        self.beginResetModel()
+        self._rows = rows
+        self.endResetModel()
+
+    def process(self, row: int) -> ProcessSample:
+        return self._rows[row]
+
+    # ---- Qt methods
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: N802
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: N802
+        return 0 if parent.isValid() else 5
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
+        if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
+            return None
+        titles = (self.tr("PID"), self.tr("Name"), self.tr("User"), self.tr("Type"), self.tr("GPU memory"))
+        return titles[section] if 0 <= section < len(titles) else None
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        proc = self._rows[index.row()]
+        column = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            if column == self.PID:
+                return str(proc.pid)
+            if column == self.NAME:
+                return proc.name
+            if column == self.USER:
+                return proc.user or DASH
+            if column == self.KIND:
+                return self._kind_text(proc.kind)
+            if column == self.MEMORY:
+                return format_mib(proc.used_mib) if proc.used_mib is not None else self.tr("not reported")
+        if role == Qt.ItemDataRole.UserRole:
+            return (proc.pid, proc.name, proc.user or "", proc.kind,
+                    proc.used_mib if proc.used_mib is not None else -1.0)[column]
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in (self.PID, self.MEMORY):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ToolTipRole and column == self.MEMORY and proc.used_mib is None:
+            return self.tr("The driver does not report per-process memory here (Windows WDDM, or a MIG slice).")
+        return None
+
+    def _kind_text(self, kind: str) -> str:
+        if kind == "compute":
+            return self.tr("Compute")
+        if kind == "graphics":
+            return self.tr("Graphics")
+        if kind == "compute+graphics":
+            return self.tr("Compute + graphics")
+        return kind
+
+
+def format_mib(mib: float | None) -> str:
+    if mib is None:
+        return DASH
+    if mib >= 1024:
+        return f"{mib / 1024:.1f} GiB"
+    return f"{mib:.0f} MiB"
+
+
+def format_duration(seconds: float) -> str:
+    seconds = int(round(seconds))
+    if seconds < 60:
+        return QCoreApplication.translate("Duration", "{s} s").format(s=seconds)
+    minutes, sec = divmod(seconds, 60)
+    if minutes < 60:
+        return QCoreApplication.translate("Duration", "{m} min {s:02d} s").format(m=minutes, s=sec)
+    hours, minutes = divmod(minutes, 60)
+    return QCoreApplication.translate("Duration", "{h} h {m:02d} min").format(h=hours, m=minutes)

@@ -1,0 +1,152 @@
+"""Tray: alerts become notifications and log lines; closing keeps monitoring. Settings groups save at once."""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import time
+
+import pytest
+
+from gui.app import build_context
+from gui.main_window import MainWindow
+from gui.monitor.settings_groups import AlertSettingsGroup, MonitorSettingsGroup
+from gui.monitor.tray import TrayController, app_icon
+from services.i18n import translate
+from services.settings import SettingsStore
+from services.telemetry.model import DeviceState, Snapshot, SourceStatus
+from tests.gui.fake_hub import FakeHub, snapshot
+
+
+@dataclasses.dataclass(frozen=True)
+class _Alert:  # the shape of services.telemetry.alerts.Alert
+    t: float
+    gpu_index: int | None
+    rule: str
+    severity: str
+    message: object
+
+
+@pytest.fixture
+def context(app_paths):
+    ctx = build_context(argparse.Namespace(demo=False), app_paths)
+    ctx.telemetry = FakeHub()
+    return ctx
+
+
+def _alert_snapshot(t: float) -> Snapshot:
+    s = snapshot(1, t, temperature=91.0)
+    alert = _Alert(t, 0, "temperature", "warning",
+                   translate("Alerts", "GPU {index} has been above {limit} °C for {seconds} s.").format(
+                       index=0, limit=83, seconds=30))
+    return dataclasses.replace(s, extra={"alerts": [alert]})
+
+
+def test_alert_becomes_notification_and_log_line(qtbot, context):
+    tray = TrayController(context, tray_available=True)
+    with qtbot.waitSignal(tray.notified, timeout=2000) as notified, qtbot.waitSignal(tray.logged, timeout=2000) as logged:
+        context.telemetry.push(_alert_snapshot(time.time()), threaded=True)
+    assert notified.args[0] == "GPU 0"
+    assert "above 83 °C for 30 s" in notified.args[1]
+    assert "above 83 °C" in logged.args[0] and "[warning]" in logged.args[0]
+    assert tray.session_log == [logged.args[0]]
+    tray.shutdown()
+    tray.bridge.close()
+
+
+def test_no_notification_when_switched_off(qtbot, context):
+    context.settings_store.settings.alerts.notify_desktop = False
+    tray = TrayController(context, tray_available=True)
+    shown = []
+    tray.notified.connect(lambda *a: shown.append(a))
+    with qtbot.waitSignal(tray.logged, timeout=2000):
+        context.telemetry.push(_alert_snapshot(time.time()))
+    assert shown == []  # still logged, not shown
+    tray.shutdown()
+    tray.bridge.close()
+
+
+def test_alert_reaches_dashboard_alerts_tab(qtbot, context):
+    window = MainWindow(context)
+    qtbot.addWidget(window)
+    page = window.show_page("dashboard")
+    context.telemetry.push(_alert_snapshot(time.time()))
+    qtbot.waitUntil(lambda: page.alerts_list.count() == 1)
+    assert "above 83 °C" in page.alerts_list.item(0).text()
+    assert page.tabs.tabText(2) == "Alerts (1)"
+    window.shutdown()
+    page.bridge.close()
+
+
+def test_close_hides_to_tray_and_quit_really_quits(qtbot, context):
+    quits = []
+    tray = TrayController(context, tray_available=True, quit_app=lambda: quits.append(1))
+    window = MainWindow(context)
+    qtbot.addWidget(window)
+    tray.attach_window(window)
+    window.show()
+    window.close()
+    assert not window.isVisible() and window.close_to_tray is not None
+    assert not window._quitting  # hidden, not shut down
+    tray.show_window()
+    assert window.isVisible()
+    tray.quit()
+    assert quits == [1] and not window.isVisible()
+    tray.shutdown()
+    tray.bridge.close()
+
+
+def test_close_really_closes_without_a_tray_or_when_turned_off(qtbot, context):
+    tray = TrayController(context, tray_available=False)
+    assert tray.should_hide_on_close() is False
+    tray.shutdown()
+    context.settings_store.settings.general.keep_running_in_tray = False
+    tray = TrayController(context, tray_available=True)
+    assert tray.should_hide_on_close() is False
+    tray.shutdown()
+    tray.bridge.close()
+
+
+def test_tray_tooltip_follows_snapshots(qtbot, context):
+    tray = TrayController(context, tray_available=True)
+    context.telemetry.push(snapshot(2, time.time(), states={1: DeviceState.LOST}))
+    qtbot.waitUntil(lambda: "GPU 0: 74 °C, 95%" in tray.icon.toolTip())
+    assert "GPU 1: lost" in tray.icon.toolTip()
+    tray.shutdown()
+    tray.bridge.close()
+
+
+def test_app_icon_is_never_empty(qapp):
+    assert not app_icon().isNull()
+
+
+def test_alert_settings_save_immediately(qtbot, context):
+    group = AlertSettingsGroup(context)
+    qtbot.addWidget(group)
+    group.temp_spin.setValue(88)
+    group.power_check.setChecked(True)
+    group.notify_check.setChecked(False)
+    reloaded = SettingsStore(context.settings_store.path)
+    alerts = reloaded.load().alerts
+    assert alerts.temperature_c == 88.0 and isinstance(alerts.temperature_c, float)
+    assert alerts.throttle_power is True and alerts.notify_desktop is False
+    group.enabled_check.setChecked(False)
+    assert not group.temp_spin.isEnabled()
+    assert SettingsStore(context.settings_store.path).load().alerts.enabled is False
+
+
+def test_monitor_settings_save_immediately(qtbot, context):
+    group = MonitorSettingsGroup(context)
+    qtbot.addWidget(group)
+    group.fast_spin.setValue(0.5)
+    group.record_check.setChecked(False)
+    monitor = SettingsStore(context.settings_store.path).load().monitor
+    assert monitor.fast_interval_s == 0.5 and monitor.record_sessions is False
+
+
+def test_settings_page_has_the_monitor_groups(qtbot, context):
+    from gui.settings_page import SettingsPage
+
+    page = SettingsPage(context)
+    qtbot.addWidget(page)
+    titles = [page.sections_layout.itemAt(i).widget().title() for i in range(page.sections_layout.count())]
+    assert titles[:2] == ["Monitoring", "Alerts"]
