@@ -47,7 +47,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     gui.add_argument("--demo", action="store_true", help="run on the simulated two-GPU training run")
     gui.add_argument("--replay", metavar="FILE", help="open a recording or an nvidia-smi CSV log")
     gui.add_argument("--screenshot", metavar="FILE.png", help="render the main window to a PNG and exit")
-    gui.add_argument("--page", metavar="NAME", help="page to show first (dashboard, setup, hybrid, psu, fit, settings)")
+    gui.add_argument("--page", metavar="NAME", help="page to show first (dashboard, setup, hybrid, psu, fit, hosts, settings)")
     gui.add_argument("--lang", choices=["en", "zh_CN"], help="language for this run")
     gui.add_argument("--self-test", action="store_true", help="open every page offscreen and run one estimate each")
     gui.add_argument("--minimized", action="store_true",

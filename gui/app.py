@@ -263,6 +263,10 @@ def save_screenshot(window: MainWindow, path: str, settle_ms: int = 1500) -> boo
 
 
 def run_app(args: argparse.Namespace) -> int:
+    page = getattr(args, "page", None)
+    if page and page not in {spec.key for spec in PAGES}:  # bad usage: say so, do not open some other page
+        print(f"error: unknown page {page!r}; pages: {', '.join(spec.key for spec in PAGES)}", file=sys.stderr)
+        return 2
     headless = bool(args.screenshot or args.self_test)
     if headless and not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")

@@ -1,9 +1,9 @@
 """Settings: language and general behaviour. Tools add their own groups."""
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QSignalBlocker, Signal
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QFormLayout, QGroupBox, QLabel, QSpinBox, QVBoxLayout, QWidget,
+    QCheckBox, QComboBox, QFormLayout, QFrame, QGroupBox, QLabel, QScrollArea, QSpinBox, QVBoxLayout, QWidget,
 )
 
 from gui.context import AppContext
@@ -22,7 +22,17 @@ class SettingsPage(QWidget):
         super().__init__(parent)
         self._store = context.settings_store
         settings = self._store.settings
-        layout = QVBoxLayout(self)
+        # Scrolls: the tools' groups together are taller than a 768-pixel laptop screen, and as the
+        # tallest page the settings set the whole window's minimum height.
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        scroll = QScrollArea(self)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        body = QWidget(scroll)
+        scroll.setWidget(body)
+        outer.addWidget(scroll)
+        layout = QVBoxLayout(body)
         title = self.tr("Settings")
         layout.addWidget(QLabel(f"<h2>{title}</h2>"))
 
@@ -50,6 +60,12 @@ class SettingsPage(QWidget):
         for section in tool_sections(context, self):
             self.sections_layout.addWidget(section)
         layout.addStretch(1)
+        # The Hosts page edits the same exporter settings: follow every save, or a stale box here
+        # would write its old value back (changing the port used to switch the exporter off).
+        listener = self._on_settings_saved
+        store = self._store
+        store.subscribe(listener)
+        self.destroyed.connect(lambda *_: store.unsubscribe(listener))
         if self._store.load_problem:
             note = QLabel(self.tr("Your settings file could not be read: {problem}").format(problem=self._store.load_problem))
             note.setWordWrap(True)
@@ -78,6 +94,23 @@ class SettingsPage(QWidget):
         self.exporter_port.editingFinished.connect(self._on_exporter_changed)
         form.addRow(self.tr("Port"), self.exporter_port)
         return group
+
+    def _on_settings_saved(self, settings) -> None:
+        exporter = settings.exporter
+        for widget, update in (
+            (self.exporter_check, lambda: self.exporter_check.setChecked(exporter.run_in_background)),
+            (self.exporter_port, lambda: self.exporter_port.hasFocus() or self.exporter_port.setValue(exporter.port)),
+            (self.tray_check, lambda: self.tray_check.setChecked(settings.general.keep_running_in_tray)),
+            (self.start_minimized_check, lambda: self.start_minimized_check.setChecked(settings.general.start_minimized)),
+        ):
+            blocker = QSignalBlocker(widget)
+            update()
+            del blocker
+        index = self.exporter_host.findData(exporter.host)
+        if index >= 0 and index != self.exporter_host.currentIndex():
+            blocker = QSignalBlocker(self.exporter_host)
+            self.exporter_host.setCurrentIndex(index)
+            del blocker
 
     def _on_exporter_changed(self, *_args) -> None:
         exporter = self._store.settings.exporter

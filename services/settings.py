@@ -154,7 +154,7 @@ class SettingsStore:
     def load(self) -> Settings:
         self.load_problem = None
         try:
-            raw = self.path.read_text(encoding="utf-8")
+            raw = self.path.read_bytes()
         except FileNotFoundError:
             self.settings = Settings()
             return self.settings
@@ -163,7 +163,8 @@ class SettingsStore:
             self.settings = Settings()
             return self.settings
         try:
-            data = json.loads(raw)
+            # decoding is inside this try: a binary or non-UTF-8 file is as broken as bad JSON
+            data = json.loads(raw.decode("utf-8"))
         except ValueError:
             kept = self.path.with_name(f"{self.path.name}.broken-{time.strftime('%Y%m%d-%H%M%S')}")
             try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QObject, QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QFrame, QGridLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit,
     QListWidget, QListWidgetItem, QPushButton, QScrollArea, QSpinBox, QVBoxLayout, QWidget,
@@ -184,7 +184,22 @@ class HostsPage(QWidget):
         self.serve_check.toggled.connect(self._on_serve_changed)
         self.port_spin.editingFinished.connect(self._on_serve_changed)
         self._update_serve_status()
+        # Settings edits the same exporter switch and port: follow its saves, or this stale box would
+        # write the old values back on its next change.
+        listener = self._on_settings_saved
+        store = self._store
+        store.subscribe(listener)
+        self.destroyed.connect(lambda *_: store.unsubscribe(listener))
         return box
+
+    def _on_settings_saved(self, settings) -> None:
+        exporter = settings.exporter
+        check_blocker, port_blocker = QSignalBlocker(self.serve_check), QSignalBlocker(self.port_spin)
+        self.serve_check.setChecked(exporter.run_in_background)
+        if not self.port_spin.hasFocus():  # never overwrite a port the user is typing
+            self.port_spin.setValue(exporter.port)
+        del check_blocker, port_blocker
+        self._update_serve_status()
 
     def _on_serve_changed(self, *_args) -> None:
         settings = self._store.settings.exporter

@@ -384,8 +384,9 @@ class HybridPage(QWidget):
             self._auto_all_done = True
             self.all_check.setChecked(True)
         self._fill_table(result)
-        self.status_label.setText(self.tr("{count} programs · sampled over {seconds} s").format(
-            count=len(result.processes), seconds=f"{result.interval_s:.1f}"))
+        status = (self.tr("1 program · sampled over {seconds} s") if len(result.processes) == 1
+                  else self.tr("{count} programs · sampled over {seconds} s"))
+        self.status_label.setText(status.format(count=len(result.processes), seconds=f"{result.interval_s:.1f}"))
         self.status_label.setToolTip("\n".join(render(n) for n in result.notes))
         self._show_details()
         self.scan_done.emit(result)

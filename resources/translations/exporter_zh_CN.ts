@@ -19,6 +19,26 @@
 <context>
     <name>Hosts</name>
     <message>
+        <source>the server answered HTTP {code}</source>
+        <translation>服务器返回了 HTTP {code}</translation>
+    </message>
+    <message>
+        <source>connection refused (nothing listens on that port)</source>
+        <translation>连接被拒绝（该端口上没有服务在监听）</translation>
+    </message>
+    <message>
+        <source>no answer in time</source>
+        <translation>等待超时，没有应答</translation>
+    </message>
+    <message>
+        <source>the host name is not known</source>
+        <translation>无法解析该主机名</translation>
+    </message>
+    <message>
+        <source>no network route to that host</source>
+        <translation>没有通往该主机的网络路由</translation>
+    </message>
+    <message>
         <source>Cannot reach {url}: {reason}</source>
         <translation>无法连接 {url}：{reason}</translation>
     </message>

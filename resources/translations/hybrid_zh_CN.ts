@@ -163,6 +163,10 @@
         <translation>switcheroo-control 未运行，因此菜单项自带这些环境变量</translation>
     </message>
     <message>
+        <source>{path} is not UTF-8 text, so GPU Assistant will not change it</source>
+        <translation>{path} 不是 UTF-8 文本，GPU Assistant 不会修改它</translation>
+    </message>
+    <message>
         <source>The Windows registry is not available here</source>
         <translation>此系统上没有 Windows 注册表</translation>
     </message>
@@ -505,6 +509,10 @@
         <translation>采样失败：{error}</translation>
     </message>
     <message>
+        <source>1 program · sampled over {seconds} s</source>
+        <translation>1 个程序 · 采样 {seconds} 秒</translation>
+    </message>
+    <message>
         <source>{count} programs · sampled over {seconds} s</source>
         <translation>{count} 个程序 · 采样 {seconds} 秒</translation>
     </message>
@@ -518,7 +526,7 @@
     </message>
     <message>
         <source>The list below still shows what each program loads; the Setup page helps install the NVIDIA driver.</source>
-        <translation>下方列表仍会显示每个程序加载了什么；“安装配置”页面可以帮助安装 NVIDIA 驱动。</translation>
+        <translation>下方列表仍会显示每个程序加载了什么；“安装向导”页面可以帮助安装 NVIDIA 驱动。</translation>
     </message>
     <message>
         <source>System mode ({tool}): {mode}</source>

@@ -84,6 +84,14 @@
         <translation>找不到文件：{path}</translation>
     </message>
     <message>
+        <source>{path} is not a text (UTF-8) JSON file</source>
+        <translation>{path} 不是文本（UTF-8）格式的 JSON 文件</translation>
+    </message>
+    <message>
+        <source>{path} is a folder, not a JSON file</source>
+        <translation>{path} 是文件夹，不是 JSON 文件</translation>
+    </message>
+    <message>
         <source>Cannot read {path}: {reason}</source>
         <translation>无法读取 {path}：{reason}</translation>
     </message>

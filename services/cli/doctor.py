@@ -32,6 +32,12 @@ def catalog() -> Catalog:
 
 def check_python_path(path: str) -> str:
     p = Path(path).expanduser()
+    try:
+        p.stat()
+    except FileNotFoundError:
+        raise UsageError(f"no such interpreter: {path}") from None
+    except OSError as exc:  # name too long, permission denied on a parent folder, ...
+        raise UsageError(f"cannot use {path}: {exc.strerror or exc}") from None
     if p.is_dir():  # accept an environment folder too
         for cand in (p / "bin" / "python3", p / "bin" / "python", p / "Scripts" / "python.exe", p / "python.exe"):
             if cand.is_file():
@@ -61,6 +67,8 @@ def run(args: argparse.Namespace) -> int:
             if not envs:
                 print("no venvs or conda environments found in the usual places; pass --python PATH")
         return EXIT_OK
+    if args.explain is not None and args.explain != "-" and not args.explain.strip():
+        raise UsageError("--explain needs the error text (or '-' to read it from stdin)")
     python = check_python_path(args.python) if args.python else None
     try:
         rules = load_rules()
@@ -128,6 +136,8 @@ def explain_cli(args: argparse.Namespace, report) -> int:
     from services.setup.troubleshoot import explain, no_match_message
 
     text = sys.stdin.read() if args.explain == "-" else args.explain
+    if not text.strip():
+        raise UsageError("--explain got no text to explain")
     found = explain(text, report)
     if args.json:
         print(json.dumps([d.to_json() for d in found], indent=2, ensure_ascii=False))

@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import argparse
+import math
 import signal
+import socket
 import sys
 import threading
 
-from services.cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError
+from services.cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, EXIT_USAGE, UsageError
 from services.exporter.server import DEFAULT_HOST, DEFAULT_PORT, ExporterError, ExporterServer
 from services.exporter.service import hub_collector
 from services.paths import AppPaths
@@ -47,21 +49,27 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--port must be 0-65535, not {args.port}")
     if not 1 <= args.gpus <= 8:
         raise UsageError(f"--gpus must be 1-8, not {args.gpus}")
-    if args.interval <= 0 or args.interval > 3600:
+    # "not inside" refuses NaN too (every comparison with NaN is false).
+    if not 0 < args.interval <= 3600:
         raise UsageError("--interval must be between 0 and 3600 seconds")
+    if args.duration is not None and not (math.isfinite(args.duration) and args.duration > 0):
+        raise UsageError(f"--duration must be a positive number of seconds, not {args.duration}")
     hub = build_hub(args)
     hub.tick()
     status = hub.status
     if status.state in _NO_GPU_STATES or (not args.demo and not hub.devices):
         print(f"error: no NVIDIA GPU to export: {status.message or status.state.value} "
               "(use --demo to serve simulated GPUs)", file=sys.stderr)
+        _discard(hub)
         return EXIT_NO_GPU
     server = ExporterServer(hub_collector(hub), args.host, args.port)
     try:
         server.start()
     except ExporterError as exc:
         print(f"error: {exc}", file=sys.stderr)
-        return EXIT_FAILED
+        _discard(hub)
+        # A host name that does not resolve is bad input; a busy port is a failure of the run.
+        return EXIT_USAGE if isinstance(exc.__cause__, socket.gaierror) else EXIT_FAILED
     stop = threading.Event()
     previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
     hub.start()
@@ -78,3 +86,18 @@ def run(args: argparse.Namespace) -> int:
         server.stop()
         hub.stop()
     return EXIT_OK
+
+
+def _discard(hub) -> None:
+    """Stop a hub whose run never started serving, and remove the recording its first probe
+    opened: otherwise every failed start adds an empty session to ``sessions --list``."""
+    hub.stop()
+    recorder = getattr(hub, "recorder", None)
+    path = getattr(recorder, "path", None)
+    if path is None or getattr(recorder, "snapshots_written", 0) > 1:
+        return  # more than the one probe reading: that is data, keep it
+    for leftover in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        try:
+            leftover.unlink(missing_ok=True)
+        except OSError:
+            pass

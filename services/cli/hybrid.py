@@ -52,10 +52,16 @@ def _catalog() -> Catalog:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.interval <= 0 or args.interval > 60:
+    # Written as "not inside" so that NaN (every comparison false) is refused too.
+    if not 0 < args.interval <= 60:
         raise UsageError("--interval must be between 0 and 60 seconds")
-    if args.timeout <= 0 or args.timeout > 600:
+    if not 0 < args.timeout <= 600:
         raise UsageError("--timeout must be between 0 and 600 seconds")
+    if args.pid is not None and args.pid <= 0:
+        raise UsageError(f"--pid must be a process id (a positive whole number), not {args.pid}")
+    for flag, value in (("--prefer-nvidia", args.prefer_nvidia), ("--undo", args.undo)):
+        if value is not None and not value.strip():
+            raise UsageError(f"{flag} needs the path of a program")
     program = list(args.program or [])
     if program and program[0] == "--":
         program = program[1:]

@@ -183,6 +183,12 @@ def _validate(args: argparse.Namespace) -> None:
 
 
 def _check_csv_path(path: Path) -> Path:
+    try:
+        path.stat()
+    except FileNotFoundError:
+        pass
+    except OSError as exc:  # name too long, no permission on the folder, ...
+        raise UsageError(f"cannot use {path}: {exc.strerror or exc}") from None
     if path.is_dir():
         raise UsageError(f"{path} is a folder; give a file name for the CSV log")
     if not path.parent.is_dir():

@@ -152,8 +152,8 @@ def run(args: argparse.Namespace) -> int:
     text: list[str] = []
 
     if args.compare:
-        if not gpus:
-            raise UsageError("--compare needs one to three --gpu")
+        if not 1 <= len(gpus) <= 3:  # more would be dropped silently from the table
+            raise UsageError(f"--compare needs one to three --gpu, got {len(gpus)}")
         rows = compare_specs(gpus)
         shown = [g.name for g in gpus[:3]]
         out["compare"] = {"gpus": shown, "rows": [{"key": r.key, "values": [str(v) for v in r.values], "best": r.best} for r in rows]}

@@ -11,6 +11,7 @@ from services.i18n import Catalog, resolve_language
 from services.paths import AppPaths
 from services.settings import SettingsStore
 from services.telemetry.recorder import RecordingError, SessionStore
+from services.telemetry.replay import EXPORT_COLUMNS
 from services.telemetry.session_report import render_exported, render_list, render_summary
 
 HELP = "list, compare and export recorded monitoring sessions"
@@ -28,7 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     directory = Path(args.dir) if args.dir else AppPaths.default().recordings_dir
-    if args.dir and not directory.is_dir():
+    if args.dir and not _is_dir(directory):
         raise UsageError(f"{directory}: no such folder")
     store = SessionStore(directory)
     if args.list:
@@ -38,6 +39,32 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError("--export needs --csv FILE")
         return _export(store, args.export, Path(args.csv))
     return _compare(store, args.compare[0], args.compare[1], args.json)
+
+
+def _is_dir(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except OSError:  # a name longer than the OS allows, and the like
+        return False
+
+
+def _resolve(store: SessionStore, session: str) -> str:
+    """The recording file for a session id or path; one-line error when there is none."""
+    try:
+        return str(store.path_of(session))
+    except RecordingError as exc:
+        raise UsageError(str(exc)) from None
+    except OSError:  # the id or path is not even a valid file name (too long, ...)
+        raise UsageError(f"no session {session[:80]!r} in {store.directory}") from None
+
+
+def _is_earlier_export(path: Path) -> bool:
+    header = ",".join(name for name, _ in EXPORT_COLUMNS)
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return fh.readline().rstrip("\r\n") == header
+    except OSError:
+        return False
 
 
 def _catalog() -> Catalog:
@@ -58,10 +85,20 @@ def _list(store: SessionStore, as_json: bool) -> int:
 
 
 def _export(store: SessionStore, session: str, target: Path) -> int:
-    if target.exists() and target.is_dir():
+    session = _resolve(store, session)
+    try:
+        target.stat()
+    except FileNotFoundError:
+        pass
+    except OSError as exc:  # name too long, no permission on the folder, ...
+        raise UsageError(f"cannot use {target}: {exc.strerror or exc}") from None
+    if target.is_dir():
         raise UsageError(f"{target}: is a folder")
-    if not target.parent.exists():
+    if not target.parent.is_dir():
         raise UsageError(f"{target.parent}: no such folder")
+    if target.is_file() and target.stat().st_size > 0 and not _is_earlier_export(target):
+        # Export replaces the file whole: only ever replace one of our own exports.
+        raise UsageError(f"{target} already exists with other content; choose a new file name")
     try:
         rows = store.export_csv(session, target)
     except RecordingError as exc:
@@ -74,6 +111,7 @@ def _export(store: SessionStore, session: str, target: Path) -> int:
 
 
 def _compare(store: SessionStore, a: str, b: str, as_json: bool) -> int:
+    a, b = _resolve(store, a), _resolve(store, b)
     try:
         first, second = store.compare(a, b)
     except RecordingError as exc:

@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from exc
     python = check_python_path(args.python) if args.python else None
     device_id = None
-    if args.gpu:
+    if args.gpu is not None:  # --gpu "" is a bad id, not "no --gpu"
         try:
             device_id = parse_pci_id(args.gpu)
         except ValueError as exc:
@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
         print(render_plan(plan, executor, progress, cat))
         return EXIT_OK
 
-    if hypothetical and (args.run or args.undo or args.status):
+    if hypothetical and (args.run is not None or args.undo is not None or args.status):
         raise UsageError("--os-release/--windows only describe a plan; --run, --undo and --status work on this machine")
 
     if args.status:
@@ -116,11 +116,11 @@ def run(args: argparse.Namespace) -> int:
                 print(f"{r['id']:24} {r['check']:9} {r['state']:8} {r['detail']}")
         return EXIT_OK
 
-    step_id = args.run or args.undo
+    undo = args.undo is not None
+    step_id = args.undo if undo else args.run
     step = plan.step(step_id)
     if step is None:
         raise UsageError(f"no step '{step_id}' in this plan; steps: {', '.join(s.id for s in plan.steps)}")
-    undo = bool(args.undo)
     lines = executor.describe(step, undo=undo, plan=plan)
     print(cat.render(step.title))
     for line in lines:
@@ -136,7 +136,11 @@ def run(args: argparse.Namespace) -> int:
     if not args.yes:
         if not sys.stdin.isatty():
             raise UsageError("refusing to change the system without confirmation: add --yes (or --dry-run)")
-        answer = input("Run these commands? [y/N] ").strip().lower()
+        try:
+            answer = input("Run these commands? [y/N] ").strip().lower()
+        except EOFError:  # Ctrl-D at the question is a "no", not a traceback
+            print()
+            answer = ""
         if answer not in ("y", "yes"):
             print("nothing was changed")
             return EXIT_OK

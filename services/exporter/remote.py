@@ -8,8 +8,10 @@ an exception.
 from __future__ import annotations
 
 import enum
+import errno
 import json
 import math
+import socket
 import time
 import urllib.error
 import urllib.parse
@@ -107,10 +109,26 @@ def _get(url: str, timeout: float) -> bytes:
         return response.read()
 
 
-def _unreachable(url: str, kind: HostKind, exc: Exception) -> HostReading:
+def unreachable_reason(exc: BaseException) -> Msg | str:
+    """The common network failures in the user's language; anything else as the OS words it
+    (a raw "[Errno 111] Connection refused" inside a Chinese sentence reads badly)."""
+    if isinstance(exc, urllib.error.HTTPError):
+        return translate("Hosts", "the server answered HTTP {code}").format(code=exc.code)
     reason = getattr(exc, "reason", None) or exc
+    if isinstance(reason, ConnectionRefusedError):
+        return translate("Hosts", "connection refused (nothing listens on that port)")
+    if isinstance(reason, (TimeoutError, socket.timeout)):
+        return translate("Hosts", "no answer in time")
+    if isinstance(reason, socket.gaierror):
+        return translate("Hosts", "the host name is not known")
+    if isinstance(reason, OSError) and reason.errno in (errno.EHOSTUNREACH, errno.ENETUNREACH):
+        return translate("Hosts", "no network route to that host")
+    return str(reason)
+
+
+def _unreachable(url: str, kind: HostKind, exc: Exception) -> HostReading:
     return HostReading(url, kind, HostState.UNREACHABLE,
-                       translate("Hosts", "Cannot reach {url}: {reason}").format(url=url, reason=str(reason)),
+                       translate("Hosts", "Cannot reach {url}: {reason}").format(url=url, reason=unreachable_reason(exc)),
                        t=time.time())
 
 

@@ -383,6 +383,10 @@ def _read(path: Path) -> str | None:
         return path.read_text(encoding="utf-8")
     except OSError:
         return None
+    except UnicodeDecodeError:
+        # Reading it lossily would make a backup that cannot restore it: leave such a file alone.
+        raise PlanError(translate("Hybrid", "{path} is not UTF-8 text, so GPU Assistant will not change it").format(
+            path=str(path))) from None
 
 
 # ---- applying, backing up, undoing ------------------------------------------------------

@@ -33,8 +33,9 @@ class SubprocessRunner:
 
     def run(self, argv: list[str], timeout_s: float) -> CommandResult | None:
         try:
+            # errors="replace": a tool printing in a non-UTF-8 locale must not raise UnicodeDecodeError
             done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout_s, check=False,
-                                  stdin=subprocess.DEVNULL)
+                                  stdin=subprocess.DEVNULL, errors="replace")
         except (OSError, subprocess.TimeoutExpired):
             return None
         return CommandResult(done.returncode, done.stdout, done.stderr)

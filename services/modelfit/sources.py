@@ -147,8 +147,13 @@ def load_config_file(path: Path) -> ModelArch:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise _bad(translate("FitErrors", "File not found: {path}"), path=str(path)) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise _bad(translate("FitErrors", "Cannot read {path}: {reason}"), path=str(path), reason=str(exc)) from None
+    except UnicodeDecodeError:  # a binary file with a .json name; the codec's own words help nobody
+        raise _bad(translate("FitErrors", "{path} is not a text (UTF-8) JSON file"), path=path.name) from None
+    except IsADirectoryError:
+        raise _bad(translate("FitErrors", "{path} is a folder, not a JSON file"), path=str(path)) from None
+    except OSError as exc:
+        raise _bad(translate("FitErrors", "Cannot read {path}: {reason}"), path=str(path),
+                   reason=exc.strerror or str(exc)) from None
     try:
         cfg = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -368,7 +373,11 @@ def load_model(spec: str | None = None, *, config_file: str | Path | None = None
     if spec:
         path = Path(spec).expanduser()
         looks_like_path = path.suffix.lower() in (".json", ".safetensors", ".gguf") or "\\" in spec or spec.startswith((".", "~", "/"))
-        if path.exists() or looks_like_path:
+        try:
+            exists = path.exists()
+        except OSError:  # e.g. a name longer than the OS allows: not a file, maybe a catalogue id
+            exists = False
+        if exists or looks_like_path:
             return load_path(path)
         return (catalogue or default_catalogue()).resolve(spec).arch
     if params_b is not None:
@@ -377,7 +386,11 @@ def load_model(spec: str | None = None, *, config_file: str | Path | None = None
 
 
 def load_path(path: Path) -> ModelArch:
-    if not path.exists():
+    try:
+        found = path.exists()
+    except OSError:  # name too long and the like: it cannot be a file we can read
+        found = False
+    if not found:
         raise _bad(translate("FitErrors", "File not found: {path}"), path=str(path))
     suffix = path.suffix.lower()
     if path.is_dir():
