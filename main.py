@@ -36,8 +36,15 @@ def names_a_command(argv: list[str] | None) -> bool:
     return False
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """Bad usage is one line plus where to look, not argparse's whole usage block (exit 2)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see: {self.prog} --help)\n")
+
+
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         # In the bundle the user typed "gpu-assistant", not "main.py".
         prog=APP_ID if getattr(sys, "frozen", False) else "main.py",
         description=f"{APP_NAME}: set up, watch and size NVIDIA GPUs for AI work.",
@@ -72,6 +79,14 @@ def ensure_std_streams() -> None:
         sys.stderr = sys.stderr or sink
 
 
+def quiet_closed_pipe() -> None:
+    """``main.py fit --json | head`` closed our stdout: what was wanted was delivered."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
 def main(argv: list[str] | None = None) -> int:
     ensure_std_streams()
     argv = sys.argv[1:] if argv is None else argv
@@ -80,11 +95,19 @@ def main(argv: list[str] | None = None) -> int:
     if getattr(args, "command", None):
         module = load_command(args.command)
         try:
-            return module.run(args)
+            code = module.run(args)
+            sys.stdout.flush()
+            return code
         except UsageError as exc:
             return fail(str(exc), EXIT_USAGE)
         except KeyboardInterrupt:
             return 130
+        except BrokenPipeError:
+            quiet_closed_pipe()
+            return 0
+    if args.screenshot and not args.screenshot.lower().endswith(".png"):
+        # The picture is always PNG; any other name would overwrite that file with PNG bytes.
+        return fail(f"--screenshot needs a file name ending in .png, not {args.screenshot!r}", EXIT_USAGE)
     from services.platform_check import gui_start_problem
 
     problem = gui_start_problem(offscreen=bool(args.screenshot or args.self_test))

@@ -86,6 +86,7 @@ BAD_INPUT: list[Case] = [
     C("no-such-command"),
     C("--screenshot", "{d}/page.png", "--page", "nowhere", says="unknown page"),
     C("--lang", "fr"),
+    C("--screenshot", "{d}/notes.txt", says=".png"),
     # ---- fit
     C("fit", says="model"),
     C("fit", "--model", "no-such-org/no-such-model", says="unknown model"),
@@ -116,6 +117,8 @@ BAD_INPUT: list[Case] = [
         ("--gpu", "RTX 9999"), ("--gpu", LONG), ("--gpu", "中文显卡"))),
     C("fit", "--params-b", "7", "--gpu", "detected", code=NO_GPU, needs="no_nvml"),
     C("fit", "--model", "no-such-org/no-such-model", "--json"),
+    C("fit", "--model", "meta-llama/Llama-3.1-8B", "--params-b", "70", says="one model"),
+    C("fit", "--model", "meta-llama/Llama-3.1-8B", "--model-config", "{d}/config.json", says="one model"),
     # ---- psu
     C("psu"),
     C("psu", "--detect", code=NO_GPU, needs="no_nvml", says="no nvidia gpu"),
@@ -393,3 +396,34 @@ def test_session_export_never_replaces_a_file_it_did_not_write(tmp_path, capsys)
     for _ in range(2):  # an earlier export of ours may be written again
         assert main(["sessions", "--dir", str(recordings), "--export", session, "--csv", str(target)]) == 0
     assert target.read_text(encoding="utf-8").startswith("timestamp,index,")
+
+
+def test_a_reader_that_goes_away_is_not_a_traceback(tmp_path):
+    """``python main.py monitor ... | head -1`` closes the pipe early; that used to end in
+    BrokenPipeError tracebacks."""
+    env = dict(os.environ, GPU_ASSISTANT_HOME=str(tmp_path))
+    proc = subprocess.Popen([sys.executable, str(ROOT / "main.py"), "monitor", "--source", "demo", "--json",
+                             "--interval", "0.1", "--duration", "20"], cwd=ROOT, env=env,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    first = proc.stdout.readline()
+    proc.stdout.close()  # the reader is gone
+    try:
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    err = proc.stderr.read().decode("utf-8", "replace")
+    proc.stderr.close()
+    assert json.loads(first) and "Traceback" not in err, err
+    assert proc.returncode == 0  # what was wanted was delivered
+
+
+@pytest.mark.parametrize("args", [
+    ["hybrid", "--prefer-nvidia", "/nonexistent/program"],
+    ["hybrid", "--launch", "--", "no-such-program-anywhere"],
+])
+def test_hybrid_names_a_missing_program_before_looking_for_gpus(args):
+    result = subprocess.run([sys.executable, str(ROOT / "main.py"), *args], capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 2
+    assert "no such program" in result.stderr and "Traceback" not in result.stderr

@@ -42,3 +42,22 @@ def test_usage_names_the_bundle_command_when_frozen(monkeypatch):
     assert main.build_parser().prog == "main.py"
     monkeypatch.setattr(sys, "frozen", True, raising=False)
     assert main.build_parser().prog == "gpu-assistant"
+
+
+def test_bad_value_is_one_line_not_the_usage_block():
+    result = _run("psu", "--gpu", "4090", "--ram-sticks", "-1")
+    assert result.returncode == 2
+    lines = [l for l in result.stderr.splitlines() if l.strip()]
+    assert len(lines) == 1 and "--ram-sticks" in lines[0] and "--help" in lines[0]
+
+
+def test_closed_pipe_is_not_a_traceback():
+    import os
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader ("| head") is already gone
+    result = subprocess.run([sys.executable, str(ROOT / "main.py"), "fit", "--params-b", "7", "--json"],
+                            stdout=write_end, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    os.close(write_end)
+    assert "Traceback" not in result.stderr
+    assert result.returncode == 0

@@ -24,7 +24,10 @@ $action = New-ScheduledTaskAction -Execute $Exe -Argument "exporter --host 127.0
 $trigger = New-ScheduledTaskTrigger -AtLogOn -User $env:USERNAME
 $settings = New-ScheduledTaskSettingsSet -AllowStartIfOnBatteries -DontStopIfGoingOnBatteries `
     -ExecutionTimeLimit ([TimeSpan]::Zero) -RestartCount 3 -RestartInterval (New-TimeSpan -Minutes 1)
-Register-ScheduledTask -TaskName $TaskName -Action $action -Trigger $trigger -Settings $settings `
+# -Force: running the script again replaces the task instead of failing.
+# The windowed gpu-assistant.exe has no console, so the exporter's output goes nowhere; that is fine
+# for a background service (check it with the Invoke-WebRequest line above).
+Register-ScheduledTask -TaskName $TaskName -Action $action -Trigger $trigger -Settings $settings -Force `
     -Description "Serves GPU metrics for Prometheus on 127.0.0.1:$Port" | Out-Null
 Start-ScheduledTask -TaskName $TaskName
 Write-Host "Installed and started '$TaskName': http://127.0.0.1:$Port/metrics"

@@ -425,6 +425,14 @@
         <source>No GPU work seen within {seconds} s</source>
         <translation>{seconds} 秒内没有看到 GPU 工作</translation>
     </message>
+    <message>
+        <source>{message} ({reasons})</source>
+        <translation>{message}（{reasons}）</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>；</translation>
+    </message>
 </context>
 <context>
     <name>HybridPage</name>

@@ -314,6 +314,50 @@
         <source>Python environments found (test one with --python PATH):</source>
         <translation>找到的 Python 环境（用 --python 路径 测试其中一个）：</translation>
     </message>
+    <message>
+        <source>OS</source>
+        <translation>系统</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>显卡</translation>
+    </message>
+    <message>
+        <source>Driver</source>
+        <translation>驱动</translation>
+    </message>
+    <message>
+        <source>Kernel module</source>
+        <translation>内核模块</translation>
+    </message>
+    <message>
+        <source>Secure Boot</source>
+        <translation>安全启动</translation>
+    </message>
+    <message>
+        <source>Python</source>
+        <translation>Python</translation>
+    </message>
+    <message>
+        <source>{label}: {value}</source>
+        <translation>{label}：{value}</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>开</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关</translation>
+    </message>
+    <message>
+        <source>legacy BIOS boot</source>
+        <translation>传统 BIOS 启动</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
 </context>
 <context>
     <name>Setup</name>
@@ -624,6 +668,57 @@
     <message>
         <source>Each step that changes the system asks for administrator rights through a Windows (UAC) prompt.</source>
         <translation>每个会改动系统的步骤都会通过 Windows（UAC）提示请求管理员权限。</translation>
+    </message>
+</context>
+<context>
+    <name>SetupCli</name>
+    <message>
+        <source>root</source>
+        <translation>需要 root</translation>
+    </message>
+    <message>
+        <source>admin</source>
+        <translation>需要管理员</translation>
+    </message>
+    <message>
+        <source>reboot</source>
+        <translation>需要重启</translation>
+    </message>
+    <message>
+        <source>by hand</source>
+        <translation>手动完成</translation>
+    </message>
+    <message>
+        <source>not done</source>
+        <translation>未完成</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation>待执行</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>skipped</source>
+        <translation>已跳过</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>undone</source>
+        <translation>已撤销</translation>
+    </message>
+    <message>
+        <source>undo: {command}</source>
+        <translation>撤销：{command}</translation>
     </message>
 </context>
 <context>

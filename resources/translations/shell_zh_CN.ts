@@ -29,6 +29,25 @@
     </message>
 </context>
 <context>
+    <name>Exporter</name>
+    <message>
+        <source>no NVIDIA GPU was found</source>
+        <translation>没有找到 NVIDIA GPU</translation>
+    </message>
+    <message>
+        <source>nothing to export: {reason} (use --demo to serve simulated GPUs)</source>
+        <translation>没有可导出的数据：{reason}（用 --demo 提供模拟 GPU）</translation>
+    </message>
+    <message>
+        <source>Serving {url} (Ctrl-C to stop)</source>
+        <translation>正在 {url} 提供指标（按 Ctrl-C 停止）</translation>
+    </message>
+    <message>
+        <source>listening beyond this machine without authentication; see the README section on the exporter for putting TLS and a password in front of it</source>
+        <translation>正在向本机以外开放且没有身份验证；请按 README 中导出器一节的说明，在前面加上 TLS 和密码</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
         <source>About {name}</source>

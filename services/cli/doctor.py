@@ -100,24 +100,28 @@ def run(args: argparse.Namespace) -> int:
 
 
 def render_text(report, cat: Catalog) -> str:
-    from services.setup.fmt import command_line
+    from services.setup.fmt import command_line, fact_label, fact_line, secure_boot_word
 
     f = report.facts
     lines = []
     marks = {"error": "[X]", "warning": "[!]", "info": "[i]", "ok": "[OK]"}
+
+    def fact(key: str, value: str) -> None:
+        lines.append(cat.render(fact_line(fact_label(key), value.rstrip())))
+
     if f.os:
-        lines.append(f"OS: {f.os.pretty_name} {f.os.kernel}".rstrip())
+        fact("os", f"{f.os.pretty_name} {f.os.kernel}")
     if report.gpu:
         g = report.gpu
-        lines.append(f"GPU: {g.name} [{g.pci.pci_id}] {g.generation or '?'} {g.sm or ''}".rstrip())
+        fact("gpu", f"{g.name} [{g.pci.pci_id}] {g.generation or '?'} {g.sm or ''}")
     if f.driver_version:
         cuda = f.nvml.cuda_version if f.nvml and f.nvml.cuda_version else "?"
-        lines.append(f"Driver: {f.driver_version} (CUDA <= {cuda})")
+        fact("driver", f"{f.driver_version} (CUDA <= {cuda})")
     if f.kernel_module and f.kernel_module.loaded_flavor:
-        lines.append(f"Kernel module: {f.kernel_module.loaded_flavor} {f.kernel_module.loaded_version}")
-    lines.append(f"Secure Boot: {f.secure_boot}")
+        fact("module", f"{f.kernel_module.loaded_flavor} {f.kernel_module.loaded_version}")
+    fact("secure_boot", cat.render(secure_boot_word(f.secure_boot)))
     if f.torch and f.torch.ran:
-        lines.append(f"Python: {f.torch.python} ({f.torch.python_version}) torch {f.torch.torch_version or '-'}")
+        fact("python", f"{f.torch.python} ({f.torch.python_version}) torch {f.torch.torch_version or '-'}")
     lines.append("")
     for x in report.findings:
         lines.append(f"{marks.get(x.severity, '-')} {cat.render(x.title)}")

@@ -11,9 +11,11 @@ import threading
 from services.cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, EXIT_USAGE, UsageError
 from services.exporter.server import DEFAULT_HOST, DEFAULT_PORT, ExporterError, ExporterServer
 from services.exporter.service import hub_collector
+from services.i18n import Catalog, resolve_language, translate
 from services.paths import AppPaths
-from services.settings import SettingsStore
+from services.settings import Settings, SettingsStore
 from services.telemetry.model import DeviceState
+from services.telemetry.states import state_explanation
 
 HELP = "serve GPU metrics for Prometheus, named as dcgm-exporter names them"
 
@@ -32,11 +34,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-record", action="store_true", help="do not record the session")
 
 
-def build_hub(args: argparse.Namespace):
+def build_hub(args: argparse.Namespace, settings: Settings):
     from services.telemetry import factory
 
-    store = SettingsStore(AppPaths.default().settings_file)
-    settings = store.load()
     settings.monitor.fast_interval_s = args.interval
     if args.no_record:
         settings.monitor.record_sessions = False
@@ -54,12 +54,17 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--interval must be between 0 and 3600 seconds")
     if args.duration is not None and not (math.isfinite(args.duration) and args.duration > 0):
         raise UsageError(f"--duration must be a positive number of seconds, not {args.duration}")
-    hub = build_hub(args)
+    settings = SettingsStore(AppPaths.default().settings_file).load()
+    catalog = Catalog.load(resolve_language(settings.general.language))
+    hub = build_hub(args, settings)
     hub.tick()
     status = hub.status
     if status.state in _NO_GPU_STATES or (not args.demo and not hub.devices):
-        print(f"error: no NVIDIA GPU to export: {status.message or status.state.value} "
-              "(use --demo to serve simulated GPUs)", file=sys.stderr)
+        reason = catalog.render(state_explanation(status.state)) if status.state in _NO_GPU_STATES \
+            else catalog.render(translate("Exporter", "no NVIDIA GPU was found"))
+        print("error: " + catalog.render(translate(
+            "Exporter", "nothing to export: {reason} (use --demo to serve simulated GPUs)").format(reason=reason)),
+            file=sys.stderr)
         _discard(hub)
         return EXIT_NO_GPU
     server = ExporterServer(hub_collector(hub), args.host, args.port)
@@ -73,10 +78,11 @@ def run(args: argparse.Namespace) -> int:
     stop = threading.Event()
     previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
     hub.start()
-    print(f"Serving {server.url} (Ctrl-C to stop)", flush=True)
+    print(catalog.render(translate("Exporter", "Serving {url} (Ctrl-C to stop)").format(url=server.url)), flush=True)
     if args.host not in ("127.0.0.1", "::1", "localhost"):
-        print("warning: listening beyond this machine without authentication; "
-              "see README 'Exporter' for putting TLS and a password in front of it", file=sys.stderr)
+        print("warning: " + catalog.render(translate(
+            "Exporter", "listening beyond this machine without authentication; see the README "
+                        "section on the exporter for putting TLS and a password in front of it")), file=sys.stderr)
     try:
         stop.wait(args.duration)
     except KeyboardInterrupt:

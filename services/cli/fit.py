@@ -103,6 +103,9 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"--params-b must be a number, got '{args.params_b}'") from None
     if not (args.model or args.model_config or params_b is not None):
         raise UsageError("give a model: --model ID|PATH, --model-config FILE.json or --params-b X")
+    if args.model and (args.model_config or params_b is not None):
+        # one of them would be ignored without a word; --params-b only adjusts a --model-config
+        raise UsageError("give one model: --model cannot be combined with --model-config or --params-b")
     try:
         arch = load_model(args.model, config_file=args.model_config, params_b=params_b)
     except ModelInputError as exc:

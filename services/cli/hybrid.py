@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
 import sys
 from typing import Any
 
@@ -71,6 +73,13 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"unexpected arguments: {' '.join(program)}")
     if args.dry_run and not args.prefer_nvidia:
         raise UsageError("--dry-run goes with --prefer-nvidia")
+
+    # A wrong path is bad input whatever the machine has: say so before looking for GPUs.
+    wanted = os.path.expanduser(args.prefer_nvidia or "")
+    if args.prefer_nvidia and os.path.isabs(wanted) and not os.path.isfile(wanted):
+        raise UsageError(f"no such program: {args.prefer_nvidia}")
+    if program and not os.path.isfile(os.path.expanduser(program[0])) and shutil.which(program[0]) is None:
+        raise UsageError(f"no such program: {program[0]}")
 
     from services.hybrid.preference import PlanError
 
@@ -175,9 +184,12 @@ def _no_gpu(inventory, cat: Catalog, as_json: bool) -> int:
     if as_json:
         _print_json({"platform": inventory.platform, "gpus": [], "error": "no_gpu",
                      "checked": [str(m) for m in inventory.checked], "problems": [str(m) for m in inventory.problems]})
-    reasons = "; ".join(cat.render(m) for m in inventory.problems)
+    # separator and brackets translated too: ASCII "; (...)" inside a Chinese sentence reads badly
+    reasons = cat.render(t("; ")).join(cat.render(m) for m in inventory.problems)
     message = cat.render(t("No GPU found on this computer"))
-    print(f"error: {message}" + (f" ({reasons})" if reasons else ""), file=sys.stderr)
+    if reasons:
+        message = cat.render(t("{message} ({reasons})").format(message=message, reasons=reasons))
+    print(f"error: {message}", file=sys.stderr)
     return EXIT_NO_GPU
 
 

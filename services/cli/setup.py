@@ -33,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
     from services.paths import AppPaths
     from services.setup.doctor import run_doctor
     from services.setup.executor import ProgressStore, StepExecutor, default_elevation
-    from services.setup.fmt import command_line
+    from services.setup.fmt import command_line, pad_columns, setup_word
     from services.setup.planner import inputs_for, parse_pci_id, plan_for_os, plan_for_report, setup_dir
     from services.setup.probes import OsInfo, parse_os_release
     from services.setup.rules import RulesError, load_rules
@@ -112,8 +112,9 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(rows, indent=2))
         else:
-            for r in rows:
-                print(f"{r['id']:24} {r['check']:9} {r['state']:8} {r['detail']}")
+            for r in rows:  # JSON keeps the codes; the table says them in words
+                check, state = cat.render(setup_word(r["check"])), cat.render(setup_word(r["state"]))
+                print(f"{r['id']:24} {pad_columns(check, 10)} {pad_columns(state, 8)} {r['detail']}".rstrip())
         return EXIT_OK
 
     undo = args.undo is not None
@@ -152,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def render_plan(plan, executor, progress, cat) -> str:
-    from services.setup.fmt import command_line
+    from services.setup.fmt import command_line, setup_word, undo_hint
 
     out = [cat.render(plan.summary)]
     for note in plan.notes:
@@ -166,14 +167,16 @@ def render_plan(plan, executor, progress, cat) -> str:
             flags.append("reboot")
         if s.manual:
             flags.append("by hand")
+        flags = [cat.render(setup_word(f)) for f in flags]
         state = progress.state(s.id)
-        out.append(f"{i}. [{s.id}] {cat.render(s.title)}" + (f"  ({', '.join(flags)})" if flags else "") + (f"  <{state}>" if state != "pending" else ""))
+        shown_state = cat.render(setup_word(state))
+        out.append(f"{i}. [{s.id}] {cat.render(s.title)}" + (f"  ({', '.join(flags)})" if flags else "") + (f"  <{shown_state}>" if state != "pending" else ""))
         out.append("   " + cat.render(s.explanation))
         for line in executor.describe(s, plan=plan):
             out.append("     " + line)
         if s.link:
             out.append("     " + s.link)
         if s.undoable:
-            out.append(f"   undo: python main.py setup --undo {s.id}")
+            out.append("   " + cat.render(undo_hint(f"python main.py setup --undo {s.id}")))
         out.append("")
     return "\n".join(out).rstrip()

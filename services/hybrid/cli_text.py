@@ -34,6 +34,8 @@ CLI_TEXT: dict[str, Msg] = {m.text: m for m in (
     translate("HybridCli", "Landed on: {verdict}"),
     translate("HybridCli", "The program ended after {seconds} s before it used a GPU"),
     translate("HybridCli", "No GPU work seen within {seconds} s"),
+    translate("HybridCli", "{message} ({reasons})"),
+    translate("HybridCli", "; "),
 )}
 
 

@@ -1,6 +1,7 @@
 """One answer as plain data (JSON) and as lines of text (CLI), from the same source."""
 from __future__ import annotations
 
+import unicodedata
 from typing import Any, Callable
 
 from services.i18n import Msg, translate
@@ -78,12 +79,12 @@ def answer_lines(ans: FitAnswer, gpu: GpuSpec | None, speed: SpeedEstimate | Non
             per=est.per_gpu_gib, total=est.total_gib, gpus=req.gpus, strategy=req.strategy)))
     else:
         lines.append(render(translate("FitReport", "Needs {per:.2f} GiB of GPU memory").format(per=est.per_gpu_gib)))
-    width = max(len(render(COMPONENT_LABELS[k])) for k in COMPONENTS)
+    width = max(_cells(render(COMPONENT_LABELS[k])) for k in COMPONENTS)
     for key, gib in est.breakdown_gib().items():
         if gib < 0.005:
             continue
         label = render(COMPONENT_LABELS[key])
-        lines.append(f"  {label:<{width}}  {gib:8.2f} GiB")
+        lines.append(f"  {label}{' ' * (width - _cells(label))}  {gib:8.2f} GiB")
     if est.host_bytes:
         lines.append(render(translate("FitReport", "Plus {gib:.2f} GiB in system RAM").format(gib=est.host_bytes / 2**30)))
     if est.engine_reserved_bytes:
@@ -116,3 +117,8 @@ def answer_lines(ans: FitAnswer, gpu: GpuSpec | None, speed: SpeedEstimate | Non
             lines.append(render(translate("FitReport", "Estimate: about {s:.2f} s per step ({tps:.0f} tokens/s per GPU)").format(
                 s=speed.step_seconds, tps=speed.train_tokens_per_s)))
     return lines
+
+
+def _cells(text: str) -> int:
+    """Terminal columns: a Chinese character takes two, so padding by len() misaligns the table."""
+    return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)

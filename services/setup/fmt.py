@@ -18,3 +18,71 @@ def envs_found_heading():
     from services.i18n import translate
 
     return translate("DoctorCli", "Python environments found (test one with --python PATH):")
+
+
+def fact_label(key: str):
+    """Labels of the doctor CLI's fact lines (the GUI has its own, in the page)."""
+    from services.i18n import translate
+
+    return {
+        "os": translate("DoctorCli", "OS"),
+        "gpu": translate("DoctorCli", "GPU"),
+        "driver": translate("DoctorCli", "Driver"),
+        "module": translate("DoctorCli", "Kernel module"),
+        "secure_boot": translate("DoctorCli", "Secure Boot"),
+        "python": translate("DoctorCli", "Python"),
+    }[key]
+
+
+def fact_line(label, value: str):
+    """"Label: value" (a full-width colon in Chinese)."""
+    from services.i18n import translate
+
+    return translate("DoctorCli", "{label}: {value}").format(label=label, value=value)
+
+
+def secure_boot_word(state: str):
+    """The probe's stable code (enabled | disabled | not_uefi | unknown) in words."""
+    from services.i18n import translate
+
+    words = {
+        "enabled": translate("DoctorCli", "on"),
+        "disabled": translate("DoctorCli", "off"),
+        "not_uefi": translate("DoctorCli", "legacy BIOS boot"),
+        "unknown": translate("DoctorCli", "unknown"),
+    }
+    return words.get(state, state)
+
+
+def setup_word(code: str):
+    """Words for the setup CLI's stable codes: step flags, check results and progress states."""
+    from services.i18n import translate
+
+    words = {
+        "root": translate("SetupCli", "root"),
+        "admin": translate("SetupCli", "admin"),
+        "reboot": translate("SetupCli", "reboot"),
+        "by hand": translate("SetupCli", "by hand"),
+        "not_done": translate("SetupCli", "not done"),
+        "unknown": translate("SetupCli", "unknown"),
+        "pending": translate("SetupCli", "pending"),
+        "done": translate("SetupCli", "done"),
+        "skipped": translate("SetupCli", "skipped"),
+        "failed": translate("SetupCli", "failed"),
+        "undone": translate("SetupCli", "undone"),
+    }
+    return words.get(code, code)
+
+
+def undo_hint(command: str):
+    from services.i18n import translate
+
+    return translate("SetupCli", "undo: {command}").format(command=command)
+
+
+def pad_columns(text: str, width: int) -> str:
+    """Left-align in terminal columns (a Chinese character takes two)."""
+    import unicodedata
+
+    cells = sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
+    return text + " " * max(0, width - cells)

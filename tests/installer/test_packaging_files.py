@@ -193,3 +193,41 @@ def test_windows_version_resource_carries_the_app_version():
     assert f"StringStruct('FileVersion', '{__version__}')" in text
     assert f"StringStruct('OriginalFilename', '{APP_ID}.exe')" in text
     assert info.toRaw()  # serialises to the binary resource PyInstaller writes into the .exe
+
+
+def test_exporter_unit_starts_what_install_sh_installs():
+    """The systemd user unit must point at the launcher install.sh creates."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    unit = (root / "installer" / "linux" / "gpu-assistant-exporter.service").read_text(encoding="utf-8")
+    install = (root / "installer" / "linux" / "install.sh").read_text(encoding="utf-8")
+    exec_start = re.search(r"^ExecStart=(\S+) exporter\b", unit, re.M)
+    assert exec_start, "ExecStart must run the exporter command"
+    assert exec_start.group(1) == "%h/.local/bin/gpu-assistant"
+    assert 'BIN_DIR="$HOME/.local/bin"' in install and 'APP_ID="gpu-assistant"' in install
+    assert "RestartPreventExitStatus=3" in unit  # no driver: retrying cannot help
+
+
+def test_exporter_unit_passes_systemd_verify(tmp_path):
+    import shutil
+    import subprocess
+    from pathlib import Path
+
+    import pytest
+
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None:
+        pytest.skip("systemd-analyze is not installed")
+    root = Path(__file__).resolve().parents[2]
+    unit = (root / "installer" / "linux" / "gpu-assistant-exporter.service").read_text(encoding="utf-8")
+    # verify needs the program to exist: point it at a stand-in with the same shape
+    fake = tmp_path / "gpu-assistant"
+    fake.write_text("#!/bin/sh\n", encoding="utf-8")
+    fake.chmod(0o755)
+    copy = tmp_path / "gpu-assistant-exporter.service"
+    copy.write_text(unit.replace("%h/.local/bin/gpu-assistant", str(fake)), encoding="utf-8")
+    result = subprocess.run([analyze, "verify", str(copy)], capture_output=True, text=True)
+    problems = [l for l in result.stderr.splitlines() if "gpu-assistant-exporter.service" in l]
+    assert not problems, result.stderr
