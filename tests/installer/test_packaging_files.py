@@ -231,3 +231,30 @@ def test_exporter_unit_passes_systemd_verify(tmp_path):
     result = subprocess.run([analyze, "verify", str(copy)], capture_output=True, text=True)
     problems = [l for l in result.stderr.splitlines() if "gpu-assistant-exporter.service" in l]
     assert not problems, result.stderr
+
+
+def test_tarball_holds_the_bundle_and_the_desktop_integration(tmp_path):
+    import tarfile
+
+    bundle = tmp_path / "dist" / APP_ID
+    (bundle / "_internal").mkdir(parents=True)
+    (bundle / APP_ID).write_text("#!/bin/sh\n")
+    (bundle / "_internal" / "libx.so").write_bytes(b"x")
+    archive = build_linux.make_tarball(bundle, tmp_path / "dist")
+    with tarfile.open(archive) as tar:
+        names = set(tar.getnames())
+        modes = {m.name: m.mode for m in tar.getmembers()}
+    top = archive.name[: -len(".tar.gz")]
+    for rel in (APP_ID, "_internal/libx.so", "install.sh", "uninstall.sh",
+                f"share/applications/{DESKTOP_ID}.desktop", f"share/metainfo/{DESKTOP_ID}.metainfo.xml",
+                "share/systemd/user/gpu-assistant-exporter.service"):
+        assert f"{top}/{rel}" in names, rel
+    assert modes[f"{top}/install.sh"] & 0o111
+    assert not (tmp_path / "dist" / top).exists()  # the staging folder is cleaned up
+
+
+def test_windows_installer_ships_and_removes_the_exporter_task():
+    sections = iss_sections(iss_text())
+    assert any('Source: "exporter-task.ps1"' in line for line in sections["Files"])
+    assert any("exporter-task.ps1" in line and "-Remove" in line for line in sections["UninstallRun"])
+    assert (ISS.parent / "exporter-task.ps1").is_file()
