@@ -19,13 +19,14 @@ from gui.context import AppContext
 from gui.i18n import render
 from gui.psu.widgets import SEGMENT_COLOURS, FigureCard, Segment, WattBar
 from services.hardware import detect
-from services.hardware.catalog import Catalog, CatalogError, Gpu, load_catalog
+from services.hardware.catalog import Catalog, CatalogError, Gpu, find_gpu_for_build, load_catalog, suggest_gpus
 from services.hardware.compare import (
     Task, cheapest_fitting, compare_specs, estimate_from_params, estimate_with_modelfit, modelfit_model_names, rank_cards,
 )
 from services.hardware.psu import (
     EFFICIENCY_LEVELS, Build, BuildError, PsuStandard, Result, Severity, Usage, Verdict, buy_vs_rent, calculate,
 )
+from services.hardware.report import cloud_provider_text, gpu_pick_text
 
 SEVERITY_COLOURS = {Severity.INFO: "#4e79a7", Severity.WARNING: "#d18b00", Severity.PROBLEM: "#c0392b"}
 VERDICT_COLOURS = {Verdict.OK: "#2e8b57", Verdict.TIGHT: "#d18b00", Verdict.INSUFFICIENT: "#c0392b"}
@@ -497,6 +498,9 @@ class PsuPage(QWidget):
                 continue
             text = f"{render(c.label)}: {c.watts:.0f} W"
             why.append(f"<b>{text}</b>" if c is biggest else text)
+        missing = r.vendor_missing_text()
+        if missing is not None:
+            why.append(render(missing))
         self.why_label.setText("<br>".join(why))
         plan_heading = self.tr("Cables and PCIe lanes")
         plan = [f"<b>{plan_heading}</b>"]
@@ -537,7 +541,7 @@ class PsuPage(QWidget):
             self.cloud_spin.setValue(cloud.usd_per_hour if cloud else 0.0)
         if cloud:
             self.cloud_source_label.setText(self.tr("Cloud price read {date} from {provider}; edit it to today's price.").format(
-                date=cloud.read, provider=cloud.provider))
+                date=cloud.read, provider=render(cloud_provider_text(cloud))))
             self.cloud_source_label.setToolTip(cloud.source)
         elif first:
             self.cloud_source_label.setText(self.tr("No cloud price on file for this card: enter one."))
@@ -773,11 +777,17 @@ class PsuPage(QWidget):
         key = self.gpu_combo.currentData()
         typed = self.gpu_combo.currentText().strip()
         index = self.gpu_combo.currentIndex()
-        gpu = cat.gpu(key) if key and index >= 0 and self.gpu_combo.itemText(index) == typed else cat.find_gpu(typed)
-        if gpu is None:
-            self.detected_label.setText(self.tr("Unknown card: {name}").format(name=typed))
+        if key and index >= 0 and self.gpu_combo.itemText(index) == typed:
+            self.add_gpu(cat.gpu(key))
             return
-        self.add_gpu(gpu)
+        match = find_gpu_for_build(typed, cat.gpus)
+        if match is None:
+            self.detected_label.setText(self.tr("Unknown card: {name}. Closest: {names}").format(
+                name=typed, names=", ".join(suggest_gpus(typed, cat.gpus))))
+            return
+        self.add_gpu(match.gpu)
+        if match.passed_over is not None:  # "H100": say that the PCIe card was taken, not the SXM module
+            self.detected_label.setText(render(gpu_pick_text(typed, match)))
 
     def _on_rank_table_item_changed(self, item: QTableWidgetItem) -> None:
         key = item.data(Qt.ItemDataRole.UserRole)

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
-from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal
+from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Qt, QThreadPool, Signal
 from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices, QFont, QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import (
@@ -49,6 +49,11 @@ QLabel#badge { border-radius: 8px; padding: 1px 8px; color: white; background: #
 QPlainTextEdit#commands { background: palette(alternate-base); }
 """
 
+
+
+def qt_translate(context: str, text: str) -> str:
+    """Translator for service text (comment lines of a step's commands)."""
+    return QCoreApplication.translate(context, text)
 
 class _TaskSignals(QObject):
     """Lives in the GUI thread; the worker emits, the handlers run here (queued).
@@ -306,6 +311,8 @@ class SetupPage(QWidget):
         self.step_commands = QPlainTextEdit()
         self.step_commands.setObjectName("commands")
         self.step_commands.setReadOnly(True)
+        # One command per line: wrapping broke URLs mid-way ("https://" / "download...").
+        self.step_commands.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.step_commands.setFont(_mono())
         self.step_commands.setMaximumHeight(130)
         d.addWidget(self.step_commands)
@@ -685,7 +692,7 @@ class SetupPage(QWidget):
         if step.source:
             text += "<br><small>" + self.tr("Source: {source}").format(source=step.source) + "</small>"
         self.step_text.setText(text)
-        self.step_commands.setPlainText("\n".join(self.executor.describe(step, plan=self.plan)) or self.tr("(no commands: follow the explanation)"))
+        self.step_commands.setPlainText("\n".join(self.executor.describe(step, plan=self.plan, tr=qt_translate)) or self.tr("(no commands: follow the explanation)"))
         self.run_button.setText(self.tr("Show what would run") if self.dry_run_check.isChecked() else self.tr("Run"))
 
     def _on_copy_clicked(self) -> None:

@@ -56,6 +56,10 @@
         <translation>未知</translation>
     </message>
     <message>
+        <source>not published in our sources</source>
+        <translation>我们的资料中没有公布</translation>
+    </message>
+    <message>
         <source>yes</source>
         <translation>是</translation>
     </message>
@@ -126,6 +130,10 @@
 </context>
 <context>
     <name>Psu</name>
+    <message>
+        <source>GPU vendor&apos;s required system power for {gpus}: vendor figure not published in our sources</source>
+        <translation>{gpus} 的显卡厂商建议电源功率：我们的资料中没有厂商公布的数值</translation>
+    </message>
     <message>
         <source>CPU {name}</source>
         <translation>CPU {name}</translation>
@@ -352,6 +360,30 @@
     <message>
         <source>From the wall: {wall} W at {eff}% efficiency ({level}, {load}% load): {cur} {hour:.2f} per hour, {cur} {day:.2f} per day of {hours} h</source>
         <translation>墙插功耗：{wall} W，效率 {eff}%（{level}，负载 {load}%）：每小时 {cur} {hour:.2f}，每天（{hours} 小时）{cur} {day:.2f}</translation>
+    </message>
+    <message>
+        <source>&apos;{query}&apos; also names {other}, a server SXM module; using {gpu}, the PCIe card for a desktop build (type the full name for the other)</source>
+        <translation>“{query}”也可指服务器用的 SXM 模块 {other}；台式机装机按 PCIe 显卡 {gpu} 计算（要用前者请输入完整名称）</translation>
+    </message>
+    <message>
+        <source>{provider} (catalogue snapshot)</source>
+        <translation>{provider}（价目表快照）</translation>
+    </message>
+    <message>
+        <source>{provider} (marketplace range {detail})</source>
+        <translation>{provider}（市场价区间 {detail}）</translation>
+    </message>
+    <message>
+        <source>{provider} serverless ({detail})</source>
+        <translation>{provider} Serverless（{detail}）</translation>
+    </message>
+    <message>
+        <source>{provider}</source>
+        <translation>{provider}</translation>
+    </message>
+    <message>
+        <source>{provider}, read {date} ({source})</source>
+        <translation>{provider}，{date} 读取（{source}）</translation>
     </message>
     <message>
         <source>Buy vs rent: card ${price:,.0f}, resale ${resale:,.0f}, cloud ${rate:.2f}/h, your electricity ${energy:.3f}/h</source>

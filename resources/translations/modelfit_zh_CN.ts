@@ -56,6 +56,10 @@
         <translation>使用 {gpus} 张卡时请选择多卡方式</translation>
     </message>
     <message>
+        <source>Tensor parallel cannot split {heads} attention heads and {kv} KV heads over {gpus} GPUs; valid GPU counts: {valid}</source>
+        <translation>张量并行无法把 {heads} 个注意力头和 {kv} 个 KV 头平均分到 {gpus} 张 GPU 上；可用的 GPU 数量：{valid}</translation>
+    </message>
+    <message>
         <source>Unknown GPU &apos;{name}&apos;</source>
         <translation>未知显卡“{name}”</translation>
     </message>
@@ -149,6 +153,10 @@
     <message>
         <source>vLLM takes {util:.0%} of the GPU at start ({gib:.1f} GiB) and fills the rest with KV cache: that is expected, not a leak</source>
         <translation>vLLM 启动时会占用 {util:.0%} 的显存（{gib:.1f} GiB），多出的部分用作 KV 缓存：这是正常现象，不是内存泄漏</translation>
+    </message>
+    <message>
+        <source>PEFT&apos;s prepare_model_for_kbit_training keeps embeddings, LM head and norms in fp32 (+{gib:.2f} GiB), so the hidden states between layers are fp32 too</source>
+        <translation>PEFT 的 prepare_model_for_kbit_training 会把词嵌入、LM head 和归一化层转为 fp32（多占 {gib:.2f} GiB），层间的隐藏状态因此也是 fp32</translation>
     </message>
     <message>
         <source>Paged optimizer states ({gib:.1f} GiB) live in unified memory and move to system RAM when the GPU is full</source>
@@ -342,6 +350,10 @@
     <message>
         <source>Switch to QLoRA (4-bit base weights)</source>
         <translation>改用 QLoRA（4 位基座权重）</translation>
+    </message>
+    <message>
+        <source>Keep embeddings and LM head in 16-bit (skip PEFT&apos;s fp32 cast, as axolotl does)</source>
+        <translation>词嵌入和 LM head 保持 16 位（跳过 PEFT 的 fp32 转换，axolotl 就是这样做的）</translation>
     </message>
     <message>
         <source>Batch 1 with {steps} gradient-accumulation steps</source>

@@ -392,8 +392,8 @@
         <translation>上次的配置。点击“使用本机硬件”可换成这台电脑的硬件。</translation>
     </message>
     <message>
-        <source>Unknown card: {name}</source>
-        <translation>未知显卡：{name}</translation>
+        <source>Unknown card: {name}. Closest: {names}</source>
+        <translation>未知显卡：{name}。最接近的：{names}</translation>
     </message>
 </context>
 </TS>

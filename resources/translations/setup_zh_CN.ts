@@ -4,6 +4,18 @@
 <context>
     <name>Doctor</name>
     <message>
+        <source>{python} is managed by the system: pip will not install into it</source>
+        <translation>{python} 由系统管理：pip 不能往里安装</translation>
+    </message>
+    <message>
+        <source>Its standard library folder {stdlib} has an EXTERNALLY-MANAGED file (PEP 668), so &apos;pip install torch&apos; stops with &apos;externally-managed-environment&apos;. Put PyTorch in a virtual environment instead, and pick that environment here.</source>
+        <translation>它的标准库目录 {stdlib} 里有 EXTERNALLY-MANAGED 文件（PEP 668），所以 &apos;pip install torch&apos; 会报 &apos;externally-managed-environment&apos; 并停止。请把 PyTorch 装进虚拟环境，再在这里选择那个环境。</translation>
+    </message>
+    <message>
+        <source>Create a virtual environment for PyTorch</source>
+        <translation>为 PyTorch 创建虚拟环境</translation>
+    </message>
+    <message>
         <source>{distro} is not a distribution the wizard has steps for</source>
         <translation>{distro} 不在向导支持的发行版之列</translation>
     </message>
@@ -358,9 +370,65 @@
         <source>unknown</source>
         <translation>未知</translation>
     </message>
+    <message>
+        <source>open kernel modules</source>
+        <translation>开源内核模块</translation>
+    </message>
+    <message>
+        <source>proprietary kernel module</source>
+        <translation>闭源内核模块</translation>
+    </message>
+    <message>
+        <source>unknown type</source>
+        <translation>类型未知</translation>
+    </message>
+    <message>
+        <source>generation unknown</source>
+        <translation>架构未知</translation>
+    </message>
+    <message>
+        <source>not installed</source>
+        <translation>未安装</translation>
+    </message>
+    <message>
+        <source>{python} ({version}), PyTorch: {torch}</source>
+        <translation>{python}（{version}），PyTorch：{torch}</translation>
+    </message>
+    <message>
+        <source>{driver} (CUDA up to {cuda})</source>
+        <translation>{driver}（最高支持 CUDA {cuda}）</translation>
+    </message>
 </context>
 <context>
     <name>Setup</name>
+    <message>
+        <source>restore what &apos;{step}&apos; saved</source>
+        <translation>恢复 &apos;{step}&apos; 保存的内容</translation>
+    </message>
+    <message>
+        <source>restore what &apos;{step}&apos; saved (it has not run yet)</source>
+        <translation>恢复 &apos;{step}&apos; 保存的内容（该步骤还没有执行过）</translation>
+    </message>
+    <message>
+        <source>only if {mark} exists (GPU Assistant made this folder):</source>
+        <translation>仅当 {mark} 存在时（说明该文件夹由 GPU Assistant 创建）：</translation>
+    </message>
+    <message>
+        <source>back up {path} to {folder}</source>
+        <translation>把 {path} 备份到 {folder}</translation>
+    </message>
+    <message>
+        <source>write {path} ({count} lines)</source>
+        <translation>写入 {path}（{count} 行）</translation>
+    </message>
+    <message>
+        <source>save the current value of {value}</source>
+        <translation>保存 {value} 的当前值</translation>
+    </message>
+    <message>
+        <source>each command asks for administrator rights (UAC prompt)</source>
+        <translation>每条命令都会请求管理员权限（UAC 提示）</translation>
+    </message>
     <message>
         <source>Dry run: nothing was changed</source>
         <translation>演练：没有做任何改动</translation>
@@ -396,6 +464,10 @@
     <message>
         <source>GPU Assistant has not run this step, so there is nothing to undo</source>
         <translation>GPU 助手没有执行过这一步，所以没有可撤销的内容</translation>
+    </message>
+    <message>
+        <source>{path} was not created by GPU Assistant (or is already gone), so it is left alone</source>
+        <translation>{path} 不是 GPU Assistant 创建的（或已经不存在），因此不会动它</translation>
     </message>
     <message>
         <source>Undone</source>
@@ -458,12 +530,36 @@
         <translation>nvidia-smi 通过 NVML 与驱动通信。退出码为 0 表示驱动已加载并有响应；它的标题行会显示这个驱动能运行的最高 CUDA 版本。</translation>
     </message>
     <message>
+        <source>Install Python&apos;s venv support</source>
+        <translation>安装 Python 的 venv 支持</translation>
+    </message>
+    <message>
+        <source>Debian and Ubuntu ship &apos;python3 -m venv&apos; in a separate package, python3-venv. Without it the next step fails with &apos;ensurepip is not available&apos;.</source>
+        <translation>Debian 和 Ubuntu 把 &apos;python3 -m venv&apos; 放在单独的软件包 python3-venv 里。没有它，下一步会报 &apos;ensurepip is not available&apos; 而失败。</translation>
+    </message>
+    <message>
+        <source>The system Python is marked EXTERNALLY-MANAGED (PEP 668), so &apos;pip install&apos; into it fails with &apos;externally-managed-environment&apos;. PyTorch goes into its own virtual environment in {path} instead; use {python} (or &apos;source {path}/bin/activate&apos;) to train with it.</source>
+        <translation>系统自带的 Python 标记为 EXTERNALLY-MANAGED（PEP 668），往里 &apos;pip install&apos; 会报 &apos;externally-managed-environment&apos; 而失败。因此 PyTorch 会装进 {path} 下单独的虚拟环境；训练时请使用 {python}（或先执行 &apos;source {path}/bin/activate&apos;）。</translation>
+    </message>
+    <message>
+        <source>No Python environment was picked, and installing into the system Python is refused on many distributions (PEP 668: &apos;externally-managed-environment&apos;). PyTorch goes into its own virtual environment in {path}; use {python} (or &apos;source {path}/bin/activate&apos;) to train with it.</source>
+        <translation>还没有选择 Python 环境，而很多发行版拒绝往系统 Python 里安装软件包（PEP 668：&apos;externally-managed-environment&apos;）。因此 PyTorch 会装进 {path} 下单独的虚拟环境；训练时请使用 {python}（或先执行 &apos;source {path}/bin/activate&apos;）。</translation>
+    </message>
+    <message>
+        <source>Create a Python virtual environment for PyTorch</source>
+        <translation>为 PyTorch 创建 Python 虚拟环境</translation>
+    </message>
+    <message>
         <source>Installs PyTorch&apos;s {variant} build into {python}. It brings its own CUDA and cuDNN libraries; only the driver is needed system-wide. It needs driver {need} or newer (you have {driver}). Add torchvision/torchaudio to the command if you use them, so their builds match.</source>
         <translation>把 PyTorch 的 {variant} 版本装进 {python}。它自带 CUDA 和 cuDNN 库，系统里只需要装驱动。它需要 {need} 或更新的驱动（你的是 {driver}）。如果用到 torchvision/torchaudio，请加在同一条命令里，保证版本匹配。</translation>
     </message>
     <message>
         <source>Installs PyTorch&apos;s {variant} build into {python}. It brings its own CUDA and cuDNN libraries; only the driver is needed system-wide. It needs driver {need} or newer: after the reboot the wizard re-reads the driver and picks an older build if yours needs one.</source>
         <translation>把 PyTorch 的 {variant} 版本装进 {python}。它自带 CUDA 和 cuDNN 库，系统里只需要装驱动。它需要 {need} 或更新的驱动：重启后向导会重新读取驱动版本，如有需要会改选较旧的版本。</translation>
+    </message>
+    <message>
+        <source>{explanation} The card&apos;s generation is not known, so this is the build that covers the most GPU generations (Maxwell to Hopper), not the newest one. For an RTX 50 (Blackwell) card use cu128 or newer instead.</source>
+        <translation>{explanation} 无法确定这张显卡的架构，所以这里选的是支持显卡架构最多的版本（Maxwell 到 Hopper），而不是最新版本。如果是 RTX 50（Blackwell）显卡，请改用 cu128 或更新的版本。</translation>
     </message>
     <message>
         <source>Install PyTorch for this card ({variant})</source>
@@ -478,8 +574,12 @@
         <translation>在你的环境中用显卡做一次小矩阵乘法，并检查 PyTorch 是否包含这张显卡的架构。</translation>
     </message>
     <message>
-        <source>The card&apos;s generation is unknown, so the distribution&apos;s tool picks the module type.</source>
-        <translation>显卡的架构未知，由发行版的工具决定模块类型。</translation>
+        <source>The card&apos;s generation could not be worked out from its PCI id, so the plan does not pick between the open modules (Turing and newer only) and the proprietary one: the driver step tells you how to choose, and the PyTorch build is the one that runs on the most GPU generations.</source>
+        <translation>无法从 PCI ID 判断这张显卡的架构，所以计划不替你在开源内核模块（仅支持 Turing 及更新的显卡）和闭源模块之间做选择：驱动步骤会说明怎么选，PyTorch 则选用支持显卡架构最多的版本。</translation>
+    </message>
+    <message>
+        <source>ubuntu-drivers matches your card&apos;s PCI id against the driver packages and installs the recommended one, open or proprietary as the package prefers (its Prefer-Variant header). The branch and the -open variant are chosen from &apos;ubuntu-drivers list&apos; when the wizard runs on the machine itself; for another machine, or before ubuntu-drivers is installed, the tool decides. The first command makes sure the tool is there (Mint and Pop!_OS too).</source>
+        <translation>ubuntu-drivers 会用显卡的 PCI ID 匹配驱动软件包，并安装推荐的那个；开源还是闭源由软件包的 Prefer-Variant 字段决定。向导在本机运行时，会根据 &apos;ubuntu-drivers list&apos; 的结果选定驱动分支和 -open 版本；如果是为另一台电脑生成计划，或者 ubuntu-drivers 还没安装，则由该工具自己决定。第一条命令确保这个工具已安装（Mint 和 Pop!_OS 也适用）。</translation>
     </message>
     <message>
         <source>{generation} cards work only with NVIDIA&apos;s open kernel modules.</source>
@@ -502,12 +602,16 @@
         <translation>下载最新的软件包列表，以便看到最新的驱动包。</translation>
     </message>
     <message>
-        <source>Install the recommended NVIDIA driver</source>
-        <translation>安装推荐的 NVIDIA 驱动</translation>
+        <source>Install NVIDIA driver {branch} with the open kernel modules</source>
+        <translation>安装使用开源内核模块的 NVIDIA 驱动 {branch}</translation>
     </message>
     <message>
-        <source>ubuntu-drivers matches your card&apos;s PCI id against the driver packages and installs the recommended one, open or proprietary as the package prefers. The first command makes sure the tool is there (Mint and Pop!_OS too).</source>
-        <translation>ubuntu-drivers 会根据显卡的 PCI ID 匹配驱动包，安装推荐的那个，开源或闭源由驱动包自身的偏好决定。第一条命令确保装有这个工具（Mint 和 Pop!_OS 同样适用）。</translation>
+        <source>{generation} cards run best on NVIDIA&apos;s open kernel modules (NVIDIA&apos;s default since driver 560). &apos;ubuntu-drivers list&apos; on this machine offers nvidia-driver-{branch}-open, the branch it recommends, so this installs that variant explicitly; the first command makes sure the tool is there.</source>
+        <translation>{generation} 显卡最适合使用 NVIDIA 的开源内核模块（自 560 驱动起为 NVIDIA 的默认选项）。本机的 &apos;ubuntu-drivers list&apos; 提供了 nvidia-driver-{branch}-open，正是它推荐的分支，所以这里明确安装这个版本；第一条命令确保工具已安装。</translation>
+    </message>
+    <message>
+        <source>Install the recommended NVIDIA driver</source>
+        <translation>安装推荐的 NVIDIA 驱动</translation>
     </message>
     <message>
         <source>Enable Debian&apos;s contrib and non-free components</source>
@@ -522,6 +626,42 @@
         <translation>请在每一条 Debian 软件源的组件中加上 “{components}”（位于 /etc/apt/sources.list.d/debian.sources 或 /etc/apt/sources.list）。在本机上运行时，向导会替你修改文件并保留备份。</translation>
     </message>
     <message>
+        <source>Debian {codename} packages driver {packaged}, but {generation} cards need {need} or newer, which that package cannot provide. This plan installs the driver from NVIDIA&apos;s CUDA repository for Debian instead (nvidia-open).</source>
+        <translation>Debian {codename} 自带的驱动是 {packaged}，但 {generation} 显卡需要 {need} 或更新的驱动，这个软件包满足不了。因此本计划改为从 NVIDIA 为 Debian 提供的 CUDA 软件源安装驱动（nvidia-open）。</translation>
+    </message>
+    <message>
+        <source>Add NVIDIA&apos;s CUDA repository for Debian</source>
+        <translation>添加 NVIDIA 的 Debian CUDA 软件源</translation>
+    </message>
+    <message>
+        <source>Downloads NVIDIA&apos;s cuda-keyring package and installs it. It adds the repository list {list} and NVIDIA&apos;s signing key; no existing file is changed, so there is nothing to back up. Undo removes the package, and with it both files.</source>
+        <translation>下载并安装 NVIDIA 的 cuda-keyring 软件包。它会添加软件源列表 {list} 和 NVIDIA 的签名密钥；不修改任何已有文件，所以无需备份。撤销时卸载这个软件包，两个文件随之删除。</translation>
+    </message>
+    <message>
+        <source>Install NVIDIA&apos;s open driver (nvidia-open) from NVIDIA&apos;s repository</source>
+        <translation>从 NVIDIA 软件源安装开源内核模块驱动（nvidia-open）</translation>
+    </message>
+    <message>
+        <source>Installs nvidia-open, NVIDIA&apos;s current driver with the open kernel modules that {generation} cards require, and the headers for your running kernel (DKMS builds the module against them). It replaces nothing from Debian&apos;s nvidia-driver; do not install both.</source>
+        <translation>安装 nvidia-open（NVIDIA 当前的驱动，带有 {generation} 显卡必需的开源内核模块）以及当前内核的头文件（DKMS 用它们编译模块）。它不会替换 Debian 的 nvidia-driver；两者不要同时安装。</translation>
+    </message>
+    <message>
+        <source>Debian {codename} packages driver {packaged}, but {generation} cards need {need} or newer. Install a newer driver by hand (see the driver step).</source>
+        <translation>Debian {codename} 自带的驱动是 {packaged}，但 {generation} 显卡需要 {need} 或更新的驱动。请手动安装更新的驱动（见驱动步骤）。</translation>
+    </message>
+    <message>
+        <source>GPU Assistant does not know which driver Debian {codename} packages, and {generation} cards need {need} or newer. Install a driver that new by hand (see the driver step).</source>
+        <translation>GPU Assistant 不知道 Debian {codename} 自带哪个版本的驱动，而 {generation} 显卡需要 {need} 或更新的驱动。请手动安装足够新的驱动（见驱动步骤）。</translation>
+    </message>
+    <message>
+        <source>Install a driver new enough for this card</source>
+        <translation>安装足够新、能驱动这张显卡的驱动</translation>
+    </message>
+    <message>
+        <source>Debian&apos;s packaged NVIDIA driver is too old for {generation} cards, and GPU Assistant has no tested repository for this Debian release. Follow NVIDIA&apos;s driver installation guide for Debian (network repository, package nvidia-open).</source>
+        <translation>Debian 自带的 NVIDIA 驱动对 {generation} 显卡来说太旧，而 GPU Assistant 没有针对这个 Debian 版本测试过的软件源。请按照 NVIDIA 驱动安装指南中 Debian 的部分操作（网络软件源，软件包 nvidia-open）。</translation>
+    </message>
+    <message>
         <source>Install Debian&apos;s NVIDIA driver</source>
         <translation>安装 Debian 的 NVIDIA 驱动</translation>
     </message>
@@ -530,16 +670,20 @@
         <translation>安装 nvidia-driver、固件以及当前内核的头文件（DKMS 用它们编译模块）。这个包也会屏蔽 nouveau。</translation>
     </message>
     <message>
-        <source>Debian {codename} packages driver {packaged}, but {generation} cards need {need} or newer. Use Debian backports or NVIDIA&apos;s CUDA repository for a newer driver; the steps below install the packaged one.</source>
-        <translation>Debian {codename} 打包的驱动是 {packaged}，但 {generation} 显卡需要 {need} 或更新的版本。请使用 Debian backports 或 NVIDIA 的 CUDA 软件源获取新驱动；下面的步骤安装的是打包版本。</translation>
-    </message>
-    <message>
         <source>Enable RPM Fusion (free and nonfree)</source>
         <translation>启用 RPM Fusion（free 和 nonfree）</translation>
     </message>
     <message>
         <source>Fedora does not ship NVIDIA&apos;s driver; RPM Fusion packages it.</source>
         <translation>Fedora 不自带 NVIDIA 驱动，由 RPM Fusion 打包提供。</translation>
+    </message>
+    <message>
+        <source>Pick the NVIDIA driver package for your card</source>
+        <translation>为你的显卡选择 NVIDIA 驱动软件包</translation>
+    </message>
+    <message>
+        <source>GPU Assistant could not tell this card&apos;s generation from its PCI id, so it does not guess. Look up the card (&apos;lspci -nn -d 10de:&apos; shows its name). GTX 16xx, RTX 20xx and newer: &apos;sudo dnf install akmod-nvidia xorg-x11-drv-nvidia-cuda&apos;. GTX 10xx, GTX 9xx and Volta cards need the legacy branch: &apos;sudo dnf install akmod-nvidia-580xx xorg-x11-drv-nvidia-580xx-cuda&apos;. Then continue with the next step.</source>
+        <translation>GPU Assistant 无法从 PCI ID 判断这张显卡的架构，所以不做猜测。请先确认显卡型号（&apos;lspci -nn -d 10de:&apos; 会显示名称）。GTX 16xx、RTX 20xx 及更新的显卡：&apos;sudo dnf install akmod-nvidia xorg-x11-drv-nvidia-cuda&apos;。GTX 10xx、GTX 9xx 和 Volta 显卡需要旧版分支：&apos;sudo dnf install akmod-nvidia-580xx xorg-x11-drv-nvidia-580xx-cuda&apos;。然后继续下一步。</translation>
     </message>
     <message>
         <source>Install the NVIDIA driver ({package})</source>
@@ -564,6 +708,10 @@
     <message>
         <source>Arch&apos;s nvidia-open packages no longer support {generation} cards. Build &apos;nvidia-580xx-dkms&apos; (and the matching utils) from the AUR with your AUR helper; GPU Assistant does not run AUR builds for you.</source>
         <translation>Arch 的 nvidia-open 软件包已不再支持 {generation} 显卡。请用 AUR 助手从 AUR 编译 “nvidia-580xx-dkms”（及对应的 utils）；GPU 助手不会替你执行 AUR 编译。</translation>
+    </message>
+    <message>
+        <source>GPU Assistant could not tell this card&apos;s generation from its PCI id, so it does not guess. Look up the card (&apos;lspci -nn -d 10de:&apos; shows its name). GTX 16xx, RTX 20xx and newer: &apos;sudo pacman -S nvidia-open nvidia-utils&apos; (nvidia-open-dkms for linux-lts or linux-zen). GTX 10xx, GTX 9xx and Volta cards are not supported by nvidia-open: build &apos;nvidia-580xx-dkms&apos; from the AUR. Then continue with the next step.</source>
+        <translation>GPU Assistant 无法从 PCI ID 判断这张显卡的架构，所以不做猜测。请先确认显卡型号（&apos;lspci -nn -d 10de:&apos; 会显示名称）。GTX 16xx、RTX 20xx 及更新的显卡：&apos;sudo pacman -S nvidia-open nvidia-utils&apos;（使用 linux-lts 或 linux-zen 内核时换成 nvidia-open-dkms）。nvidia-open 不支持 GTX 10xx、GTX 9xx 和 Volta 显卡：请从 AUR 编译安装 &apos;nvidia-580xx-dkms&apos;。然后继续下一步。</translation>
     </message>
     <message>
         <source>Install nvidia-open and nvidia-utils</source>
@@ -719,6 +867,22 @@
     <message>
         <source>undo: {command}</source>
         <translation>撤销：{command}</translation>
+    </message>
+    <message>
+        <source>{first}, {second}</source>
+        <translation>{first}，{second}</translation>
+    </message>
+    <message>
+        <source>({flags})</source>
+        <translation>({flags})</translation>
+    </message>
+    <message>
+        <source>Run these commands? [y/N] </source>
+        <translation>要执行这些命令吗？[y/N] </translation>
+    </message>
+    <message>
+        <source>nothing was changed</source>
+        <translation>没有做任何更改</translation>
     </message>
 </context>
 <context>

@@ -100,7 +100,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def render_text(report, cat: Catalog) -> str:
-    from services.setup.fmt import command_line, fact_label, fact_line, secure_boot_word
+    from services.setup.fmt import (command_line, driver_value, fact_label, fact_line, generation_word, module_flavor_word,
+                                    secure_boot_word, torch_line)
 
     f = report.facts
     lines = []
@@ -113,15 +114,15 @@ def render_text(report, cat: Catalog) -> str:
         fact("os", f"{f.os.pretty_name} {f.os.kernel}")
     if report.gpu:
         g = report.gpu
-        fact("gpu", f"{g.name} [{g.pci.pci_id}] {g.generation or '?'} {g.sm or ''}")
+        fact("gpu", f"{g.name} [{g.pci.pci_id}] {cat.render(generation_word(g.generation))} {g.sm or ''}")
     if f.driver_version:
         cuda = f.nvml.cuda_version if f.nvml and f.nvml.cuda_version else "?"
-        fact("driver", f"{f.driver_version} (CUDA <= {cuda})")
+        fact("driver", cat.render(driver_value(f.driver_version, cuda)))
     if f.kernel_module and f.kernel_module.loaded_flavor:
-        fact("module", f"{f.kernel_module.loaded_flavor} {f.kernel_module.loaded_version}")
+        fact("module", f"{cat.render(module_flavor_word(f.kernel_module.loaded_flavor))} {f.kernel_module.loaded_version or ''}")
     fact("secure_boot", cat.render(secure_boot_word(f.secure_boot)))
     if f.torch and f.torch.ran:
-        fact("python", f"{f.torch.python} ({f.torch.python_version}) torch {f.torch.torch_version or '-'}")
+        fact("python", cat.render(torch_line(f.torch.python, f.torch.python_version, f.torch.torch_version)))
     lines.append("")
     for x in report.findings:
         lines.append(f"{marks.get(x.severity, '-')} {cat.render(x.title)}")

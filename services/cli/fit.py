@@ -102,7 +102,10 @@ def run(args: argparse.Namespace) -> int:
         except ValueError:
             raise UsageError(f"--params-b must be a number, got '{args.params_b}'") from None
     if not (args.model or args.model_config or params_b is not None):
-        raise UsageError("give a model: --model ID|PATH, --model-config FILE.json or --params-b X")
+        from services.modelfit.catalogue import POPULAR_MODELS
+
+        raise UsageError("give a model to start, e.g. --model llama-3.1-8b (popular: " + ", ".join(POPULAR_MODELS)
+                         + "); or --model PATH (config.json, .safetensors, .gguf), --model-config FILE.json, --params-b X")
     if args.model and (args.model_config or params_b is not None):
         # one of them would be ignored without a word; --params-b only adjusts a --model-config
         raise UsageError("give one model: --model cannot be combined with --model-config or --params-b")

@@ -78,15 +78,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="machine-readable output (stable codes, English)")
 
 
-def _resolve_gpu(catalog, name: str):
-    from services.hardware.catalog import suggest_gpus
+def _resolve_gpu(catalog, name: str, picks: list | None = None):
+    """The card a desktop build means; an ambiguous name that also fits an SXM module is
+    recorded in ``picks`` (query, match) so the output can say which card was taken."""
+    from services.hardware.catalog import find_gpu_for_build, suggest_gpus
 
-    gpu = catalog.find_gpu(name)
-    if gpu is None:
+    match = find_gpu_for_build(name, catalog.gpus)
+    if match is None:
         close = suggest_gpus(name, catalog.gpus)
         hint = f"; closest: {', '.join(close)}" if close else ""
         raise UsageError(f"unknown GPU '{name}'{hint}")
-    return gpu
+    if match.passed_over is not None and picks is not None:
+        picks.append((name, match))
+    return match.gpu
 
 
 def _resolve_cpu(catalog, name: str):
@@ -123,7 +127,9 @@ def run(args: argparse.Namespace) -> int:
         Task, cheapest_fitting, compare_specs, estimate_from_params, estimate_with_modelfit, rank_cards,
     )
     from services.hardware.psu import Build, BuildError, PsuStandard, Usage, buy_vs_rent, calculate
-    from services.hardware.report import render_buy_vs_rent, render_ranking, render_result, render_specs
+    from services.hardware.report import (
+        cloud_source_text, gpu_pick_text, render_buy_vs_rent, render_ranking, render_result, render_specs,
+    )
     from services.i18n import Catalog as Translations, resolve_language
     from services.paths import AppPaths
     from services.settings import SettingsStore
@@ -137,7 +143,8 @@ def run(args: argparse.Namespace) -> int:
     render = Translations.load(resolve_language(settings.general.language)).render
     currency = settings.power_cost.currency
 
-    gpus = [_resolve_gpu(catalog, name) for name in args.gpu]
+    picks: list = []
+    gpus = [_resolve_gpu(catalog, name, picks) for name in args.gpu]
     cpu = _resolve_cpu(catalog, args.cpu) if args.cpu else None
     if args.detect:
         if not gpus:
@@ -150,6 +157,10 @@ def run(args: argparse.Namespace) -> int:
     prices = _prices(catalog, args.price)
     out: dict = {}
     text: list[str] = []
+    if picks:
+        out["gpu_name_matches"] = [{"query": q, "gpu": m.gpu.name, "also_matches": m.passed_over.name,
+                                    "reason": "add_in_card_preferred"} for q, m in picks]
+        text.append("\n".join(render(gpu_pick_text(q, m)) for q, m in picks))
 
     if args.compare:
         if not 1 <= len(gpus) <= 3:  # more would be dropped silently from the table
@@ -211,7 +222,7 @@ def run(args: argparse.Namespace) -> int:
                     bvr = buy_vs_rent(card_price * len(gpus), args.resale, rate * len(gpus), result.cost.wall_w, price_kwh)
                 except BuildError as exc:
                     raise UsageError(str(exc)) from None
-                src = None if args.cloud_rate is not None else f"{cloud.provider}, read {cloud.read} ({cloud.source})"
+                src = None if args.cloud_rate is not None else cloud_source_text(cloud)
                 out["buy_vs_rent"] = {"purchase_usd": bvr.purchase_usd, "resale_usd": bvr.resale_usd,
                                       "cloud_usd_per_hour": bvr.cloud_usd_per_hour, "cloud_price_read": None if args.cloud_rate is not None else cloud.read,
                                       "energy_usd_per_hour": round(bvr.energy_usd_per_hour, 4),

@@ -33,8 +33,8 @@ def run(args: argparse.Namespace) -> int:
     from services.paths import AppPaths
     from services.setup.doctor import run_doctor
     from services.setup.executor import ProgressStore, StepExecutor, default_elevation
-    from services.setup.fmt import command_line, pad_columns, setup_word
-    from services.setup.planner import inputs_for, parse_pci_id, plan_for_os, plan_for_report, setup_dir
+    from services.setup.fmt import command_line, confirm_question, nothing_changed, pad_columns, setup_word
+    from services.setup.planner import facts_for_plan, inputs_for, parse_pci_id, plan_for_os, plan_for_report, setup_dir
     from services.setup.probes import OsInfo, parse_os_release
     from services.setup.rules import RulesError, load_rules
     from services.setup.system import SubprocessRunner, SystemRoot
@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
         if device_id is not None:
             f = report.facts
             inputs = inputs_for(rules, root, work / "staged", device_id, secure_boot=f.secure_boot,
-                                kernel=f.os.kernel if f.os else "", python=python)
+                                kernel=f.os.kernel if f.os else "", python=python, **facts_for_plan(f))
             plan = plan_for_os(f.os, inputs, rules, win_opts)
         else:
             plan = plan_for_report(report, rules, root, work / "staged", win_opts)
@@ -122,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
     step = plan.step(step_id)
     if step is None:
         raise UsageError(f"no step '{step_id}' in this plan; steps: {', '.join(s.id for s in plan.steps)}")
-    lines = executor.describe(step, undo=undo, plan=plan)
+    lines = executor.describe(step, undo=undo, plan=plan, tr=cat.tr)
     print(cat.render(step.title))
     for line in lines:
         print("  " + line)
@@ -138,12 +138,12 @@ def run(args: argparse.Namespace) -> int:
         if not sys.stdin.isatty():
             raise UsageError("refusing to change the system without confirmation: add --yes (or --dry-run)")
         try:
-            answer = input("Run these commands? [y/N] ").strip().lower()
+            answer = input(cat.render(confirm_question())).strip().lower()
         except EOFError:  # Ctrl-D at the question is a "no", not a traceback
             print()
             answer = ""
         if answer not in ("y", "yes"):
-            print("nothing was changed")
+            print(cat.render(nothing_changed()))
             return EXIT_OK
     outcome = executor.undo(step) if undo else executor.run(step, on_line=print, plan=plan)
     print(cat.render(outcome.message))
@@ -153,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def render_plan(plan, executor, progress, cat) -> str:
-    from services.setup.fmt import command_line, setup_word, undo_hint
+    from services.setup.fmt import command_line, flags_label, setup_word, undo_hint
 
     out = [cat.render(plan.summary)]
     for note in plan.notes:
@@ -167,12 +167,12 @@ def render_plan(plan, executor, progress, cat) -> str:
             flags.append("reboot")
         if s.manual:
             flags.append("by hand")
-        flags = [cat.render(setup_word(f)) for f in flags]
+        flags = [setup_word(f) for f in flags]
         state = progress.state(s.id)
         shown_state = cat.render(setup_word(state))
-        out.append(f"{i}. [{s.id}] {cat.render(s.title)}" + (f"  ({', '.join(flags)})" if flags else "") + (f"  <{shown_state}>" if state != "pending" else ""))
+        out.append(f"{i}. [{s.id}] {cat.render(s.title)}" + (f"  {cat.render(flags_label(flags))}" if flags else "") + (f"  <{shown_state}>" if state != "pending" else ""))
         out.append("   " + cat.render(s.explanation))
-        for line in executor.describe(s, plan=plan):
+        for line in executor.describe(s, plan=plan, tr=cat.tr):
             out.append("     " + line)
         if s.link:
             out.append("     " + s.link)

@@ -120,9 +120,11 @@ class Component:
 class CloudPrice:
     gpu_key: str
     usd_per_hour: float
-    provider: str
+    provider: str  # a company name, never translated
     read: str
     source: str
+    offer: str = ""  # catalogue_snapshot | market_range | serverless: what kind of price (translated for display)
+    offer_detail: str = ""  # the range or per-second rate behind it
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,7 +195,8 @@ def load_catalog(data_dir: Path = DATA_DIR) -> Catalog:
         comps = {c["key"]: Component(c["key"], float(c["watts"]), c["source"], c.get("spinup_watts"))
                  for c in _read_json(data_dir / "components.json")["components"]}
         cloud_doc = _read_json(data_dir / "cloud_prices.json")
-        cloud = {p["gpu"]: CloudPrice(p["gpu"], float(p["usd_per_hour"]), p["provider"], p["read"], p["source"])
+        cloud = {p["gpu"]: CloudPrice(p["gpu"], float(p["usd_per_hour"]), p["provider"], p["read"], p["source"],
+                                      str(p.get("offer", "")), str(p.get("offer_detail", "")))
                  for p in cloud_doc["prices"]}
         rules = _read_json(data_dir / "psu.json")
     except (KeyError, TypeError, ValueError) as exc:
@@ -243,35 +246,50 @@ def _tokens(text: str, noise: set[str]) -> tuple[str, ...]:
 T = TypeVar("T")
 
 
-def _best(query: str, items: Sequence[T], names_of, noise: set[str]) -> T | None:
+def _ranked(query: str, items: Sequence[T], names_of, noise: set[str]) -> list[T]:
+    """Items with a name holding every word of ``query``, best first: fewest extra words,
+    then an exact name, then catalogue order."""
     q = _tokens(query, noise)
     if not q:
-        return None
+        return []
     qs = set(q)
-    best: tuple[int, int, int] | None = None
-    winner: T | None = None
+    scores: dict[int, tuple[tuple[int, int, int], T]] = {}
     for order, item in enumerate(items):
         for name in names_of(item):
             c = _tokens(name, noise)
             cs = set(c)
             if not qs <= cs:
                 continue
-            extra = len(cs - qs)
-            score = (extra, 0 if c == q else 1, order)
-            if best is None or score < best:
-                best, winner = score, item
-    return winner
+            score = (len(cs - qs), 0 if c == q else 1, order)
+            if order not in scores or score < scores[order][0]:
+                scores[order] = (score, item)
+    return [item for _score, item in sorted(scores.values(), key=lambda pair: pair[0])]
 
 
-def _suggest(query: str, names: Iterable[str], noise: set[str], n: int = 3) -> list[str]:
+def _best(query: str, items: Sequence[T], names_of, noise: set[str]) -> T | None:
+    ranked = _ranked(query, items, names_of, noise)
+    return ranked[0] if ranked else None
+
+
+# Names offered when nothing typed is close ("RTX9999", "zzz"): a user always gets three real
+# names to copy. Cards and CPUs people most often build AI machines around; not a ranking.
+POPULAR_GPUS = ("GeForce RTX 4090", "GeForce RTX 3090", "GeForce RTX 4060 Ti 16GB")
+POPULAR_CPUS = ("Core i7-14700K", "Ryzen 7 7800X3D", "Ryzen 9 9950X")
+
+
+def _suggest(query: str, names: Iterable[str], noise: set[str], n: int = 3, popular: Sequence[str] = ()) -> list[str]:
+    """The ``n`` closest names (difflib), then names sharing digits, then the popular ones."""
     names = list(dict.fromkeys(names))
     q = " ".join(_tokens(query, noise)) or query.lower()
     keyed = {" ".join(_tokens(name, noise)): name for name in names}
     close = difflib.get_close_matches(q, list(keyed), n=n, cutoff=0.4)
-    if not close:  # fall back on shared digits ("4095" -> the 409x cards)
-        digits = re.findall(r"\d{3,}", q)
-        close = [k for k in keyed if any(d[:3] in k for d in digits)][:n]
-    return [keyed[c] for c in close]
+    digits = re.findall(r"\d{3,}", q)  # shared digits ("4095" -> the 409x cards)
+    close += [k for k in keyed if k not in close and any(d[:3] in k for d in digits)]
+    found = [keyed[c] for c in close[:n]]
+    found += [name for name in popular if name in names and name not in found]
+    if len(found) < n:  # a catalogue without the popular names still gives n
+        found += [name for name in names if name not in found]
+    return found[:n]
 
 
 def _gpu_names(gpu: Gpu) -> tuple[str, ...]:
@@ -314,9 +332,33 @@ def find_gpu(query: "str | int", gpus: Sequence[Gpu] | None = None, memory_total
     return _best(query, gpus, _gpu_names, _GPU_NOISE)
 
 
+@dataclass(frozen=True, slots=True)
+class GpuMatch:
+    gpu: Gpu
+    passed_over: Gpu | None = None  # the SXM module the name also matches, when the add-in card was preferred
+
+
+def find_gpu_for_build(query: "str | int", gpus: Sequence[Gpu] | None = None) -> GpuMatch | None:
+    """Like ``find_gpu``, for a desktop build: when a name fits both an SXM module and a PCIe
+    add-in card ("H100", "A100 80GB"), it means the card, since a desktop has slots, not SXM
+    sockets. ``passed_over`` tells the caller to say so."""
+    gpus = load_gpus() if gpus is None else gpus
+    if parse_pci_device_id(query) is not None or not isinstance(query, str):
+        hit = find_gpu(query, gpus)
+        return GpuMatch(hit) if hit else None
+    ranked = _ranked(query, gpus, _gpu_names, _GPU_NOISE)
+    if not ranked:
+        return None
+    best = ranked[0]
+    if best.is_add_in_card or best.is_laptop:
+        return GpuMatch(best)
+    card = next((g for g in ranked if g.is_add_in_card), None)
+    return GpuMatch(card, best) if card else GpuMatch(best)
+
+
 def suggest_gpus(query: str, gpus: Sequence[Gpu] | None = None) -> list[str]:
     gpus = load_gpus() if gpus is None else gpus
-    return _suggest(query, (g.name for g in gpus), _GPU_NOISE)
+    return _suggest(query, (g.name for g in gpus), _GPU_NOISE, popular=POPULAR_GPUS)
 
 
 def find_cpu(query: str, cpus: Sequence[Cpu] | None = None) -> Cpu | None:
@@ -326,4 +368,4 @@ def find_cpu(query: str, cpus: Sequence[Cpu] | None = None) -> Cpu | None:
 
 def suggest_cpus(query: str, cpus: Sequence[Cpu] | None = None) -> list[str]:
     cpus = load_cpus() if cpus is None else cpus
-    return _suggest(query, (c.name for c in cpus), _CPU_NOISE)
+    return _suggest(query, (c.name for c in cpus), _CPU_NOISE, popular=POPULAR_CPUS)

@@ -212,6 +212,15 @@ def _fmt(value: float | None, unit: str = "", digits: int = 1) -> str:
     return f"{text} {unit}".strip()
 
 
+def rsp_text(gpu: Gpu) -> "str | Msg":
+    """NVIDIA's required system power, or why there is none."""
+    if gpu.required_system_power_w:
+        return _fmt(gpu.required_system_power_w, "W", 0)
+    if gpu.is_add_in_card:
+        return translate("Compare", "not published in our sources")
+    return "-"  # laptops and SXM modules: a desktop PSU figure does not apply
+
+
 def compare_specs(gpus: Sequence[Gpu]) -> list[SpecRow]:
     """Side-by-side rows for up to three cards."""
     gpus = list(gpus)[:3]
@@ -238,7 +247,7 @@ def compare_specs(gpus: Sequence[Gpu]) -> list[SpecRow]:
         row("tensor_fp8", translate("Compare", "FP8 tensor, dense"), lambda g: g.tensor_fp8_dense_tflops, "TFLOPS"),
         row("fp32", translate("Compare", "FP32 (non-tensor)"), lambda g: g.fp32_tflops, "TFLOPS"),
         row("tgp_w", translate("Compare", "Board power"), lambda g: g.tgp_w, "W", 0, higher_better=False),
-        row("rsp_w", translate("Compare", "NVIDIA's required system power"), lambda g: g.required_system_power_w, "W", 0, higher_better=False),
+        text_row("rsp_w", translate("Compare", "NVIDIA's required system power"), rsp_text),
         text_row("connector", translate("Compare", "Power connector"), connector_text),
         text_row("pcie", translate("Compare", "PCIe"), lambda g: f"{g.pcie_gen}.0 x{g.pcie_lanes}" if g.pcie_gen else "-"),
         row("slots", translate("Compare", "Width (slots)"), lambda g: g.width_slots, "", 1, higher_better=False),

@@ -189,6 +189,14 @@ class Result:
     verdict: Verdict | None
     cost: CostEstimate
     wall_by_level: tuple[tuple[str, float, float], ...] = ()  # (80 PLUS level, efficiency %, wall W)
+    # Add-in cards whose required system power NVIDIA does not publish in our sources: said, not hidden.
+    vendor_figure_missing: tuple[str, ...] = ()
+
+    def vendor_missing_text(self) -> Msg | None:
+        if not self.vendor_figure_missing:
+            return None
+        return translate("Psu", "GPU vendor's required system power for {gpus}: vendor figure not published in our sources").format(
+            gpus=", ".join(dict.fromkeys(self.vendor_figure_missing)))
 
     @property
     def gpu_w(self) -> float:
@@ -206,6 +214,7 @@ class Result:
             "peak_transient_100us_w": round(self.peak_100us_w, 1),
             "hdd_spinup_w": round(self.hdd_spinup_w, 1),
             "candidates": {c.key: round(c.watts, 1) for c in self.candidates},
+            "vendor_figure_missing": list(dict.fromkeys(self.vendor_figure_missing)),
             "minimum_psu_w": round(self.minimum_psu_w, 1),
             "recommended_psu_w": self.recommended_psu_w,
             "connectors": {
@@ -443,8 +452,9 @@ def calculate(build: Build, catalog: Catalog) -> Result:
     cost = CostEstimate(eff, load * 100.0, wall, per_hour, per_hour * hours, hours)
     by_level = tuple((level, e, sustained / (e / 100.0)) for level, e in
                      ((lv, efficiency_at(lv, load, catalog)) for lv in EFFICIENCY_LEVELS))
+    missing = tuple(g.name for g in cards if not g.required_system_power_w)
     return Result(build, tuple(lines), sustained, typical, peak_10ms, peak_100us, hdd_spinup, candidates,
-                  minimum, recommended, connectors, lane_plan, tuple(warnings), verdict, cost, by_level)
+                  minimum, recommended, connectors, lane_plan, tuple(warnings), verdict, cost, by_level, missing)
 
 
 def _connector_warnings(build: Build, plan: ConnectorPlan, warnings: list[BuildWarning]) -> None:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
+from services.hardware.catalog import CloudPrice, GpuMatch
 from services.hardware.compare import RankedCard, SpecRow, Workload
 from services.hardware.psu import BuyVsRent, Result, Severity, Verdict
 from services.i18n import Msg, translate
@@ -39,6 +40,9 @@ def render_result(result: Result, render: Render, currency: str = "USD") -> str:
     for c in result.candidates:
         if c.watts > 0:
             out.append(f"  - {render(c.label)}: {c.watts:.0f} W")
+    missing = result.vendor_missing_text()
+    if missing is not None:
+        out.append(f"  - {render(missing)}")
     if result.verdict is not None:
         out.append(render(translate("PsuReport", "Your {w} W PSU: {verdict}").format(w=round(b.psu_w or 0), verdict=verdict_text(result.verdict))))
     out.append("")
@@ -64,7 +68,30 @@ def render_result(result: Result, render: Render, currency: str = "USD") -> str:
     return "\n".join(out)
 
 
-def render_buy_vs_rent(bvr: BuyVsRent, cloud_source: str | None, render: Render) -> str:
+def gpu_pick_text(query: str, match: GpuMatch) -> Msg:
+    """Which card an ambiguous name was taken as, and the one it was not."""
+    return translate("PsuReport", "'{query}' also names {other}, a server SXM module; using {gpu}, the PCIe card for a desktop build (type the full name for the other)").format(
+        query=query, other=match.passed_over.name if match.passed_over else "", gpu=match.gpu.name)
+
+
+def cloud_provider_text(cloud: CloudPrice) -> Msg:
+    """Where a default cloud price comes from, in words a user can read in their language
+    (the company name stays as it is)."""
+    if cloud.offer == "catalogue_snapshot":
+        return translate("PsuReport", "{provider} (catalogue snapshot)").format(provider=cloud.provider)
+    if cloud.offer == "market_range":
+        return translate("PsuReport", "{provider} (marketplace range {detail})").format(provider=cloud.provider, detail=cloud.offer_detail)
+    if cloud.offer == "serverless":
+        return translate("PsuReport", "{provider} serverless ({detail})").format(provider=cloud.provider, detail=cloud.offer_detail)
+    return translate("PsuReport", "{provider}").format(provider=cloud.provider)
+
+
+def cloud_source_text(cloud: CloudPrice) -> Msg:
+    return translate("PsuReport", "{provider}, read {date} ({source})").format(
+        provider=cloud_provider_text(cloud), date=cloud.read, source=cloud.source)
+
+
+def render_buy_vs_rent(bvr: BuyVsRent, cloud_source: "Msg | str | None", render: Render) -> str:
     lines = [render(translate("PsuReport", "Buy vs rent: card ${price:,.0f}, resale ${resale:,.0f}, cloud ${rate:.2f}/h, your electricity ${energy:.3f}/h").format(
         price=bvr.purchase_usd, resale=bvr.resale_usd, rate=bvr.cloud_usd_per_hour, energy=bvr.energy_usd_per_hour))]
     if cloud_source:

@@ -30,6 +30,10 @@ class CatalogueEntry:
         return (self.arch.model_id, self.name, *self.aliases)
 
 
+# Starting points offered when a name is unknown or missing (the models issue users ask about most).
+POPULAR_MODELS = ("meta-llama/Llama-3.1-8B", "Qwen/Qwen2.5-7B", "Qwen/Qwen2.5-14B")
+
+
 def _entry(raw: dict) -> CatalogueEntry:
     arch = ModelArch(
         model_id=raw["id"], layers=int(raw["layers"]), hidden=int(raw["hidden"]), heads=int(raw["heads"]),
@@ -82,6 +86,9 @@ class Catalogue:
             full = lowered.get(hit, hit)
             if full not in result:
                 result.append(full)
+        # Nothing close ("nosuch"): still three real ids to copy, the ones users ask about first.
+        result += [k for k in POPULAR_MODELS if k in keys and k not in result]
+        result += [k for k in keys if k not in result]
         return result[:n]
 
     def search(self, text: str, limit: int = 200) -> list[CatalogueEntry]:

@@ -77,8 +77,13 @@ AMP_EAGER = 7
 TP_REPLICATED_H = 10
 # torch.compile cuts activation memory by roughly 25% (torchtune T19 -> T20, research 0.5).
 COMPILE_ACTIVATION_FACTOR = 0.75
-# Logits and loss: b*s*V*(2 + 4 + 4) B (bf16 logits, fp32 upcast, fp32 grad; research 0.5). Chunked CE
-# (torchtune: 8 chunks) keeps the bf16 logits and one chunk's fp32 work: 2 + 8/8.
+# Logits and loss, plain cross-entropy on fp32-upcast logits (research 0.3/0.5: "b*s*V fp32 plus the bf16
+# copy"). The peak is in log-softmax backward, where three fp32 b*s*V tensors are alive at once: the saved
+# log-probs, their gradient (from nll_loss) and the logits' gradient; the forward of transformers < 4.46
+# holds as many (fp32 logits, the shifted .contiguous() copy, the log-probs). So 3 x 4 B, whatever the
+# logits' own dtype (the research's 2 + 4 + 4 counts the forward of newer versions only).
+LOSS_FP32_COPIES = 3
+# Chunked CE (torchtune: 8 chunks) keeps the bf16 logits and one chunk's fp32 work: 2 + 8/8.
 LOSS_CHUNKS = 8
 # LoRA adapters: PEFT keeps them in fp32 (autocast_adapter_dtype=True), torchtune in bf16 (FitRequest field).
 # FSDP keeps ~2 decoder layers gathered (current + prefetch; research 0.7).
@@ -110,6 +115,9 @@ class FitRequest:
     double_quant: bool = True
     lora_on_output: bool = False  # LoRA on the LM head too (torchtune apply_lora_to_output)
     lora_adapter_bytes: int = 4  # PEFT keeps adapters in fp32; torchtune in the model's bf16
+    # QLoRA through PEFT/TRL: prepare_model_for_kbit_training casts every parameter that is not 4-bit to fp32
+    # (torchtune, fsdp_qlora and unsloth do not; TRL skips it for FSDP-sharded QLoRA).
+    kbit_fp32_upcast: bool = True
     vllm_legacy: bool = False
     vllm_max_batched_tokens: int | None = None
     vllm_max_seqs: int | None = None
@@ -206,6 +214,19 @@ def validate(arch: ModelArch, req: FitRequest) -> None:
             raise _err(translate("FitErrors", "An FP8 KV cache is a vLLM option").format(), ("fp16", "q8_0", "q4_0"))
     if req.strategy == "single" and req.gpus > 1:
         raise _err(translate("FitErrors", "With {gpus} GPUs pick a strategy"), STRATEGIES[1:])
+    if req.strategy == "tp" and req.gpus > 1 and req.gpus not in tp_sizes(arch, req.gpus):
+        valid = [n for n in tp_sizes(arch, 1024) if n > 1][:8]
+        raise _err(translate("FitErrors", "Tensor parallel cannot split {heads} attention heads and {kv} KV heads over {gpus} GPUs; valid GPU counts: {valid}").format(
+            heads=arch.heads, kv=arch.kv_heads, gpus=req.gpus, valid=", ".join(str(n) for n in valid) or "1"))
+
+
+def tp_sizes(arch: ModelArch, top: int) -> tuple[int, ...]:
+    """GPU counts tensor parallel can use: each GPU takes a whole number of attention heads, and of
+    KV heads, or one KV head replicated (vLLM ModelConfig.verify_with_parallel_config and
+    QKVParallelLinear: heads % tp == 0; kv % tp == 0 when tp <= kv, else tp % kv == 0)."""
+    kv = max(1, arch.kv_heads)
+    return tuple(t for t in range(1, min(top, arch.heads) + 1)
+                 if arch.heads % t == 0 and (kv % t == 0 if t <= kv else t % kv == 0))
 
 
 def is_gguf_source(arch: ModelArch) -> bool:
@@ -433,6 +454,12 @@ def activation_bytes_per_token_layer(arch: ModelArch, req: FitRequest, precision
     return total
 
 
+def _kbit_upcast(req: FitRequest, fmt: str) -> bool:
+    """PEFT's prepare_model_for_kbit_training applies: QLoRA on 4-bit weights, not FSDP-sharded."""
+    return (req.kbit_fp32_upcast and req.method == "qlora" and fmt in BNB_4BIT
+            and req.strategy not in ("fsdp", "fsdp_offload"))
+
+
 def _train(arch: ModelArch, req: FitRequest) -> Estimate:
     fmt = weight_format(arch, req)
     precision = _precision(req, fmt)
@@ -440,6 +467,7 @@ def _train(arch: ModelArch, req: FitRequest) -> Estimate:
     n = req.gpus
     strategy = req.strategy
     by_kind = weight_bytes_by_kind(arch, fmt, req.double_quant)
+    upcast = _kbit_upcast(req, fmt)
     total_params = arch.total_params
     per_layer_params = arch.linear_params_per_layer()
     host = 0.0
@@ -458,6 +486,12 @@ def _train(arch: ModelArch, req: FitRequest) -> Estimate:
         adapters = 0.0
     else:
         weights = sum(by_kind.values())  # frozen base in its storage format
+        if upcast:
+            # Embeddings, LM head and norms (kept 16-bit by bitsandbytes) go to fp32: twice their bytes.
+            extra = by_kind[EMBED] + by_kind[HEAD] + by_kind[OTHER]
+            weights += extra
+            notes.append(translate("FitNotes", "PEFT's prepare_model_for_kbit_training keeps embeddings, LM head and norms in fp32 (+{gib:.2f} GiB), so the hidden states between layers are fp32 too").format(
+                gib=extra / GIB))
         trainable = lora_params(arch, req.lora_rank, req.lora_targets, req.lora_on_output)
         adapters = trainable * req.lora_adapter_bytes
         grad_bytes = req.lora_adapter_bytes
@@ -481,8 +515,11 @@ def _train(arch: ModelArch, req: FitRequest) -> Estimate:
 
     # -- activations (per GPU: data parallel and FSDP do not shard them)
     tokens = req.seq * req.batch
-    per_tl = activation_bytes_per_token_layer(arch, req, precision, req.seq)
-    resid_bytes = 4 if precision in ("fp32", "mixed") else 2
+    # After the k-bit cast the fp32 embedding output flows through fp32 norms, and bitsandbytes casts each
+    # 4-bit matmul's output back to its input's dtype: the residual stream and most of a layer's tensors
+    # are fp32 (flash attention casts its own inputs back to 16-bit, a small part we count at fp32).
+    per_tl = activation_bytes_per_token_layer(arch, req, "fp32" if upcast else precision, req.seq)
+    resid_bytes = 4 if precision in ("fp32", "mixed") or upcast else 2
     if req.grad_ckpt:
         # One checkpoint (the layer input) per decoder layer plus one layer recomputed (research 0.5).
         checkpoints = arch.layers * tokens * arch.hidden * resid_bytes
@@ -502,7 +539,7 @@ def _train(arch: ModelArch, req: FitRequest) -> Estimate:
         elif req.chunked_loss:
             logits = tokens * v * (lb + 8 / LOSS_CHUNKS)
         else:
-            logits = tokens * v * (lb + 4 + 4)
+            logits = tokens * v * 4 * LOSS_FP32_COPIES
     else:
         logits = 0.0  # encoders: a small classification head
 

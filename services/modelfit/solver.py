@@ -114,6 +114,10 @@ def suggestions(arch: ModelArch, req: FitRequest, budget_bytes: float, current: 
             found.append(_try(arch, req, budget_bytes, "qlora", translate("FitSuggest", "Train QLoRA (4-bit base + LoRA)"), method="qlora", precision=None, weights="nf4"))
         elif req.method == "lora" and fmt not in BNB_4BIT:
             found.append(_try(arch, req, budget_bytes, "qlora", translate("FitSuggest", "Switch to QLoRA (4-bit base weights)"), method="qlora", weights="nf4"))
+        if req.method == "qlora" and req.kbit_fp32_upcast and fmt in BNB_4BIT and req.strategy not in ("fsdp", "fsdp_offload"):
+            found.append(_try(arch, req, budget_bytes, "no_kbit_upcast", translate(
+                "FitSuggest", "Keep embeddings and LM head in 16-bit (skip PEFT's fp32 cast, as axolotl does)"),
+                kbit_fp32_upcast=False))
         if req.batch > 1:
             found.append(_try(arch, req, budget_bytes, "batch_1", translate("FitSuggest", "Batch 1 with {steps} gradient-accumulation steps").format(steps=req.batch), batch=1))
         if req.attention == "eager":

@@ -141,6 +141,8 @@ def point_request(point: Point) -> FitRequest:
         lora_on_output="lora_output" in flags,
         # torchtune builds the whole model, adapters included, in bf16; PEFT keeps adapters in fp32.
         lora_adapter_bytes=2 if engine == "torchtune" else 4,
+        # Only the transformers + PEFT/TRL recipe runs prepare_model_for_kbit_training on a QLoRA model.
+        kbit_fp32_upcast=engine not in ("torchtune", "fsdp_qlora", "unsloth"),
         vllm_legacy="vllm_v0" in flags,
         gpu_total_gib=79.2 if "H100" in where else (80.0 if "A100" in where else None),
         gpu_name="H100" if "H100" in where else ("A100" if "A100" in where else None),

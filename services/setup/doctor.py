@@ -14,8 +14,8 @@ from typing import Any
 
 from services.i18n import Msg, translate
 from services.setup.probes import (
-    KernelModuleState, NvidiaSmiState, NvmlState, OsInfo, PciGpu, TorchProbe,
-    probe_torch, read_gpus, read_kernel_module, read_nvidia_smi, read_nvml, read_os, read_secure_boot,
+    KernelModuleState, NvidiaSmiState, NvmlState, OsInfo, PciGpu, PythonEnvState, TorchProbe, UbuntuDriversList,
+    default_venv_dir, probe_torch, read_externally_managed, read_ubuntu_drivers, read_gpus, read_kernel_module, read_nvidia_smi, read_nvml, read_os, read_secure_boot,
 )
 from services.setup.rules import Rules, arch_supported, sm_from_capability, version_at_least
 from services.setup.system import Runner, SystemRoot
@@ -63,6 +63,8 @@ class MachineFacts:
     nvidia_smi: NvidiaSmiState | None = None
     torch: TorchProbe | None = None
     windows: Any = None  # services.setup.windows.WindowsFacts on Windows
+    python_env: PythonEnvState | None = None  # PEP 668 state of the checked (or default) interpreter
+    ubuntu_drivers: UbuntuDriversList | None = None  # Ubuntu family only
 
     @property
     def os_name(self) -> str:
@@ -135,6 +137,10 @@ class DoctorReport:
                 "cudnn": f.torch.cudnn_text or None, "cuda_available": f.torch.cuda_available,
                 "arch_list": list(f.torch.arch_list), "matmul_ok": f.torch.matmul_ok,
             },
+            "python_env": None if f.python_env is None else {
+                "interpreter": f.python_env.python, "stdlib": f.python_env.stdlib or None,
+                "externally_managed": f.python_env.externally_managed,
+            },
             "windows": None if f.windows is None else f.windows.to_json(),
             "worst": self.worst,
             "findings": [
@@ -170,8 +176,11 @@ def collect_facts(
                             nvml=nvml, nvidia_smi=smi, torch=torch, windows=wfacts)
     uname = runner.run(["uname", "-r"], timeout=5)
     kernel = uname.stdout.strip() if uname.ok else (platform.release() if root.is_real else "")
+    os_info = read_os(root, kernel)
     return MachineFacts(
-        os=read_os(root, kernel),
+        os=os_info,
+        python_env=read_externally_managed(python or "python3", runner, root),
+        ubuntu_drivers=read_ubuntu_drivers(runner) if os_info and os_info.family == "ubuntu" else None,
         gpus=tuple(read_gpus(root, runner)),
         kernel_module=read_kernel_module(root, runner),
         secure_boot=read_secure_boot(root, runner),
@@ -228,12 +237,29 @@ def pip_install_commands(python: str, index_url: str, replace: bool) -> tuple[tu
     return (install,)
 
 
+def _pep668_findings(facts: MachineFacts) -> list[Finding]:
+    """PEP 668: pip into the system Python is refused."""
+    pep = facts.python_env
+    if pep is None or not pep.externally_managed:
+        return []
+    venv = default_venv_dir()
+    picked = facts.torch is not None and facts.torch.python == pep.python
+    return [Finding(
+        "python_externally_managed", "warning" if picked else "info",
+        translate("Doctor", "{python} is managed by the system: pip will not install into it").format(python=pep.python),
+        translate("Doctor", "Its standard library folder {stdlib} has an EXTERNALLY-MANAGED file (PEP 668), so 'pip install torch' stops with 'externally-managed-environment'. Put PyTorch in a virtual environment instead, and pick that environment here.").format(stdlib=pep.stdlib),
+        (Fix(translate("Doctor", "Create a virtual environment for PyTorch"),
+             (("python3", "-m", "venv", venv),), step="create-venv"),),
+    )]
+
+
 def diagnose(facts: MachineFacts, rules: Rules, python_hint: str | None = None) -> DoctorReport:
     out: list[Finding] = []
     gpu = identify(facts, rules)
     os_name = facts.os_name
     driver = facts.driver_version
     python = (facts.torch.python if facts.torch else None) or python_hint or "python"
+    out += _pep668_findings(facts)
 
     if facts.os and facts.os.family == "unsupported":
         out.append(Finding(

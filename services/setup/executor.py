@@ -15,13 +15,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
 
-from services.i18n import Msg, translate
+from services.i18n import Msg, Translator, translate
 from services.setup.fmt import command_line
 from services.setup.plan import Argv, Check, Plan, Step
 from services.setup.probes import parse_proc_driver_version, probe_torch
 from services.setup.system import CommandResult, Runner, SystemRoot
 
 STATES = ("pending", "done", "skipped", "failed", "undone")
+# Written into a folder a step created (Step.owned_dir); undo removes only marked folders.
+OWNED_MARK = ".gpu-assistant-created"
 
 
 # ---- progress -------------------------------------------------------------------------
@@ -170,18 +172,23 @@ class StepExecutor:
     def full_commands(self, step: Step) -> list[Argv]:
         return [elevate(c, self.elevation) if step.needs_root else tuple(c) for c in step.commands]
 
-    def describe(self, step: Step, undo: bool = False, plan: Plan | None = None) -> list[str]:
-        """Every action, in order, as lines a person can read and paste."""
+    def describe(self, step: Step, undo: bool = False, plan: Plan | None = None, tr: Translator | None = None) -> list[str]:
+        """Every action, in order, as lines a person can read and paste. ``tr``
+        translates the '#' comment lines (the commands themselves stay as they are)."""
         win = self.system == "windows"
+
+        def note(msg: Msg) -> str:
+            return "# " + msg.render(tr)
+
         lines: list[str] = []
         if step.restores and not undo:
             target = plan.step(step.restores) if plan else None
             if target is None:
-                return [f"# restore what '{step.restores}' saved"]
+                return [note(translate("Setup", "restore what '{step}' saved").format(step=step.restores))]
             rec = self.progress.records.get(step.restores)
             if rec is None or not (rec.backups or rec.registry_before):
-                return [f"# restore what '{step.restores}' saved (it has not run yet)"]
-            return self.describe(target, undo=True)
+                return [note(translate("Setup", "restore what '{step}' saved (it has not run yet)").format(step=step.restores))]
+            return self.describe(target, undo=True, tr=tr)
         if undo:
             rec = self.progress.records.get(step.id)
             for b in (rec.backups if rec else []):
@@ -193,17 +200,20 @@ class StepExecutor:
                 lines.append(command_line(self._root_wrap(_registry_restore(r), step), win))
             for c in step.undo:
                 lines.append(command_line(self._root_wrap(c, step), win))
+            if step.owned_dir:
+                lines.append(note(translate("Setup", "only if {mark} exists (GPU Assistant made this folder):").format(mark=str(Path(step.owned_dir) / OWNED_MARK))))
+                lines.append(command_line(_remove_dir(step.owned_dir), win))
             return lines
         for f in step.files:
-            lines.append(f"# back up {f.path} to {self.backup_dir / step.id}")
-            lines.append(f"# write {f.staged} ({len(f.content.splitlines())} lines)")
+            lines.append(note(translate("Setup", "back up {path} to {folder}").format(path=f.path, folder=str(self.backup_dir / step.id))))
+            lines.append(note(translate("Setup", "write {path} ({count} lines)").format(path=f.staged, count=len(f.content.splitlines()))))
         for r in step.registry:
-            lines.append(f"# save the current value of {r.key}\\{r.name}")
+            lines.append(note(translate("Setup", "save the current value of {value}").format(value=f"{r.key}\\{r.name}")))
             lines.append(command_line(self._shown(_registry_set(r), step), win))
         for c in step.commands:
             lines.append(command_line(self._shown(c, step), win))
         if step.needs_root and self.elevation == "uac":
-            lines.append("# each command asks for administrator rights (UAC prompt)")
+            lines.append(note(translate("Setup", "each command asks for administrator rights (UAC prompt)")))
         return lines
 
     def _shown(self, argv: Argv, step: Step) -> Argv:
@@ -325,6 +335,8 @@ class StepExecutor:
             staged = Path(f.staged)
             staged.parent.mkdir(parents=True, exist_ok=True)
             staged.write_text(f.content, encoding="utf-8")
+        # A folder that is already there is the person's own: never mark it as ours.
+        new_dir = bool(step.owned_dir) and not Path(step.owned_dir).exists()
         # 3. the commands, stopping at the first failure
         commands = [_registry_set(r) for r in step.registry] + list(step.commands)
         for argv in commands:
@@ -342,6 +354,11 @@ class StepExecutor:
             if not result.ok:
                 self.progress.set_state(step.id, "failed", _first_line(result))
                 return StepOutcome(False, _failure_message(full, result, self.elevation), tuple(log))
+        if new_dir and Path(step.owned_dir).is_dir():
+            try:
+                (Path(step.owned_dir) / OWNED_MARK).write_text(f"created by GPU Assistant setup step {step.id}\n", encoding="utf-8")
+            except OSError:
+                pass  # without the mark, undo leaves the folder alone: the safe side
         self.progress.set_state(step.id, "done")
         return StepOutcome(True, translate("Setup", "Done"), tuple(log))
 
@@ -369,6 +386,11 @@ class StepExecutor:
         for r in (rec.registry_before if rec else []):
             commands.append(_registry_restore(r))
         commands += list(step.undo)
+        if step.owned_dir:
+            folder = Path(step.owned_dir)
+            if not (folder / OWNED_MARK).is_file():
+                return StepOutcome(False, translate("Setup", "{path} was not created by GPU Assistant (or is already gone), so it is left alone").format(path=str(folder)))
+            commands.append(_remove_dir(step.owned_dir))
         for argv in commands:
             full = elevate(argv, self.elevation) if step.needs_root else tuple(argv)
             result = self.runner.run(full, timeout=self.command_timeout)
@@ -408,6 +430,10 @@ class StepExecutor:
             else:
                 return None
         return before
+
+
+def _remove_dir(path: str) -> Argv:
+    return ("rm", "-rf", "--", path)
 
 
 def _registry_set(r) -> Argv:

@@ -86,3 +86,55 @@ def pad_columns(text: str, width: int) -> str:
 
     cells = sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
     return text + " " * max(0, width - cells)
+
+
+def flags_label(flags: list):
+    """'(root, reboot)': joined through a translatable pair, so Chinese gets its own comma."""
+    from services.i18n import translate
+
+    joined = flags[0]
+    for flag in flags[1:]:
+        joined = translate("SetupCli", "{first}, {second}").format(first=joined, second=flag)
+    return translate("SetupCli", "({flags})").format(flags=joined)
+
+
+def confirm_question():
+    from services.i18n import translate
+
+    return translate("SetupCli", "Run these commands? [y/N] ")
+
+
+def nothing_changed():
+    from services.i18n import translate
+
+    return translate("SetupCli", "nothing was changed")
+
+
+def module_flavor_word(flavor: str | None):
+    """open | proprietary (from the module's license) in words."""
+    from services.i18n import translate
+
+    if flavor == "open":
+        return translate("DoctorCli", "open kernel modules")
+    if flavor == "proprietary":
+        return translate("DoctorCli", "proprietary kernel module")
+    return translate("DoctorCli", "unknown type")
+
+
+def generation_word(generation: str | None):
+    from services.i18n import translate
+
+    return generation if generation else translate("DoctorCli", "generation unknown")
+
+
+def torch_line(python: str, python_version: str, torch_version: str | None):
+    from services.i18n import translate
+
+    torch = torch_version or translate("DoctorCli", "not installed")
+    return translate("DoctorCli", "{python} ({version}), PyTorch: {torch}").format(python=python, version=python_version, torch=torch)
+
+
+def driver_value(driver: str, cuda: str):
+    from services.i18n import translate
+
+    return translate("DoctorCli", "{driver} (CUDA up to {cuda})").format(driver=driver, cuda=cuda)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from services.i18n import Msg, translate
 from services.setup.plan import Check, FileChange, Plan, Step, staged_path
-from services.setup.probes import OsInfo
+from services.setup.probes import UBUNTU_DRIVER_PACKAGE, OsInfo
 from services.setup.rules import Generation, Rules, version_at_least
 from services.setup.system import SystemRoot
 
@@ -53,6 +53,14 @@ class PlanInputs:
     torch_cuda: str | None = None
     # False when planning for another machine (--os-release): do not read this one's files.
     probe_files: bool = True
+    # PEP 668: does the interpreter the PyTorch step would use (``python``, else python3)
+    # carry EXTERNALLY-MANAGED? None = not asked
+    # (another machine, or it did not answer); then the plan uses a venv, which works either way.
+    externally_managed: bool | None = None
+    venv_dir: str = ""  # where the PyTorch venv goes when one is needed (~/.venvs/torch)
+    # `ubuntu-drivers list` on this machine: package names, and the branch it recommends.
+    ubuntu_driver_packages: tuple[str, ...] = ()
+    ubuntu_recommended: str = ""
 
 
 def plan_key(os_label: str, gpu_label: str) -> str:
@@ -133,8 +141,55 @@ def verify_driver_step() -> Step:
     )
 
 
+SRC_PEP668 = "PEP 668 (EXTERNALLY-MANAGED in sysconfig's stdlib directory); https://docs.python.org/3/library/venv.html"
+
+
+def needs_venv(inputs: PlanInputs, os_name: str) -> bool:
+    """On Linux: the interpreter refuses pip (PEP 668), or none was picked and we could not ask."""
+    if os_name == "windows" or not inputs.venv_dir:
+        return False
+    if inputs.python:  # the person's choice stands, unless pip cannot install into it
+        return inputs.externally_managed is True
+    return inputs.externally_managed is not False
+
+
+def venv_steps(family: str, inputs: PlanInputs) -> list[Step]:
+    """A virtual environment for PyTorch, because pip may not install into the system Python."""
+    venv = inputs.venv_dir
+    steps: list[Step] = []
+    if family in ("ubuntu", "debian"):
+        # Debian and Ubuntu split venv support out of python3 (ensurepip is missing without it).
+        steps.append(Step(
+            id="install-venv-support",
+            title=translate("Setup", "Install Python's venv support"),
+            explanation=translate("Setup", "Debian and Ubuntu ship 'python3 -m venv' in a separate package, python3-venv. Without it the next step fails with 'ensurepip is not available'."),
+            commands=(("apt-get", "install", "-y", "python3-venv"),),
+            needs_root=True,
+            check=Check("command_output", argv=("dpkg-query", "-W", "-f=${Status}", "python3-venv"), expect="install ok installed"),
+            undo=(("apt-get", "remove", "-y", "python3-venv"),),
+            source="https://docs.python.org/3/library/venv.html; Debian package python3-venv",
+        ))
+    if inputs.externally_managed:
+        why = translate("Setup", "The system Python is marked EXTERNALLY-MANAGED (PEP 668), so 'pip install' into it fails with 'externally-managed-environment'. PyTorch goes into its own virtual environment in {path} instead; use {python} (or 'source {path}/bin/activate') to train with it.")
+    else:
+        why = translate("Setup", "No Python environment was picked, and installing into the system Python is refused on many distributions (PEP 668: 'externally-managed-environment'). PyTorch goes into its own virtual environment in {path}; use {python} (or 'source {path}/bin/activate') to train with it.")
+    steps.append(Step(
+        id="create-venv",
+        title=translate("Setup", "Create a Python virtual environment for PyTorch"),
+        explanation=why.format(path=venv, python=f"{venv}/bin/python"),
+        commands=((inputs.python or "python3", "-m", "venv", venv),),
+        check=Check("file_exists", (f"{venv}/bin/python",)),
+        owned_dir=venv,
+        source=SRC_PEP668,
+    ))
+    return steps
+
+
 def pytorch_steps(inputs: PlanInputs, rules: Rules, os_name: str) -> tuple[Step, Step]:
-    python = inputs.python or ("python" if os_name == "windows" else "python3")
+    if needs_venv(inputs, os_name):
+        python = f"{inputs.venv_dir}/bin/python"
+    else:
+        python = inputs.python or ("python" if os_name == "windows" else "python3")
     choice = rules.recommend_variant(inputs.sm, inputs.driver_version, os_name)
     variant = choice.variant.variant if choice else "cu126"
     url = choice.index_url if choice else rules.index_url(variant)
@@ -159,6 +214,8 @@ def pytorch_steps(inputs: PlanInputs, rules: Rules, os_name: str) -> tuple[Step,
     else:
         explanation = translate("Setup", "Installs PyTorch's {variant} build into {python}. It brings its own CUDA and cuDNN libraries; only the driver is needed system-wide. It needs driver {need} or newer: after the reboot the wizard re-reads the driver and picks an older build if yours needs one.").format(
             variant=variant, python=python, need=need or "-")
+    if choice and choice.most_compatible:
+        explanation = translate("Setup", "{explanation} The card's generation is not known, so this is the build that covers the most GPU generations (Maxwell to Hopper), not the newest one. For an RTX 50 (Blackwell) card use cu128 or newer instead.").format(explanation=explanation)
     install = Step(
         id="install-pytorch",
         title=translate("Setup", "Install PyTorch for this card ({variant})").format(variant=variant),
@@ -181,7 +238,7 @@ def pytorch_steps(inputs: PlanInputs, rules: Rules, os_name: str) -> tuple[Step,
 
 def _module_note(gen: Generation | None) -> Msg | None:
     if gen is None:
-        return translate("Setup", "The card's generation is unknown, so the distribution's tool picks the module type.")
+        return translate("Setup", "The card's generation could not be worked out from its PCI id, so the plan does not pick between the open modules (Turing and newer only) and the proprietary one: the driver step tells you how to choose, and the PyTorch build is the one that runs on the most GPU generations.")
     if gen.open_only:
         return translate("Setup", "{generation} cards work only with NVIDIA's open kernel modules.").format(generation=gen.name)
     if gen.proprietary_only:
@@ -201,18 +258,46 @@ def _apt_update() -> Step:
 
 
 # ---- Ubuntu family ------------------------------------------------------------------
+def ubuntu_open_branch(inputs: PlanInputs) -> str | None:
+    """The branch to install as '-open': the one ubuntu-drivers recommends, when its -open
+    package exists (desktop, not -server); else the newest desktop -open branch listed."""
+    open_branches = []
+    for pkg in inputs.ubuntu_driver_packages:
+        m = UBUNTU_DRIVER_PACKAGE.match(pkg)
+        if m and m.group(3) and not m.group(2):
+            open_branches.append(m.group(1))
+    if not open_branches:
+        return None
+    rec = UBUNTU_DRIVER_PACKAGE.match(inputs.ubuntu_recommended or "")
+    if rec and rec.group(1) in open_branches:
+        return rec.group(1)
+    return max(open_branches, key=int)
+
+
 def ubuntu_plan(os: OsInfo, inputs: PlanInputs, rules: Rules) -> Plan:
+    gen = inputs.generation
+    branch = ubuntu_open_branch(inputs) if gen and "open" in gen.kernel_modules else None
+    if branch:
+        # ubuntu-drivers' own syntax: 'nvidia:570-open' is turned into the glob
+        # nvidia*570-open (UbuntuDrivers/detect.py _process_driver_string / gpgpu_install_filter).
+        install_cmd: tuple[str, ...] = ("ubuntu-drivers", "install", f"nvidia:{branch}-open")
+        title = translate("Setup", "Install NVIDIA driver {branch} with the open kernel modules").format(branch=branch)
+        explanation = translate("Setup", "{generation} cards run best on NVIDIA's open kernel modules (NVIDIA's default since driver 560). 'ubuntu-drivers list' on this machine offers nvidia-driver-{branch}-open, the branch it recommends, so this installs that variant explicitly; the first command makes sure the tool is there.").format(generation=gen.name, branch=branch)
+    else:
+        install_cmd = ("ubuntu-drivers", "install")
+        title = translate("Setup", "Install the recommended NVIDIA driver")
+        explanation = translate("Setup", "ubuntu-drivers matches your card's PCI id against the driver packages and installs the recommended one, open or proprietary as the package prefers (its Prefer-Variant header). The branch and the -open variant are chosen from 'ubuntu-drivers list' when the wizard runs on the machine itself; for another machine, or before ubuntu-drivers is installed, the tool decides. The first command makes sure the tool is there (Mint and Pop!_OS too).")
     install = Step(
         id="install-driver",
-        title=translate("Setup", "Install the recommended NVIDIA driver"),
-        explanation=translate("Setup", "ubuntu-drivers matches your card's PCI id against the driver packages and installs the recommended one, open or proprietary as the package prefers. The first command makes sure the tool is there (Mint and Pop!_OS too)."),
-        commands=(("apt-get", "install", "-y", "ubuntu-drivers-common"), ("ubuntu-drivers", "install")),
+        title=title,
+        explanation=explanation,
+        commands=(("apt-get", "install", "-y", "ubuntu-drivers-common"), install_cmd),
         needs_root=True,
         check=Check("command_ok", argv=("modinfo", "-F", "version", "nvidia")),
         # An apt pattern (apt-patterns(7), APT >= 2.0, i.e. Ubuntu 20.04 on): whichever
         # nvidia-driver-NNN ubuntu-drivers chose, without guessing its number.
         undo=(("apt-get", "purge", "-y", "--autoremove", "?and(?installed,?name(^nvidia-driver-[0-9]))"),),
-        source="canonical/ubuntu-drivers-common README and UbuntuDrivers/detect.py",
+        source="canonical/ubuntu-drivers-common README, ubuntu-drivers (install [driver[:version]]) and UbuntuDrivers/detect.py",
     )
     steps = [_apt_update(), install, nouveau_step("ubuntu", inputs, INITRAMFS["ubuntu"])]
     return _finish(os, inputs, rules, "ubuntu", steps, [])
@@ -264,6 +349,16 @@ def debian_sources_file(root: SystemRoot) -> str | None:
     return None
 
 
+# NVIDIA's network repository for Debian (NVIDIA Driver Installation Guide, Debian
+# section: cuda-keyring, then 'apt install nvidia-open' for the open kernel modules).
+NVIDIA_REPO_URL = "https://developer.download.nvidia.com/compute/cuda/repos"
+NVIDIA_KEYRING_DEB = "cuda-keyring_1.1-1_all.deb"
+NVIDIA_DEBIAN_REPOS = {"12": "debian12", "13": "debian13"}
+NVIDIA_DRIVER_GUIDE = "https://docs.nvidia.com/datacenter/tesla/driver-installation-guide/index.html"
+SRC_NVIDIA_DEBIAN = ("NVIDIA Driver Installation Guide, Debian (" + NVIDIA_DRIVER_GUIDE + "): network repository via "
+                     "cuda-keyring_1.1-1_all.deb, 'apt install nvidia-open'; research notes A3.2 (Debian stable too old for RTX 50)")
+
+
 def debian_plan(os: OsInfo, inputs: PlanInputs, rules: Rules) -> Plan:
     notes: list[Msg] = []
     codename = os.codename or "bookworm"
@@ -292,23 +387,69 @@ def debian_plan(os: OsInfo, inputs: PlanInputs, rules: Rules) -> Plan:
             source="https://wiki.debian.org/NvidiaGraphicsDrivers",
         ))
     headers = f"linux-headers-{inputs.kernel}" if inputs.kernel else "linux-headers-amd64"
-    steps.append(_apt_update())
-    steps.append(Step(
-        id="install-driver",
-        title=translate("Setup", "Install Debian's NVIDIA driver"),
-        explanation=translate("Setup", "Installs nvidia-driver, the firmware and the headers for your running kernel (DKMS builds the module against them). The package also blacklists nouveau."),
-        commands=(("apt-get", "install", "-y", "nvidia-driver", "firmware-misc-nonfree", headers),),
-        needs_root=True,
-        check=Check("command_output", argv=("dpkg-query", "-W", "-f=${Status}", "nvidia-driver"), expect="install ok installed"),
-        undo=(("apt-get", "purge", "-y", "--autoremove", "nvidia-driver"),),
-        source="https://wiki.debian.org/NvidiaGraphicsDrivers; https://packages.debian.org/" + codename + "/nvidia-detect",
-    ))
-    steps.append(nouveau_step("debian", inputs, INITRAMFS["debian"]))
     gen = inputs.generation
     packaged = next((n["driver"] for n in rules.distro_driver_notes if n.get("codename") == codename), None)
-    if gen and gen.min_driver_branch and packaged and version_at_least(packaged, gen.min_driver_branch) is False:
-        notes.append(translate("Setup", "Debian {codename} packages driver {packaged}, but {generation} cards need {need} or newer. Use Debian backports or NVIDIA's CUDA repository for a newer driver; the steps below install the packaged one.").format(
+    # A card with a minimum driver branch on a release whose packaged driver we do not
+    # know (no row in the rules file) is treated like one that is too old: no guessing.
+    too_new = bool(gen and gen.min_driver_branch and (packaged is None or version_at_least(packaged, gen.min_driver_branch) is False))
+    repo = NVIDIA_DEBIAN_REPOS.get(os.version_id.split(".")[0] if os.version_id else "")
+    if too_new and repo:
+        # Debian's own nvidia-driver cannot drive this card: never install it. NVIDIA's
+        # CUDA repository for this release carries current drivers as 'nvidia-open'.
+        notes.append(translate("Setup", "Debian {codename} packages driver {packaged}, but {generation} cards need {need} or newer, which that package cannot provide. This plan installs the driver from NVIDIA's CUDA repository for Debian instead (nvidia-open).").format(
             codename=codename, packaged=packaged, generation=gen.name, need=gen.min_driver_branch))
+        # apt's own download cache: exists on every Debian, root-owned like the command.
+        keyring = f"/var/cache/apt/archives/{NVIDIA_KEYRING_DEB}"
+        steps.append(Step(
+            id="add-nvidia-repository",
+            title=translate("Setup", "Add NVIDIA's CUDA repository for Debian"),
+            explanation=translate("Setup", "Downloads NVIDIA's cuda-keyring package and installs it. It adds the repository list {list} and NVIDIA's signing key; no existing file is changed, so there is nothing to back up. Undo removes the package, and with it both files.").format(list=f"/etc/apt/sources.list.d/cuda-{repo}-x86_64.list"),
+            commands=(("wget", "-O", keyring, f"{NVIDIA_REPO_URL}/{repo}/x86_64/{NVIDIA_KEYRING_DEB}"), ("dpkg", "-i", keyring)),
+            needs_root=True,
+            check=Check("command_output", argv=("dpkg-query", "-W", "-f=${Status}", "cuda-keyring"), expect="install ok installed"),
+            undo=(("dpkg", "--purge", "cuda-keyring"),),
+            source=SRC_NVIDIA_DEBIAN,
+        ))
+        steps.append(_apt_update())
+        steps.append(Step(
+            id="install-driver",
+            title=translate("Setup", "Install NVIDIA's open driver (nvidia-open) from NVIDIA's repository"),
+            explanation=translate("Setup", "Installs nvidia-open, NVIDIA's current driver with the open kernel modules that {generation} cards require, and the headers for your running kernel (DKMS builds the module against them). It replaces nothing from Debian's nvidia-driver; do not install both.").format(generation=gen.name),
+            commands=(("apt-get", "install", "-y", headers, "nvidia-open"),),
+            needs_root=True,
+            check=Check("command_output", argv=("dpkg-query", "-W", "-f=${Status}", "nvidia-open"), expect="install ok installed"),
+            undo=(("apt-get", "purge", "-y", "--autoremove", "nvidia-open"),),
+            source=SRC_NVIDIA_DEBIAN,
+        ))
+    elif too_new:
+        if packaged:
+            notes.append(translate("Setup", "Debian {codename} packages driver {packaged}, but {generation} cards need {need} or newer. Install a newer driver by hand (see the driver step).").format(
+                codename=codename, packaged=packaged, generation=gen.name, need=gen.min_driver_branch))
+        else:
+            notes.append(translate("Setup", "GPU Assistant does not know which driver Debian {codename} packages, and {generation} cards need {need} or newer. Install a driver that new by hand (see the driver step).").format(
+                codename=codename, generation=gen.name, need=gen.min_driver_branch))
+        steps.append(Step(
+            id="install-driver",
+            title=translate("Setup", "Install a driver new enough for this card"),
+            explanation=translate("Setup", "Debian's packaged NVIDIA driver is too old for {generation} cards, and GPU Assistant has no tested repository for this Debian release. Follow NVIDIA's driver installation guide for Debian (network repository, package nvidia-open).").format(generation=gen.name),
+            manual=True,
+            check=Check("command_ok", argv=("modinfo", "-F", "version", "nvidia")),
+            link=NVIDIA_DRIVER_GUIDE,
+            source=SRC_NVIDIA_DEBIAN,
+        ))
+    else:
+        steps.append(_apt_update())
+        steps.append(Step(
+            id="install-driver",
+            title=translate("Setup", "Install Debian's NVIDIA driver"),
+            explanation=translate("Setup", "Installs nvidia-driver, the firmware and the headers for your running kernel (DKMS builds the module against them). The package also blacklists nouveau."),
+            commands=(("apt-get", "install", "-y", "nvidia-driver", "firmware-misc-nonfree", headers),),
+            needs_root=True,
+            check=Check("command_output", argv=("dpkg-query", "-W", "-f=${Status}", "nvidia-driver"), expect="install ok installed"),
+            undo=(("apt-get", "purge", "-y", "--autoremove", "nvidia-driver"),),
+            source="https://wiki.debian.org/NvidiaGraphicsDrivers; https://packages.debian.org/" + codename + "/nvidia-detect",
+        ))
+    steps.append(nouveau_step("debian", inputs, INITRAMFS["debian"]))
     return _finish(os, inputs, rules, "debian", steps, notes)
 
 
@@ -320,8 +461,10 @@ def fedora_plan(os: OsInfo, inputs: PlanInputs, rules: Rules) -> Plan:
         pkgs = ("akmod-nvidia-580xx", "xorg-x11-drv-nvidia-580xx-cuda")
     elif gen and gen.open_only:
         pkgs = ("akmod-nvidia-open", "xorg-x11-drv-nvidia-cuda")
-    else:
+    elif gen:
         pkgs = ("akmod-nvidia", "xorg-x11-drv-nvidia-cuda")
+    else:
+        pkgs = ()  # unknown card: the person picks the package family
     steps: list[Step] = [Step(
         id="enable-rpmfusion",
         title=translate("Setup", "Enable RPM Fusion (free and nonfree)"),
@@ -337,16 +480,27 @@ def fedora_plan(os: OsInfo, inputs: PlanInputs, rules: Rules) -> Plan:
     mok = mok_step("fedora", inputs)
     if mok:  # the key must exist before akmods builds, so it signs the module
         steps.append(mok)
-    steps.append(Step(
-        id="install-driver",
-        title=translate("Setup", "Install the NVIDIA driver ({package})").format(package=pkgs[0]),
-        explanation=translate("Setup", "akmod builds the kernel module for every kernel you install; the -cuda package adds nvidia-smi and the CUDA driver library."),
-        commands=(("dnf", "install", "-y", *pkgs),),
-        needs_root=True,
-        check=Check("command_ok", argv=("rpm", "-q", pkgs[0])),
-        undo=(("dnf", "remove", "-y", *pkgs),),
-        source="https://rpmfusion.org/Howto/NVIDIA",
-    ))
+    if not pkgs:
+        steps.append(Step(
+            id="install-driver",
+            title=translate("Setup", "Pick the NVIDIA driver package for your card"),
+            explanation=translate("Setup", "GPU Assistant could not tell this card's generation from its PCI id, so it does not guess. Look up the card ('lspci -nn -d 10de:' shows its name). GTX 16xx, RTX 20xx and newer: 'sudo dnf install akmod-nvidia xorg-x11-drv-nvidia-cuda'. GTX 10xx, GTX 9xx and Volta cards need the legacy branch: 'sudo dnf install akmod-nvidia-580xx xorg-x11-drv-nvidia-580xx-cuda'. Then continue with the next step."),
+            manual=True,
+            check=Check("command_ok", argv=("modinfo", "-F", "version", "nvidia")),
+            link="https://rpmfusion.org/Howto/NVIDIA",
+            source="https://rpmfusion.org/Howto/NVIDIA; research notes A3.2/A3.3 (open modules are Turing+ only; 580xx for Maxwell/Pascal/Volta)",
+        ))
+    else:
+        steps.append(Step(
+            id="install-driver",
+            title=translate("Setup", "Install the NVIDIA driver ({package})").format(package=pkgs[0]),
+            explanation=translate("Setup", "akmod builds the kernel module for every kernel you install; the -cuda package adds nvidia-smi and the CUDA driver library."),
+            commands=(("dnf", "install", "-y", *pkgs),),
+            needs_root=True,
+            check=Check("command_ok", argv=("rpm", "-q", pkgs[0])),
+            undo=(("dnf", "remove", "-y", *pkgs),),
+            source="https://rpmfusion.org/Howto/NVIDIA",
+        ))
     steps.append(Step(
         id="build-module",
         title=translate("Setup", "Build the kernel module now"),
@@ -373,6 +527,16 @@ def arch_plan(os: OsInfo, inputs: PlanInputs, rules: Rules) -> Plan:
             check=Check("command_ok", argv=("modinfo", "-F", "version", "nvidia")),
             link="https://aur.archlinux.org/packages/nvidia-580xx-dkms",
             source="archlinux.org news on the 590 driver (via worldofsoftware/altusintel; weak source)",
+        )]
+    elif gen is None:
+        steps = [Step(
+            id="install-driver",
+            title=translate("Setup", "Pick the NVIDIA driver package for your card"),
+            explanation=translate("Setup", "GPU Assistant could not tell this card's generation from its PCI id, so it does not guess. Look up the card ('lspci -nn -d 10de:' shows its name). GTX 16xx, RTX 20xx and newer: 'sudo pacman -S nvidia-open nvidia-utils' (nvidia-open-dkms for linux-lts or linux-zen). GTX 10xx, GTX 9xx and Volta cards are not supported by nvidia-open: build 'nvidia-580xx-dkms' from the AUR. Then continue with the next step."),
+            manual=True,
+            check=Check("command_ok", argv=("modinfo", "-F", "version", "nvidia")),
+            link="https://wiki.archlinux.org/title/NVIDIA",
+            source="research notes A3.2/A3.3: Arch's nvidia-open is Turing+ (open modules), Pascal/Maxwell use AUR nvidia-580xx-dkms",
         )]
     else:
         steps = [Step(
@@ -415,6 +579,8 @@ def _finish(os: OsInfo | None, inputs: PlanInputs, rules: Rules, family: str, st
         mok = mok_step(family, inputs)
         if mok:
             steps.append(mok)
+    if needs_venv(inputs, "linux"):
+        steps += venv_steps(family, inputs)
     install, verify = pytorch_steps(inputs, rules, "linux")
     steps += [reboot_step(), verify_driver_step(), install, verify]
     module = _module_note(inputs.generation)

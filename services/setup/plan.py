@@ -69,10 +69,13 @@ class Step:
     link: str = ""
     undo_note: Msg | None = None
     restores: str = ""  # runs the undo of that step (e.g. put update settings back)
+    # A folder the step creates (a virtual environment). Run marks it as ours when it
+    # did not exist before; undo removes exactly that folder, and only with the mark.
+    owned_dir: str = ""
 
     @property
     def undoable(self) -> bool:
-        return bool(self.undo or self.files or self.registry) and not self.restores
+        return bool(self.undo or self.files or self.registry or self.owned_dir) and not self.restores
 
     def to_json(self) -> dict:
         return {
@@ -93,6 +96,7 @@ class Step:
             "source": self.source,
             "link": self.link,
             "restores": self.restores or None,
+            "owned_dir": self.owned_dir or None,
         }
 
 

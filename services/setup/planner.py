@@ -8,8 +8,9 @@ from pathlib import Path
 from services.paths import AppPaths
 from services.setup.doctor import DoctorReport
 from services.setup.linux_plans import PlanInputs, build_linux_plan
+from services.setup.pci_ids import lookup_device_name
 from services.setup.plan import Plan
-from services.setup.probes import OsInfo
+from services.setup.probes import OsInfo, default_venv_dir
 from services.setup.rules import Rules
 from services.setup.system import SystemRoot
 
@@ -28,23 +29,43 @@ def parse_pci_id(text: str) -> str:
     return m.group(1).lower()
 
 
+def _product_name(name: str) -> str:
+    """'GP104 [GeForce GTX 1080]' -> 'GeForce GTX 1080' (pci.ids / lspci form)."""
+    m = re.search(r"\[([^\]]+)\]\s*$", name or "")
+    return m.group(1) if m else name
+
+
 def inputs_for(rules: Rules, root: SystemRoot, staging_dir: Path, device_id: str | None, name: str = "",
                sm: str | None = None, secure_boot: str = "unknown", kernel: str = "",
                driver_version: str | None = None, python: str | None = None,
-               torch_version: str | None = None, probe_files: bool = True) -> PlanInputs:
+               torch_version: str | None = None, probe_files: bool = True,
+               externally_managed: bool | None = None, venv_dir: str | None = None,
+               ubuntu_driver_packages: tuple[str, ...] = (), ubuntu_recommended: str = "") -> PlanInputs:
+    # Generation: exact id in the rules file, then the system's pci.ids name, then
+    # name patterns. A card none of them knows stays None: the plans then refuse to
+    # guess (no open modules, no newest wheel) instead of assuming Turing or newer.
     generation_name, _ = rules.identify_gpu(device_id, name)
+    if generation_name is None and device_id:
+        pci_name = lookup_device_name(root, device_id)
+        if pci_name:
+            generation_name, _ = rules.identify_gpu(device_id, pci_name)
+            if not name or ":" in name:  # no name, or just the id (sysfs without lspci)
+                name = pci_name
     gen = rules.generation(generation_name)
     if sm is None and gen is not None:
         from services.setup.doctor import guess_sm
 
         sm = guess_sm(rules, gen.name, name)
-    label = name or (f"10de:{device_id}" if device_id else "NVIDIA GPU")
+    label = _product_name(name) or (f"10de:{device_id}" if device_id else "NVIDIA GPU")
     hit = next((g for g in rules.gpu_ids if device_id and g.device_id == device_id), None)
     if hit and not name:
         label = hit.name
     return PlanInputs(root=root, staging_dir=staging_dir, generation=gen, sm=sm, gpu_label=label,
                       secure_boot=secure_boot, kernel=kernel, driver_version=driver_version,
-                      python=python, torch_version=torch_version, probe_files=probe_files)
+                      python=python, torch_version=torch_version, probe_files=probe_files,
+                      externally_managed=externally_managed,
+                      venv_dir=venv_dir if venv_dir is not None else default_venv_dir(),
+                      ubuntu_driver_packages=ubuntu_driver_packages, ubuntu_recommended=ubuntu_recommended)
 
 
 def plan_for_os(os: OsInfo | None, inputs: PlanInputs, rules: Rules, windows_options=None) -> Plan:
@@ -53,6 +74,15 @@ def plan_for_os(os: OsInfo | None, inputs: PlanInputs, rules: Rules, windows_opt
 
         return build_windows_plan(inputs, rules, windows_options or WindowsPlanOptions())
     return build_linux_plan(os, inputs, rules)
+
+
+def facts_for_plan(f) -> dict:
+    """What the doctor read that only the plan needs (PEP 668 state, ubuntu-drivers list)."""
+    return {
+        "externally_managed": f.python_env.externally_managed if f.python_env else None,
+        "ubuntu_driver_packages": f.ubuntu_drivers.packages if f.ubuntu_drivers else (),
+        "ubuntu_recommended": f.ubuntu_drivers.recommended if f.ubuntu_drivers else "",
+    }
 
 
 def plan_for_report(report: DoctorReport, rules: Rules, root: SystemRoot, staging_dir: Path, windows_options=None) -> Plan:
@@ -69,6 +99,7 @@ def plan_for_report(report: DoctorReport, rules: Rules, root: SystemRoot, stagin
         driver_version=f.driver_version if driver_ok else None,
         python=f.torch.python if f.torch and f.torch.ran else None,
         torch_version=f.torch.torch_version if f.torch else None,
+        **facts_for_plan(f),
     )
     if gpu and inputs.generation is None and gpu.generation:
         inputs = dataclasses.replace(inputs, generation=rules.generation(gpu.generation))

@@ -455,6 +455,63 @@ def probe_torch(python: str, runner: Runner, timeout: float = 90.0) -> TorchProb
     return parse_torch_probe(python, runner.run([python, "-c", TORCH_PROBE], timeout=timeout))
 
 
+def default_venv_dir() -> str:
+    """Where the wizard puts PyTorch when the system Python refuses pip (PEP 668)."""
+    return str(Path.home() / ".venvs" / "torch")
+
+
+STDLIB_QUERY = "import sysconfig; print(sysconfig.get_path('stdlib'))"
+
+
+@dataclass(frozen=True, slots=True)
+class PythonEnvState:
+    """PEP 668 state of one interpreter: is 'pip install' into it refused?"""
+
+    python: str
+    stdlib: str = ""  # '' when the interpreter did not answer
+    externally_managed: bool | None = None  # None = could not ask
+
+
+def read_externally_managed(python: str, runner: Runner, root: SystemRoot) -> PythonEnvState:
+    """Ask the interpreter for its stdlib folder and look for PEP 668's EXTERNALLY-MANAGED there."""
+    r = runner.run([python, "-c", STDLIB_QUERY], timeout=20)
+    lines = [ln.strip() for ln in r.stdout.splitlines() if ln.strip()]
+    if not r.ok or not lines or not lines[-1].startswith("/"):
+        return PythonEnvState(python)
+    stdlib = lines[-1]
+    return PythonEnvState(python, stdlib, root.exists(stdlib.rstrip("/") + "/EXTERNALLY-MANAGED"))
+
+
+@dataclass(frozen=True, slots=True)
+class UbuntuDriversList:
+    """`ubuntu-drivers list` and `list --recommended` on this machine."""
+
+    packages: tuple[str, ...] = ()
+    recommended: str = ""
+
+
+UBUNTU_DRIVER_PACKAGE = re.compile(r"^nvidia-driver-(\d+)(-server)?(-open)?$")
+
+
+def parse_ubuntu_drivers_list(text: str) -> tuple[str, ...]:
+    """Package names from `ubuntu-drivers list` ('nvidia-driver-570-open, (kernel modules provided by ...)')."""
+    out = []
+    for line in text.splitlines():
+        name = line.split(",", 1)[0].split()[0] if line.strip() else ""
+        if UBUNTU_DRIVER_PACKAGE.match(name):
+            out.append(name)
+    return tuple(out)
+
+
+def read_ubuntu_drivers(runner: Runner) -> UbuntuDriversList | None:
+    full = runner.run(["ubuntu-drivers", "list"], timeout=60)
+    if not full.ok:
+        return None
+    rec = runner.run(["ubuntu-drivers", "list", "--recommended"], timeout=60)
+    recommended = parse_ubuntu_drivers_list(rec.stdout) if rec.ok else ()
+    return UbuntuDriversList(parse_ubuntu_drivers_list(full.stdout), recommended[0] if recommended else "")
+
+
 @dataclass(frozen=True, slots=True)
 class PythonEnv:
     name: str

@@ -215,7 +215,18 @@ class Rules:
     def recommend_variant(self, sm: str | None, driver: str | None, os_name: str) -> "WheelChoice | None":
         """The newest current wheel variant that has this card's architecture and
         whose toolkit driver this machine meets (or would meet after a driver update)."""
-        candidates = [v for v in self.variants if v.status == "current" and (sm is None or v.supports(sm))]
+        if sm is None:
+            # Unknown card: the newest wheel would silently drop older architectures
+            # (cu128 from 2.11 and cu130 start at Turing), so take the current wheel
+            # that covers the most architectures and let the plan say why.
+            widest = [v for v in self.variants if v.status == "current" and sm_number(v.arch_min) is not None]
+            if not widest:
+                return None
+            best = min(widest, key=lambda v: (sm_number(v.arch_min), -(sm_number(v.arch_max) or 0)))
+            return WheelChoice(best, self.index_url(best.variant), driver_ok=bool(driver) and self.driver_ok_for_cuda(driver, best.cuda, os_name) == "ok",
+                               needs_driver=self.toolkit_min_driver(best.cuda, os_name) or self.minor_compat_min_driver(best.cuda, os_name),
+                               most_compatible=True)
+        candidates = [v for v in self.variants if v.status == "current" and v.supports(sm)]
         candidates.sort(key=lambda v: parse_version(v.cuda), reverse=True)
         if not candidates:
             return None
@@ -238,6 +249,7 @@ class WheelChoice:
     index_url: str
     driver_ok: bool  # the installed driver meets the variant's toolkit minimum
     needs_driver: str | None
+    most_compatible: bool = False  # the card is unknown: widest architecture range, not newest
 
 
 def _req(data: dict, key: str):

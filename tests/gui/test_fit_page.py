@@ -153,3 +153,16 @@ def test_dropping_a_gguf_switches_to_llamacpp(qtbot, page, tmp_path):
         assert page.load_file(path)
     est = page.last_answer.estimate
     assert est.request.engine == "llamacpp" and est.weight_format == "q4_k_m" and est.arch.layers == 2
+
+
+def test_tensor_parallel_gpu_count_that_does_not_split_the_heads_shows_the_cli_message(qtbot, page):
+    from services.modelfit.catalogue import default_catalogue
+    with qtbot.waitSignal(page.updated, timeout=2000):
+        page.set_model(default_catalogue().resolve("Qwen/Qwen2.5-14B").arch)
+    with qtbot.waitSignal(page.updated, timeout=2000):
+        page.gpus_spin.setValue(3)
+        page._set_data(page.strategy_combo, "tp")
+    assert page.last_error and "3 GPUs" in page.last_error and "2, 4, 8, 40" in page.last_error
+    with qtbot.waitSignal(page.updated, timeout=2000):
+        page.gpus_spin.setValue(4)
+    assert page.last_error is None and page.last_answer.estimate.request.gpus == 4

@@ -242,3 +242,40 @@ def test_a_saved_build_with_unknown_cards_still_opens(qtbot, context):
     build = widget.build()
     assert [g.key for g in build.gpus] == ["rtx-5080"]
     assert build.cpu is None and build.fans == 30 and build.usage.value == "gaming"
+
+
+def test_typed_ambiguous_name_adds_the_pcie_card_and_says_which(qtbot, page):
+    page.gpu_combo.setEditText("H100")
+    qtbot.mouseClick(page.add_button, Qt.MouseButton.LeftButton)
+    assert page.build().gpus[-1].name == "H100 PCIe 80GB"
+    assert "H100 SXM5 80GB" in page.detected_label.text() and "H100 PCIe 80GB" in page.detected_label.text()
+
+
+def test_unknown_typed_card_lists_three_names(qtbot, page):
+    page.gpu_combo.setEditText("RTX9999")
+    qtbot.mouseClick(page.add_button, Qt.MouseButton.LeftButton)
+    assert page.gpu_list.count() == 1
+    assert "RTX9999" in page.detected_label.text() and "GeForce RTX 4090" in page.detected_label.text()
+
+
+def test_card_without_a_vendor_figure_says_so_in_why(qtbot, page):
+    page.gpu_list.setCurrentRow(0)
+    qtbot.mouseClick(page.remove_button, Qt.MouseButton.LeftButton)
+    page.gpu_combo.setEditText("3090 Ti")
+    qtbot.mouseClick(page.add_button, Qt.MouseButton.LeftButton)
+    assert "vendor figure not published in our sources" in page.why_label.text()
+
+
+def test_cloud_provider_note_is_translated(qtbot, qapp, context):
+    from gui.i18n import TranslatorSet
+
+    translators = TranslatorSet()
+    translators.install(qapp, "zh_CN")
+    try:
+        widget = PsuPage(context)
+        qtbot.addWidget(widget)
+        text = widget.cloud_source_label.text()
+        assert "RunPod" in text and "2026-09-07" in text
+        assert "catalogue snapshot" not in text and "价目表快照" in text
+    finally:
+        translators.install(qapp, "en")

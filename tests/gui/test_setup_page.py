@@ -188,3 +188,15 @@ def test_reopening_resumes_at_the_first_open_step(qtbot, page, app_paths, machin
     assert current == "blacklist-nouveau"  # skipped, then install-driver found done by its check
     assert again.step_list.item(0).text().startswith("↷")
     again.shutdown()
+
+
+def test_step_commands_keep_one_command_per_line(qtbot, page):
+    # A wrapped 'pip install ... --index-url https://' line split the URL in two.
+    from PySide6.QtWidgets import QPlainTextEdit
+
+    wait_report(qtbot, page)
+    assert page.step_commands.lineWrapMode() == QPlainTextEdit.LineWrapMode.NoWrap
+    row = next(i for i in range(page.step_list.count()) if page.step_list.item(i).data(256) == "install-pytorch")
+    page.step_list.setCurrentRow(row)
+    lines = page.step_commands.toPlainText().splitlines()
+    assert any(line.endswith("--index-url " + line.rsplit(" ", 1)[-1]) and "https://download.pytorch.org/whl/" in line for line in lines)

@@ -134,3 +134,29 @@ def test_gguf_file_defaults_to_llamacpp(capsys, tmp_path):
     assert any("system RAM" in note for note in data["notes"])  # the token embedding stays on the CPU
     code, _, err = run_cli(capsys, "--model", str(path), "--engine", "transformers")
     assert code == 2 and "llamacpp" in err
+
+
+def test_tensor_parallel_over_a_count_that_does_not_split_the_heads_exits_2(capsys):
+    code, out, err = run_cli(capsys, "--model", "qwen2.5-14b", "--strategy", "tp", "--gpus", "3")
+    assert code == 2 and out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "3 GPUs" in lines[0] and "2, 4, 8, 40" in lines[0]
+
+
+def test_unknown_gpu_or_model_lists_three_real_names(capsys):
+    code, out, err = run_cli(capsys, "--model", "llama-3.1-8b", "--gpu", "RTX9999")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert "GeForce RTX 4090" in err and err.count(",") >= 2
+    code, _, err = run_cli(capsys, "--model", "nosuch")
+    assert code == 2 and "meta-llama/Llama-3.1-8B" in err and err.count(",") >= 2
+
+
+def test_no_model_says_how_to_start(capsys):
+    code, out, err = run_cli(capsys)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert "--model llama-3.1-8b" in err
+    from services.modelfit.catalogue import POPULAR_MODELS, default_catalogue
+    assert len(POPULAR_MODELS) == 3 and all(m in err for m in POPULAR_MODELS)
+    assert all(default_catalogue().get(m) for m in POPULAR_MODELS)
+    # The example it prints really works.
+    assert main(["fit", "--model", "llama-3.1-8b"]) == 0

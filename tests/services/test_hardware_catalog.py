@@ -144,3 +144,31 @@ def test_unreadable_catalogue_is_a_clear_error(tmp_path):
     (tmp_path / "gpus.json").write_text("{not json", encoding="utf-8")
     with pytest.raises(CatalogError):
         load_catalog(tmp_path)
+
+
+def test_names_with_nothing_close_still_get_three_real_suggestions(catalog):
+    names = {g.name for g in catalog.gpus}
+    for query in ("RTX9999", "zzz", ""):
+        got = suggest_gpus(query, catalog.gpus)
+        assert len(got) == 3 and set(got) <= names, (query, got)
+    assert suggest_gpus("RTX9999", catalog.gpus)[0] == "GeForce RTX 4090"  # the popular fallback
+    cpus = suggest_cpus("zzz", catalog.cpus)
+    assert len(cpus) == 3 and set(cpus) <= {c.name for c in catalog.cpus}
+    # A close name keeps its own matches first.
+    assert suggest_gpus("4095", catalog.gpus)[0] == "GeForce RTX 4090"
+
+
+def test_a_desktop_build_takes_the_pcie_card_when_a_name_also_fits_an_sxm_module(catalog):
+    from services.hardware.catalog import find_gpu_for_build
+
+    for query, card, module in (("H100", "H100 PCIe 80GB", "H100 SXM5 80GB"), ("A100", "A100 PCIe 80GB", "A100 SXM4 80GB"),
+                                ("H200", "H200 NVL 141GB", "H200 SXM 141GB")):
+        match = find_gpu_for_build(query, catalog.gpus)
+        assert match.gpu.name == card and match.passed_over.name == module
+        assert match.gpu.is_add_in_card and not match.passed_over.is_add_in_card
+    # Named explicitly, the module is what the user gets; unambiguous names are untouched.
+    assert find_gpu_for_build("H100 SXM", catalog.gpus).gpu.name == "H100 SXM5 80GB"
+    assert find_gpu_for_build("H100 SXM", catalog.gpus).passed_over is None
+    assert find_gpu_for_build("4090", catalog.gpus).gpu.name == "GeForce RTX 4090"
+    assert find_gpu_for_build("4090 laptop", catalog.gpus).gpu.is_laptop
+    assert find_gpu_for_build("RTX9999", catalog.gpus) is None

@@ -238,3 +238,20 @@ def test_adding_a_component_never_lowers_the_recommendation(catalog):
         assert after.minimum_psu_w >= before.minimum_psu_w
         assert after.peak_100us_w >= before.peak_100us_w
         assert before.recommended_psu_w >= before.minimum_psu_w * 0.99 or before.recommended_psu_w >= 2000
+
+
+def test_cards_without_a_vendor_figure_say_so(catalog):
+    from services.hardware.compare import compare_specs
+    from services.hardware.report import render_result
+
+    unpublished = [g for g in catalog.gpus if g.is_add_in_card and not g.required_system_power_w]
+    assert unpublished  # the RTX 20 cards, 3070 Ti, 3090 Ti, 5060 ... (no NVIDIA figure in the research)
+    for gpu in unpublished:
+        result = calculate(Build(gpus=(gpu,), cpu=catalog.find_cpu("7800X3D")), catalog)
+        assert result.vendor_figure_missing == (gpu.name,)
+        assert result.to_json()["vendor_figure_missing"] == [gpu.name]
+        assert "vendor figure not published in our sources" in render_result(result, str)
+    rated = calculate(Build(gpus=(catalog.find_gpu("4090"),), cpu=catalog.find_cpu("7800X3D")), catalog)
+    assert rated.vendor_figure_missing == () and rated.vendor_missing_text() is None
+    row = next(r for r in compare_specs([unpublished[0], catalog.find_gpu("4090")]) if r.key == "rsp_w")
+    assert str(row.values[0]) == "not published in our sources" and row.values[1] == "850 W"

@@ -102,3 +102,34 @@ def test_bad_input_never_raises_past_the_cli(capsys):
         code, _, err = run(capsys, *argv)
         assert code in (0, 2), (argv, err)
         assert "Traceback" not in err, argv
+
+
+def test_unknown_names_always_list_three_choices(capsys):
+    code, out, err = run(capsys, "--gpu", "RTX9999")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert err.count(",") >= 2 and "GeForce RTX 4090" in err
+    code, _, err = run(capsys, "--recommend", "--model", "nosuch")
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert "meta-llama/Llama-3.1-8B" in err and err.count(",") >= 2
+
+
+def test_ambiguous_name_takes_the_pcie_card_and_says_so(capsys):
+    code, out, _ = run(capsys, "--gpu", "H100", "--cpu", "7950X")
+    assert code == 0
+    assert "Build: H100 PCIe 80GB" in out
+    first = out.splitlines()[0]
+    assert "H100 SXM5 80GB" in first and "H100 PCIe 80GB" in first
+    code, out, _ = run(capsys, "--gpu", "H100", "--json")
+    data = json.loads(out)
+    assert data["gpus"] == ["H100 PCIe 80GB"]
+    assert data["gpu_name_matches"] == [{"query": "H100", "gpu": "H100 PCIe 80GB", "also_matches": "H100 SXM5 80GB",
+                                         "reason": "add_in_card_preferred"}]
+    code, out, _ = run(capsys, "--gpu", "4090", "--json")
+    assert "gpu_name_matches" not in json.loads(out)
+
+
+def test_card_without_a_vendor_figure_is_named_in_text_and_json(capsys):
+    code, out, _ = run(capsys, "--gpu", "3090 Ti", "--cpu", "7800X3D")
+    assert code == 0 and "GeForce RTX 3090 Ti: vendor figure not published in our sources" in out
+    code, out, _ = run(capsys, "--gpu", "3090 Ti", "--json")
+    assert json.loads(out)["vendor_figure_missing"] == ["GeForce RTX 3090 Ti"]
