@@ -10,7 +10,7 @@ import os
 import sys
 
 from services.cli import EXIT_USAGE, UsageError, available_commands, fail, load_command
-from services.version import APP_NAME, __version__
+from services.version import APP_ID, APP_NAME, __version__
 
 
 # App options, and those of them that take a value: a command line made only of these starts the
@@ -65,7 +65,8 @@ class OneLineParser(argparse.ArgumentParser):
 
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     parser = OneLineParser(
-        prog="main.py",
+        # In the bundle the user typed "gpu-assistant", not "main.py".
+        prog=APP_ID if getattr(sys, "frozen", False) else "main.py",
         description=f"{APP_NAME}: set up, watch and size NVIDIA GPUs for AI work.",
     )
     parser.add_argument("--version", action="version", version=f"{APP_NAME} {__version__}")

@@ -1,10 +1,11 @@
 """``--self-test``: prove that this build (checkout or bundle) works, offscreen.
 
-It opens every page that is part of the build, renders the dashboard on the
-simulated source, runs one estimate of each calculator through its headless
-command, and checks that the resources, translations and Qt plugins a bundle
-needs are really there. One line per check; exit 0 when all passed, 1 with
-the failed checks named otherwise.
+It opens every page that is part of the build (in English, then in Chinese),
+calls a page's own ``self_test() -> str | None`` when it has one (None: fine;
+text: the problem), renders the dashboard on the simulated source, runs one
+estimate of each calculator through its headless command, and checks that the
+resources, translations and Qt plugins a bundle needs are really there. One
+line per check; exit 0 when all passed, 1 with the failed checks named.
 
 It runs against a throw-away settings/data folder, so it never writes into the
 user's settings, window state or session history.
@@ -14,6 +15,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import faulthandler
+import inspect
 import io
 import json
 import math
@@ -116,6 +118,33 @@ def distinct_colours(image: QImage, step: int = 3) -> int:
 
 
 # ---- the checks
+def seconds_since_process_start() -> float | None:
+    """Seconds since this process was started, to about 10 ms; None where that cannot be read.
+
+    On Linux both numbers come from /proc relative to boot (psutil's create_time adds the
+    boot time, which /proc gives in whole seconds, so it can be up to 1 s off).
+    """
+    try:
+        if sys.platform.startswith("linux"):
+            fields = Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()
+            started_ticks = int(fields[19])  # field 22 of stat(5): starttime, in clock ticks since boot
+            uptime_s = float(Path("/proc/uptime").read_text().split()[0])
+            return max(0.0, uptime_s - started_ticks / os.sysconf("SC_CLK_TCK"))
+        import psutil
+
+        return max(0.0, time.time() - psutil.Process().create_time())
+    except Exception:  # noqa: BLE001 - a missing or refused process table only loses the figure
+        return None
+
+
+def check_start_up() -> CheckResult:
+    """How long after the process started the main window was first painted (tests/bench reads it)."""
+    elapsed = seconds_since_process_start()
+    if elapsed is None:
+        return CheckResult("start-up", SKIP, "process start time not readable here")
+    return CheckResult("start-up", PASS, f"first window painted {elapsed * 1000:.0f} ms after the process started")
+
+
 def check_resources() -> CheckResult:
     needed = [resource_path("icons", "gpu-assistant.svg"), resource_path("icons", "hicolor", "32x32", "apps", "gpu-assistant.png")]
     needed += [resource_path("icons", f"{spec.icon}.svg") for spec in PAGES]
@@ -137,6 +166,42 @@ def check_qt_plugins(app: QApplication) -> CheckResult:
     if problems:
         return CheckResult("qt plugins", FAIL, "missing: " + ", ".join(problems))
     return CheckResult("qt plugins", PASS, f"platform {platform}; png, svg, ico, SVG icons")
+
+
+def bool_references_lost(emissions: int = 16) -> int:
+    """How many references to True a Signal(bool) emission loses (0 on a sound binding).
+
+    PySide6 6.12.0 loses one per emission; on Python 3.11 the process then aborts
+    (bool_dealloc) once True's count reaches zero. On Python 3.12+ bools are immortal
+    and their count never moves, so this reads 0 there whatever the binding does.
+    """
+    from PySide6.QtCore import QObject, Signal
+
+    class _Emitter(QObject):
+        flag = Signal(bool)
+
+    emitter = _Emitter()
+    received: list[bool] = []
+    emitter.flag.connect(received.append)
+    before = sys.getrefcount(True)
+    for _ in range(emissions):
+        emitter.flag.emit(True)
+    received.clear()
+    after = sys.getrefcount(True)
+    emitter.deleteLater()
+    return max(0, before - after)
+
+
+def check_qt_binding() -> CheckResult:
+    import PySide6
+    from PySide6.QtCore import qVersion
+
+    lost = bool_references_lost()
+    label = f"PySide6 {PySide6.__version__}, Qt {qVersion()}"
+    if lost:
+        return CheckResult("qt binding", FAIL, f"{label} loses a reference to True on each Signal(bool) "
+                           f"({lost} in 16): the app would abort; use another PySide6 version")
+    return CheckResult("qt binding", PASS, f"{label}; Signal(bool) keeps its references")
 
 
 def check_translations(app: QApplication) -> CheckResult:
@@ -201,7 +266,20 @@ def check_pages(window) -> list[CheckResult]:
             results.append(CheckResult(name, FAIL, "page did not show"))
             continue
         ms = (time.perf_counter() - started) * 1000
-        results.append(CheckResult(name, PASS, f"{type(widget).__name__} opened in {ms:.0f} ms"))
+        detail = f"{type(widget).__name__} opened in {ms:.0f} ms"
+        # A page may offer its own check: self_test() -> None when fine, else the problem as text.
+        own_check = getattr(widget, "self_test", None)
+        if callable(own_check):
+            try:
+                problem = own_check()
+            except Exception as exc:  # noqa: BLE001
+                traceback.print_exc(file=sys.stderr)
+                problem = f"{type(exc).__name__}: {exc}"
+            if problem:
+                results.append(CheckResult(name, FAIL, f"{type(widget).__name__}.self_test(): {problem}"))
+                continue
+            detail += ", its own self_test() passed"
+        results.append(CheckResult(name, PASS, detail))
     return results
 
 
@@ -326,19 +404,32 @@ def run_checks(app: QApplication, context: AppContext, args: argparse.Namespace,
         report(result)
 
     with QtMessageLog() as log:
-        add(check_resources())
-        add(check_qt_plugins(app))
-        add(check_translations(app))
+        telemetry_problem = None
+        # As the app does: the hub is built, the window painted, and only then sampling starts.
+        deferred_start = "start" in inspect.signature(attach_telemetry).parameters
         try:
-            attach_telemetry(context, args)
+            if deferred_start:
+                attach_telemetry(context, args, start=False)
+            else:
+                attach_telemetry(context, args)
         except Exception as exc:  # noqa: BLE001
             traceback.print_exc(file=sys.stderr)
-            add(CheckResult("telemetry", FAIL, f"the simulated source did not start: {type(exc).__name__}: {exc}"))
-        else:
-            add(check_telemetry(context))
+            telemetry_problem = f"the simulated source did not start: {type(exc).__name__}: {exc}"
         try:
             window, controller = _open_window(app, context, "en")
             try:
+                window.repaint()
+                add(check_start_up())
+                if deferred_start and context.telemetry is not None and not telemetry_problem:
+                    context.telemetry.start()
+                add(check_resources())
+                add(check_qt_plugins(app))
+                add(check_qt_binding())
+                add(check_translations(app))
+                if telemetry_problem:
+                    add(CheckResult("telemetry", FAIL, telemetry_problem))
+                else:
+                    add(check_telemetry(context))
                 for result in check_pages(window):
                     add(result)
                 add(check_dashboard(window, context))

@@ -124,6 +124,10 @@ def make_tarball(bundle: Path, dist: Path) -> Path:
     (stage / "share" / "metainfo").mkdir(parents=True)
     shutil.copy2(LINUX / f"{DESKTOP_ID}.desktop", stage / "share" / "applications")
     shutil.copy2(LINUX / f"{DESKTOP_ID}.metainfo.xml", stage / "share" / "metainfo")
+    exporter_unit = LINUX / "gpu-assistant-exporter.service"
+    if exporter_unit.is_file():  # opt-in: the README's exporter section says how to enable it
+        (stage / "share" / "systemd" / "user").mkdir(parents=True)
+        shutil.copy2(exporter_unit, stage / "share" / "systemd" / "user")
     for script in ("install.sh", "uninstall.sh"):
         shutil.copy2(LINUX / script, stage / script)
         (stage / script).chmod(0o755)

@@ -54,8 +54,37 @@ def keep_in_bundle(dest: str) -> bool:
     if is_nvml(dest):
         return False
     parts = dest.replace("\\", "/").split("/")
-    if len(parts) >= 3 and parts[-2] == "translations" and parts[-3] == "Qt" and parts[-1].endswith(".qm"):
+    # Qt's translations: PySide6/Qt/translations (Linux wheels) or PySide6/translations (Windows wheels).
+    if len(parts) >= 3 and parts[-2] == "translations" and parts[-3] in ("Qt", "PySide6") and parts[-1].endswith(".qm"):
         return bool(QT_TRANSLATIONS_KEPT.match(parts[-1]))
     if len(parts) >= 3 and parts[-3] == "plugins":
         return plugin_stem(parts[-1]) not in DROP_QT_PLUGINS
     return True
+
+
+def windows_version_info(app_name: str, app_id: str, version: str):
+    """The .exe's version resource (Explorer > Properties > Details, and what support asks for).
+
+    Imports PyInstaller, so only the spec (and a test with PyInstaller installed) call it.
+    """
+    from PyInstaller.utils.win32.versioninfo import (
+        FixedFileInfo, StringFileInfo, StringStruct, StringTable, VarFileInfo, VarStruct, VSVersionInfo,
+    )
+
+    numbers = tuple(int(part) for part in (version.split(".") + ["0", "0", "0"])[:3]) + (0,)
+    strings = [
+        StringStruct("CompanyName", "The GPU Assistant developers"),
+        StringStruct("FileDescription", app_name),
+        StringStruct("FileVersion", version),
+        StringStruct("InternalName", app_id),
+        StringStruct("OriginalFilename", f"{app_id}.exe"),
+        StringStruct("ProductName", app_name),
+        StringStruct("ProductVersion", version),
+    ]
+    return VSVersionInfo(
+        ffi=FixedFileInfo(filevers=numbers, prodvers=numbers),
+        kids=[
+            StringFileInfo([StringTable("040904B0", strings)]),  # US English, Unicode
+            VarFileInfo([VarStruct("Translation", [0x0409, 1200])]),
+        ],
+    )

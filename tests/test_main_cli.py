@@ -36,6 +36,14 @@ def test_no_console_streams_do_not_crash():
     assert result.returncode == 0, result.stderr
 
 
+def test_usage_names_the_bundle_command_when_frozen(monkeypatch):
+    import main
+
+    assert main.build_parser().prog == "main.py"
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    assert main.build_parser().prog == "gpu-assistant"
+
+
 def test_bad_value_is_one_line_not_the_usage_block():
     result = _run("psu", "--gpu", "4090", "--ram-sticks", "-1")
     assert result.returncode == 2

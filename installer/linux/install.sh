@@ -8,8 +8,11 @@
 # ~/.local/bin/gpu-assistant to it, and adds the menu entry, the icons and the AppStream data under
 # ~/.local/share. Every step is printed as the exact command before it runs; --dry-run only prints.
 # What was installed is listed in ~/.local/opt/gpu-assistant/.installed-files, and --uninstall
-# removes exactly those files. Your settings and recorded sessions (~/.config/gpu-assistant,
-# ~/.local/share/gpu-assistant) are never touched.
+# removes exactly those files. A file of the same name that is not ours is moved aside to
+# NAME.bak-<time> and put back by --uninstall. Your settings and recorded sessions
+# (~/.config/gpu-assistant, ~/.local/share/gpu-assistant) are never touched.
+# Started as "sh install.sh"? This script needs bash.
+if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
 set -euo pipefail
 
 APP_ID="gpu-assistant"
@@ -62,6 +65,8 @@ if [ -z "$PREFIX" ] || [ "$PREFIX" = "$HOME" ] || [ "$PREFIX" = "$DATA_HOME" ]; 
     die "refusing to use $PREFIX/ as the install folder: it must be a folder of its own"
 fi
 MANIFEST="$PREFIX/.installed-files"
+BACKUPS="$PREFIX/.backups"  # "original<TAB>backup" for files of someone else's that we moved aside
+STAMP="$(date +%Y%m%d-%H%M%S)"
 EXE="$PREFIX/$APP_ID"
 
 # Print a command, then run it unless this is a dry run.
@@ -78,6 +83,18 @@ run() {
 record() {
     if [ "$DRY_RUN" -eq 0 ]; then
         printf '%s\n' "$1" >> "$MANIFEST"
+    fi
+}
+
+# A file of the same name that is not ours is moved aside (and put back by uninstall), never overwritten.
+keep_aside() {
+    local path="$1"
+    if [ -e "$path" ] || [ -L "$path" ]; then
+        local backup="$path.bak-$STAMP"
+        run mv -- "$path" "$backup"
+        if [ "$DRY_RUN" -eq 0 ]; then
+            printf '%s\t%s\n' "$path" "$backup" >> "$BACKUPS"
+        fi
     fi
 }
 
@@ -102,6 +119,14 @@ do_uninstall() {
             run rm -f -- "$path"
         fi
     done < "$MANIFEST"
+    if [ -f "$BACKUPS" ]; then
+        local original backup
+        while IFS=$'\t' read -r original backup; do
+            if [ -n "$backup" ] && { [ -e "$backup" ] || [ -L "$backup" ]; } && [ ! -e "$original" ]; then
+                run mv -- "$backup" "$original"
+            fi
+        done < "$BACKUPS"
+    fi
     run rm -rf -- "$PREFIX"
     refresh_caches
     if [ "$DRY_RUN" -eq 0 ]; then
@@ -140,12 +165,16 @@ do_install() {
     run install -m 755 "$HERE/install.sh" "$HERE/uninstall.sh" "$PREFIX/"
 
     run mkdir -p "$BIN_DIR"
+    if [ -L "$link" ] && [ "$(readlink "$link")" != "$EXE" ]; then
+        keep_aside "$link"
+    fi
     run ln -sfn "$EXE" "$link"
     record "$link"
 
     # Menu entry, pointing at the copied app by its full path (~/.local/bin is not on every desktop's PATH).
     local desktop_dst="$DATA_HOME/applications/$DESKTOP_ID.desktop"
     run mkdir -p "$DATA_HOME/applications"
+    keep_aside "$desktop_dst"
     echo "+ write $desktop_dst (Exec=\"$EXE\")"
     if [ "$DRY_RUN" -eq 0 ]; then
         sed -e "s|^Exec=$APP_ID|Exec=\"$EXE\"|" -e "s|^TryExec=$APP_ID\$|TryExec=$EXE|" "$desktop_src" > "$desktop_dst.tmp"
@@ -155,6 +184,7 @@ do_install() {
 
     if [ -f "$metainfo_src" ]; then
         run mkdir -p "$DATA_HOME/metainfo"
+        keep_aside "$DATA_HOME/metainfo/$DESKTOP_ID.metainfo.xml"
         run install -m 644 "$metainfo_src" "$DATA_HOME/metainfo/$DESKTOP_ID.metainfo.xml"
         record "$DATA_HOME/metainfo/$DESKTOP_ID.metainfo.xml"
     fi
@@ -164,11 +194,13 @@ do_install() {
         size_dir="$(basename "$(dirname "$(dirname "$png")")")"
         dst="$DATA_HOME/icons/hicolor/$size_dir/apps/$APP_ID.png"
         run mkdir -p "$(dirname "$dst")"
+        keep_aside "$dst"
         run install -m 644 "$png" "$dst"
         record "$dst"
     done
     dst="$DATA_HOME/icons/hicolor/scalable/apps/$APP_ID.svg"
     run mkdir -p "$(dirname "$dst")"
+    keep_aside "$dst"
     run install -m 644 "$icons/$APP_ID.svg" "$dst"
     record "$dst"
 

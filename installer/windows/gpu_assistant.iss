@@ -67,6 +67,8 @@ Name: "startup"; Description: "{cm:StartWithWindows}"; GroupDescription: "{cm:St
 [Files]
 ; The whole PyInstaller folder: gpu-assistant.exe, gpu-assistant-cli.exe and _internal\.
 Source: "{#BundleDir}\*"; DestDir: "{app}"; Flags: ignoreversion recursesubdirs createallsubdirs
+; Optional: run the metrics exporter at log-on as a scheduled task (see the README's exporter section).
+Source: "exporter-task.ps1"; DestDir: "{app}"; Flags: ignoreversion
 
 [Icons]
 Name: "{autoprograms}\{#AppName}"; Filename: "{app}\{#AppExe}"
@@ -82,3 +84,5 @@ Filename: "{app}\{#AppExe}"; Description: "{cm:LaunchProgram,{#AppName}}"; Flags
 [UninstallRun]
 ; A copy running in the tray holds its files open: stop it before they are removed.
 Filename: "{sys}\taskkill.exe"; Parameters: "/F /T /IM {#AppExe}"; Flags: runhidden; RunOnceId: "StopGpuAssistant"
+; The exporter's scheduled task, if the user registered it (harmless when there is none).
+Filename: "powershell.exe"; Parameters: "-NoProfile -ExecutionPolicy Bypass -File ""{app}\exporter-task.ps1"" -Remove"; Flags: runhidden; RunOnceId: "RemoveExporterTask"

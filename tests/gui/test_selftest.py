@@ -199,3 +199,50 @@ def test_screenshot_waits_for_the_graphs_of_the_shown_page(qtbot, app_paths):
     assert wait_for_drawn_page(empty, timeout_ms=300)  # a page without graphs is ready at once
     empty.shutdown()
     empty.page("dashboard").bridge.close()
+
+
+class _PageWithOwnCheck:
+    def __init__(self, problem):
+        self.problem = problem
+
+    def isVisible(self):  # noqa: N802 - Qt's name
+        return True
+
+    def self_test(self):
+        if isinstance(self.problem, Exception):
+            raise self.problem
+        return self.problem
+
+
+class _WindowOf:
+    def __init__(self, page):
+        self._page = page
+
+    def show_page(self, key):
+        return self._page
+
+
+@pytest.mark.parametrize(("problem", "status", "words"), [
+    (None, selftest.PASS, "its own self_test() passed"),
+    ("no GPU in the catalogue", selftest.FAIL, "self_test(): no GPU in the catalogue"),
+    (KeyError("x"), selftest.FAIL, "KeyError"),
+])
+def test_a_page_own_self_test_is_run(monkeypatch, problem, status, words):
+    built = PAGES[0]
+    monkeypatch.setattr(type(built), "is_built", lambda self: self.key == built.key)
+    (result,) = [r for r in selftest.check_pages(_WindowOf(_PageWithOwnCheck(problem))) if r.status != selftest.SKIP]
+    assert result.status == status and words in result.detail
+
+
+def test_process_age_is_read_to_the_hundredth_of_a_second():
+    import time as _time
+
+    import psutil
+
+    first = selftest.seconds_since_process_start()
+    assert first is not None and 0.0 < first < 24 * 3600
+    # psutil's figure may be up to 1 s off on Linux (whole-second boot time), ours is not.
+    assert abs(first - (_time.time() - psutil.Process().create_time())) < 1.5
+    _time.sleep(0.05)  # the one sleep here measures the clock itself, it does not wait for Qt
+    second = selftest.seconds_since_process_start()
+    assert 0.02 <= second - first <= 1.0

@@ -175,3 +175,26 @@ def test_scripts_pass_shellcheck():
     result = subprocess.run(["shellcheck", str(LINUX / "install.sh"), str(LINUX / "uninstall.sh")],
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stdout
+
+
+def test_started_with_sh_it_reruns_itself_in_bash(bundle, home):
+    env = {"HOME": str(home), "PATH": "/usr/bin:/bin"}
+    result = subprocess.run(["sh", str(bundle / "install.sh"), "--dry-run"], env=env, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "Dry run: nothing was changed." in result.stdout
+
+
+def test_someone_elses_menu_entry_is_moved_aside_and_put_back(bundle, home):
+    theirs = home / ".local" / "share" / "applications" / f"{DESKTOP_ID}.desktop"
+    theirs.parent.mkdir(parents=True)
+    theirs.write_text("[Desktop Entry]\nName=Theirs\n")
+    result = run_script(bundle / "install.sh", home)
+    assert result.returncode == 0, result.stderr
+    backups = list(theirs.parent.glob(f"{DESKTOP_ID}.desktop.bak-*"))
+    assert len(backups) == 1 and backups[0].read_text() == "[Desktop Entry]\nName=Theirs\n"
+    assert "+ mv --" in result.stdout
+    assert "GPU Assistant" in theirs.read_text()
+    result = run_script(bundle / "uninstall.sh", home)
+    assert result.returncode == 0, result.stderr
+    assert theirs.read_text() == "[Desktop Entry]\nName=Theirs\n"
+    assert not list(theirs.parent.glob("*.bak-*"))

@@ -130,6 +130,9 @@ def test_bundle_rules_keep_what_the_app_needs():
     assert not keep("PySide6\\Qt\\plugins\\imageformats\\qpdf.dll")
     assert keep("PySide6/Qt/translations/qtbase_zh_CN.qm")
     assert not keep("PySide6/Qt/translations/qtbase_de.qm")
+    assert not keep("PySide6\\translations\\qtbase_de.qm")  # Windows wheel layout
+    assert keep("PySide6\\translations\\qtbase_zh_CN.qm")
+    assert keep("PySide6\\plugins\\platforms\\qwindows.dll")
     assert keep("resources/translations/shell_zh_CN.qm")
 
 
@@ -182,6 +185,16 @@ def test_required_glibc_is_the_newest_version_any_elf_asks_for(tmp_path):
     assert build_linux.required_glibc(tmp_path / "empty") is None
 
 
+@pytest.mark.skipif(sys.platform != "win32", reason="PyInstaller's version-resource module imports win32api")
+def test_windows_version_resource_carries_the_app_version():
+    pytest.importorskip("PyInstaller")  # a build-time dependency (requirements-build.txt)
+    info = bundle_rules.windows_version_info(APP_NAME, APP_ID, __version__)
+    text = str(info)
+    assert f"StringStruct('FileVersion', '{__version__}')" in text
+    assert f"StringStruct('OriginalFilename', '{APP_ID}.exe')" in text
+    assert info.toRaw()  # serialises to the binary resource PyInstaller writes into the .exe
+
+
 def test_exporter_unit_starts_what_install_sh_installs():
     """The systemd user unit must point at the launcher install.sh creates."""
     import re
@@ -218,3 +231,30 @@ def test_exporter_unit_passes_systemd_verify(tmp_path):
     result = subprocess.run([analyze, "verify", str(copy)], capture_output=True, text=True)
     problems = [l for l in result.stderr.splitlines() if "gpu-assistant-exporter.service" in l]
     assert not problems, result.stderr
+
+
+def test_tarball_holds_the_bundle_and_the_desktop_integration(tmp_path):
+    import tarfile
+
+    bundle = tmp_path / "dist" / APP_ID
+    (bundle / "_internal").mkdir(parents=True)
+    (bundle / APP_ID).write_text("#!/bin/sh\n")
+    (bundle / "_internal" / "libx.so").write_bytes(b"x")
+    archive = build_linux.make_tarball(bundle, tmp_path / "dist")
+    with tarfile.open(archive) as tar:
+        names = set(tar.getnames())
+        modes = {m.name: m.mode for m in tar.getmembers()}
+    top = archive.name[: -len(".tar.gz")]
+    for rel in (APP_ID, "_internal/libx.so", "install.sh", "uninstall.sh",
+                f"share/applications/{DESKTOP_ID}.desktop", f"share/metainfo/{DESKTOP_ID}.metainfo.xml",
+                "share/systemd/user/gpu-assistant-exporter.service"):
+        assert f"{top}/{rel}" in names, rel
+    assert modes[f"{top}/install.sh"] & 0o111
+    assert not (tmp_path / "dist" / top).exists()  # the staging folder is cleaned up
+
+
+def test_windows_installer_ships_and_removes_the_exporter_task():
+    sections = iss_sections(iss_text())
+    assert any('Source: "exporter-task.ps1"' in line for line in sections["Files"])
+    assert any("exporter-task.ps1" in line and "-Remove" in line for line in sections["UninstallRun"])
+    assert (ISS.parent / "exporter-task.ps1").is_file()

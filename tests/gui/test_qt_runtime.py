@@ -1,0 +1,20 @@
+"""The Qt binding in use must not have the PySide6 6.12.0 Signal(bool) reference bug.
+
+PySide6 6.12.0 drops one reference to True/False on every emission of a Signal(bool) to a Python
+slot. On Python 3.11 (bools are not immortal) the process aborts with "Fatal Python error:
+bool_dealloc" after a few thousand emissions: in a long monitoring session, in the test run, or at
+exit. requirements.txt excludes that version; this test (and the self-test's "qt binding" check)
+fails loudly if it comes back.
+"""
+from __future__ import annotations
+
+from gui.selftest import bool_references_lost, check_qt_binding, PASS
+
+
+def test_signal_bool_keeps_its_references(qapp):
+    assert bool_references_lost() == 0
+
+
+def test_self_test_reports_the_binding(qapp):
+    result = check_qt_binding()
+    assert result.status == PASS and "PySide6" in result.detail
