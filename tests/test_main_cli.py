@@ -61,3 +61,23 @@ def test_closed_pipe_is_not_a_traceback():
     os.close(write_end)
     assert "Traceback" not in result.stderr
     assert result.returncode == 0
+
+
+def test_a_command_whose_package_is_missing_does_not_break_the_others(monkeypatch, capsys):
+    import builtins
+
+    import main
+
+    real_import = builtins.__import__
+
+    def no_prometheus(name, *args, **kwargs):
+        if name.startswith("prometheus_client"):
+            raise ModuleNotFoundError("No module named 'prometheus_client'", name="prometheus_client")
+        return real_import(name, *args, **kwargs)
+
+    for mod in [m for m in sys.modules if m.startswith(("services.cli.exporter", "services.exporter", "prometheus_client"))]:
+        monkeypatch.delitem(sys.modules, mod)
+    monkeypatch.setattr(builtins, "__import__", no_prometheus)
+    assert main.main(["exporter", "--demo"]) == 1
+    assert "prometheus_client" in capsys.readouterr().err
+    assert main.main(["fit", "--params-b", "7", "--json"]) == 0
