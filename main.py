@@ -84,7 +84,17 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     if commands:
         sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
         for name in commands:
-            module = load_command(name)
+            try:
+                module = load_command(name)
+            except ImportError as exc:
+                # One command's missing package must not take the others (or --help) down.
+                # No option prefix: whatever follows is swallowed, so the message below is what the user sees.
+                broken = sub.add_parser(name, help=f"(unavailable: {exc.name or exc} is not installed)",
+                                        prefix_chars="\x00", add_help=False)
+                broken.add_argument("rest", nargs="*")
+                broken.set_defaults(unavailable=f"the {name} command needs the Python package "
+                                                f"'{exc.name or exc}': run the setup command from README.md")
+                continue
             cmd_parser = sub.add_parser(name, help=module.HELP, description=module.HELP)
             module.add_arguments(cmd_parser)
     return parser
@@ -113,6 +123,8 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     parser = build_parser(argv)
     args = parser.parse_args(argv)
+    if getattr(args, "unavailable", None):
+        return fail(args.unavailable, 1)
     if getattr(args, "command", None):
         module = load_command(args.command)
         try:

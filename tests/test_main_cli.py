@@ -100,3 +100,23 @@ def test_app_demo_where_it_means_nothing_or_contradicts_is_bad_usage():
         _parsed("--demo", "monitor", "--source", "nvml", "--once")
     result = _run("--demo", "psu", "--gpu", "4090")
     assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_command_whose_package_is_missing_does_not_break_the_others(monkeypatch, capsys):
+    import builtins
+
+    import main
+
+    real_import = builtins.__import__
+
+    def no_prometheus(name, *args, **kwargs):
+        if name.startswith("prometheus_client"):
+            raise ModuleNotFoundError("No module named 'prometheus_client'", name="prometheus_client")
+        return real_import(name, *args, **kwargs)
+
+    for mod in [m for m in sys.modules if m.startswith(("services.cli.exporter", "services.exporter", "prometheus_client"))]:
+        monkeypatch.delitem(sys.modules, mod)
+    monkeypatch.setattr(builtins, "__import__", no_prometheus)
+    assert main.main(["exporter", "--demo"]) == 1
+    assert "prometheus_client" in capsys.readouterr().err
+    assert main.main(["fit", "--params-b", "7", "--json"]) == 0

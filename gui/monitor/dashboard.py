@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from gui.context import AppContext
+from services.cli import program_name
 from gui.i18n import render
 from gui.monitor.bridge import TelemetryBridge
 from gui.monitor.widgets import (
@@ -655,8 +656,8 @@ class DashboardPage(QWidget):
         if hub is None:
             self.no_gpu.explain(health.StateText(
                 self.tr("Monitoring is not running"),
-                self.tr("The monitoring service could not be started. Run 'python main.py monitor --once' in a "
-                        "terminal to see the reason, or try the demo."),
+                self.tr("The monitoring service could not be started. Run '{command} monitor --once' in a "
+                        "terminal to see the reason, or try the demo.").format(command=program_name()),
                 True), None, demo)
             self.stack.setCurrentIndex(0)
             return False

@@ -11,11 +11,12 @@ import logging
 import time
 from typing import Any, Callable
 
-from PySide6.QtCore import QObject, QRectF, Qt, Signal, Slot
-from PySide6.QtGui import QAction, QColor, QFont, QIcon, QPainter, QPixmap
+from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon
 
 from gui.context import AppContext
+from gui.icons import app_icon
 from gui.i18n import render
 from gui.monitor.bridge import TelemetryBridge
 from services.paths import resource_path
@@ -23,30 +24,6 @@ from services.telemetry.model import DeviceState, Snapshot
 
 log = logging.getLogger(__name__)
 NOTIFY_MS = 10_000
-
-
-def app_icon() -> QIcon:
-    """The app's icon file, or a drawn one when the installers' icon is not there."""
-    path = resource_path("icons", "gpu-assistant.svg")
-    if path.exists():
-        icon = QIcon(str(path))
-        if not icon.isNull():
-            return icon
-    pixmap = QPixmap(64, 64)
-    pixmap.fill(Qt.GlobalColor.transparent)
-    painter = QPainter(pixmap)
-    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-    painter.setBrush(QColor("#76b900"))
-    painter.setPen(Qt.PenStyle.NoPen)
-    painter.drawRoundedRect(QRectF(2, 2, 60, 60), 12, 12)
-    painter.setPen(QColor("#ffffff"))
-    font = QFont()
-    font.setPixelSize(22)
-    font.setBold(True)
-    painter.setFont(font)
-    painter.drawText(QRectF(0, 0, 64, 64), Qt.AlignmentFlag.AlignCenter, "GPU")
-    painter.end()
-    return QIcon(pixmap)
 
 
 class TrayController(QObject):

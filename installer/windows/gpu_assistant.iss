@@ -56,7 +56,7 @@ Name: "chinesesimplified"; MessagesFile: "{#ZhIsl}"
 english.StartWithWindows=Start {#AppName} with Windows, in the tray
 english.StartGroup=Starting:
 #ifexist ZhIsl
-chinesesimplified.StartWithWindows=开机时启动 GPU 助手（最小化到托盘）
+chinesesimplified.StartWithWindows=开机时启动 GPU Assistant（最小化到托盘）
 chinesesimplified.StartGroup=启动：
 #endif
 

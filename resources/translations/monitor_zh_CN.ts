@@ -194,8 +194,8 @@
         <translation>监控未运行</translation>
     </message>
     <message>
-        <source>The monitoring service could not be started. Run &apos;python main.py monitor --once&apos; in a terminal to see the reason, or try the demo.</source>
-        <translation>监控服务无法启动。请在终端运行 “python main.py monitor --once” 查看原因，或先试试演示。</translation>
+        <source>The monitoring service could not be started. Run &apos;{command} monitor --once&apos; in a terminal to see the reason, or try the demo.</source>
+        <translation>监控服务无法启动。请在终端运行 “{command} monitor --once” 查看原因，或先试试演示。</translation>
     </message>
     <message>
         <source>Starting…</source>

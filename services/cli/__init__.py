@@ -48,6 +48,12 @@ def load_command(name: str) -> ModuleType:
     return importlib.import_module(COMMANDS[name])
 
 
+def program_name() -> str:
+    """How the user starts this program, for commands we print: the bundle's
+    launcher when frozen (PyInstaller), else the checkout's main.py."""
+    return "gpu-assistant" if getattr(sys, "frozen", False) else "python main.py"
+
+
 class UsageError(Exception):
     """Bad input from the user: printed as one line, exit code 2."""
 

@@ -7,7 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-from services.cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError
+from services.cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError, program_name
 from services.i18n import Catalog, resolve_language
 from services.paths import AppPaths
 from services.settings import SettingsStore
@@ -132,7 +132,7 @@ def render_text(report, cat: Catalog) -> str:
             for c in fix.commands:
                 lines.append(f"       {command_line(c)}")
             if fix.step and not fix.commands:
-                lines.append(f"       python main.py setup --run {fix.step}")
+                lines.append(f"       {program_name()} setup --run {fix.step}")
     return "\n".join(lines)
 
 

@@ -8,7 +8,7 @@ import shutil
 import sys
 from typing import Any
 
-from services.cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError
+from services.cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError, program_name
 from services.hybrid.cli_text import t
 from services.i18n import Catalog, resolve_language
 
@@ -283,7 +283,7 @@ def _prefer(service, inventory, path: str, dry_run: bool, cat: Catalog, as_json:
     for note in plan.notes:
         print("  - " + cat.render(note))
     print(cat.render(t("Undo with: {command}").format(
-        command=f"python main.py hybrid --undo {json.dumps(plan.program, ensure_ascii=False)}")))
+        command=f"{program_name()} hybrid --undo {json.dumps(plan.program, ensure_ascii=False)}")))
     return EXIT_OK
 
 

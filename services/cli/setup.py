@@ -6,7 +6,7 @@ import json
 import sys
 from pathlib import Path
 
-from services.cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError
+from services.cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError, program_name
 
 HELP = "show the driver/CUDA/PyTorch install plan for this machine; run, dry-run, check or undo one step"
 
@@ -177,6 +177,6 @@ def render_plan(plan, executor, progress, cat) -> str:
         if s.link:
             out.append("     " + s.link)
         if s.undoable:
-            out.append("   " + cat.render(undo_hint(f"python main.py setup --undo {s.id}")))
+            out.append("   " + cat.render(undo_hint(f"{program_name()} setup --undo {s.id}")))
         out.append("")
     return "\n".join(out).rstrip()

@@ -10,7 +10,8 @@ import pytest
 from gui.app import build_context
 from gui.main_window import MainWindow
 from gui.monitor.settings_groups import AlertSettingsGroup, MonitorSettingsGroup
-from gui.monitor.tray import TrayController, app_icon
+from gui.icons import app_icon
+from gui.monitor.tray import TrayController
 from services.i18n import translate
 from services.settings import SettingsStore
 from services.telemetry.model import DeviceState, Snapshot, SourceStatus
