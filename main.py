@@ -36,6 +36,26 @@ def names_a_command(argv: list[str] | None) -> bool:
     return False
 
 
+class _AppDemoAction(argparse.Action):
+    """``--demo`` before a command: remembered apart from ``args.demo``, which a command's own
+    ``--demo`` (exporter) would overwrite with its default when argparse merges the sub-namespace."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:  # noqa: ANN001
+        namespace.demo = True
+        namespace.app_demo = True
+
+
+def apply_app_demo(args: argparse.Namespace, module) -> None:  # noqa: ANN001
+    """``main.py --demo monitor ...``: the command runs on its simulated source, or says it has none."""
+    if not getattr(args, "app_demo", False):
+        return
+    use_demo = getattr(module, "use_demo_source", None)
+    if use_demo is None:
+        raise UsageError(f"--demo is for the app and for the commands with a simulated source "
+                         f"(monitor, exporter), not for '{args.command}'")
+    use_demo(args)
+
+
 class OneLineParser(argparse.ArgumentParser):
     """Bad usage is one line plus where to look, not argparse's whole usage block (exit 2)."""
 
@@ -51,7 +71,8 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"{APP_NAME} {__version__}")
     gui = parser.add_argument_group("app options")
-    gui.add_argument("--demo", action="store_true", help="run on the simulated two-GPU training run")
+    gui.add_argument("--demo", action=_AppDemoAction, nargs=0, default=False,
+                     help="run on the simulated two-GPU training run (also before 'monitor' and 'exporter')")
     gui.add_argument("--replay", metavar="FILE", help="open a recording or an nvidia-smi CSV log")
     gui.add_argument("--screenshot", metavar="FILE.png", help="render the main window to a PNG and exit")
     gui.add_argument("--page", metavar="NAME", help="page to show first (dashboard, setup, hybrid, psu, fit, hosts, settings)")
@@ -107,6 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     if getattr(args, "command", None):
         module = load_command(args.command)
         try:
+            apply_app_demo(args, module)
             code = module.run(args)
             sys.stdout.flush()
             return code

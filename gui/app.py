@@ -170,14 +170,18 @@ def _hub_builder():
     return build_hub
 
 
-def attach_telemetry(context: AppContext, args: argparse.Namespace, start: bool = True) -> None:
-    """Build (and start) the telemetry hub when the telemetry service is part of this build."""
+def attach_telemetry(context: AppContext, args: argparse.Namespace, start: bool = True,
+                     replay_source: object | None = None) -> None:
+    """Build (and start) the telemetry hub when the telemetry service is part of this build.
+
+    ``replay_source``: the ``--replay`` file already opened by ``run_app`` (read once, not twice).
+    """
     build_hub = _hub_builder()
     if build_hub is None:
         return
     context.telemetry = build_hub(
         demo=context.demo,
-        replay=getattr(args, "replay", None),
+        replay=replay_source or getattr(args, "replay", None),
         settings=context.settings_store.settings,
         paths=context.paths,
     )
@@ -204,6 +208,39 @@ def wait_for_first_reading(context: AppContext, timeout_ms: int = 15000) -> None
     poll.stop()
 
 
+def wait_for_drawn_page(window: MainWindow, timeout_ms: int = 10000) -> bool:
+    """Screenshots: wait until the shown page has drawn its graphs (or explains why it has none).
+
+    Under CPU load the tiles can be filled long before the graphs are; a
+    bounded wait on the page's own word avoids a picture with empty plots.
+    Pages without graphs are ready at once. Returns whether the page was ready.
+    """
+    page = window.page(window.current_key())
+    drawn = getattr(page, "has_drawn_history", None)
+    if drawn is None:
+        return True
+    explains = getattr(page, "explains_instead_of_cards", lambda: False)
+
+    def ready() -> bool:
+        return drawn() or explains()
+
+    if ready():
+        return True
+    loop = QEventLoop()
+    poll = QTimer()
+    poll.setInterval(50)
+    poll.timeout.connect(lambda: loop.quit() if ready() else None)
+    deadline = QTimer()
+    deadline.setSingleShot(True)
+    deadline.timeout.connect(loop.quit)
+    poll.start()
+    deadline.start(timeout_ms)
+    loop.exec()
+    poll.stop()
+    deadline.stop()
+    return ready()
+
+
 def start_telemetry_soon(context: AppContext) -> None:
     """Start the hub once the event loop runs: the window paints first, and the
     sampler thread (the demo fills hours of history) does not compete with it."""
@@ -221,12 +258,16 @@ def restart_telemetry(context: AppContext, *, demo: bool = False, replay: str | 
     build_hub = _hub_builder()
     if build_hub is None:
         raise RuntimeError("the telemetry service is not part of this build")
-    hub = build_hub(demo=demo, replay=replay, settings=context.settings_store.settings, paths=context.paths)
-    if replay and getattr(hub, "latest", None) is None:
-        # The file could not be read: say why (one line) and keep the current monitoring.
-        status = hub.source.open()
-        hub.stop()
-        raise ValueError(status.message or f"{replay}: cannot be read")
+    source = None
+    if replay:
+        # Read the file first: when it cannot be read, say why (one line) and keep the current monitoring.
+        from services.telemetry.replay import ReplayError, open_replay
+
+        try:
+            source = open_replay(replay)
+        except ReplayError as exc:
+            raise ValueError(str(exc)) from None
+    hub = build_hub(demo=demo, replay=source, settings=context.settings_store.settings, paths=context.paths)
     old = context.telemetry
     if old is not None and hasattr(old, "stop"):
         old.stop()
@@ -267,6 +308,16 @@ def run_app(args: argparse.Namespace) -> int:
     if page and page not in {spec.key for spec in PAGES}:  # bad usage: say so, do not open some other page
         print(f"error: unknown page {page!r}; pages: {', '.join(spec.key for spec in PAGES)}", file=sys.stderr)
         return 2
+    replay_source = None
+    if getattr(args, "replay", None) and not args.self_test:
+        # Bad input is one line and exit 2 before any window, not a dashboard waiting forever.
+        from services.telemetry.replay import ReplayError, open_replay
+
+        try:
+            replay_source = open_replay(args.replay)
+        except ReplayError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
     headless = bool(args.screenshot or args.self_test)
     if headless and not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -276,7 +327,7 @@ def run_app(args: argparse.Namespace) -> int:
         from gui.selftest import run_self_test
 
         return run_self_test(app, context, args)
-    attach_telemetry(context, args, start=False)
+    attach_telemetry(context, args, start=False, replay_source=replay_source)
     attach_exporter(context)
     controller = AppController(app, context, language_override=args.lang)
     window = controller.build_window(args.page, restore=not args.screenshot)
@@ -285,6 +336,8 @@ def run_app(args: argparse.Namespace) -> int:
         window.resize(1280, 820)  # screenshots are the same size whatever the last session left
         window.show()
         wait_for_first_reading(context)
+        if not wait_for_drawn_page(window):
+            print("warning: the graphs were not drawn in time; the picture may show empty plots", file=sys.stderr)
         ok = save_screenshot(window, args.screenshot)
         controller.shutdown(save_state=False)
         window.quit()

@@ -292,6 +292,9 @@ def check_dashboard(window, context: AppContext) -> CheckResult:
     try:
         page = window.show_page("dashboard")
         process_events_for(DASHBOARD_SETTLE_MS)
+        deadline = time.monotonic() + TELEMETRY_TIMEOUT_S
+        while not page.has_drawn_history() and time.monotonic() < deadline:
+            process_events_for(50)
         image = page.grab().toImage()
     except Exception as exc:  # noqa: BLE001
         traceback.print_exc(file=sys.stderr)
@@ -299,6 +302,10 @@ def check_dashboard(window, context: AppContext) -> CheckResult:
     colours = distinct_colours(image)
     if image.isNull() or colours < 12:
         return CheckResult("dashboard render", FAIL, f"the page looks blank ({colours} colours)")
+    if not page.has_drawn_history():
+        # Filled tiles over empty plots pass the colour count: check the curves themselves.
+        return CheckResult("dashboard render", FAIL,
+                           f"the graphs are empty (no curve with 2 points in {TELEMETRY_TIMEOUT_S:.0f} s)")
     return CheckResult("dashboard render", PASS, f"{image.width()}x{image.height()} px, {colours} colours, simulated source")
 
 

@@ -63,6 +63,45 @@ def test_closed_pipe_is_not_a_traceback():
     assert result.returncode == 0
 
 
+def test_app_demo_before_monitor_runs_it_on_the_simulated_source():
+    import json
+
+    result = _run("--demo", "monitor", "--once", "--json")
+    assert result.returncode == 0, result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["source"] == "demo" and len(doc["gpus"]) == 2
+
+
+def _parsed(*argv):
+    import main
+    from services.cli import load_command
+
+    args = main.build_parser(list(argv)).parse_args(list(argv))
+    main.apply_app_demo(args, load_command(args.command))
+    return args
+
+
+def test_app_demo_before_exporter_survives_the_commands_own_default():
+    # The exporter's own --demo (default False) overwrites args.demo when argparse merges its namespace.
+    assert _parsed("--demo", "exporter").demo is True
+    assert _parsed("exporter").demo is False
+    assert _parsed("--demo", "monitor", "--once").source == "demo"
+    assert _parsed("monitor", "--once").source is None  # monitor.run reads None as nvml
+
+
+def test_app_demo_where_it_means_nothing_or_contradicts_is_bad_usage():
+    import pytest
+
+    from services.cli import UsageError
+
+    with pytest.raises(UsageError, match="not for 'fit'"):
+        _parsed("--demo", "fit", "--params-b", "7")
+    with pytest.raises(UsageError, match="contradict"):
+        _parsed("--demo", "monitor", "--source", "nvml", "--once")
+    result = _run("--demo", "psu", "--gpu", "4090")
+    assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
+
+
 def test_a_command_whose_package_is_missing_does_not_break_the_others(monkeypatch, capsys):
     import builtins
 

@@ -26,6 +26,7 @@ from gui.monitor.bridge import TelemetryBridge
 from gui.monitor.widgets import (
     DASH, STYLE, Badge, MetricTile, ProcessTableModel, format_duration, format_mib,
 )
+from services.i18n import Msg
 from services.telemetry import health, throttle
 from services.telemetry.model import DeviceState, GpuInfo, GpuSample, Snapshot
 
@@ -246,7 +247,7 @@ class GpuCard(QFrame):
         if sample is not None and state != DeviceState.OK:
             note = render(text.detail)
             if sample.state_detail:
-                note += "\n" + sample.state_detail
+                note += "\n" + render(sample.describe_state())
             self.state_note.setText(note)
             self.state_note.show()
         else:
@@ -326,10 +327,11 @@ class NoGpuPanel(QFrame):
         layout.addWidget(self.technical)
         layout.addLayout(buttons)
 
-    def explain(self, text: health.StateText, technical: str | None, demo_running: bool) -> None:
+    def explain(self, text: health.StateText, technical: Msg | str | None, demo_running: bool) -> None:
         self.title.setText(render(text.title))
         self.detail.setText(render(text.detail))
-        self.technical.setText(technical or "")
+        technical = render(technical)
+        self.technical.setText(technical)
         self.technical.setVisible(bool(technical))
         self.setup_button.setVisible(text.setup_helps)
         self.demo_button.setVisible(not demo_running)
@@ -464,6 +466,19 @@ class DashboardPage(QWidget):
     def repaint_now(self) -> None:
         """Repaint the visible cards from the newest snapshot and the history."""
         self._repaint(force=True)
+
+    def has_drawn_history(self) -> bool:
+        """True once every GPU card has drawn a curve with at least two points.
+
+        The tiles fill from the first reading; the graphs need the history (the
+        demo's hours are loaded just after it), so screenshots and the
+        self-test wait for this rather than for the first reading.
+        """
+        return bool(self._cards) and all(card.graphs.drawn_points() >= 2 for card in self._cards.values())
+
+    def explains_instead_of_cards(self) -> bool:
+        """True when a reading came and the page explains why there is nothing to draw."""
+        return self._snapshot is not None and self.stack.currentIndex() == 0
 
     def alerts_shown(self) -> list[Any]:
         return list(self._alerts)
@@ -654,11 +669,13 @@ class DashboardPage(QWidget):
             self.stack.setCurrentIndex(0)
             return False
         if snapshot.status.state != DeviceState.OK and not snapshot.gpus:
-            self.no_gpu.explain(health.state_text(snapshot.status.state), snapshot.status.message, demo)
+            # A replay that failed is about the file, not about a GPU or its driver.
+            text = health.state_text(snapshot.status.state) if getattr(hub, "live", True) else health.REPLAY_FAILED_TEXT
+            self.no_gpu.explain(text, snapshot.status.describe(), demo)
             self.stack.setCurrentIndex(0)
             return False
         if not snapshot.gpus:
-            self.no_gpu.explain(health.NO_GPU_TEXT, snapshot.status.message, demo)
+            self.no_gpu.explain(health.NO_GPU_TEXT, snapshot.status.describe(), demo)
             self.stack.setCurrentIndex(0)
             return False
         self.stack.setCurrentIndex(1)

@@ -197,6 +197,16 @@ class GpuGraphs(pg.GraphicsLayoutWidget):
                 item.setData(t, y, connect="finite")
         self._refresh_bands(history, gpu_index, fetch0, fetch1)
 
+    def drawn_points(self) -> int:
+        """The most finite points any one curve holds (0 before the first refresh with data)."""
+        most = 0
+        for items in self.curves.values():
+            for _spec, item in items:
+                y = item.yData
+                if y is not None and len(y):
+                    most = max(most, int(np.count_nonzero(np.isfinite(y))))
+        return most
+
     # ---- Internals
     def _refresh_bands(self, history: Any, gpu_index: int, t0: float, t1: float) -> None:
         masks_of = getattr(history, "throttle_masks", None)

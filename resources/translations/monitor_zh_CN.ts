@@ -300,6 +300,10 @@
         <source>NVML reported an error for this GPU. History is kept and it is retried.</source>
         <translation>NVML 报告这块 GPU 出错。历史数据会保留，程序会自动重试。</translation>
     </message>
+    <message>
+        <source>no NVIDIA GPU found</source>
+        <translation>未找到 NVIDIA GPU</translation>
+    </message>
 </context>
 <context>
     <name>Duration</name>
@@ -553,6 +557,14 @@
         <translation>读取这块 GPU 时驱动报告了错误，会自动重试。</translation>
     </message>
     <message>
+        <source>This file cannot be opened</source>
+        <translation>无法打开此文件</translation>
+    </message>
+    <message>
+        <source>It is not an nvidia-smi CSV log or a GPU Assistant recording, or it cannot be read. The reason is below.</source>
+        <translation>它不是 nvidia-smi CSV 日志或 GPU Assistant 记录，或者无法读取。原因见下方。</translation>
+    </message>
+    <message>
         <source>No NVIDIA GPU found</source>
         <translation>未找到 NVIDIA GPU</translation>
     </message>
@@ -791,6 +803,93 @@
     <message>
         <source>Run the dashboard on a simulated two-GPU training run.</source>
         <translation>用模拟的双 GPU 训练任务运行仪表盘。</translation>
+    </message>
+</context>
+<context>
+    <name>NvmlState</name>
+    <message>
+        <source>NVIDIA monitoring is not available in this build ({error})</source>
+        <translation>此版本不包含 NVIDIA 监控功能（{error}）</translation>
+    </message>
+    <message>
+        <source>NVIDIA driver not found (NVML library missing): install the NVIDIA driver</source>
+        <translation>未找到 NVIDIA 驱动（缺少 NVML 库）：请安装 NVIDIA 驱动</translation>
+    </message>
+    <message>
+        <source>NVIDIA driver is installed but not loaded (nouveau in use, or Secure Boot blocked the module?)</source>
+        <translation>NVIDIA 驱动已安装但未加载（是否正在使用 nouveau，或安全启动阻止了内核模块？）</translation>
+    </message>
+    <message>
+        <source>NVIDIA driver and library versions differ (driver updated without a reboot): reboot</source>
+        <translation>NVIDIA 驱动与库的版本不一致（驱动更新后尚未重启）：请重启电脑</translation>
+    </message>
+    <message>
+        <source>no permission to use the NVIDIA GPU (device files not accessible)</source>
+        <translation>没有使用 NVIDIA GPU 的权限（无法访问设备文件）</translation>
+    </message>
+    <message>
+        <source>GPU has fallen off the bus (GPU is lost): retrying</source>
+        <translation>GPU 已从总线上掉线（GPU 丢失）：正在重试</translation>
+    </message>
+    <message>
+        <source>GPU needs a reset or reboot</source>
+        <translation>GPU 需要复位或重启电脑</translation>
+    </message>
+    <message>
+        <source>GPU reports insufficient external power: check its power cables</source>
+        <translation>GPU 报告外部供电不足：请检查其电源线</translation>
+    </message>
+    <message>
+        <source>NVML is not initialised (driver restarted?): retrying</source>
+        <translation>NVML 未初始化（驱动是否重启过？）：正在重试</translation>
+    </message>
+    <message>
+        <source>NVML error {code}: {text}</source>
+        <translation>NVML 错误 {code}：{text}</translation>
+    </message>
+    <message>
+        <source>NVML error {code}</source>
+        <translation>NVML 错误 {code}</translation>
+    </message>
+    <message>
+        <source>the installed &apos;pynvml&apos; module is not nvidia-ml-py: pip install --force-reinstall nvidia-ml-py</source>
+        <translation>已安装的 “pynvml” 模块不是 nvidia-ml-py：请运行 pip install --force-reinstall nvidia-ml-py</translation>
+    </message>
+    <message>
+        <source>NVML failed to start: {error}</source>
+        <translation>NVML 启动失败：{error}</translation>
+    </message>
+    <message>
+        <source>nvidia-ml-py is not installed (pip install nvidia-ml-py)</source>
+        <translation>未安装 nvidia-ml-py（pip install nvidia-ml-py）</translation>
+    </message>
+    <message>
+        <source>every NVIDIA GPU is asleep (runtime-suspended); monitoring starts when one wakes</source>
+        <translation>所有 NVIDIA GPU 都处于休眠（运行时挂起）；有 GPU 唤醒后开始监控</translation>
+    </message>
+    <message>
+        <source>NVML failed: {error}</source>
+        <translation>NVML 出错：{error}</translation>
+    </message>
+    <message>
+        <source>NVML found no NVIDIA GPU</source>
+        <translation>NVML 未找到 NVIDIA GPU</translation>
+    </message>
+    <message>
+        <source>telemetry read failed: {error}</source>
+        <translation>读取监控数据失败：{error}</translation>
+    </message>
+    <message>
+        <source>GPU has no UUID</source>
+        <translation>GPU 没有 UUID</translation>
+    </message>
+    <message>
+        <source>GPU no longer found after NVML restart</source>
+        <translation>NVML 重新启动后找不到此 GPU</translation>
+    </message>
+    <message>
+        <source>runtime-suspended by the system; not polled so it can stay asleep</source>
+        <translation>已被系统运行时挂起；不轮询它，以便它保持休眠</translation>
     </message>
 </context>
 <context>

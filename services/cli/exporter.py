@@ -34,6 +34,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-record", action="store_true", help="do not record the session")
 
 
+def use_demo_source(args: argparse.Namespace) -> None:
+    """The app's ``--demo`` given before ``exporter``: the same as ``exporter --demo``."""
+    args.demo = True
+
+
 def build_hub(args: argparse.Namespace, settings: Settings):
     from services.telemetry import factory
 

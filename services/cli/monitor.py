@@ -20,8 +20,10 @@ from pathlib import Path
 from typing import Any, Callable, TextIO
 
 from services.cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError
+from services.telemetry.carry import SlowFieldCarry
 from services.telemetry.model import DeviceState, Snapshot, Tier
 from services.telemetry.report import csv_header, csv_rows, render_table, snapshot_to_dict
+from services.telemetry.states import NO_GPU_FOUND, state_label
 
 HELP = "GPU readings: one snapshot (--once, --json), a live table, or a CSV log (nvidia-smi columns)"
 
@@ -40,8 +42,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--csv", metavar="FILE",
                         help="append readings to FILE as CSV with nvidia-smi column names")
     parser.add_argument("--duration", type=float, metavar="S", help="stop after S seconds (default: until Ctrl-C)")
-    parser.add_argument("--source", choices=("nvml", "demo"), default="nvml",
-                        help="nvml: this machine's GPUs (default); demo: the simulated training run")
+    parser.add_argument("--source", choices=("nvml", "demo"), default=None,
+                        help="nvml: this machine's GPUs (default); demo: the simulated training run "
+                             "(also: main.py --demo monitor ...)")
+
+
+def use_demo_source(args: argparse.Namespace) -> None:
+    """The app's ``--demo`` given before ``monitor`` (see main.apply_app_demo)."""
+    if args.source == "nvml":
+        raise UsageError("--demo and --source nvml contradict each other; give one of them")
+    args.source = "demo"
 
 
 def run(args: argparse.Namespace, *, source: Any = None,
@@ -52,6 +62,8 @@ def run(args: argparse.Namespace, *, source: Any = None,
     """Run the command; ``source``, clocks and streams are injectable for tests."""
     out = out or sys.stdout
     err = err or sys.stderr
+    if args.source is None:
+        args.source = "nvml"
     _validate(args)
     csv_path = _check_csv_path(Path(args.csv).expanduser()) if args.csv else None
     if source is None:
@@ -64,16 +76,16 @@ def run(args: argparse.Namespace, *, source: Any = None,
               file=err)
     status = source.open()
     try:
-        if status.state is not DeviceState.OK:
-            if args.json:
+        if status.state is not DeviceState.OK or not source.devices():
+            if args.json:  # stable: the state code and the English line
                 print(json.dumps({"status": {"state": status.state.value, "message": status.message},
                                   "gpus": []}), file=out)
-            return _fail(err, f"{status.message or status.state.value} [{status.state.value}]", EXIT_NO_GPU)
-        if not source.devices():
-            if args.json:
-                print(json.dumps({"status": {"state": status.state.value, "message": status.message},
-                                  "gpus": []}), file=out)
-            return _fail(err, status.message or "no NVIDIA GPU found", EXIT_NO_GPU)
+            # The line for the person reading the terminal, in their language.
+            catalog = _catalog()
+            if status.state is not DeviceState.OK:
+                reason = status.describe() or catalog.render(state_label(status.state))
+                return _fail(err, f"{catalog.render(reason)} [{status.state.value}]", EXIT_NO_GPU)
+            return _fail(err, catalog.render(status.describe() or NO_GPU_FOUND), EXIT_NO_GPU)
         catalog = None if args.json else _catalog()
         writer = _CsvLog(csv_path) if csv_path else None
         try:
@@ -104,6 +116,9 @@ def _loop(source: Any, args: argparse.Namespace, catalog: Any, writer: "_CsvLog 
     end = start + args.duration if args.duration else math.inf
     next_tick = start
     tick = 0
+    # Rows between two slow readings repeat the last fan, P-state, PCIe and processes;
+    # left empty they would read as "not supported" (null / [N/A]).
+    carry = SlowFieldCarry()
     with _sigterm_as_interrupt():
         try:
             while True:
@@ -112,7 +127,7 @@ def _loop(source: Any, args: argparse.Namespace, catalog: Any, writer: "_CsvLog 
                     tiers |= Tier.SLOW
                 if tick == 0:
                     tiers |= Tier.STATIC
-                snapshot = source.read(tiers, wall_clock())
+                snapshot = carry.apply(source.read(tiers, wall_clock()), tiers)
                 _emit(snapshot, args, catalog, writer, out, source_name=args.source, clear=clear)
                 tick += 1
                 # Paced by the schedule, not by "now + interval", so the rate does

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import time
 
+from services.i18n import Msg, translate
 from services.paths import AppPaths
 from services.settings import Settings
 from services.telemetry.alerts import Alert, AlertEngine
@@ -19,7 +20,7 @@ from services.telemetry.history import DEFAULT_CAPACITY, History
 from services.telemetry.hub import TelemetryHub
 from services.telemetry.model import DeviceState, GpuInfo, Snapshot, SourceStatus, Tier
 from services.telemetry.recorder import Recorder
-from services.telemetry.replay import ReplayError, open_replay
+from services.telemetry.replay import ReplayError, ReplaySource, open_replay
 from services.telemetry.simulated import STEADY_S, THERMAL, SimulatedSource
 
 log = logging.getLogger(__name__)
@@ -34,9 +35,9 @@ class UnavailableSource:
 
     live = True
 
-    def __init__(self, state: DeviceState, message: str, name: str = "unavailable") -> None:
+    def __init__(self, state: DeviceState, message: Msg | str, name: str = "unavailable") -> None:
         self.name = name
-        self._status = SourceStatus(state, message)
+        self._status = SourceStatus(state, str(message), text=message if isinstance(message, Msg) else None)
 
     def open(self) -> SourceStatus:
         return self._status
@@ -59,7 +60,8 @@ def _nvml_source():
     try:
         from services.telemetry.nvml_source import NvmlSource
     except ImportError as exc:
-        return UnavailableSource(DeviceState.NO_DRIVER, f"NVIDIA monitoring is not available in this build ({exc})")
+        return UnavailableSource(DeviceState.NO_DRIVER, translate(
+            "NvmlState", "NVIDIA monitoring is not available in this build ({error})").format(error=str(exc)))
     return NvmlSource()
 
 
@@ -68,7 +70,7 @@ def _capacity(interval_s: float) -> int:
     return max(DEFAULT_CAPACITY, int(24 * 3600 / max(interval_s, 0.1) * 1.04))
 
 
-def build_hub(*, demo: bool, replay: str | None, settings: Settings, paths: AppPaths,
+def build_hub(*, demo: bool, replay: "str | ReplaySource | None", settings: Settings, paths: AppPaths,
               demo_gpus: int = 2) -> TelemetryHub:
     mon = settings.monitor
     fast = max(0.25, float(mon.fast_interval_s))  # below 0.25 s polling itself disturbs the GPU
@@ -76,7 +78,8 @@ def build_hub(*, demo: bool, replay: str | None, settings: Settings, paths: AppP
     recorder: Recorder | None = None
     if replay:
         try:
-            source = open_replay(replay)
+            # An already opened replay (the app checks the file before any window) is used as it is.
+            source = replay if isinstance(replay, ReplaySource) else open_replay(replay)
         except ReplayError as exc:
             hub = TelemetryHub(_ReplayFailed(DeviceState.ERROR, str(exc), "replay"),
                                fast_interval_s=fast, slow_interval_s=slow)

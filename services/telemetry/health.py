@@ -133,6 +133,14 @@ def state_text(state: DeviceState) -> StateText:
     return _STATE_TEXTS.get(state, _STATE_TEXTS[DeviceState.ERROR])
 
 
+REPLAY_FAILED_TEXT = StateText(
+    translate("Health", "This file cannot be opened"),
+    translate("Health", "It is not an nvidia-smi CSV log or a GPU Assistant recording, or it cannot be read. "
+                        "The reason is below."),
+    False,
+)
+
+
 NO_GPU_TEXT = StateText(
     translate("Health", "No NVIDIA GPU found"),
     translate("Health", "The NVIDIA driver is running but reports no GPU. On a laptop, check that the NVIDIA GPU is "

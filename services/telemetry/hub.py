@@ -16,13 +16,13 @@ shared ``History``.
 """
 from __future__ import annotations
 
-import dataclasses
 import logging
 import math
 import threading
 import time
 from typing import Any, Callable, Iterable
 
+from services.telemetry.carry import SlowFieldCarry
 from services.telemetry.history import History
 from services.telemetry.model import (
     DeviceState,
@@ -35,18 +35,6 @@ from services.telemetry.model import (
 
 log = logging.getLogger(__name__)
 
-# Fields read on SLOW ticks; a FAST-only tick carries the last values over.
-SLOW_FIELDS: tuple[str, ...] = (
-    "fan_pct",
-    "pstate",
-    "pcie_gen",
-    "pcie_width",
-    "encoder_pct",
-    "decoder_pct",
-    "ecc_corrected",
-    "ecc_uncorrected",
-    "processes",
-)
 # While the source cannot be opened, retry after these many seconds (doubling).
 REOPEN_FIRST_S = 2.0
 REOPEN_MAX_S = 60.0
@@ -105,8 +93,7 @@ class TelemetryHub:
         self._next_slow: float | None = None
         self._next_open: float | None = None
         self._reopen_delay = REOPEN_FIRST_S
-        self._slow_carry: dict[str, dict[str, Any]] = {}  # uuid -> slow field values
-        self._last_system = None
+        self._carry = SlowFieldCarry()  # fills the slow fields of FAST-only readings
         self._backfill: Callable[[], Iterable[Snapshot]] | None = None
         self._backfill_running = False
         self.ticks = 0  # reads made (for tests and the idle-cost benchmark)
@@ -208,7 +195,10 @@ class TelemetryHub:
         if self._thread is not None or self._closed:
             return
         if not self.live:
-            self._open()
+            if not self._open() and self.latest is None:
+                # A replay that could not be read: publish its reason as a reading, so the
+                # dashboard says why instead of waiting for a first reading that never comes.
+                self._emit(Snapshot(t=self._wall(), status=self._status, gpus=self._devices))
             return
         self._stop_event.clear()
         self._thread = threading.Thread(target=self._run, name="telemetry-sampler", daemon=True)
@@ -331,36 +321,9 @@ class TelemetryHub:
         self.ticks += 1
         if Tier.STATIC in tiers and snapshot.status.state == DeviceState.OK:
             self._need_static = False
-        snapshot = self._carry_slow_fields(snapshot, tiers)
+        snapshot = self._carry.apply(snapshot, tiers)
         self._note_identity(snapshot)
         return snapshot
-
-    def _carry_slow_fields(self, snapshot: Snapshot, tiers: Tier) -> Snapshot:
-        carried = []
-        changed = False
-        for sample in snapshot.samples:
-            if Tier.SLOW in tiers:
-                self._slow_carry[sample.uuid] = {f: getattr(sample, f) for f in SLOW_FIELDS}
-                carried.append(sample)
-                continue
-            previous = self._slow_carry.get(sample.uuid)
-            if previous is None or sample.state != DeviceState.OK:
-                carried.append(sample)
-                continue
-            updates = {f: v for f, v in previous.items() if getattr(sample, f) is None and v is not None}
-            if updates:
-                sample = dataclasses.replace(sample, **updates)
-                changed = True
-            carried.append(sample)
-        system = snapshot.system
-        if system is not None:
-            self._last_system = system
-        elif self._last_system is not None:
-            system = self._last_system
-            changed = True
-        if not changed:
-            return snapshot
-        return dataclasses.replace(snapshot, samples=tuple(carried), system=system)
 
     def _note_identity(self, snapshot: Snapshot) -> None:
         with self._lock:

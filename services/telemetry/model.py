@@ -9,6 +9,8 @@ import enum
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from services.i18n import Msg
+
 
 class DeviceState(str, enum.Enum):
     """Why a GPU (or the whole source) does or does not give readings."""
@@ -91,6 +93,12 @@ class GpuSample:
     ecc_corrected: int | None = None
     ecc_uncorrected: int | None = None
     processes: tuple[ProcessSample, ...] | None = None
+    # ``state_detail`` translatable (not recorded: a replay shows the English line).
+    state_detail_text: Msg | None = field(default=None, compare=False)
+
+    def describe_state(self) -> Msg | str | None:
+        """Why this GPU is not OK, for a person: translatable when known, else the English line."""
+        return self.state_detail_text if self.state_detail_text is not None else self.state_detail
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +118,13 @@ class SystemSample:
 @dataclass(frozen=True, slots=True)
 class SourceStatus:
     state: DeviceState
-    message: str | None = None  # one line, English; the UI maps state to a translated text
+    message: str | None = None  # one line, English: JSON, logs, recordings
+    # The same line, translatable (the dashboard and the CLI show it in the user's language).
+    text: Msg | None = field(default=None, compare=False)
+
+    def describe(self) -> Msg | str | None:
+        """The reason to show a person: the translatable line, else the English one."""
+        return self.text if self.text is not None else self.message
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from types import ModuleType, SimpleNamespace
 from typing import Any, Callable, Sequence
 
+from services.i18n import Msg, translate
 from services.telemetry.model import DeviceState
 
 # NVML return codes (nvml.h; the same numbers as pynvml.NVML_ERROR_*).
@@ -75,16 +76,22 @@ _STATE_BY_CODE = {
     ERROR_GPU_IS_LOST: DeviceState.LOST,
 }
 
-# One line each, English (the UI and CLI translate by state; see states.py).
-_REASON_BY_CODE = {
-    ERROR_LIBRARY_NOT_FOUND: "NVIDIA driver not found (NVML library missing): install the NVIDIA driver",
-    ERROR_DRIVER_NOT_LOADED: "NVIDIA driver is installed but not loaded (nouveau in use, or Secure Boot blocked the module?)",
-    ERROR_LIB_RM_VERSION_MISMATCH: "NVIDIA driver and library versions differ (driver updated without a reboot): reboot",
-    ERROR_NO_PERMISSION: "no permission to use the NVIDIA GPU (device files not accessible)",
-    ERROR_GPU_IS_LOST: "GPU has fallen off the bus (GPU is lost): retrying",
-    ERROR_RESET_REQUIRED: "GPU needs a reset or reboot",
-    ERROR_INSUFFICIENT_POWER: "GPU reports insufficient external power: check its power cables",
-    ERROR_UNINITIALIZED: "NVML is not initialised (driver restarted?): retrying",
+# One line each; str() is the English line (JSON, logs), the UI and the CLI translate it.
+_REASON_BY_CODE: dict[int, Msg] = {
+    ERROR_LIBRARY_NOT_FOUND: translate(
+        "NvmlState", "NVIDIA driver not found (NVML library missing): install the NVIDIA driver"),
+    ERROR_DRIVER_NOT_LOADED: translate(
+        "NvmlState",
+        "NVIDIA driver is installed but not loaded (nouveau in use, or Secure Boot blocked the module?)"),
+    ERROR_LIB_RM_VERSION_MISMATCH: translate(
+        "NvmlState", "NVIDIA driver and library versions differ (driver updated without a reboot): reboot"),
+    ERROR_NO_PERMISSION: translate(
+        "NvmlState", "no permission to use the NVIDIA GPU (device files not accessible)"),
+    ERROR_GPU_IS_LOST: translate("NvmlState", "GPU has fallen off the bus (GPU is lost): retrying"),
+    ERROR_RESET_REQUIRED: translate("NvmlState", "GPU needs a reset or reboot"),
+    ERROR_INSUFFICIENT_POWER: translate(
+        "NvmlState", "GPU reports insufficient external power: check its power cables"),
+    ERROR_UNINITIALIZED: translate("NvmlState", "NVML is not initialised (driver restarted?): retrying"),
 }
 
 
@@ -98,7 +105,8 @@ def state_for_code(code: int | None) -> DeviceState:
     return _STATE_BY_CODE.get(code, DeviceState.ERROR) if code is not None else DeviceState.ERROR
 
 
-def reason_for(exc: BaseException) -> str:
+def reason_text(exc: BaseException) -> Msg:
+    """One translatable line for an NVMLError (real or fake)."""
     code = error_code(exc)
     if code in _REASON_BY_CODE:
         return _REASON_BY_CODE[code]
@@ -106,7 +114,14 @@ def reason_for(exc: BaseException) -> str:
         text = str(exc)
     except Exception:  # the binding's __str__ calls NVML itself, which may be gone
         text = ""
-    return f"NVML error {code}: {text}" if text else f"NVML error {code}"
+    if text:
+        return translate("NvmlState", "NVML error {code}: {text}").format(code=code, text=text)
+    return translate("NvmlState", "NVML error {code}").format(code=code)
+
+
+def reason_for(exc: BaseException) -> str:
+    """The same line in English."""
+    return str(reason_text(exc))
 
 
 def clean(value: Any) -> Any:
@@ -126,22 +141,27 @@ def text(value: Any) -> str | None:
 
 
 class NvmlUnavailable(Exception):
-    """NVML cannot be used at all; ``state`` says why."""
+    """NVML cannot be used at all; ``state`` says why.
 
-    def __init__(self, state: DeviceState, message: str) -> None:
-        super().__init__(message)
+    ``message`` is the English line, ``text`` the same line translatable.
+    """
+
+    def __init__(self, state: DeviceState, text: Msg | str) -> None:
+        super().__init__(str(text))
         self.state = state
-        self.message = message
+        self.message = str(text)
+        self.text = text if isinstance(text, Msg) else None
 
 
 class DeviceFailure(Exception):
     """An NVML error about a whole GPU (lost, unknown error, driver gone ...)."""
 
-    def __init__(self, code: int | None, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, code: int | None, text: Msg | str) -> None:
+        super().__init__(str(text))
         self.code = code
         self.state = state_for_code(code)
-        self.message = message
+        self.message = str(text)  # English
+        self.text = text if isinstance(text, Msg) else None  # translatable, when known
 
     @property
     def needs_reinit(self) -> bool:
@@ -204,17 +224,18 @@ class Nvml:
         if not callable(init) or not callable(getattr(self._lib, "nvmlDeviceGetCount", None)):
             # The PyPI "pynvml"/"nvidia-ml-py3" packages shadow the official
             # binding under the same module name and break on new drivers.
-            raise NvmlUnavailable(DeviceState.ERROR,
-                                  "the installed 'pynvml' module is not nvidia-ml-py: "
-                                  "pip install --force-reinstall nvidia-ml-py")
+            raise NvmlUnavailable(DeviceState.ERROR, translate(
+                "NvmlState",
+                "the installed 'pynvml' module is not nvidia-ml-py: pip install --force-reinstall nvidia-ml-py"))
         try:
             self.calls += 1
             init(0)
         except Exception as exc:  # noqa: BLE001 - any failure here is a state, not a crash
             code = error_code(exc)
             if code is None:
-                raise NvmlUnavailable(DeviceState.ERROR, f"NVML failed to start: {exc}") from exc
-            raise NvmlUnavailable(state_for_code(code), reason_for(exc)) from exc
+                raise NvmlUnavailable(DeviceState.ERROR, translate(
+                    "NvmlState", "NVML failed to start: {error}").format(error=str(exc))) from exc
+            raise NvmlUnavailable(state_for_code(code), reason_text(exc)) from exc
         self._initialized = True
 
     def shutdown(self) -> None:
@@ -242,8 +263,8 @@ class Nvml:
         try:
             import pynvml  # nvidia-ml-py; imported only when monitoring starts
         except ImportError as exc:
-            raise NvmlUnavailable(DeviceState.NO_DRIVER,
-                                  "nvidia-ml-py is not installed (pip install nvidia-ml-py)") from exc
+            raise NvmlUnavailable(DeviceState.NO_DRIVER, translate(
+                "NvmlState", "nvidia-ml-py is not installed (pip install nvidia-ml-py)")) from exc
         return pynvml
 
     # ---- raw calls
@@ -266,7 +287,7 @@ class Nvml:
         try:
             return self.call(function, *args)
         except self._lib.NVMLError as exc:
-            raise DeviceFailure(error_code(exc), reason_for(exc)) from exc
+            raise DeviceFailure(error_code(exc), reason_text(exc)) from exc
 
     def _error(self, code: int) -> BaseException:
         return self._lib.NVMLError(code)
@@ -332,7 +353,7 @@ class Nvml:
                     code = error_code(exc)
                     if code in _TRANSIENT_CODES or code in _UNSUPPORTED_CODES:
                         return None  # it worked before: one odd answer does not make it unsupported
-                    raise DeviceFailure(code, reason_for(exc)) from exc
+                    raise DeviceFailure(code, reason_text(exc)) from exc
                 except (UnicodeDecodeError, ValueError):
                     return None
                 if raw.__class__ is int and raw >= NOT_AVAILABLE_UINT and raw in _SENTINELS:
@@ -359,7 +380,7 @@ class Nvml:
                         # It worked before: one odd answer does not make it unsupported.
                         return None
                     continue  # try the older entry point
-                raise DeviceFailure(code, reason_for(exc)) from exc
+                raise DeviceFailure(code, reason_text(exc)) from exc
             except (UnicodeDecodeError, ValueError):
                 # A garbled string or struct from an odd driver: no value this time.
                 return None

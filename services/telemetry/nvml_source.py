@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from services.i18n import Msg, translate
 from services.telemetry import throttle
 from services.telemetry.model import (
     DeviceState, GpuInfo, GpuSample, ProcessSample, SourceStatus, Snapshot, Tier,
@@ -58,7 +59,7 @@ _FIELD_VALUE_ATTR = {0: "dVal", 1: "uiVal", 2: "ulVal", 3: "ullVal", 4: "sllVal"
 
 # GpuSample fields filled from the per-GPU value cache.
 _SAMPLE_FIELDS = tuple(
-    f.name for f in dataclasses.fields(GpuSample) if f.name not in ("t", "index", "uuid", "state", "state_detail")
+    f.name for f in dataclasses.fields(GpuSample) if f.name not in ("t", "index", "uuid", "state", "state_detail", "state_detail_text")
 )
 
 
@@ -73,7 +74,7 @@ class _Slot:
     sysfs_bus_id: str | None = None
     runtime_status_path: str | None = None  # sysfs power/runtime_status of this GPU
     state: DeviceState = DeviceState.OK
-    detail: str | None = None
+    detail: Msg | str | None = None  # why it is not OK; a Msg when it can be translated
     needs_reinit: bool = False
     failures: int = 0
     retry_at: float = 0.0
@@ -125,8 +126,8 @@ class NvmlSource:
             for slot in self._slots:
                 slot.state, slot.detail = DeviceState.SLEEPING, _ASLEEP_DETAIL
             self._publish_infos()
-            self._status = SourceStatus(DeviceState.OK, "every NVIDIA GPU is asleep (runtime-suspended); "
-                                                        "monitoring starts when one wakes")
+            self._status = _status(DeviceState.OK, translate(
+                "NvmlState", "every NVIDIA GPU is asleep (runtime-suspended); monitoring starts when one wakes"))
             return self._status
         if self._deferred:
             self._deferred = False
@@ -136,18 +137,17 @@ class NvmlSource:
             self._read_system_versions()
             self._enumerate()
         except NvmlUnavailable as exc:
-            self._source_failed(exc.state, exc.message)
+            self._source_failed(exc.state, exc.text or exc.message)
             return self._status
         except DeviceFailure as exc:  # even the GPU count failed
             self.nvml.shutdown()
-            self._source_failed(exc.state, exc.message)
+            self._source_failed(exc.state, exc.text or exc.message)
             return self._status
         except Exception as exc:  # noqa: BLE001 - a source never raises; say what happened
-            self._source_failed(DeviceState.ERROR, f"NVML failed: {exc!r}")
+            self._source_failed(DeviceState.ERROR, translate("NvmlState", "NVML failed: {error}").format(error=repr(exc)))
             return self._status
         self._source_failures = 0
-        message = None if self._slots else "NVML found no NVIDIA GPU"
-        self._status = SourceStatus(DeviceState.OK, message)
+        self._status = _status(DeviceState.OK, None if self._slots else translate("NvmlState", "NVML found no NVIDIA GPU"))
         return self._status
 
     def close(self) -> None:
@@ -161,9 +161,11 @@ class NvmlSource:
         try:
             return self._read(tiers, now)
         except Exception as exc:  # noqa: BLE001 - last line of defence: a state, not a traceback
-            status = SourceStatus(DeviceState.ERROR, f"telemetry read failed: {exc!r}")
+            status = _status(DeviceState.ERROR,
+                             translate("NvmlState", "telemetry read failed: {error}").format(error=repr(exc)))
             samples = tuple(GpuSample(t=now, index=s.index, uuid=s.key, state=DeviceState.ERROR,
-                                      state_detail=status.message) for s in self._slots)
+                                      state_detail=status.message, state_detail_text=status.text)
+                            for s in self._slots)
             return Snapshot(t=now, status=status, gpus=self._infos, samples=samples)
 
     # ---- reading
@@ -351,7 +353,7 @@ class NvmlSource:
                     info=GpuInfo(index=index, name="NVIDIA GPU", uuid=f"unavailable-{index}"))
                 known.pop(slot.key, None)
                 slot.handle = None
-                self._slot_failed(slot, failure or DeviceFailure(None, "GPU has no UUID"))
+                self._slot_failed(slot, failure or DeviceFailure(None, translate("NvmlState", "GPU has no UUID")))
                 slots.append(slot)
                 continue
             slot = known.pop(uuid, None)
@@ -374,7 +376,7 @@ class NvmlSource:
             if missing.key.startswith("unavailable-") or any(missing is s for s in slots):
                 continue  # a placeholder that now has its real identity, or reused above
             missing.handle = None
-            self._slot_failed(missing, DeviceFailure(None, "GPU no longer found after NVML restart"),
+            self._slot_failed(missing, DeviceFailure(None, translate("NvmlState", "GPU no longer found after NVML restart")),
                               state=DeviceState.LOST)
             slots.append(missing)
         self._slots = slots
@@ -401,7 +403,7 @@ class NvmlSource:
 
     def _slot_failed(self, slot: _Slot, failure: DeviceFailure, state: DeviceState | None = None) -> None:
         slot.state = state or failure.state
-        slot.detail = failure.message
+        slot.detail = failure.text or failure.message
         slot.needs_reinit = slot.needs_reinit or failure.needs_reinit or state is DeviceState.LOST
         slot.failures += 1
         delay = min(_BACKOFF_MAX_S, _BACKOFF_FIRST_S * 2 ** (slot.failures - 1))
@@ -420,10 +422,10 @@ class NvmlSource:
                 self._read_system_versions()
                 self._enumerate()
             except NvmlUnavailable as exc:
-                self._source_failed(exc.state, exc.message)
+                self._source_failed(exc.state, exc.text or exc.message)
             except DeviceFailure as exc:
                 self.nvml.shutdown()
-                self._source_failed(exc.state, exc.message)
+                self._source_failed(exc.state, exc.text or exc.message)
             return
         for slot in due:
             try:
@@ -434,8 +436,8 @@ class NvmlSource:
             slot.handle, slot.plan = handle, _plan(self.nvml, handle)
             slot.state, slot.detail = DeviceState.OK, None
 
-    def _source_failed(self, state: DeviceState, message: str) -> None:
-        self._status = SourceStatus(state, message)
+    def _source_failed(self, state: DeviceState, message: Msg | str) -> None:
+        self._status = _status(state, message)
         self._source_failures += 1
         delay = min(_BACKOFF_MAX_S, _BACKOFF_FIRST_S * 2 ** (self._source_failures - 1))
         self._source_retry_at = self._clock() + delay
@@ -469,7 +471,10 @@ class NvmlSource:
 
     @staticmethod
     def _state_sample(slot: _Slot, now: float) -> GpuSample:
-        return GpuSample(t=now, index=slot.index, uuid=slot.key, state=slot.state, state_detail=slot.detail)
+        detail = slot.detail
+        return GpuSample(t=now, index=slot.index, uuid=slot.key, state=slot.state,
+                         state_detail=None if detail is None else str(detail),
+                         state_detail_text=detail if isinstance(detail, Msg) else None)
 
     # ---- for tests and diagnostics
 
@@ -542,7 +547,7 @@ def _field_value(nvml: Nvml, handle: Any, field_id: int) -> Any:
     return getattr(entry.value, attr)
 
 
-_ASLEEP_DETAIL = "runtime-suspended by the system; not polled so it can stay asleep"
+_ASLEEP_DETAIL = translate("NvmlState", "runtime-suspended by the system; not polled so it can stay asleep")
 _NVIDIA_VENDOR = "0x10de"
 
 
@@ -584,6 +589,12 @@ def _sleeping_placeholder(index: int, bdf: str, pci_devices: Path) -> _Slot:
                    pci_device_id=pci_device_id)
     return _Slot(key=f"pci-{bdf}", index=index, handle=None, info=info, sysfs_bus_id=bdf,
                  state=DeviceState.SLEEPING, detail=_ASLEEP_DETAIL)
+
+
+def _status(state: DeviceState, message: Msg | str | None) -> SourceStatus:
+    """A status with the English line and, when it is a Msg, the translatable one."""
+    return SourceStatus(state, None if message is None else str(message),
+                        text=message if isinstance(message, Msg) else None)
 
 
 def plausible_process_list(listed: Any) -> bool:

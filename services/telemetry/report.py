@@ -212,7 +212,7 @@ def render_table(snapshot: Snapshot, catalog: Catalog) -> str:
             reason_text,
         ])
         if s.state is not DeviceState.OK and s.state_detail:
-            details.append(f"GPU {s.index}: {s.state_detail}")
+            details.append(f"GPU {s.index}: {tr(s.describe_state())}")
         if s.processes:
             procs = "; ".join(
                 f"{p.pid} {p.name} ({tr(_KINDS[p.kind]) if p.kind in _KINDS else p.kind}, "

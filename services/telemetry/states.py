@@ -41,6 +41,9 @@ STATE_EXPLANATIONS: dict[DeviceState, Msg] = {
         "NVML reported an error for this GPU. History is kept and it is retried."),
 }
 
+# The source works but lists no GPU (the CLI's one line; the dashboard has its own card).
+NO_GPU_FOUND = translate("DeviceState", "no NVIDIA GPU found")
+
 
 def state_label(state: DeviceState) -> Msg:
     return STATE_LABELS[state]

@@ -118,3 +118,21 @@ def test_window_title_is_not_doubled_by_the_display_name(qtbot, context, qapp):
     # that does not already end with it.
     assert window.windowTitle().endswith(APP_NAME)
     window.shutdown()
+
+
+@pytest.mark.parametrize("content", [None, b"\x00\x01\x02 not a log", b"name,score\nada,10\n"])
+def test_unreadable_replay_is_one_line_and_exit_2_before_any_window(tmp_path, capsys, monkeypatch, content):
+    import main
+    from gui import app as app_module
+
+    target = tmp_path / "run.csv"
+    if content is not None:
+        target.write_bytes(content)
+    built = []
+    monkeypatch.setattr(app_module, "create_application", lambda *a: built.append(1))
+    args = main.build_parser(["--replay", str(target)]).parse_args(
+        ["--replay", str(target), "--screenshot", str(tmp_path / "x.png")])
+    assert app_module.run_app(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "run.csv" in err and len(err.strip().splitlines()) == 1
+    assert not built and not (tmp_path / "x.png").exists()

@@ -252,3 +252,40 @@ def test_bridge_ignores_a_replaced_hub(qtbot):
     qtbot.waitUntil(lambda: len(received) == 1)
     assert len(received[0].gpus) == 2
     bridge.close()
+
+
+def test_no_driver_card_in_chinese_shows_the_reason_in_chinese(qtbot, qapp, context, tmp_path):
+    from gui.i18n import TranslatorSet
+    from services.telemetry.nvml_source import NvmlSource
+    from tests.fakes.fake_nvml import NVML_ERROR_LIBRARY_NOT_FOUND, FakeNvml
+
+    status = NvmlSource(FakeNvml(1, init_error=NVML_ERROR_LIBRARY_NOT_FOUND), sysfs_root=tmp_path).open()
+    translators = TranslatorSet()
+    translators.install(qapp, "zh_CN")
+    try:
+        hub = FakeHub(status)
+        page = _page(qtbot, context, hub)
+        hub.push(Snapshot(t=time.time(), status=status))
+        qtbot.waitUntil(lambda: page.no_gpu.technical.text() != "")
+        assert page.no_gpu.technical.text() == "未找到 NVIDIA 驱动（缺少 NVML 库）：请安装 NVIDIA 驱动"
+        assert "NVML library missing" in status.message  # the English line stays for JSON and logs
+        _stop(page)
+    finally:
+        translators.install(qapp, "en")
+
+
+def test_has_drawn_history_waits_for_curves_not_for_tiles(qtbot, context):
+    hub = FakeHub()
+    page = _page(qtbot, context, hub)
+    hub.push(snapshot(2, time.time() - 300))
+    _delivered(qtbot, page, hub)
+    page.repaint_now()
+    assert len(page.cards()) == 2 and page.cards()[0].tile_util.value.text().endswith("%")
+    assert not page.has_drawn_history()  # one reading: the tiles show it, the graphs have no line yet
+    assert not page.explains_instead_of_cards()
+    _feed(hub, 2, seconds=30)
+    _delivered(qtbot, page, hub)
+    page.repaint_now()
+    assert page.has_drawn_history()
+    assert page.cards()[1].graphs.drawn_points() >= 2
+    _stop(page)

@@ -168,3 +168,21 @@ def test_sessions_dialog_lists_compares_exports_and_opens(qtbot, context, tmp_pa
         assert dialog.open_path(str(dialog.selected()[0].path))
     assert not context.telemetry.live
     context.telemetry.stop()
+
+
+def test_a_replay_that_failed_shows_its_reason_not_starting(qtbot, context, tmp_path):
+    # A failed replay hub reaching the dashboard (e.g. built by another caller) must say why.
+    bad = tmp_path / "broken.csv"
+    bad.write_text("this is not, an nvidia-smi log\n1,2\n", encoding="utf-8")
+    context.telemetry = build_hub(demo=False, replay=str(bad), settings=context.settings_store.settings,
+                                  paths=context.paths)
+    window = MainWindow(context)
+    qtbot.addWidget(window)
+    window.show()
+    page = window.show_page("dashboard")
+    context.telemetry.start()
+    qtbot.waitUntil(lambda: "broken.csv" in page.no_gpu.technical.text(), timeout=3000)
+    assert page.no_gpu.title.text() == "This file cannot be opened"
+    assert page.stack.currentIndex() == 0
+    window.shutdown()
+    page.bridge.close()

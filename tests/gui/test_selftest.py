@@ -151,6 +151,56 @@ def test_exceptions_in_qt_callbacks_are_caught(qtbot):
     assert log.exceptions == ["ValueError: bad placeholder {x}"]
 
 
+def _dashboard_window(qtbot, app_paths, seconds: int):
+    import time
+
+    from gui.app import build_context
+    from gui.main_window import MainWindow
+    from tests.gui.fake_hub import FakeHub, snapshot
+
+    context = build_context(argparse.Namespace(demo=True), app_paths)
+    hub = FakeHub()
+    t_end = time.time()
+    for k in range(seconds):
+        hub.push(snapshot(2, t_end - seconds + k + 1))
+    context.telemetry = hub
+    window = MainWindow(context)
+    qtbot.addWidget(window)
+    window.resize(1280, 820)
+    window.show()
+    return window, context
+
+
+@pytest.mark.parametrize("seconds, status", [(1, selftest.FAIL), (60, selftest.PASS)])
+def test_dashboard_render_needs_a_drawn_curve_not_only_filled_tiles(qtbot, app_paths, monkeypatch, seconds, status):
+    monkeypatch.setattr(selftest, "DASHBOARD_SETTLE_MS", 200)
+    monkeypatch.setattr(selftest, "TELEMETRY_TIMEOUT_S", 0.5)
+    window, context = _dashboard_window(qtbot, app_paths, seconds)
+    result = selftest.check_dashboard(window, context)
+    assert result.status == status, result.detail
+    if status == selftest.FAIL:
+        assert "graphs are empty" in result.detail
+    window.shutdown()
+    window.page("dashboard").bridge.close()
+
+
+def test_screenshot_waits_for_the_graphs_of_the_shown_page(qtbot, app_paths):
+    from gui.app import wait_for_drawn_page
+
+    window, _ = _dashboard_window(qtbot, app_paths, 60)
+    window.show_page("dashboard")
+    assert wait_for_drawn_page(window, timeout_ms=5000)
+    window.shutdown()
+    window.page("dashboard").bridge.close()
+    empty, _ = _dashboard_window(qtbot, app_paths, 1)
+    empty.show_page("dashboard")
+    assert not wait_for_drawn_page(empty, timeout_ms=300)  # bounded: one reading never makes a line
+    empty.show_page("settings")
+    assert wait_for_drawn_page(empty, timeout_ms=300)  # a page without graphs is ready at once
+    empty.shutdown()
+    empty.page("dashboard").bridge.close()
+
+
 class _PageWithOwnCheck:
     def __init__(self, problem):
         self.problem = problem

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import io
 import json
 import signal
@@ -21,6 +20,7 @@ from services.i18n import Catalog
 from services.telemetry.model import Snapshot, SourceStatus, DeviceState, GpuInfo, GpuSample
 from services.telemetry.nvml_source import NvmlSource
 from services.telemetry.report import csv_header, render_table
+from services.telemetry.simulated import SimulatedSource
 from tests.fakes.fake_nvml import NVML_ERROR_DRIVER_NOT_LOADED, NVML_ERROR_LIBRARY_NOT_FOUND, FakeNvml
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -145,6 +145,30 @@ def test_no_driver_exits_3_with_one_line(tmp_path, code, state):
     assert rc == 3 and json.loads(out)["status"]["state"] == state
 
 
+def test_no_driver_line_is_in_the_users_language_and_json_stays_english(tmp_path, monkeypatch):
+    monkeypatch.setattr(monitor, "_catalog", lambda: Catalog.load("zh_CN"))
+    fake = lambda: NvmlSource(FakeNvml(1, init_error=NVML_ERROR_LIBRARY_NOT_FOUND), sysfs_root=tmp_path)  # noqa: E731
+    rc, _, err = run(["--once"], fake())
+    assert rc == 3 and err == "error: 未找到 NVIDIA 驱动（缺少 NVML 库）：请安装 NVIDIA 驱动 [no_driver]\n"
+    rc, out, err = run(["--once", "--json"], fake())
+    assert json.loads(out)["status"] == {
+        "state": "no_driver",
+        "message": "NVIDIA driver not found (NVML library missing): install the NVIDIA driver"}
+    rc, _, err = run(["--once"], NvmlSource(FakeNvml(0), sysfs_root=tmp_path))
+    assert rc == 3 and "未找到 NVIDIA GPU" in err
+
+
+def test_lost_gpu_detail_in_the_chinese_table(tmp_path):
+    fake = FakeNvml(2)
+    source = NvmlSource(fake, sysfs_root=tmp_path)
+    source.open()
+    fake.gpus[1].lost = True
+    snap = source.read(monitor.ALL_TIERS, time.time())
+    lost = snap.samples[1]
+    assert lost.state_detail == "GPU has fallen off the bus (GPU is lost): retrying"
+    assert "GPU 1: GPU 已从总线上掉线（GPU 丢失）：正在重试" in render_table(snap, Catalog.load("zh_CN"))
+
+
 def test_no_gpu_exits_3(tmp_path):
     rc, _, err = run(["--once"], NvmlSource(FakeNvml(0), sysfs_root=tmp_path))
     assert rc == 3 and "no NVIDIA GPU" in err
@@ -193,15 +217,11 @@ def test_csv_never_overwrites_someone_elses_file(tmp_path):
     assert target.read_text() == "name,score\nada,10\n"
 
 
-def test_demo_source_missing_is_said_plainly(tmp_path):
-    if importlib.util.find_spec("services.telemetry.simulated") is not None:
-        pytest.skip("the simulated source exists in this build")
+def test_demo_source_missing_is_said_plainly(monkeypatch):
+    # A build without the simulated source: the import fails (None in sys.modules).
+    monkeypatch.setitem(sys.modules, "services.telemetry.simulated", None)
     err = io.StringIO()
-    sys_err, sys.stderr = sys.stderr, err
-    try:
-        code = monitor.run(args_for("--once", "--source", "demo"))
-    finally:
-        sys.stderr = sys_err
+    code = monitor.run(args_for("--once", "--source", "demo"), err=err)
     assert code == 1 and "simulated" in err.getvalue()
 
 
@@ -248,6 +268,34 @@ def test_slow_tier_every_five_seconds_at_one_hertz(tmp_path):
     run(["--csv", str(tmp_path / "x.csv"), "--duration", "10"], source, sleep=clock.sleep, clock=clock)
     assert fake.calls["nvmlDeviceGetUtilizationRates"] == 10
     assert fake.calls["nvmlDeviceGetFanSpeed"] == 2
+
+
+def test_csv_rows_between_slow_readings_keep_fan_pstate_pcie(tmp_path):
+    # The simulated source (like any source) leaves the slow fields empty on a FAST-only read.
+    clock = ScheduleClock()
+    target = tmp_path / "run.csv"
+    run(["--source", "demo", "--csv", str(target), "--duration", "3"], SimulatedSource(seed=0, gpus=2),
+        sleep=clock.sleep, clock=clock, wall_clock=lambda: 1_700_000_000.0 + clock.t)
+    header, *rows = [line.split(", ") for line in target.read_text().splitlines()]
+    col = {name: i for i, name in enumerate(header)}
+    fan = next(i for name, i in col.items() if name.startswith("fan.speed"))
+    width = next(i for name, i in col.items() if name.startswith("pcie.link.width.current"))
+    assert len(rows) == 6  # 3 ticks x 2 GPUs; only the first tick read the slow tier
+    for row in rows[2:]:  # row 2 onwards: FAST-only ticks
+        assert "N/A" not in row[fan] and "N/A" not in row[col["pstate"]] and "N/A" not in row[width], row
+    assert [r[fan] for r in rows[0::2]] == [rows[0][fan]] * 3
+
+
+def test_json_lines_carry_slow_fields_between_slow_readings(tmp_path):
+    clock = ScheduleClock()
+    code, out, _ = run(["--source", "demo", "--json", "--duration", "3"], SimulatedSource(seed=0, gpus=1),
+                       sleep=clock.sleep, clock=clock, wall_clock=lambda: 1_700_000_000.0 + clock.t)
+    assert code == 0
+    gpus = [json.loads(line)["gpus"][0] for line in out.splitlines()]
+    assert len(gpus) == 3
+    for key in ("fan_pct", "pstate", "pcie_gen", "pcie_width"):
+        assert [g[key] for g in gpus] == [gpus[0][key]] * 3 and gpus[0][key] is not None, key
+    assert all(g["processes"] == gpus[0]["processes"] for g in gpus)
 
 
 def test_ctrl_c_ends_cleanly_with_whole_rows(tmp_path):

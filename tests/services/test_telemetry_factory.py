@@ -62,6 +62,26 @@ def test_bad_replay_file_is_a_state_not_a_crash(app_paths, tmp_path):
     assert "bad.csv" in hub.status.message and "\n" not in hub.status.message
 
 
+def test_bad_replay_hub_publishes_its_reason_as_a_reading(app_paths, tmp_path):
+    bad = tmp_path / "bad.csv"
+    bad.write_bytes(b"\x00\x01 binary")
+    hub = build_hub(demo=False, replay=str(bad), settings=Settings(), paths=app_paths)
+    seen = []
+    hub.add_listener(seen.append)
+    hub.start()
+    hub.stop()
+    assert len(seen) == 1 and seen[0].status.state == DeviceState.ERROR and "bad.csv" in seen[0].status.message
+    assert hub.latest is seen[0] and not seen[0].gpus
+
+
+def test_an_opened_replay_source_is_used_as_it_is(app_paths):
+    from services.telemetry.replay import open_replay
+
+    source = open_replay(next(DATA.glob("nvidia_smi*.csv")))
+    hub = build_hub(demo=False, replay=source, settings=Settings(), paths=app_paths)
+    assert hub.source is source and hub.latest is not None and hub.latest.gpus
+
+
 def test_missing_nvml_module_is_a_no_driver_state(app_paths, monkeypatch):
     real_import = builtins.__import__
 
