@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import sys
+from pathlib import Path
 from types import ModuleType
 
 EXIT_OK = 0
@@ -56,6 +57,20 @@ def program_name() -> str:
 
 class UsageError(Exception):
     """Bad input from the user: printed as one line, exit code 2."""
+
+
+def check_output_file(path: Path) -> None:
+    """Refuse, as bad input, a path we could not write a file to."""
+    try:
+        path.stat()
+    except FileNotFoundError:
+        pass
+    except OSError as exc:  # name too long, no permission on the folder, ...
+        raise UsageError(f"cannot use {path}: {exc.strerror or exc}") from None
+    if path.is_dir():
+        raise UsageError(f"{path} is a folder; give a file name")
+    if not path.parent.is_dir():
+        raise UsageError(f"folder does not exist: {path.parent}")
 
 
 def fail(message: str, code: int = EXIT_USAGE) -> int:

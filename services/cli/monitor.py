@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, TextIO
 
-from services.cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError
+from services.cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError, check_output_file
 from services.telemetry.carry import SlowFieldCarry
 from services.telemetry.model import DeviceState, Snapshot, Tier
 from services.telemetry.report import csv_header, csv_rows, render_table, snapshot_to_dict
@@ -198,16 +198,7 @@ def _validate(args: argparse.Namespace) -> None:
 
 
 def _check_csv_path(path: Path) -> Path:
-    try:
-        path.stat()
-    except FileNotFoundError:
-        pass
-    except OSError as exc:  # name too long, no permission on the folder, ...
-        raise UsageError(f"cannot use {path}: {exc.strerror or exc}") from None
-    if path.is_dir():
-        raise UsageError(f"{path} is a folder; give a file name for the CSV log")
-    if not path.parent.is_dir():
-        raise UsageError(f"folder does not exist: {path.parent}")
+    check_output_file(path)
     if path.exists() and path.stat().st_size > 0:
         # Append only to one of our own logs; never mix columns into someone else's file.
         try:

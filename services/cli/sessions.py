@@ -6,7 +6,7 @@ import json
 import sys
 from pathlib import Path
 
-from services.cli import EXIT_FAILED, EXIT_OK, UsageError
+from services.cli import EXIT_FAILED, EXIT_OK, UsageError, check_output_file
 from services.i18n import Catalog, resolve_language
 from services.paths import AppPaths
 from services.settings import SettingsStore
@@ -86,16 +86,7 @@ def _list(store: SessionStore, as_json: bool) -> int:
 
 def _export(store: SessionStore, session: str, target: Path) -> int:
     session = _resolve(store, session)
-    try:
-        target.stat()
-    except FileNotFoundError:
-        pass
-    except OSError as exc:  # name too long, no permission on the folder, ...
-        raise UsageError(f"cannot use {target}: {exc.strerror or exc}") from None
-    if target.is_dir():
-        raise UsageError(f"{target}: is a folder")
-    if not target.parent.is_dir():
-        raise UsageError(f"{target.parent}: no such folder")
+    check_output_file(target)
     if target.is_file() and target.stat().st_size > 0 and not _is_earlier_export(target):
         # Export replaces the file whole: only ever replace one of our own exports.
         raise UsageError(f"{target} already exists with other content; choose a new file name")
