@@ -54,8 +54,6 @@ def _resolve(store: SessionStore, session: str) -> str:
         return str(store.path_of(session))
     except RecordingError as exc:
         raise UsageError(str(exc)) from None
-    except OSError:  # the id or path is not even a valid file name (too long, ...)
-        raise UsageError(f"no session {session[:80]!r} in {store.directory}") from None
 
 
 def _is_earlier_export(path: Path) -> bool:

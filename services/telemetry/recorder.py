@@ -507,12 +507,15 @@ class SessionStore:
     def path_of(self, session: str) -> Path:
         """A session id (as listed) or a path to a recording file."""
         direct = Path(session)
-        if direct.suffix == SUFFIX and direct.is_file():
-            return direct
         candidate = self.directory / f"{PREFIX}{session}{SUFFIX}"
-        if candidate.is_file():
-            return candidate
-        raise RecordingError(f"no session {session!r} in {self.directory}")
+        try:
+            if direct.suffix == SUFFIX and direct.is_file():
+                return direct
+            if candidate.is_file():
+                return candidate
+        except OSError:  # not even a valid file name here (too long, ...): no such session either
+            pass
+        raise RecordingError(f"no session {session[:80]!r} in {self.directory}")
 
     def info(self, path: Path) -> SessionInfo:
         sid = session_id_of(path)

@@ -203,3 +203,11 @@ def test_no_file_until_there_are_gpu_readings(tmp_path):
         rec.on_snapshot(Snapshot(t=START + k, status=SourceStatus(DeviceState.NO_DRIVER, "no library")))
     rec.close()
     assert rec.path is None and list(tmp_path.iterdir()) == []
+
+
+def test_an_id_too_long_for_a_file_name_is_simply_no_such_session(tmp_path):
+    store = SessionStore(tmp_path)
+    with pytest.raises(RecordingError, match="no session"):
+        store.path_of("x" * 5000)
+    with pytest.raises(RecordingError, match="no session"):
+        store.path_of("/" + "y" * 5000 + ".sqlite")
