@@ -148,6 +148,7 @@ class HostsPage(QWidget):
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.cards_holder)
         layout.addWidget(scroll, 1)
+        self._show_host_strip()
 
         for saved in self._store.settings.hosts.urls:
             if not isinstance(saved, str):
@@ -250,7 +251,7 @@ class HostsPage(QWidget):
         self._poll(url)
         if self.isVisible() and not self._timer.isActive():
             self._timer.start()
-        self.empty_label.hide()
+        self._show_host_strip()
 
     def _on_remove_clicked(self) -> None:
         item = self.host_list.currentItem()
@@ -265,7 +266,14 @@ class HostsPage(QWidget):
         if note is not None:
             note.deleteLater()
         self._save_hosts()
-        self.empty_label.setVisible(not self._hosts)
+        self._show_host_strip()
+
+    def _show_host_strip(self) -> None:
+        """The list of hosts only takes room once there is a host in it."""
+        has_hosts = bool(self._hosts)
+        self.host_list.setVisible(has_hosts)
+        self.remove_button.setVisible(has_hosts)
+        self.empty_label.setVisible(not has_hosts)
 
     def _save_hosts(self) -> None:
         self._store.settings.hosts.urls = [f"{h.kind.value}|{u}" for u, h in self._hosts.items()]
