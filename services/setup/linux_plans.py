@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from services.i18n import Msg, translate
-from services.setup.plan import Check, FileChange, Plan, Step, staged_path
+from services.setup.plan import Check, FileChange, Plan, PlanOutcome, Step, staged_path
 from services.setup.probes import UBUNTU_DRIVER_PACKAGE, OsInfo
 from services.setup.rules import Generation, Rules, version_at_least
 from services.setup.system import SystemRoot
@@ -32,6 +32,8 @@ INITRAMFS = {
     "ubuntu": ("update-initramfs", "-u"),
     "debian": ("update-initramfs", "-u"),
     "fedora": ("dracut", "--force"),
+    "rhel": ("dracut", "--force"),
+    "suse": ("dracut", "--force"),
     "arch": ("mkinitcpio", "-P"),
 }
 
@@ -185,12 +187,20 @@ def venv_steps(family: str, inputs: PlanInputs) -> list[Step]:
     return steps
 
 
-def pytorch_steps(inputs: PlanInputs, rules: Rules, os_name: str) -> tuple[Step, Step]:
+def pytorch_choice(inputs: PlanInputs, rules: Rules, os_name: str, target: "DriverTarget | None" = None):
+    """The PyTorch build for the driver the plan ends with (target), else for the
+    driver working now, else the newest build for the card."""
+    if target is not None and target.version:
+        return rules.pytorch_for_driver(inputs.sm, target.version, os_name)
+    return rules.recommend_variant(inputs.sm, inputs.driver_version, os_name)
+
+
+def pytorch_steps(inputs: PlanInputs, rules: Rules, os_name: str, target: "DriverTarget | None" = None) -> tuple[Step, Step]:
     if needs_venv(inputs, os_name):
         python = f"{inputs.venv_dir}/bin/python"
     else:
         python = inputs.python or ("python" if os_name == "windows" else "python3")
-    choice = rules.recommend_variant(inputs.sm, inputs.driver_version, os_name)
+    choice = pytorch_choice(inputs, rules, os_name, target)
     variant = choice.variant.variant if choice else "cu126"
     url = choice.index_url if choice else rules.index_url(variant)
     need = choice.needs_driver if choice else None
@@ -208,7 +218,13 @@ def pytorch_steps(inputs: PlanInputs, rules: Rules, os_name: str) -> tuple[Step,
         undo: tuple[tuple[str, ...], ...] = (undo_cmd,)
     else:
         undo = ((python, "-m", "pip", "uninstall", "-y", "torch"),)
-    if inputs.driver_version:
+    if target is not None and target.version and choice is not None:
+        explanation = translate("Setup", "Installs PyTorch's {variant} build into {python}, chosen for the driver this plan installs ({driver} or newer). It brings its own CUDA and cuDNN libraries; only the driver is needed system-wide. Add torchvision/torchaudio to the command if you use them, so their builds match.").format(
+            variant=variant, python=python, driver=target.version)
+        if choice.compat == "minor_compat":
+            explanation = translate("Setup", "{explanation} That driver is older than the one CUDA {cuda} shipped with ({need}); PyTorch still runs on it through CUDA minor-version compatibility (any driver from {floor} on), though a few newer CUDA features may be missing.").format(
+                explanation=explanation, cuda=choice.variant.cuda, need=need or "-", floor=choice.floor_driver or "-")
+    elif inputs.driver_version:
         explanation = translate("Setup", "Installs PyTorch's {variant} build into {python}. It brings its own CUDA and cuDNN libraries; only the driver is needed system-wide. It needs driver {need} or newer (you have {driver}). Add torchvision/torchaudio to the command if you use them, so their builds match.").format(
             variant=variant, python=python, need=need or "-", driver=inputs.driver_version)
     else:
@@ -257,50 +273,127 @@ def _apt_update() -> Step:
     )
 
 
+# ---- what the plan ends with ---------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class DriverTarget:
+    """The driver a plan leaves on the machine: its branch, the lowest version that
+    branch can be, the module type and where it comes from."""
+
+    branch: str | None
+    version: str | None
+    module: str | None  # open | proprietary | None (the package decides)
+    package: str
+    origin: str  # ubuntu | debian | nvidia-repo | rpmfusion | arch | aur | opensuse | manual
+
+
+# A plan that ends in a manual driver step asks for this branch: the last one with
+# Maxwell, Pascal and Volta, new enough for Blackwell and for PyTorch's cu130 build.
+MANUAL_BRANCH = "580"
+
+
+def manual_target(rules: Rules) -> DriverTarget:
+    return DriverTarget(MANUAL_BRANCH, rules.branch_min_version.get(MANUAL_BRANCH, "580.65.06"), None, "", "manual")
+
+
+def source_target(rules: Rules, source_id: str, module: str | None, package: str, origin: str) -> DriverTarget:
+    row = rules.driver_sources.get(source_id, {})
+    return DriverTarget(row.get("branch"), row.get("driver"), module, package, origin)
+
+
+def module_for(gen: Generation | None) -> str | None:
+    if gen is None:
+        return None
+    return "open" if "open" in gen.kernel_modules else "proprietary"
+
+
 # ---- Ubuntu family ------------------------------------------------------------------
-def ubuntu_open_branch(inputs: PlanInputs) -> str | None:
-    """The branch to install as '-open': the one ubuntu-drivers recommends, when its -open
-    package exists (desktop, not -server); else the newest desktop -open branch listed."""
-    open_branches = []
+def ubuntu_listed_branches(inputs: PlanInputs, module: str) -> list[str]:
+    """Desktop (not -server) branches that `ubuntu-drivers list` offers here in that module type."""
+    out = []
     for pkg in inputs.ubuntu_driver_packages:
         m = UBUNTU_DRIVER_PACKAGE.match(pkg)
-        if m and m.group(3) and not m.group(2):
-            open_branches.append(m.group(1))
-    if not open_branches:
-        return None
-    rec = UBUNTU_DRIVER_PACKAGE.match(inputs.ubuntu_recommended or "")
-    if rec and rec.group(1) in open_branches:
-        return rec.group(1)
-    return max(open_branches, key=int)
+        if m and not m.group(2) and bool(m.group(3)) == (module == "open"):
+            out.append(m.group(1))
+    return out
+
+
+def ubuntu_open_branch(inputs: PlanInputs) -> str | None:
+    """The newest desktop -open branch `ubuntu-drivers list` offers (kept for callers)."""
+    branches = ubuntu_listed_branches(inputs, "open")
+    return max(branches, key=int) if branches else None
+
+
+def ubuntu_branch(os: OsInfo, inputs: PlanInputs, rules: Rules, gen: Generation) -> tuple[str | None, str]:
+    """(branch, where the list came from): the newest branch in this release's archive
+    that runs the card. Newest, so the PyTorch build can be the newest too; the rules'
+    per-release list when `ubuntu-drivers list` was not read (another machine)."""
+    module = module_for(gen) or "open"
+    listed = ubuntu_listed_branches(inputs, module)
+    if listed:
+        pool, origin = listed, "list"
+    elif os.base_codename in rules.ubuntu_branches:
+        pool, origin = list(rules.ubuntu_branches[os.base_codename]), "rules"
+    else:
+        # A release the rules do not list (newer than them): Ubuntu publishes the same
+        # production branches to every supported release, so take the newest known ones.
+        pool = sorted({b for bs in rules.ubuntu_branches.values() for b in bs}, key=int)
+        origin = "assumed"
+    fits = [b for b in pool if gen.driver_supports(rules.branch_min_version.get(b, b))]
+    return (max(fits, key=int) if fits else None), origin
 
 
 def ubuntu_plan(os: OsInfo, inputs: PlanInputs, rules: Rules) -> Plan:
     gen = inputs.generation
-    branch = ubuntu_open_branch(inputs) if gen and "open" in gen.kernel_modules else None
-    if branch:
-        # ubuntu-drivers' own syntax: 'nvidia:570-open' is turned into the glob
-        # nvidia*570-open (UbuntuDrivers/detect.py _process_driver_string / gpgpu_install_filter).
-        install_cmd: tuple[str, ...] = ("ubuntu-drivers", "install", f"nvidia:{branch}-open")
-        title = translate("Setup", "Install NVIDIA driver {branch} with the open kernel modules").format(branch=branch)
-        explanation = translate("Setup", "{generation} cards run best on NVIDIA's open kernel modules (NVIDIA's default since driver 560). 'ubuntu-drivers list' on this machine offers nvidia-driver-{branch}-open, the branch it recommends, so this installs that variant explicitly; the first command makes sure the tool is there.").format(generation=gen.name, branch=branch)
+    notes: list[Msg] = []
+    src = "canonical/ubuntu-drivers-common README, ubuntu-drivers (install [driver[:version]]) and UbuntuDrivers/detect.py; NVIDIA/open-gpu-kernel-modules#872 (RTX 50 gets the closed driver as 'recommended')"
+    branch, origin = ubuntu_branch(os, inputs, rules, gen) if gen else (None, "")
+    if gen and branch:
+        module = module_for(gen)
+        suffix = "-open" if module == "open" else ""
+        # Always name the branch and variant: a bare 'ubuntu-drivers install' takes the
+        # package marked recommended, which on RTX 50 is the closed module that cannot
+        # drive the card (packages without a Prefer-Variant header count as closed-preferred).
+        # 'nvidia:580-open' becomes the glob nvidia*580-open (detect.py _process_driver_string).
+        install_cmd: tuple[str, ...] = ("ubuntu-drivers", "install", f"nvidia:{branch}{suffix}")
+        if module == "open":
+            title = translate("Setup", "Install NVIDIA driver {branch} with the open kernel modules").format(branch=branch)
+            explanation = translate("Setup", "{generation} cards run on NVIDIA's open kernel modules (NVIDIA's default since driver 560; RTX 50 cards work only with them). This installs nvidia-driver-{branch}-open by name, never the 'recommended' pick, which can be the closed module. Branch {branch} is the newest in this Ubuntu release that runs the card; the first command makes sure the tool is there.").format(generation=gen.name, branch=branch)
+        else:
+            title = translate("Setup", "Install NVIDIA driver {branch} (proprietary kernel module)").format(branch=branch)
+            explanation = translate("Setup", "{generation} cards need NVIDIA's proprietary kernel module, and driver branch {last} is the last that supports them. This installs nvidia-driver-{branch} by name; the first command makes sure the tool is there.").format(generation=gen.name, branch=branch, last=gen.last_branch or "580")
+        if origin == "assumed":
+            notes.append(translate("Setup", "GPU Assistant has no driver list for this Ubuntu release, so it assumes branch {branch} is in its archive, as it is in every supported Ubuntu LTS release. If 'ubuntu-drivers list' does not show nvidia-driver-{branch}, pick the newest branch it shows.").format(branch=branch))
+        target = DriverTarget(branch, rules.branch_min_version.get(branch), module, f"nvidia-driver-{branch}{suffix}", "ubuntu")
+        install = Step(
+            id="install-driver",
+            title=title,
+            explanation=explanation,
+            commands=(("apt-get", "install", "-y", "ubuntu-drivers-common"), install_cmd),
+            needs_root=True,
+            check=Check("command_ok", argv=("modinfo", "-F", "version", "nvidia")),
+            undo=(("apt-get", "purge", "-y", "--autoremove", f"nvidia-driver-{branch}{suffix}"),),
+            source=src + "; branch list: " + ("ubuntu-drivers list on this machine" if origin == "list" else "setup_rules.json ubuntu_driver_branches (Launchpad nvidia-graphics-drivers-NNN)"),
+        )
+        steps = [_apt_update(), install]
     else:
-        install_cmd = ("ubuntu-drivers", "install")
-        title = translate("Setup", "Install the recommended NVIDIA driver")
-        explanation = translate("Setup", "ubuntu-drivers matches your card's PCI id against the driver packages and installs the recommended one, open or proprietary as the package prefers (its Prefer-Variant header). The branch and the -open variant are chosen from 'ubuntu-drivers list' when the wizard runs on the machine itself; for another machine, or before ubuntu-drivers is installed, the tool decides. The first command makes sure the tool is there (Mint and Pop!_OS too).")
-    install = Step(
-        id="install-driver",
-        title=title,
-        explanation=explanation,
-        commands=(("apt-get", "install", "-y", "ubuntu-drivers-common"), install_cmd),
-        needs_root=True,
-        check=Check("command_ok", argv=("modinfo", "-F", "version", "nvidia")),
-        # An apt pattern (apt-patterns(7), APT >= 2.0, i.e. Ubuntu 20.04 on): whichever
-        # nvidia-driver-NNN ubuntu-drivers chose, without guessing its number.
-        undo=(("apt-get", "purge", "-y", "--autoremove", "?and(?installed,?name(^nvidia-driver-[0-9]))"),),
-        source="canonical/ubuntu-drivers-common README, ubuntu-drivers (install [driver[:version]]) and UbuntuDrivers/detect.py",
-    )
-    steps = [_apt_update(), install, nouveau_step("ubuntu", inputs, INITRAMFS["ubuntu"])]
-    return _finish(os, inputs, rules, "ubuntu", steps, [])
+        target = manual_target(rules)
+        if gen:
+            notes.append(translate("Setup", "{os} has no NVIDIA driver package new enough for {generation} cards (they need {need} or newer).").format(
+                os=os.pretty_name, generation=gen.name, need=gen.min_driver_branch or "-"))
+            explanation = translate("Setup", "This Ubuntu release's archive has no driver branch that runs {generation} cards. Upgrade to Ubuntu 22.04 or 24.04 (then this wizard installs nvidia-driver-{branch}-open), or install driver {branch} from NVIDIA's CUDA repository for your release by following NVIDIA's driver installation guide.").format(generation=gen.name, branch=MANUAL_BRANCH)
+        else:
+            explanation = translate("Setup", "GPU Assistant could not tell this card's generation from its PCI id, so it does not pick between the open and the proprietary module. Run 'ubuntu-drivers list'. GTX 16xx, RTX 20xx and newer (all RTX 50): 'sudo ubuntu-drivers install nvidia:{branch}-open'. GTX 9xx, GTX 10xx and Volta cards: 'sudo ubuntu-drivers install nvidia:{branch}'. Do not run a bare 'ubuntu-drivers install': its 'recommended' pick can be a module the card cannot use.").format(branch=MANUAL_BRANCH)
+        steps = [_apt_update(), Step(
+            id="install-driver",
+            title=translate("Setup", "Install a driver that runs this card"),
+            explanation=explanation,
+            manual=True,
+            check=Check("command_ok", argv=("modinfo", "-F", "version", "nvidia")),
+            link=NVIDIA_DRIVER_GUIDE,
+            source=src,
+        )]
+    steps.append(nouveau_step("ubuntu", inputs, INITRAMFS["ubuntu"]))
+    return _finish(os, inputs, rules, "ubuntu", steps, notes, target=target)
 
 
 # ---- Debian ------------------------------------------------------------------------
@@ -391,9 +484,19 @@ def debian_plan(os: OsInfo, inputs: PlanInputs, rules: Rules) -> Plan:
     packaged = next((n["driver"] for n in rules.distro_driver_notes if n.get("codename") == codename), None)
     # A card with a minimum driver branch on a release whose packaged driver we do not
     # know (no row in the rules file) is treated like one that is too old: no guessing.
-    too_new = bool(gen and gen.min_driver_branch and (packaged is None or version_at_least(packaged, gen.min_driver_branch) is False))
+    # Every generation has a guard: too old for the card (Debian 11's 470 and Ada), or
+    # past a legacy generation's last branch.
+    too_new = bool(gen and (packaged is None or gen.driver_supports(packaged) is False))
+    # ... and a driver no current PyTorch build runs on (bullseye's 470 is older than
+    # CUDA 12's 525.60.13 floor) would leave torch without the GPU: treated the same way.
+    torch_too_old = bool(packaged and rules.pytorch_for_driver(inputs.sm, packaged, "linux") is None)
+    if torch_too_old and not too_new:
+        notes.append(translate("Setup", "Debian {codename} packages driver {packaged}, which no current PyTorch build runs on (CUDA 12 builds need {floor} or newer).").format(
+            codename=codename, packaged=packaged, floor=rules.minor_compat_min_driver("12.0", "linux") or "-"))
+    too_new = too_new or torch_too_old
     repo = NVIDIA_DEBIAN_REPOS.get(os.version_id.split(".")[0] if os.version_id else "")
-    if too_new and repo:
+    if too_new and repo and gen and "open" in gen.kernel_modules:
+        target = source_target(rules, "nvidia-repo", "open", "nvidia-open", "nvidia-repo")
         # Debian's own nvidia-driver cannot drive this card: never install it. NVIDIA's
         # CUDA repository for this release carries current drivers as 'nvidia-open'.
         notes.append(translate("Setup", "Debian {codename} packages driver {packaged}, but {generation} cards need {need} or newer, which that package cannot provide. This plan installs the driver from NVIDIA's CUDA repository for Debian instead (nvidia-open).").format(
@@ -422,22 +525,24 @@ def debian_plan(os: OsInfo, inputs: PlanInputs, rules: Rules) -> Plan:
             source=SRC_NVIDIA_DEBIAN,
         ))
     elif too_new:
-        if packaged:
+        target = manual_target(rules)
+        if gen and packaged and gen.driver_supports(packaged) is False:
             notes.append(translate("Setup", "Debian {codename} packages driver {packaged}, but {generation} cards need {need} or newer. Install a newer driver by hand (see the driver step).").format(
                 codename=codename, packaged=packaged, generation=gen.name, need=gen.min_driver_branch))
-        else:
+        elif gen and not packaged:
             notes.append(translate("Setup", "GPU Assistant does not know which driver Debian {codename} packages, and {generation} cards need {need} or newer. Install a driver that new by hand (see the driver step).").format(
                 codename=codename, generation=gen.name, need=gen.min_driver_branch))
         steps.append(Step(
             id="install-driver",
             title=translate("Setup", "Install a driver new enough for this card"),
-            explanation=translate("Setup", "Debian's packaged NVIDIA driver is too old for {generation} cards, and GPU Assistant has no tested repository for this Debian release. Follow NVIDIA's driver installation guide for Debian (network repository, package nvidia-open).").format(generation=gen.name),
+            explanation=translate("Setup", "Debian's packaged NVIDIA driver cannot run this card together with a current PyTorch build, and GPU Assistant has no tested driver repository for this case. Upgrade to Debian 12 or 13, or install driver {branch} or newer by following NVIDIA's driver installation guide (open kernel modules for Turing and newer cards). Do not install Debian's nvidia-driver package here.").format(branch=MANUAL_BRANCH),
             manual=True,
             check=Check("command_ok", argv=("modinfo", "-F", "version", "nvidia")),
             link=NVIDIA_DRIVER_GUIDE,
             source=SRC_NVIDIA_DEBIAN,
         ))
     else:
+        target = DriverTarget(packaged.split(".")[0] if packaged else None, packaged, "proprietary", "nvidia-driver", "debian")
         steps.append(_apt_update())
         steps.append(Step(
             id="install-driver",
@@ -450,21 +555,29 @@ def debian_plan(os: OsInfo, inputs: PlanInputs, rules: Rules) -> Plan:
             source="https://wiki.debian.org/NvidiaGraphicsDrivers; https://packages.debian.org/" + codename + "/nvidia-detect",
         ))
     steps.append(nouveau_step("debian", inputs, INITRAMFS["debian"]))
-    return _finish(os, inputs, rules, "debian", steps, notes)
+    return _finish(os, inputs, rules, "debian", steps, notes, target=target)
 
 
 # ---- Fedora -------------------------------------------------------------------------
+SRC_RPMFUSION = ("https://rpmfusion.org/Howto/NVIDIA: akmod-nvidia for current GeForce/Quadro/Tesla cards (it builds the open "
+                 "or the proprietary module as NVIDIA recommends for the card); akmod-nvidia-open only for special cases; "
+                 "akmod-nvidia-580xx for Maxwell, Pascal and Volta after R590")
+
+
 def fedora_plan(os: OsInfo, inputs: PlanInputs, rules: Rules) -> Plan:
     release = os.version_id or "41"
     gen = inputs.generation
     if gen and gen.proprietary_only:
         pkgs = ("akmod-nvidia-580xx", "xorg-x11-drv-nvidia-580xx-cuda")
-    elif gen and gen.open_only:
-        pkgs = ("akmod-nvidia-open", "xorg-x11-drv-nvidia-cuda")
+        target = source_target(rules, "rpmfusion-580xx", "proprietary", pkgs[0], "rpmfusion")
     elif gen:
+        # RPM Fusion's Howto: akmod-nvidia for every current card, Blackwell included;
+        # it picks the open modules itself where NVIDIA recommends them.
         pkgs = ("akmod-nvidia", "xorg-x11-drv-nvidia-cuda")
+        target = source_target(rules, "rpmfusion", module_for(gen), pkgs[0], "rpmfusion")
     else:
         pkgs = ()  # unknown card: the person picks the package family
+        target = manual_target(rules)
     steps: list[Step] = [Step(
         id="enable-rpmfusion",
         title=translate("Setup", "Enable RPM Fusion (free and nonfree)"),
@@ -488,7 +601,7 @@ def fedora_plan(os: OsInfo, inputs: PlanInputs, rules: Rules) -> Plan:
             manual=True,
             check=Check("command_ok", argv=("modinfo", "-F", "version", "nvidia")),
             link="https://rpmfusion.org/Howto/NVIDIA",
-            source="https://rpmfusion.org/Howto/NVIDIA; research notes A3.2/A3.3 (open modules are Turing+ only; 580xx for Maxwell/Pascal/Volta)",
+            source=SRC_RPMFUSION,
         ))
     else:
         steps.append(Step(
@@ -499,7 +612,7 @@ def fedora_plan(os: OsInfo, inputs: PlanInputs, rules: Rules) -> Plan:
             needs_root=True,
             check=Check("command_ok", argv=("rpm", "-q", pkgs[0])),
             undo=(("dnf", "remove", "-y", *pkgs),),
-            source="https://rpmfusion.org/Howto/NVIDIA",
+            source=SRC_RPMFUSION,
         ))
     steps.append(Step(
         id="build-module",
@@ -511,7 +624,144 @@ def fedora_plan(os: OsInfo, inputs: PlanInputs, rules: Rules) -> Plan:
         source="https://rpmfusion.org/Howto/NVIDIA (wait for akmods; check with modinfo -F version nvidia)",
     ))
     steps.append(nouveau_step("fedora", inputs, INITRAMFS["fedora"]))
-    return _finish(os, inputs, rules, "fedora", steps, [], mok_done=mok is not None)
+    return _finish(os, inputs, rules, "fedora", steps, [], mok_done=mok is not None, target=target)
+
+
+# ---- Red Hat Enterprise Linux and rebuilds ---------------------------------------------
+SRC_NVIDIA_RHEL = ("NVIDIA Driver Installation Guide, Red Hat Enterprise Linux / Rocky / Alma / Oracle / Amazon Linux "
+                   "sections (" + NVIDIA_DRIVER_GUIDE + "): EPEL for DKMS, CUDA network repository cuda-<distro>.repo, "
+                   "'dnf install nvidia-open' (EL9/EL10, Amazon Linux 2023) or 'dnf module install nvidia-driver:open-dkms' (EL8)")
+
+
+def rhel_repo(os: OsInfo) -> tuple[str | None, int]:
+    """(NVIDIA repository name, major release) for a Red Hat family system."""
+    major = int(re.match(r"\d+", os.version_id or "0").group(0)) if re.match(r"\d+", os.version_id or "") else 0
+    if os.id == "amzn":
+        return ("amzn2023" if major >= 2023 else None), major
+    if major in (8, 9, 10):
+        return f"rhel{major}", major
+    return None, major
+
+
+def rhel_plan(os: OsInfo, inputs: PlanInputs, rules: Rules) -> Plan:
+    gen = inputs.generation
+    repo, major = rhel_repo(os)
+    pkg_tool = "yum" if 0 < major <= 7 or (os.id == "amzn" and major == 2) else "dnf"
+    notes: list[Msg] = []
+    if repo is None:
+        notes.append(translate("Setup", "{os} is older than the releases NVIDIA's driver repository supports (RHEL 8, 9 and 10, Amazon Linux 2023). Install a current driver by hand or upgrade the system.").format(os=os.pretty_name))
+        return _generic(os, inputs, rules, notes, tool=INITRAMFS["fedora"], pkg_tool=pkg_tool)
+    repo_file = f"/etc/yum.repos.d/cuda-{repo}.repo"
+    repo_url = f"{NVIDIA_REPO_URL}/{repo}/x86_64/cuda-{repo}.repo"
+    headers = f"kernel-devel-{inputs.kernel}" if inputs.kernel else "kernel-devel"
+    steps: list[Step] = []
+    if os.id != "amzn":
+        steps.append(Step(
+            id="enable-epel",
+            title=translate("Setup", "Enable EPEL (for DKMS)"),
+            explanation=translate("Setup", "NVIDIA's packages build the kernel module with DKMS, which Red Hat family systems get from EPEL."),
+            commands=(("dnf", "install", "-y", f"https://dl.fedoraproject.org/pub/epel/epel-release-latest-{major}.noarch.rpm"),),
+            needs_root=True,
+            check=Check("command_ok", argv=("rpm", "-q", "epel-release")),
+            undo=(("dnf", "remove", "-y", "epel-release"),),
+            source=SRC_NVIDIA_RHEL,
+        ))
+    steps.append(Step(
+        id="add-nvidia-repository",
+        title=translate("Setup", "Add NVIDIA's CUDA repository"),
+        explanation=translate("Setup", "Downloads NVIDIA's repository file to {path}, a new file (nothing to back up); undo deletes it. Also installs the headers for your running kernel, which DKMS builds the module against.").format(path=repo_file),
+        commands=(("curl", "-fsSL", "-o", repo_file, repo_url), ("dnf", "install", "-y", headers, "kernel-headers")),
+        needs_root=True,
+        check=Check("file_exists", (repo_file,)),
+        undo=(("rm", "-f", repo_file),),
+        source=SRC_NVIDIA_RHEL,
+    ))
+    if gen and "open" in gen.kernel_modules:
+        if major == 8:
+            cmd: tuple[str, ...] = ("dnf", "module", "install", "-y", "nvidia-driver:open-dkms")
+            undo: tuple[str, ...] = ("dnf", "module", "remove", "-y", "--all", "nvidia-driver")
+        else:
+            cmd, undo = ("dnf", "install", "-y", "nvidia-open"), ("dnf", "remove", "-y", "nvidia-open")
+        target = source_target(rules, "nvidia-repo", "open", "nvidia-open", "nvidia-repo")
+        steps.append(Step(
+            id="install-driver",
+            title=translate("Setup", "Install NVIDIA's open driver (nvidia-open) from NVIDIA's repository"),
+            explanation=translate("Setup", "{generation} cards run on NVIDIA's open kernel modules. This installs the newest driver from NVIDIA's repository; DKMS builds the module for your kernel.").format(generation=gen.name),
+            commands=(cmd,),
+            needs_root=True,
+            check=Check("command_ok", argv=("modinfo", "-F", "version", "nvidia")),
+            undo=(undo,),
+            source=SRC_NVIDIA_RHEL,
+        ))
+    else:
+        target = manual_target(rules)
+        if gen:
+            text = translate("Setup", "{generation} cards need the proprietary kernel module from driver branch {branch}, the last that supports them; NVIDIA's repository installs a newer branch by default. Follow NVIDIA's driver installation guide to install branch {branch} with the proprietary module (on RHEL 8: 'dnf module install nvidia-driver:{branch}-dkms').").format(generation=gen.name, branch=gen.last_branch or MANUAL_BRANCH)
+        else:
+            text = translate("Setup", "GPU Assistant could not tell this card's generation from its PCI id. GTX 16xx, RTX 20xx and newer: 'sudo dnf install nvidia-open'. GTX 9xx, GTX 10xx and Volta: driver branch {branch} with the proprietary module, as NVIDIA's driver installation guide describes.").format(branch=MANUAL_BRANCH)
+        steps.append(Step(
+            id="install-driver",
+            title=translate("Setup", "Install a driver that runs this card"),
+            explanation=text,
+            manual=True,
+            check=Check("command_ok", argv=("modinfo", "-F", "version", "nvidia")),
+            link=NVIDIA_DRIVER_GUIDE,
+            source=SRC_NVIDIA_RHEL,
+        ))
+    steps.append(nouveau_step("rhel", inputs, INITRAMFS["fedora"]))
+    return _finish(os, inputs, rules, "rhel", steps, notes, target=target)
+
+
+# ---- openSUSE -----------------------------------------------------------------------
+SRC_OPENSUSE = ("https://en.opensuse.org/SDB:NVIDIA_drivers: NVIDIA's repository https://download.nvidia.com/opensuse/<release>, "
+                "'zypper install nvidia-open-driver-G06-signed-kmp-meta' for Turing and newer, "
+                "'zypper install-new-recommends --repo NVIDIA' to let the repository pick for older cards")
+
+
+def suse_plan(os: OsInfo, inputs: PlanInputs, rules: Rules) -> Plan:
+    gen = inputs.generation
+    if os.id == "opensuse-tumbleweed" or "tumbleweed" in os.pretty_name.lower():
+        repo = "https://download.nvidia.com/opensuse/tumbleweed"
+    elif os.id.startswith("opensuse") and os.version_id:
+        repo = f"https://download.nvidia.com/opensuse/leap/{os.version_id}"
+    else:  # SLES and others: NVIDIA's openSUSE repository is not for them
+        return _generic(os, inputs, rules, [], tool=INITRAMFS["suse"], pkg_tool="zypper")
+    steps: list[Step] = [Step(
+        id="add-nvidia-repository",
+        title=translate("Setup", "Add NVIDIA's repository for openSUSE"),
+        explanation=translate("Setup", "Adds NVIDIA's package repository ({url}) under the name NVIDIA and imports its signing key. Undo removes the repository.").format(url=repo),
+        commands=(("zypper", "--non-interactive", "addrepo", "--refresh", repo, "NVIDIA"),
+                  ("zypper", "--non-interactive", "--gpg-auto-import-keys", "refresh")),
+        needs_root=True,
+        check=Check("command_output", argv=("zypper", "repos"), expect="NVIDIA"),
+        undo=(("zypper", "--non-interactive", "removerepo", "NVIDIA"),),
+        source=SRC_OPENSUSE,
+    )]
+    if gen and "open" in gen.kernel_modules:
+        pkgs = ("nvidia-open-driver-G06-signed-kmp-meta", "nvidia-compute-utils-G06")
+        cmd: tuple[str, ...] = ("zypper", "--non-interactive", "install", *pkgs)
+        undo: tuple[tuple[str, ...], ...] = (("zypper", "--non-interactive", "remove", "--clean-deps", *pkgs),)
+        target = source_target(rules, "opensuse-g06", "open", pkgs[0], "opensuse")
+        title = translate("Setup", "Install NVIDIA's open driver (G06, signed)")
+        text = translate("Setup", "{generation} cards run on NVIDIA's open kernel modules; the signed package loads with Secure Boot on. nvidia-compute-utils-G06 adds nvidia-smi and the CUDA driver library.").format(generation=gen.name)
+    else:
+        cmd = ("zypper", "--non-interactive", "install-new-recommends", "--repo", "NVIDIA")
+        undo = ()
+        target = source_target(rules, "opensuse-g06", "proprietary" if gen else None, "nvidia-driver-G06-kmp", "opensuse")
+        title = translate("Setup", "Install the driver NVIDIA's repository recommends for this card")
+        text = translate("Setup", "zypper install-new-recommends picks the G06 packages that match your card (the proprietary module for cards older than Turing). Undo is by hand: 'zypper remove' the nvidia-*-G06 packages it installed.")
+    steps.append(Step(
+        id="install-driver",
+        title=title,
+        explanation=text,
+        commands=(cmd,),
+        needs_root=True,
+        check=Check("command_ok", argv=("modinfo", "-F", "version", "nvidia")),
+        undo=undo,
+        source=SRC_OPENSUSE,
+    ))
+    steps.append(nouveau_step("suse", inputs, INITRAMFS["suse"]))
+    return _finish(os, inputs, rules, "suse", steps, [], target=target)
 
 
 # ---- Arch ---------------------------------------------------------------------------
@@ -519,6 +769,7 @@ def arch_plan(os: OsInfo, inputs: PlanInputs, rules: Rules) -> Plan:
     gen = inputs.generation
     notes: list[Msg] = []
     if gen and gen.proprietary_only:
+        target = source_target(rules, "arch-580xx", "proprietary", "nvidia-580xx-dkms", "aur")
         steps = [Step(
             id="install-driver",
             title=translate("Setup", "Install the 580xx legacy driver from the AUR"),
@@ -526,9 +777,10 @@ def arch_plan(os: OsInfo, inputs: PlanInputs, rules: Rules) -> Plan:
             manual=True,
             check=Check("command_ok", argv=("modinfo", "-F", "version", "nvidia")),
             link="https://aur.archlinux.org/packages/nvidia-580xx-dkms",
-            source="archlinux.org news on the 590 driver (via worldofsoftware/altusintel; weak source)",
+            source="https://wiki.archlinux.org/title/NVIDIA (Pascal and older: nvidia-580xx-dkms from the AUR); archlinux.org news on the 590 driver",
         )]
     elif gen is None:
+        target = manual_target(rules)
         steps = [Step(
             id="install-driver",
             title=translate("Setup", "Pick the NVIDIA driver package for your card"),
@@ -536,9 +788,10 @@ def arch_plan(os: OsInfo, inputs: PlanInputs, rules: Rules) -> Plan:
             manual=True,
             check=Check("command_ok", argv=("modinfo", "-F", "version", "nvidia")),
             link="https://wiki.archlinux.org/title/NVIDIA",
-            source="research notes A3.2/A3.3: Arch's nvidia-open is Turing+ (open modules), Pascal/Maxwell use AUR nvidia-580xx-dkms",
+            source="https://wiki.archlinux.org/title/NVIDIA: nvidia-open for Turing and newer, AUR nvidia-580xx-dkms for older cards",
         )]
     else:
+        target = source_target(rules, "arch", "open", "nvidia-open", "arch")
         steps = [Step(
             id="install-driver",
             title=translate("Setup", "Install nvidia-open and nvidia-utils"),
@@ -547,41 +800,60 @@ def arch_plan(os: OsInfo, inputs: PlanInputs, rules: Rules) -> Plan:
             needs_root=True,
             check=Check("command_ok", argv=("pacman", "-Q", "nvidia-open")),
             undo=(("pacman", "-Rns", "--noconfirm", "nvidia-open", "nvidia-utils"),),
-            source="Arch packages nvidia-open / nvidia-utils (archlinux.org news on the 590 driver)",
+            source="https://wiki.archlinux.org/title/NVIDIA; Arch packages nvidia-open / nvidia-utils",
         )]
     steps.append(nouveau_step("arch", inputs, INITRAMFS["arch"]))
-    return _finish(os, inputs, rules, "arch", steps, notes)
+    return _finish(os, inputs, rules, "arch", steps, notes, target=target)
 
 
 # ---- anything else ------------------------------------------------------------------------
+INITRAMFS_BY_TOOL = {"dracut": ("dracut", "--force"), "update-initramfs": ("update-initramfs", "-u"), "mkinitcpio": ("mkinitcpio", "-P")}
+
+
 def generic_plan(os: OsInfo | None, inputs: PlanInputs, rules: Rules) -> Plan:
-    tool: tuple[str, ...] | None = None if inputs.probe_files else ("dracut", "--force")
-    for exe, cmd in (("/usr/bin/dracut", ("dracut", "--force")), ("/usr/sbin/update-initramfs", ("update-initramfs", "-u")),
-                     ("/usr/bin/mkinitcpio", ("mkinitcpio", "-P"))):
-        if inputs.probe_files and inputs.root.exists(exe):
-            tool = cmd
-            break
+    tool: tuple[str, ...] | None = None
+    if inputs.probe_files:
+        for exe, cmd in (("/usr/bin/dracut", ("dracut", "--force")), ("/usr/sbin/update-initramfs", ("update-initramfs", "-u")),
+                         ("/usr/bin/mkinitcpio", ("mkinitcpio", "-P"))):
+            if inputs.root.exists(exe):
+                tool = cmd
+                break
+    if tool is None and os is not None and os.initramfs_tool:
+        tool = INITRAMFS_BY_TOOL[os.initramfs_tool]  # known from ID / ID_LIKE (Mageia: dracut)
+    return _generic(os, inputs, rules, [], tool=tool)
+
+
+def _generic(os: OsInfo | None, inputs: PlanInputs, rules: Rules, notes: list[Msg], tool: tuple[str, ...] | None,
+             pkg_tool: str = "") -> Plan:
+    notes = list(notes)
+    if tool:
+        notes.append(translate("Setup", "The initramfs is rebuilt with '{tool}', the tool this distribution family uses.").format(tool=" ".join(tool)))
+    else:
+        notes.append(translate("Setup", "GPU Assistant cannot tell which tool rebuilds this system's initramfs; the nouveau step only writes the blacklist file. Rebuild the initramfs with your distribution's tool before rebooting."))
+    explanation = translate("Setup", "Use your distribution's own NVIDIA packages (its package manager or driver tool); mixing them with NVIDIA's .run installer is the most common cause of breakage. Install driver branch {branch} or newer: the open kernel modules for Turing and newer cards, the proprietary module (branch {branch}, the last with them) for Maxwell, Pascal and Volta.").format(branch=MANUAL_BRANCH)
+    if pkg_tool:
+        explanation = translate("Setup", "{explanation} This system installs packages with {tool}.").format(explanation=explanation, tool=pkg_tool)
     steps = [Step(
         id="install-driver",
         title=translate("Setup", "Install your distribution's NVIDIA driver package"),
-        explanation=translate("Setup", "Use your distribution's own NVIDIA packages (its package manager or driver tool); mixing them with NVIDIA's .run installer is the most common cause of breakage. Pick the open kernel modules for Turing and newer cards."),
+        explanation=explanation,
         manual=True,
         check=Check("command_ok", argv=("modinfo", "-F", "version", "nvidia")),
         link="https://www.nvidia.com/Download/index.aspx",
         source="research notes A3.5 (mixing .run with distro packages); NVIDIA/open-gpu-kernel-modules README",
     ), nouveau_step("generic", inputs, tool)]
-    return _finish(os, inputs, rules, "generic", steps, [], supported=False)
+    return _finish(os, inputs, rules, "generic", steps, notes, supported=False, target=manual_target(rules))
 
 
 def _finish(os: OsInfo | None, inputs: PlanInputs, rules: Rules, family: str, steps: list[Step],
-            notes: list[Msg], supported: bool = True, mok_done: bool = False) -> Plan:
+            notes: list[Msg], supported: bool = True, mok_done: bool = False, target: DriverTarget | None = None) -> Plan:
     if not mok_done:
         mok = mok_step(family, inputs)
         if mok:
             steps.append(mok)
     if needs_venv(inputs, "linux"):
         steps += venv_steps(family, inputs)
-    install, verify = pytorch_steps(inputs, rules, "linux")
+    install, verify = pytorch_steps(inputs, rules, "linux", target)
     steps += [reboot_step(), verify_driver_step(), install, verify]
     module = _module_note(inputs.generation)
     all_notes = [n for n in (module, *notes) if n is not None]
@@ -590,7 +862,34 @@ def _finish(os: OsInfo | None, inputs: PlanInputs, rules: Rules, family: str, st
         summary = translate("Setup", "{steps} steps for {gpu} on {os}").format(steps=len(steps), gpu=inputs.gpu_label, os=label)
     else:
         summary = translate("Setup", "{os} is not a distribution GPU Assistant has tested steps for. These are the generic steps; follow your distribution's documentation for the driver package.").format(os=label)
-    return Plan(plan_key(label, inputs.gpu_label), "linux", label, supported, summary, tuple(all_notes), tuple(steps))
+    outcome = plan_outcome(inputs, rules, target)
+    if target is not None and outcome.pytorch_build is None:
+        all_notes.append(translate("Setup", "No current PyTorch build runs on driver {driver} with this card; install a newer driver before the PyTorch step.").format(driver=target.version or "-"))
+    return Plan(plan_key(label, inputs.gpu_label), "linux", label, supported, summary, tuple(all_notes), tuple(steps), outcome)
+
+
+def plan_outcome(inputs: PlanInputs, rules: Rules, target: DriverTarget | None) -> PlanOutcome:
+    choice = pytorch_choice(inputs, rules, "linux", target)
+    gen = inputs.generation
+    version = target.version if target else inputs.driver_version
+    release = rules.newest_release(choice.variant.variant) if choice else None
+    runs = None
+    if choice and version:
+        runs = rules.driver_ok_for_cuda(version, choice.variant.cuda, "linux")
+    return PlanOutcome(
+        driver_branch=target.branch if target else None,
+        driver_version=version,
+        driver_module=target.module if target else None,
+        driver_package=target.package if target else "",
+        driver_from=target.origin if target else "installed",
+        driver_supports_card=gen.driver_supports(version) if gen and version else None,
+        pytorch_build=choice.variant.variant if choice else None,
+        pytorch_cuda=choice.variant.cuda if choice else None,
+        pytorch_index_url=choice.index_url if choice else None,
+        pytorch_needs_driver=choice.needs_driver if choice else None,
+        pytorch_runs=runs,
+        pytorch_release=".".join(map(str, release)) if release else None,
+    )
 
 
 def build_linux_plan(os: OsInfo | None, inputs: PlanInputs, rules: Rules) -> Plan:
@@ -601,6 +900,10 @@ def build_linux_plan(os: OsInfo | None, inputs: PlanInputs, rules: Rules) -> Pla
         return debian_plan(os, inputs, rules)  # type: ignore[arg-type]
     if family == "fedora":
         return fedora_plan(os, inputs, rules)  # type: ignore[arg-type]
+    if family == "rhel":
+        return rhel_plan(os, inputs, rules)  # type: ignore[arg-type]
+    if family == "suse":
+        return suse_plan(os, inputs, rules)  # type: ignore[arg-type]
     if family == "arch":
         return arch_plan(os, inputs, rules)  # type: ignore[arg-type]
     return generic_plan(os, inputs, rules)

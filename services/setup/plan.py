@@ -101,6 +101,35 @@ class Step:
 
 
 @dataclass(frozen=True, slots=True)
+class PlanOutcome:
+    """What the machine has once the plan is done: the driver it ends with and the
+    PyTorch build chosen for that driver (so the two cannot disagree)."""
+
+    driver_branch: str | None  # '580'; None when the plan cannot know (manual step)
+    driver_version: str | None  # the lowest version the plan can end with ('580.65.06')
+    driver_module: str | None  # open | proprietary | None (the package decides)
+    driver_package: str  # what installs it ('nvidia-driver-580-open', 'akmod-nvidia', '' for manual)
+    driver_from: str  # ubuntu | debian | nvidia-repo | rpmfusion | arch | aur | opensuse | installed | manual
+    driver_supports_card: bool | None
+    pytorch_build: str | None  # 'cu130'
+    pytorch_cuda: str | None
+    pytorch_index_url: str | None
+    pytorch_needs_driver: str | None
+    pytorch_runs: str | None  # ok | minor_compat | None (unknown driver)
+    pytorch_release: str | None = None  # newest torch release with that build ('2.14')
+
+    def to_json(self) -> dict:
+        return {
+            "driver": {"branch": self.driver_branch, "version": self.driver_version, "module": self.driver_module,
+                       "package": self.driver_package, "from": self.driver_from,
+                       "supports_card": self.driver_supports_card},
+            "pytorch": {"build": self.pytorch_build, "cuda": self.pytorch_cuda, "index_url": self.pytorch_index_url,
+                        "needs_driver": self.pytorch_needs_driver, "runs_on_driver": self.pytorch_runs,
+                        "torch_release": self.pytorch_release},
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class Plan:
     key: str  # identifies the machine the plan is for (progress belongs to it)
     system: str  # linux | windows
@@ -109,6 +138,7 @@ class Plan:
     summary: Msg
     notes: tuple[Msg, ...] = ()
     steps: tuple[Step, ...] = field(default_factory=tuple)
+    outcome: PlanOutcome | None = None
 
     def step(self, step_id: str) -> Step | None:
         return next((s for s in self.steps if s.id == step_id), None)
@@ -122,6 +152,7 @@ class Plan:
             "summary": str(self.summary),
             "notes": [str(n) for n in self.notes],
             "steps": [s.to_json() for s in self.steps],
+            **(self.outcome.to_json() if self.outcome else {"driver": None, "pytorch": None}),
         }
 
 

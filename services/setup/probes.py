@@ -29,10 +29,15 @@ class OsInfo:
     codename: str = ""
     pretty_name: str = ""
     kernel: str = ""
+    base_codename: str = ""  # UBUNTU_CODENAME on Ubuntu derivatives (Mint 22 -> noble)
 
     @property
     def family(self) -> str:
-        """ubuntu | debian | fedora | arch | windows | unsupported."""
+        """ubuntu | debian | fedora | rhel | suse | arch | windows | unsupported.
+
+        From ID and the ID_LIKE chain (os-release(5)): Rocky/Alma say 'rhel centos
+        fedora', Oracle Linux and Amazon Linux 2023 only 'fedora', Mageia 'mandriva
+        fedora' -- so Red Hat rebuilds are matched by name before the fedora test."""
         if self.system == "windows":
             return "windows"
         ids = (self.id, *self.id_like)
@@ -40,11 +45,34 @@ class OsInfo:
             return "ubuntu"
         if "debian" in ids:
             return "debian"
-        if self.id == "fedora":
+        if self.id in RHEL_IDS or "rhel" in self.id_like or "centos" in self.id_like:
+            return "rhel"
+        if "mandriva" in ids or self.id in ("mageia", "openmandriva"):
+            return "unsupported"  # RPM-based but not Fedora's repositories
+        if self.id == "fedora" or "fedora" in self.id_like:
             return "fedora"
+        if "suse" in ids or self.id.startswith(("opensuse", "sles", "sle")):
+            return "suse"
         if "arch" in ids:
             return "arch"
         return "unsupported"
+
+    @property
+    def initramfs_tool(self) -> str | None:
+        """dracut | update-initramfs | mkinitcpio, when the family says which."""
+        ids = (self.id, *self.id_like)
+        if self.family in ("ubuntu", "debian"):
+            return "update-initramfs"
+        if self.family in ("fedora", "rhel", "suse") or any(i in ids for i in ("mageia", "mandriva", "openmandriva", "void")):
+            return "dracut"
+        if self.family == "arch":
+            return "mkinitcpio"
+        return None
+
+
+# Red Hat Enterprise Linux and its rebuilds, by os-release ID (their ID_LIKE may say only 'fedora').
+RHEL_IDS = ("rhel", "centos", "rocky", "almalinux", "ol", "amzn", "cloudlinux", "eurolinux", "navy", "circle",
+            "virtuozzo", "scientific")
 
 
 def parse_os_release(text: str, kernel: str = "") -> OsInfo:
@@ -72,6 +100,7 @@ def parse_os_release(text: str, kernel: str = "") -> OsInfo:
         codename=codename.lower(),
         pretty_name=values.get("PRETTY_NAME", values.get("NAME", "Linux")),
         kernel=kernel,
+        base_codename=(values.get("UBUNTU_CODENAME") or codename).lower(),
     )
 
 

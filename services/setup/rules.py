@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from services.paths import resource_path
@@ -109,9 +109,22 @@ class Generation:
     sm: tuple[str, ...]
     kernel_modules: tuple[str, ...]  # 'open', 'proprietary'
     last_branch: str | None
-    min_driver_branch: str | None
+    min_driver_branch: str | None  # the oldest driver that runs this generation (a version)
     source: str
     modules_source: str
+    min_driver_source: str = ""
+
+    def driver_supports(self, driver: str | None) -> bool | None:
+        """Does driver ``driver`` (a version or a branch) run this generation? None when unknown."""
+        if not driver:
+            return None
+        new_enough = version_at_least(driver, self.min_driver_branch) if self.min_driver_branch else True
+        # Legacy generations: the branch after last_branch no longer has them.
+        old_enough = True
+        if self.last_branch:
+            d = parse_version(driver)
+            old_enough = bool(d) and d[0] <= int(self.last_branch)
+        return bool(new_enough) and old_enough
 
     @property
     def open_only(self) -> bool:
@@ -150,6 +163,11 @@ class Rules:
     distro_driver_notes: tuple[dict, ...]
     windows: dict
     downloads: tuple[dict, ...]
+    # Ubuntu release codename -> driver branches in its archive; first version of a branch.
+    ubuntu_branches: dict = field(default_factory=dict)
+    branch_min_version: dict = field(default_factory=dict)
+    # Where a plan gets its driver (NVIDIA's repository, RPM Fusion, Arch ...): id -> row.
+    driver_sources: dict = field(default_factory=dict)
 
     # ---- lookups -------------------------------------------------------
     def generation(self, name: str | None) -> Generation | None:
@@ -169,6 +187,36 @@ class Rules:
             if any(p.search(name or "") for p in patterns):
                 return generation, "name"
         return None, None
+
+    def pytorch_for_driver(self, sm: str | None, driver: str | None, os_name: str) -> "WheelChoice | None":
+        """The newest current PyTorch build that has this card's architecture and that
+        driver ``driver`` runs: meeting its toolkit's Table-3 minimum first, else through
+        CUDA minor-version compatibility (same CUDA major, driver >= the major's floor).
+        None when no current build runs on that driver."""
+        if sm is None:
+            pool = [v for v in self.variants if v.status == "current" and sm_number(v.arch_min) is not None]
+            pool.sort(key=lambda v: (sm_number(v.arch_min), -(sm_number(v.arch_max) or 0)))
+            pool = pool[:1]  # unknown card: the build covering the most generations
+        else:
+            pool = [v for v in self.variants if v.status == "current" and v.supports(sm)]
+            # Newest PyTorch release that still ships the build first (cu128 stopped at 2.11),
+            # then the newest CUDA.
+            pool.sort(key=lambda v: (self.newest_release(v.variant) or (0,), parse_version(v.cuda)), reverse=True)
+        if not driver:
+            return None
+        for want in ("ok", "minor_compat"):
+            for v in pool:
+                if self.driver_ok_for_cuda(driver, v.cuda, os_name) == want:
+                    return WheelChoice(v, self.index_url(v.variant), driver_ok=True,
+                                       needs_driver=self.toolkit_min_driver(v.cuda, os_name) or self.minor_compat_min_driver(v.cuda, os_name),
+                                       most_compatible=sm is None, compat=want,
+                                       floor_driver=self.minor_compat_min_driver(v.cuda, os_name) if want == "minor_compat" else None)
+        return None
+
+    def newest_release(self, variant: str) -> tuple[int, ...] | None:
+        """The newest PyTorch release (as a version tuple) in the table that ships ``variant``."""
+        have = [parse_version(t) for t, vs in self.releases if variant in vs]
+        return max((h for h in have if h), default=None)
 
     def variant(self, name: str) -> WheelVariant | None:
         return next((v for v in self.variants if v.variant == name), None)
@@ -250,12 +298,28 @@ class WheelChoice:
     driver_ok: bool  # the installed driver meets the variant's toolkit minimum
     needs_driver: str | None
     most_compatible: bool = False  # the card is unknown: widest architecture range, not newest
+    compat: str = "ok"  # 'ok' (Table 3) or 'minor_compat' (runs through minor-version compatibility)
+    floor_driver: str | None = None  # with minor_compat: the lowest driver of that CUDA major
 
 
 def _req(data: dict, key: str):
     if key not in data:
         raise RulesError(f"rules file lacks '{key}'")
     return data[key]
+
+
+def _gpu_ids(data: dict) -> tuple[GpuId, ...]:
+    """The hand-checked rows first, then NVIDIA's generated device-id list
+    (installer/gen_nvidia_device_ids.py), so every card since Maxwell is known by id."""
+    rows = [GpuId(r["device_id"].lower(), r["name"], r["generation"], r["source"]) for r in _req(data, "gpu_ids")]
+    seen = {r.device_id for r in rows}
+    block = data.get("nvidia_device_ids") or {}
+    source = f"{block.get('source', '')} ({block.get('date', '')})"
+    for did, name, arch in block.get("devices", ()):
+        if did.lower() not in seen:
+            seen.add(did.lower())
+            rows.append(GpuId(did.lower(), name, arch, source))
+    return tuple(rows)
 
 
 def load_rules(path: Path | None = None) -> Rules:
@@ -287,10 +351,10 @@ def load_rules(path: Path | None = None) -> Rules:
             releases=tuple((r["torch"], tuple(r["variants"])) for r in _req(data, "pytorch_releases")),
             generations=tuple(
                 Generation(g["name"], tuple(g["sm"]), tuple(g["kernel_modules"]), g.get("last_branch"),
-                           g.get("min_driver_branch"), g["source"], g["modules_source"])
+                           g.get("min_driver_branch"), g["source"], g["modules_source"], g.get("min_driver_source", ""))
                 for g in _req(data, "generations")
             ),
-            gpu_ids=tuple(GpuId(r["device_id"].lower(), r["name"], r["generation"], r["source"]) for r in _req(data, "gpu_ids")),
+            gpu_ids=_gpu_ids(data),
             name_patterns=tuple(
                 (p["generation"], tuple(re.compile(x, re.IGNORECASE) for x in p["patterns"]))
                 for p in _req(data, "name_patterns")
@@ -299,6 +363,9 @@ def load_rules(path: Path | None = None) -> Rules:
             distro_driver_notes=tuple(data.get("distro_driver_notes", ())),
             windows=dict(_req(data, "windows")),
             downloads=tuple(data.get("downloads", ())),
+            ubuntu_branches={r["codename"]: tuple(r["branches"]) for r in data.get("ubuntu_driver_branches", ())},
+            branch_min_version={k: v for k, v in data.get("ubuntu_branch_min_version", {}).items() if k != "source"},
+            driver_sources={r["id"]: r for r in data.get("driver_sources", ())},
         )
-    except (KeyError, TypeError, re.error) as exc:
+    except (KeyError, TypeError, ValueError, re.error) as exc:
         raise RulesError(f"the rules file {path} is malformed: {exc}") from exc
