@@ -289,10 +289,12 @@ class DriverTarget:
 # A plan that ends in a manual driver step asks for this branch: the last one with
 # Maxwell, Pascal and Volta, new enough for Blackwell and for PyTorch's cu130 build.
 MANUAL_BRANCH = "580"
+# NVIDIA made the open kernel modules the default (and fully supported on GeForce) in R560.
+OPEN_DEFAULT_BRANCH = 560
 
 
-def manual_target(rules: Rules) -> DriverTarget:
-    return DriverTarget(MANUAL_BRANCH, rules.branch_min_version.get(MANUAL_BRANCH, "580.65.06"), None, "", "manual")
+def manual_target(rules: Rules, gen: Generation | None = None) -> DriverTarget:
+    return DriverTarget(MANUAL_BRANCH, rules.branch_min_version.get(MANUAL_BRANCH, "580.65.06"), module_for(gen), "", "manual")
 
 
 def source_target(rules: Rules, source_id: str, module: str | None, package: str, origin: str) -> DriverTarget:
@@ -349,6 +351,9 @@ def ubuntu_plan(os: OsInfo, inputs: PlanInputs, rules: Rules) -> Plan:
     branch, origin = ubuntu_branch(os, inputs, rules, gen) if gen else (None, "")
     if gen and branch:
         module = module_for(gen)
+        if module == "open" and not gen.open_only and int(branch) < OPEN_DEFAULT_BRANCH:
+            # Before R560 the open modules were not the supported default on GeForce cards.
+            module = "proprietary"
         suffix = "-open" if module == "open" else ""
         # Always name the branch and variant: a bare 'ubuntu-drivers install' takes the
         # package marked recommended, which on RTX 50 is the closed module that cannot
@@ -363,7 +368,9 @@ def ubuntu_plan(os: OsInfo, inputs: PlanInputs, rules: Rules) -> Plan:
             explanation = translate("Setup", "{generation} cards need NVIDIA's proprietary kernel module, and driver branch {last} is the last that supports them. This installs nvidia-driver-{branch} by name; the first command makes sure the tool is there.").format(generation=gen.name, branch=branch, last=gen.last_branch or "580")
         if origin == "assumed":
             notes.append(translate("Setup", "GPU Assistant has no driver list for this Ubuntu release, so it assumes branch {branch} is in its archive, as it is in every supported Ubuntu LTS release. If 'ubuntu-drivers list' does not show nvidia-driver-{branch}, pick the newest branch it shows.").format(branch=branch))
-        target = DriverTarget(branch, rules.branch_min_version.get(branch), module, f"nvidia-driver-{branch}{suffix}", "ubuntu")
+        # The branch's first release when the rules know it, else the branch itself
+        # ('575' compares as 575.0.0: a lower bound all the same).
+        target = DriverTarget(branch, rules.branch_min_version.get(branch) or branch, module, f"nvidia-driver-{branch}{suffix}", "ubuntu")
         install = Step(
             id="install-driver",
             title=title,
@@ -376,7 +383,7 @@ def ubuntu_plan(os: OsInfo, inputs: PlanInputs, rules: Rules) -> Plan:
         )
         steps = [_apt_update(), install]
     else:
-        target = manual_target(rules)
+        target = manual_target(rules, gen)
         if gen:
             notes.append(translate("Setup", "{os} has no NVIDIA driver package new enough for {generation} cards (they need {need} or newer).").format(
                 os=os.pretty_name, generation=gen.name, need=gen.min_driver_branch or "-"))
@@ -525,7 +532,7 @@ def debian_plan(os: OsInfo, inputs: PlanInputs, rules: Rules) -> Plan:
             source=SRC_NVIDIA_DEBIAN,
         ))
     elif too_new:
-        target = manual_target(rules)
+        target = manual_target(rules, gen)
         if gen and packaged and gen.driver_supports(packaged) is False:
             notes.append(translate("Setup", "Debian {codename} packages driver {packaged}, but {generation} cards need {need} or newer. Install a newer driver by hand (see the driver step).").format(
                 codename=codename, packaged=packaged, generation=gen.name, need=gen.min_driver_branch))
@@ -670,10 +677,10 @@ def rhel_plan(os: OsInfo, inputs: PlanInputs, rules: Rules) -> Plan:
         id="add-nvidia-repository",
         title=translate("Setup", "Add NVIDIA's CUDA repository"),
         explanation=translate("Setup", "Downloads NVIDIA's repository file to {path}, a new file (nothing to back up); undo deletes it. Also installs the headers for your running kernel, which DKMS builds the module against.").format(path=repo_file),
-        commands=(("curl", "-fsSL", "-o", repo_file, repo_url), ("dnf", "install", "-y", headers, "kernel-headers")),
+        commands=(("curl", "-fsSL", "-o", str(inputs.root(repo_file)), repo_url), ("dnf", "install", "-y", headers, "kernel-headers")),
         needs_root=True,
         check=Check("file_exists", (repo_file,)),
-        undo=(("rm", "-f", repo_file),),
+        undo=(("rm", "-f", str(inputs.root(repo_file))),),
         source=SRC_NVIDIA_RHEL,
     ))
     if gen and "open" in gen.kernel_modules:
@@ -694,7 +701,7 @@ def rhel_plan(os: OsInfo, inputs: PlanInputs, rules: Rules) -> Plan:
             source=SRC_NVIDIA_RHEL,
         ))
     else:
-        target = manual_target(rules)
+        target = manual_target(rules, gen)
         if gen:
             text = translate("Setup", "{generation} cards need the proprietary kernel module from driver branch {branch}, the last that supports them; NVIDIA's repository installs a newer branch by default. Follow NVIDIA's driver installation guide to install branch {branch} with the proprietary module (on RHEL 8: 'dnf module install nvidia-driver:{branch}-dkms').").format(generation=gen.name, branch=gen.last_branch or MANUAL_BRANCH)
         else:

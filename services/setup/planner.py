@@ -58,7 +58,7 @@ def inputs_for(rules: Rules, root: SystemRoot, staging_dir: Path, device_id: str
         sm = guess_sm(rules, gen.name, name)
     label = _product_name(name) or (f"10de:{device_id}" if device_id else "NVIDIA GPU")
     hit = next((g for g in rules.gpu_ids if device_id and g.device_id == device_id), None)
-    if hit and not name:
+    if hit and (not name or ":" in name):  # no name, or only the id (sysfs without lspci)
         label = hit.name
     return PlanInputs(root=root, staging_dir=staging_dir, generation=gen, sm=sm, gpu_label=label,
                       secure_boot=secure_boot, kernel=kernel, driver_version=driver_version,

@@ -51,8 +51,8 @@ def test_os_release_families():
     assert fam == {
         "ubuntu-20.04": "ubuntu", "ubuntu-22.04": "ubuntu", "ubuntu-24.04": "ubuntu", "debian-11": "debian",
         "debian-12": "debian", "debian-13": "debian", "fedora-41": "fedora", "arch": "arch",
-        "linuxmint-22": "ubuntu", "pop-22.04": "ubuntu", "opensuse-tumbleweed": "unsupported",
-        "opensuse-leap-15.6": "unsupported",
+        "linuxmint-22": "ubuntu", "pop-22.04": "ubuntu", "opensuse-tumbleweed": "suse",
+        "opensuse-leap-15.6": "suse",
     }
     assert parse_os_release(os_release("debian-13")).codename == "trixie"
 
@@ -194,7 +194,7 @@ def test_sysfs_scan_without_lspci(machine):
 
 
 def test_unsupported_distro_is_said(machine):
-    machine.distro("opensuse-tumbleweed").lspci("lspci-4090-nvidia.txt").loaded(None).modinfo(None)
+    machine.distro("mageia-8").lspci("lspci-4090-nvidia.txt").loaded(None).modinfo(None)
     report = run(machine, NO_NVML, None)
     assert "distro_unsupported" in codes(report)
 

@@ -62,7 +62,9 @@ def test_generation_from_the_systems_pci_ids(tmp_path, where):
 def test_exact_id_in_the_rules_wins_and_unknown_stays_unknown(tmp_path):
     empty = SystemRoot(tmp_path)
     assert inputs_for(RULES, empty, tmp_path, "2b85").generation.name == "Blackwell"
-    unknown = inputs_for(RULES, empty, tmp_path, "1b80")
+    # NVIDIA's device-id list in the rules: known by the id alone, no pci.ids needed
+    assert inputs_for(RULES, empty, tmp_path, "1b80").generation.name == "Pascal"
+    unknown = inputs_for(RULES, empty, tmp_path, UNKNOWN_ID)
     assert unknown.generation is None and unknown.sm is None
 
 
@@ -73,9 +75,13 @@ def test_unknown_card_gets_the_most_compatible_wheel():
     assert RULES.recommend_variant("sm_120", None, "linux").variant.variant != "cu126"
 
 
+# GB10 (DGX Spark): an NVIDIA id in pci.ids but in no device-id block the rules map.
+UNKNOWN_ID = "2e12"
+
+
 @pytest.mark.parametrize("distro", ["arch", "fedora-41"])
 def test_unknown_card_never_gets_open_modules(tmp_path, distro):
-    p = plan(tmp_path, distro, "1b80")
+    p = plan(tmp_path, distro, UNKNOWN_ID)
     step = p.step("install-driver")
     assert step.manual and not step.commands and "580xx" in str(step.explanation)
     assert "nvidia-open" not in all_args(p) and "akmod-nvidia-open" not in all_args(p)
@@ -105,15 +111,17 @@ def install_wheel(data: dict) -> str:
 
 
 @pytest.mark.parametrize("distro", ["arch", "fedora-41", "ubuntu-24.04"])
-def test_cli_gtx_1080_unknown_to_the_rules(cli_root, capsys, distro):
-    data = cli_plan(capsys, distro, "10de:1b80")
+def test_cli_gtx_1080_known_by_its_id_alone(cli_root, capsys, distro):
+    data = cli_plan(capsys, distro, "10de:1b80")  # no pci.ids on this machine
     assert "nvidia-open" not in cli_args(data) and "akmod-nvidia-open" not in cli_args(data)
     assert install_wheel(data).endswith("/cu126")
     driver = next(s for s in data["steps"] if s["id"] == "install-driver")
-    if distro == "ubuntu-24.04":  # ubuntu-drivers matches the PCI id itself
-        assert ["ubuntu-drivers", "install"] in driver["commands"]
+    if distro == "ubuntu-24.04":  # the proprietary 580 branch, by name
+        assert ["ubuntu-drivers", "install", "nvidia:580"] in driver["commands"]
+    elif distro == "fedora-41":
+        assert "akmod-nvidia-580xx" in cli_args(data)
     else:
-        assert driver["manual"] and driver["commands"] == []
+        assert driver["manual"] and "nvidia-580xx-dkms" in driver["link"]
 
 
 @pytest.mark.parametrize("distro", ["arch", "fedora-41", "ubuntu-24.04"])
@@ -247,17 +255,18 @@ def test_ubuntu_drivers_list_is_read_in_its_real_format():
 def test_ubuntu_turing_plus_installs_the_open_variant_of_the_recommended_branch(tmp_path):
     listed = UbuntuDriversList(parse_ubuntu_drivers_list(recorded("ubuntu-drivers-list-4090.txt")), "nvidia-driver-570")
     kw = dict(ubuntu_driver_packages=listed.packages, ubuntu_recommended=listed.recommended)
+    # the newest desktop -open branch this machine's list offers (575 > the recommended 570)
     ada = plan(tmp_path, "ubuntu-24.04", "2684", **kw)
-    assert ada.step("install-driver").commands[-1] == ("ubuntu-drivers", "install", "nvidia:570-open")
-    # Pascal has no open modules: ubuntu-drivers picks the proprietary package itself
-    (tmp_path / "root/usr/share/misc").mkdir(parents=True)
-    shutil.copy(PCI_IDS, tmp_path / "root/usr/share/misc/pci.ids")
+    assert ada.step("install-driver").commands[-1] == ("ubuntu-drivers", "install", "nvidia:575-open")
+    # 575 is older than cu130's 580.65.06: the newest torch build it runs is cu126 (2.14)
+    assert ada.outcome.driver_branch == "575" and ada.outcome.pytorch_build == "cu126" and ada.outcome.pytorch_runs == "ok"
+    # Pascal has no open modules: the proprietary package of the same branch, by name
     pascal = plan(tmp_path, "ubuntu-24.04", "1b80", **kw)
-    assert pascal.step("install-driver").commands[-1] == ("ubuntu-drivers", "install")
-    # not run on the machine (another machine's os-release): the tool decides, and the step says why
+    assert pascal.step("install-driver").commands[-1] == ("ubuntu-drivers", "install", "nvidia:575")
+    # another machine's os-release: the branch comes from the rules' list for noble, never a bare install
     other = plan(tmp_path, "ubuntu-24.04", "2684")
-    assert other.step("install-driver").commands[-1] == ("ubuntu-drivers", "install")
-    assert "ubuntu-drivers list" in str(other.step("install-driver").explanation)
+    assert other.step("install-driver").commands[-1] == ("ubuntu-drivers", "install", "nvidia:580-open")
+    assert all(c != ("ubuntu-drivers", "install") for s in other.steps for c in s.commands)
 
 
 def test_pci_ids_also_helps_when_the_name_is_only_the_id(tmp_path):
@@ -273,4 +282,4 @@ def test_blackwell_on_debian_11_is_a_manual_step_not_the_packaged_driver(tmp_pat
     step = p.step("install-driver")
     assert step.manual and not step.commands and step.link.startswith("https://docs.nvidia.com/")
     assert "nvidia-driver" not in all_args(p)
-    assert any("does not know which driver Debian bullseye packages" in str(n) for n in p.notes)
+    assert any("Debian bullseye packages driver 470" in str(n) and "Blackwell cards need 570" in str(n) for n in p.notes)
