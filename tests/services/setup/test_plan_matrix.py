@@ -189,3 +189,23 @@ def test_family_on_unseen_os_release(cli_root, capsys, tmp_path, text):
         else:  # not knowable: only the file is written, and the plan says so
             assert len(nouveau) == 1 and any("cannot tell which tool rebuilds" in n for n in data["notes"])
         assert data["driver"]["version"] and data["pytorch"]["build"]
+
+
+def test_rules_rows_carry_their_sources():
+    from services.setup.rules import RULES_FILE
+
+    data = json.loads(RULES_FILE.read_text(encoding="utf-8"))
+    for g in data["generations"]:  # a minimum-driver guard for every generation, with its source
+        assert g["min_driver_branch"] and "Table 3" in g["min_driver_source"], g["name"]
+    for key in ("driver_sources", "ubuntu_driver_branches", "distro_driver_notes", "pytorch_releases"):
+        assert data[key] and all(r.get("source") for r in data[key]), key
+    assert data["pytorch_releases"][-1]["torch"] == "2.14" and "197555" in data["pytorch_releases"][-1]["source"]
+
+
+def test_pytorch_for_driver_prefers_the_newest_release_then_the_newest_cuda():
+    assert RULES.pytorch_for_driver("sm_89", "580.65.06", "linux").variant.variant == "cu130"
+    older = RULES.pytorch_for_driver("sm_89", "535.247.01", "linux")  # Debian 12
+    assert older.variant.variant == "cu126" and older.compat == "minor_compat" and older.floor_driver == "525.60.13"
+    assert RULES.pytorch_for_driver("sm_120", "570.124.06", "linux").variant.variant == "cu128"  # last in 2.11
+    assert RULES.pytorch_for_driver("sm_61", "580.65.06", "linux").variant.variant == "cu126"  # cu130 starts at Turing
+    assert RULES.pytorch_for_driver("sm_61", "470.256.02", "linux") is None  # Debian 11: nothing current runs
