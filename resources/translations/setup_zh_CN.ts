@@ -550,6 +550,14 @@
         <translation>为 PyTorch 创建 Python 虚拟环境</translation>
     </message>
     <message>
+        <source>Installs PyTorch&apos;s {variant} build into {python}, chosen for the driver this plan installs ({driver} or newer). It brings its own CUDA and cuDNN libraries; only the driver is needed system-wide. Add torchvision/torchaudio to the command if you use them, so their builds match.</source>
+        <translation>把 PyTorch 的 {variant} 版本安装到 {python}，这是按本计划安装的驱动（{driver} 或更新）选出的版本。它自带 CUDA 和 cuDNN 库，系统里只需要驱动。如果你用 torchvision/torchaudio，把它们也加进这条命令，让版本一致。</translation>
+    </message>
+    <message>
+        <source>{explanation} That driver is older than the one CUDA {cuda} shipped with ({need}); PyTorch still runs on it through CUDA minor-version compatibility (any driver from {floor} on), though a few newer CUDA features may be missing.</source>
+        <translation>{explanation} 这个驱动比 CUDA {cuda} 随附的驱动（{need}）旧；PyTorch 仍可借助 CUDA 次版本兼容在上面运行（{floor} 及以上的驱动均可），只是少数较新的 CUDA 功能可能不可用。</translation>
+    </message>
+    <message>
         <source>Installs PyTorch&apos;s {variant} build into {python}. It brings its own CUDA and cuDNN libraries; only the driver is needed system-wide. It needs driver {need} or newer (you have {driver}). Add torchvision/torchaudio to the command if you use them, so their builds match.</source>
         <translation>把 PyTorch 的 {variant} 版本装进 {python}。它自带 CUDA 和 cuDNN 库，系统里只需要装驱动。它需要 {need} 或更新的驱动（你的是 {driver}）。如果用到 torchvision/torchaudio，请加在同一条命令里，保证版本匹配。</translation>
     </message>
@@ -578,8 +586,40 @@
         <translation>无法从 PCI ID 判断这张显卡的架构，所以计划不替你在开源内核模块（仅支持 Turing 及更新的显卡）和闭源模块之间做选择：驱动步骤会说明怎么选，PyTorch 则选用支持显卡架构最多的版本。</translation>
     </message>
     <message>
-        <source>ubuntu-drivers matches your card&apos;s PCI id against the driver packages and installs the recommended one, open or proprietary as the package prefers (its Prefer-Variant header). The branch and the -open variant are chosen from &apos;ubuntu-drivers list&apos; when the wizard runs on the machine itself; for another machine, or before ubuntu-drivers is installed, the tool decides. The first command makes sure the tool is there (Mint and Pop!_OS too).</source>
-        <translation>ubuntu-drivers 会用显卡的 PCI ID 匹配驱动软件包，并安装推荐的那个；开源还是闭源由软件包的 Prefer-Variant 字段决定。向导在本机运行时，会根据 &apos;ubuntu-drivers list&apos; 的结果选定驱动分支和 -open 版本；如果是为另一台电脑生成计划，或者 ubuntu-drivers 还没安装，则由该工具自己决定。第一条命令确保这个工具已安装（Mint 和 Pop!_OS 也适用）。</translation>
+        <source>{generation} cards run on NVIDIA&apos;s open kernel modules (NVIDIA&apos;s default since driver 560; RTX 50 cards work only with them). This installs nvidia-driver-{branch}-open by name, never the &apos;recommended&apos; pick, which can be the closed module. Branch {branch} is the newest in this Ubuntu release that runs the card; the first command makes sure the tool is there.</source>
+        <translation>{generation} 显卡使用 NVIDIA 的开源内核模块（自 560 驱动起为 NVIDIA 默认；RTX 50 只能用它）。这里按名称安装 nvidia-driver-{branch}-open，绝不用“推荐”项，因为推荐的可能是闭源模块。{branch} 分支是此 Ubuntu 版本中能驱动这张卡的最新分支；第一条命令确保工具已安装。</translation>
+    </message>
+    <message>
+        <source>Install NVIDIA driver {branch} (proprietary kernel module)</source>
+        <translation>安装 NVIDIA 驱动 {branch}（专有内核模块）</translation>
+    </message>
+    <message>
+        <source>{generation} cards need NVIDIA&apos;s proprietary kernel module, and driver branch {last} is the last that supports them. This installs nvidia-driver-{branch} by name; the first command makes sure the tool is there.</source>
+        <translation>{generation} 显卡需要 NVIDIA 的专有内核模块，且 {last} 是支持它们的最后一个驱动分支。这里按名称安装 nvidia-driver-{branch}；第一条命令确保工具已安装。</translation>
+    </message>
+    <message>
+        <source>GPU Assistant has no driver list for this Ubuntu release, so it assumes branch {branch} is in its archive, as it is in every supported Ubuntu LTS release. If &apos;ubuntu-drivers list&apos; does not show nvidia-driver-{branch}, pick the newest branch it shows.</source>
+        <translation>GPU 助手没有此 Ubuntu 版本的驱动列表，因此假定其软件源中有 {branch} 分支（所有受支持的 Ubuntu LTS 版本都有）。如果 &apos;ubuntu-drivers list&apos; 没有列出 nvidia-driver-{branch}，请选择它列出的最新分支。</translation>
+    </message>
+    <message>
+        <source>{os} has no NVIDIA driver package new enough for {generation} cards (they need {need} or newer).</source>
+        <translation>{os} 没有足够新的 NVIDIA 驱动包来支持 {generation} 显卡（需要 {need} 或更新）。</translation>
+    </message>
+    <message>
+        <source>This Ubuntu release&apos;s archive has no driver branch that runs {generation} cards. Upgrade to Ubuntu 22.04 or 24.04 (then this wizard installs nvidia-driver-{branch}-open), or install driver {branch} from NVIDIA&apos;s CUDA repository for your release by following NVIDIA&apos;s driver installation guide.</source>
+        <translation>此 Ubuntu 版本的软件源中没有能驱动 {generation} 显卡的驱动分支。请升级到 Ubuntu 22.04 或 24.04（之后本向导会安装 nvidia-driver-{branch}-open），或按照 NVIDIA 驱动安装指南，从 NVIDIA 针对你的版本的 CUDA 软件源安装 {branch} 驱动。</translation>
+    </message>
+    <message>
+        <source>GPU Assistant could not tell this card&apos;s generation from its PCI id, so it does not pick between the open and the proprietary module. Run &apos;ubuntu-drivers list&apos;. GTX 16xx, RTX 20xx and newer (all RTX 50): &apos;sudo ubuntu-drivers install nvidia:{branch}-open&apos;. GTX 9xx, GTX 10xx and Volta cards: &apos;sudo ubuntu-drivers install nvidia:{branch}&apos;. Do not run a bare &apos;ubuntu-drivers install&apos;: its &apos;recommended&apos; pick can be a module the card cannot use.</source>
+        <translation>GPU 助手无法根据 PCI ID 判断这张卡的架构，所以不替你在开源与专有模块之间选择。请运行 &apos;ubuntu-drivers list&apos;。GTX 16 系列、RTX 20 系列及更新（包括所有 RTX 50）：&apos;sudo ubuntu-drivers install nvidia:{branch}-open&apos;。GTX 9 系列、GTX 10 系列和 Volta 显卡：&apos;sudo ubuntu-drivers install nvidia:{branch}&apos;。不要只运行 &apos;ubuntu-drivers install&apos;：它“推荐”的可能是这张卡无法使用的模块。</translation>
+    </message>
+    <message>
+        <source>Install a driver that runs this card</source>
+        <translation>安装能驱动这张卡的驱动</translation>
+    </message>
+    <message>
+        <source>Debian&apos;s packaged NVIDIA driver cannot run this card together with a current PyTorch build, and GPU Assistant has no tested driver repository for this case. Upgrade to Debian 12 or 13, or install driver {branch} or newer by following NVIDIA&apos;s driver installation guide (open kernel modules for Turing and newer cards). Do not install Debian&apos;s nvidia-driver package here.</source>
+        <translation>Debian 打包的 NVIDIA 驱动无法同时支持这张卡和当前的 PyTorch 版本，而 GPU 助手对这种情况没有经过测试的驱动软件源。请升级到 Debian 12 或 13，或按照 NVIDIA 驱动安装指南安装 {branch} 或更新的驱动（Turing 及更新的卡用开源内核模块）。这里不要安装 Debian 的 nvidia-driver 包。</translation>
     </message>
     <message>
         <source>{generation} cards work only with NVIDIA&apos;s open kernel modules.</source>
@@ -606,14 +646,6 @@
         <translation>安装使用开源内核模块的 NVIDIA 驱动 {branch}</translation>
     </message>
     <message>
-        <source>{generation} cards run best on NVIDIA&apos;s open kernel modules (NVIDIA&apos;s default since driver 560). &apos;ubuntu-drivers list&apos; on this machine offers nvidia-driver-{branch}-open, the branch it recommends, so this installs that variant explicitly; the first command makes sure the tool is there.</source>
-        <translation>{generation} 显卡最适合使用 NVIDIA 的开源内核模块（自 560 驱动起为 NVIDIA 的默认选项）。本机的 &apos;ubuntu-drivers list&apos; 提供了 nvidia-driver-{branch}-open，正是它推荐的分支，所以这里明确安装这个版本；第一条命令确保工具已安装。</translation>
-    </message>
-    <message>
-        <source>Install the recommended NVIDIA driver</source>
-        <translation>安装推荐的 NVIDIA 驱动</translation>
-    </message>
-    <message>
         <source>Enable Debian&apos;s contrib and non-free components</source>
         <translation>启用 Debian 的 contrib 和 non-free 软件源组件</translation>
     </message>
@@ -624,6 +656,10 @@
     <message>
         <source>Add &apos;{components}&apos; to the components of every Debian repository line (in /etc/apt/sources.list.d/debian.sources or /etc/apt/sources.list). On this machine the wizard edits the file for you and keeps a backup.</source>
         <translation>请在每一条 Debian 软件源的组件中加上 “{components}”（位于 /etc/apt/sources.list.d/debian.sources 或 /etc/apt/sources.list）。在本机上运行时，向导会替你修改文件并保留备份。</translation>
+    </message>
+    <message>
+        <source>Debian {codename} packages driver {packaged}, which no current PyTorch build runs on (CUDA 12 builds need {floor} or newer).</source>
+        <translation>Debian {codename} 打包的驱动是 {packaged}，当前没有任何 PyTorch 版本能在其上运行（CUDA 12 版本需要 {floor} 或更新）。</translation>
     </message>
     <message>
         <source>Debian {codename} packages driver {packaged}, but {generation} cards need {need} or newer, which that package cannot provide. This plan installs the driver from NVIDIA&apos;s CUDA repository for Debian instead (nvidia-open).</source>
@@ -656,10 +692,6 @@
     <message>
         <source>Install a driver new enough for this card</source>
         <translation>安装足够新、能驱动这张显卡的驱动</translation>
-    </message>
-    <message>
-        <source>Debian&apos;s packaged NVIDIA driver is too old for {generation} cards, and GPU Assistant has no tested repository for this Debian release. Follow NVIDIA&apos;s driver installation guide for Debian (network repository, package nvidia-open).</source>
-        <translation>Debian 自带的 NVIDIA 驱动对 {generation} 显卡来说太旧，而 GPU Assistant 没有针对这个 Debian 版本测试过的软件源。请按照 NVIDIA 驱动安装指南中 Debian 的部分操作（网络软件源，软件包 nvidia-open）。</translation>
     </message>
     <message>
         <source>Install Debian&apos;s NVIDIA driver</source>
@@ -702,6 +734,62 @@
         <translation>安装后 akmods 会在后台编译模块，需要几分钟。编译完成前重启会导致没有驱动可用，所以现在就编译并等待完成。</translation>
     </message>
     <message>
+        <source>{os} is older than the releases NVIDIA&apos;s driver repository supports (RHEL 8, 9 and 10, Amazon Linux 2023). Install a current driver by hand or upgrade the system.</source>
+        <translation>{os} 比 NVIDIA 驱动软件源支持的版本（RHEL 8、9、10 和 Amazon Linux 2023）更旧。请手动安装当前驱动，或升级系统。</translation>
+    </message>
+    <message>
+        <source>Enable EPEL (for DKMS)</source>
+        <translation>启用 EPEL（用于 DKMS）</translation>
+    </message>
+    <message>
+        <source>NVIDIA&apos;s packages build the kernel module with DKMS, which Red Hat family systems get from EPEL.</source>
+        <translation>NVIDIA 的软件包用 DKMS 编译内核模块，Red Hat 系的系统从 EPEL 获得 DKMS。</translation>
+    </message>
+    <message>
+        <source>Add NVIDIA&apos;s CUDA repository</source>
+        <translation>添加 NVIDIA 的 CUDA 软件源</translation>
+    </message>
+    <message>
+        <source>Downloads NVIDIA&apos;s repository file to {path}, a new file (nothing to back up); undo deletes it. Also installs the headers for your running kernel, which DKMS builds the module against.</source>
+        <translation>把 NVIDIA 的软件源文件下载到 {path}，这是一个新文件（无需备份），撤销时会删除它。同时安装当前内核的头文件，DKMS 要用它们编译模块。</translation>
+    </message>
+    <message>
+        <source>{generation} cards run on NVIDIA&apos;s open kernel modules. This installs the newest driver from NVIDIA&apos;s repository; DKMS builds the module for your kernel.</source>
+        <translation>{generation} 显卡使用 NVIDIA 的开源内核模块。这里从 NVIDIA 软件源安装最新驱动，DKMS 会为你的内核编译模块。</translation>
+    </message>
+    <message>
+        <source>{generation} cards need the proprietary kernel module from driver branch {branch}, the last that supports them; NVIDIA&apos;s repository installs a newer branch by default. Follow NVIDIA&apos;s driver installation guide to install branch {branch} with the proprietary module (on RHEL 8: &apos;dnf module install nvidia-driver:{branch}-dkms&apos;).</source>
+        <translation>{generation} 显卡需要 {branch} 驱动分支的专有内核模块，这是支持它们的最后一个分支；NVIDIA 软件源默认会安装更新的分支。请按照 NVIDIA 驱动安装指南安装带专有模块的 {branch} 分支（RHEL 8 上：&apos;dnf module install nvidia-driver:{branch}-dkms&apos;）。</translation>
+    </message>
+    <message>
+        <source>GPU Assistant could not tell this card&apos;s generation from its PCI id. GTX 16xx, RTX 20xx and newer: &apos;sudo dnf install nvidia-open&apos;. GTX 9xx, GTX 10xx and Volta: driver branch {branch} with the proprietary module, as NVIDIA&apos;s driver installation guide describes.</source>
+        <translation>GPU 助手无法根据 PCI ID 判断这张卡的架构。GTX 16 系列、RTX 20 系列及更新：&apos;sudo dnf install nvidia-open&apos;。GTX 9 系列、GTX 10 系列和 Volta：按 NVIDIA 驱动安装指南安装带专有模块的 {branch} 驱动分支。</translation>
+    </message>
+    <message>
+        <source>Add NVIDIA&apos;s repository for openSUSE</source>
+        <translation>添加 NVIDIA 的 openSUSE 软件源</translation>
+    </message>
+    <message>
+        <source>Adds NVIDIA&apos;s package repository ({url}) under the name NVIDIA and imports its signing key. Undo removes the repository.</source>
+        <translation>以名称 NVIDIA 添加 NVIDIA 的软件源（{url}）并导入其签名密钥。撤销时会移除该软件源。</translation>
+    </message>
+    <message>
+        <source>Install NVIDIA&apos;s open driver (G06, signed)</source>
+        <translation>安装 NVIDIA 开源驱动（G06，已签名）</translation>
+    </message>
+    <message>
+        <source>{generation} cards run on NVIDIA&apos;s open kernel modules; the signed package loads with Secure Boot on. nvidia-compute-utils-G06 adds nvidia-smi and the CUDA driver library.</source>
+        <translation>{generation} 显卡使用 NVIDIA 的开源内核模块；已签名的包在开启安全启动时也能加载。nvidia-compute-utils-G06 提供 nvidia-smi 和 CUDA 驱动库。</translation>
+    </message>
+    <message>
+        <source>Install the driver NVIDIA&apos;s repository recommends for this card</source>
+        <translation>安装 NVIDIA 软件源为这张卡推荐的驱动</translation>
+    </message>
+    <message>
+        <source>zypper install-new-recommends picks the G06 packages that match your card (the proprietary module for cards older than Turing). Undo is by hand: &apos;zypper remove&apos; the nvidia-*-G06 packages it installed.</source>
+        <translation>zypper install-new-recommends 会选出与你的显卡匹配的 G06 软件包（比 Turing 旧的卡使用专有模块）。撤销需手动进行：用 &apos;zypper remove&apos; 删除它安装的 nvidia-*-G06 软件包。</translation>
+    </message>
+    <message>
         <source>Install the 580xx legacy driver from the AUR</source>
         <translation>从 AUR 安装 580xx 旧版驱动</translation>
     </message>
@@ -722,12 +810,44 @@
         <translation>nvidia-open 是为 Arch 默认的 “linux” 内核编译的；如果用其他内核（linux-lts、linux-zen），请改装 nvidia-open-dkms 及对应的内核头文件。</translation>
     </message>
     <message>
+        <source>The initramfs is rebuilt with &apos;{tool}&apos;, the tool this distribution family uses.</source>
+        <translation>initramfs 用 &apos;{tool}&apos; 重建，这是该发行版家族使用的工具。</translation>
+    </message>
+    <message>
+        <source>GPU Assistant cannot tell which tool rebuilds this system&apos;s initramfs; the nouveau step only writes the blacklist file. Rebuild the initramfs with your distribution&apos;s tool before rebooting.</source>
+        <translation>GPU 助手无法判断这个系统用哪个工具重建 initramfs；nouveau 步骤只会写入黑名单文件。重启前请用你的发行版的工具重建 initramfs。</translation>
+    </message>
+    <message>
+        <source>Use your distribution&apos;s own NVIDIA packages (its package manager or driver tool); mixing them with NVIDIA&apos;s .run installer is the most common cause of breakage. Install driver branch {branch} or newer: the open kernel modules for Turing and newer cards, the proprietary module (branch {branch}, the last with them) for Maxwell, Pascal and Volta.</source>
+        <translation>请使用发行版自己的 NVIDIA 软件包（它的包管理器或驱动工具）；与 NVIDIA 的 .run 安装程序混用是最常见的故障原因。请安装 {branch} 或更新的驱动分支：Turing 及更新的卡用开源内核模块，Maxwell、Pascal 和 Volta 用专有模块（{branch} 分支，支持它们的最后一个分支）。</translation>
+    </message>
+    <message>
+        <source>{explanation} This system installs packages with {tool}.</source>
+        <translation>{explanation} 这个系统用 {tool} 安装软件包。</translation>
+    </message>
+    <message>
         <source>Install your distribution&apos;s NVIDIA driver package</source>
         <translation>安装发行版自带的 NVIDIA 驱动包</translation>
     </message>
     <message>
-        <source>Use your distribution&apos;s own NVIDIA packages (its package manager or driver tool); mixing them with NVIDIA&apos;s .run installer is the most common cause of breakage. Pick the open kernel modules for Turing and newer cards.</source>
-        <translation>请使用发行版自己的 NVIDIA 软件包（包管理器或驱动工具）；与 NVIDIA 的 .run 安装程序混用是最常见的故障原因。Turing 及更新的显卡请选择开源内核模块。</translation>
+        <source>No current PyTorch build runs on driver {driver} with this card; install a newer driver before the PyTorch step.</source>
+        <translation>没有当前的 PyTorch 版本能在驱动 {driver} 上配合这张卡运行；请在 PyTorch 步骤之前安装更新的驱动。</translation>
+    </message>
+    <message>
+        <source>driver {driver} or newer, installed by hand</source>
+        <translation>驱动 {driver} 或更新（手动安装）</translation>
+    </message>
+    <message>
+        <source>driver {driver} or newer ({package})</source>
+        <translation>驱动 {driver} 或更新（{package}）</translation>
+    </message>
+    <message>
+        <source>Ends with {driver} and PyTorch {release} {build}, which that driver runs.</source>
+        <translation>完成后：{driver}，以及该驱动能运行的 PyTorch {release} {build}。</translation>
+    </message>
+    <message>
+        <source>Ends with {driver}; no current PyTorch build runs on it.</source>
+        <translation>完成后：{driver}；当前没有 PyTorch 版本能在它上面运行。</translation>
     </message>
     <message>
         <source>{steps} steps for {gpu} on {os}</source>

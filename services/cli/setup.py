@@ -156,6 +156,10 @@ def render_plan(plan, executor, progress, cat) -> str:
     from services.setup.fmt import command_line, flags_label, setup_word, undo_hint
 
     out = [cat.render(plan.summary)]
+    if getattr(plan, "outcome", None) is not None:  # the driver it ends with and the PyTorch build for it
+        from services.setup.linux_plans import outcome_summary
+
+        out.append("  = " + cat.render(outcome_summary(plan.outcome)))
     for note in plan.notes:
         out.append("  * " + cat.render(note))
     out.append("")

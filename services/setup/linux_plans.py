@@ -899,6 +899,19 @@ def plan_outcome(inputs: PlanInputs, rules: Rules, target: DriverTarget | None) 
     )
 
 
+def outcome_summary(outcome: PlanOutcome) -> Msg:
+    """One line: the driver the plan ends with and the PyTorch build chosen for it."""
+    driver = outcome.driver_version or outcome.driver_branch or "-"
+    if outcome.driver_from == "manual":
+        driver_text = translate("Setup", "driver {driver} or newer, installed by hand").format(driver=driver)
+    else:
+        driver_text = translate("Setup", "driver {driver} or newer ({package})").format(driver=driver, package=outcome.driver_package or outcome.driver_from)
+    if outcome.pytorch_build:
+        return translate("Setup", "Ends with {driver} and PyTorch {release} {build}, which that driver runs.").format(
+            driver=driver_text, release=outcome.pytorch_release or "", build=outcome.pytorch_build)
+    return translate("Setup", "Ends with {driver}; no current PyTorch build runs on it.").format(driver=driver_text)
+
+
 def build_linux_plan(os: OsInfo | None, inputs: PlanInputs, rules: Rules) -> Plan:
     family = os.family if os else "unsupported"
     if family == "ubuntu":

@@ -320,3 +320,9 @@ def test_subprocess_runner_streams_lines_and_times_out(tmp_path):
     assert runner.run_streaming(["/nonexistent/tool"], seen.append).missing
     assert runner.run([sys.executable, "-c", "print('x')"]).stdout == "x\n"
     assert runner.run(["/nonexistent/tool"]).missing
+
+
+def test_cli_plan_text_says_what_it_ends_with(capsys):
+    assert main.main(["setup", "--plan", "--os-release", str(DATA / "os-release" / "debian-12"), "--gpu", "10de:2684"]) == 0
+    line = capsys.readouterr().out.splitlines()[1]
+    assert line == "  = Ends with driver 535.247.01 or newer (nvidia-driver) and PyTorch 2.14 cu126, which that driver runs."
