@@ -347,7 +347,10 @@ def ubuntu_branch(os: OsInfo, inputs: PlanInputs, rules: Rules, gen: Generation)
 def ubuntu_plan(os: OsInfo, inputs: PlanInputs, rules: Rules) -> Plan:
     gen = inputs.generation
     notes: list[Msg] = []
-    src = "canonical/ubuntu-drivers-common README, ubuntu-drivers (install [driver[:version]]) and UbuntuDrivers/detect.py; NVIDIA/open-gpu-kernel-modules#872 (RTX 50 gets the closed driver as 'recommended')"
+    src = ("canonical/ubuntu-drivers-common README, ubuntu-drivers (install [driver[:version]]); UbuntuDrivers/detect.py "
+           "_process_driver_string ('nvidia:580-open') and _pkg_get_open_preference (a package without a Prefer-Variant "
+           "header is not open-preferred), @d3d7856; NVIDIA/open-gpu-kernel-modules#872 (RTX 50 offered "
+           "nvidia-driver-570 as 'recommended', the working one is -open)")
     branch, origin = ubuntu_branch(os, inputs, rules, gen) if gen else (None, "")
     if gen and branch:
         module = module_for(gen)
