@@ -14,7 +14,7 @@ from pathlib import Path
 from services.i18n import Msg, translate
 from services.setup.plan import Check, FileChange, Plan, PlanOutcome, Step, staged_path
 from services.setup.probes import UBUNTU_DRIVER_PACKAGE, OsInfo
-from services.setup.rules import Generation, Rules, version_at_least
+from services.setup.rules import Generation, Rules
 from services.setup.system import SystemRoot
 
 # What nvidia-installer itself writes (NVIDIA/nvidia-installer misc.c).
@@ -187,7 +187,7 @@ def venv_steps(family: str, inputs: PlanInputs) -> list[Step]:
     return steps
 
 
-def pytorch_choice(inputs: PlanInputs, rules: Rules, os_name: str, target: "DriverTarget | None" = None):
+def pytorch_choice(inputs: PlanInputs, rules: Rules, os_name: str, target: DriverTarget | None = None):
     """The PyTorch build for the driver the plan ends with (target), else for the
     driver working now, else the newest build for the card."""
     if target is not None and target.version:
@@ -195,7 +195,7 @@ def pytorch_choice(inputs: PlanInputs, rules: Rules, os_name: str, target: "Driv
     return rules.recommend_variant(inputs.sm, inputs.driver_version, os_name)
 
 
-def pytorch_steps(inputs: PlanInputs, rules: Rules, os_name: str, target: "DriverTarget | None" = None) -> tuple[Step, Step]:
+def pytorch_steps(inputs: PlanInputs, rules: Rules, os_name: str, target: DriverTarget | None = None) -> tuple[Step, Step]:
     if needs_venv(inputs, os_name):
         python = f"{inputs.venv_dir}/bin/python"
     else:

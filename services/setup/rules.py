@@ -188,7 +188,7 @@ class Rules:
                 return generation, "name"
         return None, None
 
-    def pytorch_for_driver(self, sm: str | None, driver: str | None, os_name: str) -> "WheelChoice | None":
+    def pytorch_for_driver(self, sm: str | None, driver: str | None, os_name: str) -> WheelChoice | None:
         """The newest current PyTorch build that has this card's architecture and that
         driver ``driver`` runs: meeting its toolkit's Table-3 minimum first, else through
         CUDA minor-version compatibility (same CUDA major, driver >= the major's floor).
@@ -260,7 +260,7 @@ class Rules:
             return "ok" if table is None else "minor_compat"
         return "too_old"
 
-    def recommend_variant(self, sm: str | None, driver: str | None, os_name: str) -> "WheelChoice | None":
+    def recommend_variant(self, sm: str | None, driver: str | None, os_name: str) -> WheelChoice | None:
         """The newest current wheel variant that has this card's architecture and
         whose toolkit driver this machine meets (or would meet after a driver update)."""
         if sm is None:
