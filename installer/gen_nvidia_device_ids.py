@@ -138,7 +138,8 @@ def parse_supported_gpus(text: str) -> dict[int, tuple[str, str]]:
             did = int(str(chip["devid"]), 16)
         except (KeyError, ValueError):
             continue
-        out.setdefault(did, (str(chip.get("name", "")).strip(), str(chip.get("legacybranch", "") or "")))
+        name = re.sub(r"^NVIDIA\s+", "", str(chip.get("name", "")).strip())
+        out.setdefault(did, (name, str(chip.get("legacybranch", "") or "")))
     return out
 
 

@@ -36,8 +36,10 @@ table below).
 """
 SUPPORTED = json.dumps({"chips": [
     {"devid": "0x1180", "name": "GeForce GTX 680", "legacybranch": "470.xx", "features": []},
-    {"devid": "0x13C0", "name": "GeForce GTX 980", "features": []},
-    {"devid": "0x1B80", "name": "GeForce GTX 1080", "features": []},
+    {"devid": "0x13C0", "name": "NVIDIA GeForce GTX 980", "legacybranch": "580.xx", "features": []},
+    {"devid": "0x1B80", "name": "NVIDIA GeForce GTX 1080", "legacybranch": "580.xx", "features": []},
+    {"devid": "0x1BA1", "subdevid": "0x08A1", "subvendorid": "0x1028", "name": "NVIDIA GeForce GTX 1070 with Max-Q Design",
+     "legacybranch": "580.xx", "features": []},
     {"devid": "0x1E07", "name": "GeForce RTX 2080 Ti", "features": ["kernelopen"]},
 ]})
 PCI_IDS = """# comment
@@ -76,7 +78,8 @@ def test_build_from_readme_and_pci_ids():
 
 def test_build_from_supported_gpus_json_drops_legacy_branches():
     rows, _ = gen.build({}, gen.parse_supported_gpus(SUPPORTED), {})
-    assert [r[0] for r in rows] == ["13c0", "1b80", "1e07"]  # Kepler (470.xx) left out
+    assert [r[0] for r in rows] == ["13c0", "1b80", "1ba1", "1e07"]  # Kepler (470.xx) left out
+    assert ["1b80", "GeForce GTX 1080", "Pascal"] in rows  # names without the "NVIDIA " prefix, like the README's
 
 
 def test_a_range_that_disagrees_with_the_chip_code_stops_the_script():
