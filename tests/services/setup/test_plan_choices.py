@@ -283,3 +283,18 @@ def test_blackwell_on_debian_11_is_a_manual_step_not_the_packaged_driver(tmp_pat
     assert step.manual and not step.commands and step.link.startswith("https://docs.nvidia.com/")
     assert "nvidia-driver" not in all_args(p)
     assert any("Debian bullseye packages driver 470" in str(n) and "Blackwell cards need 570" in str(n) for n in p.notes)
+
+
+@pytest.mark.parametrize("listed", [(), ("nvidia-driver-570", "nvidia-driver-570-server")])
+def test_rtx_50_on_ubuntu_when_the_list_has_no_open_package(tmp_path, listed):
+    # `ubuntu-drivers list` gave nothing, or only closed packages: still the open branch, by name
+    p = plan(tmp_path, "ubuntu-24.04", "2b85", ubuntu_driver_packages=listed, ubuntu_recommended="nvidia-driver-570" if listed else "")
+    assert p.step("install-driver").commands[-1] == ("ubuntu-drivers", "install", "nvidia:580-open")
+    assert p.outcome.driver_module == "open" and p.outcome.pytorch_build == "cu130"
+
+
+def test_fedora_follows_rpm_fusion_akmod_nvidia_for_every_current_card(tmp_path):
+    for gpu in ("1e07", "2684", "2b85"):
+        p = plan(tmp_path, "fedora-41", gpu)
+        assert p.step("install-driver").commands == (("dnf", "install", "-y", "akmod-nvidia", "xorg-x11-drv-nvidia-cuda"),)
+        assert "akmod-nvidia-open" not in all_args(p)
