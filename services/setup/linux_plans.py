@@ -852,7 +852,7 @@ def _generic(os: OsInfo | None, inputs: PlanInputs, rules: Rules, notes: list[Ms
         link="https://www.nvidia.com/Download/index.aspx",
         source="research notes A3.5 (mixing .run with distro packages); NVIDIA/open-gpu-kernel-modules README",
     ), nouveau_step("generic", inputs, tool)]
-    return _finish(os, inputs, rules, "generic", steps, notes, supported=False, target=manual_target(rules))
+    return _finish(os, inputs, rules, "generic", steps, notes, supported=False, target=manual_target(rules, inputs.generation))
 
 
 def _finish(os: OsInfo | None, inputs: PlanInputs, rules: Rules, family: str, steps: list[Step],
