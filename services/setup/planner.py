@@ -1,4 +1,10 @@
-"""Pick the plan for a machine (or for a given os-release file and PCI id)."""
+"""Pick the plan for a machine (or for a given os-release file and PCI id).
+
+On the machine itself the doctor's findings decide which steps the plan keeps
+(``repair_plan``): a working driver that is new enough leaves only the PyTorch
+steps; each step left out is listed with the reason. ``full=True`` keeps every
+step ("reinstall everything"; on Windows the DDU clean reinstall).
+"""
 from __future__ import annotations
 
 import dataclasses
@@ -9,7 +15,8 @@ from services.paths import AppPaths
 from services.setup.doctor import DoctorReport
 from services.setup.linux_plans import PlanInputs, build_linux_plan
 from services.setup.pci_ids import lookup_device_name
-from services.setup.plan import Plan
+from services.i18n import Msg, translate
+from services.setup.plan import FileChange, Plan, SkippedStep, Step
 from services.setup.probes import OsInfo, default_venv_dir
 from services.setup.rules import Rules
 from services.setup.system import SystemRoot
@@ -72,8 +79,25 @@ def plan_for_os(os: OsInfo | None, inputs: PlanInputs, rules: Rules, windows_opt
     if os is not None and os.system == "windows":
         from services.setup.windows import WindowsPlanOptions, build_windows_plan
 
-        return build_windows_plan(inputs, rules, windows_options or WindowsPlanOptions())
-    return build_linux_plan(os, inputs, rules)
+        plan = build_windows_plan(inputs, rules, windows_options or WindowsPlanOptions())
+    else:
+        plan = build_linux_plan(os, inputs, rules)
+    return with_base_fingerprints(plan, inputs.root) if inputs.probe_files else plan
+
+
+def with_base_fingerprints(plan: Plan, root: SystemRoot) -> Plan:
+    """Record what each file looked like when the plan (the preview) was made, so the
+    executor can refuse to write over a file edited since then."""
+    from services.setup.executor import file_fingerprint
+
+    def stamp(step: Step) -> Step:
+        if not step.files:
+            return step
+        files = tuple(dataclasses.replace(f, base_sha256=file_fingerprint(root(f.path))) if f.base_sha256 is None else f
+                      for f in step.files)
+        return dataclasses.replace(step, files=files)
+
+    return dataclasses.replace(plan, steps=tuple(stamp(s) for s in plan.steps))
 
 
 def facts_for_plan(f) -> dict:
@@ -85,7 +109,9 @@ def facts_for_plan(f) -> dict:
     }
 
 
-def plan_for_report(report: DoctorReport, rules: Rules, root: SystemRoot, staging_dir: Path, windows_options=None) -> Plan:
+def plan_for_report(report: DoctorReport, rules: Rules, root: SystemRoot, staging_dir: Path, windows_options=None,
+                    full: bool = False) -> Plan:
+    """The plan for the machine the doctor looked at: only what is broken, or every step with ``full``."""
     f = report.facts
     gpu = report.gpu
     driver_ok = bool(f.nvml and f.nvml.ok)
@@ -103,5 +129,224 @@ def plan_for_report(report: DoctorReport, rules: Rules, root: SystemRoot, stagin
     )
     if gpu and inputs.generation is None and gpu.generation:
         inputs = dataclasses.replace(inputs, generation=rules.generation(gpu.generation))
-    return plan_for_os(f.os, inputs, rules, windows_options)
+    plan = plan_for_os(f.os, inputs, rules, windows_options)
+    if full:
+        return plan
+    return repair_plan(plan, report, rules, inputs, windows_options)
 
+
+
+# ---- plan only what is broken ----------------------------------------------------------------
+# Steps that are not part of getting the driver in: the rest of a Linux plan's
+# steps before the reboot (repository, package lists, the driver package, module
+# build) are the driver's.
+NOUVEAU_STEP, MOK_STEP, REBOOT_STEP, VERIFY_DRIVER = "blacklist-nouveau", "enroll-mok", "reboot", "verify-driver"
+PYTORCH_STEPS = ("install-venv-support", "create-venv", "install-pytorch", "verify-pytorch")
+# Findings that mean the driver itself must be (re)installed or updated.
+DRIVER_BROKEN = {"driver_not_installed", "wrong_module_flavor", "driver_too_old_for_gpu", "driver_too_old_for_torch",
+                 "nvidia_smi_failed", "nvidia_smi_missing"}
+# Findings a reboot (and, under Secure Boot, the signing key) fixes without a new driver.
+NEEDS_REBOOT = {"driver_library_mismatch", "module_not_loaded", "secure_boot_blocks_module"}
+
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class RepairNeeds:
+    """What the doctor's findings say this machine needs (the plan follows it)."""
+
+    driver: Msg | None  # why the driver must be installed/updated; None: it works and is new enough
+    nouveau: bool
+    mok: bool
+    reboot: bool
+    pytorch: bool
+    windows_mode: str = ""  # windows: pytorch | update | clean
+
+
+def _reason(text: str) -> Msg:
+    return translate("Setup", text)
+
+
+def driver_problem(report: DoctorReport, rules: Rules) -> Msg | None:
+    """Why the driver must be installed or updated, or None when it works and is new enough
+    for the card and for the PyTorch build the plan picks."""
+    f, gpu = report.facts, report.gpu
+    codes = {x.code for x in report.findings}
+    km = f.kernel_module
+    if "driver_too_old_for_gpu" in codes or "driver_too_old_for_torch" in codes:
+        return _reason("the driver is too old (see the doctor)")
+    if "wrong_module_flavor" in codes:
+        return _reason("the wrong kernel module variant is loaded for this card")
+    if "driver_not_installed" in codes:
+        return _reason("no NVIDIA driver is installed")
+    if "nouveau_in_use" in codes and not (km and km.installed_version):
+        return _reason("no NVIDIA driver is installed")
+    if codes & DRIVER_BROKEN:
+        return _reason("the driver does not answer (see the doctor)")
+    driver = f.driver_version
+    working = "driver_ok" in codes or (f.nvidia_smi is not None and f.nvidia_smi.exit_code == 0 and driver is not None)
+    if not working:
+        if codes & NEEDS_REBOOT or "nouveau_in_use" in codes:
+            return None  # installed: a reboot, the key or the blacklist is what is missing
+        return _reason("no working NVIDIA driver was found")
+    choice = rules.recommend_variant(gpu.sm if gpu else None, driver, f.os_name)
+    if choice is not None and not choice.driver_ok:
+        return _reason("driver {driver} is older than any current PyTorch build for this card needs ({need} or newer)").format(
+            driver=driver or "?", need=choice.needs_driver or "?")
+    return None
+
+
+def repair_needs(report: DoctorReport, rules: Rules) -> RepairNeeds:
+    f = report.facts
+    codes = {x.code for x in report.findings}
+    km = f.kernel_module
+    driver = driver_problem(report, rules)
+    nouveau = "nouveau_in_use" in codes or bool(km and km.nouveau_loaded) or bool(report.gpu and report.gpu.pci.driver == "nouveau")
+    module_loaded = bool(km and km.loaded_version)
+    # The kernel already loaded NVIDIA's signed module under Secure Boot: its key is trusted.
+    mok = f.secure_boot in ("enabled", "unknown") and not module_loaded and (
+        driver is not None or "secure_boot_blocks_module" in codes or nouveau)
+    reboot = driver is not None or nouveau or mok or bool(codes & NEEDS_REBOOT)
+    pytorch = "torch_ok" not in codes
+    mode = ""
+    if f.os_name == "windows":
+        mode = windows_repair_mode(report, driver)
+    return RepairNeeds(driver, nouveau, mok, reboot, pytorch, mode)
+
+
+def windows_repair_mode(report: DoctorReport, driver: Msg | None) -> str:
+    """pytorch: the driver is fine; update: in place with the offline package; clean: DDU."""
+    f = report.facts
+    codes = {x.code for x in report.findings}
+    if driver is None:
+        return "pytorch"
+    w = f.windows
+    nvml_version = f.nvml.driver_version if f.nvml and f.nvml.driver_version else None
+    wmi_version = getattr(w, "driver_version", None) if w is not None else None
+    mixed = bool(nvml_version and wmi_version and nvml_version != wmi_version)
+    broken = bool(codes & {"nvidia_smi_failed", "nvidia_smi_missing"}) or (
+        wmi_version is not None and not (f.nvml and f.nvml.ok))
+    if mixed or broken:
+        return "clean"
+    if "driver_too_old_for_gpu" in codes or "driver_too_old_for_torch" in codes or f.driver_version:
+        return "update"
+    return "clean"  # no driver answers at all: the clean install is the safe way in
+
+
+def _skip(step: Step, reason: Msg) -> SkippedStep:
+    return SkippedStep(step, translate("Setup", "Not needed: {reason}").format(reason=reason))
+
+
+def repair_plan(plan: Plan, report: DoctorReport, rules: Rules, inputs: PlanInputs, windows_options=None) -> Plan:
+    """Keep only the steps the doctor's findings call for; the rest are listed with the reason."""
+    needs = repair_needs(report, rules)
+    if plan.system == "windows":
+        return _repair_windows(plan, report, needs, windows_options)
+    f = report.facts
+    driver = f.driver_version or "?"
+    keep: list[Step] = []
+    skipped: list[SkippedStep] = []
+    torch_version = f.torch.torch_version if f.torch else None
+    for step in plan.steps:
+        sid = step.id
+        if sid in PYTORCH_STEPS:
+            if sid == "verify-pytorch" or needs.pytorch:
+                keep.append(step)
+            else:
+                skipped.append(_skip(step, translate("Setup", "PyTorch {version} already works on the GPU").format(version=torch_version or "?")))
+        elif sid == NOUVEAU_STEP:
+            if needs.nouveau:
+                keep.append(step)
+            else:
+                skipped.append(_skip(step, translate("Setup", "nouveau is not loaded")))
+        elif sid == MOK_STEP:
+            if needs.mok:
+                keep.append(step)
+            elif f.kernel_module and f.kernel_module.loaded_version and f.secure_boot == "enabled":
+                skipped.append(_skip(step, translate("Setup", "the NVIDIA module is already loaded under Secure Boot, so the kernel trusts its signing key")))
+            else:
+                skipped.append(_skip(step, translate("Setup", "no new kernel module has to be signed")))
+        elif sid == REBOOT_STEP:
+            if needs.reboot:
+                keep.append(step)
+            else:
+                skipped.append(_skip(step, translate("Setup", "nothing that needs a restart changes")))
+        elif sid == VERIFY_DRIVER:
+            if needs.reboot or needs.driver is not None:
+                keep.append(step)
+            else:
+                skipped.append(_skip(step, translate("Setup", "driver {driver} already works").format(driver=driver)))
+        else:  # the driver's own steps: repository, package lists, package, module build
+            if needs.driver is not None:
+                keep.append(step)
+            elif any(x.code in NEEDS_REBOOT for x in report.findings) or needs.nouveau:
+                skipped.append(_skip(step, translate("Setup", "driver {driver} is installed; it only needs the steps below to load").format(
+                    driver=(f.kernel_module.installed_version if f.kernel_module else None) or driver)))
+            else:
+                skipped.append(_skip(step, translate("Setup", "driver {driver} works and is new enough for this card and the PyTorch build").format(driver=driver)))
+    return _repaired(plan, keep, skipped, needs)
+
+
+def _repaired(plan: Plan, keep: list[Step], skipped: list[SkippedStep], needs: RepairNeeds) -> Plan:
+    if not skipped:
+        return dataclasses.replace(plan, mode="repair")
+    if needs.driver is None and not needs.reboot:
+        summary = translate("Setup", "The driver works: {steps} PyTorch step(s) for {os}; {skipped} step(s) not needed (shown below)").format(
+            steps=len(keep), os=plan.os_label, skipped=len(skipped))
+    else:
+        summary = translate("Setup", "{steps} step(s) fix what the doctor found on {os}; {skipped} step(s) not needed (shown below)").format(
+            steps=len(keep), os=plan.os_label, skipped=len(skipped))
+    notes = plan.notes
+    if needs.driver is not None:
+        notes = (translate("Setup", "The driver steps are in the plan because {reason}.").format(reason=needs.driver), *notes)
+    return dataclasses.replace(plan, steps=tuple(keep), skipped=tuple(skipped), mode="repair", summary=summary, notes=notes)
+
+
+# Windows: the clean reinstall's own steps (DDU and what it needs).
+WINDOWS_CLEAN_ONLY = ("download-ddu", "block-driver-updates", "restore-point", "safe-mode", "run-ddu", "restore-update-settings")
+WINDOWS_DRIVER = ("download-driver", "install-driver", "verify-driver")
+
+
+def windows_update_step(options) -> Step:
+    """Update the driver in place with the offline package (no DDU, no Safe Mode)."""
+    from services.setup.plan import Check
+    from services.setup.windows import DRIVER_PLACEHOLDER
+
+    pkg = getattr(options, "driver_package", "") or DRIVER_PLACEHOLDER
+    return Step(
+        id="install-driver",
+        title=translate("Setup", "Update the driver in place with the offline package"),
+        explanation=translate("Setup", "Run the offline package over the installed driver: it replaces it in place, with no clean-up and no Safe Mode. For a clean installation choose 'Custom (Advanced)' and tick 'Perform a clean installation' (it resets the driver's settings, a lighter clean-up than DDU). Restart when it asks."),
+        commands=((pkg,),),
+        needs_root=True,
+        check=Check("command_ok", argv=("nvidia-smi",)),
+        source="research notes A4.3 (NVIDIA installer: 'Perform a clean installation' = -clean; no official NVIDIA documentation)",
+    )
+
+
+def _repair_windows(plan: Plan, report: DoctorReport, needs: RepairNeeds, options) -> Plan:
+    f = report.facts
+    driver = f.driver_version or "?"
+    mode = needs.windows_mode
+    if mode == "clean":
+        note = translate("Setup", "The doctor found a broken or mixed driver install, so this is the clean reinstall with DDU.")
+        return dataclasses.replace(plan, mode="repair", notes=(note, *plan.notes))
+    keep: list[Step] = []
+    skipped: list[SkippedStep] = []
+    for step in plan.steps:
+        sid = step.id
+        if sid in PYTORCH_STEPS:
+            if sid == "verify-pytorch" or needs.pytorch:
+                keep.append(step)
+            else:
+                skipped.append(_skip(step, translate("Setup", "PyTorch {version} already works on the GPU").format(
+                    version=(f.torch.torch_version if f.torch else None) or "?")))
+        elif sid in WINDOWS_CLEAN_ONLY:
+            skipped.append(_skip(step, translate("Setup", "the clean reinstall with DDU is for a broken or mixed driver install; choose 'Reinstall everything' to do it anyway")))
+        elif mode == "update":
+            keep.append(windows_update_step(options) if sid == "install-driver" else step)
+        else:
+            skipped.append(_skip(step, translate("Setup", "driver {driver} works and is new enough for this card and the PyTorch build").format(driver=driver)))
+    # The driver update goes before anything else: PyTorch's build depends on it.
+    order = {sid: i for i, sid in enumerate(WINDOWS_DRIVER)}
+    keep.sort(key=lambda s: order.get(s.id, len(order)))
+    return _repaired(plan, keep, skipped, needs)

@@ -19,7 +19,7 @@ def chinese(app_paths) -> None:
 
 def test_plan_in_chinese_has_no_english_labels(machine, capsys, app_paths):  # noqa: F811
     chinese(app_paths)
-    assert main.main(["setup", "--plan"]) == 0
+    assert main.main(["setup", "--plan", "--full"]) == 0
     out = capsys.readouterr().out
     assert "(需要 root)" in out and "撤销：python main.py setup --undo" in out and "# 把 /etc/modprobe.d/" in out
     for label in ENGLISH_LABELS:
