@@ -25,6 +25,8 @@ from services.setup.probes import parse_proc_driver_version, probe_torch
 from services.setup.system import CommandResult, Runner, SystemRoot
 
 STATES = ("pending", "done", "skipped", "failed", "undone")
+# Steps that do not change the driver stack, so a restart does not wait for them.
+PYTHON_STEPS = ("install-venv-support", "create-venv", "install-pytorch", "verify-pytorch")
 # Written into a folder a step created (Step.owned_dir); undo removes only marked folders.
 OWNED_MARK = ".gpu-assistant-created"
 
@@ -226,16 +228,17 @@ def step_states(plan: Plan, progress: "ProgressStore", checks: dict[str, str] | 
         state = progress.state(step.id)
         if state == "pending" and checks.get(step.id) == "done":
             state = "done"
-        if step.needs_reboot and not step.manual and state == "done":
-            at = progress.records[step.id].at if step.id in progress.records else 0.0
+        if step.id == "reboot" and state == "done":
+            own = progress.records.get(step.id)
+            at = own.at if own is not None and own.state == "done" else None  # None: found done by its check
             for earlier in plan.steps[:i]:
-                if not (earlier.needs_root or earlier.needs_reboot):
-                    continue  # a download or a check does not wait for the restart
+                if not (earlier.needs_root or earlier.needs_reboot) or earlier.id in PYTHON_STEPS:
+                    continue  # a download, a check or Python's venv support does not wait for the restart
                 if out.get(earlier.id) not in ("done", "skipped"):
                     state = "pending"
                     break
                 rec = progress.records.get(earlier.id)
-                if rec is not None and rec.state == "done" and rec.at > at:
+                if at is not None and rec is not None and rec.state == "done" and rec.at > at:
                     state = "pending"  # changed after the restart: it needs another one
                     break
         out[step.id] = state

@@ -143,8 +143,10 @@ def plan_for_report(report: DoctorReport, rules: Rules, root: SystemRoot, stagin
 NOUVEAU_STEP, MOK_STEP, REBOOT_STEP, VERIFY_DRIVER = "blacklist-nouveau", "enroll-mok", "reboot", "verify-driver"
 PYTORCH_STEPS = ("install-venv-support", "create-venv", "install-pytorch", "verify-pytorch")
 # Findings that mean the driver itself must be (re)installed or updated.
-DRIVER_BROKEN = {"driver_not_installed", "wrong_module_flavor", "driver_too_old_for_gpu", "driver_too_old_for_torch",
-                 "nvidia_smi_failed", "nvidia_smi_missing"}
+# (A driver too old for the *installed* PyTorch is not one: the plan installs a build
+# this driver runs, when one exists for the card.)
+DRIVER_BROKEN = {"driver_not_installed", "wrong_module_flavor", "driver_too_old_for_gpu", "nvidia_smi_failed",
+                 "nvidia_smi_missing"}
 # Findings a reboot (and, under Secure Boot, the signing key) fixes without a new driver.
 NEEDS_REBOOT = {"driver_library_mismatch", "module_not_loaded", "secure_boot_blocks_module"}
 
@@ -172,8 +174,8 @@ def driver_problem(report: DoctorReport, rules: Rules) -> Msg | None:
     f, gpu = report.facts, report.gpu
     codes = {x.code for x in report.findings}
     km = f.kernel_module
-    if "driver_too_old_for_gpu" in codes or "driver_too_old_for_torch" in codes:
-        return _reason("the driver is too old (see the doctor)")
+    if "driver_too_old_for_gpu" in codes:
+        return _reason("driver {driver} is too old for this card").format(driver=f.driver_version or "?")
     if "wrong_module_flavor" in codes:
         return _reason("the wrong kernel module variant is loaded for this card")
     if "driver_not_installed" in codes:
@@ -182,6 +184,9 @@ def driver_problem(report: DoctorReport, rules: Rules) -> Msg | None:
         return _reason("no NVIDIA driver is installed")
     if codes & DRIVER_BROKEN:
         return _reason("the driver does not answer (see the doctor)")
+    if f.os_name == "windows" and windows_mixed(report):
+        return _reason("the driver Windows has on the card ({device}) is not the one that answers ({answers}): a mixed install").format(
+            device=f.windows.driver_version, answers=f.nvml.driver_version)
     driver = f.driver_version
     working = "driver_ok" in codes or (f.nvidia_smi is not None and f.nvidia_smi.exit_code == 0 and driver is not None)
     if not working:
@@ -213,21 +218,27 @@ def repair_needs(report: DoctorReport, rules: Rules) -> RepairNeeds:
     return RepairNeeds(driver, nouveau, mok, reboot, pytorch, mode)
 
 
+def windows_mixed(report: DoctorReport) -> bool:
+    """Windows has one driver version on the device (WMI) and another answers (NVML): parts of
+    two installs, the case DDU is for."""
+    f = report.facts
+    nvml_version = f.nvml.driver_version if f.nvml and f.nvml.driver_version else None
+    wmi_version = getattr(f.windows, "driver_version", None) if f.windows is not None else None
+    return bool(nvml_version and wmi_version and nvml_version != wmi_version)
+
+
 def windows_repair_mode(report: DoctorReport, driver: Msg | None) -> str:
     """pytorch: the driver is fine; update: in place with the offline package; clean: DDU."""
     f = report.facts
     codes = {x.code for x in report.findings}
     if driver is None:
         return "pytorch"
-    w = f.windows
-    nvml_version = f.nvml.driver_version if f.nvml and f.nvml.driver_version else None
-    wmi_version = getattr(w, "driver_version", None) if w is not None else None
-    mixed = bool(nvml_version and wmi_version and nvml_version != wmi_version)
+    wmi_version = getattr(f.windows, "driver_version", None) if f.windows is not None else None
     broken = bool(codes & {"nvidia_smi_failed", "nvidia_smi_missing"}) or (
         wmi_version is not None and not (f.nvml and f.nvml.ok))
-    if mixed or broken:
+    if windows_mixed(report) or broken:
         return "clean"
-    if "driver_too_old_for_gpu" in codes or "driver_too_old_for_torch" in codes or f.driver_version:
+    if f.driver_version:
         return "update"
     return "clean"  # no driver answers at all: the clean install is the safe way in
 
@@ -287,17 +298,17 @@ def repair_plan(plan: Plan, report: DoctorReport, rules: Rules, inputs: PlanInpu
 
 
 def _repaired(plan: Plan, keep: list[Step], skipped: list[SkippedStep], needs: RepairNeeds) -> Plan:
+    notes = plan.notes
+    if needs.driver is not None:
+        notes = (translate("Setup", "The driver steps are in the plan because {reason}.").format(reason=needs.driver), *notes)
     if not skipped:
-        return dataclasses.replace(plan, mode="repair")
+        return dataclasses.replace(plan, mode="repair", notes=notes)
     if needs.driver is None and not needs.reboot:
         summary = translate("Setup", "The driver works: {steps} PyTorch step(s) for {os}; {skipped} step(s) not needed (shown below)").format(
             steps=len(keep), os=plan.os_label, skipped=len(skipped))
     else:
         summary = translate("Setup", "{steps} step(s) fix what the doctor found on {os}; {skipped} step(s) not needed (shown below)").format(
             steps=len(keep), os=plan.os_label, skipped=len(skipped))
-    notes = plan.notes
-    if needs.driver is not None:
-        notes = (translate("Setup", "The driver steps are in the plan because {reason}.").format(reason=needs.driver), *notes)
     return dataclasses.replace(plan, steps=tuple(keep), skipped=tuple(skipped), mode="repair", summary=summary, notes=notes)
 
 
@@ -328,7 +339,8 @@ def _repair_windows(plan: Plan, report: DoctorReport, needs: RepairNeeds, option
     driver = f.driver_version or "?"
     mode = needs.windows_mode
     if mode == "clean":
-        note = translate("Setup", "The doctor found a broken or mixed driver install, so this is the clean reinstall with DDU.")
+        note = translate("Setup", "The doctor found a broken or mixed driver install ({reason}), so this is the clean reinstall with DDU.").format(
+            reason=needs.driver or translate("Setup", "no working NVIDIA driver was found"))
         return dataclasses.replace(plan, mode="repair", notes=(note, *plan.notes))
     keep: list[Step] = []
     skipped: list[SkippedStep] = []
