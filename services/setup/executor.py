@@ -303,7 +303,10 @@ def default_elevation(system: str, gui: bool, root: SystemRoot) -> str:
 
 class StepExecutor:
     def __init__(self, runner: Runner, root: SystemRoot, progress: ProgressStore, backup_dir: Path,
-                 elevation: str = "none", system: str = "linux", command_timeout: float = 3600.0) -> None:
+                 elevation: str = "none", system: str = "linux", command_timeout: float = 3600.0,
+                 probe_files: bool = True) -> None:
+        # probe_files=False: a plan for another machine; describe() must not read this one's files.
+        self.probe_files = probe_files
         self.runner = runner
         self.root = root
         self.progress = progress
@@ -349,7 +352,7 @@ class StepExecutor:
         rec = self.progress.records.get(step.id)
         kept = {b.get("path"): b for b in (rec.backups if rec else []) if isinstance(b, dict)}
         for f in step.files:
-            for msg in file_change_notes(f, self.root, self.backup_dir / step.id, kept.get(f.path)):
+            for msg in file_change_notes(f, self.root, self.backup_dir / step.id, kept.get(f.path), self.probe_files):
                 lines.append(note(msg))
             lines.extend("#   " + ln for ln in f.content.splitlines())
         for r in step.registry:
@@ -359,6 +362,34 @@ class StepExecutor:
             lines.append(command_line(self._shown(c, step), win))
         if step.needs_root and self.elevation == "uac":
             lines.append(note(translate("Setup", "each command asks for administrator rights (UAC prompt)")))
+        return lines
+
+    def undo_preview(self, step: Step, plan: Plan | None = None, tr: Translator | None = None) -> list[str]:
+        """What undo would do, shown before the step runs: the saved backups once it has run,
+        else what it will restore (from which folder) and its commands."""
+        def note(msg: Msg) -> str:
+            return "# " + msg.render(tr)
+
+        if step.restores:
+            return [note(translate("Setup", "this step puts back what '{step}' saved; it has no undo of its own").format(step=step.restores))]
+        if not step.undoable:
+            return [note(step.undo_note or translate("Setup", "This step has no undo"))]
+        rec = self.progress.records.get(step.id)
+        if rec is not None and rec.state in ("done", "failed"):
+            return self.describe(step, undo=True, plan=plan, tr=tr)
+        win = self.system == "windows"
+        lines: list[str] = []
+        for f in step.files:
+            path = f.path if not self.probe_files else str(self.root(f.path))
+            lines.append(note(translate("Setup", "restore {path} from the backup GPU Assistant makes in {folder} (content, mode and owner; a link stays a link), or remove it if it did not exist").format(
+                path=path, folder=str(self.backup_dir / step.id))))
+        for r in step.registry:
+            lines.append(note(translate("Setup", "put back the value of {value} saved before the run (or delete it if it was not set)").format(value=f"{r.key}\\{r.name}")))
+        for c in step.undo:
+            lines.append(command_line(self._root_wrap(tuple(c), step), win))
+        if step.owned_dir:
+            lines.append(note(translate("Setup", "only if {mark} exists (GPU Assistant made this folder):").format(mark=str(Path(step.owned_dir) / OWNED_MARK))))
+            lines.append(command_line(_remove_dir(step.owned_dir), win))
         return lines
 
     def _shown(self, argv: Argv, step: Step) -> Argv:
@@ -670,11 +701,14 @@ def _mode4(mode: str) -> str:
     return mode if len(mode) == 4 else "0" + mode
 
 
-def file_change_notes(f: FileChange, root: SystemRoot, backup_folder: Path, kept: dict | None = None) -> list[Msg]:
+def file_change_notes(f: FileChange, root: SystemRoot, backup_folder: Path, kept: dict | None = None,
+                      probe: bool = True) -> list[Msg]:
     """Before a run: where the file goes, what happens to what is there now, and what undo restores."""
     target = root(f.path)
     out: list[Msg] = []
-    if kept is not None:
+    if not probe:
+        out.append(translate("Setup", "if {path} exists there, it is backed up first and undo restores it byte for byte; if not, undo removes it").format(path=f.path))
+    elif kept is not None:
         out.append(translate("Setup", "{path}: the first backup is kept (from the earlier run); undo restores the original from it").format(path=str(target)))
     else:
         try:

@@ -362,3 +362,67 @@ def _repair_windows(plan: Plan, report: DoctorReport, needs: RepairNeeds, option
     order = {sid: i for i, sid in enumerate(WINDOWS_DRIVER)}
     keep.sort(key=lambda s: order.get(s.id, len(order)))
     return _repaired(plan, keep, skipped, needs)
+
+
+# ---- planning for another machine ------------------------------------------------------------------
+OS_RELEASE_DIR = "os-release"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class TargetSystem:
+    """A system the wizard can plan for without sitting at it (Windows or a known os-release)."""
+
+    key: str  # 'windows' or the os-release file's name
+    label: str
+    os: OsInfo
+
+
+def known_systems() -> list[TargetSystem]:
+    """Windows and every distribution whose os-release file ships in resources/data/os-release."""
+    from services.paths import resource_path
+    from services.setup.probes import parse_os_release
+
+    out = [TargetSystem("windows", "Windows 10 / 11", OsInfo(system="windows", id="windows", pretty_name="Windows"))]
+    folder = resource_path("data", OS_RELEASE_DIR)
+    try:
+        files = sorted(p for p in folder.iterdir() if p.is_file() and not p.name.endswith(".md"))
+    except OSError:
+        files = []
+    for path in files:
+        try:
+            info = parse_os_release(path.read_text(encoding="utf-8", errors="replace"))
+        except OSError:
+            continue
+        if info.id:
+            out.append(TargetSystem(path.name, info.pretty_name or path.name, info))
+    return out
+
+
+def resolve_card(rules: Rules, text: str) -> tuple[str, str]:
+    """'10de:2684', '2684' or a card name from the rules' id list -> (device id, name).
+    ValueError with a sentence when it is neither."""
+    text = (text or "").strip()
+    try:
+        device_id = parse_pci_id(text)
+    except ValueError:
+        device_id = None
+    if device_id:
+        hit = next((g for g in rules.gpu_ids if g.device_id == device_id), None)
+        return device_id, hit.name if hit else ""
+    wanted = _normal_name(text)
+    for g in rules.gpu_ids:
+        if wanted and wanted in (_normal_name(g.name), _normal_name(f"{g.name} (10de:{g.device_id})")):
+            return g.device_id, g.name
+    raise ValueError(f"not a PCI id (like 10de:2684) or a card GPU Assistant knows: {text!r}")
+
+
+def _normal_name(name: str) -> str:
+    return re.sub(r"\s+", " ", name.lower().replace("nvidia", "").replace("geforce", "")).strip()
+
+
+def plan_for_target(rules: Rules, target: TargetSystem, device_id: str, name: str, staging_dir: Path,
+                    root: SystemRoot | None = None, windows_options=None) -> Plan:
+    """The full plan for another machine, as 'setup --plan --os-release F --gpu ID' makes it
+    (nothing of this machine is read)."""
+    inputs = inputs_for(rules, root or SystemRoot(), staging_dir, device_id, name=name, probe_files=False)
+    return plan_for_os(target.os, inputs, rules, windows_options)

@@ -38,8 +38,12 @@ def page(qtbot, app_paths, machine, tmp_path):
 
 
 
-def wait_report(qtbot, page):
+def wait_report(qtbot, page, full: bool = True):
+    """The doctor's report is in; with ``full`` the wizard shows every step ('Reinstall everything')."""
     qtbot.waitUntil(lambda: page.report is not None and not page.busy(), timeout=5000)
+    if full and not page.full_check.isChecked():
+        page.full_check.setChecked(True)
+        qtbot.waitUntil(lambda: not page.busy(), timeout=5000)
 
 
 def test_doctor_runs_in_background_and_shows_findings(qtbot, page):
@@ -133,7 +137,11 @@ def test_demo_mode_shows_the_recorded_machine(qtbot, app_paths):
     p.show()
     qtbot.waitUntil(lambda: p.report is not None and not p.busy(), timeout=5000)
     assert "torch_arch_missing" in [f.code for f in p.report.findings]
+    # the recorded driver works: the plan is the PyTorch steps, the driver steps are listed as not needed
+    assert [s.id for s in p.plan.steps] == ["install-pytorch", "verify-pytorch"]
     p.open_step("install-driver")
+    assert "Not needed" in p.step_text.text() and not p.run_button.isEnabled()
+    p.open_step("install-pytorch")
     p.run_button.click()  # demo: only shows what would run
     assert "demo machine: nothing runs" in p.step_output.toPlainText()
     p.shutdown()
@@ -152,6 +160,8 @@ def test_windows_plan_file_pickers(qtbot, app_paths, tmp_path):
     qtbot.addWidget(p)
     p.show()
     qtbot.waitUntil(lambda: p.plan is not None and not p.busy(), timeout=5000)
+    p.full_check.setChecked(True)  # the driver works: only the DDU plan ('reinstall everything') has run-ddu
+    qtbot.waitUntil(lambda: not p.busy(), timeout=5000)
     assert p.plan.system == "windows"
     assert "win_gpu_memory_spill" in [f.code for f in p.report.findings]
     p.open_step("run-ddu")
@@ -183,6 +193,8 @@ def test_reopening_resumes_at_the_first_open_step(qtbot, page, app_paths, machin
     again = SetupPage(page.context)
     qtbot.addWidget(again)
     again.show()
+    qtbot.waitUntil(lambda: again.report is not None and not again.busy(), timeout=5000)
+    again.full_check.setChecked(True)
     qtbot.waitUntil(lambda: bool(again.check_states) and not again.busy(), timeout=5000)
     current = again.step_list.currentItem().data(256)
     assert current == "blacklist-nouveau"  # skipped, then install-driver found done by its check
