@@ -748,11 +748,12 @@ class SetupPage(QWidget):
         from services.setup.windows import WindowsPlanOptions
 
         self._preview = True
-        self.plan = plan_for_target(self.rules, target, device_id, name, self._work / "staged", self.root,
+        # The other machine's own paths (/etc/...), not this page's root (a demo or test folder).
+        self.plan = plan_for_target(self.rules, target, device_id, name, self._work / "staged", SystemRoot(),
                                     WindowsPlanOptions(**self._windows_options))
         system = self.plan.system
         self._preview_executor = StepExecutor(
-            self.runner, self.root, ProgressStore(self._work / "preview-progress.json"), self._work / "backups",
+            self.runner, SystemRoot(), ProgressStore(self._work / "preview-progress.json"), self._work / "backups",
             elevation="uac" if system == "windows" else "sudo", system=system, probe_files=False)
         self.check_states = {}
         self._fill_steps()

@@ -164,10 +164,6 @@ class RepairNeeds:
     windows_mode: str = ""  # windows: pytorch | update | clean
 
 
-def _reason(text: str) -> Msg:
-    return translate("Setup", text)
-
-
 def driver_problem(report: DoctorReport, rules: Rules) -> Msg | None:
     """Why the driver must be installed or updated, or None when it works and is new enough
     for the card and for the PyTorch build the plan picks."""
@@ -175,27 +171,27 @@ def driver_problem(report: DoctorReport, rules: Rules) -> Msg | None:
     codes = {x.code for x in report.findings}
     km = f.kernel_module
     if "driver_too_old_for_gpu" in codes:
-        return _reason("driver {driver} is too old for this card").format(driver=f.driver_version or "?")
+        return translate("Setup", "driver {driver} is too old for this card").format(driver=f.driver_version or "?")
     if "wrong_module_flavor" in codes:
-        return _reason("the wrong kernel module variant is loaded for this card")
+        return translate("Setup", "the wrong kernel module variant is loaded for this card")
     if "driver_not_installed" in codes:
-        return _reason("no NVIDIA driver is installed")
+        return translate("Setup", "no NVIDIA driver is installed")
     if "nouveau_in_use" in codes and not (km and km.installed_version):
-        return _reason("no NVIDIA driver is installed")
+        return translate("Setup", "no NVIDIA driver is installed")
     if codes & DRIVER_BROKEN:
-        return _reason("the driver does not answer (see the doctor)")
+        return translate("Setup", "the driver does not answer (see the doctor)")
     if f.os_name == "windows" and windows_mixed(report):
-        return _reason("the driver Windows has on the card ({device}) is not the one that answers ({answers}): a mixed install").format(
+        return translate("Setup", "the driver Windows has on the card ({device}) is not the one that answers ({answers}): a mixed install").format(
             device=f.windows.driver_version, answers=f.nvml.driver_version)
     driver = f.driver_version
     working = "driver_ok" in codes or (f.nvidia_smi is not None and f.nvidia_smi.exit_code == 0 and driver is not None)
     if not working:
         if codes & NEEDS_REBOOT or "nouveau_in_use" in codes:
             return None  # installed: a reboot, the key or the blacklist is what is missing
-        return _reason("no working NVIDIA driver was found")
+        return translate("Setup", "no working NVIDIA driver was found")
     choice = rules.recommend_variant(gpu.sm if gpu else None, driver, f.os_name)
     if choice is not None and not choice.driver_ok:
-        return _reason("driver {driver} is older than any current PyTorch build for this card needs ({need} or newer)").format(
+        return translate("Setup", "driver {driver} is older than any current PyTorch build for this card needs ({need} or newer)").format(
             driver=driver or "?", need=choice.needs_driver or "?")
     return None
 
