@@ -118,9 +118,11 @@ class ProgressStore:
         self.save()
 
     def adopt(self, plan: Plan) -> None:
-        """Start a new record when the plan is for another machine or GPU."""
+        """Start a new record when the plan is for another machine or GPU, but keep every
+        record that still holds a backup no undo has consumed: those files are this system's."""
         if self.plan_key and self.plan_key != plan.key:
-            self.records.clear()
+            self.records = {sid: rec for sid, rec in self.records.items()
+                            if rec.backups or rec.registry_before or rec.invalid}
         self.plan_key = plan.key
 
 

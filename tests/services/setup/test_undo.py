@@ -236,3 +236,95 @@ def test_preview_shows_contents_destination_and_undo(box):
     box.path(NOUVEAU_FILE).write_text("x\n")
     text = "\n".join(box.executor(box.plan()).describe(box.plan().step("blacklist-nouveau")))
     assert f"back up {box.path(NOUVEAU_FILE)} (mode 0644) to {box.work / 'backups' / 'blacklist-nouveau'}" in text
+
+
+def test_a_new_plan_keeps_backups_no_undo_consumed(box):
+    original = b"blacklist lbm-nouveau\n"
+    box.path(NOUVEAU_FILE).write_bytes(original)
+    run_n_times(box, "blacklist-nouveau", 1)
+    # the card changed (another plan key): the backup of the system's file is still there to undo
+    inputs = inputs_for(RULES, box.root, box.work / "staged", "2b85", secure_boot="disabled")
+    other = plan_for_os(parse_os_release(os_release("ubuntu-24.04")), inputs, RULES)
+    ex = box.executor(other)
+    assert ex.progress.plan_key == other.key and ex.progress.records["blacklist-nouveau"].backups
+    assert ex.undo(other.step("blacklist-nouveau")).ok
+    assert box.path(NOUVEAU_FILE).read_bytes() == original
+
+
+def test_registry_values_run_twice_still_restore_the_originals(box):
+    from services.setup.probes import OsInfo
+    from services.setup.windows import WindowsPlanOptions
+
+    wu = ("HKLM\\SOFTWARE\\Policies\\Microsoft\\Windows\\WindowsUpdate", "ExcludeWUDriversInQualityUpdate")
+    search = ("HKLM\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\DriverSearching", "SearchOrderConfig")
+    registry = {search: ("REG_DWORD", "1")}  # the WU policy value is not set at first
+
+    def reg(argv):
+        if argv[:2] == ("reg", "query"):
+            value = registry.get((argv[2], argv[4]))
+            if value is None:
+                return CommandResult(1, "", "ERROR: The system was unable to find the specified registry key or value.\r\n")
+            return CommandResult(0, f"\r\n{argv[2]}\r\n    {argv[4]}    {value[0]}    {value[1]}\r\n")
+        if argv[:2] == ("reg", "add"):
+            registry[(argv[2], argv[4])] = (argv[6], argv[8])
+            return CommandResult(0, "The operation completed successfully.\r\n")
+        if argv[:2] == ("reg", "delete"):
+            registry.pop((argv[2], argv[4]), None)
+            return CommandResult(0, "The operation completed successfully.\r\n")
+        return None
+
+    runner = FakeRunner(handler=reg)
+    inputs = inputs_for(RULES, box.root, box.work / "staged", "2684")
+    plan = plan_for_os(OsInfo(system="windows", pretty_name="Windows"), inputs, RULES, WindowsPlanOptions())
+    step = plan.step("block-driver-updates")
+    for _ in range(3):
+        progress = ProgressStore(box.progress_file).load()
+        progress.adopt(plan)
+        assert StepExecutor(runner, box.root, progress, box.work / "backups", system="windows").run(step).ok
+    assert registry == {search: ("REG_DWORD", "0"), wu: ("REG_DWORD", "1")}
+    progress = ProgressStore(box.progress_file).load()
+    assert StepExecutor(runner, box.root, progress, box.work / "backups", system="windows").undo(step).ok
+    assert registry == {search: ("REG_DWORD", "1")}
+
+
+def test_cli_undo_of_a_step_the_repair_plan_leaves_out(box, monkeypatch, capsys, app_paths):
+    """Run with --full, then the plan (driver fine, no nouveau) leaves the step out: undo still finds it."""
+    import main
+    from services.setup import doctor as doctor_module
+    from services.setup import system as system_module
+
+    from .machine import FakeNvml, Machine
+
+    m = Machine(box.root_dir)
+    m.distro("ubuntu-24.04").lspci("lspci-4090-nvidia.txt").loaded("proc-driver-version-open-570.txt", "nvidia 1 0\n")
+    m.modinfo("570.133.07").secure_boot("mokutil-disabled.txt").smi(0, "570.133.07, NVIDIA GeForce RTX 4090, 00000000:01:00.0\n")
+    allowed = (str(box.root_dir), str(app_paths.data_dir))
+
+    def files_only(argv):
+        if argv[0] not in ("install", "rm", "ln"):
+            return None
+        assert all(a.startswith(allowed) for a in argv[1:] if a.startswith("/")), argv
+        done = subprocess.run(list(argv), capture_output=True, text=True)
+        return CommandResult(done.returncode, done.stdout, done.stderr)
+
+    m.runner.handler = files_only
+    m.runner.responses[("update-initramfs",)] = CommandResult(0, "")
+    monkeypatch.setattr(system_module, "SubprocessRunner", lambda *a, **k: m.runner)
+    monkeypatch.setattr(system_module, "SystemRoot", lambda *a, **k: m.root)
+    monkeypatch.setattr(doctor_module, "SystemRoot", lambda *a, **k: m.root)
+    real = doctor_module.read_nvml
+    monkeypatch.setattr(doctor_module, "read_nvml", lambda _mod=None: real(FakeNvml()))
+    target = box.path(NOUVEAU_FILE)
+    target.write_text("# mine\n")
+    os.chmod(target, 0o600)
+    for _ in range(2):
+        assert main.main(["setup", "--run", "blacklist-nouveau", "--yes", "--full"]) == 0
+    capsys.readouterr()
+    assert main.main(["setup", "--undo", "blacklist-nouveau", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert f"install -m 0600 -o {os.getuid()} -g {os.getgid()} " in out and "update-initramfs -u" in out
+    assert target.read_text() == NOUVEAU_BLACKLIST
+    assert main.main(["setup", "--undo", "blacklist-nouveau", "--yes"]) == 0
+    out = capsys.readouterr().out
+    assert "$ install -m 0600" in out and "Undone" in out  # the undo reports its commands
+    assert snapshot(target) == ("file", b"# mine\n", 0o600)
