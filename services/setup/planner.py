@@ -11,12 +11,12 @@ import dataclasses
 import re
 from pathlib import Path
 
+from services.i18n import Msg, translate
 from services.paths import AppPaths
 from services.setup.doctor import DoctorReport
 from services.setup.linux_plans import PlanInputs, build_linux_plan
 from services.setup.pci_ids import lookup_device_name
-from services.i18n import Msg, translate
-from services.setup.plan import FileChange, Plan, SkippedStep, Step
+from services.setup.plan import Plan, SkippedStep, Step
 from services.setup.probes import OsInfo, default_venv_dir
 from services.setup.rules import Rules
 from services.setup.system import SystemRoot

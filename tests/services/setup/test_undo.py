@@ -40,7 +40,7 @@ class Sandbox:
                 if argv[0] == "ln":
                     paths = paths[-1:]  # the link's target text may point anywhere
                 assert paths and all(p.startswith(allowed) for p in paths), argv
-                done = subprocess.run(list(argv), capture_output=True, text=True)
+                done = subprocess.run(list(argv), check=False, capture_output=True, text=True)
                 return CommandResult(done.returncode, done.stdout, done.stderr)
             return CommandResult(0, "")  # apt-get, update-initramfs, ...: recorded only
 
@@ -164,7 +164,7 @@ def test_undo_refuses_a_path_the_step_does_not_declare(box):
     victim.write_text("keep me")
     run_n_times(box, "blacklist-nouveau", 1)
     for bad in ("/etc/../../victim.txt", "/etc/passwd", "/etc/modprobe.d/../modprobe.d/blacklist-nouveau.conf"):
-        _tamper(box, "blacklist-nouveau", lambda rec: rec["backups"][0].update(path=bad))
+        _tamper(box, "blacklist-nouveau", lambda rec, bad=bad: rec["backups"][0].update(path=bad))
         outcome = undo(box, "blacklist-nouveau")
         assert not outcome.ok and "refused" in str(outcome.message), bad
         dry = undo(box, "blacklist-nouveau", dry_run=True)
@@ -304,7 +304,7 @@ def test_cli_undo_of_a_step_the_repair_plan_leaves_out(box, monkeypatch, capsys,
         if argv[0] not in ("install", "rm", "ln"):
             return None
         assert all(a.startswith(allowed) for a in argv[1:] if a.startswith("/")), argv
-        done = subprocess.run(list(argv), capture_output=True, text=True)
+        done = subprocess.run(list(argv), check=False, capture_output=True, text=True)
         return CommandResult(done.returncode, done.stdout, done.stderr)
 
     m.runner.handler = files_only
