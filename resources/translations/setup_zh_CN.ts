@@ -946,6 +946,14 @@
         <translation>{os} 上用 {steps} 个步骤修复诊断发现的问题；{skipped} 个步骤不需要（见下方）</translation>
     </message>
     <message>
+        <source>Install the driver with the offline package</source>
+        <translation>用离线安装包安装驱动</translation>
+    </message>
+    <message>
+        <source>No NVIDIA driver is installed yet (Windows shows its basic display driver), so nothing has to be cleaned up first: run the offline package, choose &apos;Express&apos; or &apos;Custom (Advanced)&apos;, and restart when it asks.</source>
+        <translation>还没有安装 NVIDIA 驱动（Windows 显示的是它自带的基本显示驱动），因此不需要先清理：运行离线安装包，选择“精简”或“自定义（高级）”，安装程序要求时重启。</translation>
+    </message>
+    <message>
         <source>Update the driver in place with the offline package</source>
         <translation>用离线安装包直接升级驱动</translation>
     </message>

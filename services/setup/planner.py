@@ -223,13 +223,26 @@ def windows_mixed(report: DoctorReport) -> bool:
     return bool(nvml_version and wmi_version and nvml_version != wmi_version)
 
 
+def nvidia_driver_on_device(version: str | None) -> bool:
+    """Whether the driver Windows lists for the card is NVIDIA's: NVIDIA's own versions read as
+    branch.build (e.g. 560.94, from 32.0.15.6094); Microsoft's basic display driver (10.0.x)
+    decodes to a number far below any NVIDIA branch."""
+    from services.setup.rules import parse_version
+
+    parsed = parse_version(version)
+    return bool(parsed) and parsed[0] >= 300
+
+
 def windows_repair_mode(report: DoctorReport, driver: Msg | None) -> str:
-    """pytorch: the driver is fine; update: in place with the offline package; clean: DDU."""
+    """pytorch: the driver is fine; update: in place with the offline package; install: the
+    offline package on a card with no NVIDIA driver yet; clean: DDU."""
     f = report.facts
     codes = {x.code for x in report.findings}
     if driver is None:
         return "pytorch"
     wmi_version = getattr(f.windows, "driver_version", None) if f.windows is not None else None
+    if not nvidia_driver_on_device(wmi_version) and not (f.nvml and f.nvml.ok):
+        return "install"  # nothing of NVIDIA's is installed (Windows' basic display driver): no clean-up needed
     broken = bool(codes & {"nvidia_smi_failed", "nvidia_smi_missing"}) or (
         wmi_version is not None and not (f.nvml and f.nvml.ok))
     if windows_mixed(report) or broken:
@@ -313,12 +326,22 @@ WINDOWS_CLEAN_ONLY = ("download-ddu", "block-driver-updates", "restore-point", "
 WINDOWS_DRIVER = ("download-driver", "install-driver", "verify-driver")
 
 
-def windows_update_step(options) -> Step:
+def windows_update_step(options, first_install: bool = False) -> Step:
     """Update the driver in place with the offline package (no DDU, no Safe Mode)."""
     from services.setup.plan import Check
     from services.setup.windows import DRIVER_PLACEHOLDER
 
     pkg = getattr(options, "driver_package", "") or DRIVER_PLACEHOLDER
+    if first_install:
+        return Step(
+            id="install-driver",
+            title=translate("Setup", "Install the driver with the offline package"),
+            explanation=translate("Setup", "No NVIDIA driver is installed yet (Windows shows its basic display driver), so nothing has to be cleaned up first: run the offline package, choose 'Express' or 'Custom (Advanced)', and restart when it asks."),
+            commands=((pkg,),),
+            needs_root=True,
+            check=Check("command_ok", argv=("nvidia-smi",)),
+            source="research notes A4.3 (NVIDIA installer; no official NVIDIA documentation of its switches)",
+        )
     return Step(
         id="install-driver",
         title=translate("Setup", "Update the driver in place with the offline package"),
@@ -350,8 +373,8 @@ def _repair_windows(plan: Plan, report: DoctorReport, needs: RepairNeeds, option
                     version=(f.torch.torch_version if f.torch else None) or "?")))
         elif sid in WINDOWS_CLEAN_ONLY:
             skipped.append(_skip(step, translate("Setup", "the clean reinstall with DDU is for a broken or mixed driver install; choose 'Reinstall everything' to do it anyway")))
-        elif mode == "update":
-            keep.append(windows_update_step(options) if sid == "install-driver" else step)
+        elif mode in ("update", "install"):
+            keep.append(windows_update_step(options, first_install=mode == "install") if sid == "install-driver" else step)
         else:
             skipped.append(_skip(step, translate("Setup", "driver {driver} works and is new enough for this card and the PyTorch build").format(driver=driver)))
     # The driver update goes before anything else: PyTorch's build depends on it.

@@ -159,17 +159,19 @@ def test_cli_plan_json_lists_skipped_steps_and_full(machine, monkeypatch, capsys
 
 
 # ---- Windows ----------------------------------------------------------------------------------
-def windows_report(nvml, device: str = "2684", name: str = "NVIDIA GeForce RTX 4090"):
+def windows_report(nvml, device: str = "2684", name: str = "NVIDIA GeForce RTX 4090", wmi_driver: str | None = None):
     base = windows_runner(paging="reg-pagingfiles-auto.txt")
     inner = base.handler
 
     def handler(argv):
         if argv[0] == "powershell.exe" and "Win32_VideoController" in argv[-1]:
-            return CommandResult(0, win_text("wmi-videocontroller.json").replace("DEV_2684", f"DEV_{device.upper()}").replace("NVIDIA GeForce RTX 4090", name))
+            text = win_text("wmi-videocontroller.json").replace("DEV_2684", f"DEV_{device.upper()}").replace("NVIDIA GeForce RTX 4090", name)
+            return CommandResult(0, text.replace("32.0.15.6094", wmi_driver) if wmi_driver else text)
         return inner(argv)
 
     runner = FakeRunner(handler=handler)
-    runner.add(["nvidia-smi"], 0, f"{nvml.driver}, {name}, 00000000:01:00.0\n")
+    if nvml.init_error is None:
+        runner.add(["nvidia-smi"], 0, f"{nvml.driver}, {name}, 00000000:01:00.0\n")
     probe = LiveWindowsProbe(runner)
     facts = collect_facts(runner, python=None, nvml_module=nvml, windows_probe=probe, system="windows")
     return diagnose(facts, RULES)
@@ -208,6 +210,22 @@ def test_windows_mixed_install_gets_the_ddu_clean_reinstall(tmp_path):
     assert {"restore-point", "safe-mode", "run-ddu", "install-driver"} <= set(ids(p))
     assert ids(p).index("restore-point") < ids(p).index("safe-mode") < ids(p).index("run-ddu") < ids(p).index("install-driver")
     assert any("broken or mixed" in str(n) for n in p.notes)
+
+
+def test_windows_without_any_nvidia_driver_installs_it_without_ddu(tmp_path):
+    # a new card on Microsoft's basic display driver: nothing to clean up
+    report = windows_report(NO_NVML, name="Microsoft Basic Display Adapter", wmi_driver="10.0.19041.1")
+    p = win_plan(tmp_path, report)
+    assert ids(p) == ["download-driver", "install-driver", "verify-driver", "install-pytorch", "verify-pytorch"]
+    assert str(p.step("install-driver").title) == "Install the driver with the offline package"
+    assert "clean reinstall with DDU" in skipped(p)["run-ddu"]
+
+
+def test_windows_driver_that_does_not_answer_gets_ddu(tmp_path):
+    # Windows lists NVIDIA's 560.94 for the card, but NVML cannot reach it: a broken install
+    report = windows_report(NO_NVML)
+    p = win_plan(tmp_path, report)
+    assert {"safe-mode", "run-ddu"} <= set(ids(p)) and any("broken or mixed" in str(n) for n in p.notes)
 
 
 # ---- step states tell the truth ------------------------------------------------------------------
