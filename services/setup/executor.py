@@ -59,7 +59,7 @@ class ProgressStore:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except FileNotFoundError:
             return self
-        except (OSError, ValueError) as exc:
+        except (OSError, ValueError, RecursionError) as exc:  # RecursionError: absurdly deep nesting
             # Keep the broken file for the user; never lose the backup list silently.
             self.load_problem = f"{self.path.name} could not be read ({exc.__class__.__name__}); starting fresh"
             try:

@@ -328,3 +328,12 @@ def test_cli_undo_of_a_step_the_repair_plan_leaves_out(box, monkeypatch, capsys,
     out = capsys.readouterr().out
     assert "$ install -m 0600" in out and "Undone" in out  # the undo reports its commands
     assert snapshot(target) == ("file", b"# mine\n", 0o600)
+
+
+@pytest.mark.parametrize("text", ["[" * 100000 + "]" * 100000, "not json", '{"steps": [1, 2]}', "[]", '{"steps": {"x": 5}}'])
+def test_unreadable_progress_is_a_message_not_a_traceback(box, text):
+    box.work.mkdir(parents=True, exist_ok=True)
+    box.progress_file.write_text(text)
+    progress = ProgressStore(box.progress_file).load()
+    assert progress.load_problem and "progress.json" in progress.load_problem
+    assert list(box.work.glob("progress.json.broken-*"))
