@@ -510,6 +510,10 @@
         <translation>{path} 解析后位于系统根目录之外；已拒绝</translation>
     </message>
     <message>
+        <source>{path} was changed after GPU Assistant wrote it; undo would throw that change away, so it is refused (the original is kept in {backup})</source>
+        <translation>{path} 在 GPU Assistant 写入之后又被修改过；撤销会丢掉这些修改，因此已拒绝（原文件保存在 {backup}）</translation>
+    </message>
+    <message>
         <source>the backup {backup} of {path} is missing or not in this step&apos;s backup folder; refused</source>
         <translation>{path} 的备份 {backup} 不存在，或不在这一步的备份文件夹中；已拒绝</translation>
     </message>

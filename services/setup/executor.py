@@ -178,7 +178,8 @@ def _backup_problem(b, where: str) -> str | None:
     if kind not in BACKUP_KINDS:
         return f"{where}.kind is {json.dumps(kind)[:40]}, not one of {', '.join(BACKUP_KINDS)}"
     problem = (_typed(b.get("mode", "0644"), (str,), where + ".mode") or _typed(b.get("uid"), (int, type(None)), where + ".uid")
-               or _typed(b.get("gid"), (int, type(None)), where + ".gid") or _typed(b.get("link", ""), (str,), where + ".link"))
+               or _typed(b.get("gid"), (int, type(None)), where + ".gid") or _typed(b.get("link", ""), (str,), where + ".link")
+               or _typed(b.get("sha256", ""), (str,), where + ".sha256") or _typed(b.get("written", ""), (str,), where + ".written"))
     if problem:
         return problem
     if not _MODE.match(b.get("mode", "0644")):
@@ -523,6 +524,12 @@ class StepExecutor:
             saved = {(r["key"], r["name"]) for r in rec.registry_before}
             rec.registry_before = rec.registry_before + [r for r in before if (r["key"], r["name"]) not in saved]
         self.progress.save()
+        # What this run writes: undo later refuses to throw away changes made after it.
+        for b in rec.backups:
+            f = next((f for f in step.files if f.path == b.get("path")), None)
+            if f is not None:
+                b["written"] = content_fingerprint(f.content)
+        self.progress.save()
         # 2. stage file contents (user-owned) for the privileged copy
         for f in step.files:
             staged = Path(f.staged)
@@ -617,6 +624,15 @@ class StepExecutor:
             if parent != root_dir and root_dir not in parent.parents:
                 return [], [], translate("Setup", "{path} resolves outside the system root; refused").format(path=str(target))
             kind = b.get("kind", "file")
+            written = b.get("written")
+            if written:
+                try:
+                    now = file_fingerprint(target)
+                except OSError:
+                    now = None
+                if now not in (written, b.get("sha256")):
+                    return [], [], translate("Setup", "{path} was changed after GPU Assistant wrote it; undo would throw that change away, so it is refused (the original is kept in {backup})").format(
+                        path=str(target), backup=str(b.get("backup") or b.get("link") or "-"))
             if kind == "file":
                 backup = Path(b.get("backup") or "")
                 try:
@@ -668,10 +684,11 @@ class StepExecutor:
             try:
                 st = os.lstat(src)
             except FileNotFoundError:
-                saved.append({"path": f.path, "kind": "absent", "backup": None})
+                saved.append({"path": f.path, "kind": "absent", "backup": None, "sha256": ""})
                 continue
             if stat.S_ISLNK(st.st_mode):
-                saved.append({"path": f.path, "kind": "symlink", "backup": None, "link": os.readlink(src)})
+                link = os.readlink(src)
+                saved.append({"path": f.path, "kind": "symlink", "backup": None, "link": link, "sha256": "link:" + link})
                 continue
             if not stat.S_ISREG(st.st_mode):
                 raise OSError(21, "not a regular file", str(src))

@@ -337,3 +337,15 @@ def test_unreadable_progress_is_a_message_not_a_traceback(box, text):
     progress = ProgressStore(box.progress_file).load()
     assert progress.load_problem and "progress.json" in progress.load_problem
     assert list(box.work.glob("progress.json.broken-*"))
+
+
+def test_undo_does_not_throw_away_a_later_edit(box):
+    target = box.path(NOUVEAU_FILE)
+    target.write_text("# mine\n")
+    run_n_times(box, "blacklist-nouveau", 2)
+    target.write_text(NOUVEAU_BLACKLIST + "options nouveau foo=1\n")  # the person edited our file afterwards
+    outcome = undo(box, "blacklist-nouveau")
+    assert not outcome.ok and "was changed after GPU Assistant wrote it" in str(outcome.message)
+    assert "options nouveau foo=1" in target.read_text()
+    target.write_text(NOUVEAU_BLACKLIST)  # put back as we wrote it: undo goes ahead
+    assert undo(box, "blacklist-nouveau").ok and target.read_text() == "# mine\n"
