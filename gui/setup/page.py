@@ -22,10 +22,10 @@ from PySide6.QtWidgets import (
 from gui.context import AppContext
 from gui.i18n import render
 from services.setup.doctor import DoctorReport, Finding, Fix, run_doctor
-from services.setup.executor import ProgressStore, StepExecutor, StepOutcome, default_elevation
+from services.setup.executor import ProgressStore, StepExecutor, StepOutcome, default_elevation, step_states
 from services.setup.fmt import command_line
-from services.setup.plan import Plan, Step
-from services.setup.planner import plan_for_report, setup_dir
+from services.setup.plan import Plan, SkippedStep, Step
+from services.setup.planner import known_systems, plan_for_report, plan_for_target, resolve_card, setup_dir
 from services.setup.probes import find_python_envs
 from services.setup.rules import Rules, RulesError, load_rules
 from services.setup.system import SubprocessRunner, SystemRoot
@@ -33,6 +33,7 @@ from services.setup.troubleshoot import explain, no_match_message
 
 SEVERITY_COLORS = {"error": "#d64545", "warning": "#d99a1e", "info": "#3b82c4", "ok": "#2f9e5b"}
 STATE_MARKS = {"done": "✔", "skipped": "↷", "failed": "✖", "undone": "↺", "pending": "○"}
+SKIPPED_PREFIX = "not-needed:"  # list items for steps the doctor found not needed
 
 PAGE_STYLE = """
 QLabel#cardTitle { font-weight: 600; font-size: 11pt; }
@@ -220,7 +221,7 @@ class SetupPage(QWidget):
         row = QHBoxLayout()
         row.addWidget(QLabel(self.tr("Python environment:")))
         self.env_combo = QComboBox()
-        self.env_combo.setMinimumWidth(380)
+        self.env_combo.setMinimumWidth(220)
         self.env_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self._fill_envs()
         row.addWidget(self.env_combo, 1)
@@ -251,8 +252,8 @@ class SetupPage(QWidget):
             value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             self.fact_labels[key] = value
             self.facts_form.addRow(label, value)
-        facts_box.setMinimumWidth(280)
-        facts_box.setMaximumWidth(380)
+        facts_box.setMinimumWidth(240)
+        facts_box.setMaximumWidth(360)
         split.addWidget(facts_box)
         self.findings_area = QScrollArea()
         self.findings_area.setWidgetResizable(True)
@@ -268,6 +269,7 @@ class SetupPage(QWidget):
     def _build_wizard(self) -> QWidget:
         page = QWidget()
         lay = QVBoxLayout(page)
+        lay.addLayout(self._build_target_bar())
         self.plan_summary = QLabel(self.tr("The plan appears after the checks."))
         self.plan_summary.setWordWrap(True)
         self.plan_summary.setObjectName("cardTitle")
@@ -276,23 +278,25 @@ class SetupPage(QWidget):
         self.plan_notes.setWordWrap(True)
         lay.addWidget(self.plan_notes)
         split = QSplitter(Qt.Orientation.Horizontal)
+        split.setChildrenCollapsible(False)
         self.step_list = QListWidget()
         self.step_list.setObjectName("steps")
         self.step_list.setWordWrap(True)
         self.step_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.step_list.setMinimumWidth(300)
-        self.step_list.setMaximumWidth(400)
+        self.step_list.setMinimumWidth(200)
+        self.step_list.setMaximumWidth(340)
         self.step_list.currentRowChanged.connect(self._on_step_row_changed)
         split.addWidget(self.step_list)
         detail = QWidget()
         d = QVBoxLayout(detail)
-        d.setContentsMargins(8, 0, 0, 0)
+        d.setContentsMargins(8, 0, 4, 0)
         self.step_title = QLabel("")
         self.step_title.setObjectName("cardTitle")
         self.step_title.setWordWrap(True)
         d.addWidget(self.step_title)
         self.step_flags = QLabel("")
         self.step_flags.setProperty("role", "muted")
+        self.step_flags.setWordWrap(True)
         d.addWidget(self.step_flags)
         self.step_text = QLabel("")
         self.step_text.setWordWrap(True)
@@ -308,20 +312,35 @@ class SetupPage(QWidget):
         files_row.addWidget(self.pick_ddu_button)
         files_row.addStretch(1)
         d.addLayout(files_row)
+        changes = QLabel(self.tr("What runs, and every file it writes (full path and contents):"))
+        changes.setWordWrap(True)
+        d.addWidget(changes)
         self.step_commands = QPlainTextEdit()
         self.step_commands.setObjectName("commands")
         self.step_commands.setReadOnly(True)
         # One command per line: wrapping broke URLs mid-way ("https://" / "download...").
         self.step_commands.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.step_commands.setFont(_mono())
-        self.step_commands.setMaximumHeight(130)
+        self.step_commands.setMinimumHeight(80)
+        self.step_commands.setMaximumHeight(150)
         d.addWidget(self.step_commands)
-        buttons = QHBoxLayout()
+        undo_label = QLabel(self.tr("Undo (what it restores, from which backup):"))
+        undo_label.setWordWrap(True)
+        d.addWidget(undo_label)
+        self.undo_text = QPlainTextEdit()
+        self.undo_text.setObjectName("commands")
+        self.undo_text.setReadOnly(True)
+        self.undo_text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.undo_text.setFont(_mono())
+        self.undo_text.setMinimumHeight(50)
+        self.undo_text.setMaximumHeight(80)
+        d.addWidget(self.undo_text)
         self.run_button = QPushButton(self.tr("Run"))
         self.run_button.setProperty("primary", True)
         self.run_button.clicked.connect(self._on_run_clicked)
         self.dry_run_check = QCheckBox(self.tr("Dry run"))
-        self.dry_run_check.setToolTip(self.tr("Show every action without changing anything"))
+        self.dry_run_check.setToolTip(self.tr("Show every action without changing anything (run and undo)"))
+        self.dry_run_check.toggled.connect(lambda _on: self._show_step(self._current_step()))
         self.skip_button = QPushButton(self.tr("Skip"))
         self.skip_button.clicked.connect(self._on_skip_clicked)
         self.done_button = QPushButton(self.tr("Mark done"))
@@ -332,22 +351,89 @@ class SetupPage(QWidget):
         self.check_step_button.clicked.connect(self._on_check_step_clicked)
         self.undo_button = QPushButton(self.tr("Undo"))
         self.undo_button.clicked.connect(self._on_undo_clicked)
-        for w in (self.run_button, self.dry_run_check, self.skip_button, self.done_button, self.copy_button,
-                  self.check_step_button, self.undo_button):
-            buttons.addWidget(w)
-        buttons.addStretch(1)
-        d.addLayout(buttons)
+        # Two rows: one row of seven buttons does not fit a 1024 px window in Chinese.
+        for group in ((self.run_button, self.dry_run_check, self.undo_button, self.check_step_button),
+                      (self.skip_button, self.done_button, self.copy_button)):
+            row = QHBoxLayout()
+            for w in group:
+                row.addWidget(w)
+            row.addStretch(1)
+            d.addLayout(row)
         self.step_output = QPlainTextEdit()
         self.step_output.setReadOnly(True)
         self.step_output.setFont(_mono())
+        self.step_output.setMinimumHeight(70)
         self.step_output.setPlaceholderText(self.tr("What ran and what it printed appears here."))
         d.addWidget(self.step_output, 1)
-        split.addWidget(detail)
+        # The detail scrolls as a whole in a small window instead of squeezing its parts.
+        detail_area = QScrollArea()
+        detail_area.setWidgetResizable(True)
+        detail_area.setFrameShape(QFrame.Shape.NoFrame)
+        detail_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        detail.setMinimumHeight(480)
+        detail_area.setWidget(detail)
+        split.addWidget(detail_area)
         split.setStretchFactor(1, 1)
         lay.addWidget(split, 1)
         self._windows_options: dict[str, str] = {}
         self._show_step(None)
         return page
+
+    def _build_target_bar(self) -> QVBoxLayout:
+        """This computer (with 'reinstall everything') or another machine (system + card)."""
+        box = QVBoxLayout()
+        row = QHBoxLayout()
+        row.addWidget(QLabel(self.tr("Plan for:")))
+        self.target_combo = QComboBox()
+        self.target_combo.addItem(self.tr("This computer"), "here")
+        self.target_combo.addItem(self.tr("Another machine"), "other")
+        self.target_combo.currentIndexChanged.connect(self._on_target_changed)
+        row.addWidget(self.target_combo)
+        self.full_check = QCheckBox(self.tr("Reinstall everything"))
+        self.full_check.setToolTip(self.tr("Show every step, also those the doctor found not needed (on Windows: the clean reinstall with DDU)"))
+        self.full_check.toggled.connect(self._on_full_toggled)
+        row.addWidget(self.full_check)
+        row.addStretch(1)
+        box.addLayout(row)
+        self.other_box = QWidget()
+        other = QHBoxLayout(self.other_box)
+        other.setContentsMargins(0, 0, 0, 0)
+        other.addWidget(QLabel(self.tr("System:")))
+        self.os_combo = QComboBox()
+        self.os_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.os_combo.setMinimumContentsLength(14)
+        self._targets = {t.key: t for t in known_systems()}
+        for t in self._targets.values():
+            self.os_combo.addItem(t.label, t.key)
+        other.addWidget(self.os_combo, 1)
+        other.addWidget(QLabel(self.tr("Card:")))
+        self.card_combo = QComboBox()
+        self.card_combo.setEditable(True)
+        self.card_combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        self.card_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.card_combo.setMinimumContentsLength(16)
+        self.card_combo.lineEdit().setPlaceholderText(self.tr("PCI id (10de:2684) or card name"))
+        seen = set()
+        for g in (self.rules.gpu_ids if self.rules else ()):
+            if g.device_id not in seen:
+                seen.add(g.device_id)
+                self.card_combo.addItem(f"{g.name} (10de:{g.device_id})", g.device_id)
+        self.card_combo.setCurrentIndex(-1)
+        other.addWidget(self.card_combo, 1)
+        self.plan_other_button = QPushButton(self.tr("Show the plan"))
+        self.plan_other_button.clicked.connect(lambda: self.plan_other_machine())
+        other.addWidget(self.plan_other_button)
+        self.other_box.setVisible(False)
+        box.addWidget(self.other_box)
+        self.target_error = QLabel("")
+        self.target_error.setWordWrap(True)
+        self.target_error.setStyleSheet(f"color: {SEVERITY_COLORS['error']};")
+        self.target_error.setVisible(False)
+        box.addWidget(self.target_error)
+        self._preview = False  # the plan shown is for another machine: nothing runs here
+        self._preview_executor: StepExecutor | None = None
+        self._skipped: dict[str, SkippedStep] = {}
+        return box
 
     def _build_troubleshooter(self) -> QWidget:
         page = QWidget()
@@ -563,21 +649,32 @@ class SetupPage(QWidget):
 
     # ---- wizard -----------------------------------------------------------------------------------
     def _rebuild_plan(self) -> None:
-        if self.report is None or self.rules is None:
+        if self.report is None or self.rules is None or self._preview:
             return
         if self.report.gpu is None:
+            # Nothing to set up here, but the wizard still plans for the machine the card goes into.
             self.plan = None
-            self.plan_summary.setText(self.tr("No NVIDIA GPU was found, so there is nothing to set up."))
             self.step_list.clear()
             self._show_step(None)
+            self.target_combo.setCurrentIndex(self.target_combo.findData("other"))
             return
         from services.setup.windows import WindowsPlanOptions
 
         options = WindowsPlanOptions(**self._windows_options)
-        self.plan = plan_for_report(self.report, self.rules, self.root, self._work / "staged", options)
+        self.plan = plan_for_report(self.report, self.rules, self.root, self._work / "staged", options,
+                                    full=self.full_check.isChecked())
         self.progress.adopt(self.plan)
+        self._fill_steps()
+        self._check_all()
+
+    def _fill_steps(self) -> None:
+        assert self.plan is not None
         self.plan_summary.setText(render(self.plan.summary))
-        self.plan_notes.setText("\n".join("• " + render(n) for n in self.plan.notes))
+        notes = [render(n) for n in self.plan.notes]
+        if self._preview:
+            notes.insert(0, self.tr("A plan for another machine: nothing runs on this computer. Copy the commands, or run 'python main.py setup' on that machine."))
+        self.plan_notes.setText("\n".join("• " + n for n in notes))
+        self._skipped = {x.step.id: x for x in self.plan.skipped}
         current = self._current_step()
         self.step_list.blockSignals(True)
         self.step_list.clear()
@@ -585,17 +682,94 @@ class SetupPage(QWidget):
             item = QListWidgetItem(self._step_label(i, step))
             item.setData(Qt.ItemDataRole.UserRole, step.id)
             self.step_list.addItem(item)
+        for x in self.plan.skipped:
+            item = QListWidgetItem("–  " + self.tr("{title} (not needed)").format(title=render(x.step.title)))
+            item.setData(Qt.ItemDataRole.UserRole, SKIPPED_PREFIX + x.step.id)
+            item.setForeground(self.palette().placeholderText())
+            self.step_list.addItem(item)
         self.step_list.blockSignals(False)
         row = self._resume_row(current.id if current else None)
-        self._auto_select = current is None  # first plan: jump to where the work is once checks are in
+        self._auto_select = current is None and not self._preview  # first plan: jump to where the work is once checks are in
         self.step_list.setCurrentRow(row)
         self._show_step(self._current_step())
-        self._check_all()
+
+    def _on_full_toggled(self, _on: bool) -> None:
+        # Another set of steps: start again at the first one not done.
+        self.step_list.clear()
+        self._rebuild_plan()
+
+    def _on_target_changed(self, _index: int) -> None:
+        other = self.target_combo.currentData() == "other"
+        self.other_box.setVisible(other)
+        self.full_check.setVisible(not other)
+        self.target_error.setVisible(False)
+        if other:
+            self._preview = True
+            self.plan = None
+            self.step_list.clear()
+            self._show_step(None)
+            if self.report is not None and self.report.gpu is None:
+                self.plan_summary.setText(self.tr("No NVIDIA GPU was found on this computer. Plan for the machine the card goes into: pick its system and card, then 'Show the plan'."))
+            else:
+                self.plan_summary.setText(self.tr("Pick the other machine's system and card, then 'Show the plan'."))
+            self.plan_notes.setText("")
+        else:
+            self._preview = False
+            self.plan = None
+            self.step_list.clear()
+            self.plan_summary.setText(self.tr("The plan appears after the checks."))
+            self._rebuild_plan()
+
+    def plan_other_machine(self, os_key: str | None = None, card: str | None = None) -> Plan | None:
+        """Show the full plan for another machine (as 'setup --plan --os-release/--windows --gpu')."""
+        if self.rules is None:
+            return None
+        if os_key is not None:
+            self.os_combo.setCurrentIndex(max(0, self.os_combo.findData(os_key)))
+        if card is not None:
+            self.card_combo.setEditText(card)
+        if self.target_combo.currentData() != "other":
+            self.target_combo.setCurrentIndex(self.target_combo.findData("other"))
+        target = self._targets.get(self.os_combo.currentData())
+        text = self.card_combo.currentText()
+        index = self.card_combo.findText(text)
+        try:
+            if index >= 0:
+                device_id, name = resolve_card(self.rules, self.card_combo.itemData(index))
+            else:
+                device_id, name = resolve_card(self.rules, text)
+        except ValueError:
+            self.target_error.setText(self.tr("'{text}' is neither a PCI id (like 10de:2684) nor a card GPU Assistant knows.").format(text=text))
+            self.target_error.setVisible(True)
+            return None
+        self.target_error.setVisible(False)
+        if target is None:
+            return None
+        from services.setup.windows import WindowsPlanOptions
+
+        self._preview = True
+        # The other machine's own paths (/etc/...), not this page's root (a demo or test folder).
+        self.plan = plan_for_target(self.rules, target, device_id, name, self._work / "staged", SystemRoot(),
+                                    WindowsPlanOptions(**self._windows_options))
+        system = self.plan.system
+        self._preview_executor = StepExecutor(
+            self.runner, SystemRoot(), ProgressStore(self._work / "preview-progress.json"), self._work / "backups",
+            elevation="uac" if system == "windows" else "sudo", system=system, probe_files=False)
+        self.check_states = {}
+        self._fill_steps()
+        self.plan_ready.emit(self.plan)
+        return self.plan
+
+    def _view_executor(self) -> StepExecutor:
+        """The executor that describes the plan shown (another machine's has no progress, reads nothing)."""
+        if self._preview and self._preview_executor is not None:
+            return self._preview_executor
+        return self.executor
 
     def _check_all(self) -> None:
         """Run every step's check in the background: the list shows what is already done."""
         plan, executor = self.plan, self.executor
-        if plan is None:
+        if plan is None or self._preview:
             return
 
         def work(_line):
@@ -606,10 +780,13 @@ class SetupPage(QWidget):
     def _on_checks(self, states: dict) -> None:
         self.check_states = states
         self._refresh_step_labels()
-        if getattr(self, "_auto_select", False) and self.plan is not None:
+        if self._preview or self.plan is None:
+            return  # the checks of this machine's plan came back after switching to another machine
+        if getattr(self, "_auto_select", False):
             self._auto_select = False
+            truth = step_states(self.plan, self.progress, states)
             for i, s in enumerate(self.plan.steps):
-                if self.progress.state(s.id) not in ("done", "skipped") and states.get(s.id) != "done":
+                if truth[s.id] not in ("done", "skipped"):
                     self.step_list.setCurrentRow(i)
                     break
         self._show_step(self._current_step())
@@ -622,14 +799,19 @@ class SetupPage(QWidget):
         if keep in ids:
             return ids.index(keep)
         for i, s in enumerate(self.plan.steps):
-            if self.progress.state(s.id) not in ("done", "skipped"):
+            if self._state_of(s) not in ("done", "skipped"):
                 return i
         return 0
 
+    def _state_of(self, step: Step) -> str:
+        """The step's true state: recorded, or found done by its check; a reboot is not done
+        while a step that needs it is still to do."""
+        if self._preview or self.plan is None:
+            return "pending"
+        return step_states(self.plan, self.progress, self.check_states).get(step.id, "pending")
+
     def _step_label(self, index: int, step: Step) -> str:
-        state = self.progress.state(step.id)
-        if state == "pending" and self.check_states.get(step.id) == "done":
-            state = "done"  # found done by its check (by a package, by hand, or before a reboot)
+        state = self._state_of(step)
         return f"{STATE_MARKS.get(state, '○')}  {index}. {render(step.title)}"
 
     def _refresh_step_labels(self) -> None:
@@ -643,6 +825,13 @@ class SetupPage(QWidget):
             return None
         return self.plan.step(self.step_list.currentItem().data(Qt.ItemDataRole.UserRole))
 
+    def _current_skipped(self) -> SkippedStep | None:
+        item = self.step_list.currentItem() if self.plan else None
+        data = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
+        if isinstance(data, str) and data.startswith(SKIPPED_PREFIX):
+            return self._skipped.get(data[len(SKIPPED_PREFIX):])
+        return None
+
     def _on_step_row_changed(self, _row: int) -> None:
         self._show_step(self._current_step())
 
@@ -651,24 +840,33 @@ class SetupPage(QWidget):
         if not self.plan:
             return
         for i in range(self.step_list.count()):
-            if self.step_list.item(i).data(Qt.ItemDataRole.UserRole) == step_id:
+            if self.step_list.item(i).data(Qt.ItemDataRole.UserRole) in (step_id, SKIPPED_PREFIX + step_id):
                 self.step_list.setCurrentRow(i)
                 return
 
     def _show_step(self, step: Step | None) -> None:
         has = step is not None
-        for w in (self.run_button, self.skip_button, self.copy_button, self.check_step_button, self.dry_run_check):
+        here = has and not self._preview and not self.busy()
+        dry = self.dry_run_check.isChecked()
+        # Another machine's plan: show and copy only (and show what would run).
+        self.run_button.setEnabled(has and not self.busy() and (not self._preview or dry))
+        for w in (self.skip_button, self.check_step_button):
+            w.setEnabled(here)
+        for w in (self.copy_button, self.dry_run_check):
             w.setEnabled(has and not self.busy())
-        self.undo_button.setEnabled(has and step.undoable and self.progress.state(step.id) in ("done", "failed") and not self.busy())
-        self.done_button.setEnabled(has and step.manual and not self.busy())
+        recorded = self.progress.state(step.id) if has and not self._preview else "pending"
+        self.undo_button.setEnabled(here and step.undoable and recorded in ("done", "failed"))
+        self.done_button.setEnabled(here and step.manual)
         is_windows = bool(self.plan and self.plan.system == "windows")
         self.pick_driver_button.setVisible(is_windows and has and step.id in ("download-driver", "install-driver"))
         self.pick_ddu_button.setVisible(is_windows and has and step.id in ("download-ddu", "run-ddu"))
+        skipped = None if has else self._current_skipped()
         if step is None:
-            self.step_title.setText("")
-            self.step_flags.setText("")
-            self.step_text.setText("")
-            self.step_commands.setPlainText("")
+            self.step_title.setText(render(skipped.step.title) if skipped else "")
+            self.step_flags.setText(self.tr("not in this plan") if skipped else "")
+            self.step_text.setText(render(skipped.reason) + "<br>" + self.tr("Tick 'Reinstall everything' to do it anyway.") if skipped else "")
+            self.step_commands.setPlainText("\n".join(self._view_executor().describe(skipped.step, plan=self.plan, tr=qt_translate)) if skipped else "")
+            self.undo_text.setPlainText("")
             return
         self.step_title.setText(render(step.title))
         flags = []
@@ -678,13 +876,18 @@ class SetupPage(QWidget):
             flags.append(self.tr("restarts the computer"))
         if step.manual:
             flags.append(self.tr("you do this step"))
-        state = self.progress.state(step.id)
-        states = {"done": self.tr("done"), "skipped": self.tr("skipped"), "failed": self.tr("failed"),
-                  "undone": self.tr("undone"), "pending": self.tr("not run yet")}
-        status = states.get(state, state)
-        if state == "pending" and self.check_states.get(step.id) == "done":
-            status = self.tr("already done (its check passes)")
-        flags.append(self.tr("status: {state}").format(state=status))
+        if self._preview:
+            flags.append(self.tr("for another machine"))
+        else:
+            state = self._state_of(step)
+            states = {"done": self.tr("done"), "skipped": self.tr("skipped"), "failed": self.tr("failed"),
+                      "undone": self.tr("undone"), "pending": self.tr("not run yet")}
+            status = states.get(state, state)
+            if recorded == "pending" and state == "done":
+                status = self.tr("already done (its check passes)")
+            elif recorded == "done" and state == "pending":
+                status = self.tr("waits: a step before it still needs doing, or ran after it")
+            flags.append(self.tr("status: {state}").format(state=status))
         self.step_flags.setText("  ·  ".join(flags))
         text = render(step.explanation)
         if step.link:
@@ -692,8 +895,11 @@ class SetupPage(QWidget):
         if step.source:
             text += "<br><small>" + self.tr("Source: {source}").format(source=step.source) + "</small>"
         self.step_text.setText(text)
-        self.step_commands.setPlainText("\n".join(self.executor.describe(step, plan=self.plan, tr=qt_translate)) or self.tr("(no commands: follow the explanation)"))
-        self.run_button.setText(self.tr("Show what would run") if self.dry_run_check.isChecked() else self.tr("Run"))
+        executor = self._view_executor()
+        self.step_commands.setPlainText("\n".join(executor.describe(step, plan=self.plan, tr=qt_translate)) or self.tr("(no commands: follow the explanation)"))
+        self.undo_text.setPlainText("\n".join(executor.undo_preview(step, plan=self.plan, tr=qt_translate)))
+        self.run_button.setText(self.tr("Show what would run") if dry else self.tr("Run"))
+        self.undo_button.setText(self.tr("Show the undo") if dry else self.tr("Undo"))
 
     def _on_copy_clicked(self) -> None:
         step = self._current_step()
@@ -739,8 +945,8 @@ class SetupPage(QWidget):
         step = self._current_step()
         if not step:
             return
-        if self.dry_run_check.isChecked() or self.demo:
-            outcome = self.executor.dry_run(step)
+        if self.dry_run_check.isChecked() or self.demo or self._preview:
+            outcome = self._view_executor().dry_run(step)
             self.step_output.appendPlainText("\n".join(outcome.lines))
             note = render(outcome.message)
             if self.demo:
@@ -768,9 +974,19 @@ class SetupPage(QWidget):
             outcome = self.executor.undo(step, dry_run=True)
             self.step_output.appendPlainText("\n".join(outcome.lines) + "\n" + render(outcome.message) + "\n")
             return
+        if self._preview:
+            return
         self._set_busy(True)
         executor = self.executor
-        self._start(lambda _l: executor.undo(step), self._on_step_done)
+        self._start(lambda _l: executor.undo(step), self._on_undo_done)
+
+    def _on_undo_done(self, outcome: StepOutcome) -> None:
+        # An undo reports its commands and their output like a run does.
+        for entry in outcome.log:
+            self.step_output.appendPlainText("$ " + command_line(entry.argv, self.system == "windows"))
+            if entry.output.strip():
+                self.step_output.appendPlainText(entry.output.rstrip())
+        self._on_step_done(outcome)
 
     def _on_step_done(self, outcome: StepOutcome) -> None:
         self.step_output.appendPlainText(render(outcome.message) + "\n")
@@ -792,7 +1008,10 @@ class SetupPage(QWidget):
 
     def set_windows_file(self, key: str, path: str) -> None:
         self._windows_options[key] = path
-        self._rebuild_plan()
+        if self._preview:
+            self.plan_other_machine()
+        else:
+            self._rebuild_plan()
 
     # ---- troubleshooter ---------------------------------------------------------------------------
     def _on_explain_clicked(self) -> None:

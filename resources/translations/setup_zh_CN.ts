@@ -414,20 +414,24 @@
         <translation>仅当 {mark} 存在时（说明该文件夹由 GPU Assistant 创建）：</translation>
     </message>
     <message>
-        <source>back up {path} to {folder}</source>
-        <translation>把 {path} 备份到 {folder}</translation>
-    </message>
-    <message>
-        <source>write {path} ({count} lines)</source>
-        <translation>写入 {path}（{count} 行）</translation>
-    </message>
-    <message>
         <source>save the current value of {value}</source>
         <translation>保存 {value} 的当前值</translation>
     </message>
     <message>
         <source>each command asks for administrator rights (UAC prompt)</source>
         <translation>每条命令都会请求管理员权限（UAC 提示）</translation>
+    </message>
+    <message>
+        <source>this step puts back what &apos;{step}&apos; saved; it has no undo of its own</source>
+        <translation>这一步恢复 &apos;{step}&apos; 保存的内容，本身没有撤销</translation>
+    </message>
+    <message>
+        <source>restore {path} from the backup GPU Assistant makes in {folder} (content, mode and owner; a link stays a link), or remove it if it did not exist</source>
+        <translation>从 GPU Assistant 在 {folder} 中做的备份恢复 {path}（内容、权限和属主；符号链接仍恢复为链接）；如果它原本不存在，就删除它</translation>
+    </message>
+    <message>
+        <source>put back the value of {value} saved before the run (or delete it if it was not set)</source>
+        <translation>恢复执行前保存的 {value} 的值（原本没有设置则删除）</translation>
     </message>
     <message>
         <source>Dry run: nothing was changed</source>
@@ -444,6 +448,18 @@
     <message>
         <source>Choose the file first: {what}</source>
         <translation>请先选择文件：{what}</translation>
+    </message>
+    <message>
+        <source>Stopped before changing anything: could not read {path} ({error})</source>
+        <translation>在做任何改动之前停止：无法读取 {path}（{error}）</translation>
+    </message>
+    <message>
+        <source>Stopped before changing anything: {path} changed after the plan was shown. Check again to see the plan for the file as it is now.</source>
+        <translation>在做任何改动之前停止：{path} 在显示计划之后被修改过。请重新检查，查看按该文件当前内容生成的计划。</translation>
+    </message>
+    <message>
+        <source>Stopped before changing anything: the saved progress of this step is damaged ({problem})</source>
+        <translation>在做任何改动之前停止：这一步保存的进度已损坏（{problem}）</translation>
     </message>
     <message>
         <source>Stopped before changing anything: could not back up {path} ({error})</source>
@@ -466,12 +482,80 @@
         <translation>GPU 助手没有执行过这一步，所以没有可撤销的内容</translation>
     </message>
     <message>
+        <source>Nothing was undone: the saved progress of this step is damaged ({problem})</source>
+        <translation>没有撤销任何内容：这一步保存的进度已损坏（{problem}）</translation>
+    </message>
+    <message>
+        <source>Nothing was undone: {problem}</source>
+        <translation>没有撤销任何内容：{problem}</translation>
+    </message>
+    <message>
         <source>{path} was not created by GPU Assistant (or is already gone), so it is left alone</source>
         <translation>{path} 不是 GPU Assistant 创建的（或已经不存在），因此不会动它</translation>
     </message>
     <message>
         <source>Undone</source>
         <translation>已撤销</translation>
+    </message>
+    <message>
+        <source>the saved progress of this step is damaged ({problem})</source>
+        <translation>这一步保存的进度已损坏（{problem}）</translation>
+    </message>
+    <message>
+        <source>progress.json names {path}, which this step does not change; refused</source>
+        <translation>progress.json 中写的是 {path}，而这一步并不修改它；已拒绝</translation>
+    </message>
+    <message>
+        <source>{path} resolves outside the system root; refused</source>
+        <translation>{path} 解析后位于系统根目录之外；已拒绝</translation>
+    </message>
+    <message>
+        <source>{path} was changed after GPU Assistant wrote it; undo would throw that change away, so it is refused (the original is kept in {backup})</source>
+        <translation>{path} 在 GPU Assistant 写入之后又被修改过；撤销会丢掉这些修改，因此已拒绝（原文件保存在 {backup}）</translation>
+    </message>
+    <message>
+        <source>the backup {backup} of {path} is missing or not in this step&apos;s backup folder; refused</source>
+        <translation>{path} 的备份 {backup} 不存在，或不在这一步的备份文件夹中；已拒绝</translation>
+    </message>
+    <message>
+        <source>restore {path} from the backup {backup} (mode {mode})</source>
+        <translation>从备份 {backup} 恢复 {path}（权限 {mode}）</translation>
+    </message>
+    <message>
+        <source>put back the symbolic link {path} -&gt; {link}</source>
+        <translation>恢复符号链接 {path} -&gt; {link}</translation>
+    </message>
+    <message>
+        <source>remove {path}: it did not exist before</source>
+        <translation>删除 {path}：它原本不存在</translation>
+    </message>
+    <message>
+        <source>progress.json names the registry value {value}, which this step does not change; refused</source>
+        <translation>progress.json 中写的是注册表值 {value}，而这一步并不修改它；已拒绝</translation>
+    </message>
+    <message>
+        <source>if {path} exists there, it is backed up first and undo restores it byte for byte; if not, undo removes it</source>
+        <translation>如果那台机器上有 {path}，会先备份，撤销时逐字节恢复；如果没有，撤销时删除它</translation>
+    </message>
+    <message>
+        <source>{path}: the first backup is kept (from the earlier run); undo restores the original from it</source>
+        <translation>{path}：保留第一次执行时的备份；撤销时用它恢复原来的文件</translation>
+    </message>
+    <message>
+        <source>{path} does not exist yet: undo removes it</source>
+        <translation>{path} 目前不存在：撤销时删除它</translation>
+    </message>
+    <message>
+        <source>{path} is a symbolic link to {link}: undo puts the link back</source>
+        <translation>{path} 是指向 {link} 的符号链接：撤销时恢复这个链接</translation>
+    </message>
+    <message>
+        <source>back up {path} (mode {mode}) to {folder}; undo restores it byte for byte</source>
+        <translation>把 {path}（权限 {mode}）备份到 {folder}；撤销时逐字节恢复</translation>
+    </message>
+    <message>
+        <source>write {path} ({count} lines):</source>
+        <translation>写入 {path}（{count} 行）：</translation>
     </message>
     <message>
         <source>{command} is not installed on this system</source>
@@ -937,6 +1021,106 @@
         <source>Each step that changes the system asks for administrator rights through a Windows (UAC) prompt.</source>
         <translation>每个会改动系统的步骤都会通过 Windows（UAC）提示请求管理员权限。</translation>
     </message>
+    <message>
+        <source>Not needed: {reason}</source>
+        <translation>不需要：{reason}</translation>
+    </message>
+    <message>
+        <source>PyTorch {version} already works on the GPU</source>
+        <translation>PyTorch {version} 已能在 GPU 上运行</translation>
+    </message>
+    <message>
+        <source>nouveau is not loaded</source>
+        <translation>nouveau 没有加载</translation>
+    </message>
+    <message>
+        <source>the NVIDIA module is already loaded under Secure Boot, so the kernel trusts its signing key</source>
+        <translation>安全启动下 NVIDIA 模块已经加载，说明内核信任它的签名密钥</translation>
+    </message>
+    <message>
+        <source>no new kernel module has to be signed</source>
+        <translation>没有需要签名的新内核模块</translation>
+    </message>
+    <message>
+        <source>nothing that needs a restart changes</source>
+        <translation>没有需要重启才生效的改动</translation>
+    </message>
+    <message>
+        <source>driver {driver} already works</source>
+        <translation>驱动 {driver} 已正常工作</translation>
+    </message>
+    <message>
+        <source>driver {driver} is installed; it only needs the steps below to load</source>
+        <translation>驱动 {driver} 已安装，只需下面的步骤让它加载</translation>
+    </message>
+    <message>
+        <source>driver {driver} works and is new enough for this card and the PyTorch build</source>
+        <translation>驱动 {driver} 工作正常，且对这张显卡和所选 PyTorch 版本都足够新</translation>
+    </message>
+    <message>
+        <source>The driver steps are in the plan because {reason}.</source>
+        <translation>计划中包含驱动步骤，因为{reason}。</translation>
+    </message>
+    <message>
+        <source>The driver works: {steps} PyTorch step(s) for {os}; {skipped} step(s) not needed (shown below)</source>
+        <translation>驱动正常：{os} 上需要 {steps} 个 PyTorch 步骤；{skipped} 个步骤不需要（见下方）</translation>
+    </message>
+    <message>
+        <source>{steps} step(s) fix what the doctor found on {os}; {skipped} step(s) not needed (shown below)</source>
+        <translation>{os} 上用 {steps} 个步骤修复诊断发现的问题；{skipped} 个步骤不需要（见下方）</translation>
+    </message>
+    <message>
+        <source>Install the driver with the offline package</source>
+        <translation>用离线安装包安装驱动</translation>
+    </message>
+    <message>
+        <source>No NVIDIA driver is installed yet (Windows shows its basic display driver), so nothing has to be cleaned up first: run the offline package, choose &apos;Express&apos; or &apos;Custom (Advanced)&apos;, and restart when it asks.</source>
+        <translation>还没有安装 NVIDIA 驱动（Windows 显示的是它自带的基本显示驱动），因此不需要先清理：运行离线安装包，选择“精简”或“自定义（高级）”，安装程序要求时重启。</translation>
+    </message>
+    <message>
+        <source>Update the driver in place with the offline package</source>
+        <translation>用离线安装包直接升级驱动</translation>
+    </message>
+    <message>
+        <source>Run the offline package over the installed driver: it replaces it in place, with no clean-up and no Safe Mode. For a clean installation choose &apos;Custom (Advanced)&apos; and tick &apos;Perform a clean installation&apos; (it resets the driver&apos;s settings, a lighter clean-up than DDU). Restart when it asks.</source>
+        <translation>在已安装的驱动之上运行离线安装包：它会直接替换旧驱动，无需清理，也无需进入安全模式。如需全新安装，请选择“自定义（高级）”并勾选“执行清洁安装”（会重置驱动设置，比 DDU 的清理轻）。安装程序要求时重启。</translation>
+    </message>
+    <message>
+        <source>The doctor found a broken or mixed driver install ({reason}), so this is the clean reinstall with DDU.</source>
+        <translation>诊断发现驱动安装已损坏或混杂（{reason}），因此这是用 DDU 的彻底重装。</translation>
+    </message>
+    <message>
+        <source>no working NVIDIA driver was found</source>
+        <translation>没有找到可用的 NVIDIA 驱动</translation>
+    </message>
+    <message>
+        <source>driver {driver} is too old for this card</source>
+        <translation>驱动 {driver} 对这张显卡来说太旧</translation>
+    </message>
+    <message>
+        <source>the wrong kernel module variant is loaded for this card</source>
+        <translation>加载的内核模块类型不适合这张显卡</translation>
+    </message>
+    <message>
+        <source>no NVIDIA driver is installed</source>
+        <translation>没有安装 NVIDIA 驱动</translation>
+    </message>
+    <message>
+        <source>the driver does not answer (see the doctor)</source>
+        <translation>驱动没有响应（见诊断）</translation>
+    </message>
+    <message>
+        <source>the driver Windows has on the card ({device}) is not the one that answers ({answers}): a mixed install</source>
+        <translation>Windows 为显卡登记的驱动（{device}）与实际响应的驱动（{answers}）不同：安装混杂</translation>
+    </message>
+    <message>
+        <source>driver {driver} is older than any current PyTorch build for this card needs ({need} or newer)</source>
+        <translation>驱动 {driver} 比这张显卡可用的任何当前 PyTorch 版本所需的都旧（需要 {need} 或更新）</translation>
+    </message>
+    <message>
+        <source>the clean reinstall with DDU is for a broken or mixed driver install; choose &apos;Reinstall everything&apos; to do it anyway</source>
+        <translation>用 DDU 彻底重装只针对损坏或混杂的驱动安装；如仍要执行，请选择“全部重装”</translation>
+    </message>
 </context>
 <context>
     <name>SetupCli</name>
@@ -987,6 +1171,10 @@
     <message>
         <source>undo: {command}</source>
         <translation>撤销：{command}</translation>
+    </message>
+    <message>
+        <source>Not in this plan (the doctor found them not needed; &apos;{command}&apos; shows every step):</source>
+        <translation>不在本计划中（诊断认为不需要；&apos;{command}&apos; 显示全部步骤）：</translation>
     </message>
     <message>
         <source>{first}, {second}</source>
@@ -1088,6 +1276,14 @@
         <translation>选择 DDU…</translation>
     </message>
     <message>
+        <source>What runs, and every file it writes (full path and contents):</source>
+        <translation>将执行的命令，以及写入的每个文件（完整路径和内容）：</translation>
+    </message>
+    <message>
+        <source>Undo (what it restores, from which backup):</source>
+        <translation>撤销（恢复什么、从哪个备份恢复）：</translation>
+    </message>
+    <message>
         <source>Run</source>
         <translation>执行</translation>
     </message>
@@ -1096,8 +1292,8 @@
         <translation>演练</translation>
     </message>
     <message>
-        <source>Show every action without changing anything</source>
-        <translation>只显示每个操作，不做任何改动</translation>
+        <source>Show every action without changing anything (run and undo)</source>
+        <translation>显示每个操作，但不做任何改动（执行和撤销都适用）</translation>
     </message>
     <message>
         <source>Skip</source>
@@ -1122,6 +1318,42 @@
     <message>
         <source>What ran and what it printed appears here.</source>
         <translation>执行了什么、输出了什么，都会显示在这里。</translation>
+    </message>
+    <message>
+        <source>Plan for:</source>
+        <translation>计划用于：</translation>
+    </message>
+    <message>
+        <source>This computer</source>
+        <translation>这台电脑</translation>
+    </message>
+    <message>
+        <source>Another machine</source>
+        <translation>另一台机器</translation>
+    </message>
+    <message>
+        <source>Reinstall everything</source>
+        <translation>全部重装</translation>
+    </message>
+    <message>
+        <source>Show every step, also those the doctor found not needed (on Windows: the clean reinstall with DDU)</source>
+        <translation>显示全部步骤，包括诊断认为不需要的（Windows 上为用 DDU 彻底重装）</translation>
+    </message>
+    <message>
+        <source>System:</source>
+        <translation>系统：</translation>
+    </message>
+    <message>
+        <source>Card:</source>
+        <translation>显卡：</translation>
+    </message>
+    <message>
+        <source>PCI id (10de:2684) or card name</source>
+        <translation>PCI ID（10de:2684）或显卡名称</translation>
+    </message>
+    <message>
+        <source>Show the plan</source>
+        <translation>显示计划</translation>
     </message>
     <message>
         <source>Paste an error message (the whole traceback is fine). The answer uses what the doctor found on this machine.</source>
@@ -1216,8 +1448,32 @@
         <translation>在向导中打开</translation>
     </message>
     <message>
-        <source>No NVIDIA GPU was found, so there is nothing to set up.</source>
-        <translation>没有找到 NVIDIA 显卡，无需设置。</translation>
+        <source>A plan for another machine: nothing runs on this computer. Copy the commands, or run &apos;python main.py setup&apos; on that machine.</source>
+        <translation>这是给另一台机器的计划：不会在这台电脑上执行任何操作。请复制命令，或在那台机器上运行 &apos;python main.py setup&apos;。</translation>
+    </message>
+    <message>
+        <source>{title} (not needed)</source>
+        <translation>{title}（不需要）</translation>
+    </message>
+    <message>
+        <source>No NVIDIA GPU was found on this computer. Plan for the machine the card goes into: pick its system and card, then &apos;Show the plan&apos;.</source>
+        <translation>这台电脑上没有找到 NVIDIA GPU。可以为要装这张卡的机器做计划：选择它的系统和显卡，然后点“显示计划”。</translation>
+    </message>
+    <message>
+        <source>Pick the other machine&apos;s system and card, then &apos;Show the plan&apos;.</source>
+        <translation>选择另一台机器的系统和显卡，然后点“显示计划”。</translation>
+    </message>
+    <message>
+        <source>&apos;{text}&apos; is neither a PCI id (like 10de:2684) nor a card GPU Assistant knows.</source>
+        <translation>&apos;{text}&apos; 既不是 PCI ID（如 10de:2684），也不是 GPU Assistant 认识的显卡。</translation>
+    </message>
+    <message>
+        <source>not in this plan</source>
+        <translation>不在本计划中</translation>
+    </message>
+    <message>
+        <source>Tick &apos;Reinstall everything&apos; to do it anyway.</source>
+        <translation>如仍要执行，请勾选“全部重装”。</translation>
     </message>
     <message>
         <source>needs administrator rights</source>
@@ -1234,6 +1490,10 @@
     <message>
         <source>you do this step</source>
         <translation>需要你手动完成</translation>
+    </message>
+    <message>
+        <source>for another machine</source>
+        <translation>用于另一台机器</translation>
     </message>
     <message>
         <source>done</source>
@@ -1260,6 +1520,10 @@
         <translation>已完成（检查通过）</translation>
     </message>
     <message>
+        <source>waits: a step before it still needs doing, or ran after it</source>
+        <translation>等待中：前面还有步骤未完成，或有步骤在它之后才执行</translation>
+    </message>
+    <message>
         <source>status: {state}</source>
         <translation>状态：{state}</translation>
     </message>
@@ -1274,6 +1538,10 @@
     <message>
         <source>Show what would run</source>
         <translation>显示将要执行的内容</translation>
+    </message>
+    <message>
+        <source>Show the undo</source>
+        <translation>显示撤销操作</translation>
     </message>
     <message>
         <source>already done</source>

@@ -23,6 +23,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--python", metavar="PATH", help="the Python environment the PyTorch step installs into")
     parser.add_argument("--driver-package", metavar="EXE", help="Windows: the NVIDIA offline driver package you downloaded")
     parser.add_argument("--ddu", metavar="EXE", help="Windows: 'Display Driver Uninstaller.exe' you downloaded")
+    parser.add_argument("--full", action="store_true",
+                        help="reinstall everything: every step, also those the doctor found not needed (Windows: the DDU clean reinstall)")
     parser.add_argument("--dry-run", action="store_true", help="with --run/--undo: print every action, change nothing")
     parser.add_argument("--yes", action="store_true", help="with --run/--undo: do not ask for confirmation")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
@@ -32,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     from services.cli.doctor import catalog, check_python_path
     from services.paths import AppPaths
     from services.setup.doctor import run_doctor
-    from services.setup.executor import ProgressStore, StepExecutor, default_elevation
+    from services.setup.executor import ProgressStore, StepExecutor, default_elevation, step_states
     from services.setup.fmt import command_line, confirm_question, nothing_changed, pad_columns, setup_word
     from services.setup.planner import facts_for_plan, inputs_for, parse_pci_id, plan_for_os, plan_for_report, setup_dir
     from services.setup.probes import OsInfo, parse_os_release
@@ -81,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
                                 kernel=f.os.kernel if f.os else "", python=python, **facts_for_plan(f))
             plan = plan_for_os(f.os, inputs, rules, win_opts)
         else:
-            plan = plan_for_report(report, rules, root, work / "staged", win_opts)
+            plan = plan_for_report(report, rules, root, work / "staged", win_opts, full=args.full)
 
     progress = ProgressStore(work / "progress.json").load()
     if progress.load_problem:
@@ -94,8 +96,9 @@ def run(args: argparse.Namespace) -> int:
     if args.plan:
         if args.json:
             data = plan.to_json()
+            states = step_states(plan, progress)
             for s in data["steps"]:
-                s["state"] = progress.state(s["id"])
+                s["state"] = states[s["id"]]
             print(json.dumps(data, indent=2, ensure_ascii=False))
             return EXIT_OK
         print(render_plan(plan, executor, progress, cat))
@@ -105,10 +108,12 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--os-release/--windows only describe a plan; --run, --undo and --status work on this machine")
 
     if args.status:
+        results = {s.id: executor.check(s) for s in plan.steps}
+        states = step_states(plan, progress, {k: r.state for k, r in results.items()})
         rows = []
         for s in plan.steps:
-            result = executor.check(s)
-            rows.append({"id": s.id, "check": result.state, "detail": result.detail, "state": progress.state(s.id)})
+            result = results[s.id]
+            rows.append({"id": s.id, "check": result.state, "detail": result.detail, "state": states[s.id]})
         if args.json:
             print(json.dumps(rows, indent=2))
         else:
@@ -120,7 +125,16 @@ def run(args: argparse.Namespace) -> int:
     undo = args.undo is not None
     step_id = args.undo if undo else args.run
     step = plan.step(step_id)
+    if step is None and undo and not hypothetical:
+        # A step the repair plan leaves out may still have run before (or in a full plan).
+        from services.setup.planner import plan_for_report as _full_plan
+
+        if not args.os_release and not args.windows and device_id is None:
+            step = _full_plan(report, rules, root, work / "staged", win_opts, full=True).step(step_id)
     if step is None:
+        skipped = next((x for x in plan.skipped if x.step.id == step_id), None)
+        if skipped is not None:
+            raise UsageError(f"step '{step_id}' is not in this plan ({cat.render(skipped.reason)}); add --full to run it anyway")
         raise UsageError(f"no step '{step_id}' in this plan; steps: {', '.join(s.id for s in plan.steps)}")
     lines = executor.describe(step, undo=undo, plan=plan, tr=cat.tr)
     print(cat.render(step.title))
@@ -146,6 +160,11 @@ def run(args: argparse.Namespace) -> int:
             print(cat.render(nothing_changed()))
             return EXIT_OK
     outcome = executor.undo(step) if undo else executor.run(step, on_line=print, plan=plan)
+    if undo:
+        for entry in outcome.log:  # an undo reports its commands like a run does
+            print("$ " + command_line(entry.argv, plan.system == "windows"))
+            if entry.output.strip():
+                print(entry.output.rstrip())
     print(cat.render(outcome.message))
     if outcome.ok and step.needs_reboot and not undo:
         print(cat.render(step.explanation))
@@ -153,7 +172,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def render_plan(plan, executor, progress, cat) -> str:
-    from services.setup.fmt import command_line, flags_label, setup_word, undo_hint
+    from services.setup.fmt import command_line, flags_label, setup_word, skipped_heading, undo_hint
+
+    from services.setup.executor import step_states
 
     out = [cat.render(plan.summary)]
     if getattr(plan, "outcome", None) is not None:  # the driver it ends with and the PyTorch build for it
@@ -163,6 +184,7 @@ def render_plan(plan, executor, progress, cat) -> str:
     for note in plan.notes:
         out.append("  * " + cat.render(note))
     out.append("")
+    states = step_states(plan, progress)
     for i, s in enumerate(plan.steps, 1):
         flags = []
         if s.needs_root:
@@ -172,7 +194,7 @@ def render_plan(plan, executor, progress, cat) -> str:
         if s.manual:
             flags.append("by hand")
         flags = [setup_word(f) for f in flags]
-        state = progress.state(s.id)
+        state = states[s.id]
         shown_state = cat.render(setup_word(state))
         out.append(f"{i}. [{s.id}] {cat.render(s.title)}" + (f"  {cat.render(flags_label(flags))}" if flags else "") + (f"  <{shown_state}>" if state != "pending" else ""))
         out.append("   " + cat.render(s.explanation))
@@ -183,4 +205,8 @@ def render_plan(plan, executor, progress, cat) -> str:
         if s.undoable:
             out.append("   " + cat.render(undo_hint(f"{program_name()} setup --undo {s.id}")))
         out.append("")
+    if plan.skipped:
+        out.append(cat.render(skipped_heading(f"{program_name()} setup --plan --full")))
+        for x in plan.skipped:
+            out.append(f"   - [{x.step.id}] {cat.render(x.step.title)}: {cat.render(x.reason)}")
     return "\n".join(out).rstrip()

@@ -7,9 +7,12 @@ a shell.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import re
 import shutil
+import stat
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,11 +20,13 @@ from typing import Callable, Sequence
 
 from services.i18n import Msg, Translator, translate
 from services.setup.fmt import command_line
-from services.setup.plan import Argv, Check, Plan, Step
+from services.setup.plan import Argv, Check, FileChange, Plan, Step
 from services.setup.probes import parse_proc_driver_version, probe_torch
 from services.setup.system import CommandResult, Runner, SystemRoot
 
 STATES = ("pending", "done", "skipped", "failed", "undone")
+# Steps that do not change the driver stack, so a restart does not wait for them.
+PYTHON_STEPS = ("install-venv-support", "create-venv", "install-pytorch", "verify-pytorch")
 # Written into a folder a step created (Step.owned_dir); undo removes only marked folders.
 OWNED_MARK = ".gpu-assistant-created"
 
@@ -32,8 +37,11 @@ class StepRecord:
     state: str = "pending"
     at: float = 0.0
     message: str = ""
-    backups: list[dict] = field(default_factory=list)  # {"path", "backup" | None (did not exist)}
+    # The FIRST backup of each declared file, kept until an undo consumes it:
+    # {"path", "kind": file|symlink|absent, "backup" (file), "mode", "uid", "gid", "link" (symlink)}
+    backups: list[dict] = field(default_factory=list)
     registry_before: list[dict] = field(default_factory=list)  # {"key","name","kind","data"|None}
+    invalid: str = ""  # why this record could not be trusted (undo refuses with it)
 
 
 class ProgressStore:
@@ -51,7 +59,7 @@ class ProgressStore:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except FileNotFoundError:
             return self
-        except (OSError, ValueError) as exc:
+        except (OSError, ValueError, RecursionError) as exc:  # RecursionError: absurdly deep nesting
             # Keep the broken file for the user; never lose the backup list silently.
             self.load_problem = f"{self.path.name} could not be read ({exc.__class__.__name__}); starting fresh"
             try:
@@ -60,16 +68,31 @@ class ProgressStore:
                 pass
             return self
         if not isinstance(data, dict):
+            self._keep_broken(f"{self.path.name}: the top level is not an object")
             return self
-        self.plan_key = str(data.get("plan_key", ""))
-        for sid, rec in (data.get("steps") or {}).items():
-            if isinstance(rec, dict):
-                self.records[sid] = StepRecord(
-                    state=rec.get("state", "pending") if rec.get("state") in STATES else "pending",
-                    at=float(rec.get("at", 0) or 0), message=str(rec.get("message", "")),
-                    backups=list(rec.get("backups") or []), registry_before=list(rec.get("registry_before") or []),
-                )
+        self.plan_key = data.get("plan_key") if isinstance(data.get("plan_key"), str) else ""
+        steps = data.get("steps") or {}
+        if not isinstance(steps, dict):
+            self._keep_broken(f"{self.path.name}: 'steps' is not an object")
+            return self
+        problems = []
+        for sid, raw in steps.items():
+            rec, problem = parse_record(str(sid), raw)
+            self.records[str(sid)] = rec
+            if problem:
+                problems.append(problem)
+        if problems:
+            self._keep_broken(f"{self.path.name}: " + problems[0] + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
         return self
+
+    def _keep_broken(self, problem: str) -> None:
+        """Copy the file aside (never lose the backup list) and say what was wrong."""
+        kept = self.path.with_name(self.path.name + f".broken-{int(time.time())}")
+        try:
+            shutil.copy2(self.path, kept)
+            self.load_problem = f"{problem}; the file was kept as {kept.name}"
+        except OSError:
+            self.load_problem = problem
 
     def save(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -95,10 +118,134 @@ class ProgressStore:
         self.save()
 
     def adopt(self, plan: Plan) -> None:
-        """Start a new record when the plan is for another machine or GPU."""
+        """Start a new record when the plan is for another machine or GPU, but keep every
+        record that still holds a backup no undo has consumed: those files are this system's."""
         if self.plan_key and self.plan_key != plan.key:
-            self.records.clear()
+            self.records = {sid: rec for sid, rec in self.records.items()
+                            if rec.backups or rec.registry_before or rec.invalid}
         self.plan_key = plan.key
+
+
+BACKUP_KINDS = ("file", "symlink", "absent")
+_MODE = re.compile(r"^0?[0-7]{3,4}$")
+
+
+def _typed(value, kinds, name: str) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, kinds):
+        want = " or ".join("null" if k is type(None) else {"str": "text", "int": "a whole number", "float": "a number", "list": "a list", "dict": "an object"}.get(k.__name__, k.__name__) for k in kinds)
+        return f"{name} should be {want}, not {type(value).__name__} {json.dumps(value)[:40]}"
+    return None
+
+
+def parse_record(sid: str, raw) -> tuple[StepRecord, str | None]:
+    """One step's record from progress.json; wrong-typed fields make it 'invalid' with a clear reason."""
+    where = f"steps.{sid}"
+    if not isinstance(raw, dict):
+        return StepRecord(invalid=f"{where} is not an object"), f"{where} is not an object"
+    problem = (_typed(raw.get("state", "pending"), (str,), f"{where}.state")
+               or _typed(raw.get("at", 0), (int, float), f"{where}.at")
+               or _typed(raw.get("message", ""), (str,), f"{where}.message")
+               or _typed(raw.get("backups", []), (list,), f"{where}.backups")
+               or _typed(raw.get("registry_before", []), (list,), f"{where}.registry_before")
+               or _typed(raw.get("invalid", ""), (str,), f"{where}.invalid"))
+    if problem is None and raw.get("state", "pending") not in STATES:
+        problem = f"{where}.state is {json.dumps(raw.get('state'))[:40]}, not one of {', '.join(STATES)}"
+    if problem is None:
+        for i, b in enumerate(raw.get("backups", [])):
+            problem = _backup_problem(b, f"{where}.backups[{i}]")
+            if problem:
+                break
+    if problem is None:
+        for i, r in enumerate(raw.get("registry_before", [])):
+            w = f"{where}.registry_before[{i}]"
+            problem = (_typed(r, (dict,), w) or _typed(r.get("key"), (str,), w + ".key") or _typed(r.get("name"), (str,), w + ".name")
+                       or _typed(r.get("kind", "REG_DWORD"), (str,), w + ".kind") or _typed(r.get("data"), (str, type(None)), w + ".data"))
+            if problem:
+                break
+    if problem:
+        state = raw.get("state") if raw.get("state") in STATES else "failed"
+        return StepRecord(state=state, invalid=problem), problem
+    return StepRecord(state=raw.get("state", "pending"), at=float(raw.get("at", 0)), message=raw.get("message", ""),
+                      backups=[_normal_backup(b) for b in raw.get("backups", [])],
+                      registry_before=list(raw.get("registry_before", [])), invalid=raw.get("invalid", "")), None
+
+
+def _backup_problem(b, where: str) -> str | None:
+    problem = _typed(b, (dict,), where) or _typed(b.get("path"), (str,), where + ".path") or _typed(b.get("backup"), (str, type(None)), where + ".backup")
+    if problem:
+        return problem
+    kind = b.get("kind", "file" if b.get("backup") else "absent")
+    if kind not in BACKUP_KINDS:
+        return f"{where}.kind is {json.dumps(kind)[:40]}, not one of {', '.join(BACKUP_KINDS)}"
+    problem = (_typed(b.get("mode", "0644"), (str,), where + ".mode") or _typed(b.get("uid"), (int, type(None)), where + ".uid")
+               or _typed(b.get("gid"), (int, type(None)), where + ".gid") or _typed(b.get("link", ""), (str,), where + ".link")
+               or _typed(b.get("sha256", ""), (str,), where + ".sha256") or _typed(b.get("written", ""), (str,), where + ".written"))
+    if problem:
+        return problem
+    if not _MODE.match(b.get("mode", "0644")):
+        return f"{where}.mode is {json.dumps(b.get('mode'))[:20]}, not an octal file mode"
+    if kind == "file" and not b.get("backup"):
+        return f"{where}.backup is missing for a file"
+    if kind == "symlink" and not b.get("link"):
+        return f"{where}.link is missing for a symbolic link"
+    return None
+
+
+def _normal_backup(b: dict) -> dict:
+    """Records from before kinds were kept: a backup file is a 0644 file, none means absent."""
+    out = dict(b)
+    out.setdefault("kind", "file" if b.get("backup") else "absent")
+    out.setdefault("mode", "0644")
+    return out
+
+
+def file_fingerprint(path: Path) -> str:
+    """What a path holds, to tell whether it changed: '' (nothing there), 'link:TARGET',
+    'sha256:HEX' (a regular file) or 'special:MODE' (never read: a FIFO would hang)."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return ""
+    if stat.S_ISLNK(st.st_mode):
+        return "link:" + os.readlink(path)
+    if not stat.S_ISREG(st.st_mode):
+        return f"special:{stat.S_IFMT(st.st_mode):o}"
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 16), b""):
+            h.update(chunk)
+    return "sha256:" + h.hexdigest()
+
+
+def content_fingerprint(content: str) -> str:
+    return "sha256:" + hashlib.sha256(content.encode("utf-8")).hexdigest()
+
+
+def step_states(plan: Plan, progress: "ProgressStore", checks: dict[str, str] | None = None) -> dict[str, str]:
+    """The state each step really is in. A step whose check passes counts as done; a
+    reboot step is not done while a step before it that needs the reboot is still to
+    do, or ran after the reboot did."""
+    checks = checks or {}
+    out: dict[str, str] = {}
+    for i, step in enumerate(plan.steps):
+        state = progress.state(step.id)
+        if state == "pending" and checks.get(step.id) == "done":
+            state = "done"
+        if step.id == "reboot" and state == "done":
+            own = progress.records.get(step.id)
+            at = own.at if own is not None and own.state == "done" else None  # None: found done by its check
+            for earlier in plan.steps[:i]:
+                if not (earlier.needs_root or earlier.needs_reboot) or earlier.id in PYTHON_STEPS:
+                    continue  # a download, a check or Python's venv support does not wait for the restart
+                if out.get(earlier.id) not in ("done", "skipped"):
+                    state = "pending"
+                    break
+                rec = progress.records.get(earlier.id)
+                if at is not None and rec is not None and rec.state == "done" and rec.at > at:
+                    state = "pending"  # changed after the restart: it needs another one
+                    break
+        out[step.id] = state
+    return out
 
 
 # ---- outcomes -------------------------------------------------------------------------------
@@ -159,7 +306,10 @@ def default_elevation(system: str, gui: bool, root: SystemRoot) -> str:
 
 class StepExecutor:
     def __init__(self, runner: Runner, root: SystemRoot, progress: ProgressStore, backup_dir: Path,
-                 elevation: str = "none", system: str = "linux", command_timeout: float = 3600.0) -> None:
+                 elevation: str = "none", system: str = "linux", command_timeout: float = 3600.0,
+                 probe_files: bool = True) -> None:
+        # probe_files=False: a plan for another machine; describe() must not read this one's files.
+        self.probe_files = probe_files
         self.runner = runner
         self.root = root
         self.progress = progress
@@ -191,22 +341,23 @@ class StepExecutor:
             return self.describe(target, undo=True, tr=tr)
         if undo:
             rec = self.progress.records.get(step.id)
-            for b in (rec.backups if rec else []):
-                if b.get("backup"):
-                    lines.append(command_line(self._root_wrap(("install", "-m", "0644", b["backup"], str(self.root(b["path"]))), step), win))
-                else:
-                    lines.append(command_line(self._root_wrap(("rm", "-f", str(self.root(b["path"]))), step), win))
-            for r in (rec.registry_before if rec else []):
-                lines.append(command_line(self._root_wrap(_registry_restore(r), step), win))
-            for c in step.undo:
-                lines.append(command_line(self._root_wrap(c, step), win))
+            commands, notes, problem = self._undo_actions(step, rec)
+            if problem is not None:
+                return [note(problem)]
+            for n, argv in zip(notes, commands):
+                if n is not None:
+                    lines.append(note(n))
+                lines.append(command_line(self._root_wrap(argv, step), win))
             if step.owned_dir:
                 lines.append(note(translate("Setup", "only if {mark} exists (GPU Assistant made this folder):").format(mark=str(Path(step.owned_dir) / OWNED_MARK))))
                 lines.append(command_line(_remove_dir(step.owned_dir), win))
             return lines
+        rec = self.progress.records.get(step.id)
+        kept = {b.get("path"): b for b in (rec.backups if rec else []) if isinstance(b, dict)}
         for f in step.files:
-            lines.append(note(translate("Setup", "back up {path} to {folder}").format(path=f.path, folder=str(self.backup_dir / step.id))))
-            lines.append(note(translate("Setup", "write {path} ({count} lines)").format(path=f.staged, count=len(f.content.splitlines()))))
+            for msg in file_change_notes(f, self.root, self.backup_dir / step.id, kept.get(f.path), self.probe_files):
+                lines.append(note(msg))
+            lines.extend("#   " + ln for ln in f.content.splitlines())
         for r in step.registry:
             lines.append(note(translate("Setup", "save the current value of {value}").format(value=f"{r.key}\\{r.name}")))
             lines.append(command_line(self._shown(_registry_set(r), step), win))
@@ -214,6 +365,34 @@ class StepExecutor:
             lines.append(command_line(self._shown(c, step), win))
         if step.needs_root and self.elevation == "uac":
             lines.append(note(translate("Setup", "each command asks for administrator rights (UAC prompt)")))
+        return lines
+
+    def undo_preview(self, step: Step, plan: Plan | None = None, tr: Translator | None = None) -> list[str]:
+        """What undo would do, shown before the step runs: the saved backups once it has run,
+        else what it will restore (from which folder) and its commands."""
+        def note(msg: Msg) -> str:
+            return "# " + msg.render(tr)
+
+        if step.restores:
+            return [note(translate("Setup", "this step puts back what '{step}' saved; it has no undo of its own").format(step=step.restores))]
+        if not step.undoable:
+            return [note(step.undo_note or translate("Setup", "This step has no undo"))]
+        rec = self.progress.records.get(step.id)
+        if rec is not None and rec.state in ("done", "failed"):
+            return self.describe(step, undo=True, plan=plan, tr=tr)
+        win = self.system == "windows"
+        lines: list[str] = []
+        for f in step.files:
+            path = f.path if not self.probe_files else str(self.root(f.path))
+            lines.append(note(translate("Setup", "restore {path} from the backup GPU Assistant makes in {folder} (content, mode and owner; a link stays a link), or remove it if it did not exist").format(
+                path=path, folder=str(self.backup_dir / step.id))))
+        for r in step.registry:
+            lines.append(note(translate("Setup", "put back the value of {value} saved before the run (or delete it if it was not set)").format(value=f"{r.key}\\{r.name}")))
+        for c in step.undo:
+            lines.append(command_line(self._root_wrap(tuple(c), step), win))
+        if step.owned_dir:
+            lines.append(note(translate("Setup", "only if {mark} exists (GPU Assistant made this folder):").format(mark=str(Path(step.owned_dir) / OWNED_MARK))))
+            lines.append(command_line(_remove_dir(step.owned_dir), win))
         return lines
 
     def _shown(self, argv: Argv, step: Step) -> Argv:
@@ -315,10 +494,24 @@ class StepExecutor:
         if missing:
             return StepOutcome(False, translate("Setup", "Choose the file first: {what}").format(what=missing[0].strip("<>")))
         log: list[CommandLog] = []
+        # 0. a file edited since the plan (the preview) was made is not written over
+        for f in step.files:
+            if f.base_sha256 is None:
+                continue
+            try:
+                now = file_fingerprint(self.root(f.path))
+            except OSError as exc:
+                return StepOutcome(False, translate("Setup", "Stopped before changing anything: could not read {path} ({error})").format(path=f.path, error=exc.strerror or str(exc)))
+            if now not in (f.base_sha256, content_fingerprint(f.content)):
+                return StepOutcome(False, translate("Setup", "Stopped before changing anything: {path} changed after the plan was shown. Check again to see the plan for the file as it is now.").format(path=f.path))
         rec = self.progress.record(step.id)
-        # 1. back up what will change; refuse to go on if a backup fails
+        if rec.invalid:
+            return StepOutcome(False, translate("Setup", "Stopped before changing anything: the saved progress of this step is damaged ({problem})").format(problem=rec.invalid))
+        # 1. back up what will change; refuse to go on if a backup fails. The first
+        # backup stays until an undo consumes it: a second run must not back up
+        # the first run's output over the original.
         try:
-            rec.backups = self._backup_files(step) or rec.backups
+            rec.backups = rec.backups + self._backup_files(step, {b["path"] for b in rec.backups})
         except OSError as exc:
             self.progress.set_state(step.id, "failed", f"backup failed: {exc}")
             return StepOutcome(False, translate("Setup", "Stopped before changing anything: could not back up {path} ({error})").format(
@@ -328,7 +521,14 @@ class StepExecutor:
             if before is None:
                 self.progress.set_state(step.id, "failed", "could not read the registry")
                 return StepOutcome(False, translate("Setup", "Stopped before changing anything: could not read the current registry values"))
-            rec.registry_before = before
+            saved = {(r["key"], r["name"]) for r in rec.registry_before}
+            rec.registry_before = rec.registry_before + [r for r in before if (r["key"], r["name"]) not in saved]
+        self.progress.save()
+        # What this run writes: undo later refuses to throw away changes made after it.
+        for b in rec.backups:
+            f = next((f for f in step.files if f.path == b.get("path")), None)
+            if f is not None:
+                b["written"] = content_fingerprint(f.content)
         self.progress.save()
         # 2. stage file contents (user-owned) for the privileged copy
         for f in step.files:
@@ -375,45 +575,129 @@ class StepExecutor:
         if rec is None or rec.state not in ("done", "failed"):
             # Never undo what we did not do: an undo may remove packages.
             return StepOutcome(False, translate("Setup", "GPU Assistant has not run this step, so there is nothing to undo"))
-        lines = tuple(self.describe(step, undo=True))
-        if dry_run:
-            return StepOutcome(True, translate("Setup", "Dry run: nothing was changed"), lines=lines)
-        log: list[CommandLog] = []
-        commands: list[Argv] = []
-        for b in (rec.backups if rec else []):
-            target = str(self.root(b["path"]))
-            commands.append(("install", "-m", "0644", b["backup"], target) if b.get("backup") else ("rm", "-f", target))
-        for r in (rec.registry_before if rec else []):
-            commands.append(_registry_restore(r))
-        commands += list(step.undo)
+        if rec.invalid:
+            return StepOutcome(False, translate("Setup", "Nothing was undone: the saved progress of this step is damaged ({problem})").format(problem=rec.invalid))
+        commands, _notes, problem = self._undo_actions(step, rec)
+        if problem is not None:
+            return StepOutcome(False, translate("Setup", "Nothing was undone: {problem}").format(problem=problem))
         if step.owned_dir:
             folder = Path(step.owned_dir)
             if not (folder / OWNED_MARK).is_file():
                 return StepOutcome(False, translate("Setup", "{path} was not created by GPU Assistant (or is already gone), so it is left alone").format(path=str(folder)))
-            commands.append(_remove_dir(step.owned_dir))
-        for argv in commands:
-            full = elevate(argv, self.elevation) if step.needs_root else tuple(argv)
+            commands = commands + [_remove_dir(step.owned_dir)]
+        full_commands = [elevate(argv, self.elevation) if step.needs_root else tuple(argv) for argv in commands]
+        lines = tuple(command_line(c, self.system == "windows") for c in full_commands)
+        if dry_run:
+            return StepOutcome(True, translate("Setup", "Dry run: nothing was changed"), lines=tuple(self.describe(step, undo=True)))
+        log: list[CommandLog] = []
+        for full in full_commands:
             result = self.runner.run(full, timeout=self.command_timeout)
             log.append(CommandLog(full, result.returncode, result.output[-4000:]))
             if not result.ok:
                 return StepOutcome(False, _failure_message(full, result, self.elevation), tuple(log))
+        # The backups are consumed: the next run backs up afresh.
+        rec.backups, rec.registry_before = [], []
         self.progress.set_state(step.id, "undone")
         return StepOutcome(True, translate("Setup", "Undone"), tuple(log), lines)
 
-    def _backup_files(self, step: Step) -> list[dict]:
+    def _undo_actions(self, step: Step, rec: StepRecord | None) -> tuple[list[Argv], list[Msg | None], Msg | None]:
+        """The undo's commands (and a note for each), or why it is refused. Only the files and
+        registry values the step declares are touched, and only from backups under its own folder."""
+        commands: list[Argv] = []
+        notes: list[Msg | None] = []
+        if rec is None:
+            return [], [], None
+        if rec.invalid:
+            return [], [], translate("Setup", "the saved progress of this step is damaged ({problem})").format(problem=rec.invalid)
+        declared = {f.path for f in step.files}
+        root_dir = self.root("/").resolve()
+        own_backups = (self.backup_dir / step.id).resolve()
+        for b in rec.backups:
+            path = b.get("path")
+            if path not in declared or ".." in Path(path).parts:
+                return [], [], translate("Setup", "progress.json names {path}, which this step does not change; refused").format(path=str(path))
+            target = self.root(path)
+            try:
+                parent = target.parent.resolve()
+            except OSError:
+                parent = target.parent
+            if parent != root_dir and root_dir not in parent.parents:
+                return [], [], translate("Setup", "{path} resolves outside the system root; refused").format(path=str(target))
+            kind = b.get("kind", "file")
+            written = b.get("written")
+            if written:
+                try:
+                    now = file_fingerprint(target)
+                except OSError:
+                    now = None
+                if now not in (written, b.get("sha256")):
+                    return [], [], translate("Setup", "{path} was changed after GPU Assistant wrote it; undo would throw that change away, so it is refused (the original is kept in {backup})").format(
+                        path=str(target), backup=str(b.get("backup") or b.get("link") or "-"))
+            if kind == "file":
+                backup = Path(b.get("backup") or "")
+                try:
+                    resolved = backup.resolve()
+                except OSError:
+                    resolved = backup
+                if own_backups not in resolved.parents or not backup.is_file() or backup.is_symlink():
+                    return [], [], translate("Setup", "the backup {backup} of {path} is missing or not in this step's backup folder; refused").format(backup=str(backup), path=path)
+                argv: tuple[str, ...] = ("install", "-m", _mode4(b.get("mode", "0644")))
+                if self._keeps_owner() and isinstance(b.get("uid"), int) and isinstance(b.get("gid"), int):
+                    argv += ("-o", str(b["uid"]), "-g", str(b["gid"]))
+                commands.append((*argv, str(backup), str(target)))
+                notes.append(translate("Setup", "restore {path} from the backup {backup} (mode {mode})").format(path=str(target), backup=str(backup), mode=_mode4(b.get("mode", "0644"))))
+            elif kind == "symlink":
+                commands.append(("ln", "-sfn", "--", b["link"], str(target)))
+                notes.append(translate("Setup", "put back the symbolic link {path} -> {link}").format(path=str(target), link=b["link"]))
+            else:
+                commands.append(("rm", "-f", "--", str(target)))
+                notes.append(translate("Setup", "remove {path}: it did not exist before").format(path=str(target)))
+        declared_values = {(r.key, r.name) for r in step.registry}
+        for r in rec.registry_before:
+            if (r.get("key"), r.get("name")) not in declared_values:
+                return [], [], translate("Setup", "progress.json names the registry value {value}, which this step does not change; refused").format(value=f"{r.get('key')}\\{r.get('name')}")
+            commands.append(_registry_restore(r))
+            notes.append(None)
+        for c in step.undo:
+            commands.append(tuple(c))
+            notes.append(None)
+        return commands, notes, None
+
+    def _keeps_owner(self) -> bool:
+        # install -o/-g needs root; a test root run by a normal user keeps its own owner.
+        return self.elevation != "none" or (hasattr(os, "geteuid") and os.geteuid() == 0)
+
+    def _backup_files(self, step: Step, already: set[str] = frozenset()) -> list[dict]:
+        """Save each declared file not saved yet: its bytes, mode and owner, or its link,
+        or that it did not exist. Raises OSError when a file cannot be read."""
         saved: list[dict] = []
-        if not step.files:
+        todo = [f for f in step.files if f.path not in already]
+        if not todo:
             return saved
         folder = self.backup_dir / step.id / time.strftime("%Y%m%d-%H%M%S")
-        for f in step.files:
+        n = 1
+        while folder.exists():  # two runs in one second must not share a folder
+            n += 1
+            folder = self.backup_dir / step.id / (time.strftime("%Y%m%d-%H%M%S") + f"-{n}")
+        for f in todo:
             src = self.root(f.path)
-            if src.exists():
-                folder.mkdir(parents=True, exist_ok=True)
-                dest = folder / Path(f.path).name
-                shutil.copy2(src, dest)  # raises if unreadable: then nothing changes
-                saved.append({"path": f.path, "backup": str(dest)})
-            else:
-                saved.append({"path": f.path, "backup": None})
+            try:
+                st = os.lstat(src)
+            except FileNotFoundError:
+                saved.append({"path": f.path, "kind": "absent", "backup": None, "sha256": ""})
+                continue
+            if stat.S_ISLNK(st.st_mode):
+                link = os.readlink(src)
+                saved.append({"path": f.path, "kind": "symlink", "backup": None, "link": link, "sha256": "link:" + link})
+                continue
+            if not stat.S_ISREG(st.st_mode):
+                raise OSError(21, "not a regular file", str(src))
+            folder.mkdir(parents=True, exist_ok=True)
+            dest = folder / Path(f.path).name
+            shutil.copyfile(src, dest)  # raises if unreadable: then nothing changes
+            os.chmod(dest, 0o600)  # the copy may hold a secret: only the user reads it
+            saved.append({"path": f.path, "kind": "file", "backup": str(dest), "mode": f"{stat.S_IMODE(st.st_mode):04o}",
+                          "uid": st.st_uid, "gid": st.st_gid, "sha256": file_fingerprint(src)})
         return saved
 
     def _save_registry(self, step: Step) -> list[dict] | None:
@@ -430,6 +714,35 @@ class StepExecutor:
             else:
                 return None
         return before
+
+
+def _mode4(mode: str) -> str:
+    return mode if len(mode) == 4 else "0" + mode
+
+
+def file_change_notes(f: FileChange, root: SystemRoot, backup_folder: Path, kept: dict | None = None,
+                      probe: bool = True) -> list[Msg]:
+    """Before a run: where the file goes, what happens to what is there now, and what undo restores."""
+    target = root(f.path) if probe else Path(f.path)
+    out: list[Msg] = []
+    if not probe:
+        out.append(translate("Setup", "if {path} exists there, it is backed up first and undo restores it byte for byte; if not, undo removes it").format(path=f.path))
+    elif kept is not None:
+        out.append(translate("Setup", "{path}: the first backup is kept (from the earlier run); undo restores the original from it").format(path=str(target)))
+    else:
+        try:
+            st = os.lstat(target)
+        except OSError:
+            st = None
+        if st is None:
+            out.append(translate("Setup", "{path} does not exist yet: undo removes it").format(path=str(target)))
+        elif stat.S_ISLNK(st.st_mode):
+            out.append(translate("Setup", "{path} is a symbolic link to {link}: undo puts the link back").format(path=str(target), link=os.readlink(target)))
+        else:
+            out.append(translate("Setup", "back up {path} (mode {mode}) to {folder}; undo restores it byte for byte").format(
+                path=str(target), mode=f"{stat.S_IMODE(st.st_mode):04o}", folder=str(backup_folder)))
+    out.append(translate("Setup", "write {path} ({count} lines):").format(path=str(target), count=len(f.content.splitlines())))
+    return out
 
 
 def _remove_dir(path: str) -> Argv:

@@ -80,6 +80,12 @@ def undo_hint(command: str):
     return translate("SetupCli", "undo: {command}").format(command=command)
 
 
+def skipped_heading(command: str):
+    from services.i18n import translate
+
+    return translate("SetupCli", "Not in this plan (the doctor found them not needed; '{command}' shows every step):").format(command=command)
+
+
 def pad_columns(text: str, width: int) -> str:
     """Left-align in terminal columns (a Chinese character takes two)."""
     import unicodedata

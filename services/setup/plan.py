@@ -21,6 +21,10 @@ class FileChange:
     path: str  # system path, e.g. /etc/modprobe.d/blacklist-nouveau.conf
     content: str
     staged: str  # user-owned copy the privileged command installs from
+    # SHA-256 of the file when the plan was made (what the preview was based on);
+    # "" = it did not exist; None = not read (a plan for another machine). The
+    # executor refuses to write over a file that changed since then.
+    base_sha256: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +95,7 @@ class Step:
                 "argv": list(self.check.argv), "expect": self.check.expect,
             },
             "undo": [list(c) for c in self.undo],
-            "files": [{"path": f.path, "staged": f.staged, "content": f.content} for f in self.files],
+            "files": [{"path": f.path, "staged": f.staged, "content": f.content, "base_sha256": f.base_sha256} for f in self.files],
             "registry": [{"key": r.key, "name": r.name, "type": r.kind, "data": r.data} for r in self.registry],
             "source": self.source,
             "link": self.link,
@@ -127,6 +131,14 @@ class PlanOutcome:
                         "needs_driver": self.pytorch_needs_driver, "runs_on_driver": self.pytorch_runs,
                         "torch_release": self.pytorch_release},
         }
+class SkippedStep:
+    """A step of the full plan the doctor's findings make unnecessary, and why."""
+
+    step: Step
+    reason: Msg
+
+    def to_json(self) -> dict:
+        return {"id": self.step.id, "title": str(self.step.title), "reason": str(self.reason)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +151,10 @@ class Plan:
     notes: tuple[Msg, ...] = ()
     steps: tuple[Step, ...] = field(default_factory=tuple)
     outcome: PlanOutcome | None = None
+    # Steps left out because the doctor found them not needed ("full" plans have none).
+    skipped: tuple[SkippedStep, ...] = ()
+    # full: every step; repair: only what the doctor found broken
+    mode: str = "full"
 
     def step(self, step_id: str) -> Step | None:
         return next((s for s in self.steps if s.id == step_id), None)
@@ -153,6 +169,8 @@ class Plan:
             "notes": [str(n) for n in self.notes],
             "steps": [s.to_json() for s in self.steps],
             **(self.outcome.to_json() if self.outcome else {"driver": None, "pytorch": None}),
+            "mode": self.mode,
+            "skipped": [s.to_json() for s in self.skipped],
         }
 
 

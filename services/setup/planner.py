@@ -1,15 +1,22 @@
-"""Pick the plan for a machine (or for a given os-release file and PCI id)."""
+"""Pick the plan for a machine (or for a given os-release file and PCI id).
+
+On the machine itself the doctor's findings decide which steps the plan keeps
+(``repair_plan``): a working driver that is new enough leaves only the PyTorch
+steps; each step left out is listed with the reason. ``full=True`` keeps every
+step ("reinstall everything"; on Windows the DDU clean reinstall).
+"""
 from __future__ import annotations
 
 import dataclasses
 import re
 from pathlib import Path
 
+from services.i18n import Msg, translate
 from services.paths import AppPaths
 from services.setup.doctor import DoctorReport
 from services.setup.linux_plans import PlanInputs, build_linux_plan
 from services.setup.pci_ids import lookup_device_name
-from services.setup.plan import Plan
+from services.setup.plan import Plan, SkippedStep, Step
 from services.setup.probes import OsInfo, default_venv_dir
 from services.setup.rules import Rules
 from services.setup.system import SystemRoot
@@ -72,8 +79,25 @@ def plan_for_os(os: OsInfo | None, inputs: PlanInputs, rules: Rules, windows_opt
     if os is not None and os.system == "windows":
         from services.setup.windows import WindowsPlanOptions, build_windows_plan
 
-        return build_windows_plan(inputs, rules, windows_options or WindowsPlanOptions())
-    return build_linux_plan(os, inputs, rules)
+        plan = build_windows_plan(inputs, rules, windows_options or WindowsPlanOptions())
+    else:
+        plan = build_linux_plan(os, inputs, rules)
+    return with_base_fingerprints(plan, inputs.root) if inputs.probe_files else plan
+
+
+def with_base_fingerprints(plan: Plan, root: SystemRoot) -> Plan:
+    """Record what each file looked like when the plan (the preview) was made, so the
+    executor can refuse to write over a file edited since then."""
+    from services.setup.executor import file_fingerprint
+
+    def stamp(step: Step) -> Step:
+        if not step.files:
+            return step
+        files = tuple(dataclasses.replace(f, base_sha256=file_fingerprint(root(f.path))) if f.base_sha256 is None else f
+                      for f in step.files)
+        return dataclasses.replace(step, files=files)
+
+    return dataclasses.replace(plan, steps=tuple(stamp(s) for s in plan.steps))
 
 
 def facts_for_plan(f) -> dict:
@@ -85,7 +109,9 @@ def facts_for_plan(f) -> dict:
     }
 
 
-def plan_for_report(report: DoctorReport, rules: Rules, root: SystemRoot, staging_dir: Path, windows_options=None) -> Plan:
+def plan_for_report(report: DoctorReport, rules: Rules, root: SystemRoot, staging_dir: Path, windows_options=None,
+                    full: bool = False) -> Plan:
+    """The plan for the machine the doctor looked at: only what is broken, or every step with ``full``."""
     f = report.facts
     gpu = report.gpu
     driver_ok = bool(f.nvml and f.nvml.ok)
@@ -103,5 +129,319 @@ def plan_for_report(report: DoctorReport, rules: Rules, root: SystemRoot, stagin
     )
     if gpu and inputs.generation is None and gpu.generation:
         inputs = dataclasses.replace(inputs, generation=rules.generation(gpu.generation))
-    return plan_for_os(f.os, inputs, rules, windows_options)
+    plan = plan_for_os(f.os, inputs, rules, windows_options)
+    if full:
+        return plan
+    return repair_plan(plan, report, rules, inputs, windows_options)
 
+
+
+# ---- plan only what is broken ----------------------------------------------------------------
+# Steps that are not part of getting the driver in: the rest of a Linux plan's
+# steps before the reboot (repository, package lists, the driver package, module
+# build) are the driver's.
+NOUVEAU_STEP, MOK_STEP, REBOOT_STEP, VERIFY_DRIVER = "blacklist-nouveau", "enroll-mok", "reboot", "verify-driver"
+PYTORCH_STEPS = ("install-venv-support", "create-venv", "install-pytorch", "verify-pytorch")
+# Findings that mean the driver itself must be (re)installed or updated.
+# (A driver too old for the *installed* PyTorch is not one: the plan installs a build
+# this driver runs, when one exists for the card.)
+DRIVER_BROKEN = {"driver_not_installed", "wrong_module_flavor", "driver_too_old_for_gpu", "nvidia_smi_failed",
+                 "nvidia_smi_missing"}
+# Findings a reboot (and, under Secure Boot, the signing key) fixes without a new driver.
+NEEDS_REBOOT = {"driver_library_mismatch", "module_not_loaded", "secure_boot_blocks_module"}
+
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class RepairNeeds:
+    """What the doctor's findings say this machine needs (the plan follows it)."""
+
+    driver: Msg | None  # why the driver must be installed/updated; None: it works and is new enough
+    nouveau: bool
+    mok: bool
+    reboot: bool
+    pytorch: bool
+    windows_mode: str = ""  # windows: pytorch | update | clean
+
+
+def driver_problem(report: DoctorReport, rules: Rules) -> Msg | None:
+    """Why the driver must be installed or updated, or None when it works and is new enough
+    for the card and for the PyTorch build the plan picks."""
+    f, gpu = report.facts, report.gpu
+    codes = {x.code for x in report.findings}
+    km = f.kernel_module
+    if "driver_too_old_for_gpu" in codes:
+        return translate("Setup", "driver {driver} is too old for this card").format(driver=f.driver_version or "?")
+    if "wrong_module_flavor" in codes:
+        return translate("Setup", "the wrong kernel module variant is loaded for this card")
+    if "driver_not_installed" in codes:
+        return translate("Setup", "no NVIDIA driver is installed")
+    if "nouveau_in_use" in codes and not (km and km.installed_version):
+        return translate("Setup", "no NVIDIA driver is installed")
+    if codes & DRIVER_BROKEN:
+        return translate("Setup", "the driver does not answer (see the doctor)")
+    if f.os_name == "windows" and windows_mixed(report):
+        return translate("Setup", "the driver Windows has on the card ({device}) is not the one that answers ({answers}): a mixed install").format(
+            device=f.windows.driver_version, answers=f.nvml.driver_version)
+    driver = f.driver_version
+    working = "driver_ok" in codes or (f.nvidia_smi is not None and f.nvidia_smi.exit_code == 0 and driver is not None)
+    if not working:
+        if codes & NEEDS_REBOOT or "nouveau_in_use" in codes:
+            return None  # installed: a reboot, the key or the blacklist is what is missing
+        return translate("Setup", "no working NVIDIA driver was found")
+    choice = rules.recommend_variant(gpu.sm if gpu else None, driver, f.os_name)
+    if choice is not None and not choice.driver_ok:
+        return translate("Setup", "driver {driver} is older than any current PyTorch build for this card needs ({need} or newer)").format(
+            driver=driver or "?", need=choice.needs_driver or "?")
+    return None
+
+
+def repair_needs(report: DoctorReport, rules: Rules) -> RepairNeeds:
+    f = report.facts
+    codes = {x.code for x in report.findings}
+    km = f.kernel_module
+    driver = driver_problem(report, rules)
+    nouveau = "nouveau_in_use" in codes or bool(km and km.nouveau_loaded) or bool(report.gpu and report.gpu.pci.driver == "nouveau")
+    module_loaded = bool(km and km.loaded_version)
+    # The kernel already loaded NVIDIA's signed module under Secure Boot: its key is trusted.
+    mok = f.secure_boot in ("enabled", "unknown") and not module_loaded and (
+        driver is not None or "secure_boot_blocks_module" in codes or nouveau)
+    reboot = driver is not None or nouveau or mok or bool(codes & NEEDS_REBOOT)
+    pytorch = "torch_ok" not in codes
+    mode = ""
+    if f.os_name == "windows":
+        mode = windows_repair_mode(report, driver)
+    return RepairNeeds(driver, nouveau, mok, reboot, pytorch, mode)
+
+
+def windows_mixed(report: DoctorReport) -> bool:
+    """Windows has one driver version on the device (WMI) and another answers (NVML): parts of
+    two installs, the case DDU is for."""
+    f = report.facts
+    nvml_version = f.nvml.driver_version if f.nvml and f.nvml.driver_version else None
+    wmi_version = getattr(f.windows, "driver_version", None) if f.windows is not None else None
+    return bool(nvml_version and wmi_version and nvml_version != wmi_version)
+
+
+def nvidia_driver_on_device(version: str | None) -> bool:
+    """Whether the driver Windows lists for the card is NVIDIA's: NVIDIA's own versions read as
+    branch.build (e.g. 560.94, from 32.0.15.6094); Microsoft's basic display driver (10.0.x)
+    decodes to a number far below any NVIDIA branch."""
+    from services.setup.rules import parse_version
+
+    parsed = parse_version(version)
+    return bool(parsed) and parsed[0] >= 300
+
+
+def windows_repair_mode(report: DoctorReport, driver: Msg | None) -> str:
+    """pytorch: the driver is fine; update: in place with the offline package; install: the
+    offline package on a card with no NVIDIA driver yet; clean: DDU."""
+    f = report.facts
+    codes = {x.code for x in report.findings}
+    if driver is None:
+        return "pytorch"
+    wmi_version = getattr(f.windows, "driver_version", None) if f.windows is not None else None
+    if not nvidia_driver_on_device(wmi_version) and not (f.nvml and f.nvml.ok):
+        return "install"  # nothing of NVIDIA's is installed (Windows' basic display driver): no clean-up needed
+    broken = bool(codes & {"nvidia_smi_failed", "nvidia_smi_missing"}) or (
+        wmi_version is not None and not (f.nvml and f.nvml.ok))
+    if windows_mixed(report) or broken:
+        return "clean"
+    if f.driver_version:
+        return "update"
+    return "clean"  # no driver answers at all: the clean install is the safe way in
+
+
+def _skip(step: Step, reason: Msg) -> SkippedStep:
+    return SkippedStep(step, translate("Setup", "Not needed: {reason}").format(reason=reason))
+
+
+def repair_plan(plan: Plan, report: DoctorReport, rules: Rules, inputs: PlanInputs, windows_options=None) -> Plan:
+    """Keep only the steps the doctor's findings call for; the rest are listed with the reason."""
+    needs = repair_needs(report, rules)
+    if plan.system == "windows":
+        return _repair_windows(plan, report, needs, windows_options)
+    f = report.facts
+    driver = f.driver_version or "?"
+    keep: list[Step] = []
+    skipped: list[SkippedStep] = []
+    torch_version = f.torch.torch_version if f.torch else None
+    for step in plan.steps:
+        sid = step.id
+        if sid in PYTORCH_STEPS:
+            if sid == "verify-pytorch" or needs.pytorch:
+                keep.append(step)
+            else:
+                skipped.append(_skip(step, translate("Setup", "PyTorch {version} already works on the GPU").format(version=torch_version or "?")))
+        elif sid == NOUVEAU_STEP:
+            if needs.nouveau:
+                keep.append(step)
+            else:
+                skipped.append(_skip(step, translate("Setup", "nouveau is not loaded")))
+        elif sid == MOK_STEP:
+            if needs.mok:
+                keep.append(step)
+            elif f.kernel_module and f.kernel_module.loaded_version and f.secure_boot == "enabled":
+                skipped.append(_skip(step, translate("Setup", "the NVIDIA module is already loaded under Secure Boot, so the kernel trusts its signing key")))
+            else:
+                skipped.append(_skip(step, translate("Setup", "no new kernel module has to be signed")))
+        elif sid == REBOOT_STEP:
+            if needs.reboot:
+                keep.append(step)
+            else:
+                skipped.append(_skip(step, translate("Setup", "nothing that needs a restart changes")))
+        elif sid == VERIFY_DRIVER:
+            if needs.reboot or needs.driver is not None:
+                keep.append(step)
+            else:
+                skipped.append(_skip(step, translate("Setup", "driver {driver} already works").format(driver=driver)))
+        else:  # the driver's own steps: repository, package lists, package, module build
+            if needs.driver is not None:
+                keep.append(step)
+            elif any(x.code in NEEDS_REBOOT for x in report.findings) or needs.nouveau:
+                skipped.append(_skip(step, translate("Setup", "driver {driver} is installed; it only needs the steps below to load").format(
+                    driver=(f.kernel_module.installed_version if f.kernel_module else None) or driver)))
+            else:
+                skipped.append(_skip(step, translate("Setup", "driver {driver} works and is new enough for this card and the PyTorch build").format(driver=driver)))
+    return _repaired(plan, keep, skipped, needs)
+
+
+def _repaired(plan: Plan, keep: list[Step], skipped: list[SkippedStep], needs: RepairNeeds) -> Plan:
+    notes = plan.notes
+    if needs.driver is not None:
+        notes = (translate("Setup", "The driver steps are in the plan because {reason}.").format(reason=needs.driver), *notes)
+    if not skipped:
+        return dataclasses.replace(plan, mode="repair", notes=notes)
+    if needs.driver is None and not needs.reboot:
+        summary = translate("Setup", "The driver works: {steps} PyTorch step(s) for {os}; {skipped} step(s) not needed (shown below)").format(
+            steps=len(keep), os=plan.os_label, skipped=len(skipped))
+    else:
+        summary = translate("Setup", "{steps} step(s) fix what the doctor found on {os}; {skipped} step(s) not needed (shown below)").format(
+            steps=len(keep), os=plan.os_label, skipped=len(skipped))
+    return dataclasses.replace(plan, steps=tuple(keep), skipped=tuple(skipped), mode="repair", summary=summary, notes=notes)
+
+
+# Windows: the clean reinstall's own steps (DDU and what it needs).
+WINDOWS_CLEAN_ONLY = ("download-ddu", "block-driver-updates", "restore-point", "safe-mode", "run-ddu", "restore-update-settings")
+WINDOWS_DRIVER = ("download-driver", "install-driver", "verify-driver")
+
+
+def windows_update_step(options, first_install: bool = False) -> Step:
+    """Update the driver in place with the offline package (no DDU, no Safe Mode)."""
+    from services.setup.plan import Check
+    from services.setup.windows import DRIVER_PLACEHOLDER
+
+    pkg = getattr(options, "driver_package", "") or DRIVER_PLACEHOLDER
+    if first_install:
+        return Step(
+            id="install-driver",
+            title=translate("Setup", "Install the driver with the offline package"),
+            explanation=translate("Setup", "No NVIDIA driver is installed yet (Windows shows its basic display driver), so nothing has to be cleaned up first: run the offline package, choose 'Express' or 'Custom (Advanced)', and restart when it asks."),
+            commands=((pkg,),),
+            needs_root=True,
+            check=Check("command_ok", argv=("nvidia-smi",)),
+            source="research notes A4.3 (NVIDIA installer; no official NVIDIA documentation of its switches)",
+        )
+    return Step(
+        id="install-driver",
+        title=translate("Setup", "Update the driver in place with the offline package"),
+        explanation=translate("Setup", "Run the offline package over the installed driver: it replaces it in place, with no clean-up and no Safe Mode. For a clean installation choose 'Custom (Advanced)' and tick 'Perform a clean installation' (it resets the driver's settings, a lighter clean-up than DDU). Restart when it asks."),
+        commands=((pkg,),),
+        needs_root=True,
+        check=Check("command_ok", argv=("nvidia-smi",)),
+        source="research notes A4.3 (NVIDIA installer: 'Perform a clean installation' = -clean; no official NVIDIA documentation)",
+    )
+
+
+def _repair_windows(plan: Plan, report: DoctorReport, needs: RepairNeeds, options) -> Plan:
+    f = report.facts
+    driver = f.driver_version or "?"
+    mode = needs.windows_mode
+    if mode == "clean":
+        note = translate("Setup", "The doctor found a broken or mixed driver install ({reason}), so this is the clean reinstall with DDU.").format(
+            reason=needs.driver or translate("Setup", "no working NVIDIA driver was found"))
+        return dataclasses.replace(plan, mode="repair", notes=(note, *plan.notes))
+    keep: list[Step] = []
+    skipped: list[SkippedStep] = []
+    for step in plan.steps:
+        sid = step.id
+        if sid in PYTORCH_STEPS:
+            if sid == "verify-pytorch" or needs.pytorch:
+                keep.append(step)
+            else:
+                skipped.append(_skip(step, translate("Setup", "PyTorch {version} already works on the GPU").format(
+                    version=(f.torch.torch_version if f.torch else None) or "?")))
+        elif sid in WINDOWS_CLEAN_ONLY:
+            skipped.append(_skip(step, translate("Setup", "the clean reinstall with DDU is for a broken or mixed driver install; choose 'Reinstall everything' to do it anyway")))
+        elif mode in ("update", "install"):
+            keep.append(windows_update_step(options, first_install=mode == "install") if sid == "install-driver" else step)
+        else:
+            skipped.append(_skip(step, translate("Setup", "driver {driver} works and is new enough for this card and the PyTorch build").format(driver=driver)))
+    # The driver update goes before anything else: PyTorch's build depends on it.
+    order = {sid: i for i, sid in enumerate(WINDOWS_DRIVER)}
+    keep.sort(key=lambda s: order.get(s.id, len(order)))
+    return _repaired(plan, keep, skipped, needs)
+
+
+# ---- planning for another machine ------------------------------------------------------------------
+OS_RELEASE_DIR = "os-release"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class TargetSystem:
+    """A system the wizard can plan for without sitting at it (Windows or a known os-release)."""
+
+    key: str  # 'windows' or the os-release file's name
+    label: str
+    os: OsInfo
+
+
+def known_systems() -> list[TargetSystem]:
+    """Windows and every distribution whose os-release file ships in resources/data/os-release."""
+    from services.paths import resource_path
+    from services.setup.probes import parse_os_release
+
+    out = [TargetSystem("windows", "Windows 10 / 11", OsInfo(system="windows", id="windows", pretty_name="Windows"))]
+    folder = resource_path("data", OS_RELEASE_DIR)
+    try:
+        files = sorted(p for p in folder.iterdir() if p.is_file() and not p.name.endswith(".md"))
+    except OSError:
+        files = []
+    for path in files:
+        try:
+            info = parse_os_release(path.read_text(encoding="utf-8", errors="replace"))
+        except OSError:
+            continue
+        if info.id:
+            out.append(TargetSystem(path.name, info.pretty_name or path.name, info))
+    return out
+
+
+def resolve_card(rules: Rules, text: str) -> tuple[str, str]:
+    """'10de:2684', '2684' or a card name from the rules' id list -> (device id, name).
+    ValueError with a sentence when it is neither."""
+    text = (text or "").strip()
+    try:
+        device_id = parse_pci_id(text)
+    except ValueError:
+        device_id = None
+    if device_id:
+        hit = next((g for g in rules.gpu_ids if g.device_id == device_id), None)
+        return device_id, hit.name if hit else ""
+    wanted = _normal_name(text)
+    for g in rules.gpu_ids:
+        if wanted and wanted in (_normal_name(g.name), _normal_name(f"{g.name} (10de:{g.device_id})")):
+            return g.device_id, g.name
+    raise ValueError(f"not a PCI id (like 10de:2684) or a card GPU Assistant knows: {text!r}")
+
+
+def _normal_name(name: str) -> str:
+    return re.sub(r"\s+", " ", name.lower().replace("nvidia", "").replace("geforce", "")).strip()
+
+
+def plan_for_target(rules: Rules, target: TargetSystem, device_id: str, name: str, staging_dir: Path,
+                    root: SystemRoot | None = None, windows_options=None) -> Plan:
+    """The full plan for another machine, as 'setup --plan --os-release F --gpu ID' makes it
+    (nothing of this machine is read)."""
+    inputs = inputs_for(rules, root or SystemRoot(), staging_dir, device_id, name=name, probe_files=False)
+    return plan_for_os(target.os, inputs, rules, windows_options)

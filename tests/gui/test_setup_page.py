@@ -38,8 +38,12 @@ def page(qtbot, app_paths, machine, tmp_path):
 
 
 
-def wait_report(qtbot, page):
+def wait_report(qtbot, page, full: bool = True):
+    """The doctor's report is in; with ``full`` the wizard shows every step ('Reinstall everything')."""
     qtbot.waitUntil(lambda: page.report is not None and not page.busy(), timeout=5000)
+    if full and not page.full_check.isChecked():
+        page.full_check.setChecked(True)
+        qtbot.waitUntil(lambda: not page.busy(), timeout=5000)
 
 
 def test_doctor_runs_in_background_and_shows_findings(qtbot, page):
@@ -133,7 +137,11 @@ def test_demo_mode_shows_the_recorded_machine(qtbot, app_paths):
     p.show()
     qtbot.waitUntil(lambda: p.report is not None and not p.busy(), timeout=5000)
     assert "torch_arch_missing" in [f.code for f in p.report.findings]
+    # the recorded driver works: the plan is the PyTorch steps, the driver steps are listed as not needed
+    assert [s.id for s in p.plan.steps] == ["install-pytorch", "verify-pytorch"]
     p.open_step("install-driver")
+    assert "Not needed" in p.step_text.text() and not p.run_button.isEnabled()
+    p.open_step("install-pytorch")
     p.run_button.click()  # demo: only shows what would run
     assert "demo machine: nothing runs" in p.step_output.toPlainText()
     p.shutdown()
@@ -152,6 +160,8 @@ def test_windows_plan_file_pickers(qtbot, app_paths, tmp_path):
     qtbot.addWidget(p)
     p.show()
     qtbot.waitUntil(lambda: p.plan is not None and not p.busy(), timeout=5000)
+    p.full_check.setChecked(True)  # the driver works: only the DDU plan ('reinstall everything') has run-ddu
+    qtbot.waitUntil(lambda: not p.busy(), timeout=5000)
     assert p.plan.system == "windows"
     assert "win_gpu_memory_spill" in [f.code for f in p.report.findings]
     p.open_step("run-ddu")
@@ -183,6 +193,8 @@ def test_reopening_resumes_at_the_first_open_step(qtbot, page, app_paths, machin
     again = SetupPage(page.context)
     qtbot.addWidget(again)
     again.show()
+    qtbot.waitUntil(lambda: again.report is not None and not again.busy(), timeout=5000)
+    again.full_check.setChecked(True)
     qtbot.waitUntil(lambda: bool(again.check_states) and not again.busy(), timeout=5000)
     current = again.step_list.currentItem().data(256)
     assert current == "blacklist-nouveau"  # skipped, then install-driver found done by its check
@@ -200,3 +212,113 @@ def test_step_commands_keep_one_command_per_line(qtbot, page):
     page.step_list.setCurrentRow(row)
     lines = page.step_commands.toPlainText().splitlines()
     assert any(line.endswith("--index-url " + line.rsplit(" ", 1)[-1]) and "https://download.pytorch.org/whl/" in line for line in lines)
+
+
+def test_repair_plan_lists_what_is_not_needed(qtbot, page):
+    wait_report(qtbot, page, full=False)
+    ids = [page.step_list.item(i).data(256) for i in range(page.step_list.count())]
+    assert "install-driver" not in ids and "not-needed:install-driver" in ids
+    page.open_step("install-driver")
+    assert "Not needed: driver 570.133.07 works" in page.step_text.text()
+    assert not page.run_button.isEnabled() and not page.undo_button.isEnabled()
+
+
+def test_every_change_and_its_undo_is_shown_before_it_runs(qtbot, page, machine):
+    wait_report(qtbot, page)
+    target = machine.root_dir / "etc/modprobe.d/blacklist-nouveau.conf"
+    page.open_step("blacklist-nouveau")
+    shown = page.step_commands.toPlainText()
+    assert f"{target} does not exist yet: undo removes it" in shown
+    assert f"write {target} (3 lines):" in shown
+    assert "#   blacklist nouveau\n#   options nouveau modeset=0" in shown
+    undo = page.undo_text.toPlainText()
+    assert f"restore {target} from the backup GPU Assistant makes in {page._work / 'backups' / 'blacklist-nouveau'}" in undo
+    assert "update-initramfs -u" in undo
+    # after a run, the undo names the backup it restores from, and a dry run shows it without changing anything
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text("# mine\n")
+    page.full_check.setChecked(False)
+    page.full_check.setChecked(True)
+    qtbot.waitUntil(lambda: not page.busy(), timeout=5000)
+    page.open_step("blacklist-nouveau")
+    machine.runner.handler = _real_install_inside(machine.root_dir, page)
+    with qtbot.waitSignal(page.step_finished, timeout=5000):
+        page.run_button.click()
+    undo = page.undo_text.toPlainText()
+    assert f"restore {target} from the backup {page._work / 'backups' / 'blacklist-nouveau'}" in undo and "(mode 0644)" in undo
+    page.dry_run_check.setChecked(True)
+    page.undo_button.click()
+    assert "install -m 0644" in page.step_output.toPlainText() and "blacklist nouveau" in target.read_text()
+    page.dry_run_check.setChecked(False)
+    with qtbot.waitSignal(page.step_finished, timeout=5000):
+        page.undo_button.click()
+    assert target.read_text() == "# mine\n"
+    assert "$ install -m 0644" in page.step_output.toPlainText()  # the undo reports its commands
+
+
+@pytest.mark.parametrize("system", ["windows", "ubuntu-24.04", "debian-12", "fedora-41", "arch", "pop-22.04"])
+def test_plan_for_another_machine(qtbot, page, machine, system):
+    wait_report(qtbot, page)
+    calls = len(machine.runner.calls)
+    plan = page.plan_other_machine(system, "GeForce RTX 5090 (10de:2b85)")
+    assert plan is not None and page._preview
+    assert plan.system == ("windows" if system == "windows" else "linux")
+    assert "RTX 5090" in page.plan_summary.text() or "RTX 5090" in str(plan.summary)
+    assert "nothing runs on this computer" in page.plan_notes.text()
+    page.open_step("install-driver")
+    assert not page.skip_button.isEnabled() and not page.undo_button.isEnabled() and not page.run_button.isEnabled()
+    assert page.copy_button.isEnabled() and page.step_commands.toPlainText()
+    page.run_button.setEnabled(True)
+    page.run_button.click()  # even if forced: only shows what would run
+    assert len(machine.runner.calls) == calls  # nothing ran, nothing of this machine was probed
+    assert page.progress.state("install-driver") == "pending"
+    if system != "windows":
+        page.open_step("blacklist-nouveau")
+        assert "if /etc/modprobe.d/blacklist-nouveau.conf exists there" in page.step_commands.toPlainText()
+    # a PCI id works too; nonsense is a clear message
+    assert page.plan_other_machine(system, "10de:2684") is not None
+    assert page.plan_other_machine(system, "my favourite card") is None
+    assert "neither a PCI id" in page.target_error.text()
+    # back to this computer: its own plan again
+    page.target_combo.setCurrentIndex(0)
+    assert not page._preview and page.plan is not None and page.plan.key.startswith("ubuntu")
+
+
+def test_every_known_system_is_offered():
+    from services.setup.planner import known_systems
+
+    keys = [t.key for t in known_systems()]
+    assert keys[0] == "windows"
+    assert {"ubuntu-24.04", "debian-12", "fedora-41", "arch", "linuxmint-22", "pop-22.04"} <= set(keys)
+
+
+def test_no_gpu_offers_another_machine(qtbot, app_paths, tmp_path):
+    m = Machine(tmp_path / "root")
+    m.distro("ubuntu-24.04").loaded(None, "")
+    m.runner.add(["lspci", "-nnk"], 0, "00:02.0 VGA compatible controller [0300]: Intel Corporation Device [8086:a780]\n")
+    m.modinfo(None).secure_boot("mokutil-disabled.txt")
+    ctx = build_context(argparse.Namespace(demo=False), app_paths)
+    ctx.extras.update(setup_runner=m.runner, setup_root=m.root, setup_nvml=FakeNvml(init_error=(12, "NVML Shared Library Not Found")),
+                      setup_home=tmp_path, setup_system="linux")
+    p = SetupPage(ctx)
+    qtbot.addWidget(p)
+    p.show()
+    qtbot.waitUntil(lambda: p.report is not None and not p.busy(), timeout=5000)
+    assert p.report.gpu is None
+    assert p.target_combo.currentData() == "other" and not p.other_box.isHidden()
+    assert "No NVIDIA GPU was found" in p.plan_summary.text()
+    assert p.plan_other_button.isEnabled() and p.os_combo.isEnabled() and p.card_combo.isEnabled()
+    assert p.plan_other_machine("windows", "10de:2b85").system == "windows"
+    p.shutdown()
+
+
+def test_fits_a_1024_by_640_window(qtbot, page):
+    wait_report(qtbot, page)
+    page.tabs.setCurrentIndex(1)
+    page.open_step("install-pytorch")
+    hint = page.minimumSizeHint()
+    assert hint.width() <= 1000 - 180, hint  # the main window's page list takes the rest
+    page.resize(820, 560)
+    qtbot.wait(10)
+    for w in (page.run_button, page.undo_button, page.copy_button, page.step_commands):
+        assert w.isVisible()

@@ -19,9 +19,9 @@ def chinese(app_paths) -> None:
 
 def test_plan_in_chinese_has_no_english_labels(machine, capsys, app_paths):  # noqa: F811
     chinese(app_paths)
-    assert main.main(["setup", "--plan"]) == 0
+    assert main.main(["setup", "--plan", "--full"]) == 0
     out = capsys.readouterr().out
-    assert "(需要 root)" in out and "撤销：python main.py setup --undo" in out and "# 把 /etc/modprobe.d/" in out
+    assert "(需要 root)" in out and "撤销：python main.py setup --undo" in out and "# 写入 " in out and "etc/modprobe.d/blacklist-nouveau.conf（3 行）：" in out
     for label in ENGLISH_LABELS:
         assert label not in out, label
     assert main.main(["setup", "--plan", "--os-release", "tests/data/setup/os-release/arch", "--gpu", "10de:2b85"]) == 0

@@ -62,12 +62,12 @@ def test_doctor_explain(machine, capsys):
 
 
 def test_setup_plan_status_and_dry_run(machine, capsys):
-    assert main.main(["setup", "--plan"]) == 0
+    assert main.main(["setup", "--plan", "--full"]) == 0
     assert "steps for GeForce RTX 4090 on Ubuntu 24.04.1 LTS" in capsys.readouterr().out
-    assert main.main(["setup", "--status", "--json"]) == 0
+    assert main.main(["setup", "--status", "--json", "--full"]) == 0
     rows = {r["id"]: r["check"] for r in json.loads(capsys.readouterr().out)}
     assert rows["install-driver"] == "done" and rows["blacklist-nouveau"] == "not_done" and rows["verify-driver"] == "done"
-    assert main.main(["setup", "--run", "blacklist-nouveau", "--dry-run"]) == 0
+    assert main.main(["setup", "--run", "blacklist-nouveau", "--dry-run", "--full"]) == 0
     out = capsys.readouterr().out
     assert "install -D -m 0644" in out and "Dry run: nothing was changed" in out
     assert not (machine.root_dir / "etc/modprobe.d/blacklist-nouveau.conf").exists()
@@ -75,16 +75,16 @@ def test_setup_plan_status_and_dry_run(machine, capsys):
 
 def test_setup_run_needs_confirmation_then_saves_progress(machine, capsys, app_paths, monkeypatch):
     monkeypatch.setattr("sys.stdin.isatty", lambda: False)
-    assert main.main(["setup", "--run", "update-package-lists"]) == 2
+    assert main.main(["setup", "--run", "update-package-lists", "--full"]) == 2
     assert "refusing to change the system without confirmation" in capsys.readouterr().err
-    assert main.main(["setup", "--run", "update-package-lists", "--yes"]) == 0
+    assert main.main(["setup", "--run", "update-package-lists", "--yes", "--full"]) == 0
     assert ("apt-get", "update") in machine.runner.calls
     progress = json.loads((app_paths.data_dir / "setup" / "progress.json").read_text())
     assert progress["steps"]["update-package-lists"]["state"] == "done"
 
 
 def test_setup_undo_of_a_step_never_run(machine, capsys):
-    assert main.main(["setup", "--undo", "install-driver", "--yes"]) == 1
+    assert main.main(["setup", "--undo", "install-driver", "--yes", "--full"]) == 1
     assert "has not run this step" in capsys.readouterr().out
 
 

@@ -14,6 +14,6 @@ def test_end_of_input_at_the_question_is_a_no(machine, capsys, monkeypatch):  # 
         raise EOFError
 
     monkeypatch.setattr("builtins.input", closed_input)
-    assert main.main(["setup", "--run", "update-package-lists"]) == 0
+    assert main.main(["setup", "--run", "update-package-lists", "--full"]) == 0
     assert "nothing was changed" in capsys.readouterr().out
     assert ("apt-get", "update") not in machine.runner.calls
