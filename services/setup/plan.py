@@ -131,6 +131,9 @@ class PlanOutcome:
                         "needs_driver": self.pytorch_needs_driver, "runs_on_driver": self.pytorch_runs,
                         "torch_release": self.pytorch_release},
         }
+
+
+@dataclass(frozen=True, slots=True)
 class SkippedStep:
     """A step of the full plan the doctor's findings make unnecessary, and why."""
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from services.i18n import Msg, translate
 from services.paths import AppPaths
 from services.setup.doctor import DoctorReport
-from services.setup.linux_plans import PlanInputs, build_linux_plan
+from services.setup.linux_plans import PlanInputs, build_linux_plan, plan_outcome, pytorch_steps
 from services.setup.pci_ids import lookup_device_name
 from services.setup.plan import Plan, SkippedStep, Step
 from services.setup.probes import OsInfo, default_venv_dir
@@ -303,7 +303,18 @@ def repair_plan(plan: Plan, report: DoctorReport, rules: Rules, inputs: PlanInpu
                     driver=(f.kernel_module.installed_version if f.kernel_module else None) or driver)))
             else:
                 skipped.append(_skip(step, translate("Setup", "driver {driver} works and is new enough for this card and the PyTorch build").format(driver=driver)))
+    if needs.driver is None and inputs.driver_version:
+        # The driver stays: the full plan's PyTorch step was chosen for the driver it would
+        # install, so pick it again for the driver that is working now.
+        plan, keep = _pytorch_for_current_driver(plan, keep, inputs, rules)
     return _repaired(plan, keep, skipped, needs)
+
+
+def _pytorch_for_current_driver(plan: Plan, keep: list[Step], inputs: PlanInputs, rules: Rules) -> tuple[Plan, list[Step]]:
+    install, verify = pytorch_steps(inputs, rules, "linux", None)
+    fresh = {install.id: install, verify.id: verify}
+    keep = [fresh.get(s.id, s) for s in keep]
+    return dataclasses.replace(plan, outcome=plan_outcome(inputs, rules, None)), keep
 
 
 def _repaired(plan: Plan, keep: list[Step], skipped: list[SkippedStep], needs: RepairNeeds) -> Plan:

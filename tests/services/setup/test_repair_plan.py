@@ -247,3 +247,15 @@ def test_reboot_is_not_done_while_steps_that_need_it_are_pending(machine, tmp_pa
     progress.records["reboot"].at -= 10
     progress.set_state("blacklist-nouveau", "done")
     assert step_states(p, progress, {"install-driver": "done", "update-package-lists": "done"})["reboot"] == "pending"
+
+
+@pytest.mark.parametrize("distro", ["ubuntu-24.04", "debian-12", "fedora-41", "arch"])
+def test_repair_plan_outcome_is_the_driver_that_stays(machine, distro):
+    # The full plan picks PyTorch for the driver it would install; when the working driver
+    # stays, the PyTorch step and the plan's outcome follow the driver that is there now.
+    healthy_4090(machine, distro).python(PY, "torch-missing.json")
+    p = plan(machine, report_for(machine, FakeNvml()))
+    out = p.to_json()
+    assert out["driver"]["from"] == "installed" and out["driver"]["version"] == "570.133.07"
+    assert out["pytorch"]["build"] == "cu128" and out["pytorch"]["runs_on_driver"] in ("ok", "minor_compat")
+    assert p.step("install-pytorch").commands[-1][-1].endswith("/" + out["pytorch"]["build"])
