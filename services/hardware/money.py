@@ -15,6 +15,7 @@ from services.i18n import Msg, translate
 
 CURRENCIES = ("USD", "CNY")
 AUTO = "auto"
+LEGACY_DEFAULT_USD_PER_KWH = 0.30  # what older versions stored without the user choosing it
 
 
 class CurrencyError(ValueError):
@@ -118,3 +119,22 @@ def default_cloud_rate(catalog: Catalog, gpu: Gpu, cur: Currency) -> DatedAmount
     if cloud is None:
         return None
     return DatedAmount(cur.from_usd(cloud.usd_per_hour), cloud.read, cloud.source, cur.code != "USD", cloud.provider)
+
+
+def saved_electricity(catalog: Catalog, cur: Currency, saved_price: float, saved_currency: str) -> float | None:
+    """The user's saved tariff in ``cur`` (converted when it was entered in another currency); None if unset."""
+    if not saved_price or saved_price <= 0:
+        return None
+    if not saved_currency:
+        # saved before prices carried their currency: those were USD, and 0.30 was the
+        # old built-in (unsourced) default, not the user's own figure
+        if abs(saved_price - LEGACY_DEFAULT_USD_PER_KWH) < 1e-9:
+            return None
+        saved_currency = "USD"
+    code = saved_currency
+    if code == cur.code:
+        return saved_price
+    try:
+        return cur.from_usd(currency(catalog, code).to_usd(saved_price))
+    except CurrencyError:
+        return None
