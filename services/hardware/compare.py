@@ -222,10 +222,13 @@ def _fmt(value: float | None, unit: str = "", digits: int = 1) -> str:
 
 def rsp_text(gpu: Gpu) -> "str | Msg":
     """NVIDIA's required system power, or why there is none."""
+    if gpu.required_system_power_w and gpu.rsp_method == "sibling":
+        return translate("Compare", "{w} (the same-GPU {sibling}'s figure)").format(
+            w=_fmt(gpu.required_system_power_w, "W", 0), sibling=gpu.rsp_from or "")
     if gpu.required_system_power_w:
         return _fmt(gpu.required_system_power_w, "W", 0)
     if gpu.is_add_in_card:
-        return translate("Compare", "not published in our sources")
+        return translate("Compare", "none in our sources: sized from the parts")
     return "-"  # laptops and SXM modules: a desktop PSU figure does not apply
 
 

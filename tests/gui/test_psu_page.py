@@ -263,7 +263,7 @@ def test_card_without_a_vendor_figure_says_so_in_why(qtbot, page):
     qtbot.mouseClick(page.remove_button, Qt.MouseButton.LeftButton)
     page.gpu_combo.setEditText("3090 Ti")
     qtbot.mouseClick(page.add_button, Qt.MouseButton.LeftButton)
-    assert "vendor figure not published in our sources" in page.why_label.text()
+    assert "sized from the parts" in page.why_label.text()
 
 
 def test_cloud_provider_note_is_translated(qtbot, qapp, context):
