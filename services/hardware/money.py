@@ -66,6 +66,16 @@ def currency(catalog: Catalog, code: str) -> Currency:
                     str(entry.get("source", "")))
 
 
+def what_text(what: str) -> "Msg | str":
+    """The data file's description of a figure, translated where it is one we know."""
+    known = {
+        "US launch price": translate("Money", "US launch price"),
+        "China suggested retail price at launch": translate("Money", "China suggested retail price at launch"),
+        "US residential average, July 2026": translate("Money", "US residential average, July 2026"),
+    }
+    return known.get(what, what)
+
+
 @dataclass(frozen=True, slots=True)
 class DatedAmount:
     """A default price with its origin, in the display currency."""
@@ -79,8 +89,8 @@ class DatedAmount:
     def note(self, cur: Currency) -> Msg:
         if self.converted:
             return translate("Money", "{what}, read {read}; converted from USD at {rate} ({date})").format(
-                what=self.what, read=self.read, rate=f"{cur.per_usd:g}", date=cur.date)
-        return translate("Money", "{what}, read {read}").format(what=self.what, read=self.read)
+                what=what_text(self.what), read=self.read, rate=f"{cur.per_usd:g}", date=cur.date)
+        return translate("Money", "{what}, read {read}").format(what=what_text(self.what), read=self.read)
 
 
 def default_electricity(catalog: Catalog, cur: Currency) -> DatedAmount:
@@ -99,7 +109,7 @@ def electricity_note(catalog: Catalog, cur: Currency, amount: DatedAmount) -> Ms
     if cur.code != "USD" and amount.converted:
         return translate("Money", "No sourced household electricity price for {code} on file: this is the US average converted at the dated rate; enter your own tariff.").format(code=cur.code)
     return translate("Money", "Default: {what}, read {read} ({source}); enter your own tariff.").format(
-        what=amount.what, read=amount.read, source=amount.source)
+        what=what_text(amount.what), read=amount.read, source=amount.source)
 
 
 def default_card_price(catalog: Catalog, gpu: Gpu, cur: Currency) -> DatedAmount | None:
