@@ -92,7 +92,9 @@ class PsuPage(QWidget):
             return
         settings = context.settings_store.settings
         try:
-            code = money.resolve_currency_code(settings.power_cost.currency, getattr(context, "language", "en") or "en")
+            code = money.resolve_currency_code(
+                money.currency_setting(settings.power_cost.currency, settings.power_cost.price_currency),
+                getattr(context, "language", "en") or "en")
         except money.CurrencyError:
             code = "USD"  # a hand-edited setting we do not know: fall back, the combo lets the user choose
         self._cur = money.currency(self.catalog, code)
@@ -264,15 +266,17 @@ class PsuPage(QWidget):
         right = QWidget()
         rl = QVBoxLayout(right)
         rl.setContentsMargins(8, 0, 0, 0)
-        figures = QHBoxLayout()
+        self.figures = QGridLayout()
         self.sustained_card = FigureCard(self.tr("Sustained load"), right)
         self.recommended_card = FigureCard(self.tr("Recommended PSU"), right)
         self.peak_card = FigureCard(self.tr("GPU spikes (10 ms)"), right)
         self.wall_card = FigureCard(self.tr("From the wall"), right)
-        for card in (self.sustained_card, self.recommended_card, self.peak_card, self.wall_card):
+        self._figure_cards = (self.sustained_card, self.recommended_card, self.peak_card, self.wall_card)
+        for card in self._figure_cards:
             card.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-            figures.addWidget(card, 1)
-        rl.addLayout(figures)
+        self._figure_columns = 0
+        self._reflow_figures(4)
+        rl.addLayout(self.figures)
         self.verdict_label = QLabel("", right)
         self.verdict_label.setWordWrap(True)
         rl.addWidget(self.verdict_label)
@@ -323,22 +327,25 @@ class PsuPage(QWidget):
         self.resale_spin.valueChanged.connect(self._update_buy_vs_rent)
         self.cloud_spin.setDecimals(2)
         self.cloud_spin.setSuffix(self.tr("/h"))
-        for column, (label, spin) in enumerate(((self.tr("Card"), self.rent_card_combo),
-                                                (self.tr("Card price"), self.card_price_spin),
+        self.card_price_spin.setDecimals(0)
+        self.resale_spin.setDecimals(0)
+        rent.addWidget(QLabel(self.tr("Card")), 0, 0)
+        rent.addWidget(self.rent_card_combo, 0, 1, 1, 2)
+        for column, (label, spin) in enumerate(((self.tr("Card price"), self.card_price_spin),
                                                 (self.tr("Resale later"), self.resale_spin),
                                                 (self.tr("Cloud price"), self.cloud_spin))):
             title = QLabel(label)
             title.setWordWrap(True)
-            rent.addWidget(title, 0, column)
-            rent.addWidget(spin, 1, column)
+            rent.addWidget(title, 1, column)
+            rent.addWidget(spin, 2, column)
             rent.setColumnStretch(column, 1)
         self.cloud_source_label = QLabel("", rent_box)
         self.cloud_source_label.setWordWrap(True)
         self.cloud_source_label.setProperty("role", "muted")
         self.rent_result_label = QLabel("", rent_box)
         self.rent_result_label.setWordWrap(True)
-        rent.addWidget(self.cloud_source_label, 2, 0, 1, 4)
-        rent.addWidget(self.rent_result_label, 3, 0, 1, 4)
+        rent.addWidget(self.cloud_source_label, 3, 0, 1, 3)
+        rent.addWidget(self.rent_result_label, 4, 0, 1, 3)
         rl.addWidget(rent_box)
         rl.addStretch(1)
         right_scroll = _scrolled(right)
@@ -402,13 +409,19 @@ class PsuPage(QWidget):
         self.budget_spin.setSpecialValueText(self.tr("no budget"))
         inputs.addWidget(QLabel(self.tr("Model")))
         inputs.addWidget(self.model_combo)
-        for label, widget in ((None, self.params_spin), (self.tr("Weights"), self.dtype_combo),
-                              (self.tr("Task"), self.task_combo), (self.tr("Budget"), self.budget_spin)):
+        self.model_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.model_combo.setMinimumContentsLength(14)
+        # two rows, so the inputs fit a 1024-pixel window
+        second = QHBoxLayout()
+        for row, label, widget in ((inputs, None, self.params_spin), (inputs, self.tr("Weights"), self.dtype_combo),
+                                   (second, self.tr("Task"), self.task_combo), (second, self.tr("Budget"), self.budget_spin)):
             if label:
-                inputs.addWidget(QLabel(label))
-            inputs.addWidget(widget)
+                row.addWidget(QLabel(label))
+            row.addWidget(widget)
         inputs.addStretch(1)
+        second.addStretch(1)
         rec.addLayout(inputs)
+        rec.addLayout(second)
         for widget in (self.params_spin, self.budget_spin):
             widget.valueChanged.connect(self._update_ranking)
         for combo in (self.dtype_combo, self.task_combo):
@@ -448,6 +461,23 @@ class PsuPage(QWidget):
             efficiency=self.efficiency_combo.currentData(), psu_w=float(psu_w) if psu_w else None,
             price_per_kwh=self.price_spin.value(),
         )
+
+    def _reflow_figures(self, columns: int) -> None:
+        """Four figure cards in one row, or two rows of two where the page is narrow."""
+        if columns == self._figure_columns:
+            return
+        self._figure_columns = columns
+        for card in self._figure_cards:
+            self.figures.removeWidget(card)
+        for i, card in enumerate(self._figure_cards):
+            self.figures.addWidget(card, i // columns, i % columns)
+        for column in range(4):
+            self.figures.setColumnStretch(column, 1 if column < columns else 0)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        if self.catalog is not None and hasattr(self, "figures"):
+            self._reflow_figures(4 if self.width() >= 1000 else 2)
 
     def _current_cpu(self):
         """The picked CPU, or the one the typed text names (the CLI's name matching)."""
@@ -674,9 +704,10 @@ class PsuPage(QWidget):
         parts = []
         if not self._price_edited:
             parts.append(render(money.electricity_note(cat, self._cur, money.default_electricity(cat, self._cur))))
-        rate = self._cur.rate_text()
-        if rate is not None:
-            parts.append(render(rate))
+        if self._cur.code != "USD":
+            parts.append(self.tr("1 USD = {rate} {code} (rate of {date}).").format(
+                rate=f"{self._cur.per_usd:g}", code=self._cur.code, date=self._cur.date))
+        self.money_note_label.setToolTip(render(self._cur.rate_text()) if self._cur.rate_text() else "")
         self.money_note_label.setText(" ".join(parts))
         self.money_note_label.setVisible(bool(parts))
 
@@ -713,6 +744,9 @@ class PsuPage(QWidget):
             self.currency_combo.setCurrentIndex(self.currency_combo.findData(new.code))
         settings = self.context.settings_store.settings
         settings.power_cost.currency = new.code
+        if not self._price_edited:  # marks the choice as the user's (see money.currency_setting)
+            settings.power_cost.price_per_kwh = 0.0  # still the dated default, not an old stored figure
+            settings.power_cost.price_currency = new.code
         self._refresh_money_note()
         self._on_rent_card_changed()
         self.recompute()

@@ -196,6 +196,10 @@
         <translation>（分摊整机 {w} W：{cost}/小时）</translation>
     </message>
     <message>
+        <source>1 USD = {rate} {code} (rate of {date}).</source>
+        <translation>1 美元 = {rate} {code}（{date} 的汇率）。</translation>
+    </message>
+    <message>
         <source>Unknown CPU: {name}. Closest: {names}</source>
         <translation>未知的 CPU：{name}。最接近的：{names}</translation>
     </message>

@@ -158,7 +158,8 @@ def run(args: argparse.Namespace) -> int:
     language = resolve_language(settings.general.language)
     render = Translations.load(language).render
     try:
-        cur = money.currency(catalog, money.resolve_currency_code(args.currency or settings.power_cost.currency, language))
+        cur = money.currency(catalog, money.resolve_currency_code(
+            args.currency or money.currency_setting(settings.power_cost.currency, settings.power_cost.price_currency), language))
     except money.CurrencyError as exc:
         raise UsageError(str(exc)) from None
 

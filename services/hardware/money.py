@@ -57,6 +57,14 @@ def resolve_currency_code(setting: str, language: str) -> str:
     return code
 
 
+def currency_setting(saved: str, price_currency: str) -> str:
+    """The saved currency choice. Older versions stored "USD" without any way to choose it
+    (and never set ``price_currency``): that is read as "auto", so a Chinese user gets CNY."""
+    if saved == "USD" and not price_currency:
+        return AUTO
+    return saved or AUTO
+
+
 def currency(catalog: Catalog, code: str) -> Currency:
     table: dict[str, Any] = catalog.money.get("currencies", {})
     entry = table.get(code)

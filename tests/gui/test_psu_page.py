@@ -157,6 +157,7 @@ def test_chinese_user_sees_cny_by_default_and_can_switch(qtbot, context):
     assert widget.card_price_spin.prefix() == "¥" and "CNY/kWh" in widget.price_spin.suffix()
     assert widget.price_spin.value() == pytest.approx(0.1831 * 7.1057, abs=0.001)  # converted, and said so
     assert "7.1057" in widget.money_note_label.text() and "2025-09-23" in widget.money_note_label.text()
+    assert "China Foreign Exchange Trade System" in widget.money_note_label.toolTip()
     assert "AutoDL" in widget.cloud_source_label.text()
     widget.price_spin.setValue(0.56)  # the user's own tariff is kept, with its currency
     assert context.settings_store.settings.power_cost.price_per_kwh == pytest.approx(0.56)
