@@ -403,7 +403,7 @@ class PsuPage(QWidget):
         self.budget_spin = QSpinBox(rec_box)
         self.budget_spin.setRange(0, 100000)
         self.budget_spin.setSingleStep(100)
-        self.budget_spin.setValue(2000)
+        self.budget_spin.setValue(int(round(self._cur.from_usd(2000), -2)))  # about $2,000 in the display currency
         self.budget_spin.setPrefix(self._cur.symbol)
         self.budget_spin.setRange(0, 1000000)
         self.budget_spin.setSpecialValueText(self.tr("no budget"))
@@ -430,9 +430,7 @@ class PsuPage(QWidget):
         self.need_label.setWordWrap(True)
         rec.addWidget(self.need_label)
         self.rank_table = QTableWidget(0, 6, rec_box)
-        self.rank_table.setHorizontalHeaderLabels([
-            self.tr("Card"), self.tr("Price"), self.tr("Memory"), self.tr("Fits"),
-            self.tr("BF16 TFLOPS per $1000"), self.tr("GB/s per $1000")])
+        self._set_rank_headers()
         self.rank_table.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked | QAbstractItemView.EditTrigger.EditKeyPressed)
         self.rank_table.itemChanged.connect(self._on_rank_table_item_changed)
         self.rank_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
@@ -461,6 +459,12 @@ class PsuPage(QWidget):
             efficiency=self.efficiency_combo.currentData(), psu_w=float(psu_w) if psu_w else None,
             price_per_kwh=self.price_spin.value(),
         )
+
+    def _set_rank_headers(self) -> None:
+        per = f"{self._cur.symbol}1000"
+        self.rank_table.setHorizontalHeaderLabels([
+            self.tr("Card"), self.tr("Price"), self.tr("Memory"), self.tr("Fits"),
+            self.tr("BF16 TFLOPS per {amount}").format(amount=per), self.tr("GB/s per {amount}").format(amount=per)])
 
     def _reflow_figures(self, columns: int) -> None:
         """Four figure cards in one row, or two rows of two where the page is narrow."""
@@ -731,7 +735,9 @@ class PsuPage(QWidget):
             dated = money.default_card_price(cat, gpu, new)
             if dated is not None and not dated.converted:
                 self._card_prices[gpu.key] = dated.amount
-        with QSignalBlocker(self.price_spin), QSignalBlocker(self.resale_spin):
+        with QSignalBlocker(self.price_spin), QSignalBlocker(self.resale_spin), QSignalBlocker(self.budget_spin):
+            if self.budget_spin.value():
+                self.budget_spin.setValue(int(round(convert(self.budget_spin.value()))))
             if self._price_edited:
                 self.price_spin.setValue(convert(self.price_spin.value()))
             else:
@@ -742,6 +748,7 @@ class PsuPage(QWidget):
             spin.setPrefix(new.symbol)
         with QSignalBlocker(self.currency_combo):
             self.currency_combo.setCurrentIndex(self.currency_combo.findData(new.code))
+        self._set_rank_headers()
         settings = self.context.settings_store.settings
         settings.power_cost.currency = new.code
         if not self._price_edited:  # marks the choice as the user's (see money.currency_setting)
@@ -854,6 +861,8 @@ class PsuPage(QWidget):
                      "" if r.gbs_per_kusd is None else f"{r.gbs_per_kusd * per_k:.0f}"]
             for j, text in enumerate(cells):
                 item = QTableWidgetItem(text)
+                if j == 0:
+                    item.setToolTip(text)  # long names are elided in a narrow window
                 if j != 1:
                     item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
                 else:

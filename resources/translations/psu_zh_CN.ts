@@ -192,6 +192,14 @@
         <translation>价格为美国首发价，非美元时按注明日期的汇率换算；没有价格的显卡显示“请填写价格”。双击价格可填写你现在的购买价格。</translation>
     </message>
     <message>
+        <source>BF16 TFLOPS per {amount}</source>
+        <translation>每 {amount} BF16 TFLOPS</translation>
+    </message>
+    <message>
+        <source>GB/s per {amount}</source>
+        <translation>每 {amount} GB/s</translation>
+    </message>
+    <message>
         <source>({w} W of the PC&apos;s power: {cost}/h)</source>
         <translation>（分摊整机 {w} W：{cost}/小时）</translation>
     </message>
@@ -298,14 +306,6 @@
     <message>
         <source>Fits</source>
         <translation>装得下</translation>
-    </message>
-    <message>
-        <source>BF16 TFLOPS per $1000</source>
-        <translation>每 1000 美元 BF16 TFLOPS</translation>
-    </message>
-    <message>
-        <source>GB/s per $1000</source>
-        <translation>每 1000 美元 GB/s</translation>
     </message>
     <message>
         <source>{name}  ({tgp} W)</source>
