@@ -91,8 +91,8 @@ def validate(build: Build) -> None:
         value = getattr(build, name)
         if value is not None and not (0 < value <= 10000 and math.isfinite(value)):
             raise BuildError(f"{name} must be between 1 and 10000 W")
-    if not (0 <= build.price_per_kwh <= 10 and math.isfinite(build.price_per_kwh)):
-        raise BuildError("price per kWh must be between 0 and 10")
+    if not (0 <= build.price_per_kwh <= 100 and math.isfinite(build.price_per_kwh)):  # 100: room for any currency
+        raise BuildError("price per kWh must be between 0 and 100")
     if not (0 <= build.gaming_hours_per_day <= 24):
         raise BuildError("hours per day must be between 0 and 24")
     if build.efficiency not in EFFICIENCY_LEVELS:
