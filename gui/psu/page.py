@@ -658,7 +658,11 @@ class PsuPage(QWidget):
                 notes.append(self.tr("Card price on file: {note}.").format(note=render(dated.note(self._cur))))
                 tip.append(dated.source)
             cloud = cat.cloud_prices.get(gpu.key)
-            if cloud:
+            local = money.default_cloud_rate(cat, gpu, self._cur)
+            if local is not None and not local.converted and self._cur.code != "USD":
+                notes.append(self.tr("Cloud price: {note}; edit it to today's price.").format(note=render(money.cloud_rate_note(local))))
+                tip.append(local.source)
+            elif cloud:
                 text = self.tr("Cloud price read {date} from {provider}; edit it to today's price.").format(
                     date=cloud.read, provider=render(cloud_provider_text(cloud)))
                 if self._cur.code != "USD":

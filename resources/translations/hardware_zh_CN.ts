@@ -151,12 +151,20 @@
         <translation>美国居民平均电价（2026 年 7 月）</translation>
     </message>
     <message>
-        <source>{what}, read {read}; converted from USD at {rate} ({date})</source>
-        <translation>{what}，读取于 {read}；按 {rate}（{date}）由美元换算</translation>
+        <source>China household average, March 2024</source>
+        <translation>中国居民平均电价（2024 年 3 月）</translation>
     </message>
     <message>
-        <source>{what}, read {read}</source>
-        <translation>{what}，读取于 {read}</translation>
+        <source>{what} ({read}); converted from USD at {rate} ({date})</source>
+        <translation>{what}（{read}）；按 {rate}（{date}）由美元换算</translation>
+    </message>
+    <message>
+        <source>{what} ({read})</source>
+        <translation>{what}（{read}）</translation>
+    </message>
+    <message>
+        <source>{provider}, lowest price listed on a public price index (snapshot {snapshot}), read {read}</source>
+        <translation>{provider}，公开价格指数上的最低报价（快照约 {snapshot}），读取于 {read}</translation>
     </message>
     <message>
         <source>No sourced household electricity price for {code} on file: this is the US average converted at the dated rate; enter your own tariff.</source>

@@ -200,6 +200,10 @@
         <translation>每 {amount} GB/s</translation>
     </message>
     <message>
+        <source>Cloud price: {note}; edit it to today&apos;s price.</source>
+        <translation>云端价格：{note}；请改成当前价格。</translation>
+    </message>
+    <message>
         <source>({w} W of the PC&apos;s power: {cost}/h)</source>
         <translation>（分摊整机 {w} W：{cost}/小时）</translation>
     </message>

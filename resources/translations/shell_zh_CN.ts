@@ -57,8 +57,8 @@
 <context>
     <name>Money</name>
     <message>
-        <source>No dated AutoDL or other Chinese cloud price was found in our sources: enter the price you see (--cloud-rate CARD=AMOUNT).</source>
-        <translation>资料中没有找到注明日期的 AutoDL 或其他国内云平台价格：请填写你看到的价格（--cloud-rate 显卡=金额）。</translation>
+        <source>No dated AutoDL price was found in our sources: cloud prices in CNY are the lowest listed on a public price index, or converted from USD; enter the price you see (--cloud-rate CARD=AMOUNT).</source>
+        <translation>资料中没有找到注明日期的 AutoDL 价格：人民币云端价格取自公开价格指数上的最低报价，或由美元换算；请填写你看到的价格（--cloud-rate 显卡=金额）。</translation>
     </message>
 </context>
 <context>

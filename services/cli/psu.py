@@ -134,6 +134,11 @@ def _prices(catalog, items: list[str], flag: str = "--price", allow_plain: bool 
     return prices, plain
 
 
+def _cloud_read(money, catalog, gpu, cur) -> str | None:
+    dated = money.default_cloud_rate(catalog, gpu, cur)
+    return dated.read if dated else None
+
+
 def run(args: argparse.Namespace) -> int:
     from services.hardware import detect
     from services.hardware import money
@@ -280,7 +285,10 @@ def run(args: argparse.Namespace) -> int:
                     dated_rate = money.default_cloud_rate(catalog, gpu, cur)
                     rates.append(dated_rate.amount if dated_rate else None)
                     cloud = catalog.cloud_prices.get(gpu.key)
-                    if cloud is not None and cur.code == "USD":
+                    if dated_rate is not None and not dated_rate.converted and cur.code != "USD":
+                        notes.append(money.translate("PsuReport", "{gpu} cloud price: {source}").format(
+                            gpu=gpu.name, source=money.cloud_rate_note(dated_rate)))
+                    elif cloud is not None and cur.code == "USD":
                         notes.append(money.translate("PsuReport", "{gpu} cloud price: {source}").format(gpu=gpu.name, source=cloud_source_text(cloud)))
                     elif cloud is not None:
                         notes.append(money.translate("PsuReport", "{gpu} cloud price: {source}; converted from USD").format(gpu=gpu.name, source=cloud_source_text(cloud)))
@@ -290,12 +298,12 @@ def run(args: argparse.Namespace) -> int:
             if cur.rate_text() is not None and any(n for n in notes):
                 notes.append(cur.rate_text())
             if cur.code == "CNY" and catalog.money.get("cloud_cn_note"):
-                notes.append(money.translate("Money", "No dated AutoDL or other Chinese cloud price was found in our sources: enter the price you see (--cloud-rate CARD=AMOUNT)."))
+                notes.append(money.translate("Money", "No dated AutoDL price was found in our sources: cloud prices in CNY are the lowest listed on a public price index, or converted from USD; enter the price you see (--cloud-rate CARD=AMOUNT)."))
             rows = buy_vs_rent_per_card(result, purchases, rates, args.resale, cur.symbol)
             out["buy_vs_rent"] = [{"gpu": row.gpu.name, "purchase": row.purchase, "resale": min(args.resale, row.purchase or 0.0),
                                    "cloud_per_hour": row.cloud_per_hour, "power_share_w": round(row.power_share_w, 1),
-                                   "cloud_price_read": (catalog.cloud_prices[row.gpu.key].read
-                                                        if row.gpu.key in catalog.cloud_prices and row.gpu.key not in cloud_rates and cloud_all is None else None),
+                                   "cloud_price_read": (_cloud_read(money, catalog, row.gpu, cur)
+                                                        if row.gpu.key not in cloud_rates and cloud_all is None else None),
                                    "energy_per_hour": None if row.outcome is None else round(row.outcome.energy_usd_per_hour, 4),
                                    "break_even_hours": None if row.outcome is None or row.outcome.break_even_hours is None
                                    else round(row.outcome.break_even_hours, 1),

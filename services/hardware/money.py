@@ -80,6 +80,7 @@ def what_text(what: str) -> "Msg | str":
         "US launch price": translate("Money", "US launch price"),
         "China suggested retail price at launch": translate("Money", "China suggested retail price at launch"),
         "US residential average, July 2026": translate("Money", "US residential average, July 2026"),
+        "China household average, March 2024": translate("Money", "China household average, March 2024"),
     }
     return known.get(what, what)
 
@@ -93,12 +94,13 @@ class DatedAmount:
     source: str
     converted: bool  # True: a USD figure converted at the dated exchange rate
     what: str = ""
+    snapshot: str = ""  # when the figure itself was taken, where that differs from the read date
 
     def note(self, cur: Currency) -> Msg:
         if self.converted:
-            return translate("Money", "{what}, read {read}; converted from USD at {rate} ({date})").format(
+            return translate("Money", "{what} ({read}); converted from USD at {rate} ({date})").format(
                 what=what_text(self.what), read=self.read, rate=f"{cur.per_usd:g}", date=cur.date)
-        return translate("Money", "{what}, read {read}").format(what=what_text(self.what), read=self.read)
+        return translate("Money", "{what} ({read})").format(what=what_text(self.what), read=self.read)
 
 
 def default_electricity(catalog: Catalog, cur: Currency) -> DatedAmount:
@@ -111,6 +113,12 @@ def default_electricity(catalog: Catalog, cur: Currency) -> DatedAmount:
     usd = float(us.get("usd_per_kwh", 0.0))
     return DatedAmount(cur.from_usd(usd), str(us.get("read", "")), str(us.get("source", "")), cur.code != "USD",
                        str(us.get("what", "")))
+
+
+def cloud_rate_note(amount: DatedAmount) -> Msg:
+    """Where a local cloud price comes from (the provider keeps its own name)."""
+    return translate("Money", "{provider}, lowest price listed on a public price index (snapshot {snapshot}), read {read}").format(
+        provider=amount.what, read=amount.read, snapshot=amount.snapshot or "?")
 
 
 def electricity_note(catalog: Catalog, cur: Currency, amount: DatedAmount) -> Msg:
@@ -133,6 +141,12 @@ def default_card_price(catalog: Catalog, gpu: Gpu, cur: Currency) -> DatedAmount
 
 
 def default_cloud_rate(catalog: Catalog, gpu: Gpu, cur: Currency) -> DatedAmount | None:
+    """A dated price in the currency where one is on file (Chinese platforms for CNY), else the
+    USD snapshot converted; ``what`` holds the provider."""
+    for row in catalog.money.get("prices_local", []):
+        if row.get("gpu") == gpu.key and row.get("currency") == cur.code:
+            return DatedAmount(float(row["per_hour"]), str(row.get("read", "")), str(row.get("source", "")), False,
+                               str(row.get("provider", "")), str(row.get("snapshot", "")))
     cloud = catalog.cloud_prices.get(gpu.key)
     if cloud is None:
         return None

@@ -155,7 +155,9 @@ def test_chinese_user_sees_cny_by_default_and_can_switch(qtbot, context):
     assert widget.currency_combo.currentData() == "CNY"
     assert widget.card_price_spin.value() == pytest.approx(12999)  # the dated China launch price of the 4090
     assert widget.card_price_spin.prefix() == "¥" and "CNY/kWh" in widget.price_spin.suffix()
-    assert widget.price_spin.value() == pytest.approx(0.1831 * 7.1057, abs=0.001)  # converted, and said so
+    assert widget.price_spin.value() == pytest.approx(0.5542, abs=0.001)  # China household average, dated
+    assert "China household average" in widget.money_note_label.text()
+    assert widget.cloud_spin.value() == pytest.approx(1.24) and "算家云" in widget.cloud_source_label.text()
     assert "7.1057" in widget.money_note_label.text() and "2025-09-23" in widget.money_note_label.text()
     assert "China Foreign Exchange Trade System" in widget.money_note_label.toolTip()
     assert "AutoDL" in widget.cloud_source_label.text()
