@@ -710,12 +710,17 @@ class PsuPage(QWidget):
         cat = self.catalog
         assert cat is not None
         parts = []
+        tips = []
         if not self._price_edited:
-            parts.append(render(money.electricity_note(cat, self._cur, money.default_electricity(cat, self._cur))))
+            default = money.default_electricity(cat, self._cur)
+            parts.append(render(money.electricity_note(cat, self._cur, default, with_source=False)))
+            tips.append(default.source)
         if self._cur.code != "USD":
             parts.append(self.tr("1 USD = {rate} {code} (rate of {date}).").format(
                 rate=f"{self._cur.per_usd:g}", code=self._cur.code, date=self._cur.date))
-        self.money_note_label.setToolTip(render(self._cur.rate_text()) if self._cur.rate_text() else "")
+        if self._cur.rate_text() is not None:
+            tips.append(render(self._cur.rate_text()))
+        self.money_note_label.setToolTip("\n".join(t for t in tips if t))
         self.money_note_label.setText(" ".join(parts))
         self.money_note_label.setVisible(bool(parts))
 

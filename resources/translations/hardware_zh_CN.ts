@@ -171,6 +171,10 @@
         <translation>资料中没有 {code} 的有出处的居民电价：这里是按注明日期的汇率换算的美国平均电价，请填写你自己的电价。</translation>
     </message>
     <message>
+        <source>Default: {what}, read {read}; enter your own tariff.</source>
+        <translation>默认值：{what}，读取于 {read}；请填写你自己的电价。</translation>
+    </message>
+    <message>
         <source>Default: {what}, read {read} ({source}); enter your own tariff.</source>
         <translation>默认值：{what}，读取于 {read}（{source}）；请填写你自己的电价。</translation>
     </message>

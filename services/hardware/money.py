@@ -121,9 +121,13 @@ def cloud_rate_note(amount: DatedAmount) -> Msg:
         provider=amount.what, read=amount.read, snapshot=amount.snapshot or "?")
 
 
-def electricity_note(catalog: Catalog, cur: Currency, amount: DatedAmount) -> Msg:
+def electricity_note(catalog: Catalog, cur: Currency, amount: DatedAmount, with_source: bool = True) -> Msg:
+    """Where the default tariff comes from; ``with_source=False`` leaves the source out (a tooltip holds it)."""
     if cur.code != "USD" and amount.converted:
         return translate("Money", "No sourced household electricity price for {code} on file: this is the US average converted at the dated rate; enter your own tariff.").format(code=cur.code)
+    if not with_source:
+        return translate("Money", "Default: {what}, read {read}; enter your own tariff.").format(
+            what=what_text(amount.what), read=amount.read)
     return translate("Money", "Default: {what}, read {read} ({source}); enter your own tariff.").format(
         what=what_text(amount.what), read=amount.read, source=amount.source)
 
