@@ -62,8 +62,10 @@ class HostsSettings:
 
 @dataclass
 class PowerCostSettings:
-    price_per_kwh: float = 0.30
-    currency: str = "USD"
+    # 0 = not set: the dated, sourced default for the currency (see services.hardware.money)
+    price_per_kwh: float = 0.0
+    currency: str = "auto"  # auto (CNY for Chinese, USD otherwise) | USD | CNY
+    price_currency: str = ""  # the currency price_per_kwh was entered in
 
 
 @dataclass

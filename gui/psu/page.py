@@ -18,13 +18,15 @@ from PySide6.QtWidgets import (
 from gui.context import AppContext
 from gui.i18n import render
 from gui.psu.widgets import SEGMENT_COLOURS, FigureCard, Segment, WattBar
-from services.hardware import detect
-from services.hardware.catalog import Catalog, CatalogError, Gpu, find_gpu_for_build, load_catalog, suggest_gpus
+from services.hardware import detect, money
+from services.hardware.catalog import (
+    Catalog, CatalogError, Gpu, find_gpu_for_build, load_catalog, suggest_cpus, suggest_gpus,
+)
 from services.hardware.compare import (
     Task, cheapest_fitting, compare_specs, estimate_from_params, estimate_with_modelfit, modelfit_model_names, rank_cards,
 )
 from services.hardware.psu import (
-    EFFICIENCY_LEVELS, Build, BuildError, PsuStandard, Result, Severity, Usage, Verdict, buy_vs_rent, calculate,
+    EFFICIENCY_LEVELS, Build, BuildError, PsuStandard, Result, Severity, Usage, Verdict, buy_vs_rent_per_card, calculate,
 )
 from services.hardware.report import cloud_provider_text, gpu_pick_text
 
@@ -75,7 +77,10 @@ class PsuPage(QWidget):
         self.context = context
         self.result: Result | None = None
         self._build_gpus: list[Gpu] = []
-        self._prices: dict[str, float] = {}  # card key -> the user's price in the ranking
+        self._prices: dict[str, float] = {}  # card key -> the user's price in the ranking (USD inside)
+        self._card_prices: dict[str, float] = {}  # card key -> price for buy vs rent, display currency
+        self._cloud_rates: dict[str, float] = {}  # card key -> cloud price per hour, display currency
+        self._price_edited = False  # the electricity price is the user's, not the dated default
         self._showing_example = False  # the build is our example, not something the user made
         self._listening = False
         try:
@@ -86,7 +91,17 @@ class PsuPage(QWidget):
             layout.addWidget(QLabel(self.tr("The hardware catalogue could not be read: {error}").format(error=str(exc))))
             return
         settings = context.settings_store.settings
-        self._currency = settings.power_cost.currency
+        try:
+            code = money.resolve_currency_code(
+                money.currency_setting(settings.power_cost.currency, settings.power_cost.price_currency),
+                getattr(context, "language", "en") or "en")
+        except money.CurrencyError:
+            code = "USD"  # a hand-edited setting we do not know: fall back, the combo lets the user choose
+        self._cur = money.currency(self.catalog, code)
+        saved_kwh = money.saved_electricity(self.catalog, self._cur, settings.power_cost.price_per_kwh,
+                                            settings.power_cost.price_currency)
+        self._price_edited = saved_kwh is not None
+        start_kwh = saved_kwh if saved_kwh is not None else money.default_electricity(self.catalog, self._cur).amount
 
         outer = QVBoxLayout(self)
         outer.setContentsMargins(16, 12, 16, 8)
@@ -99,7 +114,7 @@ class PsuPage(QWidget):
         outer.addWidget(subtitle)
         self.tabs = QTabWidget(self)
         outer.addWidget(self.tabs, 1)
-        self.tabs.addTab(self._make_build_tab(settings.power_cost.price_per_kwh), self.tr("Build"))
+        self.tabs.addTab(self._make_build_tab(start_kwh), self.tr("Build"))
         self.tabs.addTab(self._make_compare_tab(), self.tr("Compare cards"))
         self._loading = True  # widget changes while we fill them in are not the user's edits
         if not self._restore_saved_build():
@@ -110,6 +125,7 @@ class PsuPage(QWidget):
             self.context.telemetry.add_listener(self._on_telemetry_snapshot)
             self._listening = True
         self.recompute()
+        self._refresh_money_note()
         self._loading = False
         self._update_comparison()
         self._update_ranking()
@@ -188,6 +204,9 @@ class PsuPage(QWidget):
             parts.addWidget(QLabel(label), r, c)
             parts.addWidget(spin, r, c + 1)
         self.cpu_combo.currentIndexChanged.connect(self.recompute)
+        # a typed CPU counts once the user presses Enter or leaves the field, like a picked one
+        self.cpu_combo.lineEdit().returnPressed.connect(self._on_cpu_typed)
+        self.cpu_combo.lineEdit().editingFinished.connect(self._on_cpu_typed)
         left_layout.addWidget(parts_box)
 
         psu_box = QGroupBox(self.tr("Use and power supply"), left)
@@ -210,41 +229,54 @@ class PsuPage(QWidget):
         self.psu_spin.setSingleStep(50)
         self.psu_spin.setSpecialValueText(self.tr("none: recommend one"))
         self.psu_spin.setSuffix(" W")
+        self.currency_combo = QComboBox(psu_box)
+        for code in money.CURRENCIES:
+            self.currency_combo.addItem(code, code)
+        self.currency_combo.setCurrentIndex(self.currency_combo.findData(self._cur.code))
         self.price_spin = QDoubleSpinBox(psu_box)
-        self.price_spin.setRange(0.0, 10.0)
+        self.price_spin.setRange(0.0, 100.0)
         self.price_spin.setDecimals(3)
         self.price_spin.setSingleStep(0.01)
         self.price_spin.setValue(price_per_kwh)
-        self.price_spin.setSuffix(f" {self._currency}/kWh")
+        self.price_spin.setSuffix(f" {self._cur.code}/kWh")
+        self.money_note_label = QLabel("", psu_box)
+        self.money_note_label.setWordWrap(True)
+        self.money_note_label.setProperty("role", "muted")
         form.addRow(self.tr("Use"), self.usage_combo)
         form.addRow(self.tr("PSU standard"), self.standard_combo)
         form.addRow(self.tr("80 PLUS level"), self.efficiency_combo)
         form.addRow(self.tr("Your PSU"), self.psu_spin)
+        form.addRow(self.tr("Currency"), self.currency_combo)
         form.addRow(self.tr("Electricity"), self.price_spin)
+        form.addRow(self.money_note_label)
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         for combo in (self.usage_combo, self.standard_combo, self.efficiency_combo):
             combo.currentIndexChanged.connect(self.recompute)
         self.psu_spin.valueChanged.connect(self.recompute)
-        self.price_spin.valueChanged.connect(self.recompute)
+        self.price_spin.valueChanged.connect(self._on_price_spin_changed)
+        self.currency_combo.currentIndexChanged.connect(self._on_currency_changed)
         left_layout.addWidget(psu_box)
         left_layout.addStretch(1)
         left_scroll = _scrolled(left)
         left_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        left_scroll.setMinimumWidth(360)
+        left_scroll.setMinimumWidth(300)
         left_scroll.setMaximumWidth(400)
         row.addWidget(left_scroll)
 
         right = QWidget()
         rl = QVBoxLayout(right)
         rl.setContentsMargins(8, 0, 0, 0)
-        figures = QHBoxLayout()
+        self.figures = QGridLayout()
         self.sustained_card = FigureCard(self.tr("Sustained load"), right)
         self.recommended_card = FigureCard(self.tr("Recommended PSU"), right)
         self.peak_card = FigureCard(self.tr("GPU spikes (10 ms)"), right)
         self.wall_card = FigureCard(self.tr("From the wall"), right)
-        for card in (self.sustained_card, self.recommended_card, self.peak_card, self.wall_card):
+        self._figure_cards = (self.sustained_card, self.recommended_card, self.peak_card, self.wall_card)
+        for card in self._figure_cards:
             card.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-            figures.addWidget(card, 1)
-        rl.addLayout(figures)
+        self._figure_columns = 0
+        self._reflow_figures(4)
+        rl.addLayout(self.figures)
         self.verdict_label = QLabel("", right)
         self.verdict_label.setWordWrap(True)
         rl.addWidget(self.verdict_label)
@@ -276,30 +308,44 @@ class PsuPage(QWidget):
         rl.addLayout(self.warnings_box)
         self.warning_labels: list[QLabel] = []
 
-        rent_box = QGroupBox(self.tr("Buy or rent the first card?"), right)
+        rent_box = QGroupBox(self.tr("Buy or rent? Each card against renting that card"), right)
         rent = QGridLayout(rent_box)
+        self.rent_card_combo = QComboBox(rent_box)
+        self.rent_card_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.rent_card_combo.setMinimumContentsLength(10)
+        self.rent_card_combo.currentIndexChanged.connect(self._on_rent_card_changed)
         self.card_price_spin = QDoubleSpinBox(rent_box)
         self.resale_spin = QDoubleSpinBox(rent_box)
         self.cloud_spin = QDoubleSpinBox(rent_box)
-        for spin, top, step in ((self.card_price_spin, 100000, 50), (self.resale_spin, 100000, 50), (self.cloud_spin, 100, 0.05)):
+        for spin, top, step in ((self.card_price_spin, 10000000, 50), (self.resale_spin, 10000000, 50), (self.cloud_spin, 1000, 0.05)):
             spin.setRange(0, top)
             spin.setSingleStep(step)
-            spin.setPrefix("$")
-            spin.valueChanged.connect(self._update_buy_vs_rent)
+            spin.setPrefix(self._cur.symbol)
+            spin.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.card_price_spin.valueChanged.connect(self._on_card_price_edited)
+        self.cloud_spin.valueChanged.connect(self._on_cloud_rate_edited)
+        self.resale_spin.valueChanged.connect(self._update_buy_vs_rent)
         self.cloud_spin.setDecimals(2)
         self.cloud_spin.setSuffix(self.tr("/h"))
+        self.card_price_spin.setDecimals(0)
+        self.resale_spin.setDecimals(0)
+        rent.addWidget(QLabel(self.tr("Card")), 0, 0)
+        rent.addWidget(self.rent_card_combo, 0, 1, 1, 2)
         for column, (label, spin) in enumerate(((self.tr("Card price"), self.card_price_spin),
                                                 (self.tr("Resale later"), self.resale_spin),
                                                 (self.tr("Cloud price"), self.cloud_spin))):
-            rent.addWidget(QLabel(label), 0, column)
-            rent.addWidget(spin, 1, column)
+            title = QLabel(label)
+            title.setWordWrap(True)
+            rent.addWidget(title, 1, column)
+            rent.addWidget(spin, 2, column)
+            rent.setColumnStretch(column, 1)
         self.cloud_source_label = QLabel("", rent_box)
         self.cloud_source_label.setWordWrap(True)
         self.cloud_source_label.setProperty("role", "muted")
         self.rent_result_label = QLabel("", rent_box)
         self.rent_result_label.setWordWrap(True)
-        rent.addWidget(self.cloud_source_label, 2, 0, 1, 3)
-        rent.addWidget(self.rent_result_label, 3, 0, 1, 3)
+        rent.addWidget(self.cloud_source_label, 3, 0, 1, 3)
+        rent.addWidget(self.rent_result_label, 4, 0, 1, 3)
         rl.addWidget(rent_box)
         rl.addStretch(1)
         right_scroll = _scrolled(right)
@@ -357,18 +403,25 @@ class PsuPage(QWidget):
         self.budget_spin = QSpinBox(rec_box)
         self.budget_spin.setRange(0, 100000)
         self.budget_spin.setSingleStep(100)
-        self.budget_spin.setValue(2000)
-        self.budget_spin.setPrefix("$")
+        self.budget_spin.setValue(int(round(self._cur.from_usd(2000), -2)))  # about $2,000 in the display currency
+        self.budget_spin.setPrefix(self._cur.symbol)
+        self.budget_spin.setRange(0, 1000000)
         self.budget_spin.setSpecialValueText(self.tr("no budget"))
         inputs.addWidget(QLabel(self.tr("Model")))
         inputs.addWidget(self.model_combo)
-        for label, widget in ((None, self.params_spin), (self.tr("Weights"), self.dtype_combo),
-                              (self.tr("Task"), self.task_combo), (self.tr("Budget"), self.budget_spin)):
+        self.model_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.model_combo.setMinimumContentsLength(14)
+        # two rows, so the inputs fit a 1024-pixel window
+        second = QHBoxLayout()
+        for row, label, widget in ((inputs, None, self.params_spin), (inputs, self.tr("Weights"), self.dtype_combo),
+                                   (second, self.tr("Task"), self.task_combo), (second, self.tr("Budget"), self.budget_spin)):
             if label:
-                inputs.addWidget(QLabel(label))
-            inputs.addWidget(widget)
+                row.addWidget(QLabel(label))
+            row.addWidget(widget)
         inputs.addStretch(1)
+        second.addStretch(1)
         rec.addLayout(inputs)
+        rec.addLayout(second)
         for widget in (self.params_spin, self.budget_spin):
             widget.valueChanged.connect(self._update_ranking)
         for combo in (self.dtype_combo, self.task_combo):
@@ -377,9 +430,7 @@ class PsuPage(QWidget):
         self.need_label.setWordWrap(True)
         rec.addWidget(self.need_label)
         self.rank_table = QTableWidget(0, 6, rec_box)
-        self.rank_table.setHorizontalHeaderLabels([
-            self.tr("Card"), self.tr("Price"), self.tr("Memory"), self.tr("Fits"),
-            self.tr("BF16 TFLOPS per $1000"), self.tr("GB/s per $1000")])
+        self._set_rank_headers()
         self.rank_table.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked | QAbstractItemView.EditTrigger.EditKeyPressed)
         self.rank_table.itemChanged.connect(self._on_rank_table_item_changed)
         self.rank_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
@@ -387,7 +438,7 @@ class PsuPage(QWidget):
         self.rank_table.verticalHeader().setVisible(False)
         self.rank_table.verticalHeader().setDefaultSectionSize(24)
         rec.addWidget(self.rank_table)
-        price_note = QLabel(self.tr("Prices are launch prices (USD); double-click a price to enter what the card costs you today."))
+        price_note = QLabel(self.tr("Prices are US launch prices, converted at the dated rate outside USD; cards without one say 'enter a price'. Double-click a price to enter what the card costs you today."))
         price_note.setWordWrap(True)
         rec.addWidget(price_note)
         layout.addWidget(rec_box, 4)
@@ -399,8 +450,7 @@ class PsuPage(QWidget):
         """The build as the widgets describe it."""
         cat = self.catalog
         assert cat is not None
-        cpu_name = self.cpu_combo.currentData()
-        cpu = cat.find_cpu(cpu_name) if cpu_name else None
+        cpu = self._current_cpu()
         psu_w = self.psu_spin.value()
         return Build(
             gpus=tuple(self._build_gpus), cpu=cpu,
@@ -409,6 +459,40 @@ class PsuPage(QWidget):
             efficiency=self.efficiency_combo.currentData(), psu_w=float(psu_w) if psu_w else None,
             price_per_kwh=self.price_spin.value(),
         )
+
+    def _set_rank_headers(self) -> None:
+        per = f"{self._cur.symbol}1000"
+        self.rank_table.setHorizontalHeaderLabels([
+            self.tr("Card"), self.tr("Price"), self.tr("Memory"), self.tr("Fits"),
+            self.tr("BF16 TFLOPS per {amount}").format(amount=per), self.tr("GB/s per {amount}").format(amount=per)])
+
+    def _reflow_figures(self, columns: int) -> None:
+        """Four figure cards in one row, or two rows of two where the page is narrow."""
+        if columns == self._figure_columns:
+            return
+        self._figure_columns = columns
+        for card in self._figure_cards:
+            self.figures.removeWidget(card)
+        for i, card in enumerate(self._figure_cards):
+            self.figures.addWidget(card, i // columns, i % columns)
+        for column in range(4):
+            self.figures.setColumnStretch(column, 1 if column < columns else 0)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        if self.catalog is not None and hasattr(self, "figures"):
+            self._reflow_figures(4 if self.width() >= 1000 else 2)
+
+    def _current_cpu(self):
+        """The picked CPU, or the one the typed text names (the CLI's name matching)."""
+        cat = self.catalog
+        assert cat is not None
+        index = self.cpu_combo.currentIndex()
+        typed = self.cpu_combo.currentText().strip()
+        if index >= 0 and self.cpu_combo.itemText(index) == typed:
+            name = self.cpu_combo.currentData()
+            return cat.find_cpu(name) if name else None
+        return cat.find_cpu(typed) if typed else None
 
     def shutdown(self) -> None:
         self._stop_listening()
@@ -462,7 +546,7 @@ class PsuPage(QWidget):
         self.recommended_card.set(f"{r.recommended_psu_w} W", self.tr("never below {w} W").format(w=round(r.minimum_psu_w)))
         self.peak_card.set(f"{r.peak_10ms_w:.0f} W", self.tr("{w} W for 100 µs").format(w=round(r.peak_100us_w)))
         self.wall_card.set(f"{r.cost.wall_w:.0f} W", self.tr("{cur} {day:.2f} per day ({hours} h)").format(
-            cur=self._currency, day=r.cost.cost_per_day, hours=f"{r.cost.hours_per_day:g}"))
+            cur=self._cur.symbol, day=r.cost.cost_per_day, hours=f"{r.cost.hours_per_day:g}"))
         levels = [self.tr("From the wall at {load}% load, by 80 PLUS level:").format(load=round(r.cost.load_pct))]
         levels += [f"{self.efficiency_combo.itemText(self.efficiency_combo.findData(level))}: {wall:.0f} W ({eff:.1f}%)"
                    for level, eff, wall in r.wall_by_level]
@@ -478,7 +562,9 @@ class PsuPage(QWidget):
             self.verdict_label.setVisible(False)
         capacity = r.build.psu_w or r.recommended_psu_w
         segments = [Segment(line.key, render(line.label), line.watts) for line in r.lines]
-        self.watt_bar.set_segments(segments, capacity)
+        psu_text = (self.tr("your PSU {w} W") if r.build.psu_w else self.tr("recommended PSU {w} W")).format(w=round(capacity))
+        spike_text = self.tr("GPU spikes (10 ms) {w} W").format(w=round(r.peak_10ms_w))
+        self.watt_bar.set_segments(segments, capacity, r.peak_10ms_w, psu_text, spike_text)
         legend = []
         for key in ("cpu", "gpu", "board", "ram", "storage", "cooling", "usb"):
             parts = [s for s in segments if s.key == key and s.watts > 0]
@@ -488,10 +574,11 @@ class PsuPage(QWidget):
             name = parts[0].label if len(parts) == 1 else self.tr("{n} GPUs").format(n=len(parts))
             name = name.replace(" ", "&nbsp;")
             legend.append(f"<span style='color:{SEGMENT_COLOURS[key]}'>&#9632;</span>&nbsp;{name}&nbsp;{watts:.0f}&nbsp;W")
-        legend.append(self.tr("bar width = {w} W PSU").format(w=round(capacity)).replace(" ", "&nbsp;"))
+        legend.append("<b>&#9475;</b>&nbsp;" + psu_text.replace(" ", "&nbsp;"))
+        legend.append("<span style='color:#c0392b'><b>&#9478;</b></span>&nbsp;" + spike_text.replace(" ", "&nbsp;"))
         self.legend_label.setText(" &nbsp; ".join(legend))
         why_heading = self.tr("Why {w} W").format(w=r.recommended_psu_w)
-        why = [f"<b>{why_heading}</b>"]
+        why = [f"<b>{why_heading}</b>", render(r.reason_text())]
         biggest = max(r.candidates, key=lambda c: c.watts)
         for c in r.candidates:
             if c.watts <= 0:
@@ -501,6 +588,8 @@ class PsuPage(QWidget):
         missing = r.vendor_missing_text()
         if missing is not None:
             why.append(render(missing))
+        if r.boundary is not None:
+            why.append(f"<i>{render(r.boundary.message)}</i>")
         self.why_label.setText("<br>".join(why))
         plan_heading = self.tr("Cables and PCIe lanes")
         plan = [f"<b>{plan_heading}</b>"]
@@ -519,7 +608,7 @@ class PsuPage(QWidget):
             label.deleteLater()
         self.warning_labels = []
         order = {Severity.PROBLEM: 0, Severity.WARNING: 1, Severity.INFO: 2}
-        shown = [w for w in r.warnings if w.code != "lanes_split"]  # already in the lanes card
+        shown = [w for w in r.warnings if w.code not in ("lanes_split", "size_boundary")]  # already in the cards above
         for w in sorted(shown, key=lambda w: order[w.severity]):
             label = QLabel(render(w.message))
             label.setWordWrap(True)
@@ -532,35 +621,183 @@ class PsuPage(QWidget):
             self.warning_labels.append(label)
 
     def _reset_buy_defaults(self) -> None:
+        """Fill the card picker; each card keeps the user's amounts, else the dated defaults."""
         cat = self.catalog
         assert cat is not None
-        first = self._build_gpus[0] if self._build_gpus else None
-        cloud = cat.cloud_prices.get(first.key) if first else None
+        keep = self.rent_card_combo.currentIndex()
+        with QSignalBlocker(self.rent_card_combo):
+            self.rent_card_combo.clear()
+            for gpu in self._build_gpus:
+                self.rent_card_combo.addItem(gpu.name.removeprefix("GeForce "), gpu.key)
+            self.rent_card_combo.setCurrentIndex(min(max(keep, 0), len(self._build_gpus) - 1) if self._build_gpus else -1)
+        for gpu in self._build_gpus:
+            if gpu.key not in self._card_prices:
+                dated = money.default_card_price(cat, gpu, self._cur)
+                self._card_prices[gpu.key] = dated.amount if dated else 0.0
+            if gpu.key not in self._cloud_rates:
+                rate = money.default_cloud_rate(cat, gpu, self._cur)
+                self._cloud_rates[gpu.key] = rate.amount if rate else 0.0
+        self._on_rent_card_changed()
+
+    def _selected_rent_gpu(self) -> Gpu | None:
+        key = self.rent_card_combo.currentData()
+        return next((g for g in self._build_gpus if g.key == key), None)
+
+    def _on_rent_card_changed(self, *_args) -> None:
+        cat = self.catalog
+        assert cat is not None
+        gpu = self._selected_rent_gpu()
         with QSignalBlocker(self.card_price_spin), QSignalBlocker(self.cloud_spin):
-            self.card_price_spin.setValue(float(first.launch_price_usd or 0) if first else 0.0)
-            self.cloud_spin.setValue(cloud.usd_per_hour if cloud else 0.0)
-        if cloud:
-            self.cloud_source_label.setText(self.tr("Cloud price read {date} from {provider}; edit it to today's price.").format(
-                date=cloud.read, provider=render(cloud_provider_text(cloud))))
-            self.cloud_source_label.setToolTip(cloud.source)
-        elif first:
-            self.cloud_source_label.setText(self.tr("No cloud price on file for this card: enter one."))
-            self.cloud_source_label.setToolTip("")
-        else:
-            self.cloud_source_label.setText("")
+            self.card_price_spin.setValue(self._card_prices.get(gpu.key, 0.0) if gpu else 0.0)
+            self.cloud_spin.setValue(self._cloud_rates.get(gpu.key, 0.0) if gpu else 0.0)
+        notes: list[str] = []
+        tip: list[str] = []
+        if gpu is not None:
+            dated = money.default_card_price(cat, gpu, self._cur)
+            if dated is not None:
+                notes.append(self.tr("Card price on file: {note}.").format(note=render(dated.note(self._cur))))
+                tip.append(dated.source)
+            cloud = cat.cloud_prices.get(gpu.key)
+            local = money.default_cloud_rate(cat, gpu, self._cur)
+            if local is not None and not local.converted and self._cur.code != "USD":
+                notes.append(self.tr("Cloud price: {note}; edit it to today's price.").format(note=render(money.cloud_rate_note(local))))
+                tip.append(local.source)
+            elif cloud:
+                text = self.tr("Cloud price read {date} from {provider}; edit it to today's price.").format(
+                    date=cloud.read, provider=render(cloud_provider_text(cloud)))
+                if self._cur.code != "USD":
+                    text += " " + self.tr("Converted from USD.")
+                notes.append(text)
+                tip.append(cloud.source)
+            else:
+                notes.append(self.tr("No cloud price on file for this card: enter one."))
+            if self._cur.code == "CNY":
+                notes.append(self.tr("No dated AutoDL price was found in our sources: enter the price you see there."))
+        self.cloud_source_label.setText(" ".join(notes))
+        self.cloud_source_label.setToolTip("\n".join(t for t in tip if t))
+        self._update_buy_vs_rent()
+
+    def _on_card_price_edited(self, value: float) -> None:
+        gpu = self._selected_rent_gpu()
+        if gpu is not None:
+            self._card_prices[gpu.key] = value
+        self._update_buy_vs_rent()
+
+    def _on_cloud_rate_edited(self, value: float) -> None:
+        gpu = self._selected_rent_gpu()
+        if gpu is not None:
+            self._cloud_rates[gpu.key] = value
+        self._update_buy_vs_rent()
 
     def _update_buy_vs_rent(self) -> None:
         r = self.result
         if r is None or not self._build_gpus:
             self.rent_result_label.setText(self.tr("Add a card to compare buying with renting."))
             return
-        price, rate = self.card_price_spin.value(), self.cloud_spin.value()
-        if price <= 0 or rate <= 0:
-            self.rent_result_label.setText(self.tr("Enter the card's price and a cloud price per hour."))
+        rows = buy_vs_rent_per_card(r, [self._card_prices.get(g.key) or None for g in r.build.gpus],
+                                    [self._cloud_rates.get(g.key) or None for g in r.build.gpus],
+                                    self.resale_spin.value(), self._cur.symbol)
+        lines = []
+        for row in rows:
+            text = render(row.message)
+            if row.outcome is not None:
+                text += " " + self.tr("({w} W of the PC's power: {cost}/h)").format(
+                    w=round(row.power_share_w), cost=f"{self._cur.symbol}{row.outcome.energy_usd_per_hour:.3f}")
+            lines.append(text)
+        self.rent_result_label.setText("<br>".join(lines))
+
+    def _refresh_money_note(self) -> None:
+        cat = self.catalog
+        assert cat is not None
+        parts = []
+        tips = []
+        if not self._price_edited:
+            default = money.default_electricity(cat, self._cur)
+            parts.append(render(money.electricity_note(cat, self._cur, default, with_source=False)))
+            tips.append(default.source)
+        if self._cur.code != "USD":
+            parts.append(self.tr("1 USD = {rate} {code} (rate of {date}).").format(
+                rate=f"{self._cur.per_usd:g}", code=self._cur.code, date=self._cur.date))
+        if self._cur.rate_text() is not None:
+            tips.append(render(self._cur.rate_text()))
+        self.money_note_label.setToolTip("\n".join(t for t in tips if t))
+        self.money_note_label.setText(" ".join(parts))
+        self.money_note_label.setVisible(bool(parts))
+
+    def set_currency(self, code: str) -> None:
+        """Show every amount in ``code``; amounts already entered are converted at the dated rate."""
+        cat = self.catalog
+        assert cat is not None
+        new = money.currency(cat, code)
+        if new.code == self._cur.code:
             return
-        # the whole box's running cost is charged to the card, as the research model does
-        bvr = buy_vs_rent(price, min(self.resale_spin.value(), price), rate, r.cost.wall_w, r.build.price_per_kwh)
-        self.rent_result_label.setText(render(bvr.message))
+        old = self._cur
+        self._cur = new
+
+        def convert(amount: float) -> float:
+            return new.from_usd(old.to_usd(amount))
+
+        self._card_prices = {k: convert(v) for k, v in self._card_prices.items()}
+        self._cloud_rates = {k: convert(v) for k, v in self._cloud_rates.items()}
+        # a card whose local price is on file takes it rather than a conversion
+        for gpu in self._build_gpus:
+            dated = money.default_card_price(cat, gpu, new)
+            if dated is not None and not dated.converted:
+                self._card_prices[gpu.key] = dated.amount
+        with QSignalBlocker(self.price_spin), QSignalBlocker(self.resale_spin), QSignalBlocker(self.budget_spin):
+            if self.budget_spin.value():
+                self.budget_spin.setValue(int(round(convert(self.budget_spin.value()))))
+            if self._price_edited:
+                self.price_spin.setValue(convert(self.price_spin.value()))
+            else:
+                self.price_spin.setValue(money.default_electricity(cat, new).amount)
+            self.resale_spin.setValue(convert(self.resale_spin.value()))
+        self.price_spin.setSuffix(f" {new.code}/kWh")
+        for spin in (self.card_price_spin, self.resale_spin, self.cloud_spin, self.budget_spin):
+            spin.setPrefix(new.symbol)
+        with QSignalBlocker(self.currency_combo):
+            self.currency_combo.setCurrentIndex(self.currency_combo.findData(new.code))
+        self._set_rank_headers()
+        settings = self.context.settings_store.settings
+        settings.power_cost.currency = new.code
+        if not self._price_edited:  # marks the choice as the user's (see money.currency_setting)
+            settings.power_cost.price_per_kwh = 0.0  # still the dated default, not an old stored figure
+            settings.power_cost.price_currency = new.code
+        self._refresh_money_note()
+        self._on_rent_card_changed()
+        self.recompute()
+        self._update_ranking()
+
+    def _on_currency_changed(self, _index: int) -> None:
+        code = self.currency_combo.currentData()
+        if code:
+            self.set_currency(code)
+            try:
+                self.context.settings_store.save()
+            except OSError:
+                pass
+
+    def _on_price_spin_changed(self, _value: float) -> None:
+        if not self._loading:
+            self._price_edited = True
+            self._refresh_money_note()
+        self.recompute()
+
+    def _on_cpu_typed(self) -> None:
+        cat = self.catalog
+        assert cat is not None
+        typed = self.cpu_combo.currentText().strip()
+        index = self.cpu_combo.currentIndex()
+        if index >= 0 and self.cpu_combo.itemText(index) == typed:
+            return  # a picked entry: currentIndexChanged already recomputed
+        cpu = cat.find_cpu(typed) if typed else None
+        if cpu is None and typed:
+            self.detected_label.setText(self.tr("Unknown CPU: {name}. Closest: {names}").format(
+                name=typed, names=", ".join(suggest_cpus(typed, cat.cpus))))
+            return
+        with QSignalBlocker(self.cpu_combo):
+            self.cpu_combo.setCurrentIndex(max(0, self.cpu_combo.findData(cpu.name if cpu else None)))
+        self.recompute()
 
     def _update_comparison(self) -> None:
         cat = self.catalog
@@ -603,34 +840,47 @@ class PsuPage(QWidget):
             self.need_label.setText(str(exc))
             return
         budget = float(self.budget_spin.value()) or None
-        ranked = rank_cards(cat.gpus, workload, budget, self._prices)
+        budget_usd = self._cur.to_usd(budget) if budget else None
+        ranked = rank_cards(cat.gpus, workload, budget_usd, self._prices)
         need = self.tr("Needs about {gib:.1f} GiB on one GPU ({method}).").format(
             gib=workload.vram_needed_gib, method=render(workload.method))
         if rough:
             need += " " + self.tr("A rough figure from the parameter count; the Model fit page gives a full breakdown.")
-        if not any(r.fits for r in ranked):
+        if not any(r.fits and r.price_usd is not None for r in ranked):
             cheapest = cheapest_fitting(cat.gpus, workload, self._prices)
             if cheapest is not None:
-                need += " " + self.tr("No card within the budget holds it; the cheapest that does is {gpu} (${price:,.0f}).").format(
-                    gpu=cheapest.gpu.name, price=cheapest.price_usd)
+                need += " " + self.tr("No card within the budget holds it; the cheapest that does is {gpu} ({price}).").format(
+                    gpu=cheapest.gpu.name, price=self._cur.fmt(self._cur.from_usd(cheapest.price_usd or 0.0)))
+            elif any(r.fits for r in ranked):
+                need += " " + self.tr("Only cards without a price on file hold it: enter what they cost you.")
             else:
                 need += " " + self.tr("No single card in the catalogue holds it: split it across GPUs or quantize it.")
         self.need_label.setText(need)
         shown = ranked[:12]
+        shown += [r for r in ranked if r.fits and r not in shown]  # every card that holds the work is listed
         blocker = QSignalBlocker(self.rank_table)
         self.rank_table.setRowCount(len(shown))
         yes, no = self.tr("yes"), self.tr("no")
         for i, r in enumerate(shown):
-            cells = [r.gpu.name, f"${r.price_usd:,.0f}", f"{r.gpu.vram_gb:.0f} GB", yes if r.fits else no,
-                     f"{r.tflops_per_kusd:.1f}", f"{r.gbs_per_kusd:.0f}"]
+            per_k = 1.0 / self._cur.per_usd  # value per 1000 of the display currency
+            cells = [r.gpu.name,
+                     self.tr("enter a price") if r.price_usd is None else self._cur.fmt(self._cur.from_usd(r.price_usd)),
+                     f"{r.gpu.vram_gb:.0f} GB", yes if r.fits else no,
+                     "" if r.tflops_per_kusd is None else f"{r.tflops_per_kusd * per_k:.1f}",
+                     "" if r.gbs_per_kusd is None else f"{r.gbs_per_kusd * per_k:.0f}"]
             for j, text in enumerate(cells):
                 item = QTableWidgetItem(text)
+                if j == 0:
+                    item.setToolTip(text)  # long names are elided in a narrow window
                 if j != 1:
                     item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
                 else:
                     item.setData(Qt.ItemDataRole.UserRole, r.gpu.key)
                     if not r.price_is_default:
                         item.setFont(QFont(self.rank_table.font().family(), -1, QFont.Weight.Bold))
+                    if r.price_usd is None:
+                        item.setForeground(QColor("#d18b00"))
+                        item.setToolTip(self.tr("No launch price on file: double-click and type what the card costs you."))
                 if j == 3:
                     item.setForeground(QColor("#2e8b57" if r.fits else "#c0392b"))
                 self.rank_table.setItem(i, j, item)
@@ -696,7 +946,9 @@ class PsuPage(QWidget):
         saved.psu_standard = self.standard_combo.currentData()
         saved.efficiency = self.efficiency_combo.currentData()
         saved.psu_w = self.psu_spin.value()
-        settings.power_cost.price_per_kwh = self.price_spin.value()
+        if self._price_edited:  # the dated default is not the user's price: leave it unset
+            settings.power_cost.price_per_kwh = self.price_spin.value()
+            settings.power_cost.price_currency = self._cur.code
         try:
             self.context.settings_store.save()
         except OSError:
@@ -793,13 +1045,13 @@ class PsuPage(QWidget):
         key = item.data(Qt.ItemDataRole.UserRole)
         if item.column() != 1 or not key:
             return
-        text = item.text().replace("$", "").replace(",", "").strip()
+        text = item.text().replace(self._cur.symbol, "").replace("$", "").replace(",", "").strip()
         try:
             price = float(text)
         except ValueError:
             price = 0.0
         if price > 0:
-            self._prices[key] = price
+            self._prices[key] = self._cur.to_usd(price)  # entered in the display currency
         else:
             self._prices.pop(key, None)  # an empty or bad entry goes back to the launch price
         self._update_ranking()

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPalette
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPalette, QPen
 from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 # one colour per kind of consumer; readable on light and dark palettes
@@ -22,34 +22,54 @@ class Segment:
 
 
 class WattBar(QWidget):
-    """A horizontal bar split by where the watts go, with the PSU rating as the full width."""
+    """A horizontal bar split by where the sustained watts go, on a scale that also holds the
+    PSU's rating (a solid marker) and the GPU spike level (a dashed marker)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._segments: list[Segment] = []
         self._capacity_w = 0.0
-        self.setMinimumHeight(34)
+        self._spike_w = 0.0
+        self._scale_w = 1.0
+        self._capacity_text = ""
+        self._spike_text = ""
+        self.setMinimumHeight(44)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
 
-    def set_segments(self, segments: list[Segment], capacity_w: float) -> None:
+    def set_segments(self, segments: list[Segment], capacity_w: float, spike_w: float = 0.0,
+                     capacity_text: str = "", spike_text: str = "") -> None:
         self._segments = [s for s in segments if s.watts > 0]
-        self._capacity_w = max(capacity_w, sum(s.watts for s in self._segments), 1.0)
-        tip = "\n".join(f"{s.label}: {s.watts:.0f} W" for s in self._segments)
-        self.setToolTip(tip)
+        self._capacity_w = max(capacity_w, 0.0)
+        self._spike_w = max(spike_w, 0.0)
+        self._capacity_text, self._spike_text = capacity_text, spike_text
+        # the scale holds the load, the PSU and the spikes, with a little room at the end
+        self._scale_w = max(self._capacity_w, self._spike_w, sum(s.watts for s in self._segments), 1.0) * 1.04
+        tip = [f"{s.label}: {s.watts:.0f} W" for s in self._segments]
+        tip += [t for t in (capacity_text, spike_text) if t]
+        self.setToolTip("\n".join(tip))
         self.update()
 
     def segments(self) -> list[Segment]:
         return list(self._segments)
 
+    def marker_positions(self) -> tuple[float, float]:
+        """(PSU, spike) marker positions as fractions of the bar's width."""
+        return self._capacity_w / self._scale_w, self._spike_w / self._scale_w
+
     def sizeHint(self) -> QSize:  # noqa: N802
-        return QSize(400, 34)
+        return QSize(400, 44)
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802
+        return QSize(120, 44)
 
     def paintEvent(self, _event) -> None:  # noqa: N802
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        rect = QRectF(self.rect()).adjusted(1, 1, -1, -1)
+        full = QRectF(self.rect()).adjusted(1, 1, -1, -1)
+        rect = QRectF(full.left(), full.top() + 8, full.width(), full.height() - 8)  # room above for the markers
         outline = QPainterPath()
         outline.addRoundedRect(rect, 6, 6)
+        painter.save()
         painter.setClipPath(outline)
         painter.fillRect(rect, self.palette().color(QPalette.ColorRole.AlternateBase))
         x = rect.left()
@@ -57,7 +77,7 @@ class WattBar(QWidget):
         font.setPointSizeF(max(7.0, font.pointSizeF() - 1))
         painter.setFont(font)
         for seg in self._segments:
-            width = rect.width() * seg.watts / self._capacity_w
+            width = rect.width() * seg.watts / self._scale_w
             part = QRectF(x, rect.top(), width, rect.height())
             painter.fillRect(part, QColor(SEGMENT_COLOURS.get(seg.key, "#bab0ac")))
             text = f"{seg.watts:.0f} W"
@@ -65,9 +85,17 @@ class WattBar(QWidget):
                 painter.setPen(QColor("#ffffff"))
                 painter.drawText(part, Qt.AlignmentFlag.AlignCenter, text)
             x += width
-        painter.setClipping(False)
+        painter.restore()
         painter.setPen(self.palette().color(QPalette.ColorRole.Mid))
         painter.drawPath(outline)
+        text_colour = self.palette().color(QPalette.ColorRole.WindowText)
+        for watts, style in ((self._capacity_w, Qt.PenStyle.SolidLine), (self._spike_w, Qt.PenStyle.DashLine)):
+            if watts <= 0:
+                continue
+            mx = rect.left() + rect.width() * watts / self._scale_w
+            pen = QPen(text_colour if style is Qt.PenStyle.SolidLine else QColor("#c0392b"), 2.5, style)
+            painter.setPen(pen)
+            painter.drawLine(QPointF(mx, full.top()), QPointF(mx, rect.bottom()))
         painter.end()
 
 

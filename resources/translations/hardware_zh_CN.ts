@@ -56,8 +56,12 @@
         <translation>未知</translation>
     </message>
     <message>
-        <source>not published in our sources</source>
-        <translation>我们的资料中没有公布</translation>
+        <source>{w} (the same-GPU {sibling}&apos;s figure)</source>
+        <translation>{w}（同一 GPU 的 {sibling} 的数值）</translation>
+    </message>
+    <message>
+        <source>none in our sources: sized from the parts</source>
+        <translation>资料中没有：按各部件计算</translation>
     </message>
     <message>
         <source>yes</source>
@@ -129,10 +133,61 @@
     </message>
 </context>
 <context>
+    <name>Money</name>
+    <message>
+        <source>1 USD = {rate} {code} (rate of {date}; {source})</source>
+        <translation>1 美元 = {rate} {code}（{date} 的汇率；{source}）</translation>
+    </message>
+    <message>
+        <source>US launch price</source>
+        <translation>美国首发价</translation>
+    </message>
+    <message>
+        <source>China suggested retail price at launch</source>
+        <translation>国内首发建议零售价</translation>
+    </message>
+    <message>
+        <source>US residential average, July 2026</source>
+        <translation>美国居民平均电价（2026 年 7 月）</translation>
+    </message>
+    <message>
+        <source>China household average, March 2024</source>
+        <translation>中国居民平均电价（2024 年 3 月）</translation>
+    </message>
+    <message>
+        <source>{what} ({read}); converted from USD at {rate} ({date})</source>
+        <translation>{what}（{read}）；按 {rate}（{date}）由美元换算</translation>
+    </message>
+    <message>
+        <source>{what} ({read})</source>
+        <translation>{what}（{read}）</translation>
+    </message>
+    <message>
+        <source>{provider}, lowest price listed on a public price index (snapshot {snapshot}), read {read}</source>
+        <translation>{provider}，公开价格指数上的最低报价（快照约 {snapshot}），读取于 {read}</translation>
+    </message>
+    <message>
+        <source>No sourced household electricity price for {code} on file: this is the US average converted at the dated rate; enter your own tariff.</source>
+        <translation>资料中没有 {code} 的有出处的居民电价：这里是按注明日期的汇率换算的美国平均电价，请填写你自己的电价。</translation>
+    </message>
+    <message>
+        <source>Default: {what}, read {read}; enter your own tariff.</source>
+        <translation>默认值：{what}，读取于 {read}；请填写你自己的电价。</translation>
+    </message>
+    <message>
+        <source>Default: {what}, read {read} ({source}); enter your own tariff.</source>
+        <translation>默认值：{what}，读取于 {read}（{source}）；请填写你自己的电价。</translation>
+    </message>
+</context>
+<context>
     <name>Psu</name>
     <message>
-        <source>GPU vendor&apos;s required system power for {gpus}: vendor figure not published in our sources</source>
-        <translation>{gpus} 的显卡厂商建议电源功率：我们的资料中没有厂商公布的数值</translation>
+        <source>GPU vendor&apos;s figure: {methods}</source>
+        <translation>显卡厂商数值：{methods}</translation>
+    </message>
+    <message>
+        <source>{w} W, set by {rule}: {detail}</source>
+        <translation>{w} W，取决于“{rule}”：{detail}</translation>
     </message>
     <message>
         <source>CPU {name}</source>
@@ -227,16 +282,72 @@
         <translation>{n} 张最厚 {slots:.1f} 槽的显卡，加上散热间隙约需 {needed} 个扩展槽位；标准 ATX 机箱只有 7 个，很多主板的 x16 插槽间距也不够。请核对插槽间距，或改用涡轮散热卡、水冷卡或延长线。</translation>
     </message>
     <message>
-        <source>Headroom: sustained x {h} x ageing {a}</source>
-        <translation>余量：持续负载 × {h} × 老化系数 {a}</translation>
+        <source>{gpu}: {w} W, the figure of the same-GPU {sibling}</source>
+        <translation>{gpu}：{w} W，采用同一 GPU 的 {sibling} 的数值</translation>
     </message>
     <message>
-        <source>Efficiency: typical load at {pct}% of the rating</source>
-        <translation>效率：典型负载位于额定功率的 {pct}%</translation>
+        <source>{gpu}: no vendor figure in our sources; sized from the parts</source>
+        <translation>{gpu}：资料中没有厂商数值；按各部件计算</translation>
+    </message>
+    <message>
+        <source>NVIDIA&apos;s required system power for {gpu}: {w} W</source>
+        <translation>NVIDIA 对 {gpu} 建议的系统电源功率：{w} W</translation>
+    </message>
+    <message>
+        <source>{base}, plus the other cards&apos; board power</source>
+        <translation>{base}，再加上其他显卡的板卡功耗</translation>
+    </message>
+    <message>
+        <source>{s} W sustained / {share} x {a} (ageing under 24/7 load) = {req} W</source>
+        <translation>持续 {s} W / {share} × {a}（24/7 负载下的老化）= {req} W</translation>
+    </message>
+    <message>
+        <source>{s} W sustained / {share} = {req} W</source>
+        <translation>持续 {s} W / {share} = {req} W</translation>
+    </message>
+    <message>
+        <source>ATX 3.x</source>
+        <translation>ATX 3.x</translation>
+    </message>
+    <message>
+        <source>ATX 2.x</source>
+        <translation>ATX 2.x</translation>
+    </message>
+    <message>
+        <source>GPU spikes of {p100} W for 100 us within {pct100}% and {p10} W for 10 ms within {pct10}% of the rating ({std})</source>
+        <translation>显卡 100 微秒 {p100} W 的峰值须在额定功率的 {pct100}% 以内，10 毫秒 {p10} W 的峰值须在 {pct10}% 以内（{std}）</translation>
+    </message>
+    <message>
+        <source>Renting at {rate}/h costs less than the electricity this card&apos;s share of the PC uses ({energy}/h): buying never pays off.</source>
+        <translation>按 {rate}/小时租用，比这张卡所分摊的整机电费（{energy}/小时）还便宜：买卡永远回不了本。</translation>
+    </message>
+    <message>
+        <source>Owning pays off after {hours} hours of use ({days} days at 24/7), against renting at {rate}/h.</source>
+        <translation>与按 {rate}/小时租用相比，自购在使用 {hours} 小时后回本（24/7 运行约 {days} 天）。</translation>
+    </message>
+    <message>
+        <source>{gpu}: no price on file: enter one.</source>
+        <translation>{gpu}：没有价格记录：请填写。</translation>
+    </message>
+    <message>
+        <source>{gpu}: no cloud price on file for this card: enter one.</source>
+        <translation>{gpu}：没有这张卡的云端价格记录：请填写。</translation>
+    </message>
+    <message>
+        <source>{gpu}: {verdict}</source>
+        <translation>{gpu}：{verdict}</translation>
     </message>
     <message>
         <source>GPU vendor&apos;s required system power</source>
         <translation>显卡厂商建议的电源功率</translation>
+    </message>
+    <message>
+        <source>Sustained load at most {pct}% of the rating</source>
+        <translation>持续负载不超过额定功率的 {pct}%</translation>
+    </message>
+    <message>
+        <source>Sustained load at most {pct}% of the rating, x {a} ageing (24/7)</source>
+        <translation>持续负载不超过额定功率的 {pct}%，× {a} 老化（24/7）</translation>
     </message>
     <message>
         <source>Power excursions (ATX 3.x limits)</source>
@@ -245,6 +356,10 @@
     <message>
         <source>Power excursions (ATX 2.x limits)</source>
         <translation>瞬时功耗峰值（ATX 2.x 限值）</translation>
+    </message>
+    <message>
+        <source>Close to a size: the requirement ({req} W, from {rule}) is only {pct}% over {smaller} W. A good {smaller} W unit would run this build at {load}% of its rating under full load; {rec} W keeps the margin the rules ask for.</source>
+        <translation>接近一个规格：需求（{req} W，来自“{rule}”）只比 {smaller} W 高 {pct}%。一台好的 {smaller} W 电源满载时会以额定功率的 {load}% 运行；{rec} W 则保留规则要求的余量。</translation>
     </message>
     <message>
         <source>Your {psu} W PSU is below the minimum of {min} W for this build.</source>
@@ -302,14 +417,6 @@
         <source>Factory-overclocked partner cards often raise the power limit (some 4090s ask for a 1000 W PSU): use the card maker&apos;s figure if it is higher.</source>
         <translation>工厂超频的非公版显卡常会提高功耗上限（有些 4090 要求 1000 W 电源）：若显卡厂商给出的数值更高，以它为准。</translation>
     </message>
-    <message>
-        <source>Renting at ${rate:.2f}/h costs less than your own electricity (${energy:.3f}/h): buying never pays off.</source>
-        <translation>以 ${rate:.2f}/小时租用比你自己的电费（${energy:.3f}/小时）还便宜：买卡永远回不了本。</translation>
-    </message>
-    <message>
-        <source>Owning pays off after {hours} hours of use ({days} days at 24/7), against renting at ${rate:.2f}/h.</source>
-        <translation>与 ${rate:.2f}/小时的租用价相比，自购显卡使用 {hours} 小时后回本（全天候运行约 {days} 天）。</translation>
-    </message>
 </context>
 <context>
     <name>PsuReport</name>
@@ -344,6 +451,10 @@
     <message>
         <source>Recommended PSU: {w} W  (never below {m} W)</source>
         <translation>推荐电源：{w} W（不低于 {m} W）</translation>
+    </message>
+    <message>
+        <source>Why: {reason}</source>
+        <translation>原因：{reason}</translation>
     </message>
     <message>
         <source>Your {w} W PSU: {verdict}</source>
@@ -386,12 +497,32 @@
         <translation>{provider}，{date} 读取（{source}）</translation>
     </message>
     <message>
-        <source>Buy vs rent: card ${price:,.0f}, resale ${resale:,.0f}, cloud ${rate:.2f}/h, your electricity ${energy:.3f}/h</source>
-        <translation>买还是租：显卡 ${price:,.0f}，转售 ${resale:,.0f}，云端 ${rate:.2f}/小时，你的电费 ${energy:.3f}/小时</translation>
+        <source>Buy vs rent, card by card (each card&apos;s share of the power at {price}/kWh):</source>
+        <translation>买还是租，逐卡比较（每张卡分摊的电量，电价 {price}/千瓦时）：</translation>
     </message>
     <message>
-        <source>cloud price: {source}</source>
-        <translation>云端价格来源：{source}</translation>
+        <source>{gpu}: card {price}, resale {resale}, cloud {rate}/h; {w} W of the PC&apos;s power costs {energy}/h</source>
+        <translation>{gpu}：显卡 {price}，转售 {resale}，云端 {rate}/小时；分摊整机 {w} W，电费 {energy}/小时</translation>
+    </message>
+    <message>
+        <source>Budget: {budget}</source>
+        <translation>预算：{budget}</translation>
+    </message>
+    <message>
+        <source>No card in the catalogue matches (within budget).</source>
+        <translation>目录中没有符合条件的显卡（预算内）。</translation>
+    </message>
+    <message>
+        <source>Cards that hold the work first, then by dense BF16 tensor TFLOPS and bandwidth per 1000 of price (never sparse or FP4 figures):</source>
+        <translation>先列出装得下任务的显卡，再按每 1000 单位货币价格的稠密 BF16 张量 TFLOPS 和带宽排序（从不使用稀疏或 FP4 数值）：</translation>
+    </message>
+    <message>
+        <source>Cards without a launch price on file: give yours with --price CARD=AMOUNT.</source>
+        <translation>没有首发价记录的显卡：用 --price 显卡=金额 填写你的价格。</translation>
+    </message>
+    <message>
+        <source>The cheapest card that holds the work is {gpu} ({price}).</source>
+        <translation>装得下这项任务的最便宜显卡是 {gpu}（{price}）。</translation>
     </message>
     <message>
         <source>* best of the compared cards</source>
@@ -402,18 +533,6 @@
         <translation>任务：{label}，单卡约需 {gib:.1f} GiB（{method}）</translation>
     </message>
     <message>
-        <source>Budget: ${budget:,.0f}</source>
-        <translation>预算：${budget:,.0f}</translation>
-    </message>
-    <message>
-        <source>No card in the catalogue matches (price known, within budget).</source>
-        <translation>目录中没有符合条件的显卡（需有价格且在预算内）。</translation>
-    </message>
-    <message>
-        <source>Ranked by fit, then dense BF16 tensor TFLOPS and bandwidth per $1000 (never sparse or FP4 figures):</source>
-        <translation>先按能否装下排序，再按每 1000 美元的稠密 BF16 张量算力和带宽排序（从不使用稀疏或 FP4 数字）：</translation>
-    </message>
-    <message>
         <source>fits</source>
         <translation>装得下</translation>
     </message>
@@ -422,16 +541,16 @@
         <translation>显存不足</translation>
     </message>
     <message>
+        <source>enter a price</source>
+        <translation>请填写价格</translation>
+    </message>
+    <message>
         <source>launch price</source>
         <translation>首发价</translation>
     </message>
     <message>
         <source>your price</source>
         <translation>你的价格</translation>
-    </message>
-    <message>
-        <source>Nothing in this list holds the work; the cheapest card that does is {gpu} (${price:,.0f}), or split the model across several GPUs.</source>
-        <translation>列表中没有显卡装得下；装得下的最便宜显卡是 {gpu}（${price:,.0f}），或者把模型拆分到多张卡上。</translation>
     </message>
     <message>
         <source>No single card in the catalogue holds the work: split it across several GPUs or quantize it.</source>

@@ -160,6 +160,10 @@
         <translation>你的电源</translation>
     </message>
     <message>
+        <source>Currency</source>
+        <translation>货币</translation>
+    </message>
+    <message>
         <source>Electricity</source>
         <translation>电价</translation>
     </message>
@@ -184,8 +188,40 @@
         <translation>功耗去向</translation>
     </message>
     <message>
-        <source>Buy or rent the first card?</source>
-        <translation>第一张卡：买还是租？</translation>
+        <source>Prices are US launch prices, converted at the dated rate outside USD; cards without one say &apos;enter a price&apos;. Double-click a price to enter what the card costs you today.</source>
+        <translation>价格为美国首发价，非美元时按注明日期的汇率换算；没有价格的显卡显示“请填写价格”。双击价格可填写你现在的购买价格。</translation>
+    </message>
+    <message>
+        <source>BF16 TFLOPS per {amount}</source>
+        <translation>每 {amount} BF16 TFLOPS</translation>
+    </message>
+    <message>
+        <source>GB/s per {amount}</source>
+        <translation>每 {amount} GB/s</translation>
+    </message>
+    <message>
+        <source>Cloud price: {note}; edit it to today&apos;s price.</source>
+        <translation>云端价格：{note}；请改成当前价格。</translation>
+    </message>
+    <message>
+        <source>({w} W of the PC&apos;s power: {cost}/h)</source>
+        <translation>（分摊整机 {w} W：{cost}/小时）</translation>
+    </message>
+    <message>
+        <source>1 USD = {rate} {code} (rate of {date}).</source>
+        <translation>1 美元 = {rate} {code}（{date} 的汇率）。</translation>
+    </message>
+    <message>
+        <source>Unknown CPU: {name}. Closest: {names}</source>
+        <translation>未知的 CPU：{name}。最接近的：{names}</translation>
+    </message>
+    <message>
+        <source>No card within the budget holds it; the cheapest that does is {gpu} ({price}).</source>
+        <translation>预算内没有装得下的显卡；装得下的最便宜显卡是 {gpu}（{price}）。</translation>
+    </message>
+    <message>
+        <source>Only cards without a price on file hold it: enter what they cost you.</source>
+        <translation>只有没有价格记录的显卡装得下：请填写它们的价格。</translation>
     </message>
     <message>
         <source>/h</source>
@@ -260,6 +296,10 @@
         <translation>显卡</translation>
     </message>
     <message>
+        <source>Buy or rent? Each card against renting that card</source>
+        <translation>买还是租？每张卡与租用同款卡比较</translation>
+    </message>
+    <message>
         <source>Price</source>
         <translation>价格</translation>
     </message>
@@ -270,18 +310,6 @@
     <message>
         <source>Fits</source>
         <translation>装得下</translation>
-    </message>
-    <message>
-        <source>BF16 TFLOPS per $1000</source>
-        <translation>每 1000 美元 BF16 TFLOPS</translation>
-    </message>
-    <message>
-        <source>GB/s per $1000</source>
-        <translation>每 1000 美元 GB/s</translation>
-    </message>
-    <message>
-        <source>Prices are launch prices (USD); double-click a price to enter what the card costs you today.</source>
-        <translation>价格为首发价（美元）；双击价格可填入你现在的实际购买价。</translation>
     </message>
     <message>
         <source>{name}  ({tgp} W)</source>
@@ -320,12 +348,20 @@
         <translation>你的 {w} W 电源不够这套配置使用。</translation>
     </message>
     <message>
-        <source>{n} GPUs</source>
-        <translation>{n} 张显卡</translation>
+        <source>your PSU {w} W</source>
+        <translation>你的电源 {w} W</translation>
     </message>
     <message>
-        <source>bar width = {w} W PSU</source>
-        <translation>条形总长 = {w} W 电源</translation>
+        <source>recommended PSU {w} W</source>
+        <translation>推荐电源 {w} W</translation>
+    </message>
+    <message>
+        <source>GPU spikes (10 ms) {w} W</source>
+        <translation>显卡瞬时峰值（10 毫秒）{w} W</translation>
+    </message>
+    <message>
+        <source>{n} GPUs</source>
+        <translation>{n} 张显卡</translation>
     </message>
     <message>
         <source>Why {w} W</source>
@@ -336,20 +372,28 @@
         <translation>供电线与 PCIe 通道</translation>
     </message>
     <message>
+        <source>Card price on file: {note}.</source>
+        <translation>记录的显卡价格：{note}。</translation>
+    </message>
+    <message>
         <source>Cloud price read {date} from {provider}; edit it to today&apos;s price.</source>
         <translation>云端价格于 {date} 读取自 {provider}；请改成当前价格。</translation>
+    </message>
+    <message>
+        <source>Converted from USD.</source>
+        <translation>由美元换算。</translation>
     </message>
     <message>
         <source>No cloud price on file for this card: enter one.</source>
         <translation>这张卡没有云端价格记录：请自行填写。</translation>
     </message>
     <message>
-        <source>Add a card to compare buying with renting.</source>
-        <translation>添加一张显卡后可比较买与租。</translation>
+        <source>No dated AutoDL price was found in our sources: enter the price you see there.</source>
+        <translation>资料中没有找到注明日期的 AutoDL 价格：请填写你在那里看到的价格。</translation>
     </message>
     <message>
-        <source>Enter the card&apos;s price and a cloud price per hour.</source>
-        <translation>请填写显卡价格和每小时的云端价格。</translation>
+        <source>Add a card to compare buying with renting.</source>
+        <translation>添加一张显卡后可比较买与租。</translation>
     </message>
     <message>
         <source>Needs about {gib:.1f} GiB on one GPU ({method}).</source>
@@ -358,10 +402,6 @@
     <message>
         <source>A rough figure from the parameter count; the Model fit page gives a full breakdown.</source>
         <translation>这是按参数量粗略估算的；“模型显存”页面有完整的明细。</translation>
-    </message>
-    <message>
-        <source>No card within the budget holds it; the cheapest that does is {gpu} (${price:,.0f}).</source>
-        <translation>预算内没有显卡装得下；装得下的最便宜显卡是 {gpu}（${price:,.0f}）。</translation>
     </message>
     <message>
         <source>No single card in the catalogue holds it: split it across GPUs or quantize it.</source>
@@ -374,6 +414,14 @@
     <message>
         <source>no</source>
         <translation>否</translation>
+    </message>
+    <message>
+        <source>enter a price</source>
+        <translation>请填写价格</translation>
+    </message>
+    <message>
+        <source>No launch price on file: double-click and type what the card costs you.</source>
+        <translation>没有首发价记录：双击并填写这张卡的价格。</translation>
     </message>
     <message>
         <source>Detected on this PC: {parts}</source>

@@ -55,6 +55,13 @@
     </message>
 </context>
 <context>
+    <name>Money</name>
+    <message>
+        <source>No dated AutoDL price was found in our sources: cloud prices in CNY are the lowest listed on a public price index, or converted from USD; enter the price you see (--cloud-rate CARD=AMOUNT).</source>
+        <translation>资料中没有找到注明日期的 AutoDL 价格：人民币云端价格取自公开价格指数上的最低报价，或由美元换算；请填写你看到的价格（--cloud-rate 显卡=金额）。</translation>
+    </message>
+</context>
+<context>
     <name>NotBuiltPage</name>
     <message>
         <source>This tool is not part of this version of GPU Assistant yet.</source>
@@ -90,6 +97,21 @@
     <message>
         <source>Settings</source>
         <translation>设置</translation>
+    </message>
+</context>
+<context>
+    <name>PsuReport</name>
+    <message>
+        <source>{gpu} price: {note}</source>
+        <translation>{gpu} 价格：{note}</translation>
+    </message>
+    <message>
+        <source>{gpu} cloud price: {source}</source>
+        <translation>{gpu} 云端价格：{source}</translation>
+    </message>
+    <message>
+        <source>{gpu} cloud price: {source}; converted from USD</source>
+        <translation>{gpu} 云端价格：{source}；由美元换算</translation>
     </message>
 </context>
 <context>

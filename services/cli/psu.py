@@ -60,12 +60,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     psu.add_argument("--psu-8pin", type=_count(16), metavar="N", help="PCIe 8-pin (6+2) leads on your PSU")
     psu.add_argument("--efficiency", choices=["none", "white", "bronze", "silver", "gold", "platinum", "titanium"],
                      default="gold", help="80 PLUS level, for power drawn from the wall")
-    psu.add_argument("--price-kwh", type=_number(0, 10), metavar="X", help="electricity price per kWh (default: from settings)")
+    psu.add_argument("--price-kwh", type=_number(0, 100), metavar="X",
+                     help="electricity price per kWh in the chosen currency (default: settings, else the dated sourced figure)")
+    psu.add_argument("--currency", choices=["auto", "USD", "CNY"], help="currency for every amount, in and out (default: settings; auto = CNY for Chinese, USD otherwise)")
     psu.add_argument("--hours-per-day", type=_number(0, 24), default=4.0, metavar="H", help="hours of gaming per day (24/7 training uses 24)")
     money = parser.add_argument_group("buy vs rent, comparison")
-    money.add_argument("--card-price", type=_number(0, 1e6), metavar="USD", help="what the (first) card costs you (default: launch price)")
-    money.add_argument("--resale", type=_number(0, 1e6), default=0.0, metavar="USD", help="what you expect to sell it for later")
-    money.add_argument("--cloud-rate", type=_number(0, 1000), metavar="USD", help="cloud price per GPU-hour (default: dated catalogue price)")
+    money.add_argument("--card-price", type=_number(0, 1e7), metavar="AMOUNT", help="what the first card costs you (default: dated price on file; --price CARD=AMOUNT for any card)")
+    money.add_argument("--resale", type=_number(0, 1e7), default=0.0, metavar="AMOUNT", help="what you expect to sell each card for later")
+    money.add_argument("--cloud-rate", action="append", default=[], metavar="[CARD=]AMOUNT",
+                       help="cloud price per GPU-hour: for every card, or CARD=AMOUNT for one (default: dated price on file)")
     money.add_argument("--compare", action="store_true", help="show the --gpu cards (up to three) side by side")
     money.add_argument("--recommend", action="store_true", help="rank catalogue cards for --params-b and --budget")
     money.add_argument("--model", metavar="NAME", help="a model the model-fit tool knows (catalogue name or config/GGUF file)")
@@ -73,8 +76,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     money.add_argument("--seq", type=_number(1, 16 * 1024 * 1024), default=4096, metavar="TOKENS", help="context length for the model-fit estimate")
     money.add_argument("--dtype", choices=["fp32", "bf16", "fp16", "fp8", "int8", "int4"], default="bf16")
     money.add_argument("--task", choices=["inference", "lora", "train"], default="inference")
-    money.add_argument("--budget", type=_number(1, 1e7), metavar="USD")
-    money.add_argument("--price", action="append", default=[], metavar="CARD=USD", help="your price for a card (repeatable)")
+    money.add_argument("--budget", type=_number(1, 1e8), metavar="AMOUNT", help="in the chosen currency")
+    money.add_argument("--price", action="append", default=[], metavar="CARD=AMOUNT", help="your price for a card in the chosen currency (repeatable)")
     parser.add_argument("--json", action="store_true", help="machine-readable output (stable codes, English)")
 
 
@@ -104,29 +107,46 @@ def _resolve_cpu(catalog, name: str):
     return cpu
 
 
-def _prices(catalog, items: list[str]) -> dict[str, float]:
+def _amount(flag: str, value: str) -> float:
+    try:
+        amount = float(value)
+    except ValueError:
+        raise UsageError(f"{flag}: '{value}' is not a number") from None
+    if not math.isfinite(amount) or amount <= 0 or amount > 1e8:
+        raise UsageError(f"{flag} must be a positive number")
+    return amount
+
+
+def _prices(catalog, items: list[str], flag: str = "--price", allow_plain: bool = False) -> tuple[dict[str, float], float | None]:
+    """CARD=AMOUNT items -> {card key: amount}; with ``allow_plain`` a bare AMOUNT is for every card."""
     prices: dict[str, float] = {}
+    plain: float | None = None
     for item in items:
         name, sep, value = item.rpartition("=")
-        if not sep or not name.strip():
-            raise UsageError(f"--price wants CARD=USD, got '{item}'")
-        try:
-            usd = float(value)
-        except ValueError:
-            raise UsageError(f"--price: '{value}' is not a number") from None
-        if not math.isfinite(usd) or usd <= 0:
-            raise UsageError("--price must be a positive number")
-        prices[_resolve_gpu(catalog, name.strip()).key] = usd
-    return prices
+        if not sep:
+            if allow_plain:
+                plain = _amount(flag, item)
+                continue
+            raise UsageError(f"{flag} wants CARD=AMOUNT, got '{item}'")
+        if not name.strip():
+            raise UsageError(f"{flag} wants CARD=AMOUNT, got '{item}'")
+        prices[_resolve_gpu(catalog, name.strip()).key] = _amount(flag, value)
+    return prices, plain
+
+
+def _cloud_read(money, catalog, gpu, cur) -> str | None:
+    dated = money.default_cloud_rate(catalog, gpu, cur)
+    return dated.read if dated else None
 
 
 def run(args: argparse.Namespace) -> int:
     from services.hardware import detect
+    from services.hardware import money
     from services.hardware.catalog import CatalogError, load_catalog
     from services.hardware.compare import (
         Task, cheapest_fitting, compare_specs, estimate_from_params, estimate_with_modelfit, rank_cards,
     )
-    from services.hardware.psu import Build, BuildError, PsuStandard, Usage, buy_vs_rent, calculate
+    from services.hardware.psu import Build, BuildError, PsuStandard, Usage, buy_vs_rent_per_card, calculate
     from services.hardware.report import (
         cloud_source_text, gpu_pick_text, render_buy_vs_rent, render_ranking, render_result, render_specs,
     )
@@ -140,8 +160,13 @@ def run(args: argparse.Namespace) -> int:
         return fail(str(exc), EXIT_FAILED)
     store = SettingsStore(AppPaths.default().settings_file)
     settings = store.load()
-    render = Translations.load(resolve_language(settings.general.language)).render
-    currency = settings.power_cost.currency
+    language = resolve_language(settings.general.language)
+    render = Translations.load(language).render
+    try:
+        cur = money.currency(catalog, money.resolve_currency_code(
+            args.currency or money.currency_setting(settings.power_cost.currency, settings.power_cost.price_currency), language))
+    except money.CurrencyError as exc:
+        raise UsageError(str(exc)) from None
 
     picks: list = []
     gpus = [_resolve_gpu(catalog, name, picks) for name in args.gpu]
@@ -154,8 +179,9 @@ def run(args: argparse.Namespace) -> int:
                             "name the cards with --gpu", EXIT_NO_GPU)
         if cpu is None:
             cpu = detect.detected_cpu(catalog.cpus)
-    prices = _prices(catalog, args.price)
-    out: dict = {}
+    prices, _ = _prices(catalog, args.price)  # in the chosen currency
+    cloud_rates, cloud_all = _prices(catalog, args.cloud_rate, "--cloud-rate", allow_plain=True)
+    out: dict = {"currency": {"code": cur.code, "per_usd": cur.per_usd, "rate_date": cur.date or None, "rate_source": cur.source or None}}
     text: list[str] = []
     if picks:
         out["gpu_name_matches"] = [{"query": q, "gpu": m.gpu.name, "also_matches": m.passed_over.name,
@@ -181,26 +207,46 @@ def run(args: argparse.Namespace) -> int:
                 if args.model:
                     raise UsageError("--model needs the model-fit tool, which is not part of this build; give --params-b instead")
                 workload, how = estimate_from_params(args.params_b, args.dtype, Task(args.task)), "params"
-        ranked = rank_cards(catalog.gpus, workload, args.budget, prices)
+        prices_usd = {key: cur.to_usd(amount) for key, amount in prices.items()}
+        budget_usd = cur.to_usd(args.budget) if args.budget is not None else None
+        ranked = rank_cards(catalog.gpus, workload, budget_usd, prices_usd)
+        fitting = [r for r in ranked if r.fits]
+        listed = ranked[:20] + [r for r in fitting if r not in ranked[:20]]
+
+        def amount(usd: float | None) -> float | None:
+            return None if usd is None else round(cur.from_usd(usd), 2)
+
         out["recommend"] = {
             "vram_needed_gib": round(workload.vram_needed_gib, 2) if workload else None,
             "estimate": how,
-            "budget_usd": args.budget,
-            "cards": [{"gpu": r.gpu.name, "key": r.gpu.key, "price_usd": r.price_usd, "price_is_launch_msrp": r.price_is_default,
+            "budget": args.budget,
+            "cards_that_fit": [r.gpu.name for r in fitting],
+            "cards": [{"gpu": r.gpu.name, "key": r.gpu.key, "price": amount(r.price_usd),
+                       "price_usd": None if r.price_usd is None else round(r.price_usd, 2),
+                       "price_is_launch_msrp": r.price_is_default and r.price_usd is not None, "needs_price": r.needs_price,
                        "fits": r.fits, "vram_gb": r.gpu.vram_gb, "bf16_dense_tflops": r.gpu.tensor_bf16_dense_tflops,
-                       "bandwidth_gbs": r.gpu.bandwidth_gbs, "tflops_per_kusd": round(r.tflops_per_kusd, 2),
-                       "gbs_per_kusd": round(r.gbs_per_kusd, 1), "score": round(r.score, 2)} for r in ranked[:20]],
+                       "bandwidth_gbs": r.gpu.bandwidth_gbs,
+                       "tflops_per_kusd": None if r.tflops_per_kusd is None else round(r.tflops_per_kusd, 2),
+                       "gbs_per_kusd": None if r.gbs_per_kusd is None else round(r.gbs_per_kusd, 1),
+                       "score": None if r.score is None else round(r.score, 2)} for r in listed],
         }
-        cheapest = cheapest_fitting(catalog.gpus, workload, prices) if workload else None
+        cheapest = cheapest_fitting(catalog.gpus, workload, prices_usd) if workload else None
         out["recommend"]["cheapest_fitting"] = cheapest.gpu.name if cheapest else None
-        text.append(render_ranking(ranked, workload, args.budget, render, cheapest=cheapest))
+        text.append(render_ranking(ranked, workload, budget_usd, render, cheapest=cheapest, cur=cur))
 
     # --compare / --recommend alone answer only that; a CPU or a PSU to check asks for the build too
     wants_build = not (args.compare or "recommend" in out) or cpu is not None or args.psu_w is not None
     if wants_build:
         if not gpus and cpu is None:
             raise UsageError("give at least one --gpu or --cpu (or --detect)")
-        price_kwh = args.price_kwh if args.price_kwh is not None else settings.power_cost.price_per_kwh
+        default_kwh = money.default_electricity(catalog, cur)
+        saved_kwh = money.saved_electricity(catalog, cur, settings.power_cost.price_per_kwh, settings.power_cost.price_currency)
+        if args.price_kwh is not None:
+            price_kwh, kwh_origin = args.price_kwh, "argument"
+        elif saved_kwh is not None:
+            price_kwh, kwh_origin = saved_kwh, "settings"
+        else:
+            price_kwh, kwh_origin = default_kwh.amount, "default"
         build = Build(gpus=tuple(gpus), cpu=cpu, cpu_w_override=args.cpu_w, ram_sticks=args.ram_sticks, nvme=args.nvme,
                       sata_ssd=args.sata, hdd=args.hdd, fans=args.fans, aio_pumps=args.pumps, argb_channels=args.argb,
                       usb_devices=args.usb, usage=Usage(args.usage), psu_standard=PsuStandard(args.psu_standard),
@@ -211,23 +257,58 @@ def run(args: argparse.Namespace) -> int:
         except BuildError as exc:
             raise UsageError(str(exc)) from None
         out.update(result.to_json())
-        text.append(render_result(result, render, currency))
+        out["wall"]["currency"] = cur.code
+        out["wall"]["price_per_kwh_origin"] = kwh_origin
+        if kwh_origin == "default":
+            out["wall"]["price_per_kwh_read"] = default_kwh.read
+            out["wall"]["price_per_kwh_converted_from_usd"] = default_kwh.converted
+        text.append(render_result(result, render, cur.symbol))
         if gpus:
-            first = gpus[0]
-            card_price = args.card_price if args.card_price is not None else prices.get(first.key, first.launch_price_usd)
-            cloud = catalog.cloud_prices.get(first.key)
-            rate = args.cloud_rate if args.cloud_rate is not None else (cloud.usd_per_hour if cloud else None)
-            if card_price and rate is not None:
-                try:
-                    bvr = buy_vs_rent(card_price * len(gpus), args.resale, rate * len(gpus), result.cost.wall_w, price_kwh)
-                except BuildError as exc:
-                    raise UsageError(str(exc)) from None
-                src = None if args.cloud_rate is not None else cloud_source_text(cloud)
-                out["buy_vs_rent"] = {"purchase_usd": bvr.purchase_usd, "resale_usd": bvr.resale_usd,
-                                      "cloud_usd_per_hour": bvr.cloud_usd_per_hour, "cloud_price_read": None if args.cloud_rate is not None else cloud.read,
-                                      "energy_usd_per_hour": round(bvr.energy_usd_per_hour, 4),
-                                      "break_even_hours": None if bvr.break_even_hours is None else round(bvr.break_even_hours, 1)}
-                text.append(render_buy_vs_rent(bvr, src, render))
+            purchases: list[float | None] = []
+            rates: list[float | None] = []
+            notes: list = []
+            for i, gpu in enumerate(gpus):
+                if gpu.key in prices:
+                    purchases.append(prices[gpu.key])
+                elif i == 0 and args.card_price is not None:
+                    purchases.append(args.card_price)
+                else:
+                    dated = money.default_card_price(catalog, gpu, cur)
+                    purchases.append(dated.amount if dated else None)
+                    if dated:
+                        notes.append(money.translate("PsuReport", "{gpu} price: {note}").format(gpu=gpu.name, note=dated.note(cur)))
+                if gpu.key in cloud_rates:
+                    rates.append(cloud_rates[gpu.key])
+                elif cloud_all is not None:
+                    rates.append(cloud_all)
+                else:
+                    dated_rate = money.default_cloud_rate(catalog, gpu, cur)
+                    rates.append(dated_rate.amount if dated_rate else None)
+                    cloud = catalog.cloud_prices.get(gpu.key)
+                    if dated_rate is not None and not dated_rate.converted and cur.code != "USD":
+                        notes.append(money.translate("PsuReport", "{gpu} cloud price: {source}").format(
+                            gpu=gpu.name, source=money.cloud_rate_note(dated_rate)))
+                    elif cloud is not None and cur.code == "USD":
+                        notes.append(money.translate("PsuReport", "{gpu} cloud price: {source}").format(gpu=gpu.name, source=cloud_source_text(cloud)))
+                    elif cloud is not None:
+                        notes.append(money.translate("PsuReport", "{gpu} cloud price: {source}; converted from USD").format(gpu=gpu.name, source=cloud_source_text(cloud)))
+            notes = list({str(n): n for n in notes}.values())
+            if kwh_origin == "default":
+                notes.append(money.electricity_note(catalog, cur, default_kwh))
+            if cur.rate_text() is not None and any(n for n in notes):
+                notes.append(cur.rate_text())
+            if cur.code == "CNY" and catalog.money.get("cloud_cn_note"):
+                notes.append(money.translate("Money", "No dated AutoDL price was found in our sources: cloud prices in CNY are the lowest listed on a public price index, or converted from USD; enter the price you see (--cloud-rate CARD=AMOUNT)."))
+            rows = buy_vs_rent_per_card(result, purchases, rates, args.resale, cur.symbol)
+            out["buy_vs_rent"] = [{"gpu": row.gpu.name, "purchase": row.purchase, "resale": min(args.resale, row.purchase or 0.0),
+                                   "cloud_per_hour": row.cloud_per_hour, "power_share_w": round(row.power_share_w, 1),
+                                   "cloud_price_read": (_cloud_read(money, catalog, row.gpu, cur)
+                                                        if row.gpu.key not in cloud_rates and cloud_all is None else None),
+                                   "energy_per_hour": None if row.outcome is None else round(row.outcome.energy_usd_per_hour, 4),
+                                   "break_even_hours": None if row.outcome is None or row.outcome.break_even_hours is None
+                                   else round(row.outcome.break_even_hours, 1),
+                                   "message": str(row.message)} for row in rows]
+            text.append(render_buy_vs_rent(rows, cur, price_kwh, notes, render))
     try:
         if args.json:
             json.dump(out, sys.stdout, indent=2, ensure_ascii=False)

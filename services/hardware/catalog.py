@@ -58,7 +58,7 @@ class Gpu:
     tgp_w: float | None
     tgp_max_w: float | None
     required_system_power_w: float | None  # NVIDIA's "required system power" (a PSU size)
-    rsp_confidence: str | None  # nvidia | secondary | unverified
+    rsp_confidence: str | None  # nvidia | secondary | unverified | sibling (the figure of a same-GPU card)
     power_connector: PowerConnector
     pcie_gen: int | None
     pcie_lanes: int | None
@@ -72,6 +72,11 @@ class Gpu:
     aliases: tuple[str, ...] = ()
     notes: str = ""
     sources: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
+    # how the PSU is sized where NVIDIA's figure is not in our sources: "sibling" (a same-GPU
+    # card's figure, rsp_from) or "components" (from the parts alone); rsp_why says why
+    rsp_method: str | None = None
+    rsp_from: str | None = None
+    rsp_why: str = ""
 
     @property
     def is_laptop(self) -> bool:
@@ -135,6 +140,8 @@ class Catalog:
     cloud_prices: dict[str, CloudPrice]
     psu_rules: dict[str, Any]
     electricity_default: dict[str, Any]
+    # the whole cloud_prices.json: currencies, local card prices, notes (see services.hardware.money)
+    money: dict[str, Any] = field(default_factory=dict)
 
     def gpu(self, key: str) -> Gpu:
         for gpu in self.gpus:
@@ -175,6 +182,8 @@ def _gpu_from(d: dict[str, Any]) -> Gpu:
         pci_device_ids=tuple(int(x, 16) for x in d.get("pci_device_ids", [])),
         launch_year=d.get("launch_year"), launch_price_usd=d.get("launch_price_usd"),
         aliases=tuple(d.get("aliases", [])), notes=d.get("notes", ""), sources=dict(d.get("sources", {})),
+        rsp_method=(d.get("rsp_method") or {}).get("kind"), rsp_from=(d.get("rsp_method") or {}).get("from"),
+        rsp_why=str((d.get("rsp_method") or {}).get("why", "")),
     )
 
 
@@ -201,7 +210,7 @@ def load_catalog(data_dir: Path = DATA_DIR) -> Catalog:
         rules = _read_json(data_dir / "psu.json")
     except (KeyError, TypeError, ValueError) as exc:
         raise CatalogError(f"catalogue data is malformed: {exc!r}") from exc
-    return Catalog(gpus, cpus, comps, cloud, rules, cloud_doc.get("electricity", {}))
+    return Catalog(gpus, cpus, comps, cloud, rules, cloud_doc.get("electricity", {}), cloud_doc)
 
 
 @lru_cache(maxsize=1)

@@ -124,13 +124,17 @@ def estimate_with_modelfit(model: str | None, params_b: float | None, dtype: str
 @dataclass(frozen=True, slots=True)
 class RankedCard:
     gpu: Gpu
-    price_usd: float
-    price_is_default: bool  # True: launch MSRP from the catalogue; False: the user's price
+    price_usd: float | None  # None: no launch price on file and none entered ("enter a price")
+    price_is_default: bool  # True: launch MSRP from the catalogue (or none); False: the user's price
     fits: bool
     spare_gib: float
-    tflops_per_kusd: float
-    gbs_per_kusd: float
-    score: float
+    tflops_per_kusd: float | None
+    gbs_per_kusd: float | None
+    score: float | None
+
+    @property
+    def needs_price(self) -> bool:
+        return self.price_usd is None
 
 
 def _weights(task: Task) -> tuple[float, float]:
@@ -140,10 +144,13 @@ def _weights(task: Task) -> tuple[float, float]:
 
 def rank_cards(gpus: Sequence[Gpu], workload: Workload | None, budget_usd: float | None = None,
                prices: dict[str, float] | None = None, include_used: bool = True) -> list[RankedCard]:
-    """Cards that can be bought as add-in boards, best first.
+    """Add-in cards, the ones whose memory holds the work first.
 
-    ``prices`` (card key -> USD) overrides the catalogue's launch MSRP; cards with
-    neither are left out (no price, no value ranking). ``budget_usd`` drops cards above it.
+    Within "fits" and "too small", priced cards come by value (dense BF16 TFLOPS and
+    bandwidth per dollar, weighted by the task), then cards without a price, which are
+    listed (workstation and data-centre boards have no launch price on file) so the user
+    can enter one: ``prices`` (card key -> USD) overrides or supplies the price.
+    ``budget_usd`` drops priced cards above it; unpriced cards stay, since they cannot be judged.
     """
     prices = prices or {}
     task = workload.task if workload else Task.INFERENCE
@@ -153,24 +160,25 @@ def rank_cards(gpus: Sequence[Gpu], workload: Workload | None, budget_usd: float
         if not gpu.is_add_in_card or gpu.tensor_bf16_dense_tflops is None or not gpu.bandwidth_gbs:
             continue
         price = prices.get(gpu.key, gpu.launch_price_usd)
-        if not price or price <= 0:
-            continue
-        if budget_usd is not None and price > budget_usd:
+        price = float(price) if price and price > 0 else None
+        if budget_usd is not None and price is not None and price > budget_usd:
             continue
         need = workload.vram_needed_gib if workload else 0.0
         spare = gpu.vram_gb - need
-        tpk = gpu.tensor_bf16_dense_tflops / (price / 1000.0)
-        bpk = gpu.bandwidth_gbs / (price / 1000.0)
-        score = math.exp(w_tflops * math.log(tpk) + w_bw * math.log(bpk))  # weighted geometric mean
-        ranked.append(RankedCard(gpu, float(price), gpu.key not in prices, spare >= 0, spare, tpk, bpk, score))
-    ranked.sort(key=lambda r: (not r.fits, -r.score))
+        tpk = bpk = score = None
+        if price is not None:
+            tpk = gpu.tensor_bf16_dense_tflops / (price / 1000.0)
+            bpk = gpu.bandwidth_gbs / (price / 1000.0)
+            score = math.exp(w_tflops * math.log(tpk) + w_bw * math.log(bpk))  # weighted geometric mean
+        ranked.append(RankedCard(gpu, price, gpu.key not in prices, spare >= 0, spare, tpk, bpk, score))
+    ranked.sort(key=lambda r: (not r.fits, r.score is None, -(r.score or 0.0), -r.gpu.vram_gb))
     return ranked
 
 
 def cheapest_fitting(gpus: Sequence[Gpu], workload: Workload, prices: dict[str, float] | None = None) -> RankedCard | None:
     """The lowest-priced card (ignoring any budget) whose memory holds the work."""
-    fitting = [r for r in rank_cards(gpus, workload, None, prices) if r.fits]
-    return min(fitting, key=lambda r: r.price_usd) if fitting else None
+    fitting = [r for r in rank_cards(gpus, workload, None, prices) if r.fits and r.price_usd is not None]
+    return min(fitting, key=lambda r: r.price_usd or 0.0) if fitting else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,10 +222,13 @@ def _fmt(value: float | None, unit: str = "", digits: int = 1) -> str:
 
 def rsp_text(gpu: Gpu) -> "str | Msg":
     """NVIDIA's required system power, or why there is none."""
+    if gpu.required_system_power_w and gpu.rsp_method == "sibling":
+        return translate("Compare", "{w} (the same-GPU {sibling}'s figure)").format(
+            w=_fmt(gpu.required_system_power_w, "W", 0), sibling=gpu.rsp_from or "")
     if gpu.required_system_power_w:
         return _fmt(gpu.required_system_power_w, "W", 0)
     if gpu.is_add_in_card:
-        return translate("Compare", "not published in our sources")
+        return translate("Compare", "none in our sources: sized from the parts")
     return "-"  # laptops and SXM modules: a desktop PSU figure does not apply
 
 

@@ -4,17 +4,18 @@ How the recommended size is found (numbers and sources in resources/data/psu.jso
 
 1. Sustained DC load ``S``: CPU at its long-duration limit (Intel PL2 / AMD PPT),
    each GPU at its TGP, plus board, RAM, drives, fans, pumps, USB.
-2. Candidates, the largest wins:
-   - headroom: ``S x 1.30 x ageing`` (ageing 1.2 for 24/7 training: a PSU that
-     runs flat out for years loses capacity; 1.0 for gaming);
-   - efficiency: the typical load at ~65 % of the rating, near the top of
-     every 80 PLUS curve (typical = 80 % of ``S`` for gaming, 100 % for training);
+2. Requirements, the largest wins:
    - vendor: NVIDIA's "required system power" (for several cards: the largest
      requirement plus the other cards' TGP, since the figure assumes one card);
+     the recommendation is never below it;
+   - sustained share: ``S / 0.80 x ageing`` (the load at most 80 % of the rating;
+     ageing 1.2 for 24/7 training, after OuterVision's 20-30 % for 24/7 use);
    - excursion: ATX 3.x lets a PSU carry 160 % for 10 ms and 200 % for 100 us
      (135 % / 150 % without a native 12V-2x6 lead or on ATX 2.x), checked against
-     GPU spikes of 1.6x / 2.0x TGP.
-3. Rounded up to a size that is sold (450 ... 2000 W, 1 % tolerance).
+     GPU spikes per connector type (PCIe CEM 5.0 cards: up to 3x for 100 us).
+3. Rounded up to a size that is sold (450 ... 2000 W, 1 % tolerance). When the
+   requirement lands within a few percent over a size, the result says so
+   (``boundary``) instead of jumping a size silently.
 
 Every user-visible sentence is a ``Msg``; JSON consumers read the stable codes.
 """
@@ -90,8 +91,8 @@ def validate(build: Build) -> None:
         value = getattr(build, name)
         if value is not None and not (0 < value <= 10000 and math.isfinite(value)):
             raise BuildError(f"{name} must be between 1 and 10000 W")
-    if not (0 <= build.price_per_kwh <= 10 and math.isfinite(build.price_per_kwh)):
-        raise BuildError("price per kWh must be between 0 and 10")
+    if not (0 <= build.price_per_kwh <= 100 and math.isfinite(build.price_per_kwh)):  # 100: room for any currency
+        raise BuildError("price per kWh must be between 0 and 100")
     if not (0 <= build.gaming_hours_per_day <= 24):
         raise BuildError("hours per day must be between 0 and 24")
     if build.efficiency not in EFFICIENCY_LEVELS:
@@ -123,9 +124,20 @@ class PowerLine:
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
-    key: str  # headroom | efficiency | vendor | excursion
+    key: str  # vendor | sustained_share | excursion
     label: Msg
     watts: float
+    reason: Msg | None = None  # the rule and where it comes from, in a sentence
+
+
+@dataclass(frozen=True, slots=True)
+class Boundary:
+    """The requirement sits just over a size that is sold: say so, with the smaller size."""
+
+    smaller_w: int
+    over_pct: float
+    deciding: str  # the candidate key that pushed it over
+    message: Msg
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,14 +201,23 @@ class Result:
     verdict: Verdict | None
     cost: CostEstimate
     wall_by_level: tuple[tuple[str, float, float], ...] = ()  # (80 PLUS level, efficiency %, wall W)
-    # Add-in cards whose required system power NVIDIA does not publish in our sources: said, not hidden.
+    # Add-in cards without NVIDIA's figure in our sources, and how they are sized instead: said, not hidden.
     vendor_figure_missing: tuple[str, ...] = ()
+    boundary: Boundary | None = None
+    vendor_methods: tuple[Msg, ...] = ()
+    required_w: float = 0.0  # the largest requirement before rounding to a size
+    deciding: str = ""  # the candidate key that decided the size
 
     def vendor_missing_text(self) -> Msg | None:
-        if not self.vendor_figure_missing:
+        if not self.vendor_methods:
             return None
-        return translate("Psu", "GPU vendor's required system power for {gpus}: vendor figure not published in our sources").format(
-            gpus=", ".join(dict.fromkeys(self.vendor_figure_missing)))
+        return translate("Psu", "GPU vendor's figure: {methods}").format(methods=tuple(self.vendor_methods))
+
+    def reason_text(self) -> Msg:
+        """One sentence: why this size."""
+        top = next(c for c in self.candidates if c.key == self.deciding)
+        return translate("Psu", "{w} W, set by {rule}: {detail}").format(
+            w=self.recommended_psu_w, rule=top.label, detail=top.reason or "")
 
     @property
     def gpu_w(self) -> float:
@@ -214,7 +235,14 @@ class Result:
             "peak_transient_100us_w": round(self.peak_100us_w, 1),
             "hdd_spinup_w": round(self.hdd_spinup_w, 1),
             "candidates": {c.key: round(c.watts, 1) for c in self.candidates},
+            "required_w": round(self.required_w, 1),
+            "deciding": self.deciding,
+            "reason": str(self.reason_text()),
+            "boundary": None if self.boundary is None else {
+                "smaller_w": self.boundary.smaller_w, "over_pct": round(self.boundary.over_pct, 1),
+                "deciding": self.boundary.deciding, "message": str(self.boundary.message)},
             "vendor_figure_missing": list(dict.fromkeys(self.vendor_figure_missing)),
+            "vendor_methods": [str(m) for m in self.vendor_methods],
             "minimum_psu_w": round(self.minimum_psu_w, 1),
             "recommended_psu_w": self.recommended_psu_w,
             "connectors": {
@@ -375,6 +403,31 @@ def plan_lanes(gpus: Sequence[Gpu], cpu: Cpu | None) -> tuple[LanePlan, list[Bui
     return LanePlan(lanes, tuple(assignments), msg), warnings
 
 
+def gpu_spike_factors(gpu: Gpu, catalog: Catalog) -> tuple[float, float]:
+    """(10 ms, 100 us) spike multiples of TGP for the card's power connector (psu.json)."""
+    table = catalog.psu_rules["gpu_transient_factor"]["by_connector"]
+    k = table.get(gpu.power_connector.type, table["unknown"])
+    return float(k["10ms"]), float(k["100us"])
+
+
+def size_boundary(required: float, sizes: Sequence[int], margin_pct: float) -> tuple[int, float] | None:
+    """(smaller size, % over it) when ``required`` lands just over a size: within ``margin_pct``
+    but past the 1 % rounding tolerance."""
+    below = [s for s in sizes if s * 1.01 < required]
+    if not below:
+        return None
+    smaller = below[-1]
+    over = (required / smaller - 1.0) * 100.0
+    return (smaller, over) if over <= margin_pct else None
+
+
+def _vendor_method_text(gpu: Gpu) -> Msg:
+    if gpu.rsp_method == "sibling" and gpu.required_system_power_w:
+        return translate("Psu", "{gpu}: {w} W, the figure of the same-GPU {sibling}").format(
+            gpu=gpu.name, w=round(gpu.required_system_power_w), sibling=gpu.rsp_from or "")
+    return translate("Psu", "{gpu}: no vendor figure in our sources; sized from the parts").format(gpu=gpu.name)
+
+
 def calculate(build: Build, catalog: Catalog) -> Result:
     """Size the PSU for ``build``. Raises ``BuildError`` for impossible input."""
     validate(build)
@@ -386,16 +439,19 @@ def calculate(build: Build, catalog: Catalog) -> Result:
     gpu_w = sum(line.watts for line in lines if line.key == "gpu")
     rest_w = sustained - gpu_w
     typical = sustained * r["typical_fraction"][usage]
-    k = rules["gpu_transient_factor"]
-    peak_10ms = rest_w + gpu_w * k["10ms"]
-    peak_100us = rest_w + gpu_w * k["100us"]
+    peak_10ms = rest_w
+    peak_100us = rest_w
+    for gpu in build.gpus:
+        k10, k100 = gpu_spike_factors(gpu, catalog)
+        peak_10ms += float(gpu.tgp_w or 0.0) * k10
+        peak_100us += float(gpu.tgp_w or 0.0) * k100
     hdd_spinup = build.hdd * (catalog.components["hdd"].spinup_watts or 0.0)
 
     atx3 = build.psu_standard is PsuStandard.ATX3
     exc = rules["excursion_atx3"]["with_12v2x6_over_450w" if atx3 else "without"]
     excursion_min = max(peak_10ms / exc["10ms"], peak_100us / exc["100us"])
-    headroom = sustained * r["headroom"] * r["ageing"][usage]
-    efficiency = typical / r["efficiency_target_load"]
+    share, ageing = r["sustained_share"], r["ageing"][usage]
+    share_w = sustained / share * ageing
     cards = [g for g in build.gpus if g.is_add_in_card]
     rated = [i for i, g in enumerate(cards) if g.required_system_power_w]
     vendor = 0.0
@@ -403,14 +459,39 @@ def calculate(build: Build, catalog: Catalog) -> Result:
         # NVIDIA's figure assumes one card: add the other cards' TGP to the largest requirement
         top = max(rated, key=lambda i: cards[i].required_system_power_w)
         vendor = float(cards[top].required_system_power_w) + sum(float(g.tgp_w or 0) for i, g in enumerate(cards) if i != top)
+        vendor_reason = translate("Psu", "NVIDIA's required system power for {gpu}: {w} W").format(
+            gpu=cards[top].name, w=round(cards[top].required_system_power_w))
+        if len(cards) > 1:
+            vendor_reason = translate("Psu", "{base}, plus the other cards' board power").format(base=vendor_reason)
+    else:
+        vendor_reason = None
+    if ageing > 1.0:
+        share_reason = translate("Psu", "{s} W sustained / {share} x {a} (ageing under 24/7 load) = {req} W").format(
+            s=round(sustained), share=f"{share:g}", a=f"{ageing:g}", req=round(share_w))
+    else:
+        share_reason = translate("Psu", "{s} W sustained / {share} = {req} W").format(s=round(sustained), share=f"{share:g}", req=round(share_w))
+    std = translate("Psu", "ATX 3.x") if atx3 else translate("Psu", "ATX 2.x")
+    excursion_reason = translate("Psu", "GPU spikes of {p100} W for 100 us within {pct100}% and {p10} W for 10 ms within {pct10}% of the rating ({std})").format(
+        p100=round(peak_100us), pct100=round(exc["100us"] * 100), p10=round(peak_10ms), pct10=round(exc["10ms"] * 100), std=std)
     candidates = (
-        Candidate("headroom", translate("Psu", "Headroom: sustained x {h} x ageing {a}").format(h=r["headroom"], a=r["ageing"][usage]), headroom),
-        Candidate("efficiency", translate("Psu", "Efficiency: typical load at {pct}% of the rating").format(pct=round(r["efficiency_target_load"] * 100)), efficiency),
-        Candidate("vendor", translate("Psu", "GPU vendor's required system power"), vendor),
-        Candidate("excursion", translate("Psu", "Power excursions (ATX 3.x limits)") if atx3 else translate("Psu", "Power excursions (ATX 2.x limits)"), excursion_min),
+        Candidate("vendor", translate("Psu", "GPU vendor's required system power"), vendor, vendor_reason),
+        Candidate("sustained_share", translate("Psu", "Sustained load at most {pct}% of the rating").format(pct=round(share * 100))
+                  if ageing <= 1.0 else translate("Psu", "Sustained load at most {pct}% of the rating, x {a} ageing (24/7)").format(
+                      pct=round(share * 100), a=ageing), share_w, share_reason),
+        Candidate("excursion", translate("Psu", "Power excursions (ATX 3.x limits)") if atx3 else translate("Psu", "Power excursions (ATX 2.x limits)"),
+                  excursion_min, excursion_reason),
     )
-    required = max(c.watts for c in candidates)
-    recommended = round_to_size(required, rules["sizes_w"])
+    deciding = max(candidates, key=lambda c: c.watts)
+    required = deciding.watts
+    recommended = max(round_to_size(required, rules["sizes_w"]), int(math.ceil(vendor)))
+    boundary = None
+    near = size_boundary(required, rules["sizes_w"], r["boundary_pct"])
+    if near is not None and near[0] >= vendor:
+        smaller, over = near
+        boundary = Boundary(smaller, over, deciding.key, translate(
+            "Psu", "Close to a size: the requirement ({req} W, from {rule}) is only {pct}% over {smaller} W. A good {smaller} W unit would run this build at {load}% of its rating under full load; {rec} W keeps the margin the rules ask for.").format(
+                req=round(required), rule=deciding.label, pct=f"{over:.1f}", smaller=smaller,
+                load=round(sustained / smaller * 100), rec=round_to_size(required, rules["sizes_w"])))
     # the hard floor for judging an existing PSU: the vendor figure, 5 % over the
     # sustained load, and the excursion limits
     minimum = max(vendor, sustained * MIN_MARGIN, excursion_min)
@@ -452,9 +533,14 @@ def calculate(build: Build, catalog: Catalog) -> Result:
     cost = CostEstimate(eff, load * 100.0, wall, per_hour, per_hour * hours, hours)
     by_level = tuple((level, e, sustained / (e / 100.0)) for level, e in
                      ((lv, efficiency_at(lv, load, catalog)) for lv in EFFICIENCY_LEVELS))
-    missing = tuple(g.name for g in cards if not g.required_system_power_w)
+    missing = tuple(g.name for g in cards if not g.required_system_power_w or g.rsp_method == "sibling")
+    methods = tuple(_vendor_method_text(g) for g in dict.fromkeys(
+        g for g in cards if not g.required_system_power_w or g.rsp_method == "sibling"))
+    if boundary is not None:
+        warnings.append(BuildWarning("size_boundary", Severity.INFO, boundary.message))
     return Result(build, tuple(lines), sustained, typical, peak_10ms, peak_100us, hdd_spinup, candidates,
-                  minimum, recommended, connectors, lane_plan, tuple(warnings), verdict, cost, by_level, missing)
+                  minimum, recommended, connectors, lane_plan, tuple(warnings), verdict, cost, by_level, missing,
+                  boundary, methods, required, deciding.key)
 
 
 def _connector_warnings(build: Build, plan: ConnectorPlan, warnings: list[BuildWarning]) -> None:
@@ -494,7 +580,7 @@ def _gpu_warnings(build: Build, warnings: list[BuildWarning]) -> None:
 
 @dataclass(frozen=True, slots=True)
 class BuyVsRent:
-    purchase_usd: float
+    purchase_usd: float  # amounts are in the caller's currency (the name is kept for the JSON)
     resale_usd: float
     cloud_usd_per_hour: float
     energy_usd_per_hour: float
@@ -504,10 +590,11 @@ class BuyVsRent:
 
 
 def buy_vs_rent(purchase_usd: float, resale_usd: float, cloud_usd_per_hour: float, wall_w: float,
-                price_per_kwh: float) -> BuyVsRent:
+                price_per_kwh: float, symbol: str = "$") -> BuyVsRent:
     """Hours of use after which owning is cheaper than renting (research sec.5).
 
-    ``break_even = (purchase - resale) / (cloud rate - own energy cost per hour)``.
+    ``break_even = (purchase - resale) / (cloud rate - own energy cost per hour)``; every
+    amount in one currency, ``symbol`` for the message.
     """
     if purchase_usd < 0 or resale_usd < 0 or cloud_usd_per_hour < 0 or wall_w < 0 or price_per_kwh < 0:
         raise BuildError("prices and power must not be negative")
@@ -515,8 +602,50 @@ def buy_vs_rent(purchase_usd: float, resale_usd: float, cloud_usd_per_hour: floa
     margin = cloud_usd_per_hour - energy
     net = max(0.0, purchase_usd - resale_usd)
     if margin <= 0:
-        return BuyVsRent(purchase_usd, resale_usd, cloud_usd_per_hour, energy, None, None, translate("Psu", "Renting at ${rate:.2f}/h costs less than your own electricity (${energy:.3f}/h): buying never pays off.").format(
-                rate=cloud_usd_per_hour, energy=energy))
+        return BuyVsRent(purchase_usd, resale_usd, cloud_usd_per_hour, energy, None, None, translate("Psu", "Renting at {rate}/h costs less than the electricity this card's share of the PC uses ({energy}/h): buying never pays off.").format(
+                rate=f"{symbol}{cloud_usd_per_hour:.2f}", energy=f"{symbol}{energy:.3f}"))
     hours = net / margin
-    return BuyVsRent(purchase_usd, resale_usd, cloud_usd_per_hour, energy, hours, hours / 24.0, translate("Psu", "Owning pays off after {hours} hours of use ({days} days at 24/7), against renting at ${rate:.2f}/h.").format(
-            hours=f"{hours:,.0f}", days=f"{hours / 24.0:,.0f}", rate=cloud_usd_per_hour))
+    return BuyVsRent(purchase_usd, resale_usd, cloud_usd_per_hour, energy, hours, hours / 24.0, translate("Psu", "Owning pays off after {hours} hours of use ({days} days at 24/7), against renting at {rate}/h.").format(
+            hours=f"{hours:,.0f}", days=f"{hours / 24.0:,.0f}", rate=f"{symbol}{cloud_usd_per_hour:.2f}"))
+
+
+@dataclass(frozen=True, slots=True)
+class CardRent:
+    """One card of the build against renting that card."""
+
+    gpu: Gpu
+    power_share_w: float  # wall power charged to this card: its TGP plus an equal share of the rest
+    purchase: float | None
+    cloud_per_hour: float | None
+    outcome: BuyVsRent | None  # None: a price is missing (message says which)
+    message: Msg
+
+
+def card_power_share(result: Result, index: int) -> float:
+    """Wall watts of card ``index``: its board power plus an equal share of the rest of
+    the PC (which only runs because of the cards), scaled by the PSU efficiency."""
+    gpus = result.build.gpus
+    if not gpus or result.sustained_w <= 0:
+        return 0.0
+    rest = result.sustained_w - result.gpu_w
+    dc = float(gpus[index].tgp_w or 0.0) + rest / len(gpus)
+    return result.cost.wall_w * dc / result.sustained_w
+
+
+def buy_vs_rent_per_card(result: Result, purchases: Sequence[float | None], cloud_rates: Sequence[float | None],
+                         resale: float = 0.0, symbol: str = "$") -> list[CardRent]:
+    """Each card against renting that same card: its price, its share of the power."""
+    rows: list[CardRent] = []
+    for i, gpu in enumerate(result.build.gpus):
+        share = card_power_share(result, i)
+        price = purchases[i] if i < len(purchases) else None
+        rate = cloud_rates[i] if i < len(cloud_rates) else None
+        if not price:
+            rows.append(CardRent(gpu, share, price, rate, None, translate("Psu", "{gpu}: no price on file: enter one.").format(gpu=gpu.name)))
+            continue
+        if rate is None or rate <= 0:
+            rows.append(CardRent(gpu, share, price, rate, None, translate("Psu", "{gpu}: no cloud price on file for this card: enter one.").format(gpu=gpu.name)))
+            continue
+        outcome = buy_vs_rent(price, min(resale, price), rate, share, result.build.price_per_kwh, symbol)
+        rows.append(CardRent(gpu, share, price, rate, outcome, translate("Psu", "{gpu}: {verdict}").format(gpu=gpu.name, verdict=outcome.message)))
+    return rows

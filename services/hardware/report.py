@@ -5,7 +5,8 @@ from typing import Callable, Sequence
 
 from services.hardware.catalog import CloudPrice, GpuMatch
 from services.hardware.compare import RankedCard, SpecRow, Workload
-from services.hardware.psu import BuyVsRent, Result, Severity, Verdict
+from services.hardware.money import Currency
+from services.hardware.psu import BuyVsRent, CardRent, Result, Severity, Verdict
 from services.i18n import Msg, translate
 
 Render = Callable[["Msg | str"], str]
@@ -25,7 +26,7 @@ def usage_text(usage: str) -> Msg:
     return translate("PsuReport", "24/7 training") if usage == "training-24x7" else translate("PsuReport", "gaming")
 
 
-def render_result(result: Result, render: Render, currency: str = "USD") -> str:
+def render_result(result: Result, render: Render, currency: str = "$") -> str:
     b = result.build
     out: list[str] = []
     parts = [g.name for g in b.gpus] + ([b.cpu.name] if b.cpu else [])
@@ -37,12 +38,16 @@ def render_result(result: Result, render: Render, currency: str = "USD") -> str:
     out.append(render(translate("PsuReport", "Sustained load: {s} W   peaks: {p10} W for 10 ms, {p100} W for 100 us").format(
         s=round(result.sustained_w), p10=round(result.peak_10ms_w), p100=round(result.peak_100us_w))))
     out.append(render(translate("PsuReport", "Recommended PSU: {w} W  (never below {m} W)").format(w=result.recommended_psu_w, m=round(result.minimum_psu_w))))
+    out.append("  " + render(translate("PsuReport", "Why: {reason}").format(reason=result.reason_text())))
     for c in result.candidates:
         if c.watts > 0:
-            out.append(f"  - {render(c.label)}: {c.watts:.0f} W")
+            mark = "*" if c.key == result.deciding else "-"
+            out.append(f"  {mark} {render(c.label)}: {c.watts:.0f} W")
     missing = result.vendor_missing_text()
     if missing is not None:
         out.append(f"  - {render(missing)}")
+    if result.boundary is not None:
+        out.append("  " + render(result.boundary.message))
     if result.verdict is not None:
         out.append(render(translate("PsuReport", "Your {w} W PSU: {verdict}").format(w=round(b.psu_w or 0), verdict=verdict_text(result.verdict))))
     out.append("")
@@ -59,7 +64,7 @@ def render_result(result: Result, render: Render, currency: str = "USD") -> str:
         wall=round(cost.wall_w), eff=round(cost.efficiency_pct, 1), level=b.efficiency, load=round(cost.load_pct),
         cur=currency, hour=cost.cost_per_hour, day=cost.cost_per_day, hours=f"{cost.hours_per_day:g}")))
     order = {Severity.PROBLEM: 0, Severity.WARNING: 1, Severity.INFO: 2}
-    shown = sorted((w for w in result.warnings if w.code != "lanes_split"),  # already on the "PCIe lanes" line
+    shown = sorted((w for w in result.warnings if w.code not in ("lanes_split", "size_boundary")),  # shown above
                    key=lambda w: order[w.severity])
     if shown:
         out.append("")
@@ -91,12 +96,22 @@ def cloud_source_text(cloud: CloudPrice) -> Msg:
         provider=cloud_provider_text(cloud), date=cloud.read, source=cloud.source)
 
 
-def render_buy_vs_rent(bvr: BuyVsRent, cloud_source: "Msg | str | None", render: Render) -> str:
-    lines = [render(translate("PsuReport", "Buy vs rent: card ${price:,.0f}, resale ${resale:,.0f}, cloud ${rate:.2f}/h, your electricity ${energy:.3f}/h").format(
-        price=bvr.purchase_usd, resale=bvr.resale_usd, rate=bvr.cloud_usd_per_hour, energy=bvr.energy_usd_per_hour))]
-    if cloud_source:
-        lines.append("  " + render(translate("PsuReport", "cloud price: {source}").format(source=cloud_source)))
-    lines.append("  " + render(bvr.message))
+def render_buy_vs_rent(rows: Sequence[CardRent], cur: Currency, price_per_kwh: float, notes: Sequence["Msg | str"],
+                       render: Render) -> str:
+    """Each card against renting that card."""
+    lines = [render(translate("PsuReport", "Buy vs rent, card by card (each card's share of the power at {price}/kWh):").format(
+        price=f"{cur.symbol}{price_per_kwh:.3f}"))]
+    for row in rows:
+        if row.outcome is None:
+            lines.append("  " + render(row.message))
+            continue
+        o = row.outcome
+        lines.append("  " + render(translate("PsuReport", "{gpu}: card {price}, resale {resale}, cloud {rate}/h; {w} W of the PC's power costs {energy}/h").format(
+            gpu=row.gpu.name, price=cur.fmt(o.purchase_usd), resale=cur.fmt(o.resale_usd), rate=f"{cur.symbol}{o.cloud_usd_per_hour:.2f}",
+            w=round(row.power_share_w), energy=f"{cur.symbol}{o.energy_usd_per_hour:.3f}")))
+        lines.append("    " + render(o.message))
+    for note in notes:
+        lines.append("  " + render(note))
     return "\n".join(lines)
 
 
@@ -112,26 +127,41 @@ def render_specs(names: Sequence[str], rows: Sequence[SpecRow], render: Render) 
 
 
 def render_ranking(ranked: Sequence[RankedCard], workload: Workload | None, budget: float | None, render: Render,
-                   limit: int = 10, cheapest: RankedCard | None = None) -> str:
+                   limit: int = 12, cheapest: RankedCard | None = None, cur: Currency | None = None) -> str:
+    """Cards that hold the work first; cards without a price say "enter a price". Amounts in ``cur``."""
+    def money(usd: float) -> str:
+        return cur.fmt(cur.from_usd(usd)) if cur else f"${usd:,.0f}"
+
     out: list[str] = []
     if workload is not None:
         out.append(render(translate("PsuReport", "Work: {label}, needs about {gib:.1f} GiB on one GPU ({method})").format(
             label=workload.label, gib=workload.vram_needed_gib, method=workload.method)))
     if budget is not None:
-        out.append(render(translate("PsuReport", "Budget: ${budget:,.0f}").format(budget=budget)))
+        out.append(render(translate("PsuReport", "Budget: {budget}").format(budget=money(budget))))
     if not ranked:
-        out.append(render(translate("PsuReport", "No card in the catalogue matches (price known, within budget).")))
+        out.append(render(translate("PsuReport", "No card in the catalogue matches (within budget).")))
         return "\n".join(out)
-    out.append(render(translate("PsuReport", "Ranked by fit, then dense BF16 tensor TFLOPS and bandwidth per $1000 (never sparse or FP4 figures):")))
-    for i, r in enumerate(ranked[:limit], 1):
+    out.append(render(translate("PsuReport", "Cards that hold the work first, then by dense BF16 tensor TFLOPS and bandwidth per 1000 of price (never sparse or FP4 figures):")))
+    fitting = [r for r in ranked if r.fits]
+    shown = list(ranked[:limit])
+    shown += [r for r in fitting if r not in shown]  # every card that holds the work is listed
+    unit = cur.symbol if cur else "$"
+    for i, r in enumerate(shown, 1):
         fit = render(translate("PsuReport", "fits")) if r.fits else render(translate("PsuReport", "too small"))
-        price_note = render(translate("PsuReport", "launch price")) if r.price_is_default else render(translate("PsuReport", "your price"))
-        out.append(f"  {i:2}. {r.gpu.name:<32} ${r.price_usd:>6,.0f} ({price_note})  {r.gpu.vram_gb:>4.0f} GB {fit:<10} "
-                   f"{r.tflops_per_kusd:6.1f} TFLOPS/k$  {r.gbs_per_kusd:6.0f} GB/s/k$")
-    if workload is not None and not any(r.fits for r in ranked):
-        if cheapest is not None:
-            out.append(render(translate("PsuReport", "Nothing in this list holds the work; the cheapest card that does is {gpu} (${price:,.0f}), or split the model across several GPUs.").format(
-                gpu=cheapest.gpu.name, price=cheapest.price_usd)))
+        if r.price_usd is None:
+            price = render(translate("PsuReport", "enter a price"))
+            value = ""
         else:
-            out.append(render(translate("PsuReport", "No single card in the catalogue holds the work: split it across several GPUs or quantize it.")))
+            note = render(translate("PsuReport", "launch price")) if r.price_is_default else render(translate("PsuReport", "your price"))
+            price = f"{money(r.price_usd)} ({note})"
+            per_k = 1000.0 / cur.per_usd if cur else 1000.0  # 1000 in the display currency, in USD
+            value = f"{(r.tflops_per_kusd or 0) * per_k / 1000.0:6.1f} TFLOPS/k{unit}  {(r.gbs_per_kusd or 0) * per_k / 1000.0:6.0f} GB/s/k{unit}"
+        out.append(f"  {i:2}. {r.gpu.name:<28} {price:<26} {r.gpu.vram_gb:>4.0f} GB {fit:<10} {value}".rstrip())
+    if any(r.price_usd is None for r in shown):
+        out.append(render(translate("PsuReport", "Cards without a launch price on file: give yours with --price CARD=AMOUNT.")))
+    if workload is not None and not fitting:
+        out.append(render(translate("PsuReport", "No single card in the catalogue holds the work: split it across several GPUs or quantize it.")))
+    elif workload is not None and not any(r.fits for r in ranked[:limit]) and cheapest is not None:
+        out.append(render(translate("PsuReport", "The cheapest card that holds the work is {gpu} ({price}).").format(
+            gpu=cheapest.gpu.name, price=money(cheapest.price_usd or 0.0))))
     return "\n".join(out)

@@ -96,6 +96,79 @@ def test_buy_vs_rent_uses_the_dated_cloud_price(page):
     assert "never" in page.rent_result_label.text()
 
 
+def test_buy_vs_rent_is_card_by_card(qtbot, page):
+    page.add_gpu(page.catalog.gpu("rtx-3090"))
+    assert page.rent_card_combo.count() == 2
+    text = page.rent_result_label.text()
+    # the 4090 pays off against a rented 4090; the 3090 has no cloud price on file and says so
+    assert "GeForce RTX 4090: Owning pays off" in text and "GeForce RTX 3090: no cloud price" in text
+    page.rent_card_combo.setCurrentIndex(1)
+    page.cloud_spin.setValue(0.22)  # the user's price for a rented 3090
+    assert "GeForce RTX 3090: Owning pays off" in page.rent_result_label.text()
+    page.rent_card_combo.setCurrentIndex(0)
+    assert page.cloud_spin.value() == pytest.approx(0.34)  # each card keeps its own figures
+
+
+def test_typed_cpu_counts_and_matches_the_cli(qtbot, page, capsys):
+    import json
+
+    import main
+
+    line = page.cpu_combo.lineEdit()
+    line.selectAll()
+    qtbot.keyClicks(line, "i9-13900K")
+    with qtbot.waitSignal(page.result_changed):
+        qtbot.keyClick(line, Qt.Key.Key_Return)
+    assert page.build().cpu.name == "Core i9-13900K"
+    assert "Core&nbsp;i9-13900K" in page.legend_label.text() and "253&nbsp;W" in page.legend_label.text()
+    assert main.main(["psu", "--gpu", "4090", "--cpu", "i9-13900K", "--json"]) == 0
+    cli = json.loads(capsys.readouterr().out)
+    r = page.result
+    assert r.sustained_w == cli["sustained_w"] and r.recommended_psu_w == cli["recommended_psu_w"] == 1000
+    assert round(r.minimum_psu_w, 1) == cli["minimum_psu_w"] and round(r.peak_10ms_w, 1) == cli["peak_transient_w"]
+    assert page.recommended_card.value.text() == f"{cli['recommended_psu_w']} W"
+    assert cli["reason"] in page.why_label.text()
+    # a name the catalogue does not know is said, and the figures stay as they were
+    line.selectAll()
+    qtbot.keyClicks(line, "i9-99999Z")
+    qtbot.keyClick(line, Qt.Key.Key_Return)
+    assert "Unknown CPU" in page.detected_label.text() and page.result.recommended_psu_w == 1000
+
+
+def test_watt_bar_marks_the_psu_and_the_spikes(page):
+    r = page.result
+    psu, spike = page.watt_bar.marker_positions()
+    assert psu == pytest.approx(r.recommended_psu_w / (max(r.recommended_psu_w, r.peak_10ms_w, r.sustained_w) * 1.04))
+    assert spike > 0 and (spike > psu) == (r.peak_10ms_w > r.recommended_psu_w)
+    legend = page.legend_label.text()
+    assert f"recommended&nbsp;PSU&nbsp;{r.recommended_psu_w}&nbsp;W" in legend
+    assert f"GPU&nbsp;spikes&nbsp;(10&nbsp;ms)&nbsp;{round(r.peak_10ms_w)}&nbsp;W" in legend
+    assert "bar width" not in legend
+    page.psu_spin.setValue(850)
+    assert "your&nbsp;PSU&nbsp;850&nbsp;W" in page.legend_label.text()
+
+
+def test_chinese_user_sees_cny_by_default_and_can_switch(qtbot, context):
+    context.language = "zh_CN"
+    widget = PsuPage(context)
+    qtbot.addWidget(widget)
+    assert widget.currency_combo.currentData() == "CNY"
+    assert widget.card_price_spin.value() == pytest.approx(12999)  # the dated China launch price of the 4090
+    assert widget.card_price_spin.prefix() == "¥" and "CNY/kWh" in widget.price_spin.suffix()
+    assert widget.price_spin.value() == pytest.approx(0.5542, abs=0.001)  # China household average, dated
+    assert "China household average" in widget.money_note_label.text()
+    assert widget.cloud_spin.value() == pytest.approx(1.24) and "算家云" in widget.cloud_source_label.text()
+    assert "7.1057" in widget.money_note_label.text() and "2025-09-23" in widget.money_note_label.text()
+    assert "China Foreign Exchange Trade System" in widget.money_note_label.toolTip()
+    assert "AutoDL" in widget.cloud_source_label.text()
+    widget.price_spin.setValue(0.56)  # the user's own tariff is kept, with its currency
+    assert context.settings_store.settings.power_cost.price_per_kwh == pytest.approx(0.56)
+    assert context.settings_store.settings.power_cost.price_currency == "CNY"
+    widget.currency_combo.setCurrentIndex(widget.currency_combo.findData("USD"))
+    assert widget.price_spin.value() == pytest.approx(0.56 / 7.1057, abs=0.001)
+    assert widget.card_price_spin.prefix() == "$"
+
+
 def test_three_cards_side_by_side(page):
     page.compare_combos[2].setCurrentIndex(page.compare_combos[2].findData("rtx-a6000"))
     assert page.compare_table.columnCount() == 3
@@ -155,7 +228,7 @@ def test_page_in_chinese(qtbot, qapp, context):
         qtbot.addWidget(widget)
         assert widget.tabs.tabText(0) == "配置"
         assert widget.recommended_card.title.text() == "推荐电源"
-        assert "余量" in widget.why_label.text()  # a service Msg rendered through Qt's translators
+        assert "额定功率的 80%" in widget.why_label.text()  # a service Msg rendered through Qt's translators
         assert any("12V-2x6" in label.text() and "插头" in label.text() for label in widget.warning_labels)
     finally:
         translators.install(qapp, "en")
@@ -263,7 +336,7 @@ def test_card_without_a_vendor_figure_says_so_in_why(qtbot, page):
     qtbot.mouseClick(page.remove_button, Qt.MouseButton.LeftButton)
     page.gpu_combo.setEditText("3090 Ti")
     qtbot.mouseClick(page.add_button, Qt.MouseButton.LeftButton)
-    assert "vendor figure not published in our sources" in page.why_label.text()
+    assert "sized from the parts" in page.why_label.text()
 
 
 def test_cloud_provider_note_is_translated(qtbot, qapp, context):

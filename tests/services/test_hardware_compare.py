@@ -36,10 +36,25 @@ def test_ranking_puts_fitting_cards_first_and_respects_budget(catalog):
     assert fits == sorted(fits, reverse=True)  # every fitting card before every other
     assert ranked[0].gpu.vram_gb >= work.vram_needed_gib
     within = rank_cards(catalog.gpus, work, budget_usd=1000)
-    assert within and all(r.price_usd <= 1000 for r in within)
-    assert not any(r.fits for r in within)
+    assert within and all(r.price_usd <= 1000 for r in within if r.price_usd is not None)
+    # within budget only cards without a price (which cannot be judged against it) hold the work
+    assert all(r.needs_price for r in within if r.fits)
     assert cheapest_fitting(catalog.gpus, work).gpu.key == "rtx-5090"
     assert all(r.gpu.is_add_in_card for r in ranked)  # no laptop chips or SXM modules
+
+
+def test_a_job_over_32_gib_lists_the_cards_that_hold_it_first(catalog):
+    work = estimate_from_params(14, "bf16", Task.LORA)  # ~39 GiB, the 14B LoRA
+    assert work.vram_needed_gib > 32
+    ranked = rank_cards(catalog.gpus, work)
+    holding = [r for r in ranked if r.fits]
+    assert ranked[:len(holding)] == holding  # all of them first
+    names = {r.gpu.key for r in holding}
+    assert {"rtx-a6000", "rtx-6000-ada", "h100-pcie"} <= names
+    assert all(r.needs_price for r in holding if r.gpu.launch_price_usd is None)  # listed, "enter a price"
+    # a price the user enters ranks that card among the priced ones
+    priced = rank_cards(catalog.gpus, work, prices={"rtx-a6000": 4000})
+    assert priced[0].gpu.key == "rtx-a6000" and priced[0].score is not None
 
 
 def test_value_uses_dense_fp32_accumulate_figures(catalog):

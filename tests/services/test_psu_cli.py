@@ -27,7 +27,7 @@ def test_json_has_the_documented_fields(capsys):
     assert data["sustained_w"] == 788
     assert data["verdict"] == "tight"
     assert data["connectors"]["native_12v2x6"] == 1
-    assert data["buy_vs_rent"]["cloud_price_read"] == "2026-09-07"
+    assert data["buy_vs_rent"][0]["cloud_price_read"] == "2026-09-07"
     assert all(set(w) == {"code", "severity", "message"} for w in data["warnings"])
 
 
@@ -65,7 +65,7 @@ def test_compare_and_recommend(capsys):
     code, out, _ = run(capsys, "--recommend", "--params-b", "13", "--budget", "2500", "--json")
     data = json.loads(out)["recommend"]
     assert data["cards"][0]["fits"] and data["cards"][0]["vram_gb"] >= data["vram_needed_gib"]
-    assert all(c["price_usd"] <= 2500 for c in data["cards"])
+    assert all(c["price_usd"] <= 2500 for c in data["cards"] if c["price_usd"] is not None)
     code, out, _ = run(capsys, "--recommend", "--params-b", "8", "--price", "3090=700", "--json")
     cards = {c["key"]: c for c in json.loads(out)["recommend"]["cards"]}
     assert cards["rtx-3090"]["price_usd"] == 700 and not cards["rtx-3090"]["price_is_launch_msrp"]
@@ -130,6 +130,62 @@ def test_ambiguous_name_takes_the_pcie_card_and_says_so(capsys):
 
 def test_card_without_a_vendor_figure_is_named_in_text_and_json(capsys):
     code, out, _ = run(capsys, "--gpu", "3090 Ti", "--cpu", "7800X3D")
-    assert code == 0 and "GeForce RTX 3090 Ti: vendor figure not published in our sources" in out
+    assert code == 0 and "GeForce RTX 3090 Ti: no vendor figure in our sources; sized from the parts" in out
     code, out, _ = run(capsys, "--gpu", "3090 Ti", "--json")
     assert json.loads(out)["vendor_figure_missing"] == ["GeForce RTX 3090 Ti"]
+
+
+def test_sizes_and_reason_for_the_typical_builds(capsys):
+    for gpu, cpu, low, high in (("4090", "13900K", 850, 1000), ("4070", "7800X3D", 650, 750), ("5090", "9950X", 1000, 1200)):
+        code, out, _ = run(capsys, "--gpu", gpu, "--cpu", cpu, "--json")
+        data = json.loads(out)
+        assert code == 0 and low <= data["recommended_psu_w"] <= high
+        assert data["reason"].startswith(f"{data['recommended_psu_w']} W") and data["deciding"] in data["candidates"]
+    code, out, _ = run(capsys, "--gpu", "4090", "--cpu", "13900K")
+    assert "Why: 1000 W, set by Sustained load at most 80% of the rating" in out
+
+
+def test_english_is_usd_with_the_sourced_electricity_price(capsys):
+    code, out, _ = run(capsys, "--gpu", "4090", "--cpu", "13900K", "--json")
+    data = json.loads(out)
+    assert data["currency"]["code"] == "USD"
+    assert data["wall"]["price_per_kwh"] == 0.1831 and data["wall"]["price_per_kwh_origin"] == "default"
+    # 4090 against renting a 4090 at $0.34/h with the US average: about 9,000 h (was 21,446 h at the old $0.30)
+    assert 8500 < data["buy_vs_rent"][0]["break_even_hours"] < 9500
+
+
+def test_chinese_shows_cny_with_rate_and_dates_and_takes_edits(capsys, app_paths):
+    from services.settings import SettingsStore
+
+    store = SettingsStore(app_paths.settings_file)
+    store.load()
+    store.settings.general.language = "zh_CN"
+    store.save()
+    code, out, _ = run(capsys, "--gpu", "4090", "--cpu", "13900K", "--json")
+    data = json.loads(out)
+    assert data["currency"]["code"] == "CNY" and data["currency"]["per_usd"] == 7.1057 and data["currency"]["rate_date"]
+    assert data["buy_vs_rent"][0]["purchase"] == 12999  # the dated China launch price, not a conversion
+    assert data["wall"]["price_per_kwh"] == 0.5542  # China household average (Statista, March 2024), converted
+    assert data["buy_vs_rent"][0]["cloud_per_hour"] == 1.24  # a Chinese platform's listed price, not a conversion
+    code, out, _ = run(capsys, "--gpu", "4090", "--cpu", "13900K")
+    assert "¥12,999" in out and "7.1057" in out and "2025-09-23" in out
+    # every amount is editable
+    code, out, _ = run(capsys, "--gpu", "4090", "--cpu", "13900K", "--price", "4090=15000", "--cloud-rate", "4090=1.98",
+                       "--price-kwh", "0.56", "--json")
+    row = json.loads(out)["buy_vs_rent"][0]
+    assert row["purchase"] == 15000 and row["cloud_per_hour"] == 1.98 and json.loads(out)["wall"]["price_per_kwh"] == 0.56
+    code, out, _ = run(capsys, "--gpu", "4090", "--cpu", "13900K", "--currency", "USD", "--json")
+    assert json.loads(out)["currency"]["code"] == "USD"
+
+
+def test_recommend_over_32_gib_lists_the_cards_that_hold_it_first(capsys):
+    code, out, _ = run(capsys, "--recommend", "--params-b", "14", "--task", "lora", "--json")
+    data = json.loads(out)["recommend"]
+    assert data["vram_needed_gib"] > 32
+    fits = [c["fits"] for c in data["cards"]]
+    assert fits == sorted(fits, reverse=True)
+    names = set(data["cards_that_fit"])
+    assert {"RTX A6000", "RTX 6000 Ada Generation", "H100 PCIe 80GB"} <= names
+    assert any(c["needs_price"] for c in data["cards"] if c["fits"])
+    code, out, _ = run(capsys, "--recommend", "--params-b", "14", "--task", "lora")
+    assert "enter a price" in out and "No single card" not in out
