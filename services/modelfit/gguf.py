@@ -20,6 +20,7 @@ MAX_TENSORS = 1_000_000
 MAX_KV = 1_000_000
 MAX_STRING = 64 * 1024 * 1024
 MAX_ARRAY = 50_000_000
+MAX_DEPTH = 8  # arrays of arrays: real files nest one level
 
 # metadata value types
 _SCALARS = {0: "<B", 1: "<b", 2: "<H", 3: "<h", 4: "<I", 5: "<i", 6: "<f", 7: "<?", 10: "<Q", 11: "<q", 12: "<d"}
@@ -95,7 +96,9 @@ class _Reader:
             raise GgufError("implausible string length in the GGUF header")
         self.fh.seek(length, 1)
 
-    def value(self, vtype: int) -> Any:
+    def value(self, vtype: int, depth: int = 0) -> Any:
+        if depth > MAX_DEPTH:
+            raise GgufError("GGUF metadata arrays nested too deeply")
         if vtype in _SCALARS:
             return self.unpack(_SCALARS[vtype])
         if vtype == T_STRING:
@@ -118,7 +121,7 @@ class _Reader:
                     return _ArrayLen(count)
                 raw = self.read(size * count)
                 return list(struct.unpack("<" + fmt[1:] * count, raw))
-            return [self.value(item_type) for _ in range(count)]
+            return [self.value(item_type, depth + 1) for _ in range(count)]
         raise GgufError(f"unknown GGUF metadata type {vtype}")
 
 
