@@ -238,7 +238,8 @@ def validate(arch: ModelArch, req: FitRequest) -> None:
     if req.strategy == "tp" and req.gpus > 1 and req.gpus not in tp_sizes(arch, req.gpus):
         valid = [n for n in tp_sizes(arch, 1024) if n > 1][:8]
         raise _err(translate("FitErrors", "Tensor parallel cannot split {heads} attention heads and {kv} KV heads over {gpus} GPUs; valid GPU counts: {valid}").format(
-            heads=arch.heads, kv=arch.kv_heads, gpus=req.gpus, valid=", ".join(str(n) for n in valid) or "1"))
+            heads=arch.heads, kv=arch.kv_heads, gpus=req.gpus, valid=", ".join(str(n) for n in valid) or "1"),
+            tuple(str(n) for n in valid) or ("1",))
 
 
 def tp_sizes(arch: ModelArch, top: int) -> tuple[int, ...]:
