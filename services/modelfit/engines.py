@@ -68,3 +68,8 @@ def engine_defaults(engine: str, task: str, method: str, gpus: int = 1) -> dict[
 def default_method(engine: str) -> str:
     """unsloth's notebooks start from a 4-bit base (load_in_4bit=True): QLoRA; the rest default to LoRA."""
     return "qlora" if engine == "unsloth" else "lora"
+
+
+def default_weights(engine: str) -> str | None:
+    """Ollama's library tags without a suffix (``ollama run llama3.1``) pull a Q4_K_M GGUF."""
+    return "q4_k_m" if engine == "ollama" else None
