@@ -450,3 +450,10 @@ def test_qlora_suggests_skipping_the_fp32_cast_with_its_figure():
     assert skip.per_gpu_gib == pytest.approx(estimate(arch, skip.request).per_gpu_gib)
     assert skip.per_gpu_gib < estimate(arch, req).per_gpu_gib
     assert "no_kbit_upcast" not in {s.code for s in suggestions(arch, req.with_changes(method="lora", weights="bf16"), 12 * GIB)}
+
+
+def test_gemma3_catalogue_context_and_vocabulary_match_their_configs():
+    cat = default_catalogue()
+    assert cat.resolve("google/gemma-3-1b-it").arch.max_context == 32768
+    for size in ("4b", "12b", "27b"):
+        assert cat.resolve(f"google/gemma-3-{size}-it").arch.vocab == 262208
