@@ -32,6 +32,7 @@ DETECTED = "__detected__"
 DEFAULT_MODEL = "meta-llama/Llama-3.1-8B"
 DEFAULT_GPU = "GeForce RTX 4090"
 MODEL_SUFFIXES = (".json", ".safetensors", ".gguf")
+TABLE_MAX_HEIGHT = 168  # breakdown table: header + 7 rows of 20 px
 AUTO_LAYERS = -1  # GPU layers spin: "auto" (all, or what fits)
 GRID_COLORS = {"fits": "#dcedc8", "tight": "#fff3c4", "no": "#ffcdd2", "invalid": "#eceff1"}
 
@@ -246,6 +247,7 @@ class FitPage(QWidget):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.table.setMinimumWidth(200)
+        self.table.verticalHeader().setDefaultSectionSize(20)
         middle.addWidget(self.table, 2)
 
         limits_box = QGroupBox(self.tr("Largest that fits"))
@@ -779,10 +781,10 @@ class FitPage(QWidget):
             value.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             self.table.setItem(r, 0, name)
             self.table.setItem(r, 1, value)
-        self.table.resizeRowsToContents()
-        # Show every row without a scroll bar: header + rows.
+        # Every row without a scroll bar when there is room; at a 640-pixel window the grid below needs
+        # its share, so a long breakdown scrolls instead of pushing the tabs under it.
         height = self.table.horizontalHeader().height() + sum(self.table.rowHeight(r) for r in range(len(rows))) + 4
-        self.table.setFixedHeight(max(120, height))
+        self.table.setFixedHeight(max(120, min(height, TABLE_MAX_HEIGHT)))
         if ans.max_seq is None:
             self.max_seq_label.setText("–")
             self.max_batch_label.setText("–")

@@ -221,7 +221,7 @@
     </message>
     <message>
         <source>Engine</source>
-        <translation>推理引擎</translation>
+        <translation>引擎</translation>
     </message>
     <message>
         <source>KV cache</source>
