@@ -499,6 +499,8 @@ class FitPage(QWidget):
             combo.blockSignals(False)
         if engine == "torchtune" and train:
             self.rank_spin.setValue(8)  # the recipes' lora_rank
+        if engine == "vllm" and self._arch.max_context:
+            self.seq_spin.setValue(self._arch.max_context)  # vllm serve's default max_model_len
         if engine == "ollama":
             gpu = self.current_gpu()
             limit = self._arch.max_context or (1 << 20)

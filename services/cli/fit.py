@@ -30,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--weights", help="|".join(WEIGHT_FORMATS) + " (default: the model's own, else bf16)")
     parser.add_argument("--precision", help="full training: fp32|mixed|bf16 (default from --weights)")
     parser.add_argument("--kv-dtype", default=None, help="|".join(KV_FORMATS) + " (default fp16)")
-    parser.add_argument("--seq", default=None, metavar="N", help="context / sequence length in tokens (vLLM: max_model_len; default 4096 or the model's maximum; Ollama: its default for the card)")
+    parser.add_argument("--seq", default=None, metavar="N", help="context / sequence length in tokens (default 4096 or the model's maximum if smaller; vLLM: max_model_len, default the model's maximum as vllm serve does; Ollama: its default for the card)")
     parser.add_argument("--batch", default="1", metavar="N", help="sequences at once (per GPU)")
     parser.add_argument("--lora-rank", default=None, metavar="N", help="default 16 (torchtune recipes: 8)")
     parser.add_argument("--lora-targets", default="all", help="|".join(LORA_TARGETS))
@@ -216,6 +216,10 @@ def _answer(args: argparse.Namespace, render):
             seq = ollama_default_context(gpu.total_gib if gpu else None)
             if arch.max_context:
                 seq = min(seq, arch.max_context)
+        elif engine == "vllm" and arch.max_context:
+            # `vllm serve MODEL` without --max-model-len takes the model's own maximum
+            # (ModelConfig derives it from max_position_embeddings): the first thing users meet.
+            seq = arch.max_context
         else:
             seq = min(4096, arch.max_context) if arch.max_context else 4096
     preset = engine_defaults(engine, task, method, gpus)

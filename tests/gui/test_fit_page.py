@@ -222,7 +222,14 @@ def test_an_error_blanks_the_old_figures_and_offers_valid_values(qtbot, page):
 def test_vllm_and_partial_offload_details(qtbot, page):
     with qtbot.waitSignal(page.updated, timeout=2000):
         page._set_data(page.engine_combo, "vllm")
-    assert "vLLM starts" in page.headline_label.text() and "at start it takes" in page.detail_label.text()
+    # like `vllm serve`, the model's own maximum first: Llama-3.1-8B's 131,072 tokens do not start on a 4090
+    assert page.seq_spin.value() == 131072
+    assert "does not start" in page.headline_label.text() and "at start it takes" in page.detail_label.text()
+    largest = page.last_answer.max_seq
+    assert 8192 < largest < 131072 and f"{largest:,}" in page.max_seq_label.text()
+    with qtbot.waitSignal(page.updated, timeout=2000):
+        page.seq_spin.setValue(largest)
+    assert "vLLM starts" in page.headline_label.text()
     with qtbot.waitSignal(page.updated, timeout=2000):
         page._set_data(page.engine_combo, "ollama")
         page.set_model(page._catalogue.resolve("meta-llama/Llama-3.1-70B").arch)
