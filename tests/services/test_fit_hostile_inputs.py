@@ -12,6 +12,7 @@ import pytest
 from main import main
 
 gguf = pytest.importorskip("gguf")  # dev dependency (requirements-dev.txt)
+from tests.gguf_files import write_gguf  # noqa: E402
 
 LLAMA = {"model_type": "llama", "num_hidden_layers": 4, "hidden_size": 256, "num_attention_heads": 4,
          "num_key_value_heads": 2, "intermediate_size": 688, "vocab_size": 1000, "max_position_embeddings": 2048}
@@ -31,32 +32,11 @@ def assert_refused(code, out, err, field):
     assert out == ""
 
 
-def write_gguf(path: Path, meta: dict, tensors=None, arch: str = "llama") -> Path:
-    """A GGUF header written by the reference writer; ``meta`` values are (GGUFValueType, value)."""
-    writer = gguf.GGUFWriter(str(path), arch)
-    for key, (vtype, value) in meta.items():
-        writer.add_key_value(key, value, vtype)
+def write_bad_gguf(path: Path, meta: dict, tensors=None) -> Path:
     q = gguf.GGMLQuantizationType
-    for name, shape, qtype in tensors or [("token_embd.weight", (256, 1000), q.F16),
-                                          ("blk.0.attn_q.weight", (256, 256), q.Q4_K),
-                                          ("output.weight", (256, 1000), q.Q6_K)]:
-        block, size = gguf.GGML_QUANT_SIZES[qtype]
-        numel = 1
-        for d in shape:
-            numel *= d
-        # ``shape`` is in ggml order (ne0 first); the writer takes numpy order, and for quantised
-        # types the byte shape (the last axis in bytes).
-        np_shape = tuple(reversed(shape))
-        if qtype in (q.F32, q.F16):
-            writer.add_tensor_info(name, np_shape, gguf.np.dtype("float32" if qtype == q.F32 else "float16"), numel * size)
-        else:
-            byte_shape = np_shape[:-1] + (np_shape[-1] // block * size,)
-            writer.add_tensor_info(name, byte_shape, gguf.np.dtype("uint8"), numel // block * size, raw_dtype=qtype)
-    writer.write_header_to_file()
-    writer.write_kv_data_to_file()
-    writer.write_ti_data_to_file()
-    writer.close()
-    return path
+    return write_gguf(path, meta, tensors or [("token_embd.weight", (256, 1000), q.F16),
+                                              ("blk.0.attn_q.weight", (256, 256), q.Q4_K),
+                                              ("output.weight", (256, 1000), q.Q6_K)])
 
 
 def good_meta(**override):
@@ -69,7 +49,7 @@ def good_meta(**override):
 
 
 def test_reference_writer_file_is_read_exactly(tmp_path, capsys):
-    path = write_gguf(tmp_path / "tiny.gguf", good_meta())
+    path = write_bad_gguf(tmp_path / "tiny.gguf", good_meta())
     code, out, err = run_fit(capsys, "--model", str(path), "--json", "--seq", "512")
     assert code == 0, err
     data = json.loads(out)
@@ -88,14 +68,14 @@ def test_reference_writer_file_is_read_exactly(tmp_path, capsys):
     ("llama.feed_forward_length", (gguf.GGUFValueType.FLOAT64, 1.5), "llama.feed_forward_length"),
 ])
 def test_hostile_gguf_metadata_is_refused_by_name(tmp_path, capsys, key, value, field):
-    path = write_gguf(tmp_path / "bad.gguf", good_meta(**{key: value}))
+    path = write_bad_gguf(tmp_path / "bad.gguf", good_meta(**{key: value}))
     assert_refused(*run_fit(capsys, "--model", str(path)), field)
 
 
 def test_gguf_with_absurd_tensor_shape_is_refused(tmp_path, capsys):
     q = gguf.GGMLQuantizationType
     huge = 1 << 62
-    path = write_gguf(tmp_path / "huge.gguf", good_meta(), [("token_embd.weight", (huge, 256), q.F32)])
+    path = write_bad_gguf(tmp_path / "huge.gguf", good_meta(), [("token_embd.weight", (huge, 256), q.F32)])
     assert_refused(*run_fit(capsys, "--model", str(path)), "token_embd.weight")
 
 

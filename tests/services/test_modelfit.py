@@ -140,7 +140,9 @@ def _tiny_gguf(path: Path, version: int = 3) -> None:
     for i in range(2):
         tensors += [(f"blk.{i}.attn_q.weight", (256, 256), 12), (f"blk.{i}.ffn_down.weight", (512, 256), 14),
                     (f"blk.{i}.attn_norm.weight", (256,), 0)]
-    path.write_bytes(gguf.build(meta, tensors, version=version))
+    from tests.gguf_files import write_gguf
+
+    write_gguf(path, meta, tensors, version=version)
 
 
 @pytest.mark.parametrize("version", [2, 3])
