@@ -493,7 +493,7 @@ class FitPage(QWidget):
             check.blockSignals(False)
         loss = "fused" if preset["fused_loss"] else ("chunked" if preset["chunked_loss"] else "plain")
         for combo, value in ((self.loss_combo, loss), (self.lora_dtype_combo, preset["lora_adapter_bytes"]),
-                             (self.optimizer_combo, preset["optimizer"])):
+                             (self.optimizer_combo, preset["optimizer"]), (self.attention_combo, preset["attention"])):
             combo.blockSignals(True)
             self._set_data(combo, value)
             combo.blockSignals(False)

@@ -44,6 +44,10 @@
         <translation>{weights} 是 llama.cpp 的格式：请使用 --engine llamacpp</translation>
     </message>
     <message>
+        <source>A quantised KV cache needs flash attention (llama.cpp -fa on, Ollama OLLAMA_FLASH_ATTENTION=1)</source>
+        <translation>量化的 KV 缓存需要 Flash Attention（llama.cpp -fa on，Ollama 设 OLLAMA_FLASH_ATTENTION=1）</translation>
+    </message>
+    <message>
         <source>A {kv} KV cache is a llama.cpp option</source>
         <translation>{kv} KV 缓存是 llama.cpp 的选项</translation>
     </message>

@@ -16,8 +16,10 @@ Every default below is read from the engine's own code or docs:
   the whole model, adapters included, is built in bf16.
 - vLLM: ``gpu_memory_utilization`` 0.9 (vllm/engine/arg_utils.py ``EngineArgs``).
 - Ollama: default context by VRAM: < 24 GiB 4096 tokens, 24-48 GiB 32768, >= 48 GiB 262144
-  (ollama docs/context-length.mdx); ``OLLAMA_KV_CACHE_TYPE`` f16 by default; ``num_gpu`` (layers on the GPU)
-  chosen to fit the free memory.
+  (ollama docs/context-length.mdx); ``OLLAMA_KV_CACHE_TYPE`` f16 by default; flash attention only with
+  ``OLLAMA_FLASH_ATTENTION=1`` (ollama docs/faq.md; without it a q8_0 KV cache setting is inert, as a public
+  Ollama 0.20 measurement shows), so the preset is the non-flash path with llama.cpp's K*Q score buffer;
+  ``num_gpu`` (layers on the GPU) chosen to fit the free memory.
 - llama.cpp: every layer on the GPU is asked with ``-ngl 999``; ``-ngl N`` keeps the rest in system RAM.
 """
 from __future__ import annotations
@@ -60,8 +62,10 @@ def engine_defaults(engine: str, task: str, method: str, gpus: int = 1) -> dict[
         base.update(chunked_loss=True, lora_adapter_bytes=2, kbit_fp32_upcast=False)
         if task == "train" and method == "full" and gpus == 1:
             base.update(optimizer="paged_adamw8bit", optimizer_in_backward=True)
-    elif engine in LLAMACPP_ENGINES:
-        base.update(attention="flash")
+    elif engine == "ollama":
+        base.update(attention="eager")
+    elif engine == "llamacpp":
+        base.update(attention="flash")  # llama.cpp's -fa auto turns it on where the GPU supports it
     return base
 
 

@@ -221,6 +221,8 @@ def validate(arch: ModelArch, req: FitRequest) -> None:
             raise _err(translate("FitErrors", "llama.cpp runs GGUF weights, not {weights}").format(weights=fmt), GGUF_FORMATS)
         if req.runtime in ("torch", "vllm") and gguf:
             raise _err(translate("FitErrors", "{weights} is a llama.cpp format: use --engine llamacpp").format(weights=fmt), ("llamacpp",))
+        if req.kv_dtype in ("q8_0", "q4_0") and req.runtime == "llamacpp" and req.attention == "eager":
+            raise _err(translate("FitErrors", "A quantised KV cache needs flash attention (llama.cpp -fa on, Ollama OLLAMA_FLASH_ATTENTION=1)"), ("flash",))
         if req.kv_dtype in ("q8_0", "q4_0") and req.runtime not in ("llamacpp", "generic"):
             raise _err(translate("FitErrors", "A {kv} KV cache is a llama.cpp option").format(kv=req.kv_dtype), ("fp16", "fp8"))
         if req.kv_dtype == "fp8" and req.runtime not in ("vllm", "generic"):

@@ -111,3 +111,14 @@ def test_tensor_parallel_error_offers_the_valid_gpu_counts(capsys):
     code = main(["fit", "--model", "meta-llama/Llama-3.1-8B", "--engine", "vllm", "--gpus", "3", "--strategy", "tp"])
     err = capsys.readouterr().err
     assert code == 2 and "2, 4, 8" in err
+
+
+def test_ollama_without_flash_attention_pays_for_the_score_buffer_and_cannot_quantise_the_cache(capsys):
+    ollama = fit_json(["--model", "meta-llama/Llama-3.1-8B", "--engine", "ollama", "--seq", "32768"])
+    flash = fit_json(["--model", "meta-llama/Llama-3.1-8B", "--engine", "ollama", "--seq", "32768", "--attention", "flash"])
+    assert ollama["request"]["attention"] == "eager"
+    # K*Q scores: n_ctx x n_ubatch x heads x 4 B = 32768 x 512 x 32 x 4 B = 2 GiB, +10% for the rest of the graph
+    assert ollama["breakdown"]["engine_buffers"] == pytest.approx(2 * 1.1, abs=0.01)
+    assert flash["breakdown"]["engine_buffers"] < 1.0
+    code = main(["fit", "--model", "meta-llama/Llama-3.1-8B", "--engine", "ollama", "--kv-dtype", "q8_0"])
+    assert code == 2 and "OLLAMA_FLASH_ATTENTION=1" in capsys.readouterr().err
