@@ -52,6 +52,9 @@ def main() -> int:
     gguf_req = FitRequest(engine="ollama", weights="q4_k_m", seq=8192, gpu_total_gib=gpu.total_gib)
     grid_infer = timed(lambda: fit_grid(arch, gguf_req, gpu), 20)
     grid_train = timed(lambda: fit_grid(arch, train.with_changes(gpu_total_gib=gpu.total_gib), gpu), 20)
+    from services.cli.fit import fit_json
+
+    command = timed(lambda: fit_json(["--model", "meta-llama/Llama-3.1-8B", "--engine", "ollama", "--gpu", "4090", "--grid"]), 10)
     print("speed (median per call)")
     print(f"  baseline 'weights x 1.2'      {baseline * 1e6:9.2f} us   1x")
     print(f"  estimate, vLLM inference      {one_inf * 1e3:9.3f} ms   {one_inf / baseline:8.0f}x baseline   target <= 2 ms: {'ok' if one_inf <= 2e-3 else 'SLOW'}")
@@ -59,6 +62,7 @@ def main() -> int:
     print(f"  largest context that fits     {solve * 1e3:9.3f} ms   {solve / baseline:8.0f}x baseline   target <= 50 ms: {'ok' if solve <= 50e-3 else 'SLOW'}")
     for label, t in (("grid, Ollama 5x7 (+ offload)", grid_infer), ("grid, training 3x7", grid_train)):
         print(f"  {label:<29} {t * 1e3:9.3f} ms   {t / baseline:8.0f}x baseline   target <= 100 ms: {'ok' if t <= 100e-3 else 'SLOW'}")
+    print(f"  whole fit --grid --json answer {command * 1e3:8.3f} ms   {command / baseline:8.0f}x baseline   (in-process: parse, estimate, solvers, suggestions, grid)")
 
     points = load_points(DATA / "vram_measurements_public.csv")
     models = load_model_table(DATA / "vram_models.csv")
