@@ -58,7 +58,6 @@ class FitPage(QWidget):
         self._suggestions: list = []
         self._error_choices: tuple[str, ...] = ()
         # vLLM limits a suggestion may set; they have no control of their own and reset with the engine.
-        self._extra: dict = {}
         self._timer = QTimer(self)
         self._timer.setObjectName("fitDebounce")
         self._timer.setSingleShot(True)
@@ -156,6 +155,27 @@ class FitPage(QWidget):
         self.util_spin.setToolTip(self.tr("vLLM --gpu-memory-utilization: the share of the card vLLM takes at start"))
         self.util_spin.setStyleSheet("QDoubleSpinBox { padding-right: 18px; } QDoubleSpinBox::up-button, QDoubleSpinBox::down-button { width: 16px; }")
         self.util_spin.valueChanged.connect(self._schedule)
+        self.precision_combo = self._combo([(self.tr("From the weights"), None), ("FP32", "fp32"),
+                                            (self.tr("Mixed (AMP)"), "mixed"), ("BF16", "bf16")])
+        self.precision_combo.setToolTip(self.tr("Full fine-tuning: fp32, mixed precision (fp32 master weights) or pure bf16"))
+        self.double_quant_check = self._check(self.tr("Double quantisation"), self.tr("bitsandbytes 4-bit: quantise the block scales too (4.127 instead of 4.5 bits per weight)"))
+        self.double_quant_check.setChecked(True)
+        self.max_seqs_spin = self._spin(0, 65536, 0, 32)
+        self.max_seqs_spin.setSpecialValueText(self.tr("default"))
+        self.max_seqs_spin.setToolTip(self.tr("vLLM --max-num-seqs (default 256, 1024 on cards with 70 GiB or more)"))
+        self.batched_tokens_spin = self._spin(0, 1 << 20, 0, 1024)
+        self.batched_tokens_spin.setSpecialValueText(self.tr("default"))
+        self.batched_tokens_spin.setToolTip(self.tr("vLLM --max-num-batched-tokens (default 2048, 8192 on cards with 70 GiB or more)"))
+        self.vllm_v0_check = self._check(self.tr("vLLM before V1 (0.6.x)"), self.tr("Older vLLM: more non-torch memory, the whole max_model_len profiled"))
+        self.context_spin = QDoubleSpinBox()
+        self.context_spin.setRange(0.0, 8.0)
+        self.context_spin.setSingleStep(0.1)
+        self.context_spin.setDecimals(2)
+        self.context_spin.setSuffix(" GiB")
+        self.context_spin.setSpecialValueText(self.tr("default"))
+        self.context_spin.setToolTip(self.tr("CUDA context size if you measured it (default 0.5 GiB, llama.cpp 0.3 GiB)"))
+        self.context_spin.setStyleSheet("QDoubleSpinBox { padding-right: 18px; } QDoubleSpinBox::up-button, QDoubleSpinBox::down-button { width: 16px; }")
+        self.context_spin.valueChanged.connect(self._schedule)
         self.layers_spin = self._spin(AUTO_LAYERS, 1000, AUTO_LAYERS, 1)
         self.layers_spin.setSpecialValueText(self.tr("auto"))
         self.layers_spin.setToolTip(self.tr("llama.cpp -ngl / Ollama num_gpu: layers on the GPU; auto = all, or what fits"))
@@ -197,8 +217,14 @@ class FitPage(QWidget):
         form.addRow("", self.kbit_cast_check)
         form.addRow(self.tr("LoRA dtype"), self.lora_dtype_combo)
         form.addRow(self.tr("Attention"), self.attention_combo)
+        form.addRow(self.tr("Precision"), self.precision_combo)
+        form.addRow("", self.double_quant_check)
         form.addRow(self.tr("vLLM memory share"), self.util_spin)
+        form.addRow(self.tr("vLLM sequences"), self.max_seqs_spin)
+        form.addRow(self.tr("vLLM batch tokens"), self.batched_tokens_spin)
+        form.addRow("", self.vllm_v0_check)
         form.addRow(self.tr("GPU layers"), self.layers_spin)
+        form.addRow(self.tr("CUDA context"), self.context_spin)
         form.addRow(self.tr("GPUs"), self.gpus_spin)
         form.addRow(self.tr("Split"), self.strategy_combo)
         self._form = form
@@ -477,6 +503,7 @@ class FitPage(QWidget):
             self._set_data(self.weights_combo, "nf4")
         elif method != "qlora" and weights in ("nf4", "fp4") and self.task_combo.currentData() == "train":
             self._set_data(self.weights_combo, None)
+        self._sync_enabled()
         self._schedule()
 
     def _apply_engine_defaults(self) -> None:
@@ -512,7 +539,8 @@ class FitPage(QWidget):
             self._set_data(self.method_combo, default_method(engine))
         self._apply_engine_defaults()
         if engine != "vllm":
-            self._extra = {}
+            self.max_seqs_spin.setValue(0)
+            self.batched_tokens_spin.setValue(0)
         weights = self.weights_combo.currentData() or ""
         gguf = weights.startswith("q") or (not weights and is_gguf_source(self._arch))
         if engine in LLAMACPP_ENGINES and not gguf:
@@ -582,7 +610,9 @@ class FitPage(QWidget):
             widget.setEnabled(train)
         self.kv_combo.setEnabled(not train)
         engine = self.engine_combo.currentData()
-        self.util_spin.setEnabled(not train and engine == "vllm")
+        for widget in (self.util_spin, self.max_seqs_spin, self.batched_tokens_spin, self.vllm_v0_check):
+            widget.setEnabled(not train and engine == "vllm")
+        self.precision_combo.setEnabled(train and self.method_combo.currentData() == "full")
         self.layers_spin.setEnabled(not train and engine in LLAMACPP_ENGINES)
         if train and engine not in TRAIN_ENGINES:
             self._set_data(self.engine_combo, "transformers")
@@ -604,12 +634,13 @@ class FitPage(QWidget):
         self._set_data(self.loss_combo, "fused" if req.fused_loss else ("chunked" if req.chunked_loss else "plain"))
         self.offload_check.setChecked(req.activation_offload)
         self._set_data(self.attention_combo, req.attention)
-        self._extra = {"vllm_max_seqs": req.vllm_max_seqs, "vllm_max_batched_tokens": req.vllm_max_batched_tokens}
+        self.max_seqs_spin.setValue(req.vllm_max_seqs or 0)
+        self.batched_tokens_spin.setValue(req.vllm_max_batched_tokens or 0)
+        self._set_data(self.precision_combo, req.precision)
         self._schedule()
 
     def current_request(self, gpu: GpuSpec | None) -> FitRequest:
         train = self.task_combo.currentData() == "train"
-        extra = self._extra
         loss = self.loss_combo.currentData()
         layers = self.layers_spin.value()
         return FitRequest(
@@ -629,7 +660,11 @@ class FitPage(QWidget):
             strategy=self.strategy_combo.currentData(), gpu_total_gib=gpu.total_gib if gpu else None,
             gpu_name=gpu.name if gpu else None,
             chunked_loss=train and loss == "chunked", attention=self.attention_combo.currentData(),
-            vllm_max_seqs=extra.get("vllm_max_seqs"), vllm_max_batched_tokens=extra.get("vllm_max_batched_tokens"),
+            vllm_max_seqs=self.max_seqs_spin.value() or None,
+            vllm_max_batched_tokens=self.batched_tokens_spin.value() or None,
+            vllm_legacy=self.vllm_v0_check.isChecked(), double_quant=self.double_quant_check.isChecked(),
+            precision=self.precision_combo.currentData() if train and self.method_combo.currentData() == "full" else None,
+            cuda_context_gib=self.context_spin.value() or None,
         )
 
     def _live_gpu(self) -> GpuSpec | None:

@@ -164,6 +164,50 @@
         <translation>vLLM --gpu-memory-utilization：vLLM 启动时占用显卡显存的比例</translation>
     </message>
     <message>
+        <source>From the weights</source>
+        <translation>随权重而定</translation>
+    </message>
+    <message>
+        <source>Mixed (AMP)</source>
+        <translation>混合精度（AMP）</translation>
+    </message>
+    <message>
+        <source>Full fine-tuning: fp32, mixed precision (fp32 master weights) or pure bf16</source>
+        <translation>全量微调：fp32、混合精度（fp32 主权重）或纯 bf16</translation>
+    </message>
+    <message>
+        <source>Double quantisation</source>
+        <translation>双重量化</translation>
+    </message>
+    <message>
+        <source>bitsandbytes 4-bit: quantise the block scales too (4.127 instead of 4.5 bits per weight)</source>
+        <translation>bitsandbytes 4 位：连块缩放系数也量化（每个权重 4.127 位而不是 4.5 位）</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>默认</translation>
+    </message>
+    <message>
+        <source>vLLM --max-num-seqs (default 256, 1024 on cards with 70 GiB or more)</source>
+        <translation>vLLM --max-num-seqs（默认 256，70 GiB 及以上的显卡为 1024）</translation>
+    </message>
+    <message>
+        <source>vLLM --max-num-batched-tokens (default 2048, 8192 on cards with 70 GiB or more)</source>
+        <translation>vLLM --max-num-batched-tokens（默认 2048，70 GiB 及以上的显卡为 8192）</translation>
+    </message>
+    <message>
+        <source>vLLM before V1 (0.6.x)</source>
+        <translation>V1 之前的 vLLM（0.6.x）</translation>
+    </message>
+    <message>
+        <source>Older vLLM: more non-torch memory, the whole max_model_len profiled</source>
+        <translation>旧版 vLLM：非 torch 显存更多，按整个 max_model_len 做显存分析</translation>
+    </message>
+    <message>
+        <source>CUDA context size if you measured it (default 0.5 GiB, llama.cpp 0.3 GiB)</source>
+        <translation>如果测过，填 CUDA 上下文大小（默认 0.5 GiB，llama.cpp 0.3 GiB）</translation>
+    </message>
+    <message>
         <source>auto</source>
         <translation>自动</translation>
     </message>
@@ -260,12 +304,28 @@
         <translation>注意力实现</translation>
     </message>
     <message>
+        <source>Precision</source>
+        <translation>精度</translation>
+    </message>
+    <message>
         <source>vLLM memory share</source>
         <translation>vLLM 显存比例</translation>
     </message>
     <message>
+        <source>vLLM sequences</source>
+        <translation>vLLM 序列数</translation>
+    </message>
+    <message>
+        <source>vLLM batch tokens</source>
+        <translation>vLLM 批 token 数</translation>
+    </message>
+    <message>
         <source>GPU layers</source>
         <translation>GPU 层数</translation>
+    </message>
+    <message>
+        <source>CUDA context</source>
+        <translation>CUDA 上下文</translation>
     </message>
     <message>
         <source>GPUs</source>

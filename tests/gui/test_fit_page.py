@@ -235,3 +235,23 @@ def test_vllm_and_partial_offload_details(qtbot, page):
         page.set_model(page._catalogue.resolve("meta-llama/Llama-3.1-70B").arch)
     assert page.last_answer.offload is not None
     assert "num_gpu" in page.detail_label.text() and "system RAM" in page.detail_label.text()
+
+
+def test_remaining_settings_are_controls_too(qtbot, page):
+    with qtbot.waitSignal(page.updated, timeout=2000):
+        page._set_data(page.engine_combo, "vllm")
+        page.max_seqs_spin.setValue(32)
+        page.batched_tokens_spin.setValue(4096)
+        page.vllm_v0_check.setChecked(True)
+        page.context_spin.setValue(1.25)
+    req = page.last_answer.estimate.request
+    assert (req.vllm_max_seqs, req.vllm_max_batched_tokens, req.vllm_legacy, req.cuda_context_gib) == (32, 4096, True, 1.25)
+    with qtbot.waitSignal(page.updated, timeout=2000):
+        page._set_data(page.task_combo, "train")
+        page._set_data(page.method_combo, "full")
+        page._set_data(page.precision_combo, "mixed")
+    assert page.last_answer.estimate.request.precision == "mixed"
+    with qtbot.waitSignal(page.updated, timeout=2000):
+        page._set_data(page.method_combo, "qlora")
+        page.double_quant_check.setChecked(False)
+    assert page.last_answer.estimate.request.double_quant is False
