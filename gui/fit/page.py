@@ -32,7 +32,6 @@ DETECTED = "__detected__"
 DEFAULT_MODEL = "meta-llama/Llama-3.1-8B"
 DEFAULT_GPU = "GeForce RTX 4090"
 MODEL_SUFFIXES = (".json", ".safetensors", ".gguf")
-TABLE_MAX_HEIGHT = 168  # breakdown table: header + 7 rows of 20 px
 AUTO_LAYERS = -1  # GPU layers spin: "auto" (all, or what fits)
 GRID_COLORS = {"fits": "#dcedc8", "tight": "#fff3c4", "no": "#ffcdd2", "invalid": "#eceff1"}
 
@@ -274,7 +273,6 @@ class FitPage(QWidget):
         self.table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.table.setMinimumWidth(200)
         self.table.verticalHeader().setDefaultSectionSize(20)
-        middle.addWidget(self.table, 2)
 
         limits_box = QGroupBox(self.tr("Largest that fits"))
         lv = QFormLayout(limits_box)
@@ -284,12 +282,13 @@ class FitPage(QWidget):
         self.speed_label = QLabel()
         self.speed_label.setWordWrap(True)
         self.speed_label.setProperty("role", "muted")
+        lv.setVerticalSpacing(2)
         lv.addRow(self.tr("Context"), self.max_seq_label)
         lv.addRow(self.tr("Batch"), self.max_batch_label)
         lv.addRow(self.tr("LoRA rank"), self.max_rank_label)
         self._limits_form = lv
         lv.addRow(self.speed_label)
-        middle.addWidget(limits_box, 3)
+        middle.addWidget(limits_box, 1)
         right.addLayout(middle, 0)
 
         self.tabs = QTabWidget()
@@ -316,6 +315,7 @@ class FitPage(QWidget):
         gv.addWidget(self.grid_table)
         gv.addWidget(self.grid_hint)
         self.tabs.addTab(grid_page, self.tr("Weights × context"))
+        self.tabs.addTab(self.table, self.tr("Parts"))
         right.addWidget(self.tabs, 1)
         self.notes_label = QLabel()
         self.notes_label.setWordWrap(True)
@@ -745,7 +745,7 @@ class FitPage(QWidget):
                     text = f"{cell.per_gpu_gib:.1f}"
                 tip = [render(GRID_STATUS[cell.status])]
                 if cell.tokens_per_s:
-                    text += f" · {cell.tokens_per_s:.0f}/s"
+                    text += f"\n{cell.tokens_per_s:.0f} t/s"
                     tip.append(self.tr("rough estimate: ~{tps:.0f} tokens/s").format(tps=cell.tokens_per_s))
                 elif cell.gpu_layers is not None and cell.gpu_layers >= 0:
                     tip.append(self.tr("{n} layers fit on the GPU").format(n=cell.gpu_layers))
@@ -818,10 +818,7 @@ class FitPage(QWidget):
             value.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             self.table.setItem(r, 0, name)
             self.table.setItem(r, 1, value)
-        # Every row without a scroll bar when there is room; at a 640-pixel window the grid below needs
-        # its share, so a long breakdown scrolls instead of pushing the tabs under it.
-        height = self.table.horizontalHeader().height() + sum(self.table.rowHeight(r) for r in range(len(rows))) + 4
-        self.table.setFixedHeight(max(120, min(height, TABLE_MAX_HEIGHT)))
+
         if ans.max_seq is None:
             self.max_seq_label.setText("–")
             self.max_batch_label.setText("–")

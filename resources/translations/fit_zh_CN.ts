@@ -368,6 +368,10 @@
         <translation>权重 × 上下文</translation>
     </message>
     <message>
+        <source>Parts</source>
+        <translation>组成部分</translation>
+    </message>
+    <message>
         <source>vLLM needs {needs:.1f} GiB; at start it takes {takes:.1f} GiB ({util:.0%} of the card + CUDA graphs)</source>
         <translation>vLLM 需要 {needs:.1f} GiB；启动时占用 {takes:.1f} GiB（显卡的 {util:.0%} + CUDA 图）</translation>
     </message>
