@@ -92,20 +92,128 @@
         <translation>梯度检查点</translation>
     </message>
     <message>
-        <source>Chunked / fused loss</source>
-        <translation>分块 / 融合损失</translation>
+        <source>Plain cross-entropy</source>
+        <translation>普通交叉熵</translation>
     </message>
     <message>
-        <source>Cross-entropy computed in chunks (torchtune, Liger, unsloth): the full logits are never kept in fp32</source>
-        <translation>分块计算交叉熵（torchtune、Liger、unsloth）：完整的 logits 不会以 fp32 保留</translation>
+        <source>Chunked cross-entropy</source>
+        <translation>分块交叉熵</translation>
     </message>
     <message>
-        <source>Flash / SDPA</source>
-        <translation>Flash / SDPA</translation>
+        <source>Fused linear + cross-entropy</source>
+        <translation>融合线性层 + 交叉熵</translation>
+    </message>
+    <message>
+        <source>Chunked: torchtune&apos;s CEWithChunkedOutputLoss, the fp32 logits one chunk at a time. Fused: Cut Cross-Entropy (unsloth), logits never stored</source>
+        <translation>分块：torchtune 的 CEWithChunkedOutputLoss，fp32 logits 每次只算一块。融合：Cut Cross-Entropy（unsloth），logits 从不整体保存</translation>
+    </message>
+    <message>
+        <source>Offload activations to RAM</source>
+        <translation>激活卸载到内存</translation>
+    </message>
+    <message>
+        <source>Checkpointed activations live in system RAM (unsloth&apos;s gradient checkpointing, torchtune enable_activation_offloading)</source>
+        <translation>检查点保存的激活放在系统内存（unsloth 的梯度检查点，torchtune 的 enable_activation_offloading）</translation>
+    </message>
+    <message>
+        <source>torch.compile</source>
+        <translation>torch.compile</translation>
+    </message>
+    <message>
+        <source>Compiled model: about a quarter less activation memory (torchtune compile: True)</source>
+        <translation>编译模型：激活显存约少四分之一（torchtune compile: True）</translation>
+    </message>
+    <message>
+        <source>Optimizer step in backward</source>
+        <translation>反向传播中执行优化器步骤</translation>
+    </message>
+    <message>
+        <source>Each gradient is applied and freed during backward (torchtune optimizer_in_bwd)</source>
+        <translation>每个梯度在反向传播中即应用即释放（torchtune optimizer_in_bwd）</translation>
+    </message>
+    <message>
+        <source>LoRA on the output layer</source>
+        <translation>输出层也加 LoRA</translation>
+    </message>
+    <message>
+        <source>torchtune apply_lora_to_output</source>
+        <translation>torchtune apply_lora_to_output</translation>
+    </message>
+    <message>
+        <source>fp32 cast of non-4-bit layers</source>
+        <translation>非 4 位层转为 fp32</translation>
+    </message>
+    <message>
+        <source>PEFT prepare_model_for_kbit_training (QLoRA with transformers/PEFT)</source>
+        <translation>PEFT prepare_model_for_kbit_training（transformers/PEFT 的 QLoRA）</translation>
+    </message>
+    <message>
+        <source>LoRA adapter dtype: PEFT keeps fp32; unsloth and torchtune use the compute dtype</source>
+        <translation>LoRA 适配器的数据类型：PEFT 用 fp32；unsloth 和 torchtune 用计算精度</translation>
     </message>
     <message>
         <source>Eager</source>
         <translation>Eager（朴素实现）</translation>
+    </message>
+    <message>
+        <source>Flash attention</source>
+        <translation>Flash Attention</translation>
+    </message>
+    <message>
+        <source>vLLM --gpu-memory-utilization: the share of the card vLLM takes at start</source>
+        <translation>vLLM --gpu-memory-utilization：vLLM 启动时占用显卡显存的比例</translation>
+    </message>
+    <message>
+        <source>From the weights</source>
+        <translation>随权重而定</translation>
+    </message>
+    <message>
+        <source>Mixed (AMP)</source>
+        <translation>混合精度（AMP）</translation>
+    </message>
+    <message>
+        <source>Full fine-tuning: fp32, mixed precision (fp32 master weights) or pure bf16</source>
+        <translation>全量微调：fp32、混合精度（fp32 主权重）或纯 bf16</translation>
+    </message>
+    <message>
+        <source>Double quantisation</source>
+        <translation>双重量化</translation>
+    </message>
+    <message>
+        <source>bitsandbytes 4-bit: quantise the block scales too (4.127 instead of 4.5 bits per weight)</source>
+        <translation>bitsandbytes 4 位：连块缩放系数也量化（每个权重 4.127 位而不是 4.5 位）</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>默认</translation>
+    </message>
+    <message>
+        <source>vLLM --max-num-seqs (default 256, 1024 on cards with 70 GiB or more)</source>
+        <translation>vLLM --max-num-seqs（默认 256，70 GiB 及以上的显卡为 1024）</translation>
+    </message>
+    <message>
+        <source>vLLM --max-num-batched-tokens (default 2048, 8192 on cards with 70 GiB or more)</source>
+        <translation>vLLM --max-num-batched-tokens（默认 2048，70 GiB 及以上的显卡为 8192）</translation>
+    </message>
+    <message>
+        <source>vLLM before V1 (0.6.x)</source>
+        <translation>V1 之前的 vLLM（0.6.x）</translation>
+    </message>
+    <message>
+        <source>Older vLLM: more non-torch memory, the whole max_model_len profiled</source>
+        <translation>旧版 vLLM：非 torch 显存更多，按整个 max_model_len 做显存分析</translation>
+    </message>
+    <message>
+        <source>CUDA context size if you measured it (default 0.5 GiB, llama.cpp 0.3 GiB)</source>
+        <translation>如果测过，填 CUDA 上下文大小（默认 0.5 GiB，llama.cpp 0.3 GiB）</translation>
+    </message>
+    <message>
+        <source>auto</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>llama.cpp -ngl / Ollama num_gpu: layers on the GPU; auto = all, or what fits</source>
+        <translation>llama.cpp -ngl / Ollama num_gpu：放在 GPU 上的层数；自动 = 全部，或能放下的层数</translation>
     </message>
     <message>
         <source>8-bit AdamW</source>
@@ -157,7 +265,7 @@
     </message>
     <message>
         <source>Engine</source>
-        <translation>推理引擎</translation>
+        <translation>引擎</translation>
     </message>
     <message>
         <source>KV cache</source>
@@ -184,8 +292,40 @@
         <translation>优化器</translation>
     </message>
     <message>
+        <source>Loss</source>
+        <translation>损失函数</translation>
+    </message>
+    <message>
+        <source>LoRA dtype</source>
+        <translation>LoRA 精度</translation>
+    </message>
+    <message>
         <source>Attention</source>
         <translation>注意力实现</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>精度</translation>
+    </message>
+    <message>
+        <source>vLLM memory share</source>
+        <translation>vLLM 显存比例</translation>
+    </message>
+    <message>
+        <source>vLLM sequences</source>
+        <translation>vLLM 序列数</translation>
+    </message>
+    <message>
+        <source>vLLM batch tokens</source>
+        <translation>vLLM 批 token 数</translation>
+    </message>
+    <message>
+        <source>GPU layers</source>
+        <translation>GPU 层数</translation>
+    </message>
+    <message>
+        <source>CUDA context</source>
+        <translation>CUDA 上下文</translation>
     </message>
     <message>
         <source>GPUs</source>
@@ -212,8 +352,36 @@
         <translation>能放下的最大值</translation>
     </message>
     <message>
-        <source>To make it fit (double-click to apply)</source>
-        <translation>让它放得下（双击即可应用）</translation>
+        <source>To make it fit</source>
+        <translation>怎样才能放下</translation>
+    </message>
+    <message>
+        <source>Double-click a change to apply it</source>
+        <translation>双击某项修改即可应用</translation>
+    </message>
+    <message>
+        <source>GiB per GPU; green fits, yellow tight (under 10% left), red does not fit. Click a cell to apply it.</source>
+        <translation>每块 GPU 的 GiB；绿色放得下，黄色很紧（剩余不到 10%），红色放不下。点击单元格即可应用。</translation>
+    </message>
+    <message>
+        <source>Weights × context</source>
+        <translation>权重 × 上下文</translation>
+    </message>
+    <message>
+        <source>Parts</source>
+        <translation>组成部分</translation>
+    </message>
+    <message>
+        <source>vLLM needs {needs:.1f} GiB; at start it takes {takes:.1f} GiB ({util:.0%} of the card + CUDA graphs)</source>
+        <translation>vLLM 需要 {needs:.1f} GiB；启动时占用 {takes:.1f} GiB（显卡的 {util:.0%} + CUDA 图）</translation>
+    </message>
+    <message>
+        <source>Partial offload: {n} of {total} layers on the GPU ({flag} {n}), {host:.1f} GiB in system RAM</source>
+        <translation>部分卸载：{total} 层中 {n} 层放在 GPU（{flag} {n}），{host:.1f} GiB 在系统内存</translation>
+    </message>
+    <message>
+        <source>rough estimate for that split: ~{tps:.1f} tokens/s</source>
+        <translation>该拆分的粗略估计：约 {tps:.1f} token/s</translation>
     </message>
     <message>
         <source>Open a model file</source>
@@ -236,12 +404,36 @@
         <translation>来源：{source}</translation>
     </message>
     <message>
+        <source>Use {value}</source>
+        <translation>改用 {value}</translation>
+    </message>
+    <message>
+        <source>rough estimate: ~{tps:.0f} tokens/s</source>
+        <translation>粗略估计：约 {tps:.0f} token/s</translation>
+    </message>
+    <message>
+        <source>{n} layers fit on the GPU</source>
+        <translation>GPU 上能放 {n} 层</translation>
+    </message>
+    <message>
+        <source>GiB per GPU (· tokens/s, rough estimate); click a cell to apply it</source>
+        <translation>每块 GPU 的 GiB（· token/s，粗略估计）；点击单元格即可应用</translation>
+    </message>
+    <message>
         <source>Needs {gib:.1f} GiB per GPU</source>
         <translation>每张卡需要 {gib:.1f} GiB</translation>
     </message>
     <message>
         <source>No GPU detected: pick one from the list to check the fit.</source>
         <translation>未检测到显卡：请从列表中选一张来判断是否放得下。</translation>
+    </message>
+    <message>
+        <source>vLLM starts with max_model_len {seq}: needs {gib:.1f} GiB of its {share:.1f} GiB</source>
+        <translation>vLLM 能以 max_model_len {seq} 启动：需要 {gib:.1f} GiB，可用份额 {share:.1f} GiB</translation>
+    </message>
+    <message>
+        <source>vLLM does not start with max_model_len {seq}: needs {gib:.1f} GiB, its share is {share:.1f} GiB</source>
+        <translation>vLLM 无法以 max_model_len {seq} 启动：需要 {gib:.1f} GiB，可用份额只有 {share:.1f} GiB</translation>
     </message>
     <message>
         <source>Fits: {gib:.1f} GiB of {budget:.1f} GiB, {left:.1f} GiB to spare</source>
@@ -266,10 +458,6 @@
     <message>
         <source>+ {gib:.1f} GiB in system RAM</source>
         <translation>另需 {gib:.1f} GiB 内存</translation>
-    </message>
-    <message>
-        <source>vLLM will reserve {gib:.1f} GiB more for KV cache</source>
-        <translation>vLLM 还会再预留 {gib:.1f} GiB 作 KV 缓存</translation>
     </message>
     <message>
         <source>{n} tokens</source>

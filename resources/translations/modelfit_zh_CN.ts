@@ -44,12 +44,20 @@
         <translation>{weights} 是 llama.cpp 的格式：请使用 --engine llamacpp</translation>
     </message>
     <message>
+        <source>A quantised KV cache needs flash attention (llama.cpp -fa on, Ollama OLLAMA_FLASH_ATTENTION=1)</source>
+        <translation>量化的 KV 缓存需要 Flash Attention（llama.cpp -fa on，Ollama 设 OLLAMA_FLASH_ATTENTION=1）</translation>
+    </message>
+    <message>
         <source>A {kv} KV cache is a llama.cpp option</source>
         <translation>{kv} KV 缓存是 llama.cpp 的选项</translation>
     </message>
     <message>
         <source>An FP8 KV cache is a vLLM option</source>
         <translation>FP8 KV 缓存是 vLLM 的选项</translation>
+    </message>
+    <message>
+        <source>{field} must be between {low} and {top}, got {value}</source>
+        <translation>{field} 必须在 {low} 到 {top} 之间，实际为 {value}</translation>
     </message>
     <message>
         <source>With {gpus} GPUs pick a strategy</source>
@@ -84,6 +92,10 @@
         <translation>字段 {field} 须为数字，当前为 {value}</translation>
     </message>
     <message>
+        <source>Field {field} must be true or false, got {value}</source>
+        <translation>字段 {field} 必须是 true 或 false，实际为 {value}</translation>
+    </message>
+    <message>
         <source>File not found: {path}</source>
         <translation>找不到文件：{path}</translation>
     </message>
@@ -102,6 +114,10 @@
     <message>
         <source>{path} is not valid JSON (line {line}: {reason})</source>
         <translation>{path} 不是有效的 JSON（第 {line} 行：{reason}）</translation>
+    </message>
+    <message>
+        <source>{path} is nested too deeply to be a model description</source>
+        <translation>{path} 嵌套过深，不可能是模型描述</translation>
     </message>
     <message>
         <source>{path} is not a safetensors file</source>
@@ -237,6 +253,10 @@
         <translation>vLLM 还会再预留 {gib:.2f} GiB 作额外 KV 缓存</translation>
     </message>
     <message>
+        <source>vLLM needs {needs:.2f} GiB for max_model_len {seq}; at start it takes {takes:.2f} GiB ({util:.0%} of the card + CUDA graphs)</source>
+        <translation>vLLM 以 max_model_len {seq} 运行需要 {needs:.2f} GiB；启动时占用 {takes:.2f} GiB（显卡的 {util:.0%} + CUDA 图）</translation>
+    </message>
+    <message>
         <source>free now</source>
         <translation>当前空闲</translation>
     </message>
@@ -253,12 +273,32 @@
         <translation>{gpu}（{what} {budget:.1f} GiB）放不下：还差 {short:.2f} GiB</translation>
     </message>
     <message>
+        <source>vLLM starts with this max_model_len</source>
+        <translation>vLLM 能以此 max_model_len 启动</translation>
+    </message>
+    <message>
+        <source>vLLM does not start with this max_model_len</source>
+        <translation>vLLM 无法以此 max_model_len 启动</translation>
+    </message>
+    <message>
+        <source>Largest max_model_len vLLM starts with: {seq} tokens</source>
+        <translation>vLLM 能启动的最大 max_model_len：{seq} token</translation>
+    </message>
+    <message>
         <source>Largest context that fits: {seq} tokens</source>
         <translation>能放下的最长上下文：{seq} 个 token</translation>
     </message>
     <message>
         <source>No context length fits with these settings</source>
         <translation>按当前设置，任何上下文长度都放不下</translation>
+    </message>
+    <message>
+        <source>Partial offload: {n} of {total} layers on the GPU ({flag}), {gpu:.2f} GiB there and {host:.2f} GiB in system RAM</source>
+        <translation>部分卸载：{total} 层中 {n} 层放在 GPU（{flag}），GPU 上 {gpu:.2f} GiB，系统内存 {host:.2f} GiB</translation>
+    </message>
+    <message>
+        <source>Estimate for that split: about {tps:.1f} tokens/s generated (rough: RAM bandwidth limits the layers on the CPU)</source>
+        <translation>该拆分的估计：生成约 {tps:.1f} token/s（粗略：CPU 上的层受内存带宽限制）</translation>
     </message>
     <message>
         <source>Largest batch that fits: {batch}</source>
@@ -271,6 +311,18 @@
     <message>
         <source>fits</source>
         <translation>放得下</translation>
+    </message>
+    <message>
+        <source>tight</source>
+        <translation>很紧</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>放不下</translation>
+    </message>
+    <message>
+        <source>n/a</source>
+        <translation>不适用</translation>
     </message>
     <message>
         <source>still too big</source>
@@ -378,6 +430,10 @@
     <message>
         <source>Split across {gpus} GPUs ({strategy})</source>
         <translation>拆分到 {gpus} 张卡上（{strategy}）</translation>
+    </message>
+    <message>
+        <source>Offload the checkpointed activations to system RAM (unsloth&apos;s gradient checkpointing, torchtune enable_activation_offloading)</source>
+        <translation>把检查点激活卸载到系统内存（unsloth 的梯度检查点，torchtune 的 enable_activation_offloading）</translation>
     </message>
 </context>
 </TS>

@@ -2,8 +2,11 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
+import io
 import json
+import math
 import sys
 
 from services.cli import EXIT_NO_GPU, EXIT_OK, UsageError, fail
@@ -13,29 +16,48 @@ HELP = "estimate the GPU memory a model needs for inference or training, and whe
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from services.modelfit.dtypes import KV_FORMATS, WEIGHT_FORMATS
-    from services.modelfit.estimate import ENGINES, LORA_TARGETS, METHODS, OPTIMIZERS, STRATEGIES, TASKS
+    from services.modelfit.estimate import ATTENTION, ENGINES, LORA_TARGETS, METHODS, OPTIMIZERS, STRATEGIES, TASKS
 
+    on_off = argparse.BooleanOptionalAction
     # Choices are checked in run() so a typo gets one line with the closest valid values.
+    # Settings an engine presets (services/modelfit/engines.py) default to None: the engine decides.
     parser.add_argument("--model", metavar="ID|PATH", help="catalogue id (e.g. meta-llama/Llama-3.1-8B), config.json, .safetensors file/folder or .gguf")
     parser.add_argument("--model-config", metavar="FILE.json", help="architecture fields: params_b, layers, hidden, heads, kv_heads, head_dim, intermediate, vocab, tied_embeddings (or an HF config.json)")
     parser.add_argument("--params-b", metavar="X", help="bare parameter count in billions")
     parser.add_argument("--task", default="inference", help="|".join(TASKS))
-    parser.add_argument("--method", help="|".join(METHODS) + " (training; default lora)")
+    parser.add_argument("--engine", default=None, help="|".join(ENGINES[:-1]) + " (default: llamacpp for a .gguf, else transformers); sets that engine's defaults for the options below")
+    parser.add_argument("--method", help="|".join(METHODS) + " (training; default lora, qlora for unsloth)")
     parser.add_argument("--weights", help="|".join(WEIGHT_FORMATS) + " (default: the model's own, else bf16)")
     parser.add_argument("--precision", help="full training: fp32|mixed|bf16 (default from --weights)")
-    parser.add_argument("--kv-dtype", default="fp16", help="|".join(KV_FORMATS))
-    parser.add_argument("--engine", default=None, help="|".join(ENGINES) + " (default: llamacpp for a .gguf, else transformers)")
-    parser.add_argument("--seq", default=None, metavar="N", help="context / sequence length in tokens (default 4096 or the model's maximum)")
+    parser.add_argument("--kv-dtype", default=None, help="|".join(KV_FORMATS) + " (default fp16)")
+    parser.add_argument("--seq", default=None, metavar="N", help="context / sequence length in tokens (default 4096 or the model's maximum if smaller; vLLM: max_model_len, default the model's maximum as vllm serve does; Ollama: its default for the card)")
     parser.add_argument("--batch", default="1", metavar="N", help="sequences at once (per GPU)")
-    parser.add_argument("--lora-rank", default="16", metavar="N")
+    parser.add_argument("--lora-rank", default=None, metavar="N", help="default 16 (torchtune recipes: 8)")
     parser.add_argument("--lora-targets", default="all", help="|".join(LORA_TARGETS))
-    parser.add_argument("--grad-ckpt", action=argparse.BooleanOptionalAction, default=True, help="gradient checkpointing (training)")
-    parser.add_argument("--optimizer", default="adamw", help="|".join(OPTIMIZERS))
+    parser.add_argument("--lora-output", action=on_off, default=None, help="LoRA on the output layer too (torchtune apply_lora_to_output)")
+    parser.add_argument("--lora-dtype", default=None, help="fp32|bf16: dtype of the LoRA adapters (PEFT fp32; unsloth, torchtune bf16)")
+    parser.add_argument("--kbit-fp32-cast", action=on_off, default=None, help="QLoRA: PEFT prepare_model_for_kbit_training casts the non-4-bit parameters to fp32 (on for transformers/peft)")
+    parser.add_argument("--double-quant", action=on_off, default=True, help="bitsandbytes 4-bit double quantisation")
+    parser.add_argument("--grad-ckpt", action=on_off, default=None, help="activation (gradient) checkpointing (training; default on)")
+    parser.add_argument("--activation-offload", action=on_off, default=None, help="keep the checkpointed activations in system RAM (unsloth default; torchtune enable_activation_offloading)")
+    parser.add_argument("--chunked-loss", action=on_off, default=None, help="chunked cross-entropy (torchtune default)")
+    parser.add_argument("--fused-loss", action=on_off, default=None, help="fused linear + cross-entropy, logits never stored (unsloth default: Cut Cross-Entropy)")
+    parser.add_argument("--optimizer-in-backward", action=on_off, default=None, help="optimizer step inside backward (torchtune optimizer_in_bwd)")
+    parser.add_argument("--compile", action=on_off, default=None, help="torch.compile the model (torchtune compile: True)")
+    parser.add_argument("--optimizer", default=None, help="|".join(OPTIMIZERS) + " (default adamw; unsloth adamw8bit; torchtune full: paged_adamw8bit)")
     parser.add_argument("--gpus", default="1", metavar="N")
     parser.add_argument("--strategy", default=None, help="|".join(STRATEGIES) + " (default single; with --gpus > 1: tp for vLLM, layer_split for inference, fsdp for training)")
-    parser.add_argument("--attention", default="flash", help="flash|sdpa|eager")
-    parser.add_argument("--chunked-loss", action="store_true", help="chunked cross-entropy (torchtune-style)")
+    parser.add_argument("--attention", default=None, help="|".join(ATTENTION) + " (default flash)")
+    parser.add_argument("--gpu-memory-utilization", default=None, metavar="X", help="vLLM: share of the card it takes at start (default 0.9)")
+    parser.add_argument("--max-num-seqs", default=None, metavar="N", help="vLLM: sequences per step (default 256, 1024 on >= 70 GiB cards)")
+    parser.add_argument("--max-num-batched-tokens", default=None, metavar="N", help="vLLM: tokens per step (default 2048, 8192 on >= 70 GiB cards)")
+    parser.add_argument("--vllm-v0", action="store_true", help="vLLM before V1 (0.6.x): larger non-torch memory, max_model_len tokens profiled")
+    parser.add_argument("--gpu-layers", default=None, metavar="N", help="llama.cpp -ngl / Ollama num_gpu: layers on the GPU (default all, or what fits)")
+    parser.add_argument("--cuda-context-gib", default=None, metavar="X", help="CUDA context size if you know it (default 0.5; llama.cpp 0.3)")
     parser.add_argument("--gpu", metavar="NAME|detected", help="judge the fit against a GPU from the catalogue, or the detected GPU's free memory")
+    parser.add_argument("--vram-gib", default=None, metavar="X", help="judge the fit against a card with X GiB (instead of --gpu)")
+    parser.add_argument("--host-bandwidth-gbs", default=None, metavar="X", help="system RAM bandwidth for the partial-offload speed estimate (default 51.2, dual-channel DDR4-3200)")
+    parser.add_argument("--grid", action="store_true", help="table of weight format (or training method) x context length: fits / tight / no")
     parser.add_argument("--json", action="store_true", help="print JSON")
 
 
@@ -48,15 +70,27 @@ def _choice(value: str | None, allowed: tuple[str, ...], flag: str) -> str | Non
     return value
 
 
-def _int(value: str | None, flag: str, top: int) -> int | None:
+def _int(value: str | None, flag: str, top: int, low: int = 1) -> int | None:
     if value is None:
         return None
     try:
         number = int(str(value).replace("_", ""))
     except ValueError:
         raise UsageError(f"{flag} must be a whole number, got '{value}'") from None
-    if not 1 <= number <= top:
-        raise UsageError(f"{flag} must be between 1 and {top}, got {number}")
+    if not low <= number <= top:
+        raise UsageError(f"{flag} must be between {low} and {top}, got {number}")
+    return number
+
+
+def _float(value: str | None, flag: str, low: float, high: float) -> float | None:
+    if value is None:
+        return None
+    try:
+        number = float(str(value).replace("_", ""))
+    except ValueError:
+        raise UsageError(f"{flag} must be a number, got '{value}'") from None
+    if not math.isfinite(number) or not low <= number <= high:
+        raise UsageError(f"{flag} must be between {low:g} and {high:g}, got {value}")
     return number
 
 
@@ -69,20 +103,57 @@ def _message(exc, render) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from services.i18n import Catalog, resolve_language
+
+    render = _renderer(Catalog, resolve_language)
+    try:
+        data, lines = _answer(args, render)
+    except _NoGpu as exc:
+        return fail(str(exc), EXIT_NO_GPU)
+    if args.json:
+        json.dump(data, sys.stdout, indent=2, ensure_ascii=False)
+        print()
+    else:
+        for line in lines:
+            print(line)
+    return EXIT_OK
+
+
+class _NoGpu(Exception):
+    pass
+
+
+def fit_json(argv: list[str]) -> dict:
+    """The JSON ``fit ... --json`` prints, from the same parser and code, in-process (the validation
+    set and benchmarks go through here, as users go through the command). UsageError as the CLI."""
+    parser = argparse.ArgumentParser(prog="fit", add_help=False, exit_on_error=False)
+    add_arguments(parser)
+    try:
+        args = parser.parse_args([*argv, "--json"])
+    except (argparse.ArgumentError, SystemExit) as exc:
+        raise UsageError(str(exc)) from None
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = run(args)
+    if code != EXIT_OK:
+        raise UsageError(f"fit exited with {code}")
+    return json.loads(out.getvalue())
+
+
+def _answer(args: argparse.Namespace, render):
     from services.modelfit.dtypes import KV_FORMATS, WEIGHT_FORMATS
+    from services.modelfit.engines import default_method, default_weights, engine_defaults, ollama_default_context
     from services.modelfit.errors import ModelInputError
     from services.modelfit.estimate import (
-        ENGINES, LORA_TARGETS, METHODS, OPTIMIZERS, PRECISIONS, STRATEGIES, TASKS, FitRequest, is_gguf_source,
+        ATTENTION, ENGINES, LORA_TARGETS, METHODS, OPTIMIZERS, PRECISIONS, STRATEGIES, TASKS, FitRequest,
+        is_gguf_source,
     )
-    from services.modelfit.gpus import NoGpuError, default_gpu_catalogue, live_gpu_from_nvml
+    from services.modelfit.gpus import GpuSpec, NoGpuError, default_gpu_catalogue, live_gpu_from_nvml
     from services.modelfit.report import answer_lines, answer_to_json
     from services.modelfit.solver import answer
     from services.modelfit.sources import load_model
-    from services.modelfit.speed import estimate_speed
+    from services.modelfit.speed import HOST_BANDWIDTH_GBS, estimate_speed
 
-    render = _renderer(Catalog, resolve_language)
     task = _choice(args.task, TASKS, "--task")
-    method = _choice(args.method, METHODS, "--method") or ("lora" if task == "train" else "full")
     weights = _choice(args.weights, WEIGHT_FORMATS, "--weights")
     precision = _choice(args.precision, PRECISIONS, "--precision")
     kv_dtype = _choice(args.kv_dtype, KV_FORMATS, "--kv-dtype")
@@ -90,17 +161,20 @@ def run(args: argparse.Namespace) -> int:
     targets = _choice(args.lora_targets, LORA_TARGETS, "--lora-targets")
     optimizer = _choice(args.optimizer, OPTIMIZERS, "--optimizer")
     strategy = _choice(args.strategy, STRATEGIES, "--strategy")
-    attention = _choice(args.attention, ("flash", "sdpa", "eager"), "--attention")
+    attention = _choice(args.attention, ATTENTION, "--attention")
+    lora_dtype = _choice(args.lora_dtype, ("fp32", "bf16"), "--lora-dtype")
     gpus = _int(args.gpus, "--gpus", 1024)
     batch = _int(args.batch, "--batch", 65536)
     rank = _int(args.lora_rank, "--lora-rank", 65536)
     seq = _int(args.seq, "--seq", 16 * 1024 * 1024)
-    params_b = None
-    if args.params_b is not None:
-        try:
-            params_b = float(args.params_b)
-        except ValueError:
-            raise UsageError(f"--params-b must be a number, got '{args.params_b}'") from None
+    max_seqs = _int(args.max_num_seqs, "--max-num-seqs", 65536)
+    max_tokens = _int(args.max_num_batched_tokens, "--max-num-batched-tokens", 16 * 1024 * 1024)
+    gpu_layers = _int(args.gpu_layers, "--gpu-layers", 100000, low=0)
+    util = _float(args.gpu_memory_utilization, "--gpu-memory-utilization", 0.05, 1.0)
+    ctx_gib = _float(args.cuda_context_gib, "--cuda-context-gib", 0.0, 64.0)
+    vram_gib = _float(args.vram_gib, "--vram-gib", 0.25, 1_000_000.0)
+    host_bw = _float(args.host_bandwidth_gbs, "--host-bandwidth-gbs", 0.1, 100_000.0) or HOST_BANDWIDTH_GBS
+    params_b = _float(args.params_b, "--params-b", 1e-3, 1e5)
     if not (args.model or args.model_config or params_b is not None):
         from services.modelfit.catalogue import POPULAR_MODELS
 
@@ -109,14 +183,17 @@ def run(args: argparse.Namespace) -> int:
     if args.model and (args.model_config or params_b is not None):
         # one of them would be ignored without a word; --params-b only adjusts a --model-config
         raise UsageError("give one model: --model cannot be combined with --model-config or --params-b")
+    if args.gpu and vram_gib is not None:
+        raise UsageError("give one card: --gpu or --vram-gib")
     try:
         arch = load_model(args.model, config_file=args.model_config, params_b=params_b)
     except ModelInputError as exc:
         raise UsageError(_message(exc, render)) from None
-    if seq is None:
-        seq = min(4096, arch.max_context) if arch.max_context else 4096
     if engine is None:
         engine = "llamacpp" if is_gguf_source(arch) and task == "inference" else "transformers"
+    method = _choice(args.method, METHODS, "--method") or (default_method(engine) if task == "train" else "full")
+    if weights is None and not is_gguf_source(arch):
+        weights = default_weights(engine)
     if strategy is None:
         strategy = "single" if gpus == 1 else ("fsdp" if task == "train" else ("tp" if engine == "vllm" else "layer_split"))
 
@@ -126,30 +203,67 @@ def run(args: argparse.Namespace) -> int:
             try:
                 gpu = live_gpu_from_nvml()
             except NoGpuError as exc:
-                return fail(f"{exc} (use --gpu NAME to pick one from the catalogue)", EXIT_NO_GPU)
+                raise _NoGpu(f"{exc} (use --gpu NAME to pick one from the catalogue)") from None
         else:
             try:
                 gpu = default_gpu_catalogue().find(args.gpu)
             except ModelInputError as exc:
                 raise UsageError(_message(exc, render)) from None
-    req = FitRequest(
-        task=task, method=method, weights=weights, precision=precision, kv_dtype=kv_dtype, engine=engine, seq=seq,
-        batch=batch, lora_rank=rank, lora_targets=targets, grad_ckpt=bool(args.grad_ckpt), optimizer=optimizer,
-        gpus=gpus, strategy=strategy, attention=attention, chunked_loss=bool(args.chunked_loss),
-        gpu_total_gib=gpu.total_gib if gpu else None, gpu_name=gpu.name if gpu else None,
-    )
+    elif vram_gib is not None:
+        gpu = GpuSpec(f"{vram_gib:g} GiB GPU", vram_gib, total_gib=vram_gib)
+    if seq is None:
+        if engine == "ollama":
+            seq = ollama_default_context(gpu.total_gib if gpu else None)
+            if arch.max_context:
+                seq = min(seq, arch.max_context)
+        elif engine == "vllm" and arch.max_context:
+            # `vllm serve MODEL` without --max-model-len takes the model's own maximum
+            # (ModelConfig derives it from max_position_embeddings): the first thing users meet.
+            seq = arch.max_context
+        else:
+            seq = min(4096, arch.max_context) if arch.max_context else 4096
+    preset = engine_defaults(engine, task, method, gpus)
+    chosen = {
+        "grad_ckpt": args.grad_ckpt, "activation_offload": args.activation_offload, "chunked_loss": args.chunked_loss,
+        "fused_loss": args.fused_loss, "optimizer_in_backward": args.optimizer_in_backward, "compile": args.compile,
+        "lora_on_output": args.lora_output, "kbit_fp32_upcast": args.kbit_fp32_cast, "optimizer": optimizer,
+        "attention": attention, "kv_dtype": kv_dtype,
+        "lora_adapter_bytes": None if lora_dtype is None else (4 if lora_dtype == "fp32" else 2),
+    }
+    settings = {k: (preset[k] if v is None else v) for k, v in chosen.items()}
+    if rank is None:
+        rank = 8 if engine == "torchtune" else 16
     try:
+        req = FitRequest(
+            task=task, method=method, weights=weights, precision=precision, engine=engine, seq=seq,
+            batch=batch, lora_rank=rank, lora_targets=targets, gpus=gpus, strategy=strategy,
+            double_quant=bool(args.double_quant), vllm_legacy=bool(args.vllm_v0),
+            vllm_max_batched_tokens=max_tokens, vllm_max_seqs=max_seqs,
+            gpu_memory_utilization=util if util is not None else 0.9,
+            gpu_total_gib=gpu.total_gib if gpu else None, gpu_name=gpu.name if gpu else None,
+            cuda_context_gib=ctx_gib, gpu_layers=gpu_layers, **settings,
+        )
         ans = answer(arch, req, gpu.memory_gib if gpu else None)
+        grid = None
+        if args.grid:
+            if gpu is None:
+                raise UsageError("--grid needs a card: --gpu NAME or --vram-gib X")
+            from services.modelfit.grid import fit_grid
+
+            grid = fit_grid(arch, req, gpu)
     except ModelInputError as exc:
         raise UsageError(_message(exc, render)) from None
-    speed = estimate_speed(ans.estimate, gpu)
-    if args.json:
-        json.dump(answer_to_json(ans, gpu, speed), sys.stdout, indent=2, ensure_ascii=False)
-        print()
-    else:
-        for line in answer_lines(ans, gpu, speed, render):
-            print(line)
-    return EXIT_OK
+    speed = estimate_speed(ans.estimate, gpu, host_bw)
+    offload_speed = estimate_speed(ans.offload.estimate, gpu, host_bw) if ans.offload else None
+    data = answer_to_json(ans, gpu, speed, offload_speed)
+    lines = answer_lines(ans, gpu, speed, render, offload_speed)
+    if grid is not None:
+        from services.modelfit.grid import grid_lines, grid_to_json
+        from services.modelfit.report import GRID_STATUS
+
+        data["grid"] = grid_to_json(grid)
+        lines += [""] + grid_lines(grid, {k: render(v) for k, v in GRID_STATUS.items()})
+    return data, lines
 
 
 def _renderer(catalog_cls, resolve_language):

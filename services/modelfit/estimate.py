@@ -23,7 +23,12 @@ GIB = float(1 << 30)
 TASKS = ("inference", "train")
 METHODS = ("full", "lora", "qlora")
 PRECISIONS = ("fp32", "mixed", "bf16")
-ENGINES = ("transformers", "vllm", "llamacpp", "generic")
+# What users run. transformers/peft (TRL, axolotl), unsloth and torchtune are PyTorch training stacks that
+# differ in defaults (services.modelfit.engines); ollama runs llama.cpp underneath.
+ENGINES = ("transformers", "peft", "unsloth", "torchtune", "vllm", "llamacpp", "ollama", "generic")
+TORCH_ENGINES = ("transformers", "peft", "unsloth", "torchtune", "generic")
+TRAIN_ENGINES = ("transformers", "peft", "unsloth", "torchtune", "generic")
+LLAMACPP_ENGINES = ("llamacpp", "ollama")
 OPTIMIZERS = ("adamw", "adamw8bit", "paged_adamw", "paged_adamw8bit", "adafactor", "sgd")
 STRATEGIES = ("single", "ddp", "fsdp", "fsdp_offload", "tp", "layer_split")
 LORA_TARGETS = ("qv", "qkvo", "all")
@@ -126,9 +131,17 @@ class FitRequest:
     gpu_name: str | None = None  # vLLM keeps small defaults on A100s whatever their memory
     cuda_context_gib: float | None = None
     llamacpp_ubatch: int = LLAMACPP_UBATCH
+    gpu_layers: int | None = None  # llama.cpp -ngl / Ollama num_gpu: None = every layer and the output on the GPU
 
     def with_changes(self, **changes) -> "FitRequest":
         return replace(self, **changes)
+
+    @property
+    def runtime(self) -> str:
+        """The code that runs the model: llamacpp (llama.cpp, Ollama), vllm, or torch."""
+        if self.engine in LLAMACPP_ENGINES:
+            return "llamacpp"
+        return "vllm" if self.engine == "vllm" else ("generic" if self.engine == "generic" else "torch")
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,7 +198,7 @@ def validate(arch: ModelArch, req: FitRequest) -> None:
         if not isinstance(value, int) or value < 1 or value > top:
             raise _err(translate("FitErrors", "{field} must be between 1 and {top}, got {value}").format(
                 field=name, top=top, value=value))
-    if not 0.05 <= req.gpu_memory_utilization <= 1.0:
+    if not (isinstance(req.gpu_memory_utilization, (int, float)) and 0.05 <= req.gpu_memory_utilization <= 1.0):
         raise _err(translate("FitErrors", "{field} must be between 1 and {top}, got {value}").format(
             field="gpu_memory_utilization", top=1, value=req.gpu_memory_utilization))
     fmt = weight_format(arch, req)
@@ -197,27 +210,38 @@ def validate(arch: ModelArch, req: FitRequest) -> None:
             raise _err(translate("FitErrors", "Full fine-tuning needs 16- or 32-bit weights; use QLoRA for 4-bit"), ("lora", "qlora"))
         if req.method == "qlora" and fmt not in BNB_4BIT:
             raise _err(translate("FitErrors", "QLoRA uses 4-bit base weights (nf4 or fp4)"), BNB_4BIT)
-        if req.engine in ("vllm", "llamacpp"):
+        if req.engine not in TRAIN_ENGINES:
             raise _err(translate("FitErrors", "Training runs on transformers/PyTorch, not {engine}").format(
-                engine=req.engine), ("transformers", "generic"))
+                engine=req.engine), TRAIN_ENGINES[:4])
     else:
         if req.strategy in ("fsdp", "fsdp_offload"):
             raise _err(translate("FitErrors", "{strategy} is a training strategy; for inference use tp or layer_split").format(
                 strategy=req.strategy), ("tp", "layer_split"))
-        if req.engine == "llamacpp" and not (gguf or fmt in ("fp32", "fp16", "bf16")):
+        if req.runtime == "llamacpp" and not (gguf or fmt in ("fp32", "fp16", "bf16")):
             raise _err(translate("FitErrors", "llama.cpp runs GGUF weights, not {weights}").format(weights=fmt), GGUF_FORMATS)
-        if req.engine in ("transformers", "vllm") and gguf:
+        if req.runtime in ("torch", "vllm") and gguf:
             raise _err(translate("FitErrors", "{weights} is a llama.cpp format: use --engine llamacpp").format(weights=fmt), ("llamacpp",))
-        if req.kv_dtype in ("q8_0", "q4_0") and req.engine not in ("llamacpp", "generic"):
+        if req.kv_dtype in ("q8_0", "q4_0") and req.runtime == "llamacpp" and req.attention == "eager":
+            raise _err(translate("FitErrors", "A quantised KV cache needs flash attention (llama.cpp -fa on, Ollama OLLAMA_FLASH_ATTENTION=1)"), ("flash",))
+        if req.kv_dtype in ("q8_0", "q4_0") and req.runtime not in ("llamacpp", "generic"):
             raise _err(translate("FitErrors", "A {kv} KV cache is a llama.cpp option").format(kv=req.kv_dtype), ("fp16", "fp8"))
-        if req.kv_dtype == "fp8" and req.engine not in ("vllm", "generic"):
+        if req.kv_dtype == "fp8" and req.runtime not in ("vllm", "generic"):
             raise _err(translate("FitErrors", "An FP8 KV cache is a vLLM option").format(), ("fp16", "q8_0", "q4_0"))
+    if req.gpu_layers is not None and not (isinstance(req.gpu_layers, int) and 0 <= req.gpu_layers <= arch.layers + 1):
+        raise _err(translate("FitErrors", "{field} must be between {low} and {top}, got {value}").format(
+            field="gpu_layers", low=0, top=arch.layers + 1, value=req.gpu_layers))
+    for name in ("cuda_context_gib", "gpu_total_gib"):
+        value = getattr(req, name)
+        if value is not None and not (isinstance(value, (int, float)) and 0 <= value < 1e6):
+            raise _err(translate("FitErrors", "{field} must be between {low} and {top}, got {value}").format(
+                field=name, low=0, top=1000000, value=value))
     if req.strategy == "single" and req.gpus > 1:
         raise _err(translate("FitErrors", "With {gpus} GPUs pick a strategy"), STRATEGIES[1:])
     if req.strategy == "tp" and req.gpus > 1 and req.gpus not in tp_sizes(arch, req.gpus):
         valid = [n for n in tp_sizes(arch, 1024) if n > 1][:8]
         raise _err(translate("FitErrors", "Tensor parallel cannot split {heads} attention heads and {kv} KV heads over {gpus} GPUs; valid GPU counts: {valid}").format(
-            heads=arch.heads, kv=arch.kv_heads, gpus=req.gpus, valid=", ".join(str(n) for n in valid) or "1"))
+            heads=arch.heads, kv=arch.kv_heads, gpus=req.gpus, valid=", ".join(str(n) for n in valid) or "1"),
+            tuple(str(n) for n in valid) or ("1",))
 
 
 def tp_sizes(arch: ModelArch, top: int) -> tuple[int, ...]:
@@ -311,7 +335,7 @@ def estimate(arch: ModelArch, req: FitRequest) -> Estimate:
 def _context_bytes(req: FitRequest) -> float:
     if req.cuda_context_gib is not None:
         return req.cuda_context_gib * GIB
-    return (CUDA_CONTEXT_LLAMACPP_GIB if req.engine == "llamacpp" else CUDA_CONTEXT_TORCH_GIB) * GIB
+    return (CUDA_CONTEXT_LLAMACPP_GIB if req.runtime == "llamacpp" else CUDA_CONTEXT_TORCH_GIB) * GIB
 
 
 def _act_bytes(fmt: str) -> int:
@@ -331,19 +355,29 @@ def _inference(arch: ModelArch, req: FitRequest) -> Estimate:
     b_act = _act_bytes(fmt)
     h, ffn = arch.hidden, arch.ffn_width * max(1, arch.experts_per_token or 1)
     kv_dtype = req.kv_dtype
-    if fmt == "fp32" and kv_dtype in ("fp16", "bf16") and req.engine == "transformers":
+    if fmt == "fp32" and kv_dtype in ("fp16", "bf16") and req.runtime == "torch":
         kv_dtype = "fp32"  # the cache takes the model's dtype in transformers
-    honour = req.engine != "generic"
+    honour = req.runtime != "generic"
     if arch.sliding_window and arch.sliding_layers and honour and req.seq > arch.sliding_window:
         notes.append(translate("FitNotes", "{layers} of {total} layers use a {window}-token sliding window: their KV cache stops growing there").format(
             layers=arch.sliding_layers, total=arch.layers, window=arch.sliding_window))
 
-    if req.engine == "llamacpp":
+    if req.runtime == "llamacpp":
         # Weights: with full offload the token-embedding table stays in host memory (research 1.8).
-        host += by_kind[EMBED]
-        parts["weights"] = (weights - by_kind[EMBED]) / n
+        # -ngl N puts the last N repeating layers (weights and their KV cells) on the GPU and the
+        # output layer too when N > n_layer (llama.cpp llama-model.cpp: i_gpu_start = n_layer - ngl;
+        # the output goes to the GPU when ngl > n_layer). The rest stays in system RAM.
+        layers = max(1, arch.layers)
+        ngl = layers + 1 if req.gpu_layers is None else req.gpu_layers
+        on_gpu = min(ngl, layers) / layers
+        layer_w = by_kind[LINEAR] + by_kind[OTHER]
+        head_gpu = by_kind[HEAD] if ngl > layers else 0.0
+        host += by_kind[EMBED] + layer_w * (1 - on_gpu) + (by_kind[HEAD] - head_gpu)
+        parts["weights"] = (layer_w * on_gpu + head_gpu) / n
         n_ctx = -(-req.seq // LLAMACPP_CTX_PAD) * LLAMACPP_CTX_PAD
-        parts["kv_cache"] = kv_cache_bytes(arch, n_ctx, req.batch, kv_dtype, honour_window=True) / n
+        kv_all = kv_cache_bytes(arch, n_ctx, req.batch, kv_dtype, honour_window=True)
+        parts["kv_cache"] = kv_all * on_gpu / n
+        host += kv_all * (1 - on_gpu)
         n_ub = min(req.llamacpp_ubatch, n_ctx * req.batch)
         logits = arch.vocab * n_ub * 4
         ffn_buf = n_ub * (3 * arch.intermediate + 4 * h) * 4
@@ -352,7 +386,7 @@ def _inference(arch: ModelArch, req: FitRequest) -> Estimate:
         parts["engine_buffers"] = max(kq, logits, ffn_buf) * (1 + LLAMACPP_GRAPH_EXTRA)
         notes.append(translate("FitNotes", "llama.cpp keeps the token-embedding table ({gib:.2f} GiB) in system RAM").format(
             gib=by_kind[EMBED] / GIB))
-    elif req.engine == "vllm":
+    elif req.runtime == "vllm":
         parts["weights"] = weights / tp if req.strategy == "tp" else weights / n
         parts["kv_cache"] = kv_cache_bytes(arch, req.seq, req.batch, kv_dtype, tp=tp, honour_window=True) / (
             n if req.strategy == "layer_split" else 1)
@@ -535,7 +569,10 @@ def _train(arch: ModelArch, req: FitRequest) -> Estimate:
         v = arch.vocab / (n if strategy == "tp" else 1)
         lb = 4 if precision == "fp32" else 2
         if req.fused_loss:
-            logits = tokens * v * (lb + 4 + 4) / LOSS_CHUNKS
+            # Cut Cross-Entropy (Wijmans et al. 2024; unsloth calls cut_cross_entropy.linear_cross_entropy,
+            # unsloth_zoo/loss_utils.py): logits are computed block by block in on-chip memory and never
+            # stored; what stays per token is the fp32 log-sum-exp and the label.
+            logits = tokens * (4 + 8)
         elif req.chunked_loss:
             logits = tokens * v * (lb + 8 / LOSS_CHUNKS)
         else:

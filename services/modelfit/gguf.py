@@ -20,6 +20,7 @@ MAX_TENSORS = 1_000_000
 MAX_KV = 1_000_000
 MAX_STRING = 64 * 1024 * 1024
 MAX_ARRAY = 50_000_000
+MAX_DEPTH = 8  # arrays of arrays: real files nest one level
 
 # metadata value types
 _SCALARS = {0: "<B", 1: "<b", 2: "<H", 3: "<h", 4: "<I", 5: "<i", 6: "<f", 7: "<?", 10: "<Q", 11: "<q", 12: "<d"}
@@ -95,7 +96,9 @@ class _Reader:
             raise GgufError("implausible string length in the GGUF header")
         self.fh.seek(length, 1)
 
-    def value(self, vtype: int) -> Any:
+    def value(self, vtype: int, depth: int = 0) -> Any:
+        if depth > MAX_DEPTH:
+            raise GgufError("GGUF metadata arrays nested too deeply")
         if vtype in _SCALARS:
             return self.unpack(_SCALARS[vtype])
         if vtype == T_STRING:
@@ -118,7 +121,7 @@ class _Reader:
                     return _ArrayLen(count)
                 raw = self.read(size * count)
                 return list(struct.unpack("<" + fmt[1:] * count, raw))
-            return [self.value(item_type) for _ in range(count)]
+            return [self.value(item_type, depth + 1) for _ in range(count)]
         raise GgufError(f"unknown GGUF metadata type {vtype}")
 
 
@@ -162,41 +165,3 @@ def parse(fh: BinaryIO) -> GgufHeader:
         offset = r.unpack("<Q")
         tensors.append(GgufTensor(name, shape, ggml_type, offset))
     return GgufHeader(version, metadata, tuple(tensors))
-
-
-# ---- writing (used to build small test files and fixtures)
-def _w_string(s: str) -> bytes:
-    raw = s.encode("utf-8")
-    return struct.pack("<Q", len(raw)) + raw
-
-
-def _w_value(value: Any) -> tuple[int, bytes]:
-    if isinstance(value, bool):
-        return 7, struct.pack("<?", value)
-    if isinstance(value, int):
-        return (4, struct.pack("<I", value)) if 0 <= value < 2**32 else (11, struct.pack("<q", value))
-    if isinstance(value, float):
-        return 6, struct.pack("<f", value)
-    if isinstance(value, str):
-        return T_STRING, _w_string(value)
-    if isinstance(value, (list, tuple)):
-        if value and isinstance(value[0], str):
-            return T_ARRAY, struct.pack("<IQ", T_STRING, len(value)) + b"".join(_w_string(v) for v in value)
-        body = b"".join(struct.pack("<i", int(v)) for v in value)
-        return T_ARRAY, struct.pack("<IQ", 5, len(value)) + body
-    raise TypeError(f"cannot write {type(value).__name__} to GGUF metadata")
-
-
-def build(metadata: dict[str, Any], tensors: list[tuple[str, tuple[int, ...], int]], version: int = 3) -> bytes:
-    """Bytes of a GGUF header (no tensor data) for ``tensors`` = (name, shape, ggml type)."""
-    out = [MAGIC, struct.pack("<IQQ", version, len(tensors), len(metadata))]
-    for key, value in metadata.items():
-        vtype, raw = _w_value(value)
-        out += [_w_string(key), struct.pack("<I", vtype), raw]
-    offset = 0
-    for name, shape, ggml_type in tensors:
-        out += [_w_string(name), struct.pack("<I", len(shape)), b"".join(struct.pack("<Q", d) for d in shape),
-                struct.pack("<IQ", ggml_type, offset)]
-        t = GgufTensor(name, shape, ggml_type, offset)
-        offset += (t.nbytes + 31) // 32 * 32
-    return b"".join(out)

@@ -5,9 +5,9 @@ import unicodedata
 from typing import Any, Callable
 
 from services.i18n import Msg, translate
-from services.modelfit.estimate import COMPONENTS
+from services.modelfit.estimate import COMPONENTS, GIB
 from services.modelfit.gpus import GpuSpec
-from services.modelfit.solver import FitAnswer
+from services.modelfit.solver import FitAnswer, vllm_needs_bytes
 from services.modelfit.speed import SpeedEstimate
 
 COMPONENT_LABELS: dict[str, Msg] = {
@@ -25,11 +25,40 @@ COMPONENT_LABELS: dict[str, Msg] = {
 }
 
 
+GRID_STATUS: dict[str, Msg] = {
+    "fits": translate("FitReport", "fits"),
+    "tight": translate("FitReport", "tight"),
+    "no": translate("FitReport", "no"),
+    "invalid": translate("FitReport", "n/a"),
+}
+
+
+def as_measured(est) -> dict[str, float]:
+    """The figure each common counter would show for this run, so a measurement can be compared
+    with the same thing: torch.cuda.max_memory_allocated (no CUDA context, no allocator slack),
+    max_memory_reserved (no CUDA context), an engine's own log (vLLM's profiling lines: weights,
+    non-torch, activation peak, KV cache; llama.cpp's buffer lines), and nvidia-smi (everything
+    the process holds; vLLM: its whole share of the card when the card is known)."""
+    parts = est.parts
+
+    def without(*drop: str) -> float:
+        return sum(v for k, v in parts.items() if k not in drop) / GIB
+
+    smi = est.per_gpu_gib + est.engine_reserved_bytes / GIB
+    return {
+        "torch_max_allocated_gib": _r(without("cuda_context", "allocator", "cuda_graphs")),
+        "torch_max_reserved_gib": _r(without("cuda_context", "cuda_graphs")),
+        "engine_log_gib": _r(without("cuda_context", "allocator", "cuda_graphs")),
+        "nvidia_smi_gib": _r(smi),
+    }
+
+
 def _r(x: float | None, digits: int = 3) -> float | None:
     return None if x is None else round(float(x), digits)
 
 
-def answer_to_json(ans: FitAnswer, gpu: GpuSpec | None, speed: SpeedEstimate | None) -> dict[str, Any]:
+def answer_to_json(ans: FitAnswer, gpu: GpuSpec | None, speed: SpeedEstimate | None,
+                   offload_speed: SpeedEstimate | None = None) -> dict[str, Any]:
     est = ans.estimate
     req = est.request
     return {
@@ -42,12 +71,38 @@ def answer_to_json(ans: FitAnswer, gpu: GpuSpec | None, speed: SpeedEstimate | N
             "lora_rank": req.lora_rank if req.method != "full" else None, "lora_targets": req.lora_targets if req.method != "full" else None,
             "grad_ckpt": req.grad_ckpt if req.task == "train" else None, "optimizer": req.optimizer if req.task == "train" else None,
             "gpus": req.gpus, "strategy": req.strategy, "attention": req.attention,
+            "activation_offload": req.activation_offload if req.task == "train" else None,
+            "chunked_loss": req.chunked_loss if req.task == "train" else None,
+            "fused_loss": req.fused_loss if req.task == "train" else None,
+            "optimizer_in_backward": req.optimizer_in_backward if req.task == "train" else None,
+            "compile": req.compile if req.task == "train" else None,
+            "lora_output": req.lora_on_output if req.task == "train" and req.method != "full" else None,
+            "lora_dtype": ("fp32" if req.lora_adapter_bytes == 4 else "bf16") if req.task == "train" and req.method != "full" else None,
+            "kbit_fp32_cast": req.kbit_fp32_upcast if req.task == "train" and req.method == "qlora" else None,
+            "gpu_memory_utilization": req.gpu_memory_utilization if req.runtime == "vllm" else None,
+            "gpu_layers": req.gpu_layers if req.runtime == "llamacpp" else None,
         },
         "per_gpu_gib": _r(est.per_gpu_gib),
         "total_gib": _r(est.total_gib),
         "breakdown": {k: _r(v) for k, v in est.breakdown_gib().items()},
         "host_gib": _r(est.host_bytes / 2**30),
         "engine_reserved_gib": _r(est.engine_reserved_bytes / 2**30),
+        "as_measured": as_measured(est),
+        "vllm": None if req.runtime != "vllm" else {
+            "needs_gib": _r(vllm_needs_bytes(est) / GIB),
+            "cuda_graphs_gib": _r(est.gib("cuda_graphs")),
+            "takes_at_start_gib": _r(ans.vllm_takes_gib),
+            "gpu_memory_utilization": req.gpu_memory_utilization,
+            "starts": ans.fits,
+            "largest_max_model_len": ans.max_seq,
+        },
+        "offload": None if ans.offload is None else {
+            "gpu_layers": ans.offload.gpu_layers, "layers": ans.offload.layers,
+            "flag": f"-ngl {ans.offload.gpu_layers}" if req.engine == "llamacpp" else f"num_gpu {ans.offload.gpu_layers}",
+            "gpu_gib": _r(ans.offload.gpu_gib), "host_gib": _r(ans.offload.host_gib),
+            "decode_tokens_per_s": None if offload_speed is None else _r(offload_speed.decode_tokens_per_s, 1),
+            "speed_label": "rough estimate: GPU layers at 61% of the card's bandwidth, the rest at 61% of the RAM bandwidth",
+        },
         "gpu": None if gpu is None else {"name": gpu.name, "budget_gib": _r(gpu.memory_gib), "live_free_memory": gpu.live},
         "fits": ans.fits,
         "headroom_gib": _r(ans.headroom_gib),
@@ -69,7 +124,7 @@ def answer_to_json(ans: FitAnswer, gpu: GpuSpec | None, speed: SpeedEstimate | N
 
 
 def answer_lines(ans: FitAnswer, gpu: GpuSpec | None, speed: SpeedEstimate | None,
-                 render: Callable[[Msg | str], str]) -> list[str]:
+                 render: Callable[[Msg | str], str], offload_speed: SpeedEstimate | None = None) -> list[str]:
     est = ans.estimate
     req = est.request
     lines = [render(translate("FitReport", "{model}: {params:.2f} B parameters, {weights} weights").format(
@@ -89,6 +144,9 @@ def answer_lines(ans: FitAnswer, gpu: GpuSpec | None, speed: SpeedEstimate | Non
         lines.append(render(translate("FitReport", "Plus {gib:.2f} GiB in system RAM").format(gib=est.host_bytes / 2**30)))
     if est.engine_reserved_bytes:
         lines.append(render(translate("FitReport", "vLLM reserves {gib:.2f} GiB more for extra KV cache").format(gib=est.engine_reserved_bytes / 2**30)))
+    if req.runtime == "vllm" and ans.vllm_takes_gib is not None:
+        lines.append(render(translate("FitReport", "vLLM needs {needs:.2f} GiB for max_model_len {seq}; at start it takes {takes:.2f} GiB ({util:.0%} of the card + CUDA graphs)").format(
+            needs=vllm_needs_bytes(est) / GIB, seq=req.seq, takes=ans.vllm_takes_gib, util=req.gpu_memory_utilization)))
     if gpu is not None and ans.fits is not None:
         what = translate("FitReport", "free now") if gpu.live else translate("FitReport", "total")
         if ans.fits:
@@ -97,9 +155,22 @@ def answer_lines(ans: FitAnswer, gpu: GpuSpec | None, speed: SpeedEstimate | Non
         else:
             lines.append(render(translate("FitReport", "Does NOT fit on {gpu} ({budget:.1f} GiB {what}): {short:.2f} GiB short").format(
                 gpu=gpu.name, budget=gpu.memory_gib, what=what, short=-ans.headroom_gib)))
+        if ans.fits is not None and req.runtime == "vllm" and req.gpu_total_gib is not None:
+            lines.append(render(translate("FitReport", "vLLM starts with this max_model_len") if ans.fits
+                                else translate("FitReport", "vLLM does not start with this max_model_len")))
         if ans.max_seq is not None:
-            lines.append(render(translate("FitReport", "Largest context that fits: {seq} tokens").format(seq=ans.max_seq) if ans.max_seq
-                                else translate("FitReport", "No context length fits with these settings")))
+            if req.runtime == "vllm" and ans.max_seq:
+                lines.append(render(translate("FitReport", "Largest max_model_len vLLM starts with: {seq} tokens").format(seq=ans.max_seq)))
+            else:
+                lines.append(render(translate("FitReport", "Largest context that fits: {seq} tokens").format(seq=ans.max_seq) if ans.max_seq
+                                    else translate("FitReport", "No context length fits with these settings")))
+        if ans.offload is not None:
+            flag = f"-ngl {ans.offload.gpu_layers}" if req.engine == "llamacpp" else f"num_gpu {ans.offload.gpu_layers}"
+            lines.append(render(translate("FitReport", "Partial offload: {n} of {total} layers on the GPU ({flag}), {gpu:.2f} GiB there and {host:.2f} GiB in system RAM").format(
+                n=min(ans.offload.gpu_layers, ans.offload.layers), total=ans.offload.layers, flag=flag, gpu=ans.offload.gpu_gib, host=ans.offload.host_gib)))
+            if offload_speed is not None and offload_speed.decode_tokens_per_s:
+                lines.append(render(translate("FitReport", "Estimate for that split: about {tps:.1f} tokens/s generated (rough: RAM bandwidth limits the layers on the CPU)").format(
+                    tps=offload_speed.decode_tokens_per_s)))
         if ans.max_batch:
             lines.append(render(translate("FitReport", "Largest batch that fits: {batch}").format(batch=ans.max_batch)))
         if ans.max_lora_rank:

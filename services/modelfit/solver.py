@@ -33,11 +33,45 @@ def _largest(fits: Callable[[int], bool], low: int, high: int) -> int:
     return lo
 
 
+def vllm_needs_bytes(est: Estimate) -> float:
+    """What vLLM must find inside its ``gpu_memory_utilization`` share to start: weights, the profiling
+    run's activation peak, non-torch memory, the CUDA context and the KV cache for ``max_model_len`` x
+    sequences (vLLM refuses to start when that KV cache does not fit in what is left). CUDA graphs are
+    captured after the budget is set and sit outside it (vllm#7553)."""
+    return sum(v for k, v in est.parts.items() if k != "cuda_graphs")
+
+
+def vllm_takes_bytes(est: Estimate) -> float | None:
+    """What vLLM takes at start: its share of the card plus the CUDA graphs (None without a card)."""
+    req = est.request
+    if req.gpu_total_gib is None:
+        return None
+    return req.gpu_memory_utilization * req.gpu_total_gib * GIB + est.parts.get("cuda_graphs", 0.0)
+
+
+def fits_in(est: Estimate, budget_bytes: float) -> bool:
+    """The verdict. vLLM: it starts (the model's needs fit its share of the card, and that share plus
+    the CUDA graphs fits the memory there is); other engines: the per-GPU peak fits."""
+    if est.request.runtime == "vllm" and est.request.gpu_total_gib is not None:
+        share = est.request.gpu_memory_utilization * est.request.gpu_total_gib * GIB
+        return vllm_needs_bytes(est) <= share and vllm_takes_bytes(est) <= budget_bytes
+    return est.per_gpu_bytes <= budget_bytes
+
+
 def _fits_at(arch: ModelArch, req: FitRequest, budget_bytes: float, **change) -> bool:
     try:
-        return estimate(arch, req.with_changes(**change)).per_gpu_bytes <= budget_bytes
+        return fits_in(estimate(arch, req.with_changes(**change)), budget_bytes)
     except ModelInputError:
         return False
+
+
+def max_gpu_layers(arch: ModelArch, req: FitRequest, budget_bytes: float) -> int:
+    """llama.cpp / Ollama: the most layers (-ngl / num_gpu) that fit; n_layer + 1 = all plus the output."""
+    if _fits_at(arch, req, budget_bytes, gpu_layers=arch.layers + 1):
+        return arch.layers + 1
+    if not _fits_at(arch, req, budget_bytes, gpu_layers=0):
+        return -1
+    return _largest(lambda n: _fits_at(arch, req, budget_bytes, gpu_layers=n), 0, arch.layers + 1)
 
 
 def max_seq_that_fits(arch: ModelArch, req: FitRequest, budget_bytes: float, upper: int | None = None) -> int:
@@ -70,7 +104,7 @@ def _try(arch: ModelArch, req: FitRequest, budget: float, code: str, text: Msg, 
         est = estimate(arch, new)
     except ModelInputError:
         return None
-    return Suggestion(code, text, new, est.per_gpu_gib, est.per_gpu_bytes <= budget)
+    return Suggestion(code, text, new, est.per_gpu_gib, fits_in(est, budget))
 
 
 def suggestions(arch: ModelArch, req: FitRequest, budget_bytes: float, current: Estimate | None = None,
@@ -81,7 +115,7 @@ def suggestions(arch: ModelArch, req: FitRequest, budget_bytes: float, current: 
     fmt = weight_format(arch, req)
     found: list[Suggestion | None] = []
     if req.task == "inference":
-        if req.engine == "llamacpp":
+        if req.runtime == "llamacpp":
             for q in ("q6_k", "q5_k_m", "q4_k_m", "q4_0"):
                 if q in GGUF_FORMATS and q != fmt and arch.groups == ():
                     found.append(_try(arch, req, budget_bytes, f"weights_{q}", translate("FitSuggest", "Use {fmt} weights").format(fmt=q.upper()), weights=q))
@@ -89,15 +123,15 @@ def suggestions(arch: ModelArch, req: FitRequest, budget_bytes: float, current: 
                 found.append(_try(arch, req, budget_bytes, "kv_q8_0", translate("FitSuggest", "Quantise the KV cache to q8_0 (-ctk q8_0 -ctv q8_0, needs flash attention)"), kv_dtype="q8_0", attention="flash"))
         else:
             if fmt in ("fp32", "bf16", "fp16"):
-                if req.engine == "vllm":
+                if req.runtime == "vllm":
                     found.append(_try(arch, req, budget_bytes, "weights_fp8", translate("FitSuggest", "Load FP8 weights"), weights="fp8"))
                 found.append(_try(arch, req, budget_bytes, "weights_int8", translate("FitSuggest", "Load the weights in 8-bit (bitsandbytes)"), weights="int8"))
                 found.append(_try(arch, req, budget_bytes, "weights_nf4", translate("FitSuggest", "Load the weights in 4-bit NF4 (bitsandbytes)"), weights="nf4"))
-            if req.engine == "vllm" and req.kv_dtype in ("fp16", "bf16"):
+            if req.runtime == "vllm" and req.kv_dtype in ("fp16", "bf16"):
                 found.append(_try(arch, req, budget_bytes, "kv_fp8", translate("FitSuggest", "Store the KV cache in FP8 (--kv-cache-dtype fp8)"), kv_dtype="fp8"))
-            if req.engine == "vllm":
+            if req.runtime == "vllm":
                 found.append(_try(arch, req, budget_bytes, "vllm_small_batch", translate("FitSuggest", "Lower --max-num-seqs to 32 and --max-num-batched-tokens to 2048"), vllm_max_seqs=32, vllm_max_batched_tokens=2048))
-            if req.engine == "transformers" and fmt in ("fp32", "bf16", "fp16"):
+            if req.runtime == "torch" and fmt in ("fp32", "bf16", "fp16"):
                 found.append(_try(arch, req, budget_bytes, "engine_llamacpp", translate("FitSuggest", "Run a Q4_K_M GGUF in llama.cpp"), engine="llamacpp", weights="q4_k_m", kv_dtype="fp16"))
         if req.attention == "eager":
             found.append(_try(arch, req, budget_bytes, "flash_attention", translate("FitSuggest", "Use flash attention / SDPA"), attention="flash"))
@@ -107,7 +141,7 @@ def suggestions(arch: ModelArch, req: FitRequest, budget_bytes: float, current: 
         if req.optimizer == "adamw":
             found.append(_try(arch, req, budget_bytes, "adamw8bit", translate("FitSuggest", "Use the 8-bit AdamW optimizer"), optimizer="adamw8bit"))
             found.append(_try(arch, req, budget_bytes, "paged_adamw8bit", translate("FitSuggest", "Use paged 8-bit AdamW (states spill to system RAM)"), optimizer="paged_adamw8bit"))
-        if not req.chunked_loss and arch.family == "decoder":
+        if not (req.chunked_loss or req.fused_loss) and arch.family == "decoder":
             found.append(_try(arch, req, budget_bytes, "chunked_loss", translate("FitSuggest", "Use a chunked / fused cross-entropy loss"), chunked_loss=True))
         if req.method == "full":
             found.append(_try(arch, req, budget_bytes, "lora", translate("FitSuggest", "Train LoRA adapters instead of all weights"), method="lora", precision=None, weights="bf16"))
@@ -144,12 +178,16 @@ def suggestions(arch: ModelArch, req: FitRequest, budget_bytes: float, current: 
     for gpus in (2, 4, 8):
         if gpus <= req.gpus:
             continue
-        strategy = ("tp" if req.engine == "vllm" else "layer_split") if req.task == "inference" else "fsdp"
+        strategy = ("tp" if req.runtime == "vllm" else "layer_split") if req.task == "inference" else "fsdp"
         s = _try(arch, req, budget_bytes, f"gpus_{gpus}", translate("FitSuggest", "Split across {gpus} GPUs ({strategy})").format(gpus=gpus, strategy=strategy),
                  gpus=gpus, strategy=strategy)
         if s is not None and s.fits:
             found.append(s)
             break
+    if req.task == "train" and req.grad_ckpt and not req.activation_offload:
+        found.append(_try(arch, req, budget_bytes, "activation_offload", translate(
+            "FitSuggest", "Offload the checkpointed activations to system RAM (unsloth's gradient checkpointing, torchtune enable_activation_offloading)"),
+            activation_offload=True))
     useful = [s for s in found if s is not None and s.per_gpu_gib < current.per_gpu_gib - 0.01]
     # What fits first; buying GPUs last; then the smaller figure.
     useful.sort(key=lambda s: (not s.fits, s.code.startswith("gpus_"), s.per_gpu_gib))
@@ -167,6 +205,8 @@ class FitAnswer:
     max_batch: int | None
     max_lora_rank: int | None
     suggestions: tuple[Suggestion, ...]
+    offload: "OffloadPlan | None" = None  # llama.cpp / Ollama when the whole model does not fit
+    vllm_takes_gib: float | None = None  # vLLM: its share of the card + CUDA graphs, taken at start
 
     @property
     def headroom_gib(self) -> float | None:
@@ -175,17 +215,40 @@ class FitAnswer:
 
 def answer(arch: ModelArch, req: FitRequest, budget_gib: float | None, *, with_suggestions: bool = True) -> FitAnswer:
     est = estimate(arch, req)
+    takes = vllm_takes_bytes(est) if req.runtime == "vllm" else None
     if budget_gib is None:
-        return FitAnswer(est, None, None, None, None, None, ())
+        return FitAnswer(est, None, None, None, None, None, (), None, None if takes is None else takes / GIB)
     budget = budget_gib * GIB
-    fits = est.per_gpu_bytes <= budget
+    fits = fits_in(est, budget)
     sugg: tuple[Suggestion, ...] = ()
     if with_suggestions and not fits:
         sugg = tuple(suggestions(arch, req, budget, est))
+    offload = None
+    if not fits and req.runtime == "llamacpp" and req.gpu_layers is None:
+        offload = offload_plan(arch, req, budget)
     return FitAnswer(
         est, budget_gib, fits,
         max_seq_that_fits(arch, req, budget),
         max_batch_that_fits(arch, req, budget, upper=1024),
         max_lora_rank_that_fits(arch, req, budget) or None,
-        sugg,
+        sugg, offload, None if takes is None else takes / GIB,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class OffloadPlan:
+    """llama.cpp / Ollama partial offload: ``gpu_layers`` of ``layers`` on the GPU, the rest in RAM."""
+
+    gpu_layers: int  # -ngl / num_gpu value
+    layers: int
+    gpu_gib: float
+    host_gib: float
+    estimate: Estimate
+
+
+def offload_plan(arch: ModelArch, req: FitRequest, budget_bytes: float) -> OffloadPlan | None:
+    n = max_gpu_layers(arch, req, budget_bytes)
+    if n < 0:
+        return None
+    est = estimate(arch, req.with_changes(gpu_layers=n))
+    return OffloadPlan(n, arch.layers, est.per_gpu_gib, est.host_bytes / GIB, est)

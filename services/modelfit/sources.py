@@ -3,6 +3,7 @@ GGUF headers, or a bare parameter count. Nothing here loads weights."""
 from __future__ import annotations
 
 import json
+import math
 import re
 import struct
 from pathlib import Path
@@ -47,10 +48,59 @@ def _first(cfg: dict, *keys: str, default: Any = None) -> Any:
     return default
 
 
-def _as_int(value: Any, field: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value):
-        raise _bad(translate("FitErrors", "Field {field} must be a whole number, got {value}"), field=field, value=value)
-    return int(value)
+# Optional integer fields and the largest value that is still a model, not a typo.
+OPTIONAL_LIMITS = {"experts": 4096, "experts_per_token": 4096, "moe_intermediate": 2_000_000,
+                   "sliding_window": 1 << 26, "sliding_layers": 2000, "max_context": 1 << 28}
+MAX_DIM = 1 << 40  # one tensor dimension
+
+
+class _NotANumber(str):
+    """NaN / Infinity / -Infinity in a JSON file: kept as a marker so the field that holds it is named
+    when it is read (a number field refuses it; a field nobody reads does no harm)."""
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+def _show(value: Any) -> str:
+    """A hostile value shortened for a one-line message."""
+    text = repr(value) if not isinstance(value, str) else value
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _as_int(value: Any, field: str, low: int = 1, high: int | None = None) -> int:
+    """A whole number from a config/metadata field: no bools, strings, NaN, infinities or fractions,
+    and within [low, high] (high from LIMITS / OPTIONAL_LIMITS when not given)."""
+    high = high if high is not None else LIMITS.get(field) or OPTIONAL_LIMITS.get(field)
+    if (isinstance(value, bool) or not isinstance(value, (int, float))
+            or (isinstance(value, float) and (not math.isfinite(value) or value != int(value)))):
+        raise _bad(translate("FitErrors", "Field {field} must be a whole number, got {value}"), field=field, value=_show(value))
+    number = int(value)
+    if number < low or (high is not None and number > high):
+        raise _bad(translate("FitErrors", "Implausible {field} = {value} in the model description"), field=field, value=_show(value))
+    return number
+
+
+def _opt_int(value: Any, field: str, low: int = 0) -> int | None:
+    return None if value is None else _as_int(value, field, low=low)
+
+
+def _as_bool(value: Any, field: str) -> bool:
+    if isinstance(value, bool) or value in (0, 1):
+        return bool(value)
+    raise _bad(translate("FitErrors", "Field {field} must be true or false, got {value}"), field=field, value=_show(value))
+
+
+def _params_b(value: Any) -> int:
+    if isinstance(value, (bool, _NotANumber)) or not isinstance(value, (int, float, str)):
+        raise _bad(translate("FitErrors", "Field {field} must be a number, got {value}"), field="params_b", value=_show(value))
+    try:
+        number = float(value)
+    except ValueError:
+        raise _bad(translate("FitErrors", "Field {field} must be a number, got {value}"), field="params_b", value=_show(value)) from None
+    if not math.isfinite(number) or not 1e6 <= number * 1e9 <= MAX_PARAMS:
+        raise _bad(translate("FitErrors", "Implausible {field} = {value} in the model description"), field="params_b", value=_show(value))
+    return int(round(number * 1e9))
 
 
 def arch_from_config(cfg: dict, model_id: str = "config.json") -> ModelArch:
@@ -80,22 +130,22 @@ def arch_from_config(cfg: dict, model_id: str = "config.json") -> ModelArch:
               "head_dim": _as_int(head_dim, "head_dim"), "intermediate": _as_int(intermediate, "intermediate"),
               "vocab": _as_int(vocab, "vocab")}
     _check_ranges(values)
-    tied = _first(cfg, "tied_embeddings", "tie_word_embeddings", default=model_type in ("gpt2", "bert", "gpt_bigcode", "gemma", "gemma2", "gemma3_text"))
+    tied = _as_bool(_first(cfg, "tied_embeddings", "tie_word_embeddings", default=model_type in ("gpt2", "bert", "gpt_bigcode", "gemma", "gemma2", "gemma3_text")), "tie_word_embeddings")
     act = str(_first(cfg, "hidden_act", "activation_function", default="silu")).lower()
     gated = model_type not in ("gpt2", "bert", "gpt_bigcode", "roberta", "distilbert", "gpt_neox", "opt", "phi")
     mlp = str(cfg.get("mlp", "gated" if gated else "gelu"))
     if model_type in ("", None) and "gelu" in act and "mlp" not in cfg:
         mlp = "gated"
     family = "encoder" if model_type in ("bert", "roberta", "distilbert", "deberta", "deberta-v2", "xlm-roberta") else str(cfg.get("family", "decoder"))
-    experts = int(_first(cfg, "experts", "num_local_experts", "num_experts", "n_routed_experts", default=0) or 0)
-    topk = int(_first(cfg, "experts_per_token", "num_experts_per_tok", default=0) or 0)
-    moe_inter = _first(cfg, "moe_intermediate", "moe_intermediate_size")
+    experts = _as_int(_first(cfg, "experts", "num_local_experts", "num_experts", "n_routed_experts", default=0), "experts", low=0)
+    topk = _as_int(_first(cfg, "experts_per_token", "num_experts_per_tok", default=0), "experts_per_token", low=0)
+    moe_inter = _opt_int(_first(cfg, "moe_intermediate", "moe_intermediate_size"), "moe_intermediate")
     window = _first(cfg, "sliding_window")
     if cfg.get("use_sliding_window") is False:
         window = None
     sliding_layers = 0
     if window:
-        window = _as_int(window, "sliding_window")
+        window = _as_int(window, "sliding_window", low=0)
         layer_types = cfg.get("layer_types")
         pattern = cfg.get("sliding_window_pattern")
         if isinstance(layer_types, list) and layer_types:
@@ -105,18 +155,11 @@ def arch_from_config(cfg: dict, model_id: str = "config.json") -> ModelArch:
         elif model_type == "gemma2":
             sliding_layers = layers // 2 + layers % 2
         elif "sliding_layers" in cfg:
-            sliding_layers = _as_int(cfg["sliding_layers"], "sliding_layers")
+            sliding_layers = _as_int(cfg["sliding_layers"], "sliding_layers", low=0, high=layers)
         else:
             sliding_layers = layers
-    max_ctx = _first(cfg, "max_context", "max_position_embeddings", "n_positions", "max_seq_len")
-    params = None
-    if "params_b" in cfg:
-        try:
-            params = int(round(float(cfg["params_b"]) * 1e9))
-        except (TypeError, ValueError):
-            raise _bad(translate("FitErrors", "Field {field} must be a number, got {value}"), field="params_b", value=cfg["params_b"]) from None
-        if not 0 < params <= MAX_PARAMS:
-            raise _bad(translate("FitErrors", "Implausible {field} = {value} in the model description"), field="params_b", value=cfg["params_b"])
+    max_ctx = _opt_int(_first(cfg, "max_context", "max_position_embeddings", "n_positions", "max_seq_len"), "max_context")
+    params = _params_b(cfg["params_b"]) if "params_b" in cfg else None
     native = None
     qcfg = cfg.get("quantization_config")
     if isinstance(qcfg, dict):
@@ -135,9 +178,9 @@ def arch_from_config(cfg: dict, model_id: str = "config.json") -> ModelArch:
         heads=heads, kv_heads=values["kv_heads"], head_dim=values["head_dim"], intermediate=values["intermediate"],
         vocab=values["vocab"], tied_embeddings=bool(tied), mlp=mlp if mlp in ("gated", "gelu") else "gated",
         family=family, experts=experts, experts_per_token=topk,
-        moe_intermediate=int(moe_inter) if moe_inter else None,
+        moe_intermediate=moe_inter or None,
         qkv_bias=bool(_first(cfg, "qkv_bias", "attention_bias", default=model_type in ("qwen2",))),
-        sliding_window=window or None, sliding_layers=sliding_layers, max_context=int(max_ctx) if max_ctx else None,
+        sliding_window=window or None, sliding_layers=sliding_layers, max_context=max_ctx or None,
         params=params, source=str(cfg.get("source", "config.json")), native_format=native,
     )
 
@@ -154,12 +197,20 @@ def load_config_file(path: Path) -> ModelArch:
     except OSError as exc:
         raise _bad(translate("FitErrors", "Cannot read {path}: {reason}"), path=str(path),
                    reason=exc.strerror or str(exc)) from None
+    cfg = _loads(text, path.name)
+    return arch_from_config(cfg, model_id=path.parent.name or path.name)
+
+
+def _loads(text: str, name: str) -> Any:
+    """JSON without NaN/Infinity (not JSON, though Python accepts them) and without nesting deep
+    enough to exhaust the parser."""
     try:
-        cfg = json.loads(text)
+        return json.loads(text, parse_constant=_NotANumber)
     except json.JSONDecodeError as exc:
         raise _bad(translate("FitErrors", "{path} is not valid JSON (line {line}: {reason})"),
-                   path=path.name, line=exc.lineno, reason=exc.msg) from None
-    return arch_from_config(cfg, model_id=path.parent.name or path.name)
+                   path=name, line=exc.lineno, reason=exc.msg) from None
+    except RecursionError:
+        raise _bad(translate("FitErrors", "{path} is nested too deeply to be a model description"), path=name) from None
 
 
 # ---------------------------------------------------------------- safetensors
@@ -193,9 +244,10 @@ def read_safetensors_header(path: Path) -> dict[str, Any]:
     except OSError as exc:
         raise _bad(translate("FitErrors", "Cannot read {path}: {reason}"), path=str(path), reason=str(exc)) from None
     try:
-        header = json.loads(raw.decode("utf-8").rstrip())
-    except (UnicodeDecodeError, json.JSONDecodeError):
+        text = raw.decode("utf-8").rstrip()
+    except UnicodeDecodeError:
         raise _bad(translate("FitErrors", "{path} is not a safetensors file"), path=path.name) from None
+    header = _loads(text, path.name)
     if not isinstance(header, dict):
         raise _bad(translate("FitErrors", "{path} is not a safetensors file"), path=path.name)
     return header
@@ -221,14 +273,23 @@ def load_safetensors(path: Path) -> ModelArch:
             if name == "__metadata__":
                 continue
             try:
-                shape = tuple(int(d) for d in info["shape"])
-                dtype = str(info["dtype"]).lower()
-                start, end = (int(x) for x in info["data_offsets"])
-            except (KeyError, TypeError, ValueError):
-                raise _bad(translate("FitErrors", "{path} has a damaged tensor entry: {name}"), path=file.name, name=name) from None
+                raw_shape, dtype, offsets = info["shape"], info["dtype"], info["data_offsets"]
+                if not isinstance(raw_shape, list) or len(raw_shape) > 8 or not isinstance(dtype, str) \
+                        or not isinstance(offsets, list) or len(offsets) != 2:
+                    raise TypeError
+            except (KeyError, TypeError):
+                raise _bad(translate("FitErrors", "{path} has a damaged tensor entry: {name}"), path=file.name, name=_show(name)) from None
+            shape = tuple(_as_int(d, f"{_show(name)} shape", low=0, high=MAX_DIM) for d in raw_shape)
+            start, end = (_as_int(x, f"{_show(name)} data_offsets", low=0, high=1 << 50) for x in offsets)
+            if end < start:
+                raise _bad(translate("FitErrors", "{path} has a damaged tensor entry: {name}"), path=file.name, name=_show(name))
+            dtype = dtype.lower()
             numel = 1
             for d in shape:
                 numel *= d
+            if numel > MAX_PARAMS:
+                raise _bad(translate("FitErrors", "Implausible {field} = {value} in the model description"),
+                           field=f"{_show(name)} shape", value=_show(list(shape)))
             kind = classify_tensor(name, len(shape))
             slot = groups.setdefault((kind, dtype), [0, 0])
             slot[0] += numel
@@ -236,6 +297,7 @@ def load_safetensors(path: Path) -> ModelArch:
             shapes[name] = shape
     if not groups:
         raise _bad(translate("FitErrors", "{path} holds no tensors"), path=path.name)
+    _check_total(sum(n for n, _ in groups.values()))
     tensor_groups = tuple(TensorGroup(kind, n, dtype, nbytes) for (kind, dtype), (n, nbytes) in groups.items())
     folder = path if path.is_dir() else path.parent
     config = folder / "config.json"
@@ -282,13 +344,21 @@ def _arch_from_tensor_shapes(shapes: dict[str, tuple[int, ...]], name: str) -> M
 
 
 # ---------------------------------------------------------------- GGUF
-def _meta_int(value: Any) -> int | None:
+def _check_total(params: int) -> None:
+    if not 0 < params <= MAX_PARAMS:
+        raise _bad(translate("FitErrors", "Implausible {field} = {value} in the model description"), field="parameters", value=params)
+
+
+def _meta_int(value: Any, field: str, low: int = 1, limit: str | None = None) -> int | None:
+    """A GGUF metadata number, checked like the config field ``limit`` (the key's name in the message)."""
     if value is None:
         return None
+    high = LIMITS.get(limit or "") or OPTIONAL_LIMITS.get(limit or "") or (1 << 40)
     if isinstance(value, list):  # per-layer arrays (some newer models): take the largest
-        ints = [int(v) for v in value if isinstance(v, (int, float))]
-        return max(ints) if ints else None
-    return int(value)
+        if not value:
+            return None
+        return max(_as_int(v, field, low=0, high=high) for v in value)
+    return _as_int(value, field, low=low, high=high)
 
 
 def load_gguf(path: Path) -> ModelArch:
@@ -298,6 +368,9 @@ def load_gguf(path: Path) -> ModelArch:
         raise _bad(translate("FitErrors", "{path}: {reason}"), path=path.name, reason=str(exc)) from None
     groups: dict[tuple[str, str], list[int]] = {}
     for t in header.tensors:
+        if any(d > MAX_DIM for d in t.shape) or t.numel > MAX_PARAMS:
+            raise _bad(translate("FitErrors", "Implausible {field} = {value} in the model description"),
+                       field=f"{_show(t.name)} shape", value=_show(list(t.shape)))
         try:
             nbytes = t.nbytes
         except gguf.GgufError as exc:
@@ -308,25 +381,27 @@ def load_gguf(path: Path) -> ModelArch:
         slot[1] += nbytes
     if not groups:
         raise _bad(translate("FitErrors", "{path} holds no tensors"), path=path.name)
+    _check_total(sum(n for n, _ in groups.values()))
     embd = next((t for t in header.tensors if t.name == "token_embd.weight"), None)
-    layers = _meta_int(header.arch_value("block_count"))
-    hidden = _meta_int(header.arch_value("embedding_length"))
-    heads = _meta_int(header.arch_value("attention.head_count"))
+    arch_name = header.architecture
+    layers = _meta_int(header.arch_value("block_count"), f"{arch_name}.block_count", limit="layers")
+    hidden = _meta_int(header.arch_value("embedding_length"), f"{arch_name}.embedding_length", limit="hidden")
+    heads = _meta_int(header.arch_value("attention.head_count"), f"{arch_name}.attention.head_count", limit="heads")
     if not layers or not hidden or not heads:
         raise _bad(translate("FitErrors", "The model config lacks {fields}"), fields="block_count/embedding_length/head_count")
-    kv = _meta_int(header.arch_value("attention.head_count_kv")) or heads
-    head_dim = _meta_int(header.arch_value("attention.key_length")) or hidden // heads
-    inter = _meta_int(header.arch_value("feed_forward_length")) or 4 * hidden
+    kv = _meta_int(header.arch_value("attention.head_count_kv"), f"{arch_name}.attention.head_count_kv", limit="kv_heads", low=0) or heads
+    head_dim = _meta_int(header.arch_value("attention.key_length"), f"{arch_name}.attention.key_length", limit="head_dim") or hidden // heads
+    inter = _meta_int(header.arch_value("feed_forward_length"), f"{arch_name}.feed_forward_length", limit="intermediate") or 4 * hidden
     tokens = header.metadata.get("tokenizer.ggml.tokens")
-    vocab = (embd.shape[1] if embd is not None and len(embd.shape) == 2 else None) or (int(tokens) if tokens else 32000)
-    window = _meta_int(header.arch_value("attention.sliding_window"))
-    experts = _meta_int(header.arch_value("expert_count")) or 0
+    vocab = (embd.shape[1] if embd is not None and len(embd.shape) == 2 else None) or (
+        _meta_int(tokens, "tokenizer.ggml.tokens") if isinstance(tokens, int) and not isinstance(tokens, bool) else 32000)
+    window = _meta_int(header.arch_value("attention.sliding_window"), f"{arch_name}.attention.sliding_window", limit="sliding_window", low=0)
+    experts = _meta_int(header.arch_value("expert_count"), f"{arch_name}.expert_count", limit="experts", low=0) or 0
     values = {"layers": layers, "hidden": hidden, "heads": heads, "kv_heads": kv, "head_dim": head_dim,
               "intermediate": inter, "vocab": vocab}
     _check_ranges(values)
     ftype = header.metadata.get("general.file_type")
     native = GGUF_FILE_TYPE_NAMES.get(int(ftype)) if isinstance(ftype, int) else None
-    arch_name = header.architecture
     sliding_layers = 0
     if window:
         sliding_layers = layers // 2 if arch_name == "gemma2" else (layers - layers // 6 if arch_name.startswith("gemma3") else layers)
@@ -334,9 +409,9 @@ def load_gguf(path: Path) -> ModelArch:
     return ModelArch(
         model_id=path.name, layers=layers, hidden=hidden, heads=heads, kv_heads=kv, head_dim=head_dim,
         intermediate=inter, vocab=vocab, tied_embeddings=not any(g.kind == HEAD for g in tensor_groups),
-        experts=experts, experts_per_token=_meta_int(header.arch_value("expert_used_count")) or 0,
-        sliding_window=window, sliding_layers=sliding_layers,
-        max_context=_meta_int(header.arch_value("context_length")), groups=tensor_groups,
+        experts=experts, experts_per_token=_meta_int(header.arch_value("expert_used_count"), f"{arch_name}.expert_used_count", limit="experts_per_token", low=0) or 0,
+        sliding_window=window or None, sliding_layers=sliding_layers,
+        max_context=_meta_int(header.arch_value("context_length"), f"{arch_name}.context_length", limit="max_context"), groups=tensor_groups,
         params=sum(g.numel for g in tensor_groups), native_format=native or "gguf",
         source=f"GGUF v{header.version} header: {path.name}",
     )
@@ -346,12 +421,7 @@ def load_gguf(path: Path) -> ModelArch:
 def arch_from_param_count(params_b: float, catalogue: Catalogue | None = None) -> ModelArch:
     """A bare parameter count: weights are exact; the shapes that size the KV cache
     and activations are borrowed from the catalogue's nearest dense decoder."""
-    try:
-        params_b = float(params_b)
-    except (TypeError, ValueError):
-        raise _bad(translate("FitErrors", "Field {field} must be a number, got {value}"), field="params_b", value=params_b) from None
-    if not 0 < params_b * 1e9 <= MAX_PARAMS or params_b != params_b:
-        raise _bad(translate("FitErrors", "Implausible {field} = {value} in the model description"), field="params_b", value=params_b)
+    params_b = _params_b(params_b) / 1e9
     cat = catalogue or default_catalogue()
     dense = [e for e in cat.entries if e.arch.family == "decoder" and not e.arch.experts and e.arch.kv_heads < e.arch.heads]
     nearest = min(dense, key=lambda e: abs(e.arch.total_params - params_b * 1e9) / e.arch.total_params)
@@ -368,7 +438,7 @@ def load_model(spec: str | None = None, *, config_file: str | Path | None = None
     if config_file:
         arch = load_config_file(Path(config_file))
         if params_b:
-            arch = arch.with_changes(params=int(round(float(params_b) * 1e9)))
+            arch = arch.with_changes(params=_params_b(params_b))
         return arch
     if spec:
         path = Path(spec).expanduser()

@@ -11,6 +11,9 @@ These are estimates from two numbers on the spec sheet, not benchmarks:
   (activation gradients only) and 2 more for recomputing checkpointed layers.
   Dense BF16 tensor TFLOPS at an assumed 40% model-FLOPs utilisation
   (a typical figure for single-node fine-tuning; measure your own).
+- llama.cpp / Ollama with layers in system RAM: each token also reads the
+  layers left on the CPU from RAM. We assume dual-channel DDR4-3200 (2 x 8 B x
+  3200 MT/s = 51.2 GB/s, JEDEC) at the same 61% share unless told otherwise.
 """
 from __future__ import annotations
 
@@ -20,6 +23,7 @@ from services.modelfit.estimate import Estimate
 from services.modelfit.gpus import GpuSpec
 
 DECODE_BANDWIDTH_EFFICIENCY = 0.61
+HOST_BANDWIDTH_GBS = 51.2
 MODEL_FLOPS_UTILISATION = 0.40
 
 
@@ -31,7 +35,7 @@ class SpeedEstimate:
     train_tokens_per_s: float | None = None
 
 
-def estimate_speed(est: Estimate, gpu: GpuSpec | None) -> SpeedEstimate | None:
+def estimate_speed(est: Estimate, gpu: GpuSpec | None, host_bandwidth_gbs: float = HOST_BANDWIDTH_GBS) -> SpeedEstimate | None:
     if gpu is None:
         return None
     req, arch = est.request, est.arch
@@ -45,6 +49,14 @@ def estimate_speed(est: Estimate, gpu: GpuSpec | None) -> SpeedEstimate | None:
             weight_bytes = est.parts.get("weights", 0.0) * share
             kv_read = est.parts.get("kv_cache", 0.0) / 2  # on average the cache is half full while generating
             step_s = (weight_bytes + kv_read) / (gpu.bandwidth_gbs * 1e9 * DECODE_BANDWIDTH_EFFICIENCY)
+            if req.runtime == "llamacpp" and req.gpu_layers is not None and req.gpu_layers <= arch.layers:
+                # Layers left in RAM are read from there for every token (the embedding table is
+                # only looked up, one row per token: not counted).
+                from services.modelfit.arch import EMBED
+                from services.modelfit.estimate import weight_bytes_by_kind
+                embed = weight_bytes_by_kind(arch, est.weight_format, req.double_quant)[EMBED]
+                host_read = max(0.0, est.host_bytes - embed) * share
+                step_s += host_read / (host_bandwidth_gbs * 1e9 * DECODE_BANDWIDTH_EFFICIENCY)
             if req.strategy == "layer_split":
                 step_s *= n  # GPUs take turns
             decode = req.batch / step_s if step_s > 0 else None

@@ -1,33 +1,30 @@
-"""Compare the estimator with published measurements (a CSV of measured points).
+"""Compare the ``fit`` command with published measurements (a CSV of measured points).
 
-Each row names what was measured (``counter``); the estimate is reduced to the
-same thing before comparing:
-- alloc / active (torch max allocated): no CUDA context, no allocator slack;
-- resv (torch max reserved): no CUDA context;
-- smi (nvidia-smi): everything, with the context the source reports (ctx_mib=N);
-- log (an engine's own log): what the engine budgets, without CUDA context,
-  allocator slack or CUDA graphs (vLLM logs them apart);
-- fit: the whole per-GPU figure against the GPU's memory.
-Rows give settings no column holds as ``flags=`` in their notes.
+Every figure goes through the command, as a user gets it: each row's columns become
+``fit`` arguments (the architecture as a --model-config file, the engine, weights,
+sequence, batch, LoRA and memory-saving options; settings no column holds come from
+the row's ``flags=`` note), the command runs in-process with --json, and the row's
+counter picks the matching figure from the JSON's ``as_measured`` block:
+- alloc / active: torch_max_allocated_gib; resv: torch_max_reserved_gib;
+- log (an engine's own log): engine_log_gib; smi (nvidia-smi): nvidia_smi_gib;
+- fits / oom / max_fit_tokens rows: the command's verdict and largest context for
+  a card with that much memory (--vram-gib), or the named card for vLLM.
 """
 from __future__ import annotations
 
 import csv
+import json
 import statistics
+import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from services.modelfit.arch import ModelArch
-from services.modelfit.errors import ModelInputError
-from services.modelfit.estimate import GIB, Estimate, FitRequest, estimate
-from services.modelfit.solver import max_seq_that_fits
+GIB = float(1 << 30)
 
-# Engines that are PyTorch training stacks map to the transformers/PyTorch path.
-_TRAIN_ENGINES = {"torchtune", "hf_trainer", "peft", "fsdp_qlora", "unsloth", "other"}
+
 _WEIGHTS = {"nf4": ("nf4", True), "nf4_nodq": ("nf4", False), "fp4": ("fp4", True), "fp4_nodq": ("fp4", False),
             "f16": ("fp16", True), "f32": ("fp32", True), "gptq": ("int4", True), "awq": ("int4", True),
             "int4": ("int4", True)}
-_KNOWN_ENGINES = {"transformers", "vllm", "llamacpp", "generic"}
 _KNOWN_OPTIMIZERS = {"adamw", "adamw8bit", "paged_adamw", "paged_adamw8bit", "adafactor", "sgd"}
 _KNOWN_STRATEGIES = {"single", "ddp", "fsdp", "fsdp_offload", "tp", "layer_split"}
 
@@ -80,92 +77,103 @@ def load_model_table(path: Path) -> dict[str, dict[str, str]]:
         return {row["model_id"]: row for row in csv.DictReader(fh)}
 
 
-def point_arch(point: Point, models: dict[str, dict[str, str]]) -> ModelArch:
+def point_config(point: Point, models: dict[str, dict[str, str]]) -> dict[str, object]:
+    """The row's architecture as the --model-config JSON a user would write."""
     r = point.row
     extra = models.get(r["model_id"], {})
-    return ModelArch(
-        model_id=r["model_id"], layers=int(r["layers"]), hidden=int(r["hidden"]), heads=int(r["heads"]),
-        kv_heads=int(r["kv_heads"]), head_dim=int(r["head_dim"]), intermediate=int(r["intermediate"]),
-        vocab=int(r["vocab"]), tied_embeddings=r["tied_embeddings"] == "1", mlp=extra.get("mlp", "gated") or "gated",
-        family=extra.get("family", "decoder") or "decoder", params=int(round(float(r["params_b"]) * 1e9)),
-        source=r["source"])
+    return {
+        "model_id": r["model_id"], "params_b": float(r["params_b"]), "layers": int(r["layers"]),
+        "hidden": int(r["hidden"]), "heads": int(r["heads"]), "kv_heads": int(r["kv_heads"]),
+        "head_dim": int(r["head_dim"]), "intermediate": int(r["intermediate"]), "vocab": int(r["vocab"]),
+        "tied_embeddings": r["tied_embeddings"] == "1", "mlp": extra.get("mlp", "gated") or "gated",
+        "family": extra.get("family", "decoder") or "decoder", "source": r["source"],
+    }
 
 
-def point_request(point: Point) -> FitRequest:
+# The engine a row names -> what a user gives --engine (HF Trainer is transformers; Answer.AI's
+# fsdp_qlora wraps PEFT adapters but loads the 4-bit model itself, without prepare_model_for_kbit_training).
+_ENGINE_ARG = {"hf_trainer": "transformers", "fsdp_qlora": "peft", "other": "transformers"}
+_FLAG_ARGS = {"compile": "--compile", "chunked_ce": "--chunked-loss", "opt_in_bwd": "--optimizer-in-backward",
+              "act_offload": "--activation-offload", "lora_output": "--lora-output"}
+
+
+def point_argv(point: Point, config_path: Path) -> list[str]:
+    """``fit`` arguments for one row, built from its columns the way a user would type them."""
     r = point.row
     flags = point.flags
     engine = r.get("engine") or "transformers"
     train = r["task"] == "train"
     weights, dq = _WEIGHTS.get(r.get("weight_dtype") or "bf16", (r.get("weight_dtype") or "bf16", True))
-    method = (r.get("method") or "lora") if train else "full"
-    if method not in ("full", "lora", "qlora"):
-        method = "lora"
     gpus = max(1, _int(r.get("num_gpus"), 1))
     strategy = r.get("strategy") or "single"
     if strategy not in _KNOWN_STRATEGIES:
         strategy = "single"
     if gpus > 1 and strategy == "single":
         strategy = "fsdp" if train else "tp"
-    optimizer = (r.get("optimizer") or "adamw").lower().replace("-", "_")
-    optimizer = {"adamw_torch": "adamw", "adam": "adamw", "adamw_8bit": "adamw8bit", "paged_adamw_8bit": "paged_adamw8bit",
-                 "paged_adamw_32bit": "paged_adamw"}.get(optimizer, optimizer)
-    if optimizer not in _KNOWN_OPTIMIZERS:
-        optimizer = "adamw"
-    kv = (r.get("kv_dtype") or "fp16").lower()
-    kv = kv if kv in ("fp8", "q8_0", "q4_0") else "fp16"
-    precision = None
-    if train and method == "full":
-        precision = {"fp32": "fp32", "fp16": "mixed" if engine == "hf_trainer" else "bf16"}.get(weights, "bf16")
-    ctx = point.flag_value("ctx_mib")
+    argv = ["--model-config", str(config_path), "--task", r["task"],
+            "--engine", _ENGINE_ARG.get(engine, engine), "--weights", weights,
+            "--seq", str(max(1, _int(r.get("seq_len"), 1))), "--batch", str(max(1, _int(r.get("batch"), 1))),
+            "--gpus", str(gpus), "--strategy", strategy]
+    if not dq:
+        argv.append("--no-double-quant")
+    kv = (r.get("kv_dtype") or "").lower()
+    if kv in ("fp8", "q8_0", "q4_0"):
+        argv += ["--kv-dtype", kv]
     notes = r.get("notes", "")
-    unsloth = engine == "unsloth"  # fused CE + offloaded gradient checkpoints (research 0.5)
+    # llama.cpp logs "flash_attn 0" when the K*Q score buffer is materialised.
+    if "eager_attn" in flags or "flash_attn 0" in notes:
+        argv += ["--attention", "eager"]
+    if train:
+        method = r.get("method") or "lora"
+        method = method if method in ("full", "lora", "qlora") else "lora"
+        argv += ["--method", method]
+        if method == "full":
+            argv += ["--precision", {"fp32": "fp32", "fp16": "mixed" if engine == "hf_trainer" else "bf16"}.get(weights, "bf16")]
+        else:
+            # PEFT's LoraConfig defaults (r=8, q/v on Llama) where a source does not state them.
+            argv += ["--lora-rank", str(max(1, _int(r.get("lora_rank"), 8))),
+                     "--lora-targets", r.get("lora_targets") if r.get("lora_targets") in ("qv", "qkvo", "all") else "qv"]
+        argv.append("--grad-ckpt" if r.get("grad_ckpt") == "1" else "--no-grad-ckpt")
+        optimizer = (r.get("optimizer") or "adamw").lower().replace("-", "_")
+        optimizer = {"adamw_torch": "adamw", "adam": "adamw", "adamw_8bit": "adamw8bit", "paged_adamw_8bit": "paged_adamw8bit",
+                     "paged_adamw_32bit": "paged_adamw"}.get(optimizer, optimizer)
+        argv += ["--optimizer", optimizer if optimizer in _KNOWN_OPTIMIZERS else "adamw"]
+        if engine == "fsdp_qlora":
+            argv.append("--no-kbit-fp32-cast")
+        if engine == "torchtune":
+            # A torchtune row lists the recipe switches its run had on; the others were off.
+            for flag, arg in _FLAG_ARGS.items():
+                argv.append(arg if flag in flags else "--no-" + arg[2:])
+        else:
+            argv += [arg for flag, arg in _FLAG_ARGS.items() if flag in flags]
+    if "vllm_v0" in flags:
+        argv.append("--vllm-v0")
+    ctx = point.flag_value("ctx_mib")
+    if ctx:
+        argv += ["--cuda-context-gib", f"{int(ctx) / 1024:.4f}"]
     where = r.get("source", "") + " " + notes
-    return FitRequest(
-        task=r["task"], method=method, weights=weights, precision=precision,
-        kv_dtype=kv,
-        engine=engine if engine in _KNOWN_ENGINES else "transformers",
-        seq=max(1, _int(r.get("seq_len"), 1)), batch=max(1, _int(r.get("batch"), 1)),
-        # PEFT's LoraConfig defaults (r=8, q/v on Llama) where a source does not state them.
-        lora_rank=max(1, _int(r.get("lora_rank"), 8)),
-        lora_targets=r.get("lora_targets") if r.get("lora_targets") in ("qv", "qkvo", "all") else "qv",
-        grad_ckpt=r.get("grad_ckpt") == "1",
-        optimizer=optimizer, gpus=gpus, strategy=strategy,
-        # llama.cpp logs state "flash_attn 0" when the K*Q score buffer is materialised.
-        attention="eager" if "eager_attn" in flags or "flash_attn 0" in notes else "flash",
-        chunked_loss="chunked_ce" in flags,
-        fused_loss=unsloth,
-        optimizer_in_backward="opt_in_bwd" in flags,
-        activation_offload="act_offload" in flags or unsloth,
-        compile="compile" in flags,
-        double_quant=dq,
-        lora_on_output="lora_output" in flags,
-        # torchtune builds the whole model, adapters included, in bf16; PEFT keeps adapters in fp32.
-        lora_adapter_bytes=2 if engine == "torchtune" else 4,
-        # Only the transformers + PEFT/TRL recipe runs prepare_model_for_kbit_training on a QLoRA model.
-        kbit_fp32_upcast=engine not in ("torchtune", "fsdp_qlora", "unsloth"),
-        vllm_legacy="vllm_v0" in flags,
-        gpu_total_gib=79.2 if "H100" in where else (80.0 if "A100" in where else None),
-        gpu_name="H100" if "H100" in where else ("A100" if "A100" in where else None),
-        cuda_context_gib=int(ctx) / 1024 if ctx else None,
-    )
+    card = "H100" if "H100" in where else ("A100 80GB" if "A100" in where else None)
+    if point.kind in ("fits", "oom", "max_fit_tokens"):
+        if engine == "vllm" and card:
+            argv += ["--gpu", card]  # the row's budget is vLLM's share of that card
+        else:
+            argv += ["--vram-gib", r["measured_gib"]]
+    elif card:
+        argv += ["--gpu", card]
+    return argv
 
 
-def counted_gib(est: Estimate, counter: str) -> float:
-    """The part of the estimate the source's counter sees."""
-    drop: tuple[str, ...] = ()
-    if counter in ("alloc", "active", "log"):
-        drop = ("cuda_context", "allocator", "cuda_graphs")
-    elif counter == "resv":
-        drop = ("cuda_context", "cuda_graphs")
-    return sum(v for k, v in est.parts.items() if k not in drop) / GIB
+_COUNTER_KEY = {"alloc": "torch_max_allocated_gib", "active": "torch_max_allocated_gib",
+                "resv": "torch_max_reserved_gib", "log": "engine_log_gib", "smi": "nvidia_smi_gib"}
 
 
 @dataclass(frozen=True, slots=True)
 class Comparison:
     point: Point
     estimate_gib: float | None  # value rows: the comparable figure; verdict rows: per-GPU total
-    fits: bool | None = None  # verdict rows: our verdict
-    max_tokens: int | None = None  # max_fit_tokens rows: our largest sequence
+    fits: bool | None = None  # verdict rows: the command's verdict
+    max_tokens: int | None = None  # max_fit_tokens rows: the command's largest context
+    argv: tuple[str, ...] = ()  # the fit arguments that gave the figure
 
     @property
     def error_pct(self) -> float | None:
@@ -183,22 +191,26 @@ class Comparison:
 
 
 def compare(point: Point, models: dict[str, dict[str, str]]) -> Comparison:
-    """Our figure for one row; ``estimate_gib`` None when the row asks for something the
-    estimator refuses (reported by ``accuracy`` as not estimated, never silently dropped)."""
-    arch = point_arch(point, models)
-    req = point_request(point)
-    try:
-        est = estimate(arch, req)
-    except ModelInputError:
-        return Comparison(point, None)
+    """Our figure for one row, through the ``fit`` command; ``estimate_gib`` None when the command
+    refuses the row (reported by ``accuracy`` as not estimated, never silently dropped)."""
+    from services.cli import UsageError
+    from services.cli.fit import fit_json
+
+    with tempfile.TemporaryDirectory() as tmp:
+        config = Path(tmp) / "model.json"
+        config.write_text(json.dumps(point_config(point, models)), encoding="utf-8")
+        argv = point_argv(point, config)
+        try:
+            data = fit_json(argv)
+        except UsageError:
+            return Comparison(point, None, argv=tuple(argv))
     if point.kind == "value":
-        return Comparison(point, counted_gib(est, point.row["counter"]))
+        return Comparison(point, data["as_measured"][_COUNTER_KEY[point.row["counter"]]], argv=tuple(argv))
     if point.kind in ("fits", "oom"):
-        return Comparison(point, est.per_gpu_gib, fits=est.per_gpu_gib <= point.measured_gib)
+        return Comparison(point, data["per_gpu_gib"], fits=data["fits"], argv=tuple(argv))
     if point.kind == "max_fit_tokens":
-        best = max_seq_that_fits(arch, req, point.measured_gib * GIB, upper=1 << 20)
-        return Comparison(point, est.per_gpu_gib, max_tokens=best)
-    return Comparison(point, None)
+        return Comparison(point, data["per_gpu_gib"], max_tokens=data["max_seq_that_fits"], argv=tuple(argv))
+    return Comparison(point, None, argv=tuple(argv))
 
 
 @dataclass(frozen=True, slots=True)

@@ -166,3 +166,92 @@ def test_tensor_parallel_gpu_count_that_does_not_split_the_heads_shows_the_cli_m
     with qtbot.waitSignal(page.updated, timeout=2000):
         page.gpus_spin.setValue(4)
     assert page.last_error is None and page.last_answer.estimate.request.gpus == 4
+
+
+def test_engine_presets_fill_the_controls_and_reach_the_request(qtbot, page):
+    with qtbot.waitSignal(page.updated, timeout=2000):
+        page._set_data(page.task_combo, "train")
+        page._set_data(page.engine_combo, "unsloth")
+    req = page.last_answer.estimate.request
+    assert page.offload_check.isChecked() and page.loss_combo.currentData() == "fused"
+    assert req.engine == "unsloth" and req.method == "qlora" and req.activation_offload and req.fused_loss
+    assert not req.kbit_fp32_upcast and req.lora_adapter_bytes == 2
+    with qtbot.waitSignal(page.updated, timeout=2000):
+        page._set_data(page.engine_combo, "torchtune")
+    req = page.last_answer.estimate.request
+    assert req.chunked_loss and not req.fused_loss and not req.activation_offload and req.lora_rank == 8
+    with qtbot.waitSignal(page.updated, timeout=2000):
+        page.compile_check.setChecked(True)
+        page.opt_bwd_check.setChecked(True)
+        page.lora_output_check.setChecked(True)
+    req = page.last_answer.estimate.request
+    assert req.compile and req.optimizer_in_backward and req.lora_on_output
+
+
+def test_grid_shows_cells_and_a_click_applies_one(qtbot, page):
+    grid = page.last_grid
+    assert grid is not None and page.grid_table.rowCount() == len(grid.rows)
+    assert page.grid_table.columnCount() == len(grid.contexts)
+    # the last row (NF4) at the largest context
+    row, col = len(grid.rows) - 1, len(grid.contexts) - 1
+    cell = grid.cells[row][col]
+    assert page.grid_table.item(row, col).text().startswith(f"{cell.per_gpu_gib:.1f}")
+    with qtbot.waitSignal(page.updated, timeout=2000):
+        page._on_grid_clicked(row, col)
+    req = page.last_answer.estimate.request
+    assert req.seq == cell.seq and req.weights == dict(cell.row.changes)["weights"]
+    assert page.last_answer.estimate.per_gpu_gib == pytest.approx(cell.per_gpu_gib)
+
+
+def test_an_error_blanks_the_old_figures_and_offers_valid_values(qtbot, page):
+    assert "tokens" in page.max_seq_label.text() and page.grid_table.rowCount() > 0
+    with qtbot.waitSignal(page.updated, timeout=2000):
+        page._set_data(page.engine_combo, "vllm")
+        page.gpus_spin.setValue(3)
+        page._set_data(page.strategy_combo, "tp")
+    assert page.last_error and page.last_answer is None
+    assert page.max_seq_label.text() == "–" and page.max_batch_label.text() == "–"
+    assert page.speed_label.text() == "" and page.table.rowCount() == 0 and page.grid_table.rowCount() == 0
+    offered = [page.suggestion_list.item(i).data(0x0101) for i in range(page.suggestion_list.count())]
+    assert offered[:3] == ["2", "4", "8"]
+    with qtbot.waitSignal(page.updated, timeout=2000):
+        page._on_suggestion_activated(page.suggestion_list.item(1))
+    assert page.last_error is None and page.last_answer.estimate.request.gpus == 4
+
+
+def test_vllm_and_partial_offload_details(qtbot, page):
+    with qtbot.waitSignal(page.updated, timeout=2000):
+        page._set_data(page.engine_combo, "vllm")
+    # like `vllm serve`, the model's own maximum first: Llama-3.1-8B's 131,072 tokens do not start on a 4090
+    assert page.seq_spin.value() == 131072
+    assert "does not start" in page.headline_label.text() and "at start it takes" in page.detail_label.text()
+    largest = page.last_answer.max_seq
+    assert 8192 < largest < 131072 and f"{largest:,}" in page.max_seq_label.text()
+    with qtbot.waitSignal(page.updated, timeout=2000):
+        page.seq_spin.setValue(largest)
+    assert "vLLM starts" in page.headline_label.text()
+    with qtbot.waitSignal(page.updated, timeout=2000):
+        page._set_data(page.engine_combo, "ollama")
+        page.set_model(page._catalogue.resolve("meta-llama/Llama-3.1-70B").arch)
+    assert page.last_answer.offload is not None
+    assert "num_gpu" in page.detail_label.text() and "system RAM" in page.detail_label.text()
+
+
+def test_remaining_settings_are_controls_too(qtbot, page):
+    with qtbot.waitSignal(page.updated, timeout=2000):
+        page._set_data(page.engine_combo, "vllm")
+        page.max_seqs_spin.setValue(32)
+        page.batched_tokens_spin.setValue(4096)
+        page.vllm_v0_check.setChecked(True)
+        page.context_spin.setValue(1.25)
+    req = page.last_answer.estimate.request
+    assert (req.vllm_max_seqs, req.vllm_max_batched_tokens, req.vllm_legacy, req.cuda_context_gib) == (32, 4096, True, 1.25)
+    with qtbot.waitSignal(page.updated, timeout=2000):
+        page._set_data(page.task_combo, "train")
+        page._set_data(page.method_combo, "full")
+        page._set_data(page.precision_combo, "mixed")
+    assert page.last_answer.estimate.request.precision == "mixed"
+    with qtbot.waitSignal(page.updated, timeout=2000):
+        page._set_data(page.method_combo, "qlora")
+        page.double_quant_check.setChecked(False)
+    assert page.last_answer.estimate.request.double_quant is False

@@ -140,7 +140,9 @@ def _tiny_gguf(path: Path, version: int = 3) -> None:
     for i in range(2):
         tensors += [(f"blk.{i}.attn_q.weight", (256, 256), 12), (f"blk.{i}.ffn_down.weight", (512, 256), 14),
                     (f"blk.{i}.attn_norm.weight", (256,), 0)]
-    path.write_bytes(gguf.build(meta, tensors, version=version))
+    from tests.gguf_files import write_gguf
+
+    write_gguf(path, meta, tensors, version=version)
 
 
 @pytest.mark.parametrize("version", [2, 3])
@@ -288,16 +290,36 @@ def test_gpu_catalogue_and_live_snapshot():
 
 # ---------------------------------------------------------------- validation set
 def test_public_measurements_median_error_and_verdicts():
+    # Every figure comes from the fit command (validation.compare builds each row's argv and reads --json).
     points = load_points(DATA / "vram_measurements_public.csv")
     models = load_model_table(DATA / "vram_models.csv")
     comparisons = [compare(p, models) for p in points]
     acc = accuracy(comparisons)
     assert acc.n_values >= 25
     assert acc.not_estimated <= 0.1 * len(points), [c.point.id for c in comparisons if c.estimate_gib is None]
-    assert acc.mdape <= 15.0, acc
-    wrong = [c.point.id for c in comparisons if c.verdict_right is False]
-    assert wrong == []
-    assert acc.n_verdicts >= 5
+    assert acc.mdape <= 10.0, acc
+    assert acc.within_25 >= 0.85, acc
+    assert acc.n_verdicts >= 5 and acc.verdict_accuracy >= 0.85, acc
+
+
+def test_validation_figures_are_the_commands_own(capsys, tmp_path):
+    # The same argv given to `python main.py fit` prints the figure the validation compared.
+    from main import main
+    from services.modelfit.validation import point_argv, point_config
+
+    points = {p.id: p for p in load_points(DATA / "vram_measurements_public.csv")}
+    models = load_model_table(DATA / "vram_models.csv")
+    for row_id, key in (("T10", "torch_max_allocated_gib"), ("I08", "engine_log_gib"), ("T60.u16", None)):
+        point = points[row_id]
+        config = tmp_path / f"{row_id}.json"
+        config.write_text(json.dumps(point_config(point, models)))
+        assert main(["fit", *point_argv(point, config), "--json"]) == 0
+        data = json.loads(capsys.readouterr().out)
+        c = compare(point, models)
+        if key:
+            assert data["as_measured"][key] == c.estimate_gib
+        else:
+            assert data["max_seq_that_fits"] == c.max_tokens
 
 
 def test_speed_estimates_are_in_the_right_range():
@@ -354,10 +376,9 @@ def test_every_combination_either_estimates_or_says_why():
     assert ok > 500 and refused > 100
 
 
-# Largest sequence that fits, against the measured max_fit_tokens rows (unsloth's context-length table).
-# The transformers + PEFT rows must be within 30% either way: a user sizes a run from this figure.
-# unsloth rows (fused kernels and loss we do not model in detail) may only err on the safe side:
-# never more than 30% above the measured length, and within 50% below it.
+# Largest sequence that fits, against the measured max_fit_tokens rows (unsloth's context-length table),
+# through the command: every row within 30% either way (a user sizes a run from this figure), unsloth
+# included now that its offloaded checkpointing and Cut Cross-Entropy are modelled.
 def test_largest_context_rows_are_close_to_the_measured_lengths():
     points = load_points(DATA / "vram_measurements_public.csv")
     models = load_model_table(DATA / "vram_models.csv")
@@ -365,9 +386,7 @@ def test_largest_context_rows_are_close_to_the_measured_lengths():
     assert len(rows) >= 5
     for c in rows:
         measured = int(c.point.row["seq_len"])
-        ratio = c.max_tokens / measured
-        low = 0.5 if c.point.row["engine"] == "unsloth" else 0.7
-        assert low <= ratio <= 1.3, (c.point.id, measured, c.max_tokens)
+        assert 0.7 <= c.max_tokens / measured <= 1.3, (c.point.id, measured, c.max_tokens)
 
 
 def test_peft_qlora_keeps_unquantised_parameters_and_residual_stream_in_fp32():
@@ -433,3 +452,10 @@ def test_qlora_suggests_skipping_the_fp32_cast_with_its_figure():
     assert skip.per_gpu_gib == pytest.approx(estimate(arch, skip.request).per_gpu_gib)
     assert skip.per_gpu_gib < estimate(arch, req).per_gpu_gib
     assert "no_kbit_upcast" not in {s.code for s in suggestions(arch, req.with_changes(method="lora", weights="bf16"), 12 * GIB)}
+
+
+def test_gemma3_catalogue_context_and_vocabulary_match_their_configs():
+    cat = default_catalogue()
+    assert cat.resolve("google/gemma-3-1b-it").arch.max_context == 32768
+    for size in ("4b", "12b", "27b"):
+        assert cat.resolve(f"google/gemma-3-{size}-it").arch.vocab == 262208

@@ -1,0 +1,79 @@
+"""What each engine does by default, as request settings (the CLI and the panel preselect them).
+
+Every default below is read from the engine's own code or docs:
+
+- transformers / PEFT (TRL, axolotl): PEFT keeps LoRA adapters in fp32 (``autocast_adapter_dtype=True``);
+  for QLoRA ``prepare_model_for_kbit_training`` casts the parameters that are not 4-bit to fp32; the loss is
+  plain cross-entropy on the whole logits; gradient checkpointing is the user's choice (on here).
+- unsloth: ``use_gradient_checkpointing="unsloth"`` saves each decoder layer's input to CPU memory and brings
+  it back for the backward pass (unsloth_zoo/gradient_checkpointing.py, the offloaded checkpointer); the loss
+  is Cut Cross-Entropy (``cut_cross_entropy.linear_cross_entropy`` in unsloth_zoo/loss_utils.py: logits are
+  never stored); LoRA adapters live in the compute dtype and nothing is cast to fp32.
+- torchtune (recipes/configs/llama3_1/8B_lora_single_device.yaml, 8B_qlora_single_device.yaml,
+  8B_full_single_device.yaml): ``enable_activation_checkpointing: True``, ``enable_activation_offloading:
+  False``, ``compile: False``, loss ``CEWithChunkedOutputLoss`` / ``LinearCrossEntropyLoss`` (8 chunks);
+  the full single-device recipe uses ``bitsandbytes.optim.PagedAdamW8bit`` with ``optimizer_in_bwd: True``;
+  the whole model, adapters included, is built in bf16.
+- vLLM: ``gpu_memory_utilization`` 0.9 (vllm/engine/arg_utils.py ``EngineArgs``).
+- Ollama: default context by VRAM: < 24 GiB 4096 tokens, 24-48 GiB 32768, >= 48 GiB 262144
+  (ollama docs/context-length.mdx); ``OLLAMA_KV_CACHE_TYPE`` f16 by default; flash attention only with
+  ``OLLAMA_FLASH_ATTENTION=1`` (ollama docs/faq.md; without it a q8_0 KV cache setting is inert, as a public
+  Ollama 0.20 measurement shows), so the preset is the non-flash path with llama.cpp's K*Q score buffer;
+  ``num_gpu`` (layers on the GPU) chosen to fit the free memory.
+- llama.cpp: every layer on the GPU is asked with ``-ngl 999``; ``-ngl N`` keeps the rest in system RAM.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from services.modelfit.estimate import LLAMACPP_ENGINES
+
+ENGINE_LABELS = {
+    "transformers": "transformers",
+    "peft": "PEFT / TRL / axolotl",
+    "unsloth": "unsloth",
+    "torchtune": "torchtune",
+    "vllm": "vLLM",
+    "llamacpp": "llama.cpp",
+    "ollama": "Ollama",
+}
+
+
+def ollama_default_context(vram_gib: float | None) -> int:
+    """Ollama's default context length for a card of ``vram_gib`` (docs/context-length.mdx)."""
+    if vram_gib is None or vram_gib < 24:
+        return 4096
+    if vram_gib < 48:
+        return 32768
+    return 262144
+
+
+def engine_defaults(engine: str, task: str, method: str, gpus: int = 1) -> dict[str, Any]:
+    """FitRequest fields the engine sets unless the user says otherwise."""
+    base: dict[str, Any] = {
+        "grad_ckpt": True, "activation_offload": False, "chunked_loss": False, "fused_loss": False,
+        "optimizer_in_backward": False, "compile": False, "lora_on_output": False, "lora_adapter_bytes": 4,
+        "kbit_fp32_upcast": True, "optimizer": "adamw", "attention": "flash", "kv_dtype": "fp16",
+    }
+    if engine == "unsloth":
+        base.update(activation_offload=True, fused_loss=True, lora_adapter_bytes=2, kbit_fp32_upcast=False,
+                    optimizer="adamw8bit")  # the unsloth notebooks' optim="adamw_8bit"
+    elif engine == "torchtune":
+        base.update(chunked_loss=True, lora_adapter_bytes=2, kbit_fp32_upcast=False)
+        if task == "train" and method == "full" and gpus == 1:
+            base.update(optimizer="paged_adamw8bit", optimizer_in_backward=True)
+    elif engine == "ollama":
+        base.update(attention="eager")
+    elif engine == "llamacpp":
+        base.update(attention="flash")  # llama.cpp's -fa auto turns it on where the GPU supports it
+    return base
+
+
+def default_method(engine: str) -> str:
+    """unsloth's notebooks start from a 4-bit base (load_in_4bit=True): QLoRA; the rest default to LoRA."""
+    return "qlora" if engine == "unsloth" else "lora"
+
+
+def default_weights(engine: str) -> str | None:
+    """Ollama's library tags without a suffix (``ollama run llama3.1``) pull a Q4_K_M GGUF."""
+    return "q4_k_m" if engine == "ollama" else None
