@@ -24,7 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", metavar="ID|PATH", help="catalogue id (e.g. meta-llama/Llama-3.1-8B), config.json, .safetensors file/folder or .gguf")
     parser.add_argument("--model-config", metavar="FILE.json", help="architecture fields: params_b, layers, hidden, heads, kv_heads, head_dim, intermediate, vocab, tied_embeddings (or an HF config.json)")
     parser.add_argument("--params-b", metavar="X", help="bare parameter count in billions")
-    parser.add_argument("--task", default="inference", help="|".join(TASKS))
+    parser.add_argument("--task", default=None, help="|".join(TASKS) + " (default: train for unsloth, torchtune or a --method, else inference)")
     parser.add_argument("--engine", default=None, help="|".join(ENGINES[:-1]) + " (default: llamacpp for a .gguf, else transformers); sets that engine's defaults for the options below")
     parser.add_argument("--method", help="|".join(METHODS) + " (training; default lora, qlora for unsloth)")
     parser.add_argument("--weights", help="|".join(WEIGHT_FORMATS) + " (default: the model's own, else bf16)")
@@ -154,6 +154,11 @@ def _answer(args: argparse.Namespace, render):
     from services.modelfit.speed import HOST_BANDWIDTH_GBS, estimate_speed
 
     task = _choice(args.task, TASKS, "--task")
+    if task is None:
+        # unsloth and torchtune are fine-tuning tools, and a --method is a training method:
+        # answering those with an inference estimate would be the wrong question.
+        trains = args.engine in ("unsloth", "torchtune") or args.method not in (None, "none")
+        task = "train" if trains else "inference"
     weights = _choice(args.weights, WEIGHT_FORMATS, "--weights")
     precision = _choice(args.precision, PRECISIONS, "--precision")
     kv_dtype = _choice(args.kv_dtype, KV_FORMATS, "--kv-dtype")

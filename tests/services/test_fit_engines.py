@@ -122,3 +122,15 @@ def test_ollama_without_flash_attention_pays_for_the_score_buffer_and_cannot_qua
     assert flash["breakdown"]["engine_buffers"] < 1.0
     code = main(["fit", "--model", "meta-llama/Llama-3.1-8B", "--engine", "ollama", "--kv-dtype", "q8_0"])
     assert code == 2 and "OLLAMA_FLASH_ATTENTION=1" in capsys.readouterr().err
+
+
+def test_training_engine_or_method_without_task_answers_for_training(capsys):
+    import json
+
+    import main
+
+    for argv in (["--engine", "unsloth"], ["--engine", "torchtune"], ["--method", "qlora"]):
+        assert main.main(["fit", "--model", "llama-3.1-8b", "--gpu", "4090", *argv, "--json"]) == 0
+        assert json.loads(capsys.readouterr().out)["request"]["task"] == "train", argv
+    assert main.main(["fit", "--model", "llama-3.1-8b", "--gpu", "4090", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["request"]["task"] == "inference"
