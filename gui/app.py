@@ -311,13 +311,15 @@ def run_app(args: argparse.Namespace) -> int:
     replay_source = None
     if getattr(args, "replay", None) and not args.self_test:
         # Bad input is one line and exit 2 before any window, not a dashboard waiting forever.
-        from services.telemetry.replay import ReplayError, open_replay
+        from services.telemetry.replay import ReplayError, open_replay, text_progress
 
         try:
-            replay_source = open_replay(args.replay)
+            replay_source = open_replay(args.replay, progress=text_progress(args.replay, sys.stderr))
         except ReplayError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2
+        for note in replay_source.notes:  # what a damaged or huge file left out, said once
+            print(f"note: {note}", file=sys.stderr)
     headless = bool(args.screenshot or args.self_test)
     if headless and not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
