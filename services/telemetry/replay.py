@@ -387,6 +387,7 @@ def _stream(path: Path, fh, size: int, counters: dict, progress: Progress | None
             raise ReplayError(f"{path}: no header line; record with --format=csv (without noheader)")
         raise ReplayError(f"{path}: not an nvidia-smi CSV log or a GPU Assistant recording")
     has_time = "timestamp" in header
+    total_lines = _count_lines(path)
     grouper = _Grouper(has_index="index" in header, keep_readings=keep_readings, keep_snapshots=keep_snapshots)
     bad = rows = 0
     next_report = PROGRESS_EVERY_BYTES
@@ -400,7 +401,17 @@ def _stream(path: Path, fh, size: int, counters: dict, progress: Progress | None
             bad += 1
             continue
         rows += 1
-        if progress is not None and rows % 2048 == 0:
+        if rows == PROBE_ROWS:
+            # Enough rows to know how many GPUs share a tick: the rows that the history could
+            # not hold anyway are read through without being parsed (the newest are kept).
+            want = min(keep_readings, keep_snapshots * max(1, grouper.widest)) + 4 * max(1, grouper.widest)
+            extra = total_lines - counters["lines"] - want
+            if extra > 0:
+                grouper.skip_older()
+                skipped_lines = _skip_lines(lines, extra)
+                grouper.dropped_rows += skipped_lines
+                rows += skipped_lines
+        if progress is not None and rows % 256 == 0:
             done = fh.buffer.tell() if hasattr(fh, "buffer") else 0
             if done >= next_report:
                 next_report = done + PROGRESS_EVERY_BYTES
@@ -435,10 +446,33 @@ def _stream(path: Path, fh, size: int, counters: dict, progress: Progress | None
         notes.append(f"{path.name}: {too_long} lines longer than {MAX_FIELD_BYTES // 1024} KiB skipped")
     if bad:
         notes.append(f"{path.name}: {bad} unreadable rows skipped")
-    if grouper.dropped:
-        notes.append(f"{path.name}: showing the newest {len(snaps)} of {len(snaps) + grouper.dropped} readings "
+    if grouper.dropped or grouper.dropped_rows:
+        notes.append(f"{path.name}: showing the newest {sum(len(s.samples) for s in snaps)} of {rows} readings "
                      "(what the history holds)")
     return snaps, bad_all, tuple(notes)
+
+
+PROBE_ROWS = 4096
+
+
+def _count_lines(path: Path) -> int:
+    """Lines in the file, counted in big binary chunks (a fraction of a second for 100 MB)."""
+    n = 0
+    with path.open("rb") as fh:
+        while True:
+            chunk = fh.read(1 << 22)
+            if not chunk:
+                return n
+            n += chunk.count(b"\n")
+
+
+def _skip_lines(lines: Iterator[str], count: int) -> int:
+    skipped = 0
+    for _ in lines:
+        skipped += 1
+        if skipped >= count:
+            break
+    return skipped
 
 
 def _next_row(reader) -> list[str] | None:
@@ -451,6 +485,26 @@ def _next_row(reader) -> list[str] | None:
             continue
 
 
+_SLOW = object()
+
+
+def _fast_number(raw: str):
+    """The common cells ("87", "87 %", "312.45 W") without regexes; _SLOW for anything else."""
+    try:
+        value = float(raw)
+    except ValueError:
+        space = raw.find(" ")
+        if space <= 0:
+            return _SLOW
+        try:
+            value = float(raw[:space])
+        except ValueError:
+            return _SLOW
+    if value != value or value in (math.inf, -math.inf):
+        return None
+    return value
+
+
 def _row_values(row: list[str], header: list[str], known: list[Column | None]) -> dict | None:
     if len(row) != len(header):
         return None
@@ -459,11 +513,22 @@ def _row_values(row: list[str], header: list[str], known: list[Column | None]) -
         for col, raw in zip(known, row):
             if col is None:
                 continue
-            if raw.strip().lower() in LOST_VALUES:
-                values["lost"] = True
-            value = _convert(col.kind, raw)
+            kind = col.kind
+            if kind == "float" or kind == "int":
+                value = _fast_number(raw)
+                if value is _SLOW:
+                    if "[" in raw and raw.strip().lower() in LOST_VALUES:
+                        values["lost"] = True
+                    value = _convert(kind, raw)
+                elif value is not None and kind == "int":
+                    value = int(value)
+            else:
+                if "[" in raw and raw.strip().lower() in LOST_VALUES:
+                    values["lost"] = True
+                value = _convert(kind, raw)
             if value is not None:
-                values.setdefault(col.field, value)  # first of two aliases wins
+                if col.field not in values:
+                    values[col.field] = value  # first of two aliases wins
             elif col.field.startswith("reason:"):
                 values.setdefault("reason_unknown", True)
     except ValueError:
@@ -488,6 +553,8 @@ class _Grouper:
         self.kept: "collections.deque[Snapshot]" = collections.deque()
         self.readings = 0
         self.dropped = 0
+        self.dropped_rows = 0  # read through without parsing: older than what is kept
+        self.widest = 0  # most GPUs seen in one tick
         self._current: list[tuple[float, dict]] = []
         self._seen: set = set()
         self._order: dict[str, int] = {}
@@ -518,6 +585,7 @@ class _Grouper:
                 info = self._infos[index] = _info(index, values)
             samples.append(_sample(t, index, info.uuid, values))
         samples.sort(key=lambda s: s.index)
+        self.widest = max(self.widest, len(samples))
         gpus = tuple(self._infos[s.index] for s in samples)
         self.kept.append(Snapshot(t=group[0][0], status=SourceStatus(DeviceState.OK), gpus=gpus,
                                   samples=tuple(samples), extra={"source": "replay"}))
@@ -526,6 +594,14 @@ class _Grouper:
             old = self.kept.popleft()
             self.readings -= len(old.samples)
             self.dropped += 1
+
+    def skip_older(self) -> None:
+        """What was kept so far is older than the rows about to be skipped: let it go too
+        (the replay shows one unbroken stretch, the newest)."""
+        self._flush()
+        self.dropped += len(self.kept)
+        self.kept.clear()
+        self.readings = 0
 
     def finish(self) -> list[Snapshot]:
         self._flush()
