@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import threading
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QEventLoop, QSettings, QTimer
@@ -351,7 +352,24 @@ def run_app(args: argparse.Namespace) -> int:
     attach_tray(controller, app)
     show_main_window(window, should_start_hidden(args, context))
     app.aboutToQuit.connect(controller.shutdown)
+    quit_on_sigterm(app)
     return app.exec()
+
+
+def quit_on_sigterm(app: QApplication) -> None:
+    """``kill``, a logout or systemd stopping the app: quit as from the menu, so monitoring stops
+    and the recording gets its end marker. Python runs a signal handler only when it gets
+    control, so a light timer hands it control twice a second while Qt waits for events."""
+    import signal
+
+    if not hasattr(signal, "SIGTERM") or threading.current_thread() is not threading.main_thread():
+        return
+    signal.signal(signal.SIGTERM, lambda *_: app.quit())
+    wake = QTimer(app)
+    wake.setInterval(500)
+    wake.timeout.connect(lambda: None)
+    wake.start()
+    app.aboutToQuit.connect(wake.stop)
 
 
 def attach_tray(controller: AppController, app: QApplication) -> None:
