@@ -82,15 +82,15 @@ def check_output_file(path: Path) -> None:
 
 
 # Every option that names a file to read or write, whatever the command: (attribute, option).
-PATH_OPTIONS: tuple[tuple[str, str], ...] = (
-    ("replay", "--replay"),
-    ("screenshot", "--screenshot"),
-    ("model", "--model"),
-    ("model_config", "--model-config"),
-    ("os_release", "--os-release"),
-    ("csv", "--csv"),
-    ("export", "--export"),
-    ("compare", "--compare"),
+PATH_OPTIONS: tuple[tuple[str, str, str], ...] = (
+    ("replay", "--replay", "a file name"),
+    ("screenshot", "--screenshot", "a file name"),
+    ("model", "--model", "a model id or a file name"),
+    ("model_config", "--model-config", "a file name"),
+    ("os_release", "--os-release", "a file name"),
+    ("csv", "--csv", "a file name"),
+    ("export", "--export", "a session id (see: sessions --list) or a recording file"),
+    ("compare", "--compare", "a session id (see: sessions --list) or a recording file"),
 )
 
 
@@ -99,11 +99,13 @@ def check_path_options(args) -> None:  # noqa: ANN001 - an argparse namespace
     (a FIFO would block the open forever). One check at the edge, for every command."""
     from services.paths import UnsafePathError, check_regular_file
 
-    for attr, option in PATH_OPTIONS:
+    for attr, option, what in PATH_OPTIONS:
         value = getattr(args, attr, None)
         for item in value if isinstance(value, (list, tuple)) else [value]:
             if not isinstance(item, str):
                 continue
+            if not item.strip():
+                raise UsageError(f"{option} needs {what}, not an empty string")
             try:
                 check_regular_file(item, option, may_be_missing=True)
             except UnsafePathError as exc:
