@@ -214,6 +214,8 @@ class ExporterServer:
             self._httpd = make_server(self.host, self.port, make_app(registry), server_cls, handler_class=_QuietHandler)
         except OSError as exc:
             raise ExporterError(f"cannot listen on {self.host}:{self.port}: {exc.strerror or exc}") from exc
+        except (OverflowError, ValueError, TypeError) as exc:  # a port of 99999 or -1 from a bad settings file
+            raise ExporterError(f"cannot listen on {self.host}:{self.port}: {exc}") from exc
         self._thread = threading.Thread(target=self._httpd.serve_forever, name="metrics-http", daemon=True)
         self._thread.start()
 

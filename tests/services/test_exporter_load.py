@@ -77,3 +77,18 @@ def test_stop_ends_every_server_thread():
         server.stop()
     left = {t.name for t in threading.enumerate()} - before
     assert not left, left
+
+
+def test_an_out_of_range_port_is_an_exporter_error_not_a_crash():
+    import pytest
+
+    from services.exporter.server import ExporterError
+    from services.exporter.service import ExporterService
+    from services.settings import ExporterSettings
+
+    for port in (99999, -1):
+        with pytest.raises(ExporterError):
+            ExporterServer(TelemetryCollector(lambda: None), "127.0.0.1", port).start()
+        service = ExporterService(lambda: TelemetryCollector(lambda: None))
+        service.apply(ExporterSettings(run_in_background=True, port=port))
+        assert service.server is None and service.problem is not None
