@@ -191,3 +191,37 @@ def test_every_metric_failing_is_still_an_error(tmp_path):
     snap = source.read(Tier.FAST | Tier.SLOW, 1_700_000_000.0)
     source.close()
     assert snap.samples[0].state is DeviceState.ERROR
+
+
+def test_a_version_1_recording_without_uuid_columns_still_reads(tmp_path):
+    import sqlite3
+
+    from services.telemetry.recorder import SAMPLE_COLUMNS
+
+    path = tmp_path / "session-20260101-000000.sqlite"
+    conn = sqlite3.connect(path)
+    conn.executescript(f"""
+        CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
+        CREATE TABLE gpus(idx INTEGER PRIMARY KEY, uuid TEXT, info TEXT);
+        CREATE TABLE samples(t REAL NOT NULL, gpu INTEGER NOT NULL, state TEXT, state_detail TEXT,
+            {", ".join(f"{c} REAL" for c in SAMPLE_COLUMNS)}, throttle INTEGER);
+        CREATE TABLE system(t REAL PRIMARY KEY, cpu_pct REAL, cpu_count REAL, ram_used_mib REAL, ram_total_mib REAL,
+            swap_used_mib REAL, swap_total_mib REAL, disk_read_mib_s REAL, disk_write_mib_s REAL, iowait_pct REAL);
+        CREATE TABLE processes(t REAL NOT NULL, gpu INTEGER NOT NULL, pid INTEGER, name TEXT, user TEXT, kind TEXT,
+            used_mib REAL, cpu_pct REAL);
+        CREATE TABLE status(t REAL NOT NULL, state TEXT, message TEXT);
+        INSERT INTO meta VALUES ('schema_version', '1');
+        INSERT INTO gpus VALUES (0, 'GPU-old', '{{"index": 0, "name": "RTX Old", "uuid": "GPU-old"}}');
+    """)
+    marks = ", ".join("?" * (5 + len(SAMPLE_COLUMNS)))
+    for t in range(3):
+        conn.execute(f"INSERT INTO samples VALUES ({marks})",
+                     (1e9 + t, 0, "ok", None, *([50.0] * len(SAMPLE_COLUMNS)), None))
+    conn.execute("INSERT INTO processes VALUES (1e9, 0, 42, 'python', 'me', 'compute', 100.0, NULL)")
+    conn.commit()
+    conn.close()
+    snaps = read_recording(path)
+    assert len(snaps) == 3 and {s.samples[0].uuid for s in snaps} == {"GPU-old"}
+    assert snaps[0].gpus[0].name == "RTX Old" and snaps[-1].samples[0].processes[0].pid == 42
+    summary = SessionStore(tmp_path).summary(str(path))
+    assert [g.uuid for g in summary.gpus] == ["GPU-old"]
