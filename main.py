@@ -9,7 +9,7 @@ import argparse
 import os
 import sys
 
-from services.cli import EXIT_USAGE, UsageError, available_commands, fail, load_command
+from services.cli import EXIT_USAGE, UsageError, available_commands, check_path_options, fail, load_command
 from services.version import APP_ID, APP_NAME, __version__
 
 
@@ -128,6 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     if getattr(args, "command", None):
         module = load_command(args.command)
         try:
+            check_path_options(args)
             apply_app_demo(args, module)
             code = module.run(args)
             sys.stdout.flush()
@@ -139,9 +140,22 @@ def main(argv: list[str] | None = None) -> int:
         except BrokenPipeError:
             quiet_closed_pipe()
             return 0
-    if args.screenshot and not args.screenshot.lower().endswith(".png"):
+    try:
+        check_path_options(args)
+    except UsageError as exc:
+        return fail(str(exc), EXIT_USAGE)
+    if args.screenshot is not None and not args.screenshot.lower().endswith(".png"):
         # The picture is always PNG; any other name would overwrite that file with PNG bytes.
         return fail(f"--screenshot needs a file name ending in .png, not {args.screenshot!r}", EXIT_USAGE)
+    if args.screenshot:
+        from pathlib import Path
+
+        from services.cli import check_output_file
+
+        try:  # before any window is built: a missing folder or a file in the way is bad input
+            check_output_file(Path(args.screenshot))
+        except UsageError as exc:
+            return fail(f"--screenshot: {exc}", EXIT_USAGE)
     from services.platform_check import gui_start_problem
 
     problem = gui_start_problem(offscreen=bool(args.screenshot or args.self_test))

@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import threading
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QEventLoop, QSettings, QTimer
@@ -311,13 +312,15 @@ def run_app(args: argparse.Namespace) -> int:
     replay_source = None
     if getattr(args, "replay", None) and not args.self_test:
         # Bad input is one line and exit 2 before any window, not a dashboard waiting forever.
-        from services.telemetry.replay import ReplayError, open_replay
+        from services.telemetry.replay import ReplayError, open_replay, text_progress
 
         try:
-            replay_source = open_replay(args.replay)
+            replay_source = open_replay(args.replay, progress=text_progress(args.replay, sys.stderr))
         except ReplayError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2
+        for note in replay_source.notes:  # what a damaged or huge file left out, said once
+            print(f"note: {note}", file=sys.stderr)
     headless = bool(args.screenshot or args.self_test)
     if headless and not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -349,7 +352,24 @@ def run_app(args: argparse.Namespace) -> int:
     attach_tray(controller, app)
     show_main_window(window, should_start_hidden(args, context))
     app.aboutToQuit.connect(controller.shutdown)
+    quit_on_sigterm(app)
     return app.exec()
+
+
+def quit_on_sigterm(app: QApplication) -> None:
+    """``kill``, a logout or systemd stopping the app: quit as from the menu, so monitoring stops
+    and the recording gets its end marker. Python runs a signal handler only when it gets
+    control, so a light timer hands it control twice a second while Qt waits for events."""
+    import signal
+
+    if not hasattr(signal, "SIGTERM") or threading.current_thread() is not threading.main_thread():
+        return
+    signal.signal(signal.SIGTERM, lambda *_: app.quit())
+    wake = QTimer(app)
+    wake.setInterval(500)
+    wake.timeout.connect(lambda: None)
+    wake.start()
+    app.aboutToQuit.connect(wake.stop)
 
 
 def attach_tray(controller: AppController, app: QApplication) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import os
 import time
 import typing
@@ -144,6 +145,72 @@ def _type_ok(current: Any, value: Any) -> bool:
     return isinstance(value, type(current))
 
 
+# Allowed range per numeric field: (section, field) -> (lowest, highest). A value outside is
+# clamped to the nearest end; NaN/Infinity fall back to the default. Why these ends:
+# intervals below 0.25 s disturb the GPU and above an hour monitor nothing; TCP ports are
+# 1..65535; temperatures beyond 0..120 °C are no GPU's; percentages are 0..100.
+LIMITS: dict[tuple[str, str], tuple[float, float]] = {
+    ("monitor", "fast_interval_s"): (0.25, 3600.0),
+    ("monitor", "slow_interval_s"): (0.25, 3600.0),
+    ("monitor", "window_s"): (10, 7 * 24 * 3600),
+    ("alerts", "temperature_c"): (30.0, 120.0),
+    ("alerts", "temperature_for_s"): (0.0, 3600.0),
+    ("alerts", "memory_pct"): (1.0, 100.0),
+    ("alerts", "fan_zero_hot_c"): (20.0, 120.0),
+    ("exporter", "port"): (1, 65535),
+    ("power_cost", "price_per_kwh"): (0.0, 1000.0),
+    ("fit", "seq"): (1, 10_000_000),
+    ("psu", "ram_sticks"): (0, 64),
+    ("psu", "nvme"): (0, 64),
+    ("psu", "sata_ssd"): (0, 64),
+    ("psu", "hdd"): (0, 64),
+    ("psu", "fans"): (0, 64),
+    ("psu", "aio_pumps"): (0, 16),
+    ("psu", "argb_channels"): (0, 64),
+    ("psu", "usb_devices"): (0, 64),
+    ("psu", "psu_w"): (0, 10_000),
+}
+CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
+    ("general", "language"): ("auto", "en", "zh_CN"),
+}
+
+
+def validate(settings: Settings) -> list[str]:
+    """Clamp out-of-range numbers and replace non-finite ones or unknown choices with the
+    default, in place. Returns one English line per field changed (what it was, what it is)."""
+    defaults = Settings()
+    notes: list[str] = []
+    for (section, name), (low, high) in LIMITS.items():
+        part = getattr(settings, section, None)
+        if part is None or not hasattr(part, name):
+            continue
+        value = getattr(part, name)
+        default = getattr(getattr(defaults, section), name)
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            continue
+        if isinstance(value, float) and not math.isfinite(value):
+            fixed = default
+        elif value < low:
+            fixed = low
+        elif value > high:
+            fixed = high
+        else:
+            continue
+        fixed = type(default)(fixed)
+        setattr(part, name, fixed)
+        notes.append(f"{section}.{name} = {value!r} is out of range ({low:g} to {high:g}); using {fixed!r}")
+    for (section, name), allowed in CHOICES.items():
+        part = getattr(settings, section, None)
+        value = getattr(part, name, None)
+        if value is not None and value not in allowed:
+            fixed = getattr(getattr(defaults, section), name)
+            setattr(part, name, fixed)
+            notes.append(f"{section}.{name} = {value!r} is not one of {', '.join(allowed)}; using {fixed!r}")
+    if settings.monitor.slow_interval_s < settings.monitor.fast_interval_s:
+        settings.monitor.slow_interval_s = settings.monitor.fast_interval_s
+    return notes
+
+
 class SettingsStore:
     """Loads and saves ``Settings`` at one path; tells listeners about changes."""
 
@@ -151,10 +218,20 @@ class SettingsStore:
         self.path = path
         self.settings = Settings()
         self.load_problem: str | None = None
+        self.load_notes: list[str] = []  # one line per field that was clamped or reset on load
         self._listeners: list[typing.Callable[[Settings], None]] = []
 
     def load(self) -> Settings:
         self.load_problem = None
+        self.load_notes: list[str] = []
+        from services.paths import UnsafePathError, check_regular_file
+
+        try:  # a FIFO here would block the read forever; a device is no settings file either
+            check_regular_file(self.path, may_be_missing=True, may_be_folder=False)
+        except UnsafePathError as exc:
+            self.load_problem = f"{exc}; using the default settings"
+            self.settings = Settings()
+            return self.settings
         try:
             raw = self.path.read_bytes()
         except FileNotFoundError:
@@ -176,11 +253,15 @@ class SettingsStore:
                 self.load_problem = f"{self.path.name} was unreadable"
             data = {}
         self.settings = from_dict(Settings, data)
+        self.load_notes = validate(self.settings)
+        if self.load_notes and self.load_problem is None:
+            self.load_problem = "; ".join(self.load_notes)
         return self.settings
 
     def save(self, settings: Settings | None = None) -> None:
         if settings is not None:
             self.settings = settings
+        validate(self.settings)  # a bad value from any page never reaches the file or the listeners
         self.path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.path.with_name(self.path.name + ".tmp")
         tmp.write_text(json.dumps(to_dict(self.settings), indent=2, ensure_ascii=False), encoding="utf-8")

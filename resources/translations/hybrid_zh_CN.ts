@@ -147,6 +147,10 @@
         <translation>请给出程序的完整路径，例如 /opt/app/app</translation>
     </message>
     <message>
+        <source>The program path contains a control character (such as a line break); rename the file or folder first</source>
+        <translation>程序路径中含有控制字符（例如换行符）；请先重命名该文件或文件夹</translation>
+    </message>
+    <message>
         <source>There is no NVIDIA or other discrete GPU to move the program to</source>
         <translation>没有可以把程序迁移过去的 NVIDIA 或其他独立显卡</translation>
     </message>

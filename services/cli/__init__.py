@@ -60,7 +60,15 @@ class UsageError(Exception):
 
 
 def check_output_file(path: Path) -> None:
-    """Refuse, as bad input, a path we could not write a file to."""
+    """Refuse, as bad input, a path we could not write a file to (a device node or a FIFO too:
+    writing would block, or turn the node into a plain file)."""
+    from services.paths import UnsafePathError, check_regular_file
+
+    try:
+        check_regular_file(path, may_be_missing=True)
+    except UnsafePathError as exc:
+        if "is a folder" not in str(exc):
+            raise UsageError(str(exc)) from None
     try:
         path.stat()
     except FileNotFoundError:
@@ -71,6 +79,37 @@ def check_output_file(path: Path) -> None:
         raise UsageError(f"{path} is a folder; give a file name")
     if not path.parent.is_dir():
         raise UsageError(f"folder does not exist: {path.parent}")
+
+
+# Every option that names a file to read or write, whatever the command: (attribute, option).
+PATH_OPTIONS: tuple[tuple[str, str, str], ...] = (
+    ("replay", "--replay", "a file name"),
+    ("screenshot", "--screenshot", "a file name"),
+    ("model", "--model", "a model id or a file name"),
+    ("model_config", "--model-config", "a file name"),
+    ("os_release", "--os-release", "a file name"),
+    ("csv", "--csv", "a file name"),
+    ("export", "--export", "a session id (see: sessions --list) or a recording file"),
+    ("compare", "--compare", "a session id (see: sessions --list) or a recording file"),
+)
+
+
+def check_path_options(args) -> None:  # noqa: ANN001 - an argparse namespace
+    """Refuse '' and FIFOs, devices and sockets in any path option before a command opens one
+    (a FIFO would block the open forever). One check at the edge, for every command."""
+    from services.paths import UnsafePathError, check_regular_file
+
+    for attr, option, what in PATH_OPTIONS:
+        value = getattr(args, attr, None)
+        for item in value if isinstance(value, (list, tuple)) else [value]:
+            if not isinstance(item, str):
+                continue
+            if not item.strip():
+                raise UsageError(f"{option} needs {what}, not an empty string")
+            try:
+                check_regular_file(item, option, may_be_missing=True)
+            except UnsafePathError as exc:
+                raise UsageError(str(exc)) from None
 
 
 def fail(message: str, code: int = EXIT_USAGE) -> int:

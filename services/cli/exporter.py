@@ -62,9 +62,20 @@ def run(args: argparse.Namespace) -> int:
     settings = SettingsStore(AppPaths.default().settings_file).load()
     catalog = Catalog.load(resolve_language(settings.general.language))
     hub = build_hub(args, settings)
+    server = ExporterServer(hub_collector(hub), args.host, args.port)
+    try:
+        # Listening before the first reading: with a slow driver that reading can take many
+        # seconds, and a scrape meanwhile gets an (empty) answer at once instead of waiting.
+        server.start()
+    except ExporterError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        _discard(hub)
+        # A host name that does not resolve is bad input; a busy port is a failure of the run.
+        return EXIT_USAGE if isinstance(exc.__cause__, socket.gaierror) else EXIT_FAILED
     hub.tick()
     status = hub.status
     if status.state in _NO_GPU_STATES or (not args.demo and not hub.devices):
+        server.stop()
         reason = catalog.render(state_explanation(status.state)) if status.state in _NO_GPU_STATES \
             else catalog.render(translate("Exporter", "no NVIDIA GPU was found"))
         print("error: " + catalog.render(translate(
@@ -72,14 +83,6 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr)
         _discard(hub)
         return EXIT_NO_GPU
-    server = ExporterServer(hub_collector(hub), args.host, args.port)
-    try:
-        server.start()
-    except ExporterError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        _discard(hub)
-        # A host name that does not resolve is bad input; a busy port is a failure of the run.
-        return EXIT_USAGE if isinstance(exc.__cause__, socket.gaierror) else EXIT_FAILED
     stop = threading.Event()
     previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
     hub.start()

@@ -12,6 +12,7 @@ import argparse
 import importlib
 import json
 import math
+import os
 import signal
 import sys
 import threading
@@ -87,7 +88,10 @@ def run(args: argparse.Namespace, *, source: Any = None,
                 return _fail(err, f"{catalog.render(reason)} [{status.state.value}]", EXIT_NO_GPU)
             return _fail(err, catalog.render(status.describe() or NO_GPU_FOUND), EXIT_NO_GPU)
         catalog = None if args.json else _catalog()
-        writer = _CsvLog(csv_path) if csv_path else None
+        try:
+            writer = _CsvLog(csv_path) if csv_path else None
+        except CsvLogError as exc:
+            return _fail(err, str(exc), EXIT_FAILED)
         try:
             if args.once:
                 snapshot = source.read(ALL_TIERS, wall_clock())
@@ -97,6 +101,9 @@ def run(args: argparse.Namespace, *, source: Any = None,
                 print(f"logging {len(source.devices())} GPU(s) to {csv_path} every {args.interval:g} s; "
                       "Ctrl-C stops", file=err)
             code = _loop(source, args, catalog, writer, out, sleep=sleep, clock=clock, wall_clock=wall_clock)
+        except CsvLogError as exc:
+            return _fail(err, str(exc), EXIT_FAILED)
+        else:
             if writer is not None and not args.json:
                 print(f"wrote {writer.rows} rows to {csv_path}", file=err)
             return code
@@ -157,29 +164,69 @@ def _emit(snapshot: Snapshot, args: argparse.Namespace, catalog: Any, writer: "_
         print(("\x1b[H\x1b[2J" if clear else "") + text + ("" if clear else "\n"), file=out, flush=True)
 
 
+class CsvLogError(Exception):
+    """The log could not be written further (disk full, file-size limit); one line, exit 1."""
+
+
 class _CsvLog:
-    """Appends rows, one write and one flush per tick, so a kill leaves whole rows."""
+    """Appends rows, one ``os.write`` per tick, so a kill leaves whole rows.
+
+    Written unbuffered and byte-counted: when the disk fills up or a file-size limit is reached
+    in the middle of a tick, the half-written rows are cut off again and the rows before them
+    stay intact. Appending to a log whose last line was cut (a kill mid-write on another
+    system, a full disk) starts on a new line instead of gluing onto the broken one.
+    """
 
     def __init__(self, path: Path) -> None:
-        new = not path.exists() or path.stat().st_size == 0
+        self.path = path
         self.rows = 0
         try:
-            self._file = open(path, "a", encoding="utf-8", newline="")
+            self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o644)
+            self._size = os.fstat(self._fd).st_size
         except OSError as exc:
             raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from exc
-        if new:
-            self._file.write(csv_header() + "\n")
-            self._file.flush()
+        if self._size == 0:
+            self._append((csv_header() + "\n").encode("utf-8"), rows=0)
+        elif not self._ends_with_newline():
+            self._append(b"\n", rows=0)
+
+    def _ends_with_newline(self) -> bool:
+        try:
+            with open(self.path, "rb") as fh:
+                fh.seek(-1, os.SEEK_END)
+                return fh.read(1) == b"\n"
+        except OSError:
+            return True
+
+    def _append(self, data: bytes, rows: int) -> None:
+        before = self._size
+        view = memoryview(data)
+        try:
+            while view:
+                n = os.write(self._fd, view)
+                if n <= 0:
+                    raise OSError(28, os.strerror(28))  # ENOSPC: nothing more goes in
+                self._size += n
+                view = view[n:]
+        except OSError as exc:
+            try:  # take the half-written rows back off: the rows before them stay whole
+                os.ftruncate(self._fd, before)
+                self._size = before
+            except OSError:
+                pass
+            raise CsvLogError(f"cannot write {self.path} ({exc.strerror or exc}); stopped after "
+                              f"{self.rows} rows, which are intact") from None
+        self.rows += rows
 
     def write(self, snapshot: Snapshot) -> None:
         rows = csv_rows(snapshot)
         if rows:
-            self._file.write("".join(row + "\n" for row in rows))
-            self._file.flush()
-            self.rows += len(rows)
+            self._append("".join(row + "\n" for row in rows).encode("utf-8"), rows=len(rows))
 
     def close(self) -> None:
-        self._file.close()
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
 
 
 def _fail(err: TextIO, message: str, code: int) -> int:

@@ -50,6 +50,8 @@ def _is_dir(path: Path) -> bool:
 
 def _resolve(store: SessionStore, session: str) -> str:
     """The recording file for a session id or path; one-line error when there is none."""
+    if not session.strip():
+        raise UsageError("a session id is needed (see: sessions --list)")
     try:
         return str(store.path_of(session))
     except RecordingError as exc:
@@ -89,13 +91,15 @@ def _export(store: SessionStore, session: str, target: Path) -> int:
         # Export replaces the file whole: only ever replace one of our own exports.
         raise UsageError(f"{target} already exists with other content; choose a new file name")
     try:
-        rows = store.export_csv(session, target)
+        rows, skipped = store.export_csv_checked(session, target)
     except RecordingError as exc:
         raise UsageError(str(exc)) from None
     except OSError as exc:
         print(f"error: cannot write {target}: {exc.strerror}", file=sys.stderr)
         return EXIT_FAILED
     print(render_exported(rows, str(target), _catalog()))
+    if skipped:  # a damaged recording exports what can be read and says what was left out
+        print(f"note: {skipped}", file=sys.stderr)
     return EXIT_OK
 
 

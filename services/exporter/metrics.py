@@ -112,13 +112,14 @@ class TelemetryCollector(Collector):
     """A prometheus_client collector reading the latest snapshot at scrape time.
 
     ``latest`` returns the newest Snapshot (or None before the first one);
-    ``throttle_seconds(index)`` returns seconds spent per clock-event code.
+    ``throttle_seconds(uuid)`` returns seconds spent per clock-event code (by the GPU's UUID, so a
+    card that changed index keeps its own count; an int index is accepted where there is no UUID).
     """
 
     def __init__(
         self,
         latest: Callable[[], Snapshot | None],
-        throttle_seconds: Callable[[int], dict[str, float]] | None = None,
+        throttle_seconds: Callable[[int | str], dict[str, float]] | None = None,
         hostname: str | None = None,
     ) -> None:
         self._latest = latest
@@ -159,7 +160,7 @@ class TelemetryCollector(Collector):
                 labels=LABELS + ["clock_event"],
             )
             for sample in snapshot.samples:
-                for code, value in sorted(self._throttle_seconds(sample.index).items()):
+                for code, value in sorted(self._throttle_seconds(sample.uuid or sample.index).items()):
                     seconds.add_metric(gpu_labels(sample, infos.get(sample.index), self.hostname) + [code], float(value))
             if seconds.samples:
                 yield seconds

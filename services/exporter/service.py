@@ -17,12 +17,12 @@ def hub_collector(hub: Any, hostname: str | None = None) -> TelemetryCollector:
         value = hub.latest
         return value() if callable(value) else value
 
-    def throttle_seconds(index: int) -> dict[str, float]:
+    def throttle_seconds(gpu: int | str) -> dict[str, float]:
         history = getattr(hub, "history", None)
         if history is None or not hasattr(history, "seconds_in_reason"):
             return {}
         try:
-            return dict(history.seconds_in_reason(index))
+            return dict(history.seconds_in_reason(gpu))
         except (IndexError, KeyError, ValueError):
             return {}
 

@@ -196,9 +196,17 @@ def offload_environment(inventory: Inventory) -> tuple[tuple[str, str], ...]:
 _RESERVED = set(' \t\n"\'\\><~|&;$*?#()`')
 
 
+def has_control_chars(text: str) -> bool:
+    """C0 controls (CR, LF, ...) and DEL: never valid in a desktop entry value or an Exec argument."""
+    return any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in text)
+
+
 def desktop_exec_quote(arg: str) -> str:
     """Quote one argument for a desktop entry's Exec key (Desktop Entry Spec, "The Exec key"),
-    including the string-value escaping of backslashes that applies on top."""
+    including the string-value escaping of backslashes that applies on top. Control characters
+    cannot be written in an Exec key at all: refused (a CR would start a new line for some parsers)."""
+    if has_control_chars(arg):
+        raise ValueError(f"control character in a desktop Exec argument: {arg!r}")
     arg = arg.replace("%", "%%")
     if arg and not (set(arg) & _RESERVED):
         return arg
@@ -258,7 +266,8 @@ def launcher_script(program: str, env: Iterable[tuple[str, str]]) -> str:
 
 
 def _desktop_entry_value(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("\n", "\\n").replace("\t", "\\t")
+    return (text.replace("\\", "\\\\").replace("\n", "\\n").replace("\t", "\\t").replace("\r", "\\r")
+            .translate({c: None for c in (*range(0x20), 0x7F) if c not in (0x09, 0x0A, 0x0D)}))
 
 
 def new_desktop_entry(program: str, launcher: str) -> str:
@@ -346,6 +355,10 @@ def plan_linux(program: str, inventory: Inventory, home: Path,
                switcheroo_running: bool = False) -> PreferencePlan:
     if not os.path.isabs(program):
         raise PlanError(translate("Hybrid", "Give the full path of the program, like /opt/app/app"))
+    if has_control_chars(program):
+        # A CR or LF would split the .desktop file's Exec line (and the launcher script) in two.
+        raise PlanError(translate("Hybrid", "The program path contains a control character (such as a line break); "
+                                            "rename the file or folder first"))
     if not os.path.isfile(program):
         raise PlanError(translate("Hybrid", "No program at {path}").format(path=program))
     if not os.access(program, os.X_OK):

@@ -1,7 +1,11 @@
 """A bounded, preallocated ring buffer of telemetry, one row per snapshot.
 
 Every GPU gets one float32 block of shape (metric, capacity) allocated the
-first time that GPU index appears, so a 2-GPU machine never pays for 8. A row
+first time that GPU's UUID appears, so a 2-GPU machine never pays for 8. Blocks
+are keyed by UUID, not by index: NVML indexes can change (a GPU lost and found,
+a driver reload, a card added), and two cards' readings must never join in one
+curve. Readers name a GPU by UUID, or by its current index (for display), which
+maps to the card that holds that index now. A row
 shares one float64 wall time across GPUs. Missing values are NaN (never 0), so
 graphs show gaps instead of false zeros. Throttle reasons are one uint32
 bitmask per row and GPU (the NVML bits from ``throttle.REASONS``), with
@@ -114,6 +118,8 @@ class History:
         self._times = np.full(self.capacity, np.nan, dtype=np.float64)
         self._system = np.full((len(SYSTEM_METRICS), self.capacity), np.nan, dtype=np.float32)
         self._gpus: list[_GpuBlock | None] = []
+        self._slots: dict[str, int] = {}  # GPU UUID -> block
+        self._index_slot: dict[int, int] = {}  # index shown now -> block of the card there
         self._head = 0  # next row to write
         self._count = 0  # rows filled (<= capacity)
         self._latest: Snapshot | None = None
@@ -141,20 +147,47 @@ class History:
         self._times.fill(np.nan)
         self._system.fill(np.nan)
         self._gpus = []
+        self._slots = {}
+        self._index_slot = {}
         self._head = 0
         self._count = 0
         self._latest = None
         self._last_t = -math.inf
 
-    def _block(self, index: int) -> _GpuBlock | None:
-        if index < 0 or index >= self.max_gpus:
-            return None  # beyond what we keep: ignored rather than growing without bound
-        while len(self._gpus) <= index:
-            self._gpus.append(None)
-        block = self._gpus[index]
-        if block is None:
-            block = self._gpus[index] = _GpuBlock(self.capacity)
-        return block
+    def _slot_for(self, sample: GpuSample, present: set[str]) -> int | None:
+        """The block of this sample's GPU, by UUID; a new one for a card not seen before."""
+        key = sample.uuid or f"index-{sample.index}"
+        slot = self._slots.get(key)
+        if slot is None:
+            if len(self._gpus) < self.max_gpus:
+                slot = len(self._gpus)
+                self._gpus.append(_GpuBlock(self.capacity))
+            else:
+                # All slots taken: reuse the one of the card gone longest (not one in this snapshot).
+                gone = [(b.last_t if b.last_t is not None else -math.inf, i) for i, b in enumerate(self._gpus)
+                        if b is not None and b.uuid not in present]
+                if not gone:
+                    return None  # more GPUs at once than we keep: ignored rather than growing without bound
+                slot = min(gone)[1]
+                old = self._gpus[slot]
+                if old is not None and old.uuid is not None:
+                    self._slots.pop(old.uuid, None)
+                self._gpus[slot] = _GpuBlock(self.capacity)
+            self._slots[key] = slot
+            block = self._gpus[slot]
+            assert block is not None
+            block.uuid = key
+        # The index is only where the card is shown now; it follows the card.
+        for index, held in list(self._index_slot.items()):
+            if held == slot and index != sample.index:
+                del self._index_slot[index]
+        self._index_slot[sample.index] = slot
+        return slot
+
+    def _resolve(self, gpu: int | str) -> _GpuBlock | None:
+        """A GPU named by UUID, or by the index it is shown under now."""
+        slot = self._slots.get(gpu) if isinstance(gpu, str) else self._index_slot.get(gpu)
+        return self._gpus[slot] if slot is not None else None
 
     def _append_locked(self, snapshot: Snapshot) -> None:
         row = self._head
@@ -171,14 +204,15 @@ class History:
         else:
             self._system[:, row] = math.nan
         seen: set[int] = set()
+        present = {s.uuid or f"index-{s.index}" for s in snapshot.samples}
         for sample in snapshot.samples:
-            block = self._block(sample.index)
-            if block is None:
+            slot = self._slot_for(sample, present)
+            if slot is None or slot in seen:
                 continue
-            seen.add(sample.index)
-            self._write_sample(block, row, t, sample)
-        for index, block in enumerate(self._gpus):
-            if block is not None and index not in seen:
+            seen.add(slot)
+            self._write_sample(self._gpus[slot], row, t, sample)  # type: ignore[arg-type]
+        for slot, block in enumerate(self._gpus):
+            if block is not None and slot not in seen:
                 block.values[:, row] = math.nan
                 block.throttle[row] = UNKNOWN_BIT
                 block.state[row] = NO_ROW
@@ -194,7 +228,6 @@ class History:
         mask = reasons_to_mask(sample.throttle_reasons)
         block.throttle[row] = mask
         block.state[row] = _STATE_INDEX.get(sample.state, NO_ROW)
-        block.uuid = sample.uuid
         # Seconds per reason: the time since the previous row is charged to the
         # reasons seen now (a 1 s sampler cannot tell when inside the second a
         # reason began), as DCGM's clock-event counter does.
@@ -210,9 +243,14 @@ class History:
 
     @property
     def gpu_count(self) -> int:
-        """Number of GPU slots seen so far (highest index + 1)."""
+        """Number of GPUs (by UUID) with a block so far."""
         with self._lock:
             return len(self._gpus)
+
+    def uuids(self) -> list[str]:
+        """The GPUs with a block, by UUID, in the order first seen."""
+        with self._lock:
+            return [b.uuid for b in self._gpus if b is not None and b.uuid is not None]
 
     def __len__(self) -> int:
         with self._lock:
@@ -261,26 +299,26 @@ class History:
         with self._lock:
             return self._take(self._times, self._window(t0, t1))
 
-    def series(self, gpu_index: int, metric: str, t0: float | None = None,
+    def series(self, gpu_index: int | str, metric: str, t0: float | None = None,
                t1: float | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(wall times float64, values float32 with NaN gaps), oldest first."""
         column = METRIC_INDEX[metric]  # KeyError for a name that is not a GpuSample metric
         with self._lock:
             ranges = self._window(t0, t1)
             t = self._take(self._times, ranges)
-            block = self._gpus[gpu_index] if 0 <= gpu_index < len(self._gpus) else None
+            block = self._resolve(gpu_index)
             if block is None:
                 return t, np.full(t.shape, np.nan, dtype=np.float32)
             return t, self._take(block.values[column], ranges)
 
-    def series_many(self, gpu_index: int, metrics: Iterable[str], t0: float | None = None,
+    def series_many(self, gpu_index: int | str, metrics: Iterable[str], t0: float | None = None,
                     t1: float | None = None) -> tuple[np.ndarray, dict[str, np.ndarray]]:
         """One time axis and several metrics of one GPU, read under one lock."""
         columns = {m: METRIC_INDEX[m] for m in metrics}
         with self._lock:
             ranges = self._window(t0, t1)
             t = self._take(self._times, ranges)
-            block = self._gpus[gpu_index] if 0 <= gpu_index < len(self._gpus) else None
+            block = self._resolve(gpu_index)
             if block is None:
                 return t, {m: np.full(t.shape, np.nan, dtype=np.float32) for m in columns}
             return t, {m: self._take(block.values[c], ranges) for m, c in columns.items()}
@@ -292,17 +330,17 @@ class History:
             ranges = self._window(t0, t1)
             return self._take(self._times, ranges), self._take(self._system[column], ranges)
 
-    def throttle_masks(self, gpu_index: int, t0: float | None = None,
+    def throttle_masks(self, gpu_index: int | str, t0: float | None = None,
                        t1: float | None = None) -> tuple[np.ndarray, np.ndarray]:
         with self._lock:
             ranges = self._window(t0, t1)
             t = self._take(self._times, ranges)
-            block = self._gpus[gpu_index] if 0 <= gpu_index < len(self._gpus) else None
+            block = self._resolve(gpu_index)
             if block is None:
                 return t, np.full(t.shape, UNKNOWN_BIT, dtype=np.uint32)
             return t, self._take(block.throttle, ranges)
 
-    def throttle_intervals(self, gpu_index: int, code: str, t0: float | None = None,
+    def throttle_intervals(self, gpu_index: int | str, code: str, t0: float | None = None,
                            t1: float | None = None) -> list[tuple[float, float]]:
         """[(start, end)] wall-time spans where reason ``code`` was active, for bands.
 
@@ -326,17 +364,17 @@ class History:
             spans.append((float(t[a]), float(end)))
         return spans
 
-    def seconds_in_reason(self, gpu_index: int) -> dict[str, float]:
+    def seconds_in_reason(self, gpu_index: int | str) -> dict[str, float]:
         """Seconds spent in each reason since the history began (for this session)."""
         with self._lock:
-            block = self._gpus[gpu_index] if 0 <= gpu_index < len(self._gpus) else None
+            block = self._resolve(gpu_index)
             if block is None:
                 return {r.code: 0.0 for r in REASONS}
             return dict(block.seconds)
 
     def uuid_of(self, gpu_index: int) -> str | None:
         with self._lock:
-            block = self._gpus[gpu_index] if 0 <= gpu_index < len(self._gpus) else None
+            block = self._resolve(gpu_index)
             return block.uuid if block else None
 
     def nbytes(self) -> int:

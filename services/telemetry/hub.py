@@ -38,6 +38,7 @@ log = logging.getLogger(__name__)
 # While the source cannot be opened, retry after these many seconds (doubling).
 REOPEN_FIRST_S = 2.0
 REOPEN_MAX_S = 60.0
+MAX_INTERVAL_S = 3600.0
 
 Listener = Callable[[Snapshot], None]
 
@@ -68,8 +69,10 @@ class TelemetryHub:
         clock: Callable[[], float] = time.monotonic,
         wall: Callable[[], float] = time.time,
     ) -> None:
-        if fast_interval_s <= 0 or slow_interval_s <= 0:
-            raise ValueError("sampling intervals must be positive")
+        if not (0 < fast_interval_s < math.inf and 0 < slow_interval_s < math.inf):
+            raise ValueError("sampling intervals must be positive and finite")
+        # An hour at most: Event.wait() overflows on huge timeouts, which would end the thread.
+        fast_interval_s, slow_interval_s = min(fast_interval_s, MAX_INTERVAL_S), min(slow_interval_s, MAX_INTERVAL_S)
         self.source = source
         self.history = history if history is not None else History()
         self.fast_interval_s = float(fast_interval_s)
@@ -235,7 +238,7 @@ class TelemetryHub:
             now = self._clock()
             due = self._next_due()
             if due is not None and due > now:
-                if self._stop_event.wait(due - now):
+                if self._stop_event.wait(min(due - now, MAX_INTERVAL_S)):
                     break
                 continue
             try:

@@ -102,6 +102,11 @@ def _finite_mean(a: np.ndarray) -> float | None:
     return float(a.mean()) if a.size else None
 
 
+def _key(sample: GpuSample) -> int | str:
+    """How the history knows this GPU: its UUID (an index can move to another card)."""
+    return sample.uuid or sample.index
+
+
 def _holders(sample: GpuSample) -> list[ProcessSample]:
     if not sample.processes:
         return []
@@ -114,7 +119,7 @@ def _starved(history: History, t1: float, sample: GpuSample, system: SystemSampl
     if not holders:
         return None
     t0 = t1 - WINDOW_S
-    _, util = history.series(sample.index, "utilization_pct", t0, t1)
+    _, util = history.series(_key(sample), "utilization_pct", t0, t1)
     util = util[np.isfinite(util)]
     if util.size < MIN_SAMPLES:
         return None
@@ -154,7 +159,7 @@ def _starved(history: History, t1: float, sample: GpuSample, system: SystemSampl
     ).format(**args), (FIX_PROFILE, FIX_WORKERS, FIX_PIN), t0)
 
 
-def _clock_peak(history: History, gpu: int, t1: float) -> float | None:
+def _clock_peak(history: History, gpu: int | str, t1: float) -> float | None:
     _, cols = history.series_many(gpu, ("sm_clock_mhz", "utilization_pct"), t1 - PEAK_WINDOW_S, t1)
     clocks, util = cols["sm_clock_mhz"], cols["utilization_pct"]
     loaded = clocks[np.isfinite(clocks) & np.isfinite(util) & (util >= 50)]
@@ -167,12 +172,12 @@ def _clocks(history: History, t1: float, sample: GpuSample) -> list[Insight]:
     clock, util = sample.sm_clock_mhz, sample.utilization_pct
     if clock is None or util is None or util < CLOCK_LOAD_PCT:
         return []
-    peak = _clock_peak(history, sample.index, t1)
+    peak = _clock_peak(history, _key(sample), t1)
     drop = (peak - clock) / peak * 100.0 if peak else None
     codes = warning_codes(sample.throttle_reasons)
     if codes:
         code = codes[0]
-        since = _since(history, sample.index, code, t1)
+        since = _since(history, _key(sample), code, t1)
         reason = BY_CODE[code]
         args = dict(gpu=sample.index, reason=reason.label, explanation=reason.explanation, clock=_fmt(clock),
                     peak=_fmt(peak), drop=_fmt(drop), since=_clock_time(since))
@@ -203,7 +208,7 @@ def _clocks(history: History, t1: float, sample: GpuSample) -> list[Insight]:
     return []
 
 
-def _since(history: History, gpu: int, code: str, t1: float) -> float:
+def _since(history: History, gpu: int | str, code: str, t1: float) -> float:
     spans = history.throttle_intervals(gpu, code, t1 - 24 * 3600.0, t1)
     if spans and spans[-1][1] >= t1 - 10.0:
         return spans[-1][0]

@@ -85,6 +85,42 @@ class _Slot:
     plan: dict[str, tuple[Attempt, ...]] = field(default_factory=dict)
 
 
+class _MetricReader:
+    """``Nvml.query`` for one GPU's read, where one failing metric is only that metric.
+
+    An unknown NVML error on the power reading or the process list leaves that value out
+    (None) and the GPU stays OK; only when every metric of the read failed, or the error
+    is about the whole GPU (lost, driver gone, reset), does the GPU go to an error state.
+    """
+
+    # Errors that say the whole GPU (or the driver) is gone, whatever the metric.
+    # GPU_IS_LOST, DRIVER_NOT_LOADED, RM version mismatch, UNINITIALIZED, RESET_REQUIRED, INSUFFICIENT_POWER
+    WHOLE_GPU = frozenset({15, 9, 18, 1, 16, 8})
+
+    def __init__(self, nvml: Nvml) -> None:
+        self._nvml = nvml
+        self.answered = 0
+        self.failed: list[tuple[str, DeviceFailure]] = []
+
+    def __call__(self, device: str, metric: str, attempts: Any, convert: Callable[[Any], Any] | None = None) -> Any:
+        calls = self._nvml.calls
+        try:
+            value = self._nvml.query(device, metric, attempts, convert)
+        except DeviceFailure as failure:
+            if failure.code in self.WHOLE_GPU:
+                raise
+            self.failed.append((metric, failure))
+            return None
+        if self._nvml.calls != calls:  # the driver answered (a metric known unsupported asks nothing)
+            self.answered += 1
+        return value
+
+    def check(self) -> None:
+        """Raise the first failure when nothing at all could be read (the GPU itself is failing)."""
+        if self.failed and not self.answered:
+            raise self.failed[0][1]
+
+
 class NvmlSource:
     """``TelemetrySource`` over NVML. No method raises."""
 
@@ -206,10 +242,12 @@ class NvmlSource:
         try:
             if tiers & Tier.STATIC or not slot.static_done:
                 self._read_static(slot)
+            reader = _MetricReader(self.nvml)
             if tiers & Tier.FAST:
-                self._read_fast(slot)
+                self._read_fast(slot, reader)
             if tiers & Tier.SLOW:
-                self._read_slow(slot)
+                self._read_slow(slot, reader)
+            reader.check()
         except DeviceFailure as failure:
             self._slot_failed(slot, failure)
             return self._state_sample(slot, now)
@@ -217,8 +255,8 @@ class NvmlSource:
         return GpuSample(t=now, index=slot.index, uuid=slot.key,
                          **{name: slot.values.get(name) for name in _SAMPLE_FIELDS})
 
-    def _read_fast(self, slot: _Slot) -> None:
-        q, key, plan, v = self.nvml.query, slot.key, slot.plan, slot.values
+    def _read_fast(self, slot: _Slot, q: _MetricReader) -> None:
+        key, plan, v = slot.key, slot.plan, slot.values
         util = q(key, "utilization", plan["utilization"])
         v["utilization_pct"] = _pct(clean(util.gpu)) if util is not None else None
         v["memory_utilization_pct"] = _pct(clean(util.memory)) if util is not None else None
@@ -240,8 +278,8 @@ class NvmlSource:
         mask = q(key, "throttle", plan["throttle"])
         v["throttle_reasons"] = throttle.decode(mask, slot.supported_throttle_mask)
 
-    def _read_slow(self, slot: _Slot) -> None:
-        q, key, plan, v = self.nvml.query, slot.key, slot.plan, slot.values
+    def _read_slow(self, slot: _Slot, q: _MetricReader) -> None:
+        key, plan, v = slot.key, slot.plan, slot.values
         v["fan_pct"] = _float(q(key, "fan", plan["fan"]))
         v["pcie_gen"] = q(key, "pcie_gen", plan["pcie_gen"])
         v["pcie_width"] = q(key, "pcie_width", plan["pcie_width"])
@@ -250,13 +288,13 @@ class NvmlSource:
         if slot.ecc_enabled:
             v["ecc_corrected"] = q(key, "ecc_corrected", plan["ecc_corrected"])
             v["ecc_uncorrected"] = q(key, "ecc_uncorrected", plan["ecc_uncorrected"])
-        v["processes"] = self._read_processes(slot)
+        v["processes"] = self._read_processes(slot, q)
 
-    def _read_processes(self, slot: _Slot) -> tuple[ProcessSample, ...] | None:
+    def _read_processes(self, slot: _Slot, query: _MetricReader) -> tuple[ProcessSample, ...] | None:
         merged: dict[int, list[Any]] = {}  # pid -> [kinds, used bytes]
         answered = False
         for kind in ("compute", "graphics"):
-            listed = self.nvml.query(slot.key, f"processes_{kind}", slot.plan[f"processes_{kind}"])
+            listed = query(slot.key, f"processes_{kind}", slot.plan[f"processes_{kind}"])
             if listed is None:
                 continue
             answered = True
@@ -298,7 +336,7 @@ class NvmlSource:
         return cached[0] or "?", cached[1]
 
     def _read_static(self, slot: _Slot) -> None:
-        q, key, plan = self.nvml.query, slot.key, slot.plan
+        q, key, plan = _MetricReader(self.nvml), slot.key, slot.plan
         memory = q(key, "memory", plan["memory"])
         ecc_mode = q(key, "ecc_mode", plan["ecc_mode"])
         slot.ecc_enabled = bool(ecc_mode) and ecc_mode[0] == _FEATURE_ENABLED
@@ -317,6 +355,7 @@ class NvmlSource:
             pcie_width_max=q(key, "pcie_width_max", plan["pcie_width_max"]),
             ecc_supported=self.nvml.supported(key, "ecc_mode"),
         )
+        q.check()
         slot.static_done = True
         self._publish_infos()
 

@@ -41,7 +41,7 @@ from services.telemetry.throttle import REASONS
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: GPUs keyed by UUID; samples and processes carry the UUID
 SUFFIX = ".sqlite"
 PREFIX = "session-"
 COMMIT_EVERY_S = 1.0  # sampling-clock seconds between commits: at most ~1-2 s lost on a kill
@@ -60,16 +60,16 @@ _INT_FIELDS = {"pstate", "pcie_gen", "pcie_width", "ecc_corrected", "ecc_uncorre
 
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
-CREATE TABLE IF NOT EXISTS gpus(idx INTEGER PRIMARY KEY, uuid TEXT, info TEXT);
+CREATE TABLE IF NOT EXISTS gpus(idx INTEGER, uuid TEXT PRIMARY KEY, info TEXT);
 CREATE TABLE IF NOT EXISTS samples(
     t REAL NOT NULL, gpu INTEGER NOT NULL, state TEXT, state_detail TEXT,
     {", ".join(f"{c} REAL" for c in SAMPLE_COLUMNS)},
-    throttle INTEGER);
+    throttle INTEGER, uuid TEXT);
 CREATE INDEX IF NOT EXISTS samples_t ON samples(t);
 CREATE TABLE IF NOT EXISTS system(t REAL PRIMARY KEY, {", ".join(f"{c} REAL" for c in SYSTEM_COLUMNS)});
 CREATE TABLE IF NOT EXISTS processes(
     t REAL NOT NULL, gpu INTEGER NOT NULL, pid INTEGER, name TEXT, user TEXT, kind TEXT,
-    used_mib REAL, cpu_pct REAL);
+    used_mib REAL, cpu_pct REAL, uuid TEXT);
 CREATE INDEX IF NOT EXISTS processes_t ON processes(t);
 CREATE TABLE IF NOT EXISTS status(t REAL NOT NULL, state TEXT, message TEXT);
 CREATE TABLE IF NOT EXISTS alerts(t REAL NOT NULL, gpu INTEGER, rule TEXT, severity TEXT, message TEXT);
@@ -107,8 +107,8 @@ class Recorder:
         self._lock = threading.Lock()
         self._last_commit: float | None = None
         self._pending = 0
-        self._gpu_uuids: dict[int, str] = {}
-        self._last_procs: dict[int, tuple] = {}
+        self._gpu_indexes: dict[str, int] = {}  # uuid -> index last written (an index can change)
+        self._last_procs: dict[str, tuple] = {}  # by uuid
         self._last_status: tuple | None = None
         self._last_t = -math.inf
         self._closed = False
@@ -202,29 +202,30 @@ class Recorder:
             conn.execute("INSERT INTO status VALUES (?, ?, ?)", (snap.t, *status_key))
             self._last_status = status_key
         for info in snap.gpus:
-            if self._gpu_uuids.get(info.index) != info.uuid:
+            # Keyed by UUID: after a re-ordering each card keeps its own facts (the index is for display).
+            if self._gpu_indexes.get(info.uuid) != info.index:
                 conn.execute("INSERT OR REPLACE INTO gpus VALUES (?, ?, ?)",
                              (info.index, info.uuid, json.dumps(dataclasses.asdict(info))))
-                self._gpu_uuids[info.index] = info.uuid
+                self._gpu_indexes[info.uuid] = info.index
         rows = []
         for s in snap.samples:
             rows.append((s.t, s.index, s.state.value, s.state_detail,
                          *(getattr(s, c) for c in SAMPLE_COLUMNS),
-                         None if s.throttle_reasons is None else reasons_to_mask(s.throttle_reasons)))
+                         None if s.throttle_reasons is None else reasons_to_mask(s.throttle_reasons), s.uuid))
             if s.processes is not None:
                 key = tuple((p.pid, p.name, p.kind, None if p.used_mib is None else round(p.used_mib / 64))
                             for p in s.processes)
-                if key != self._last_procs.get(s.index):
-                    self._last_procs[s.index] = key
+                if key != self._last_procs.get(s.uuid):
+                    self._last_procs[s.uuid] = key
                     if s.processes:
-                        conn.executemany("INSERT INTO processes VALUES (?, ?, ?, ?, ?, ?, ?, ?)", [
-                            (s.t, s.index, p.pid, p.name, p.user, p.kind, p.used_mib, p.cpu_pct)
+                        conn.executemany("INSERT INTO processes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", [
+                            (s.t, s.index, p.pid, p.name, p.user, p.kind, p.used_mib, p.cpu_pct, s.uuid)
                             for p in s.processes])
                     else:  # a row with no pid marks "no processes from here on"
-                        conn.execute("INSERT INTO processes VALUES (?, ?, NULL, NULL, NULL, NULL, NULL, NULL)",
-                                     (s.t, s.index))
+                        conn.execute("INSERT INTO processes VALUES (?, ?, NULL, NULL, NULL, NULL, NULL, NULL, ?)",
+                                     (s.t, s.index, s.uuid))
         if rows:
-            marks = ", ".join("?" * (5 + len(SAMPLE_COLUMNS)))
+            marks = ", ".join("?" * (6 + len(SAMPLE_COLUMNS)))
             conn.executemany(f"INSERT INTO samples VALUES ({marks})", rows)
         if snap.system is not None:
             conn.execute(f"INSERT OR REPLACE INTO system VALUES ({', '.join('?' * (1 + len(SYSTEM_COLUMNS)))})",
@@ -301,72 +302,176 @@ def _check_schema(conn: sqlite3.Connection, path: Path) -> None:
         raise RecordingError(f"{path.name}: an SQLite file, but not a GPU Assistant recording")
 
 
-def _infos(conn: sqlite3.Connection) -> dict[int, GpuInfo]:
-    infos = {}
+class _Skips:
+    """Counts the cells and rows of a damaged recording that could not be read (they are left out)."""
+
+    def __init__(self) -> None:
+        self.cells = 0
+        self.rows = 0
+
+    def __bool__(self) -> bool:
+        return bool(self.cells or self.rows)
+
+    def describe(self) -> str:
+        parts = []
+        if self.rows:
+            parts.append(f"{self.rows} unreadable rows")
+        if self.cells:
+            parts.append(f"{self.cells} unreadable values")
+        return " and ".join(parts) + " skipped"
+
+
+def _number_cell(value: Any, column: str, skips: _Skips | None = None) -> Any:
+    """A stored value as int/float, or None: text, blobs and non-finite numbers in a number
+    column (a damaged or hand-edited file) are left out and counted, never a crash."""
+    if value is None:
+        return None
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+        if column in _INT_FIELDS:
+            if abs(value) >= 2 ** 63:
+                if skips is not None:
+                    skips.cells += 1
+                return None
+            return int(value)
+        return float(value)
+    if skips is not None:
+        skips.cells += 1
+    return None
+
+
+# kept for callers that used the old name
+_int_or = _number_cell
+
+
+def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
+    return {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+
+
+def _infos(conn: sqlite3.Connection) -> tuple[dict[str, GpuInfo], dict[int, str]]:
+    """The recorded GPUs by UUID, and the UUID each index had last (for version-1 files,
+    whose samples carry only the index)."""
+    by_uuid: dict[str, GpuInfo] = {}
+    by_index: dict[int, str] = {}
     names = {f.name for f in dataclasses.fields(GpuInfo)}
-    for idx, uuid, info in conn.execute("SELECT idx, uuid, info FROM gpus ORDER BY idx"):
+    for idx, uuid, info in conn.execute("SELECT idx, uuid, info FROM gpus ORDER BY rowid"):
+        if not isinstance(idx, int) or isinstance(idx, bool):
+            continue  # a damaged row: the GPU's samples still show, under a generic name
+        uuid = uuid if isinstance(uuid, str) and uuid else f"gpu-{idx}"
         try:
             data = {k: v for k, v in json.loads(info).items() if k in names}
-            infos[idx] = GpuInfo(**data)
-        except (ValueError, TypeError):
-            infos[idx] = GpuInfo(index=idx, name=f"GPU {idx}", uuid=uuid or f"gpu-{idx}")
-    return infos
+            data["index"], data["uuid"] = idx, uuid
+            gpu = GpuInfo(**data)
+            if not isinstance(gpu.name, str):
+                raise TypeError("name")
+        except (ValueError, TypeError, AttributeError):
+            gpu = GpuInfo(index=idx, name=f"GPU {idx}", uuid=uuid)
+        by_uuid[uuid] = gpu
+        by_index[idx] = uuid
+    return by_uuid, by_index
+
+
+def _uuid_of(row_uuid: Any, gpu: int, by_index: dict[int, str]) -> str:
+    if isinstance(row_uuid, str) and row_uuid:
+        return row_uuid
+    return by_index.get(gpu, f"gpu-{gpu}")
+
+
+def _info_at(infos: dict[str, GpuInfo], uuid: str, index: int) -> GpuInfo:
+    info = infos.get(uuid)
+    if info is None:
+        info = infos[uuid] = GpuInfo(index=index, name=f"GPU {index}", uuid=uuid)
+    if info.index != index:  # the same card under another index in this part of the session
+        info = dataclasses.replace(info, index=index)
+    return info
 
 
 def read_recording(path: Path) -> list[Snapshot]:
     """All snapshots of one recording, oldest first."""
+    return read_recording_checked(path)[0]
+
+
+def read_recording_checked(path: Path) -> tuple[list[Snapshot], str | None]:
+    """All readable snapshots of one recording, and what was skipped as unreadable (or None)."""
     path = Path(path)
     conn = _connect_readonly(path)
     try:
         _check_schema(conn, path)
+        skips = _Skips()
         try:
-            return _read_snapshots(conn)
+            snaps = _read_snapshots(conn, skips)
         except sqlite3.DatabaseError as exc:
             raise RecordingError(f"{path.name}: damaged recording ({exc})") from None
+        return snaps, (f"{path.name}: {skips.describe()}" if skips else None)
     finally:
         conn.close()
 
 
-def _read_snapshots(conn: sqlite3.Connection) -> list[Snapshot]:
-    infos = _infos(conn)
-    system = {row[0]: SystemSample(row[0], *(_int_or(v, c) for v, c in zip(row[1:], SYSTEM_COLUMNS)))
-              for row in conn.execute("SELECT * FROM system ORDER BY t")}
-    # Process lists were stored when they changed: carry each one forward.
-    proc_changes: dict[int, list[tuple[float, tuple[ProcessSample, ...]]]] = {}
-    current: dict[tuple[int, float], list[ProcessSample]] = {}
-    for t, gpu, pid, name, user, kind, used, cpu in conn.execute("SELECT * FROM processes ORDER BY t, rowid"):
-        lst = current.setdefault((gpu, t), [])
+def _read_snapshots(conn: sqlite3.Connection, skips: _Skips | None = None) -> list[Snapshot]:
+    skips = skips if skips is not None else _Skips()
+    infos, by_index = _infos(conn)
+    system: dict[float, SystemSample] = {}
+    for row in conn.execute("SELECT * FROM system ORDER BY t"):
+        t = _number_cell(row[0], "t", skips)
+        if t is not None:
+            system[t] = SystemSample(t, *(_number_cell(v, c, skips) for v, c in zip(row[1:], SYSTEM_COLUMNS)))
+    # Process lists were stored when they changed: carry each one forward (per GPU, by UUID).
+    proc_uuid = "uuid" if "uuid" in _columns(conn, "processes") else "NULL"
+    proc_changes: dict[str, list[tuple[float, tuple[ProcessSample, ...]]]] = {}
+    current: dict[tuple[str, float], list[ProcessSample]] = {}
+    for t, gpu, pid, name, user, kind, used, cpu, uuid in conn.execute(
+            f"SELECT t, gpu, pid, name, user, kind, used_mib, cpu_pct, {proc_uuid} FROM processes ORDER BY t, rowid"):
+        t = _number_cell(t, "t", skips)
+        if t is None or not isinstance(gpu, int):
+            skips.rows += 1
+            continue
+        lst = current.setdefault((_uuid_of(uuid, gpu, by_index), t), [])
         if pid is not None:
-            lst.append(ProcessSample(int(pid), name or "", user, kind or "compute", used, cpu))
-    for (gpu, t), lst in sorted(current.items(), key=lambda kv: kv[0][1]):
-        proc_changes.setdefault(gpu, []).append((t, tuple(lst)))
-    proc_pos = {gpu: 0 for gpu in proc_changes}
-    proc_now: dict[int, tuple[ProcessSample, ...] | None] = {}
-    statuses = list(conn.execute("SELECT t, state, message FROM status ORDER BY t"))
+            pid_n = _number_cell(pid, "pid", skips)
+            if pid_n is None:
+                continue
+            lst.append(ProcessSample(int(pid_n), name if isinstance(name, str) else "",
+                                     user if isinstance(user, str) else None,
+                                     kind if isinstance(kind, str) and kind else "compute",
+                                     _number_cell(used, "used_mib", skips), _number_cell(cpu, "cpu_pct", skips)))
+    for (uuid, t), lst in sorted(current.items(), key=lambda kv: kv[0][1]):
+        proc_changes.setdefault(uuid, []).append((t, tuple(lst)))
+    proc_pos = {uuid: 0 for uuid in proc_changes}
+    proc_now: dict[str, tuple[ProcessSample, ...] | None] = {}
+    statuses = []
+    for t, st, msg in conn.execute("SELECT t, state, message FROM status ORDER BY t"):
+        t = _number_cell(t, "t", skips)
+        if t is not None:
+            statuses.append((t, st, msg if isinstance(msg, str) else None))
     status_pos = 0
     status = SourceStatus(DeviceState.OK)
     snapshots: list[Snapshot] = []
     rows_by_t: list[tuple[float, list[GpuSample]]] = []
     cols = ", ".join(SAMPLE_COLUMNS)
-    for row in conn.execute(f"SELECT t, gpu, state, state_detail, {cols}, throttle FROM samples ORDER BY t, gpu"):
-        t, gpu, state, detail = row[0], row[1], row[2], row[3]
-        values = {c: _int_or(v, c) for c, v in zip(SAMPLE_COLUMNS, row[4:-1])}
-        mask = row[-1]
-        changes = proc_changes.get(gpu)
+    sample_uuid = "uuid" if "uuid" in _columns(conn, "samples") else "NULL"
+    for row in conn.execute(f"SELECT t, gpu, state, state_detail, {cols}, throttle, {sample_uuid} "
+                            f"FROM samples ORDER BY t, gpu"):
+        t, gpu, state, detail = _number_cell(row[0], "t"), row[1], row[2], row[3]
+        if t is None or not isinstance(gpu, int) or isinstance(gpu, bool) or not 0 <= gpu < 2 ** 31:
+            skips.rows += 1  # no time or no GPU: nothing to place this reading at
+            continue
+        values = {c: _number_cell(v, c, skips) for c, v in zip(SAMPLE_COLUMNS, row[4:-2])}
+        mask = _number_cell(row[-2], "throttle", skips)
+        uuid = _uuid_of(row[-1], gpu, by_index)
+        changes = proc_changes.get(uuid)
         if changes:
-            pos = proc_pos[gpu]
+            pos = proc_pos[uuid]
             while pos < len(changes) and changes[pos][0] <= t:
-                proc_now[gpu] = changes[pos][1]
+                proc_now[uuid] = changes[pos][1]
                 pos += 1
-            proc_pos[gpu] = pos
-        uuid = infos[gpu].uuid if gpu in infos else f"gpu-{gpu}"
+            proc_pos[uuid] = pos
         try:
             dev_state = DeviceState(state)
         except ValueError:
             dev_state = DeviceState.ERROR
-        sample = GpuSample(t=t, index=gpu, uuid=uuid, state=dev_state, state_detail=detail,
-                           throttle_reasons=None if mask is None else mask_to_reasons(int(mask)),
-                           processes=proc_now.get(gpu), **values)
+        sample = GpuSample(t=t, index=gpu, uuid=uuid, state=dev_state,
+                           state_detail=detail if isinstance(detail, str) else None,
+                           throttle_reasons=None if mask is None else mask_to_reasons(int(mask) & 0xFFFFFFFF),
+                           processes=proc_now.get(uuid), **values)
         if rows_by_t and rows_by_t[-1][0] == t:
             rows_by_t[-1][1].append(sample)
         else:
@@ -379,18 +484,10 @@ def _read_snapshots(conn: sqlite3.Connection) -> list[Snapshot]:
             except ValueError:
                 status = SourceStatus(DeviceState.ERROR, msg)
             status_pos += 1
-        gpus = tuple(infos[s.index] for s in samples if s.index in infos)
+        gpus = tuple(_info_at(infos, s.uuid, s.index) for s in samples)
         snapshots.append(Snapshot(t=t, status=status, gpus=gpus, samples=tuple(samples),
                                   system=system.get(t), extra={"source": "recording"}))
     return snapshots
-
-
-def _int_or(value: Any, column: str) -> Any:
-    if value is None:
-        return None
-    if column in _INT_FIELDS:
-        return int(value)
-    return float(value)
 
 
 # ---------------------------------------------------------------- sessions
@@ -525,11 +622,17 @@ class SessionStore:
             return SessionInfo(sid, path, problem=str(exc))
         try:
             _check_schema(conn, path)
-            meta = dict(conn.execute("SELECT key, value FROM meta"))
-            start, end, count = conn.execute("SELECT min(t), max(t), count(DISTINCT t) FROM samples").fetchone()
-            infos = _infos(conn)
-            return SessionInfo(sid, path, start=start, end=end, samples=int(count or 0),
-                               gpus=tuple(infos[i].name for i in sorted(infos)), source=meta.get("source"))
+            meta = {k: v for k, v in conn.execute("SELECT key, value FROM meta") if isinstance(k, str)}
+            # Only numeric times count: a damaged cell is not a start or an end.
+            start, end, count = conn.execute(
+                "SELECT min(t), max(t), count(DISTINCT t) FROM samples WHERE typeof(t) IN ('real', 'integer')"
+            ).fetchone()
+            infos, _ = _infos(conn)
+            source = meta.get("source")
+            return SessionInfo(sid, path, start=_number_cell(start, "t"), end=_number_cell(end, "t"),
+                               samples=int(count or 0),
+                               gpus=tuple(g.name for g in sorted(infos.values(), key=lambda g: g.index)),
+                               source=source if isinstance(source, str) else None)
         except RecordingError as exc:
             return SessionInfo(sid, path, problem=str(exc))
         except sqlite3.DatabaseError as exc:
@@ -541,22 +644,35 @@ class SessionStore:
         return read_recording(self.path_of(session))
 
     def summary(self, session: str) -> SessionSummary:
+        """Per-GPU statistics, one entry per card (by UUID: a card that changed index stays one)."""
         path = self.path_of(session)
         info = self.info(path)
         if info.problem:
             raise RecordingError(info.problem)
         conn = _connect_readonly(path)
         try:
-            infos = _infos(conn)
+            infos, by_index = _infos(conn)
+            has_uuid = "uuid" in _columns(conn, "samples")
+            per_gpu: dict[str, list[tuple]] = {}
+            last_index: dict[str, int] = {}
+            for row in conn.execute(
+                    "SELECT t, temperature_c, utilization_pct, power_w, memory_used_mib, throttle, gpu, "
+                    f"{'uuid' if has_uuid else 'NULL'} FROM samples ORDER BY t"):
+                t, gpu = _number_cell(row[0], "t"), row[6]
+                if t is None or not isinstance(gpu, int):
+                    continue
+                uuid = _uuid_of(row[7], gpu, by_index)
+                last_index[uuid] = gpu
+                per_gpu.setdefault(uuid, []).append(
+                    (t, *(_number_cell(v, "x") for v in row[1:5]), _number_cell(row[5], "throttle")))
             gpus = []
-            for gpu in sorted({r[0] for r in conn.execute("SELECT DISTINCT gpu FROM samples")}):
-                rows = conn.execute(
-                    "SELECT t, temperature_c, utilization_pct, power_w, memory_used_mib, throttle "
-                    "FROM samples WHERE gpu = ? ORDER BY t", (gpu,)).fetchall()
+            for uuid, rows in sorted(per_gpu.items(), key=lambda kv: (last_index[kv[0]], kv[0])):
                 arr = np.array([[np.nan if v is None else v for v in r[:5]] for r in rows], dtype=np.float64)
-                masks = np.array([UNKNOWN_BIT if r[5] is None else r[5] for r in rows], dtype=np.uint32)
-                gi = infos.get(gpu)
-                gpus.append(summarize_gpu(gpu, gi.name if gi else f"GPU {gpu}", gi.uuid if gi else "",
+                masks = np.array([UNKNOWN_BIT if r[5] is None else int(r[5]) & 0xFFFFFFFF for r in rows],
+                                 dtype=np.uint32)
+                gi = infos.get(uuid)
+                index = last_index[uuid]
+                gpus.append(summarize_gpu(index, gi.name if gi else f"GPU {index}", uuid,
                                           arr[:, 0], arr[:, 1], arr[:, 2], arr[:, 3], arr[:, 4], masks))
             return SessionSummary(info, tuple(gpus))
         except sqlite3.DatabaseError as exc:
@@ -568,7 +684,11 @@ class SessionStore:
         return self.summary(a), self.summary(b)
 
     def export_csv(self, session: str, target: Path) -> int:
-        """Write the session as an nvidia-smi style CSV; returns the rows written.
+        """Write the session as an nvidia-smi style CSV; returns the rows written."""
+        return self.export_csv_checked(session, target)[0]
+
+    def export_csv_checked(self, session: str, target: Path) -> tuple[int, str | None]:
+        """Write the session as an nvidia-smi style CSV: (rows written, what was skipped as unreadable).
 
         Streams the rows straight from the database (no snapshots are built),
         so a day-long session exports in seconds.
@@ -578,22 +698,33 @@ class SessionStore:
         if info.problem:
             raise RecordingError(info.problem)
         conn = _connect_readonly(path)
+        skips = _Skips()
         try:
-            infos = _infos(conn)
+            infos, by_index = _infos(conn)
             cols = ", ".join(SAMPLE_COLUMNS)
-            rows = conn.execute(f"SELECT t, gpu, state, {cols}, throttle FROM samples ORDER BY t, gpu")
+            uuid_col = "uuid" if "uuid" in _columns(conn, "samples") else "NULL"
+            rows = conn.execute(f"SELECT t, gpu, state, {cols}, throttle, {uuid_col} FROM samples ORDER BY t, gpu")
 
             def samples() -> Iterable[tuple[GpuSample, GpuInfo | None]]:
                 for row in rows:
-                    gpu = row[1]
-                    gi = infos.get(gpu)
-                    values = {c: _int_or(v, c) for c, v in zip(SAMPLE_COLUMNS, row[3:-1])}
-                    mask = row[-1]
-                    yield GpuSample(t=row[0], index=gpu, uuid=gi.uuid if gi else f"gpu-{gpu}",
-                                    throttle_reasons=None if mask is None else mask_to_reasons(int(mask)),
-                                    **values), gi
+                    t, gpu = _number_cell(row[0], "t"), row[1]
+                    if t is None or not isinstance(gpu, int) or isinstance(gpu, bool):
+                        skips.rows += 1
+                        continue
+                    uuid = _uuid_of(row[-1], gpu, by_index)
+                    values = {c: _number_cell(v, c, skips) for c, v in zip(SAMPLE_COLUMNS, row[3:-2])}
+                    mask = _number_cell(row[-2], "throttle", skips)
+                    try:
+                        state = DeviceState(row[2])
+                    except ValueError:
+                        state = DeviceState.ERROR
+                    gi = infos.get(uuid)
+                    yield GpuSample(t=t, index=gpu, uuid=uuid, state=state,
+                                    throttle_reasons=None if mask is None else mask_to_reasons(int(mask) & 0xFFFFFFFF),
+                                    **values), (dataclasses.replace(gi, index=gpu) if gi else None)
 
-            return _write_csv(samples(), Path(target))
+            written = _write_csv(samples(), Path(target))
+            return written, (f"{path.name}: {skips.describe()}" if skips else None)
         except sqlite3.DatabaseError as exc:
             raise RecordingError(f"{path.name}: damaged recording ({exc})") from None
         finally:
@@ -604,27 +735,46 @@ def write_nvidia_smi_csv(snapshots: Iterable[Snapshot], target: Path) -> int:
     """nvidia-smi ``--format=csv,nounits`` layout (``replay`` reads it back)."""
     def samples() -> Iterable[tuple[GpuSample, GpuInfo | None]]:
         for snap in snapshots:
-            infos = {g.index: g for g in snap.gpus}
+            infos = {g.uuid: g for g in snap.gpus}
             for s in snap.samples:
-                yield s, infos.get(s.index)
+                yield s, infos.get(s.uuid)
 
     return _write_csv(samples(), target)
 
 
 def _write_csv(samples: Iterable[tuple[GpuSample, GpuInfo | None]], target: Path) -> int:
-    tmp = target.with_name(target.name + ".part")
+    """Write to a fresh temporary file beside ``target`` and rename it over ``target``.
+
+    The temporary name is made by ``mkstemp`` (O_EXCL, random): it can never be a file of the
+    user's (an old ``TARGET.part`` is left alone), and a failure removes only what we created.
+    """
+    import tempfile
+
+    try:
+        mode = os.stat(target).st_mode & 0o777
+    except OSError:
+        mode = 0o644
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=str(target.parent))
+    tmp = Path(tmp_name)
     rows = 0
     try:
-        with tmp.open("w", newline="", encoding="utf-8") as fh:
+        with os.fdopen(fd, "w", newline="", encoding="utf-8") as fh:
             writer = csv.writer(fh, lineterminator="\n")
             writer.writerow([name for name, _ in EXPORT_COLUMNS])
             for s, info in samples:
                 writer.writerow([_csv_value(key, s, info) for _, key in EXPORT_COLUMNS])
                 rows += 1
+        try:
+            os.chmod(tmp, mode)  # mkstemp makes 0600: give the export the target's (or a normal) mode
+        except OSError:
+            pass
         os.replace(tmp, target)  # never leave half a file under the user's name
-    finally:
-        if tmp.exists():
+    except BaseException:
+        try:
             tmp.unlink()
+        except OSError:
+            pass
+        raise
     return rows
 
 
@@ -635,6 +785,8 @@ def _csv_value(key: str, s: GpuSample, info: GpuInfo | None) -> str:
         return str(s.index)
     if key == "uuid":
         return s.uuid
+    if s.state is DeviceState.LOST and not key.startswith("info:"):
+        return "[GPU is lost]"  # as nvidia-smi writes it, not "[N/A]" (= not supported)
     if key.startswith("info:"):
         value = getattr(info, key[5:], None) if info else None
         return "[N/A]" if value is None else str(value)

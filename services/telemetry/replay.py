@@ -15,6 +15,7 @@ so an exported session reads back here.
 """
 from __future__ import annotations
 
+import collections
 import csv
 import datetime as dt
 import math
@@ -22,7 +23,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 from services.telemetry.model import (
     DeviceState,
@@ -215,6 +216,17 @@ def _convert(kind: str, raw: str):
     return int(value) if kind == "int" else value
 
 
+# A field (and so a line) longer than this is no nvidia-smi reading: the line is skipped and said.
+MAX_FIELD_BYTES = 128 * 1024
+# What a replay keeps: the newest snapshots up to this many GPU readings in all (the history ring
+# holds 90,000 rows of up to 8 GPUs); older ones are read, counted and let go.
+KEEP_READINGS = 90_000 * 8
+KEEP_SNAPSHOTS = 90_000
+PROGRESS_EVERY_BYTES = 4 * 2**20
+
+Progress = Callable[[int, int], None]  # (bytes read, file size)
+
+
 class ReplaySource:
     """A finished run as a TelemetrySource. ``live`` is False: the hub preloads
     ``snapshots()`` into its history instead of sampling."""
@@ -222,16 +234,18 @@ class ReplaySource:
     name = "replay"
     live = False
 
-    def __init__(self, path: Path, snapshots: list[Snapshot], kind: str, skipped_rows: int = 0) -> None:
+    def __init__(self, path: Path, snapshots: list[Snapshot], kind: str, skipped_rows: int = 0,
+                 notes: tuple[str, ...] = ()) -> None:
         self.path = path
         self.kind = kind  # "nvidia-smi-csv" | "recording"
         self.skipped_rows = skipped_rows
+        self.notes = notes  # one English line each: what was skipped, dropped or capped
         self._snapshots = snapshots
-        gpus: dict[int, GpuInfo] = {}
+        gpus: dict[str, GpuInfo] = {}
         for snap in snapshots:
             for info in snap.gpus:
-                gpus.setdefault(info.index, info)
-        self._devices = tuple(gpus[i] for i in sorted(gpus))
+                gpus[info.uuid] = info  # the newest index of each card
+        self._devices = tuple(sorted(gpus.values(), key=lambda g: g.index))
 
     def snapshots(self) -> list[Snapshot]:
         return list(self._snapshots)
@@ -253,9 +267,30 @@ class ReplaySource:
         return self._snapshots[-1]
 
 
-def open_replay(path: str | os.PathLike) -> ReplaySource:
+def text_progress(path: str | os.PathLike, out, min_bytes: int = 32 * 2**20) -> Progress:
+    """A progress callback writing "reading FILE: 40%" lines to ``out`` (a big file only, every 10%)."""
+    shown = {"step": -1}
+
+    def report(done: int, total: int) -> None:
+        if total < min_bytes or total <= 0:
+            return
+        step = min(10, done * 10 // total)
+        if step > shown["step"]:
+            shown["step"] = step
+            print(f"reading {Path(path).name}: {step * 10}%", file=out, flush=True)
+
+    return report
+
+
+def open_replay(path: str | os.PathLike, progress: Progress | None = None) -> ReplaySource:
     """Read a recording or an nvidia-smi CSV log. Raises ReplayError (one line)."""
+    from services.paths import UnsafePathError, check_regular_file
+
     p = Path(path)
+    try:  # a FIFO would block the open below forever
+        check_regular_file(p, may_be_missing=True)
+    except UnsafePathError as exc:
+        raise ReplayError(str(exc)) from None
     try:
         with p.open("rb") as fh:
             head = fh.read(len(SQLITE_MAGIC))
@@ -266,61 +301,123 @@ def open_replay(path: str | os.PathLike) -> ReplaySource:
     except OSError as exc:
         raise ReplayError(f"{p}: cannot read it ({exc.strerror})") from None
     if head == SQLITE_MAGIC:
-        from services.telemetry.recorder import RecordingError, read_recording
+        from services.telemetry.recorder import RecordingError, read_recording_checked
 
         try:
-            snaps = read_recording(p)
+            snaps, skipped = read_recording_checked(p)
         except RecordingError as exc:
             raise ReplayError(str(exc)) from None
         if not snaps:
-            raise ReplayError(f"{p}: the recording holds no samples")
-        return ReplaySource(p, snaps, "recording")
-    snaps, skipped = read_nvidia_smi_csv(p)
-    return ReplaySource(p, snaps, "nvidia-smi-csv", skipped)
+            raise ReplayError(f"{p}: the recording holds no readable samples")
+        notes = (skipped,) if skipped else ()
+        if len(snaps) > KEEP_SNAPSHOTS:
+            notes += (f"{p.name}: showing the newest {KEEP_SNAPSHOTS} of {len(snaps)} readings",)
+            snaps = snaps[-KEEP_SNAPSHOTS:]
+        return ReplaySource(p, snaps, "recording", notes=notes)
+    snaps, skipped, notes = read_nvidia_smi_csv_streaming(p, progress=progress)
+    return ReplaySource(p, snaps, "nvidia-smi-csv", skipped, notes)
 
 
 def read_nvidia_smi_csv(path: Path) -> tuple[list[Snapshot], int]:
+    snaps, skipped, _ = read_nvidia_smi_csv_streaming(path)
+    return snaps, skipped
+
+
+def _capped_lines(fh, counters: dict) -> "Iterator[str]":
+    """The file's non-empty lines; a line longer than MAX_FIELD_BYTES is skipped whole
+    (read through in pieces, never held), and counted."""
+    limit = MAX_FIELD_BYTES
+    while True:
+        line = fh.readline(limit + 1)
+        if not line:
+            return
+        if len(line) > limit and not line.endswith("\n"):
+            counters["too_long"] += 1
+            while True:  # the rest of the over-long line
+                rest = fh.readline(limit)
+                if not rest or rest.endswith("\n"):
+                    break
+            continue
+        if line.strip():
+            counters["lines"] += 1
+            yield line
+
+
+def read_nvidia_smi_csv_streaming(path: Path, *, progress: Progress | None = None,
+                                  keep_readings: int = KEEP_READINGS,
+                                  keep_snapshots: int = KEEP_SNAPSHOTS) -> tuple[list[Snapshot], int, tuple[str, ...]]:
+    """Read an nvidia-smi CSV log row by row: (newest snapshots, rows skipped, notes).
+
+    Nothing but the snapshots kept is held in memory: a 100 MB log is read in one pass
+    and the oldest readings beyond what the history ring can show are dropped.
+    """
     try:
-        text = path.read_text(encoding="utf-8-sig", errors="strict")
-    except UnicodeDecodeError:
-        raise ReplayError(f"{path}: not an nvidia-smi CSV log or a GPU Assistant recording (binary data)") from None
+        size = path.stat().st_size
+        fh = path.open("r", encoding="utf-8-sig", errors="strict", newline="")
     except OSError as exc:
         raise ReplayError(f"{path}: cannot read it ({exc.strerror})") from None
-    lines = [line for line in text.splitlines() if line.strip()]
-    if not lines:
+    counters = {"too_long": 0, "lines": 0}
+    try:
+        with fh:
+            try:
+                return _stream(path, fh, size, counters, progress, keep_readings, keep_snapshots)
+            except UnicodeDecodeError:
+                raise ReplayError(f"{path}: not an nvidia-smi CSV log or a GPU Assistant recording "
+                                  "(binary data)") from None
+            except OSError as exc:
+                raise ReplayError(f"{path}: cannot read it ({exc.strerror})") from None
+    except ReplayError:
+        raise
+
+
+def _stream(path: Path, fh, size: int, counters: dict, progress: Progress | None,
+            keep_readings: int, keep_snapshots: int) -> tuple[list[Snapshot], int, tuple[str, ...]]:
+    lines = _capped_lines(fh, counters)
+    reader = csv.reader(lines, skipinitialspace=True)
+    header_row = _next_row(reader)
+    if header_row is None:
+        if counters["too_long"]:
+            raise ReplayError(f"{path}: not an nvidia-smi CSV log (a line longer than {MAX_FIELD_BYTES // 1024} KiB)")
         raise ReplayError(f"{path}: the file is empty")
-    rows = list(csv.reader(lines, skipinitialspace=True))
-    header = [column_key(h) for h in rows[0]]
+    header = [column_key(h) for h in header_row]
     known = [COLUMNS.get(h) for h in header]
     measured = [c for c in known if c and c.field not in ("timestamp", "index", "uuid") and not c.field.startswith("info:")]
     if not measured:
-        if any(_number(h) is not None for h in rows[0]):
+        if any(_number(h) is not None for h in header_row):
             raise ReplayError(f"{path}: no header line; record with --format=csv (without noheader)")
         raise ReplayError(f"{path}: not an nvidia-smi CSV log or a GPU Assistant recording")
-    body = rows[1:]
-    if not body:
-        raise ReplayError(f"{path}: the log has a header but no readings")
     has_time = "timestamp" in header
-    fallback_t0 = path.stat().st_mtime - len(body)  # no timestamps: assume 1 s apart, ending at mtime
-    parsed: list[tuple[float, dict]] = []
-    bad = 0
-    for n, row in enumerate(body):
-        if len(row) != len(header):
+    total_lines = _count_lines(path)
+    grouper = _Grouper(has_index="index" in header, keep_readings=keep_readings, keep_snapshots=keep_snapshots)
+    bad = rows = 0
+    next_report = PROGRESS_EVERY_BYTES
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            break
+        except csv.Error:  # a broken quote and the like: that row only
+            rows += 1
             bad += 1
             continue
-        values: dict = {}
-        try:
-            for col, raw in zip(known, row):
-                if col is None:
-                    continue
-                if raw.strip().lower() in LOST_VALUES:
-                    values["lost"] = True
-                value = _convert(col.kind, raw)
-                if value is not None:
-                    values.setdefault(col.field, value)  # first of two aliases wins
-                elif col.field.startswith("reason:"):
-                    values.setdefault("reason_unknown", True)
-        except ValueError:
+        rows += 1
+        if rows == PROBE_ROWS:
+            # Enough rows to know how many GPUs share a tick: the rows that the history could
+            # not hold anyway are read through without being parsed (the newest are kept).
+            want = min(keep_readings, keep_snapshots * max(1, grouper.widest)) + 4 * max(1, grouper.widest)
+            extra = total_lines - counters["lines"] - want
+            if extra > 0:
+                grouper.skip_older()
+                skipped_lines = _skip_lines(lines, extra)
+                grouper.dropped_rows += skipped_lines
+                rows += skipped_lines
+        if progress is not None and rows % 256 == 0:
+            done = fh.buffer.tell() if hasattr(fh, "buffer") else 0
+            if done >= next_report:
+                next_report = done + PROGRESS_EVERY_BYTES
+                progress(min(done, size), size)
+        values = _row_values(row, header, known)
+        if values is None:
             bad += 1
             continue
         if has_time:
@@ -329,50 +426,188 @@ def read_nvidia_smi_csv(path: Path) -> tuple[list[Snapshot], int]:
                 bad += 1
                 continue
         else:
-            t = fallback_t0 + n
-        parsed.append((t, values))
-    if not parsed or bad > MAX_BAD_SHARE * len(body):
-        raise ReplayError(f"{path}: {bad} of {len(body)} rows are unreadable; not a usable nvidia-smi CSV log")
-    return _group(parsed, has_index="index" in header), bad
+            t = float(rows - 1)  # 1 s apart; moved to end at the file's time below
+        grouper.add(t, values)
+    if progress is not None:
+        progress(size, size)
+    too_long = counters["too_long"]
+    total = rows + too_long
+    bad_all = bad + too_long
+    snaps = grouper.finish()
+    if total == 0:
+        raise ReplayError(f"{path}: the log has a header but no readings")
+    if not snaps or bad_all > MAX_BAD_SHARE * total:
+        raise ReplayError(f"{path}: {bad_all} of {total} rows are unreadable; not a usable nvidia-smi CSV log")
+    if not has_time:
+        shift = path.stat().st_mtime - rows
+        snaps = [_shifted(snap, shift) for snap in snaps]
+    notes: list[str] = []
+    if too_long:
+        notes.append(f"{path.name}: {too_long} lines longer than {MAX_FIELD_BYTES // 1024} KiB skipped")
+    if bad:
+        notes.append(f"{path.name}: {bad} unreadable rows skipped")
+    if grouper.dropped or grouper.dropped_rows:
+        notes.append(f"{path.name}: showing the newest {sum(len(s.samples) for s in snaps)} of {rows} readings "
+                     "(what the history holds)")
+    return snaps, bad_all, tuple(notes)
 
 
-def _group(rows: list[tuple[float, dict]], has_index: bool) -> list[Snapshot]:
-    """Interleaved per-GPU rows -> one Snapshot per sampling tick."""
-    groups: list[list[tuple[float, dict]]] = []
-    current: list[tuple[float, dict]] = []
-    seen: set = set()
-    order: dict[str, int] = {}
-    for t, values in rows:
-        if has_index:
+PROBE_ROWS = 4096
+
+
+def _count_lines(path: Path) -> int:
+    """Lines in the file, counted in big binary chunks (a fraction of a second for 100 MB)."""
+    n = 0
+    with path.open("rb") as fh:
+        while True:
+            chunk = fh.read(1 << 22)
+            if not chunk:
+                return n
+            n += chunk.count(b"\n")
+
+
+def _skip_lines(lines: Iterator[str], count: int) -> int:
+    skipped = 0
+    for _ in lines:
+        skipped += 1
+        if skipped >= count:
+            break
+    return skipped
+
+
+def _next_row(reader) -> list[str] | None:
+    while True:
+        try:
+            return next(reader)
+        except StopIteration:
+            return None
+        except csv.Error:
+            continue
+
+
+_SLOW = object()
+
+
+def _fast_number(raw: str):
+    """The common cells ("87", "87 %", "312.45 W") without regexes; _SLOW for anything else."""
+    try:
+        value = float(raw)
+    except ValueError:
+        space = raw.find(" ")
+        if space <= 0:
+            return _SLOW
+        try:
+            value = float(raw[:space])
+        except ValueError:
+            return _SLOW
+    if value != value or value in (math.inf, -math.inf):
+        return None
+    return value
+
+
+def _row_values(row: list[str], header: list[str], known: list[Column | None]) -> dict | None:
+    if len(row) != len(header):
+        return None
+    values: dict = {}
+    try:
+        for col, raw in zip(known, row):
+            if col is None:
+                continue
+            kind = col.kind
+            if kind == "float" or kind == "int":
+                value = _fast_number(raw)
+                if value is _SLOW:
+                    if "[" in raw and raw.strip().lower() in LOST_VALUES:
+                        values["lost"] = True
+                    value = _convert(kind, raw)
+                elif value is not None and kind == "int":
+                    value = int(value)
+            else:
+                if "[" in raw and raw.strip().lower() in LOST_VALUES:
+                    values["lost"] = True
+                value = _convert(kind, raw)
+            if value is not None:
+                if col.field not in values:
+                    values[col.field] = value  # first of two aliases wins
+            elif col.field.startswith("reason:"):
+                values.setdefault("reason_unknown", True)
+    except ValueError:
+        return None
+    return values
+
+
+def _shifted(snap: Snapshot, shift: float) -> Snapshot:
+    import dataclasses
+
+    return dataclasses.replace(snap, t=snap.t + shift,
+                               samples=tuple(dataclasses.replace(s, t=s.t + shift) for s in snap.samples))
+
+
+class _Grouper:
+    """Interleaved per-GPU rows -> one Snapshot per sampling tick, keeping only the newest."""
+
+    def __init__(self, has_index: bool, keep_readings: int, keep_snapshots: int) -> None:
+        self.has_index = has_index
+        self.keep_readings = keep_readings
+        self.keep_snapshots = keep_snapshots
+        self.kept: "collections.deque[Snapshot]" = collections.deque()
+        self.readings = 0
+        self.dropped = 0
+        self.dropped_rows = 0  # read through without parsing: older than what is kept
+        self.widest = 0  # most GPUs seen in one tick
+        self._current: list[tuple[float, dict]] = []
+        self._seen: set = set()
+        self._order: dict[str, int] = {}
+        self._infos: dict[int, GpuInfo] = {}
+
+    def add(self, t: float, values: dict) -> None:
+        if self.has_index:
             key = values.get("index", 0)
         else:
             ident = values.get("uuid") or values.get("info:pci_bus_id")
-            key = order.setdefault(ident, len(order)) if ident else len(current)
+            key = self._order.setdefault(ident, len(self._order)) if ident else len(self._current)
         values["index"] = key
-        if current and (key in seen or abs(t - current[0][0]) > SAME_TICK_S):
-            groups.append(current)
-            current, seen = [], set()
-        current.append((t, values))
-        seen.add(key)
-    if current:
-        groups.append(current)
-    infos: dict[int, GpuInfo] = {}
-    snapshots = []
-    for group in groups:
+        current = self._current
+        if current and (key in self._seen or abs(t - current[0][0]) > SAME_TICK_S):
+            self._flush()
+        self._current.append((t, values))
+        self._seen.add(key)
+
+    def _flush(self) -> None:
+        group, self._current, self._seen = self._current, [], set()
+        if not group:
+            return
         samples = []
         for t, values in group:
             index = int(values["index"])
-            info = infos.get(index)
-            if info is None:
-                info = infos[index] = _info(index, values)
+            info = self._infos.get(index)
+            if info is None or (values.get("uuid") and values["uuid"] != info.uuid):
+                info = self._infos[index] = _info(index, values)
             samples.append(_sample(t, index, info.uuid, values))
         samples.sort(key=lambda s: s.index)
-        t0 = group[0][0]
-        gpus = tuple(infos[s.index] for s in samples)
-        snapshots.append(Snapshot(t=t0, status=SourceStatus(DeviceState.OK), gpus=gpus,
+        self.widest = max(self.widest, len(samples))
+        gpus = tuple(self._infos[s.index] for s in samples)
+        self.kept.append(Snapshot(t=group[0][0], status=SourceStatus(DeviceState.OK), gpus=gpus,
                                   samples=tuple(samples), extra={"source": "replay"}))
-    snapshots.sort(key=lambda s: s.t)
-    return snapshots
+        self.readings += len(samples)
+        while len(self.kept) > 1 and (self.readings > self.keep_readings or len(self.kept) > self.keep_snapshots):
+            old = self.kept.popleft()
+            self.readings -= len(old.samples)
+            self.dropped += 1
+
+    def skip_older(self) -> None:
+        """What was kept so far is older than the rows about to be skipped: let it go too
+        (the replay shows one unbroken stretch, the newest)."""
+        self._flush()
+        self.dropped += len(self.kept)
+        self.kept.clear()
+        self.readings = 0
+
+    def finish(self) -> list[Snapshot]:
+        self._flush()
+        snaps = list(self.kept)
+        snaps.sort(key=lambda s: s.t)
+        return snaps
 
 
 def _info(index: int, values: dict) -> GpuInfo:

@@ -16,6 +16,9 @@ from services.telemetry.model import DeviceState, GpuInfo, GpuSample, Snapshot
 from services.telemetry.states import state_label
 
 NA = "[N/A]"  # what nvidia-smi writes for a value that is not available
+LOST = "[GPU is lost]"  # what nvidia-smi writes in every reading of a GPU that fell off the bus
+# Columns that name the GPU rather than read it: kept in a lost GPU's row.
+IDENTITY_COLUMNS = frozenset({"timestamp", "index", "name", "uuid", "pci.bus_id"})
 
 # (header as nvidia-smi prints it, how to get the cell from (info, sample)).
 _Getter = Callable[[GpuInfo | None, GpuSample], Any]
@@ -60,6 +63,10 @@ def csv_rows(snapshot: Snapshot) -> list[str]:
     rows = []
     for sample in snapshot.samples:
         info = infos.get(sample.uuid)
+        if sample.state is DeviceState.LOST:  # lost is not "not supported": say so, as nvidia-smi does
+            rows.append(", ".join(_cell(get(info, sample)) if name in IDENTITY_COLUMNS else LOST
+                                  for name, get in CSV_COLUMNS))
+            continue
         rows.append(", ".join(_cell(get(info, sample)) for _, get in CSV_COLUMNS))
     return rows
 

@@ -540,8 +540,23 @@ def test_not_supported_code_matches_the_binding():
     assert NVML_ERROR_NOT_SUPPORTED == 3 and NVML_ERROR_GPU_IS_LOST == 15
 
 
-@pytest.mark.parametrize("code, retry_call", [(NVML_ERROR_UNKNOWN, "nvmlInitWithFlags"),
-                                              (NVML_ERROR_INSUFFICIENT_POWER, "nvmlDeviceGetHandleByUUID")])
+def test_an_unknown_error_on_one_metric_is_only_that_metric(make_source, clock):
+    # Issue 16: an unknown error on one reading used to put the GPU in "error" and re-init NVML.
+    fake = FakeNvml(2)
+    source = make_source(fake)
+    source.open()
+    fake.gpus[0].errors["nvmlDeviceGetUtilizationRates"] = NVML_ERROR_UNKNOWN
+    inits = fake.calls["nvmlInitWithFlags"]
+    for _ in range(5):
+        clock.advance(1.0)
+        snap = read(source)
+        assert snap.samples[0].state is DeviceState.OK and snap.samples[0].utilization_pct is None
+        assert snap.samples[0].temperature_c is not None
+    assert fake.calls["nvmlInitWithFlags"] == inits
+
+
+# An error about the whole GPU (insufficient power) on the first metric read still backs off.
+@pytest.mark.parametrize("code, retry_call", [(NVML_ERROR_INSUFFICIENT_POWER, "nvmlDeviceGetHandleByUUID")])
 def test_backoff_grows_when_the_gpu_fails_again_right_after_recovery(make_source, clock, code, retry_call):
     # Enumeration works, but every reading fails: the retry must not hammer at 2 s forever.
     fake = FakeNvml(2)

@@ -48,3 +48,27 @@ def test_a_frozen_process_reads_resources_from_meipass(tmp_path):
     icon, translations = result.stdout.splitlines()
     assert Path(icon) == bundle / "resources" / "icons" / "x.svg"
     assert Path(translations) == bundle / "resources" / "translations"
+
+
+def test_check_regular_file_refuses_empty_names_fifos_and_devices(tmp_path):
+    import os
+
+    import pytest
+
+    from services.paths import UnsafePathError, check_regular_file
+
+    with pytest.raises(UnsafePathError, match="--csv needs a file name"):
+        check_regular_file("", "--csv")
+    check_regular_file(tmp_path / "missing.csv", may_be_missing=True)
+    with pytest.raises(UnsafePathError, match="no such file"):
+        check_regular_file(tmp_path / "missing.csv")
+    check_regular_file(tmp_path)  # a folder is the caller's to judge
+    with pytest.raises(UnsafePathError, match="folder"):
+        check_regular_file(tmp_path, may_be_folder=False)
+    if hasattr(os, "mkfifo"):
+        os.mkfifo(tmp_path / "pipe")
+        with pytest.raises(UnsafePathError, match="FIFO"):
+            check_regular_file(tmp_path / "pipe", "--replay")
+    if os.path.exists("/dev/null"):
+        with pytest.raises(UnsafePathError, match="device"):
+            check_regular_file("/dev/null")

@@ -224,3 +224,14 @@ def test_current_preference_in_words(tmp_path):
     assert str(service.current_preference(QUOTED)) == "Windows GPU preference: A specific GPU"
     linux = HybridService(platform="linux", sysfs_root=tmp_path, nvidia_factory=lambda: (None, None), backup_dir=tmp_path)
     assert "No launcher" in str(linux.current_preference("/usr/bin/x"))
+
+
+@pytest.mark.parametrize("bad", ["tool\r", "to\nol", "tool\x1b[31m", "tool\x7f"])
+def test_linux_refuses_control_characters_in_the_program_path(tmp_path, bad):
+    """A CR in a program path used to write a raw CR into the .desktop file: three Exec=
+    lines for parsers that split on CR, and an undo that refused."""
+    program = make_program(tmp_path / "opt", bad)
+    with pytest.raises(PlanError, match="control character"):
+        plan_linux(program, nvidia_inventory(tmp_path), tmp_path / "home", system_app_dirs=[])
+    with pytest.raises(ValueError):
+        desktop_exec_quote(program)
