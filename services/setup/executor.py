@@ -133,15 +133,31 @@ def elevate(argv: Argv, mode: str) -> Argv:
     return tuple(argv)
 
 
+# PowerShell ends a single-quoted string at any of these, not only at the ASCII apostrophe
+# (about_Quoting_Rules; the tokenizer's IsSingleQuote: U+0027, U+2018, U+2019, U+201A, U+201B).
+# Inside the string, a quote character written twice stands for itself.
+PS_SINGLE_QUOTES = "\u0027\u2018\u2019\u201a\u201b"
+
+
 def _ps_quote(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
+    """``text`` as a PowerShell single-quoted string literal: nothing in it is expanded or run."""
+    return "'" + "".join(c + c if c in PS_SINGLE_QUOTES else c for c in text) + "'"
+
+
+def windows_command_line(args: Sequence[str]) -> str:
+    """Arguments as one Windows command line (the C runtime's quoting, which reg.exe, bcdedit and
+    installers parse back with CommandLineToArgvW). Start-Process joins an -ArgumentList array with
+    bare spaces, so a value with a space ('Windows NT') would split: it gets one quoted string."""
+    import subprocess
+
+    return subprocess.list2cmdline(list(args))
 
 
 def uac_wrap(argv: Argv) -> Argv:
     """Run one command elevated through a UAC prompt and pass its exit code back."""
-    args = ",".join(_ps_quote(a) for a in argv[1:]) or "@()"
+    args = f" -ArgumentList {_ps_quote(windows_command_line(argv[1:]))}" if len(argv) > 1 else ""
     script = (
-        f"$p = Start-Process -FilePath {_ps_quote(argv[0])} -ArgumentList {args} "
+        f"$p = Start-Process -FilePath {_ps_quote(argv[0])}{args} "
         "-Verb RunAs -Wait -PassThru -WindowStyle Hidden; exit $p.ExitCode"
     )
     return ("powershell.exe", "-NoProfile", "-NonInteractive", "-Command", script)
@@ -159,8 +175,10 @@ def default_elevation(system: str, gui: bool, root: SystemRoot) -> str:
 
 class StepExecutor:
     def __init__(self, runner: Runner, root: SystemRoot, progress: ProgressStore, backup_dir: Path,
-                 elevation: str = "none", system: str = "linux", command_timeout: float = 3600.0) -> None:
+                 elevation: str = "none", system: str = "linux", command_timeout: float = 3600.0,
+                 registry=None) -> None:  # noqa: ANN001 - services.setup.windows.RegistryReader
         self.runner = runner
+        self._registry = registry
         self.root = root
         self.progress = progress
         self.backup_dir = backup_dir
@@ -266,10 +284,12 @@ class StepExecutor:
             r = self.runner.run(c.argv, timeout=60)
             return CheckResult("done" if r.ok and c.expect in r.output else "not_done", _first_line(r))
         if c.kind == "registry_value":
-            from services.setup.windows import parse_reg_query
+            from services.setup.windows import RegistryError
 
-            r = self.runner.run(c.argv, timeout=30)
-            value = parse_reg_query(r.stdout).get(c.text) if r.ok else None
+            try:  # argv is the reg.exe form shown to the user: reg query KEY /v NAME
+                value = self.registry.value(c.argv[2], c.text)
+            except (RegistryError, ValueError, IndexError) as exc:
+                return CheckResult("unknown", str(exc))
             return CheckResult("done" if value is not None and value[1] == c.expect else "not_done", "" if value is None else value[1])
         if c.kind == "secure_boot_key":
             sb = self.runner.run(["mokutil", "--sb-state"], timeout=10)
@@ -416,19 +436,25 @@ class StepExecutor:
                 saved.append({"path": f.path, "backup": None})
         return saved
 
+    @property
+    def registry(self):  # noqa: ANN201 - services.setup.windows.RegistryReader
+        """Registry reads (checks, backups): ``winreg`` on Windows; built on first use."""
+        if self._registry is None:
+            from services.setup.windows import default_registry
+
+            self._registry = default_registry(self.runner)
+        return self._registry
+
     def _save_registry(self, step: Step) -> list[dict] | None:
-        from services.setup.windows import parse_reg_query
+        from services.setup.windows import RegistryError
 
         before: list[dict] = []
         for r in step.registry:
-            res = self.runner.run(["reg", "query", r.key, "/v", r.name], timeout=30)
-            if res.ok:
-                value = parse_reg_query(res.stdout).get(r.name)
-                before.append({"key": r.key, "name": r.name, "kind": value[0] if value else r.kind, "data": value[1] if value else None})
-            elif res.returncode == 1:  # reg.exe: 1 = value not found
-                before.append({"key": r.key, "name": r.name, "kind": r.kind, "data": None})
-            else:
+            try:
+                value = self.registry.value(r.key, r.name)
+            except (RegistryError, ValueError):
                 return None
+            before.append({"key": r.key, "name": r.name, "kind": value[0] if value else r.kind, "data": value[1] if value else None})
         return before
 
 

@@ -187,8 +187,41 @@ def test_uac_wrapping_quotes_arguments():
     argv = uac_wrap(("C:\\Tools\\DDU\\Display Driver Uninstaller.exe", "-silent", "it's"))
     assert argv[:4] == ("powershell.exe", "-NoProfile", "-NonInteractive", "-Command")
     assert "-FilePath 'C:\\Tools\\DDU\\Display Driver Uninstaller.exe'" in argv[4]
-    assert "-ArgumentList '-silent','it''s' -Verb RunAs -Wait -PassThru" in argv[4]
+    assert "-ArgumentList '-silent it''s' -Verb RunAs -Wait -PassThru" in argv[4]
     assert argv[4].endswith("exit $p.ExitCode")
+
+
+def ps_single_quoted(script: str, start: int) -> tuple[str, int]:
+    """PowerShell's tokenizer for a single-quoted string at ``script[start]`` (ScanStringLiteral:
+    any of ' ‘ ’ ‚ ‛ ends it; two in a row stand for one): (value, index after the closing quote)."""
+    quotes = "\u0027\u2018\u2019\u201a\u201b"
+    assert script[start] in quotes
+    i, out = start + 1, []
+    while True:
+        c = script[i]
+        if c in quotes:
+            if i + 1 < len(script) and script[i + 1] in quotes:
+                out.append(script[i + 1])
+                i += 2
+                continue
+            return "".join(out), i + 1
+        out.append(c)
+        i += 1
+
+
+@pytest.mark.parametrize("quote", ["'", "\u2018", "\u2019", "\u201a", "\u201b"])
+def test_uac_wrapping_survives_every_powershell_single_quote(quote):
+    # issue 16: a program path holding ’; Start-Process calc; ’ must stay one string literal.
+    program = f"C:\\Users\\x{quote}; Start-Process calc; {quote}\\setup.exe"
+    value = f"a{quote} b"
+    script = uac_wrap((program, "/v", value))[4]
+    path_at = script.index("-FilePath ") + len("-FilePath ")
+    parsed, end = ps_single_quoted(script, path_at)
+    assert parsed == program
+    assert script[end:].startswith(" -ArgumentList ")
+    args, end = ps_single_quoted(script, end + len(" -ArgumentList "))
+    assert args == '/v "a' + quote + ' b"'  # one command line; the space-holding value quoted for CommandLineToArgvW
+    assert script[end:] == " -Verb RunAs -Wait -PassThru -WindowStyle Hidden; exit $p.ExitCode"
 
 
 def test_uac_elevation_used_for_admin_steps(tmp_path, win_plan):
