@@ -482,6 +482,42 @@ def windows_findings(w: WindowsFacts, rules) -> list:
 class WindowsPlanOptions:
     driver_package: str = ""  # path of the downloaded offline package (.exe)
     ddu_exe: str = ""  # path of 'Display Driver Uninstaller.exe'
+    reopen_command: str = ""  # the command line that reopens this app at the setup page ("": app_reopen_command())
+
+
+# The user's RunOnce key: Windows runs each value once at the user's next sign-in, then deletes it; a
+# name starting with '*' runs in Safe Mode too (https://learn.microsoft.com/windows/win32/setupapi/
+# run-and-runonce-registry-keys). HKCU, so the app reopens as the user, not as the administrator.
+USER_RUNONCE_KEY = r"HKCU\Software\Microsoft\Windows\CurrentVersion\RunOnce"
+REOPEN_VALUE = "*GPUAssistantSetup"
+INSTALLED_APP = r"%LOCALAPPDATA%\Programs\GPU Assistant\gpu-assistant.exe"
+
+
+def app_reopen_command(frozen: bool | None = None, executable: str | None = None, main_script: str | None = None,
+                       windows: bool | None = None) -> str:
+    """The command line that opens this app at the setup page, for RunOnce: the windowed
+    gpu-assistant.exe of a bundle (not its -cli twin), or pythonw.exe with main.py from a checkout.
+    Planning for another machine (not on Windows) names the installer's default location."""
+    import subprocess
+    from pathlib import PureWindowsPath
+
+    windows = sys.platform == "win32" if windows is None else windows
+    frozen = bool(getattr(sys, "frozen", False)) if frozen is None else frozen
+    executable = executable or sys.executable
+    if not windows:
+        return f'"{INSTALLED_APP}" --page setup'
+    exe = PureWindowsPath(executable)
+    if frozen:
+        if exe.stem.lower().endswith("-cli"):
+            exe = exe.with_name(exe.stem[: -len("-cli")] + exe.suffix)
+        return subprocess.list2cmdline([str(exe), "--page", "setup"])
+    if exe.name.lower() == "python.exe":
+        exe = exe.with_name("pythonw.exe")  # no console window at sign-in
+    if main_script is None:
+        from pathlib import Path
+
+        main_script = str(Path(__file__).resolve().parents[2] / "main.py")
+    return subprocess.list2cmdline([str(exe), main_script, "--page", "setup"])
 
 
 DRIVER_PLACEHOLDER = "<NVIDIA driver package .exe>"
@@ -539,8 +575,9 @@ def build_windows_plan(inputs, rules, options: WindowsPlanOptions) -> Plan:
         Step(
             id="safe-mode",
             title=translate("Setup", "Restart into Safe Mode"),
-            explanation=translate("Setup", "DDU works best in Safe Mode. First a RunOnce entry '*UndoSM' is written that switches Safe Mode off again at the next sign-in (the * makes it run in Safe Mode too), so the PC cannot get stuck there. If it ever does: at the Windows recovery command prompt run 'bcdedit /deletevalue {default} safeboot'. Save your work: this restarts the PC."),
-            registry=(RegistryChange(sm["runonce_key"], sm["value"], "REG_SZ", undo_sm),),
+            explanation=translate("Setup", "DDU works best in Safe Mode. First a RunOnce entry '*UndoSM' is written that switches Safe Mode off again at the next sign-in (the * makes it run in Safe Mode too), so the PC cannot get stuck there. If it ever does: at the Windows recovery command prompt run 'bcdedit /deletevalue {default} safeboot'. A second RunOnce entry reopens GPU Assistant at the next step (removing the old driver with DDU) when you sign in to Safe Mode, so the wizard continues after the restart. Save your work: this restarts the PC."),
+            registry=(RegistryChange(sm["runonce_key"], sm["value"], "REG_SZ", undo_sm),
+                      RegistryChange(USER_RUNONCE_KEY, REOPEN_VALUE, "REG_SZ", options.reopen_command or app_reopen_command())),
             commands=(("bcdedit", "/set", "{current}", "safeboot", "minimal"), ("shutdown", "/r", "/t", "15")),
             needs_root=True, needs_reboot=True,
             check=Check("command_output", argv=("bcdedit", "/enum", "{current}"), expect="safeboot"),

@@ -169,10 +169,26 @@ def test_safe_mode_writes_runonce_undo_before_bcdedit(tmp_path, win_plan):
     runonce = next(c for c in runner.calls if c[:2] == ("reg", "add"))
     assert runonce[4] == "*UndoSM" and runonce[-2] == "bcdedit /deletevalue {current} safeboot"
     assert "bcdedit /deletevalue {default} safeboot" in str(step.explanation)
+    # The wizard reopens at the next step after the restart, as the user, and says so.
+    reopen = [c for c in runner.calls if c[:3] == ("reg", "add", "HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\RunOnce")]
+    assert reopen and reopen[0][4] == "*GPUAssistantSetup" and reopen[0][-2].endswith("--page setup")
+    assert order.index("reg add") < order.index("bcdedit /set")
+    assert "wizard continues after the restart" in str(step.explanation)
     runner.calls.clear()
     assert ex.undo(step).ok
     assert ("bcdedit", "/deletevalue", "{current}", "safeboot") in runner.calls
     assert runner.calls[0][:2] == ("reg", "delete")
+    assert ("reg", "delete", "HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\RunOnce", "/v", "*GPUAssistantSetup", "/f") in runner.calls
+
+
+def test_reopen_command_starts_the_windowed_app_at_the_setup_page():
+    from services.setup.windows import app_reopen_command
+
+    bundle = app_reopen_command(frozen=True, executable="C:\\Users\\李 雷\\AppData\\Local\\Programs\\GPU Assistant\\gpu-assistant-cli.exe", windows=True)
+    assert bundle == '"C:\\Users\\李 雷\\AppData\\Local\\Programs\\GPU Assistant\\gpu-assistant.exe" --page setup'
+    checkout = app_reopen_command(frozen=False, executable="C:\\Python313\\python.exe", main_script="D:\\src\\main.py", windows=True)
+    assert checkout == "C:\\Python313\\pythonw.exe D:\\src\\main.py --page setup"
+    assert app_reopen_command(windows=False).endswith('gpu-assistant.exe" --page setup')
 
 
 def test_placeholders_must_be_chosen_first(tmp_path):
