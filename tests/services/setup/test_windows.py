@@ -11,7 +11,7 @@ from services.setup.probes import OsInfo
 from services.setup.rules import load_rules
 from services.setup.system import CommandResult, FakeRunner, SystemRoot
 from services.setup.windows import (
-    LiveWindowsProbe, WindowsPlanOptions, collect_windows_facts, parse_reg_query, parse_reg_query_tree,
+    LiveWindowsProbe, RegQueryTextReader, WindowsPlanOptions, collect_windows_facts, parse_reg_query, parse_reg_query_tree,
     wmi_driver_to_nvidia,
 )
 
@@ -68,7 +68,8 @@ def test_reg_query_parsing():
 
 def test_windows_facts_and_findings():
     runner = windows_runner()
-    probe = LiveWindowsProbe(runner, process_name=lambda pid: {11234: "python.exe"}.get(pid, "?"))
+    probe = LiveWindowsProbe(runner, process_name=lambda pid: {11234: "python.exe"}.get(pid, "?"),
+                             registry=RegQueryTextReader(runner))
     facts = collect_windows_facts(probe)
     assert facts.os.pretty_name == "Microsoft Windows 11 Pro"
     assert facts.driver_version == "560.94" and facts.wmi_driver_version == "32.0.15.6094"
@@ -92,7 +93,8 @@ def test_windows_facts_and_findings():
 
 
 def test_power_plan_read_by_guid_not_localized_name():
-    probe = LiveWindowsProbe(windows_runner(paging="reg-pagingfiles-auto.txt", power="powercfg-high-german.txt", hags=False))
+    runner = windows_runner(paging="reg-pagingfiles-auto.txt", power="powercfg-high-german.txt", hags=False)
+    probe = LiveWindowsProbe(runner, registry=RegQueryTextReader(runner))
     facts = collect_windows_facts(probe)
     report = diagnose(collect_facts(FakeRunner(), nvml_module=FakeNvml(), windows_probe=probe, system="windows"), RULES)
     codes = {f.code: f for f in report.findings}
@@ -110,7 +112,9 @@ def win_plan(tmp_path):
 
 
 def win_executor(tmp_path, runner):
-    return StepExecutor(runner, SystemRoot(tmp_path), ProgressStore(tmp_path / "p.json"), tmp_path / "b", system="windows")
+    # Recorded reg.exe output stands for the registry here (the windows-marked tests use the real one).
+    return StepExecutor(runner, SystemRoot(tmp_path), ProgressStore(tmp_path / "p.json"), tmp_path / "b", system="windows",
+                        registry=RegQueryTextReader(runner))
 
 
 def test_windows_plan_shape(win_plan):
