@@ -128,6 +128,10 @@ def main(argv: list[str] | None = None) -> int:
     if getattr(args, "unavailable", None):
         return fail(args.unavailable, 1)
     if getattr(args, "command", None):
+        if args.lang:  # "--lang zh_CN psu ...": the command speaks that language this run
+            from services.i18n import LANGUAGE_OVERRIDE_ENV
+
+            os.environ[LANGUAGE_OVERRIDE_ENV] = args.lang
         module = load_command(args.command)
         try:
             apply_app_demo(args, module)

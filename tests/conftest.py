@@ -36,6 +36,7 @@ def pytest_collection_modifyitems(config, items):
 def _isolated_home(tmp_path_factory, monkeypatch):
     home = tmp_path_factory.mktemp("gpu-assistant-home")
     monkeypatch.setenv("GPU_ASSISTANT_HOME", str(home))
+    monkeypatch.delenv("GPU_ASSISTANT_LANG", raising=False)  # main.py --lang sets it for one command
     yield home
 
 

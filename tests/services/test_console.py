@@ -63,3 +63,10 @@ def _env() -> dict[str, str]:
     env["LANG"] = env["LC_ALL"] = "zh_CN.UTF-8"
     env["QT_QPA_PLATFORM"] = "offscreen"
     return env
+
+
+def test_lang_option_applies_to_commands(capsys):
+    import main
+
+    assert main.main(["--lang", "zh_CN", "psu", "--gpu", "4090"]) == 0
+    assert "显卡" in capsys.readouterr().out
