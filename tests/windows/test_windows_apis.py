@@ -213,6 +213,17 @@ def test_pdh_without_gpu_counters_is_a_clear_state():
         source.sample(0.0)  # Wine's pdh.dll has no "GPU Engine" counters
 
 
+def test_a_scan_without_gpu_counters_says_why(tmp_path):
+    from services.hybrid.attribution import WindowsAttributor
+    from services.hybrid.model import Inventory
+    from services.hybrid.windows import PdhCounterSource
+
+    result = WindowsAttributor(PdhCounterSource(), process_info=lambda pid: None).scan(
+        Inventory((), "windows"), interval_s=0.0)
+    assert result.processes == ()
+    assert any("performance counters could not be read" in str(n) for n in result.notes)
+
+
 def test_hybrid_command_without_gpu_counters_says_so():
     done = subprocess.run([sys.executable, str(ROOT / "main.py"), "hybrid", "--list", "--interval", "0.1"],
                           capture_output=True, text=True, errors="replace", timeout=300)
