@@ -241,7 +241,7 @@ class StepExecutor:
         return self._root_wrap(argv, step)
 
     def _root_wrap(self, argv: Argv, step: Step) -> Argv:
-        return elevate(argv, self.elevation) if step.needs_root else tuple(argv)
+        return elevate(argv, self.elevation) if step.needs_root and not _user_registry(argv) else tuple(argv)
 
     # -- checks ---------------------------------------------------------------------------------
     def check(self, step: Step) -> CheckResult:
@@ -360,7 +360,7 @@ class StepExecutor:
         # 3. the commands, stopping at the first failure
         commands = [_registry_set(r) for r in step.registry] + list(step.commands)
         for argv in commands:
-            full = elevate(argv, self.elevation) if step.needs_root else tuple(argv)
+            full = self._root_wrap(argv, step)
             if on_line:
                 on_line("$ " + command_line(full, self.system == "windows"))
             streaming = getattr(self.runner, "run_streaming", None)
@@ -412,7 +412,7 @@ class StepExecutor:
                 return StepOutcome(False, translate("Setup", "{path} was not created by GPU Assistant (or is already gone), so it is left alone").format(path=str(folder)))
             commands.append(_remove_dir(step.owned_dir))
         for argv in commands:
-            full = elevate(argv, self.elevation) if step.needs_root else tuple(argv)
+            full = self._root_wrap(argv, step)
             result = self.runner.run(full, timeout=self.command_timeout)
             log.append(CommandLog(full, result.returncode, result.output[-4000:]))
             if not result.ok:
@@ -460,6 +460,13 @@ class StepExecutor:
 
 def _remove_dir(path: str) -> Argv:
     return ("rm", "-rf", "--", path)
+
+
+def _user_registry(argv: Argv) -> bool:
+    """``reg add/delete HKCU\\...``: the user's own hive. Run as the user, never elevated: an
+    administrator's UAC prompt for another account would write that account's HKCU instead."""
+    return (len(argv) > 2 and argv[0] == "reg" and argv[1] in ("add", "delete")
+            and argv[2].upper().startswith(("HKCU\\", "HKEY_CURRENT_USER\\")))
 
 
 def _registry_set(r) -> Argv:

@@ -274,3 +274,21 @@ def test_every_windows_step_check_run_undo(tmp_path, win_plan):
             assert ex.undo(step).ok, step.id
     assert ex.progress.state("block-driver-updates") == "undone"
     assert ex.progress.state("restore-update-settings") == "done"
+
+
+def test_user_registry_values_are_written_as_the_user_not_elevated(tmp_path, win_plan):
+    runner = FakeRunner()
+    runner.responses[("reg", "query")] = NOT_FOUND
+    for cmd in ("reg", "powershell.exe"):
+        runner.responses[(cmd,)] = CommandResult(0, "")
+    ex = StepExecutor(runner, SystemRoot(tmp_path), ProgressStore(tmp_path / "p.json"), tmp_path / "b",
+                      elevation="uac", system="windows", registry=RegQueryTextReader(runner))
+    step = win_plan.step("safe-mode")
+    import dataclasses
+
+    assert ex.run(dataclasses.replace(step, commands=())).ok
+    hkcu = [c for c in runner.calls if c[:2] == ("reg", "add")]
+    assert hkcu and hkcu[0][2].startswith("HKCU\\") and hkcu[0][4] == "*GPUAssistantSetup"
+    elevated = [c[-1] for c in runner.calls if c[0] == "powershell.exe"]
+    assert any("*UndoSM" in script for script in elevated)  # HKLM: through the UAC prompt
+    assert not any("GPUAssistantSetup" in script for script in elevated)
