@@ -138,6 +138,8 @@ if [ "$INSTALLER" != 0 ]; then
     env LANG="$loc" LC_ALL="$loc" QT_QPA_PLATFORM=offscreen wine "$@" < /dev/null 2>&1 | cat
     return "${PIPESTATUS[0]}"
   }
+  # Wait until no program runs in the prefix (at most 3 minutes: a stray process must not hang CI).
+  settle() { timeout 180 wineserver -w || fail "a Windows program was still running after 3 minutes"; }
   localappdata="$(wine cmd /c 'echo %LOCALAPPDATA%' 2>/dev/null | tr -d '\r')"
   local_unix="$(winepath -u "$localappdata" 2>/dev/null)"
   app_dir="$local_unix/Programs/GPU Assistant"
@@ -147,7 +149,7 @@ if [ "$INSTALLER" != 0 ]; then
 
   step "silent install (/S) into $localappdata\\Programs"
   wine_piped en "D:\\${setup_exe//\//\\}" /S || fail "the installer exited $?"
-  wineserver -w
+  settle
   [ -f "$app_dir/gpu-assistant.exe" ] && [ -f "$app_dir/gpu-assistant-cli.exe" ] && [ -f "$app_dir/exporter-task.ps1" ] \
     || fail "installed files missing in $app_dir"
   [ -f "$shortcut" ] || fail "no Start-menu shortcut"
@@ -168,7 +170,7 @@ if [ "$INSTALLER" != 0 ]; then
   mkdir -p "$data_dir"
   echo "the user's own file" > "$data_dir/keep-me.txt"
   wine_piped en "$localappdata\\Programs\\GPU Assistant\\uninstall.exe" /S || fail "the uninstaller exited $?"
-  wineserver -w  # the uninstaller runs from a copy in %TEMP%: wait for it
+  settle  # the uninstaller runs from a copy in %TEMP%: wait for it
   [ ! -e "$app_dir" ] || { fail "$app_dir is still there:"; find "$app_dir" | head >&2; }
   [ ! -e "$shortcut" ] || fail "the Start-menu shortcut is still there"
   wine reg query "$uninst_key" >/dev/null 2>&1 && fail "the uninstall entry is still in HKCU"
