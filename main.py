@@ -10,6 +10,7 @@ import os
 import sys
 
 from services.cli import EXIT_USAGE, UsageError, available_commands, check_path_options, fail, load_command
+from services.console import configure_output
 from services.version import APP_ID, APP_NAME, __version__
 
 
@@ -120,12 +121,17 @@ def quiet_closed_pipe() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ensure_std_streams()
+    configure_output()  # piped output on a Windows code page (1252, 936) degrades instead of raising
     argv = sys.argv[1:] if argv is None else argv
     parser = build_parser(argv)
     args = parser.parse_args(argv)
     if getattr(args, "unavailable", None):
         return fail(args.unavailable, 1)
     if getattr(args, "command", None):
+        if args.lang:  # "--lang zh_CN psu ...": the command speaks that language this run
+            from services.i18n import LANGUAGE_OVERRIDE_ENV
+
+            os.environ[LANGUAGE_OVERRIDE_ENV] = args.lang
         module = load_command(args.command)
         try:
             check_path_options(args)

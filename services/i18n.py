@@ -84,8 +84,15 @@ def system_language() -> str:
     return "zh_CN" if loc.lower().startswith(("zh", "chinese")) else "en"
 
 
+# ``main.py --lang zh_CN <command>``: this run's language, over the setting (main.py sets it).
+LANGUAGE_OVERRIDE_ENV = "GPU_ASSISTANT_LANG"
+
+
 def resolve_language(setting: str | None) -> str:
-    """Map a settings value ('auto', 'en', 'zh_CN') to a language we ship."""
+    """Map a settings value ('auto', 'en', 'zh_CN') to a language we ship; ``--lang`` wins."""
+    override = os.environ.get(LANGUAGE_OVERRIDE_ENV)
+    if override in LANGUAGES:
+        return override
     if setting in LANGUAGES:
         return setting
     return system_language()

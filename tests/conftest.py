@@ -22,10 +22,21 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("LANG", "en_US.UTF-8")
 
 
+def pytest_collection_modifyitems(config, items):
+    """``windows`` tests need the real Windows APIs, ``linux_only`` ones Linux itself."""
+    on_windows = sys.platform == "win32"
+    for item in items:
+        if "windows" in item.keywords and not on_windows:
+            item.add_marker(pytest.mark.skip(reason="Windows only: runs in the Windows lane (.ci/windows-lane.sh)"))
+        if "linux_only" in item.keywords and on_windows:
+            item.add_marker(pytest.mark.skip(reason="Linux only"))
+
+
 @pytest.fixture(autouse=True)
 def _isolated_home(tmp_path_factory, monkeypatch):
     home = tmp_path_factory.mktemp("gpu-assistant-home")
     monkeypatch.setenv("GPU_ASSISTANT_HOME", str(home))
+    monkeypatch.delenv("GPU_ASSISTANT_LANG", raising=False)  # main.py --lang sets it for one command
     yield home
 
 

@@ -306,6 +306,10 @@
         <source>The NVIDIA driver lists {count} processes that are not visible here (they ended, or run in another container)</source>
         <translation>NVIDIA 驱动列出的 {count} 个进程在这里看不到（已结束，或运行在其他容器中）</translation>
     </message>
+    <message>
+        <source>Windows&apos; GPU performance counters could not be read ({error}): only NVIDIA&apos;s own per-process data is shown. &apos;lodctr /R&apos; in an administrator prompt rebuilds broken counters.</source>
+        <translation>无法读取 Windows 的 GPU 性能计数器（{error}）：只显示 NVIDIA 自己的按进程数据。在管理员命令提示符中运行 “lodctr /R” 可重建损坏的计数器。</translation>
+    </message>
 </context>
 <context>
     <name>HybridCli</name>

@@ -982,8 +982,8 @@
         <translation>重启进入安全模式</translation>
     </message>
     <message>
-        <source>DDU works best in Safe Mode. First a RunOnce entry &apos;*UndoSM&apos; is written that switches Safe Mode off again at the next sign-in (the * makes it run in Safe Mode too), so the PC cannot get stuck there. If it ever does: at the Windows recovery command prompt run &apos;bcdedit /deletevalue {default} safeboot&apos;. Save your work: this restarts the PC.</source>
-        <translation>DDU 在安全模式下效果最好。先写入一个 RunOnce 项 “*UndoSM”，在下次登录时关闭安全模式（* 让它在安全模式下也会运行），这样电脑不会卡在安全模式里。万一卡住：在 Windows 恢复环境的命令提示符中运行 “bcdedit /deletevalue {default} safeboot”。请先保存工作：这一步会重启电脑。</translation>
+        <source>DDU works best in Safe Mode. First a RunOnce entry &apos;*UndoSM&apos; is written that switches Safe Mode off again at the next sign-in (the * makes it run in Safe Mode too), so the PC cannot get stuck there. If it ever does: at the Windows recovery command prompt run &apos;bcdedit /deletevalue {default} safeboot&apos;. A second RunOnce entry reopens GPU Assistant at the next step (removing the old driver with DDU) when you sign in to Safe Mode, so the wizard continues after the restart. Save your work: this restarts the PC.</source>
+        <translation>DDU 在安全模式下效果最好。先写入一个 RunOnce 项 “*UndoSM”，在下次登录时关闭安全模式（* 让它在安全模式下也会运行），这样电脑不会卡在安全模式里。万一卡住：在 Windows 恢复环境的命令提示符中运行 “bcdedit /deletevalue {default} safeboot”。第二个 RunOnce 项会在你登录安全模式时重新打开 GPU Assistant，并停在下一步（用 DDU 删除旧驱动），所以重启后向导会继续。请先保存工作：这一步会重启电脑。</translation>
     </message>
     <message>
         <source>Remove the old driver with DDU</source>
@@ -1578,6 +1578,50 @@
 </context>
 <context>
     <name>Troubleshooter</name>
+    <message>
+        <source>The driver was updated but Windows still runs the old one</source>
+        <translation>驱动已更新，但 Windows 仍在运行旧驱动</translation>
+    </message>
+    <message>
+        <source>nvidia-smi and CUDA load the new driver&apos;s nvml.dll, which refuses to talk to the driver still running since before the update (often an update by Windows Update). Restart Windows; if it comes back, keep Windows Update from replacing the driver (setup wizard).</source>
+        <translation>nvidia-smi 和 CUDA 加载的是新驱动的 nvml.dll，它拒绝与更新前就在运行的旧驱动通信（常见于 Windows 更新自动装了驱动）。请重启 Windows；如果问题再次出现，请阻止 Windows 更新替换驱动（安装向导）。</translation>
+    </message>
+    <message>
+        <source>Restart Windows</source>
+        <translation>重启 Windows</translation>
+    </message>
+    <message>
+        <source>Keep Windows Update from replacing the driver (setup wizard)</source>
+        <translation>阻止 Windows 更新替换驱动（安装向导）</translation>
+    </message>
+    <message>
+        <source>Windows has no working NVIDIA driver</source>
+        <translation>Windows 上没有可用的 NVIDIA 驱动</translation>
+    </message>
+    <message>
+        <source>The usual reasons on Windows: the driver is not installed (Windows shows &apos;Microsoft Basic Display Adapter&apos;); Device Manager stopped the card with error Code 43 after the driver failed to start; or Windows Update replaced or half removed the driver. First reinstall the driver with NVIDIA&apos;s full offline package, choosing &apos;Custom (Advanced)&apos; and &apos;Perform a clean installation&apos;. If that does not help, do the clean reinstall: block Windows Update drivers, remove the old driver with DDU in Safe Mode, then install the offline package.</source>
+        <translation>Windows 上的常见原因：没有安装驱动（Windows 显示 “Microsoft 基本显示适配器”）；驱动启动失败后，设备管理器以错误代码 43 停用了显卡；或者 Windows 更新替换了驱动，或只删了一半。先用 NVIDIA 的完整离线安装包重装驱动，选择 “自定义（高级）” 并勾选 “执行清洁安装”。如果仍不行，再做彻底重装：阻止 Windows 更新安装驱动，在安全模式下用 DDU 删除旧驱动，然后运行离线安装包。</translation>
+    </message>
+    <message>
+        <source>See the display adapters and their problem code (43: the driver failed to start)</source>
+        <translation>查看显示适配器及其问题代码（43：驱动启动失败）</translation>
+    </message>
+    <message>
+        <source>Reinstall the driver as a clean installation (setup wizard)</source>
+        <translation>以清洁安装方式重装驱动（安装向导）</translation>
+    </message>
+    <message>
+        <source>Start the clean reinstall with DDU (setup wizard)</source>
+        <translation>开始用 DDU 彻底重装（安装向导）</translation>
+    </message>
+    <message>
+        <source>The GPU stopped responding</source>
+        <translation>GPU 停止响应</translation>
+    </message>
+    <message>
+        <source>This is a hardware-level failure, not a setup problem: check the power cables and connectors, reseat the card, and look at power draw and temperature before the crash (the Dashboard records them). Windows may then show the card with error Code 43 in Device Manager until the next restart.</source>
+        <translation>这是硬件层面的故障，不是安装问题：检查供电线和接口，重新插好显卡，并查看崩溃前的功耗和温度（仪表盘会记录）。之后在下次重启前，设备管理器可能会以错误代码 43 显示这张显卡。</translation>
+    </message>
     <message>
         <source>This machine: {finding}</source>
         <translation>本机：{finding}</translation>

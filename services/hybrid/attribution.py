@@ -19,7 +19,7 @@ from services.hybrid.nvidia import NvidiaProcess, NvidiaProcessProbe, NvidiaUtil
 from services.hybrid.procscan_linux import ProcessSnapshot, scan_processes
 from services.hybrid.verdict import decide
 from services.hybrid.windows import (
-    CounterSource, is_work_engtype, parse_engine_instance, parse_memory_instance,
+    CounterSample, CounterSource, is_work_engtype, parse_engine_instance, parse_memory_instance,
 )
 from services.i18n import Msg, translate
 
@@ -188,7 +188,15 @@ class WindowsAttributor:
     def scan(self, inventory: Inventory, interval_s: float = 1.0, pids: list[int] | None = None,
              stop: threading.Event | None = None, include_all: bool = False) -> ScanResult:
         since_us = int(time.time() * 1_000_000)
-        sample = self.counters.sample(interval_s)
+        notes: tuple[Msg, ...] = ()
+        try:
+            sample = self.counters.sample(interval_s)
+        except OSError as exc:
+            # No "GPU Engine" counters (WDDM before 2.0, broken performance counters, Wine): the
+            # NVIDIA evidence below still works; the other adapters have none, and the result says why.
+            # lodctr /R: https://learn.microsoft.com/windows-server/administration/windows-commands/lodctr
+            sample = CounterSample({}, {}, {})
+            notes = (translate("Hybrid", "Windows' GPU performance counters could not be read ({error}): only NVIDIA's own per-process data is shown. 'lodctr /R' in an administrator prompt rebuilds broken counters.").format(error=str(exc)),)
         uses = windows_uses(inventory, sample.engine_utilization, sample.dedicated_bytes, sample.shared_bytes)
         if self.nvidia is not None:
             keys = nvidia_adapter_keys(inventory, self.nvidia)
@@ -202,7 +210,7 @@ class WindowsAttributor:
             name, exe, cmdline = info
             reports.append(build_report(inventory, pid, name, exe, cmdline, uses.get(pid, []), None))
         return ScanResult(inventory=inventory, processes=tuple(reports), interval_s=interval_s,
-                          nvidia_status=self.nvidia_status)
+                          nvidia_status=self.nvidia_status, notes=notes)
 
 
 def windows_uses(inventory: Inventory, engine: dict[str, float], dedicated: dict[str, float],

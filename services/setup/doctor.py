@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import platform
 import re
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -164,12 +165,15 @@ def collect_facts(
 ) -> MachineFacts:
     """Read everything the doctor needs. Slow parts: lspci, NVML, the torch probe."""
     root = root or SystemRoot()
-    system = system or ("windows" if platform.system() == "Windows" else "linux")
+    # Which OS this is comes from the platform itself; CIM and the registry only add detail.
+    system = system or ("windows" if sys.platform == "win32" else "linux")
     torch = probe_torch(python, runner) if python else None
     nvml = read_nvml(nvml_module)
     smi = read_nvidia_smi(runner)
-    if system == "windows" and windows_probe is not None:
-        from services.setup.windows import collect_windows_facts
+    if system == "windows":
+        from services.setup.windows import LiveWindowsProbe, collect_windows_facts
+
+        windows_probe = windows_probe or LiveWindowsProbe(runner)
 
         wfacts = collect_windows_facts(windows_probe)
         return MachineFacts(os=wfacts.os, gpus=wfacts.gpus, secure_boot=wfacts.secure_boot,

@@ -280,15 +280,31 @@ def elevate(argv: Argv, mode: str) -> Argv:
     return tuple(argv)
 
 
+# PowerShell ends a single-quoted string at any of these, not only at the ASCII apostrophe
+# (about_Quoting_Rules; the tokenizer's IsSingleQuote: U+0027, U+2018, U+2019, U+201A, U+201B).
+# Inside the string, a quote character written twice stands for itself.
+PS_SINGLE_QUOTES = "\u0027\u2018\u2019\u201a\u201b"
+
+
 def _ps_quote(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
+    """``text`` as a PowerShell single-quoted string literal: nothing in it is expanded or run."""
+    return "'" + "".join(c + c if c in PS_SINGLE_QUOTES else c for c in text) + "'"
+
+
+def windows_command_line(args: Sequence[str]) -> str:
+    """Arguments as one Windows command line (the C runtime's quoting, which reg.exe, bcdedit and
+    installers parse back with CommandLineToArgvW). Start-Process joins an -ArgumentList array with
+    bare spaces, so a value with a space ('Windows NT') would split: it gets one quoted string."""
+    import subprocess
+
+    return subprocess.list2cmdline(list(args))
 
 
 def uac_wrap(argv: Argv) -> Argv:
     """Run one command elevated through a UAC prompt and pass its exit code back."""
-    args = ",".join(_ps_quote(a) for a in argv[1:]) or "@()"
+    args = f" -ArgumentList {_ps_quote(windows_command_line(argv[1:]))}" if len(argv) > 1 else ""
     script = (
-        f"$p = Start-Process -FilePath {_ps_quote(argv[0])} -ArgumentList {args} "
+        f"$p = Start-Process -FilePath {_ps_quote(argv[0])}{args} "
         "-Verb RunAs -Wait -PassThru -WindowStyle Hidden; exit $p.ExitCode"
     )
     return ("powershell.exe", "-NoProfile", "-NonInteractive", "-Command", script)
@@ -307,10 +323,11 @@ def default_elevation(system: str, gui: bool, root: SystemRoot) -> str:
 class StepExecutor:
     def __init__(self, runner: Runner, root: SystemRoot, progress: ProgressStore, backup_dir: Path,
                  elevation: str = "none", system: str = "linux", command_timeout: float = 3600.0,
-                 probe_files: bool = True) -> None:
+                 probe_files: bool = True, registry=None) -> None:  # registry: services.setup.windows.RegistryReader
         # probe_files=False: a plan for another machine; describe() must not read this one's files.
         self.probe_files = probe_files
         self.runner = runner
+        self._registry = registry
         self.root = root
         self.progress = progress
         self.backup_dir = backup_dir
@@ -320,7 +337,7 @@ class StepExecutor:
 
     # -- what would run ------------------------------------------------------------------
     def full_commands(self, step: Step) -> list[Argv]:
-        return [elevate(c, self.elevation) if step.needs_root else tuple(c) for c in step.commands]
+        return [self._root_wrap(c, step) for c in step.commands]
 
     def describe(self, step: Step, undo: bool = False, plan: Plan | None = None, tr: Translator | None = None) -> list[str]:
         """Every action, in order, as lines a person can read and paste. ``tr``
@@ -402,7 +419,7 @@ class StepExecutor:
         return self._root_wrap(argv, step)
 
     def _root_wrap(self, argv: Argv, step: Step) -> Argv:
-        return elevate(argv, self.elevation) if step.needs_root else tuple(argv)
+        return elevate(argv, self.elevation) if step.needs_root and not _user_registry(argv) else tuple(argv)
 
     # -- checks ---------------------------------------------------------------------------------
     def check(self, step: Step) -> CheckResult:
@@ -445,10 +462,12 @@ class StepExecutor:
             r = self.runner.run(c.argv, timeout=60)
             return CheckResult("done" if r.ok and c.expect in r.output else "not_done", _first_line(r))
         if c.kind == "registry_value":
-            from services.setup.windows import parse_reg_query
+            from services.setup.windows import RegistryError
 
-            r = self.runner.run(c.argv, timeout=30)
-            value = parse_reg_query(r.stdout).get(c.text) if r.ok else None
+            try:  # argv is the reg.exe form shown to the user: reg query KEY /v NAME
+                value = self.registry.value(c.argv[2], c.text)
+            except (RegistryError, ValueError, IndexError) as exc:
+                return CheckResult("unknown", str(exc))
             return CheckResult("done" if value is not None and value[1] == c.expect else "not_done", "" if value is None else value[1])
         if c.kind == "secure_boot_key":
             sb = self.runner.run(["mokutil", "--sb-state"], timeout=10)
@@ -540,7 +559,7 @@ class StepExecutor:
         # 3. the commands, stopping at the first failure
         commands = [_registry_set(r) for r in step.registry] + list(step.commands)
         for argv in commands:
-            full = elevate(argv, self.elevation) if step.needs_root else tuple(argv)
+            full = self._root_wrap(argv, step)
             if on_line:
                 on_line("$ " + command_line(full, self.system == "windows"))
             streaming = getattr(self.runner, "run_streaming", None)
@@ -585,7 +604,7 @@ class StepExecutor:
             if not (folder / OWNED_MARK).is_file():
                 return StepOutcome(False, translate("Setup", "{path} was not created by GPU Assistant (or is already gone), so it is left alone").format(path=str(folder)))
             commands = commands + [_remove_dir(step.owned_dir)]
-        full_commands = [elevate(argv, self.elevation) if step.needs_root else tuple(argv) for argv in commands]
+        full_commands = [self._root_wrap(argv, step) for argv in commands]
         lines = tuple(command_line(c, self.system == "windows") for c in full_commands)
         if dry_run:
             return StepOutcome(True, translate("Setup", "Dry run: nothing was changed"), lines=tuple(self.describe(step, undo=True)))
@@ -700,19 +719,25 @@ class StepExecutor:
                           "uid": st.st_uid, "gid": st.st_gid, "sha256": file_fingerprint(src)})
         return saved
 
+    @property
+    def registry(self):  # noqa: ANN201 - services.setup.windows.RegistryReader
+        """Registry reads (checks, backups): ``winreg`` on Windows; built on first use."""
+        if self._registry is None:
+            from services.setup.windows import default_registry
+
+            self._registry = default_registry(self.runner)
+        return self._registry
+
     def _save_registry(self, step: Step) -> list[dict] | None:
-        from services.setup.windows import parse_reg_query
+        from services.setup.windows import RegistryError
 
         before: list[dict] = []
         for r in step.registry:
-            res = self.runner.run(["reg", "query", r.key, "/v", r.name], timeout=30)
-            if res.ok:
-                value = parse_reg_query(res.stdout).get(r.name)
-                before.append({"key": r.key, "name": r.name, "kind": value[0] if value else r.kind, "data": value[1] if value else None})
-            elif res.returncode == 1:  # reg.exe: 1 = value not found
-                before.append({"key": r.key, "name": r.name, "kind": r.kind, "data": None})
-            else:
+            try:
+                value = self.registry.value(r.key, r.name)
+            except (RegistryError, ValueError):
                 return None
+            before.append({"key": r.key, "name": r.name, "kind": value[0] if value else r.kind, "data": value[1] if value else None})
         return before
 
 
@@ -747,6 +772,13 @@ def file_change_notes(f: FileChange, root: SystemRoot, backup_folder: Path, kept
 
 def _remove_dir(path: str) -> Argv:
     return ("rm", "-rf", "--", path)
+
+
+def _user_registry(argv: Argv) -> bool:
+    """``reg add/delete HKCU\\...``: the user's own hive. Run as the user, never elevated: an
+    administrator's UAC prompt for another account would write that account's HKCU instead."""
+    return (len(argv) > 2 and argv[0] == "reg" and argv[1] in ("add", "delete")
+            and argv[2].upper().startswith(("HKCU\\", "HKEY_CURRENT_USER\\")))
 
 
 def _registry_set(r) -> Argv:

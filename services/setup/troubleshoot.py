@@ -3,6 +3,7 @@ tied to what the doctor found on this machine when a report is at hand."""
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass
 
 from services.i18n import Msg, translate
@@ -46,14 +47,49 @@ PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((c, re.compile(p, re.I
 ))
 
 
-def explain(text: str, report: DoctorReport | None = None) -> list[Diagnosis]:
-    """Every known problem in ``text`` (usually one), most specific first."""
+def explain(text: str, report: DoctorReport | None = None, system: str | None = None) -> list[Diagnosis]:
+    """Every known problem in ``text`` (usually one), most specific first, answered for ``system``
+    ('linux' | 'windows'): the doctor's report says which, else the platform this runs on."""
+    if system is None:
+        system = report.facts.os_name if report else ("windows" if sys.platform == "win32" else "linux")
     found = []
     for code, pattern in PATTERNS:
         m = pattern.search(text or "")
         if m:
-            found.append(_diagnose(code, text, report))
+            found.append(_diagnose_windows(code, report) if system == "windows" and code in WINDOWS_ANSWERS
+                         else _diagnose(code, text, report))
     return found
+
+
+# Problems whose cause and fix differ on Windows (no kernel modules, DKMS, MOK or nouveau there).
+WINDOWS_ANSWERS = frozenset({"nvml_mismatch", "no_driver_comm", "no_driver", "fell_off_bus"})
+# Sources for the Windows answers: ../shared/research/setup-and-hybrid.md A4.1 (DDU Readme.txt: use it to
+# repair a broken install, in Safe Mode), A4.3 (offline package, "Perform a clean installation"), A4.4
+# (nvidia-smi and nvml.dll in System32 with DCH drivers); Code 43 is Device Manager's CM_PROB_FAILED_POST_START,
+# https://learn.microsoft.com/windows-hardware/drivers/install/cm-prob-failed-post-start ; pnputil
+# /enum-devices (Windows 10 2004+), https://learn.microsoft.com/windows-hardware/drivers/devtest/pnputil-command-syntax
+WINDOWS_LOOK = ("pnputil", "/enum-devices", "/class", "Display")
+
+
+def _diagnose_windows(code: str, report: DoctorReport | None) -> Diagnosis:
+    if code == "nvml_mismatch":
+        return Diagnosis(code,
+            translate("Troubleshooter", "The driver was updated but Windows still runs the old one"),
+            translate("Troubleshooter", "nvidia-smi and CUDA load the new driver's nvml.dll, which refuses to talk to the driver still running since before the update (often an update by Windows Update). Restart Windows; if it comes back, keep Windows Update from replacing the driver (setup wizard)."),
+            (Fix(translate("Troubleshooter", "Restart Windows"), (("shutdown", "/r", "/t", "0"),)),
+             Fix(translate("Troubleshooter", "Keep Windows Update from replacing the driver (setup wizard)"), step="block-driver-updates")),
+            _machine_lines(report, "driver_library_mismatch"))
+    if code in ("no_driver_comm", "no_driver"):
+        return Diagnosis(code,
+            translate("Troubleshooter", "Windows has no working NVIDIA driver"),
+            translate("Troubleshooter", "The usual reasons on Windows: the driver is not installed (Windows shows 'Microsoft Basic Display Adapter'); Device Manager stopped the card with error Code 43 after the driver failed to start; or Windows Update replaced or half removed the driver. First reinstall the driver with NVIDIA's full offline package, choosing 'Custom (Advanced)' and 'Perform a clean installation'. If that does not help, do the clean reinstall: block Windows Update drivers, remove the old driver with DDU in Safe Mode, then install the offline package."),
+            (Fix(translate("Troubleshooter", "See the display adapters and their problem code (43: the driver failed to start)"), (WINDOWS_LOOK,)),
+             Fix(translate("Troubleshooter", "Reinstall the driver as a clean installation (setup wizard)"), step="install-driver"),
+             Fix(translate("Troubleshooter", "Start the clean reinstall with DDU (setup wizard)"), step="block-driver-updates")),
+            _machine_lines(report, "driver_not_installed", "no_nvidia_gpu"))
+    return Diagnosis(code,  # fell_off_bus
+        translate("Troubleshooter", "The GPU stopped responding"),
+        translate("Troubleshooter", "This is a hardware-level failure, not a setup problem: check the power cables and connectors, reseat the card, and look at power draw and temperature before the crash (the Dashboard records them). Windows may then show the card with error Code 43 in Device Manager until the next restart."))
 
 
 def _finding_fixes(report: DoctorReport | None, *codes: str) -> tuple[Fix, ...]:

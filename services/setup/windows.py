@@ -1,15 +1,17 @@
 """Windows: facts, checks and the clean-reinstall plan (behind small interfaces).
 
-Imports cleanly on Linux; everything that touches Windows goes through a
-``Runner`` (reg.exe, powercfg, PowerShell CIM queries and counters), so tests
-use fakes built from the real output formats.
+Imports cleanly on Linux. Registry values are read through ``winreg`` (``WinregReader``); the rest
+goes through a ``Runner`` (powercfg, PowerShell CIM queries and counters), so tests use fakes built
+from the real output formats. That the machine is Windows comes from the platform itself
+(``sys.platform``); CIM and the registry only add detail (edition, build, the GPUs' driver).
 """
 from __future__ import annotations
 
 import json
 import re
+import sys
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 
 from services.i18n import translate
 from services.setup.plan import Check, Plan, RegistryChange, Step
@@ -20,10 +22,149 @@ from services.setup.system import Runner
 # word (our threshold, not a vendor figure: small shared use is normal for any app).
 SPILL_WARN_BYTES = 512 * 1024 * 1024
 
+# (type name, data as text): DWORD/QWORD as decimal, MULTI_SZ joined with "\\0" (as reg.exe shows it).
+RegValue = tuple[str, str]
 
-def parse_reg_query(text: str) -> dict[str, tuple[str, str]]:
-    """``reg query`` output -> {value name: (type, data)}; DWORDs as decimal strings."""
-    values: dict[str, tuple[str, str]] = {}
+CURRENT_VERSION_KEY = r"HKLM\SOFTWARE\Microsoft\Windows NT\CurrentVersion"
+# The display adapters' device class: one numbered subkey per installed display driver.
+DISPLAY_CLASS_KEY = r"HKLM\SYSTEM\CurrentControlSet\Control\Class\{4d36e968-e325-11ce-bfc1-08002be10318}"
+GRAPHICS_DRIVERS_KEY = r"HKLM\SYSTEM\CurrentControlSet\Control\GraphicsDrivers"
+MEMORY_MANAGEMENT_KEY = r"HKLM\SYSTEM\CurrentControlSet\Control\Session Manager\Memory Management"
+DIRECTX_KEY = r"HKLM\SOFTWARE\Microsoft\DirectX"
+
+
+class RegistryError(Exception):
+    """The registry could not be read (access denied, ...); one line."""
+
+
+class RegistryReader(Protocol):
+    """Read-only registry access for the doctor, the checks and the backups before a change."""
+
+    def values(self, key: str) -> dict[str, RegValue]: ...  # {} when the key is absent
+    def value(self, key: str, name: str) -> RegValue | None: ...  # None when absent
+    def tree(self, key: str) -> dict[str, dict[str, RegValue]]: ...  # {full subkey path: values}, recursive
+
+
+_HIVE_NAMES = {
+    "HKLM": "HKEY_LOCAL_MACHINE", "HKEY_LOCAL_MACHINE": "HKEY_LOCAL_MACHINE",
+    "HKCU": "HKEY_CURRENT_USER", "HKEY_CURRENT_USER": "HKEY_CURRENT_USER",
+    "HKCR": "HKEY_CLASSES_ROOT", "HKEY_CLASSES_ROOT": "HKEY_CLASSES_ROOT",
+    "HKU": "HKEY_USERS", "HKEY_USERS": "HKEY_USERS",
+}
+
+
+def split_key(key: str) -> tuple[str, str]:
+    """``HKLM\\SOFTWARE\\X`` -> (``HKEY_LOCAL_MACHINE``, ``SOFTWARE\\X``); ValueError for an unknown hive."""
+    hive, _, path = key.partition("\\")  # "/" is a legal character in a key name
+    full = _HIVE_NAMES.get(hive.upper())
+    if full is None:
+        raise ValueError(f"unknown registry hive in {key!r}")
+    return full, path.strip("\\")
+
+
+class WinregReader:
+    """``RegistryReader`` on the real registry, through ``winreg`` (no reg.exe output to parse)."""
+
+    def __init__(self) -> None:
+        import winreg  # Windows only; imported here so the module loads on Linux
+
+        self._winreg = winreg
+        self._kinds = {winreg.REG_SZ: "REG_SZ", winreg.REG_EXPAND_SZ: "REG_EXPAND_SZ", winreg.REG_DWORD: "REG_DWORD",
+                       winreg.REG_QWORD: "REG_QWORD", winreg.REG_MULTI_SZ: "REG_MULTI_SZ", winreg.REG_BINARY: "REG_BINARY",
+                       winreg.REG_NONE: "REG_NONE"}
+
+    def _open(self, key: str):
+        hive, path = split_key(key)
+        return self._winreg.OpenKey(getattr(self._winreg, hive), path)
+
+    def _text(self, kind: int, data: Any) -> RegValue:
+        name = self._kinds.get(kind, f"REG_{kind}")
+        if isinstance(data, (list, tuple)):
+            return name, "\\0".join(str(x) for x in data)
+        if isinstance(data, (bytes, bytearray)):
+            return name, bytes(data).hex()
+        if data is None:
+            return name, ""
+        return name, str(data)
+
+    def values(self, key: str) -> dict[str, RegValue]:
+        try:
+            with self._open(key) as handle:
+                return self._read_values(handle)
+        except FileNotFoundError:
+            return {}
+        except OSError as exc:
+            raise RegistryError(f"{key}: {exc.strerror or exc}") from exc
+
+    def _read_values(self, handle) -> dict[str, RegValue]:
+        out: dict[str, RegValue] = {}
+        for i in range(self._winreg.QueryInfoKey(handle)[1]):
+            name, data, kind = self._winreg.EnumValue(handle, i)
+            out[name] = self._text(kind, data)
+        return out
+
+    def value(self, key: str, name: str) -> RegValue | None:
+        try:
+            with self._open(key) as handle:
+                data, kind = self._winreg.QueryValueEx(handle, name)
+                return self._text(kind, data)
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise RegistryError(f"{key}\\{name}: {exc.strerror or exc}") from exc
+
+    def tree(self, key: str) -> dict[str, dict[str, RegValue]]:
+        out: dict[str, dict[str, RegValue]] = {}
+        winreg = self._winreg
+
+        def walk(path: str, depth: int) -> None:
+            try:
+                with self._open(path) as handle:
+                    out[path] = self._read_values(handle)
+                    subkeys = [winreg.EnumKey(handle, i) for i in range(winreg.QueryInfoKey(handle)[0])]
+            except OSError:  # absent, or a subkey we may not read (e.g. Properties under a driver key)
+                return
+            if depth < 4:
+                for sub in subkeys:
+                    walk(f"{path}\\{sub}", depth + 1)
+
+        walk(key, 0)
+        return out
+
+
+class RegQueryTextReader:
+    """``RegistryReader`` answering from ``reg query`` text through a ``Runner``: how tests on Linux
+    replay output recorded on real Windows machines. On Windows the app uses ``WinregReader``."""
+
+    def __init__(self, runner: Runner) -> None:
+        self.runner = runner
+
+    def _query(self, argv: list[str]) -> str | None:
+        r = self.runner.run(argv, timeout=30)
+        if r.ok:
+            return r.stdout
+        if r.returncode == 1:  # reg.exe: 1 = key or value not found
+            return None
+        raise RegistryError(r.output or f"reg query failed ({r.returncode})")
+
+    def values(self, key: str) -> dict[str, RegValue]:
+        return parse_reg_query(self._query(["reg", "query", key]) or "")
+
+    def value(self, key: str, name: str) -> RegValue | None:
+        return parse_reg_query(self._query(["reg", "query", key, "/v", name]) or "").get(name)
+
+    def tree(self, key: str) -> dict[str, dict[str, RegValue]]:
+        return parse_reg_query_tree(self._query(["reg", "query", key, "/s"]) or "")
+
+
+def default_registry(runner: Runner) -> RegistryReader:
+    """The real registry on Windows; elsewhere (tests, planning for another machine) recorded text."""
+    return WinregReader() if sys.platform == "win32" else RegQueryTextReader(runner)
+
+
+def parse_reg_query(text: str) -> dict[str, RegValue]:
+    """``reg query`` output (recorded on real Windows) -> {value name: (type, data)}; DWORDs as decimal strings."""
+    values: dict[str, RegValue] = {}
     for line in text.splitlines():
         m = re.match(r"^\s{4}(?P<name>.+?)\s{4}(?P<type>REG_[A-Z_]+)(?:\s{4}(?P<data>.*))?$", line)
         if not m:
@@ -35,9 +176,9 @@ def parse_reg_query(text: str) -> dict[str, tuple[str, str]]:
     return values
 
 
-def parse_reg_query_tree(text: str) -> dict[str, dict[str, tuple[str, str]]]:
+def parse_reg_query_tree(text: str) -> dict[str, dict[str, RegValue]]:
     """``reg query KEY /s`` output -> {subkey path: values}."""
-    tree: dict[str, dict[str, tuple[str, str]]] = {}
+    tree: dict[str, dict[str, RegValue]] = {}
     current = None
     block: list[str] = []
     for line in text.splitlines() + ["HKEY_END"]:
@@ -101,12 +242,14 @@ def vars_of(obj: Any) -> dict:
 
 
 class WindowsProbe:
-    """The questions the doctor asks Windows; each returns raw text in Windows' own format."""
+    """The questions the doctor asks Windows: PowerShell/powercfg answers as raw text in Windows' own
+    format, registry values through a ``RegistryReader``."""
+
+    registry: RegistryReader
 
     def os_json(self) -> str: ...
     def video_controllers_json(self) -> str: ...
     def powercfg_active(self) -> str: ...
-    def reg_query(self, key: str, value: str | None = None, recurse: bool = False) -> str: ...
     def gpu_process_memory_json(self) -> str: ...
     def process_name(self, pid: int) -> str: ...
 
@@ -115,11 +258,13 @@ PS = ("powershell.exe", "-NoProfile", "-NonInteractive", "-Command")
 
 
 class LiveWindowsProbe(WindowsProbe):
-    """Asks a real Windows through reg.exe, powercfg and PowerShell (CIM, Get-Counter)."""
+    """Asks a real Windows: the registry through ``winreg``, powercfg, PowerShell (CIM, Get-Counter)."""
 
-    def __init__(self, runner: Runner, process_name: Callable[[int], str] | None = None) -> None:
+    def __init__(self, runner: Runner, process_name: Callable[[int], str] | None = None,
+                 registry: RegistryReader | None = None) -> None:
         self.runner = runner
         self._process_name = process_name
+        self.registry = registry or default_registry(runner)
 
     def _ps(self, script: str) -> str:
         r = self.runner.run((*PS, script), timeout=30)
@@ -133,15 +278,6 @@ class LiveWindowsProbe(WindowsProbe):
 
     def powercfg_active(self) -> str:
         r = self.runner.run(("powercfg", "/getactivescheme"), timeout=15)
-        return r.stdout if r.ok else ""
-
-    def reg_query(self, key: str, value: str | None = None, recurse: bool = False) -> str:
-        argv = ["reg", "query", key]
-        if value:
-            argv += ["/v", value]
-        if recurse:
-            argv.append("/s")
-        r = self.runner.run(argv, timeout=30)
         return r.stdout if r.ok else ""
 
     def gpu_process_memory_json(self) -> str:
@@ -203,11 +339,52 @@ def nvidia_luids_from_registry(tree: dict[str, dict[str, tuple[str, str]]]) -> s
     return luids
 
 
+def _registry(read: Callable[[], Any], empty: Any) -> Any:
+    """A registry read that may be refused: the doctor goes on without that detail."""
+    try:
+        return read()
+    except (RegistryError, ValueError):
+        return empty
+
+
+def windows_os_from_registry(values: dict[str, RegValue]) -> OsInfo:
+    """Edition and build from HKLM\\...\\Windows NT\\CurrentVersion (no CIM needed)."""
+    name = values.get("ProductName", ("", ""))[1]
+    build = values.get("CurrentBuildNumber", values.get("CurrentBuild", ("", "")))[1]
+    major = values.get("CurrentMajorVersionNumber", ("", ""))[1]
+    minor = values.get("CurrentMinorVersionNumber", ("", "0"))[1]
+    display = values.get("DisplayVersion", ("", ""))[1]
+    # Windows 11 keeps "Windows 10" in ProductName; build 22000 is the first Windows 11 build.
+    if name.startswith("Windows 10") and build.isdigit() and int(build) >= 22000:
+        name = "Windows 11" + name[len("Windows 10"):]
+    version = f"{major}.{minor}.{build}" if major and build else build
+    pretty = " ".join(x for x in ((name and f"Microsoft {name}") or "Windows", display) if x)
+    return OsInfo(system="windows", id="windows", version_id=version, pretty_name=pretty)
+
+
+def gpus_from_registry(tree: dict[str, dict[str, RegValue]]) -> list[tuple[PciGpu, str]]:
+    """(GPU, WMI-style driver version) from the display class key: each installed display driver's
+    subkey has MatchingDeviceId (pci\\ven_10de&dev_2684), DriverDesc and DriverVersion."""
+    out = []
+    for path in sorted(tree):
+        values = tree[path]
+        m = _PNP.search(values.get("MatchingDeviceId", ("", ""))[1].upper())
+        if not m or not re.search(r"\\\d{4}$", path):
+            continue
+        gpu = PciGpu(values["MatchingDeviceId"][1], m.group(1).lower(), m.group(2).lower(), values.get("DriverDesc", ("", ""))[1])
+        out.append((gpu, values.get("DriverVersion", ("", ""))[1]))
+    return out
+
+
 def collect_windows_facts(probe: WindowsProbe) -> WindowsFacts:
+    reg = probe.registry
     os_rows = _json_list(probe.os_json())
     row = os_rows[0] if os_rows else {}
-    os = OsInfo(system="windows", id="windows", version_id=str(row.get("Version", "")),
-                pretty_name=str(row.get("Caption", "Windows")) or "Windows")
+    if row:
+        os = OsInfo(system="windows", id="windows", version_id=str(row.get("Version", "")),
+                    pretty_name=str(row.get("Caption", "Windows")) or "Windows")
+    else:  # no PowerShell/CIM answer: the registry still tells the edition; the platform said Windows
+        os = windows_os_from_registry(_registry(lambda: reg.values(CURRENT_VERSION_KEY), {}))
     gpus, wmi_version = [], None
     for vc in _json_list(probe.video_controllers_json()):
         m = _PNP.search(str(vc.get("PNPDeviceID", "")))
@@ -217,11 +394,15 @@ def collect_windows_facts(probe: WindowsProbe) -> WindowsFacts:
         gpus.append(gpu)
         if gpu.is_nvidia and wmi_version is None:
             wmi_version = str(vc.get("DriverVersion", "")) or None
+    if not gpus:
+        for gpu, version in gpus_from_registry(_registry(lambda: reg.tree(DISPLAY_CLASS_KEY), {})):
+            gpus.append(gpu)
+            if gpu.is_nvidia and wmi_version is None:
+                wmi_version = version or None
     scheme = re.search(r"([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\s*(?:\((.*)\))?", probe.powercfg_active())
-    hags = parse_reg_query(probe.reg_query(r"HKLM\SYSTEM\CurrentControlSet\Control\GraphicsDrivers", "HwSchMode")).get("HwSchMode")
-    paging_raw = probe.reg_query(r"HKLM\SYSTEM\CurrentControlSet\Control\Session Manager\Memory Management", "PagingFiles")
-    paging = parse_reg_query(paging_raw).get("PagingFiles") if paging_raw else None
-    luids = nvidia_luids_from_registry(parse_reg_query_tree(probe.reg_query(r"HKLM\SOFTWARE\Microsoft\DirectX", recurse=True)))
+    hags = _registry(lambda: reg.value(GRAPHICS_DRIVERS_KEY, "HwSchMode"), None)
+    paging = _registry(lambda: reg.value(MEMORY_MANAGEMENT_KEY, "PagingFiles"), None)
+    luids = nvidia_luids_from_registry(_registry(lambda: reg.tree(DIRECTX_KEY), {}))
     counters_text = probe.gpu_process_memory_json()
     samples = _json_list(counters_text)
     spills = []
@@ -301,6 +482,42 @@ def windows_findings(w: WindowsFacts, rules) -> list:
 class WindowsPlanOptions:
     driver_package: str = ""  # path of the downloaded offline package (.exe)
     ddu_exe: str = ""  # path of 'Display Driver Uninstaller.exe'
+    reopen_command: str = ""  # the command line that reopens this app at the setup page ("": app_reopen_command())
+
+
+# The user's RunOnce key: Windows runs each value once at the user's next sign-in, then deletes it; a
+# name starting with '*' runs in Safe Mode too (https://learn.microsoft.com/windows/win32/setupapi/
+# run-and-runonce-registry-keys). HKCU, so the app reopens as the user, not as the administrator.
+USER_RUNONCE_KEY = r"HKCU\Software\Microsoft\Windows\CurrentVersion\RunOnce"
+REOPEN_VALUE = "*GPUAssistantSetup"
+INSTALLED_APP = r"%LOCALAPPDATA%\Programs\GPU Assistant\gpu-assistant.exe"
+
+
+def app_reopen_command(frozen: bool | None = None, executable: str | None = None, main_script: str | None = None,
+                       windows: bool | None = None) -> str:
+    """The command line that opens this app at the setup page, for RunOnce: the windowed
+    gpu-assistant.exe of a bundle (not its -cli twin), or pythonw.exe with main.py from a checkout.
+    Planning for another machine (not on Windows) names the installer's default location."""
+    import subprocess
+    from pathlib import PureWindowsPath
+
+    windows = sys.platform == "win32" if windows is None else windows
+    frozen = bool(getattr(sys, "frozen", False)) if frozen is None else frozen
+    executable = executable or sys.executable
+    if not windows:
+        return f'"{INSTALLED_APP}" --page setup'
+    exe = PureWindowsPath(executable)
+    if frozen:
+        if exe.stem.lower().endswith("-cli"):
+            exe = exe.with_name(exe.stem[: -len("-cli")] + exe.suffix)
+        return subprocess.list2cmdline([str(exe), "--page", "setup"])
+    if exe.name.lower() == "python.exe":
+        exe = exe.with_name("pythonw.exe")  # no console window at sign-in
+    if main_script is None:
+        from pathlib import Path
+
+        main_script = str(Path(__file__).resolve().parents[2] / "main.py")
+    return subprocess.list2cmdline([str(exe), main_script, "--page", "setup"])
 
 
 DRIVER_PLACEHOLDER = "<NVIDIA driver package .exe>"
@@ -358,8 +575,9 @@ def build_windows_plan(inputs, rules, options: WindowsPlanOptions) -> Plan:
         Step(
             id="safe-mode",
             title=translate("Setup", "Restart into Safe Mode"),
-            explanation=translate("Setup", "DDU works best in Safe Mode. First a RunOnce entry '*UndoSM' is written that switches Safe Mode off again at the next sign-in (the * makes it run in Safe Mode too), so the PC cannot get stuck there. If it ever does: at the Windows recovery command prompt run 'bcdedit /deletevalue {default} safeboot'. Save your work: this restarts the PC."),
-            registry=(RegistryChange(sm["runonce_key"], sm["value"], "REG_SZ", undo_sm),),
+            explanation=translate("Setup", "DDU works best in Safe Mode. First a RunOnce entry '*UndoSM' is written that switches Safe Mode off again at the next sign-in (the * makes it run in Safe Mode too), so the PC cannot get stuck there. If it ever does: at the Windows recovery command prompt run 'bcdedit /deletevalue {default} safeboot'. A second RunOnce entry reopens GPU Assistant at the next step (removing the old driver with DDU) when you sign in to Safe Mode, so the wizard continues after the restart. Save your work: this restarts the PC."),
+            registry=(RegistryChange(sm["runonce_key"], sm["value"], "REG_SZ", undo_sm),
+                      RegistryChange(USER_RUNONCE_KEY, REOPEN_VALUE, "REG_SZ", options.reopen_command or app_reopen_command())),
             commands=(("bcdedit", "/set", "{current}", "safeboot", "minimal"), ("shutdown", "/r", "/t", "15")),
             needs_root=True, needs_reboot=True,
             check=Check("command_output", argv=("bcdedit", "/enum", "{current}"), expect="safeboot"),

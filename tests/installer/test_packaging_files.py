@@ -15,7 +15,7 @@ from services.version import APP_ID, APP_NAME, DESKTOP_ID, __version__
 
 ROOT = Path(__file__).resolve().parents[2]
 LINUX = ROOT / "installer" / "linux"
-ISS = ROOT / "installer" / "windows" / "gpu_assistant.iss"
+NSI = ROOT / "installer" / "windows" / "gpu_assistant.nsi"
 sys.path.insert(0, str(ROOT / "installer"))
 
 import bundle_rules  # noqa: E402
@@ -66,47 +66,55 @@ def test_metainfo_validates():
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def iss_text() -> str:
-    raw = ISS.read_bytes()
-    assert raw.startswith(b"\xef\xbb\xbf"), "keep the UTF-8 BOM: older Inno Setup 6 reads Chinese only with it"
-    return raw[3:].decode("utf-8")
+def nsi_text() -> str:
+    return NSI.read_text(encoding="utf-8")
 
 
-def iss_sections(text: str) -> dict[str, list[str]]:
-    sections: dict[str, list[str]] = {}
-    current = ""
-    for line in text.splitlines():
-        line = line.strip()
-        if not line or line.startswith(";") or line.startswith("#"):
-            continue
-        if line.startswith("[") and line.endswith("]"):
-            current = line[1:-1]
-            sections[current] = []
-        else:
-            sections.setdefault(current, []).append(line)
-    return sections
+def nsi_section(text: str, name: str) -> str:
+    """The body of ``Section ... NAME ...`` up to its ``SectionEnd``."""
+    m = re.search(r'^Section [^\n]*' + re.escape(name) + r'[^\n]*\n(.*?)^SectionEnd', text, re.MULTILINE | re.DOTALL)
+    assert m, name
+    return m.group(1)
 
 
-def test_inno_setup_script_is_consistent():
-    text = iss_text()
-    sections = iss_sections(text)
-    assert {"Setup", "Languages", "Tasks", "Files", "Icons", "Registry", "Run", "UninstallRun"} <= set(sections)
-    assert f'#define AppVersion "{__version__}"' in text
-    assert f'#define AppExe "{APP_ID}.exe"' in text
-    setup = dict(line.split("=", 1) for line in sections["Setup"])
-    assert setup["PrivilegesRequired"] == "lowest"  # per-user install, no UAC prompt
-    assert re.fullmatch(r"\{\{[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}\}", setup["AppId"])
-    assert (ISS.parent / setup["SetupIconFile"].replace("\\", "/")).resolve() == ROOT / "resources/icons/gpu-assistant.ico"
-    # Start with Windows: only with the task, into the tray, removed by the uninstaller.
-    (run_entry,) = [line for line in sections["Registry"] if "CurrentVersion\\Run" in line]
-    assert "Root: HKCU" in run_entry and "Tasks: startup" in run_entry
-    assert "--minimized" in run_entry and "uninsdeletevalue" in run_entry
-    assert any(line.startswith('Name: "startup"') and "unchecked" in line for line in sections["Tasks"])
-    # Every entry line is "Key: value; Key: value" with balanced quotes.
-    for name in ("Tasks", "Files", "Icons", "Registry", "Run", "UninstallRun", "Languages"):
-        for line in sections[name]:
-            assert line.count('"') % 2 == 0, line
-            assert re.match(r"^[A-Za-z]+: ", line), line
+def test_nsis_script_is_a_per_user_64_bit_install():
+    text = nsi_text()
+    assert re.search(r"^Target amd64-unicode$", text, re.MULTILINE)  # Wine here and the bundle are 64-bit
+    assert re.search(r"^RequestExecutionLevel user$", text, re.MULTILINE)  # no UAC prompt
+    assert 'InstallDir "$LOCALAPPDATA\\Programs\\${APPNAME}"' in text
+    assert f'!define VERSION "{__version__}"' in text
+    assert f'!define APPEXE "{APP_ID}.exe"' in text and f'!define CLIEXE "{APP_ID}-cli.exe"' in text
+    app = nsi_section(text, "SecApp")
+    assert 'CreateShortcut "$SMPROGRAMS\\${APPNAME}.lnk"' in app
+    assert 'WriteRegStr HKCU "${UNINSTKEY}" "UninstallString"' in app and "WriteUninstaller" in app
+    # Start with Windows: optional (/o: off unless ticked), into the tray, removed by the uninstaller.
+    startup = nsi_section(text, "SecStartup")
+    assert 'Section /o "$(SecStartName)" SecStartup' in text
+    assert '"${RUNKEY}"' in startup and "--minimized" in startup
+    uninstall = nsi_section(text, '"Uninstall"')
+    assert 'DeleteRegValue HKCU "${RUNKEY}"' in uninstall and 'DeleteRegKey HKCU "${UNINSTKEY}"' in uninstall
+    # Never a recursive delete of the install folder a user may have pointed at Documents.
+    assert 'RMDir /r "$INSTDIR"' not in uninstall and 'RMDir "$INSTDIR"' in uninstall
+
+
+def test_windows_installer_ships_and_removes_the_exporter_task():
+    text = nsi_text()
+    assert 'File "exporter-task.ps1"' in nsi_section(text, "SecApp")
+    assert "exporter-task.ps1\" -Remove" in nsi_section(text, '"Uninstall"')
+    assert (NSI.parent / "exporter-task.ps1").is_file()
+
+
+@pytest.mark.skipif(shutil.which("makensis") is None, reason="NSIS (makensis) not installed")
+def test_nsis_script_compiles(tmp_path):
+    bundle = tmp_path / "bundle"
+    (bundle / "_internal").mkdir(parents=True)
+    for name in (f"{APP_ID}.exe", f"{APP_ID}-cli.exe", "_internal/python313.dll"):
+        (bundle / name).write_bytes(b"MZ stand-in")
+    out = tmp_path / "setup.exe"
+    done = subprocess.run(["makensis", "-V2", f"-DBUNDLE={bundle}", f"-DOUTFILE={out}", str(NSI)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert out.read_bytes()[:2] == b"MZ"
 
 
 def test_nvml_names_are_recognised():
@@ -253,8 +261,20 @@ def test_tarball_holds_the_bundle_and_the_desktop_integration(tmp_path):
     assert not (tmp_path / "dist" / top).exists()  # the staging folder is cleaned up
 
 
-def test_windows_installer_ships_and_removes_the_exporter_task():
-    sections = iss_sections(iss_text())
-    assert any('Source: "exporter-task.ps1"' in line for line in sections["Files"])
-    assert any("exporter-task.ps1" in line and "-Remove" in line for line in sections["UninstallRun"])
-    assert (ISS.parent / "exporter-task.ps1").is_file()
+def test_windows_bundle_check_refuses_nvml_and_icuuc(tmp_path):
+    sys.path.insert(0, str(ROOT / "installer"))
+    from build_windows import REQUIRED_WINDOWS, check_bundle
+
+    bundle = tmp_path / "gpu-assistant"
+    for rel in [f"{APP_ID}.exe", f"{APP_ID}-cli.exe", *(f"_internal/{r}" for r in REQUIRED_WINDOWS),
+                "_internal/resources/translations/setup_zh_CN.ts", "_internal/resources/translations/setup_zh_CN.qm"]:
+        (bundle / rel).parent.mkdir(parents=True, exist_ok=True)
+        (bundle / rel).write_bytes(b"x")
+    assert check_bundle(bundle) == []
+    (bundle / "_internal" / "icuuc.dll").write_bytes(b"x")
+    (bundle / "_internal" / "NVML.dll").write_bytes(b"x")
+    (bundle / f"{APP_ID}-cli.exe").unlink()
+    problems = check_bundle(bundle)
+    assert any("icuuc.dll must not be bundled" in p for p in problems)
+    assert any("NVML library must not be bundled" in p for p in problems)
+    assert f"no {APP_ID}-cli.exe" in problems

@@ -64,6 +64,7 @@ def test_commits_once_a_sampling_second(tmp_path):
     rec.close()
 
 
+@pytest.mark.linux_only  # kill -9 (SIGKILL); Windows' TerminateProcess is another story
 def test_a_killed_recorder_keeps_everything_it_committed(tmp_path):
     script = textwrap.dedent(f"""
         import sys

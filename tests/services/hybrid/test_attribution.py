@@ -184,3 +184,17 @@ def test_nvml_processes_outside_this_pid_namespace_are_counted(laptop):
     result = LinuxAttributor(proc, nvidia).scan(inventory, 0)
     assert result.processes == ()
     assert "lists 1 processes that are not visible here" in str(result.notes[0])
+
+
+def test_windows_scan_without_gpu_counters_is_a_note_not_a_crash():
+    from services.hybrid.attribution import WindowsAttributor
+    from services.hybrid.model import Inventory
+
+    class NoCounters:
+        def sample(self, interval_s):
+            raise OSError("PdhAddEnglishCounterW failed: 0xC0000BB8")
+
+    result = WindowsAttributor(NoCounters(), process_info=lambda pid: None).scan(Inventory((), "windows"), 0.0)
+    assert result.processes == ()
+    (note,) = result.notes
+    assert "0xC0000BB8" in str(note) and "lodctr /R" in str(note)

@@ -127,6 +127,7 @@ def make_program(folder, name="my app", body='#!/bin/sh\necho "$__NV_PRIME_RENDE
     return str(path)
 
 
+@pytest.mark.linux_only  # builds a sysfs tree with symlinks
 def test_offload_environment_per_driver(tmp_path):
     assert dict(offload_environment(nvidia_inventory(tmp_path)))["__NV_PRIME_RENDER_OFFLOAD"] == "1"
     amd = read_linux_inventory(build_sysfs(tmp_path / "amd", [INTEL_IGPU, AMD_DGPU]))
@@ -193,6 +194,7 @@ def test_linux_undo_refuses_when_user_edited_the_file(tmp_path):
     assert "# my edit" in open(plan.changes[0].target).read()
 
 
+@pytest.mark.linux_only  # "not executable" is a POSIX mode bit
 def test_linux_bad_programs(tmp_path):
     inv = nvidia_inventory(tmp_path)
     with pytest.raises(PlanError, match="full path"):

@@ -1,9 +1,12 @@
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from services.setup.doctor import collect_facts, diagnose
 from services.setup.rules import load_rules
+from services.setup.system import FakeRunner
 from services.setup.troubleshoot import explain
 
 from .machine import NO_NVML, Machine, recorded
@@ -65,3 +68,35 @@ def test_tied_to_the_doctor_report(tmp_path):
     arch = explain("CUDA error: no kernel image is available for execution on the device", report)[0]
     assert "Your card is sm_120." in [str(x) for x in arch.on_this_machine]
     assert arch.fixes[0].commands[-1][-1].startswith("https://download.pytorch.org/whl/cu1")
+
+
+LINUX_ONLY = ("dkms", "mokutil", "lsmod", "modprobe", "systemctl", "nouveau", "apt", "dnf", "initramfs")
+
+
+@pytest.mark.parametrize("text,code", CASES)
+def test_windows_answers_hold_no_linux_commands(text, code):
+    found = explain(text, system="windows")
+    assert found and found[0].code == code
+    for d in found:
+        commands = " ".join(" ".join(c) for f in d.fixes for c in f.commands).lower()
+        words = (str(d.cause) + " " + commands).lower()
+        assert not any(re.search(rf"\b{w}\b", words) for w in LINUX_ONLY), (code, words)
+
+
+def test_windows_no_driver_answer_points_to_the_offline_package_and_ddu():
+    d = explain(recorded("nvidia-smi-no-driver.txt"), system="windows")[0]
+    assert "Code 43" in str(d.cause) and "offline package" in str(d.cause) and "DDU" in str(d.cause)
+    assert [f.step for f in d.fixes if f.step] == ["install-driver", "block-driver-updates"]
+    assert ("pnputil", "/enum-devices", "/class", "Display") in d.fixes[0].commands
+
+
+def test_the_report_decides_the_platform():
+    from services.setup.doctor import diagnose
+
+    from .machine import FakeNvml
+
+    facts = collect_facts(FakeRunner(), nvml_module=FakeNvml(), system="windows")
+    assert facts.os.system == "windows"
+    d = explain(recorded("nvidia-smi-no-driver.txt"), diagnose(facts, RULES))[0]
+    assert "DDU" in str(d.cause)
+    assert "dkms" in " ".join(" ".join(c) for f in explain(recorded("nvidia-smi-no-driver.txt"), system="linux")[0].fixes for c in f.commands)

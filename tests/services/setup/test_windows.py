@@ -11,7 +11,7 @@ from services.setup.probes import OsInfo
 from services.setup.rules import load_rules
 from services.setup.system import CommandResult, FakeRunner, SystemRoot
 from services.setup.windows import (
-    LiveWindowsProbe, WindowsPlanOptions, collect_windows_facts, parse_reg_query, parse_reg_query_tree,
+    LiveWindowsProbe, RegQueryTextReader, WindowsPlanOptions, collect_windows_facts, parse_reg_query, parse_reg_query_tree,
     wmi_driver_to_nvidia,
 )
 
@@ -68,7 +68,8 @@ def test_reg_query_parsing():
 
 def test_windows_facts_and_findings():
     runner = windows_runner()
-    probe = LiveWindowsProbe(runner, process_name=lambda pid: {11234: "python.exe"}.get(pid, "?"))
+    probe = LiveWindowsProbe(runner, process_name=lambda pid: {11234: "python.exe"}.get(pid, "?"),
+                             registry=RegQueryTextReader(runner))
     facts = collect_windows_facts(probe)
     assert facts.os.pretty_name == "Microsoft Windows 11 Pro"
     assert facts.driver_version == "560.94" and facts.wmi_driver_version == "32.0.15.6094"
@@ -92,7 +93,8 @@ def test_windows_facts_and_findings():
 
 
 def test_power_plan_read_by_guid_not_localized_name():
-    probe = LiveWindowsProbe(windows_runner(paging="reg-pagingfiles-auto.txt", power="powercfg-high-german.txt", hags=False))
+    runner = windows_runner(paging="reg-pagingfiles-auto.txt", power="powercfg-high-german.txt", hags=False)
+    probe = LiveWindowsProbe(runner, registry=RegQueryTextReader(runner))
     facts = collect_windows_facts(probe)
     report = diagnose(collect_facts(FakeRunner(), nvml_module=FakeNvml(), windows_probe=probe, system="windows"), RULES)
     codes = {f.code: f for f in report.findings}
@@ -110,7 +112,9 @@ def win_plan(tmp_path):
 
 
 def win_executor(tmp_path, runner):
-    return StepExecutor(runner, SystemRoot(tmp_path), ProgressStore(tmp_path / "p.json"), tmp_path / "b", system="windows")
+    # Recorded reg.exe output stands for the registry here (the windows-marked tests use the real one).
+    return StepExecutor(runner, SystemRoot(tmp_path), ProgressStore(tmp_path / "p.json"), tmp_path / "b", system="windows",
+                        registry=RegQueryTextReader(runner))
 
 
 def test_windows_plan_shape(win_plan):
@@ -169,10 +173,26 @@ def test_safe_mode_writes_runonce_undo_before_bcdedit(tmp_path, win_plan):
     runonce = next(c for c in runner.calls if c[:2] == ("reg", "add"))
     assert runonce[4] == "*UndoSM" and runonce[-2] == "bcdedit /deletevalue {current} safeboot"
     assert "bcdedit /deletevalue {default} safeboot" in str(step.explanation)
+    # The wizard reopens at the next step after the restart, as the user, and says so.
+    reopen = [c for c in runner.calls if c[:3] == ("reg", "add", "HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\RunOnce")]
+    assert reopen and reopen[0][4] == "*GPUAssistantSetup" and reopen[0][-2].endswith("--page setup")
+    assert order.index("reg add") < order.index("bcdedit /set")
+    assert "wizard continues after the restart" in str(step.explanation)
     runner.calls.clear()
     assert ex.undo(step).ok
     assert ("bcdedit", "/deletevalue", "{current}", "safeboot") in runner.calls
     assert runner.calls[0][:2] == ("reg", "delete")
+    assert ("reg", "delete", "HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\RunOnce", "/v", "*GPUAssistantSetup", "/f") in runner.calls
+
+
+def test_reopen_command_starts_the_windowed_app_at_the_setup_page():
+    from services.setup.windows import app_reopen_command
+
+    bundle = app_reopen_command(frozen=True, executable="C:\\Users\\李 雷\\AppData\\Local\\Programs\\GPU Assistant\\gpu-assistant-cli.exe", windows=True)
+    assert bundle == '"C:\\Users\\李 雷\\AppData\\Local\\Programs\\GPU Assistant\\gpu-assistant.exe" --page setup'
+    checkout = app_reopen_command(frozen=False, executable="C:\\Python313\\python.exe", main_script="D:\\src\\main.py", windows=True)
+    assert checkout == "C:\\Python313\\pythonw.exe D:\\src\\main.py --page setup"
+    assert app_reopen_command(windows=False).endswith('gpu-assistant.exe" --page setup')
 
 
 def test_placeholders_must_be_chosen_first(tmp_path):
@@ -187,8 +207,41 @@ def test_uac_wrapping_quotes_arguments():
     argv = uac_wrap(("C:\\Tools\\DDU\\Display Driver Uninstaller.exe", "-silent", "it's"))
     assert argv[:4] == ("powershell.exe", "-NoProfile", "-NonInteractive", "-Command")
     assert "-FilePath 'C:\\Tools\\DDU\\Display Driver Uninstaller.exe'" in argv[4]
-    assert "-ArgumentList '-silent','it''s' -Verb RunAs -Wait -PassThru" in argv[4]
+    assert "-ArgumentList '-silent it''s' -Verb RunAs -Wait -PassThru" in argv[4]
     assert argv[4].endswith("exit $p.ExitCode")
+
+
+def ps_single_quoted(script: str, start: int) -> tuple[str, int]:
+    """PowerShell's tokenizer for a single-quoted string at ``script[start]`` (ScanStringLiteral:
+    any of ' ‘ ’ ‚ ‛ ends it; two in a row stand for one): (value, index after the closing quote)."""
+    quotes = "\u0027\u2018\u2019\u201a\u201b"
+    assert script[start] in quotes
+    i, out = start + 1, []
+    while True:
+        c = script[i]
+        if c in quotes:
+            if i + 1 < len(script) and script[i + 1] in quotes:
+                out.append(script[i + 1])
+                i += 2
+                continue
+            return "".join(out), i + 1
+        out.append(c)
+        i += 1
+
+
+@pytest.mark.parametrize("quote", ["'", "\u2018", "\u2019", "\u201a", "\u201b"])
+def test_uac_wrapping_survives_every_powershell_single_quote(quote):
+    # issue 16: a program path holding ’; Start-Process calc; ’ must stay one string literal.
+    program = f"C:\\Users\\x{quote}; Start-Process calc; {quote}\\setup.exe"
+    value = f"a{quote} b"
+    script = uac_wrap((program, "/v", value))[4]
+    path_at = script.index("-FilePath ") + len("-FilePath ")
+    parsed, end = ps_single_quoted(script, path_at)
+    assert parsed == program
+    assert script[end:].startswith(" -ArgumentList ")
+    args, end = ps_single_quoted(script, end + len(" -ArgumentList "))
+    assert args == '/v "a' + quote + ' b"'  # one command line; the space-holding value quoted for CommandLineToArgvW
+    assert script[end:] == " -Verb RunAs -Wait -PassThru -WindowStyle Hidden; exit $p.ExitCode"
 
 
 def test_uac_elevation_used_for_admin_steps(tmp_path, win_plan):
@@ -221,3 +274,21 @@ def test_every_windows_step_check_run_undo(tmp_path, win_plan):
             assert ex.undo(step).ok, step.id
     assert ex.progress.state("block-driver-updates") == "undone"
     assert ex.progress.state("restore-update-settings") == "done"
+
+
+def test_user_registry_values_are_written_as_the_user_not_elevated(tmp_path, win_plan):
+    runner = FakeRunner()
+    runner.responses[("reg", "query")] = NOT_FOUND
+    for cmd in ("reg", "powershell.exe"):
+        runner.responses[(cmd,)] = CommandResult(0, "")
+    ex = StepExecutor(runner, SystemRoot(tmp_path), ProgressStore(tmp_path / "p.json"), tmp_path / "b",
+                      elevation="uac", system="windows", registry=RegQueryTextReader(runner))
+    step = win_plan.step("safe-mode")
+    import dataclasses
+
+    assert ex.run(dataclasses.replace(step, commands=())).ok
+    hkcu = [c for c in runner.calls if c[:2] == ("reg", "add")]
+    assert hkcu and hkcu[0][2].startswith("HKCU\\") and hkcu[0][4] == "*GPUAssistantSetup"
+    elevated = [c[-1] for c in runner.calls if c[0] == "powershell.exe"]
+    assert any("*UndoSM" in script for script in elevated)  # HKLM: through the UAC prompt
+    assert not any("GPUAssistantSetup" in script for script in elevated)
