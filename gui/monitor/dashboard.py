@@ -11,12 +11,12 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from PySide6.QtCore import QSortFilterProxyModel, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QColor, QHideEvent, QPaintEvent, QShowEvent
+from PySide6.QtCore import QSettings, QSortFilterProxyModel, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QColor, QHideEvent, QPaintEvent, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
-    QAbstractItemView, QComboBox, QFrame, QHBoxLayout, QHeaderView, QLabel, QListWidget,
+    QAbstractItemView, QComboBox, QFrame, QGridLayout, QHBoxLayout, QHeaderView, QLabel, QListWidget,
     QListWidgetItem, QPushButton, QScrollArea, QSizePolicy, QSplitter, QStackedWidget,
-    QTableView, QTabWidget, QTextBrowser, QVBoxLayout, QWidget,
+    QTableView, QTabWidget, QTextBrowser, QToolButton, QVBoxLayout, QWidget,
 )
 
 from gui.context import AppContext
@@ -24,7 +24,7 @@ from services.cli import program_name
 from gui.i18n import render
 from gui.monitor.bridge import TelemetryBridge
 from gui.monitor.widgets import (
-    DASH, STYLE, Badge, MetricTile, ProcessTableModel, format_duration, format_mib,
+    DASH, STYLE, Badge, ElidedLabel, MetricTile, ProcessTableModel, format_duration, format_mib,
 )
 from services.i18n import Msg
 from services.telemetry import health, throttle
@@ -33,6 +33,7 @@ from services.telemetry.model import DeviceState, GpuInfo, GpuSample, Snapshot
 REPAINT_MS = 1000
 INSIGHTS_EVERY_S = 5.0
 MAX_ALERTS_SHOWN = 200
+NARROW_PAGE_PX = 1030  # page width (window less the 190 px sidebar and margins) below which cards reflow
 # (seconds, label) for the time-window selector; labels are translated in the page.
 WINDOWS_S = (60, 300, 600, 1800, 3600, 6 * 3600, 24 * 3600)
 
@@ -59,7 +60,7 @@ class GpuCard(QFrame):
         header.setSpacing(8)
         self.title = QLabel(self)
         self.title.setObjectName("GpuTitle")
-        self.subtitle = QLabel(self)
+        self.subtitle = ElidedLabel("", self)
         self.subtitle.setObjectName("GpuSubtitle")
         self.state_badge = Badge(parent=self)
         self.pstate_badge = Badge(parent=self)
@@ -67,8 +68,7 @@ class GpuCard(QFrame):
         self.throttle_box = QHBoxLayout()
         self.throttle_box.setSpacing(4)
         header.addWidget(self.title)
-        header.addWidget(self.subtitle)
-        header.addStretch(1)
+        header.addWidget(self.subtitle, 1)
         header.addLayout(self.throttle_box)
         header.addWidget(self.pcie_badge)
         header.addWidget(self.pstate_badge)
@@ -81,17 +81,16 @@ class GpuCard(QFrame):
         self.state_note.hide()
         layout.addWidget(self.state_note)
 
-        tiles = QHBoxLayout()
-        tiles.setSpacing(8)
+        self.tiles_grid = QGridLayout()
+        self.tiles_grid.setSpacing(8)
         self.tile_util = MetricTile(self.tr("Utilisation"), self)
         self.tile_memory = MetricTile(self.tr("Memory"), self)
         self.tile_temp = MetricTile(self.tr("Temperature"), self)
         self.tile_power = MetricTile(self.tr("Power"), self)
         self.tile_clock = MetricTile(self.tr("Clocks"), self)
         self.tile_fan = MetricTile(self.tr("Fan"), self)
-        for tile in (self.tile_util, self.tile_memory, self.tile_temp, self.tile_power, self.tile_clock, self.tile_fan):
-            tiles.addWidget(tile)
-        layout.addLayout(tiles)
+        self._tiles = (self.tile_util, self.tile_memory, self.tile_temp, self.tile_power, self.tile_clock, self.tile_fan)
+        layout.addLayout(self.tiles_grid)
 
         # pyqtgraph is imported with the first card, not with the page: the window
         # paints sooner, and a machine without a GPU never pays for it.
@@ -106,6 +105,9 @@ class GpuCard(QFrame):
         layout.addWidget(self.band_legend)
         self._throttle_chips: dict[str, Badge] = {}
         self.graphs_view: tuple[float, float] | None = None  # the time range the graphs last drew
+        self._narrow: bool | None = None
+        self._min_heights = (285, 420)  # (wide, narrow): set by the page for the number of cards
+        self.set_narrow(False)
         self._set_title()
         self.update_live(None, {})
 
@@ -113,6 +115,28 @@ class GpuCard(QFrame):
     def set_info(self, info: GpuInfo) -> None:
         self.info = info
         self._set_title()
+
+    def set_min_heights(self, wide: int, narrow: int) -> None:
+        self._min_heights = (wide, narrow)
+        self.setMinimumHeight(narrow if self._narrow else wide)
+
+    def set_narrow(self, narrow: bool) -> None:
+        """Six tiles and five graphs in a row, or (narrow window) tiles 3 + 3 and graphs 3 + 2."""
+        if narrow == self._narrow:
+            return
+        self._narrow = narrow
+        columns = 3 if narrow else len(self._tiles)
+        for tile in self._tiles:
+            self.tiles_grid.removeWidget(tile)
+        for i, tile in enumerate(self._tiles):
+            self.tiles_grid.addWidget(tile, i // columns, i % columns)
+        for column in range(len(self._tiles)):
+            self.tiles_grid.setColumnStretch(column, 1 if column < columns else 0)
+        self.graphs.set_columns(3 if narrow else 5)
+        self.setMinimumHeight(self._min_heights[1] if narrow else self._min_heights[0])
+
+    def is_narrow(self) -> bool:
+        return bool(self._narrow)
 
     def graphs_due(self, t0: float, t1: float) -> bool:
         """True when the graphs would look different: the view moved by a pixel or more.
@@ -390,11 +414,12 @@ class DashboardPage(QWidget):
 
         # Page 1: the cards above, processes / insights / alerts below.
         self.splitter = QSplitter(Qt.Orientation.Vertical, self)
-        self.splitter.setChildrenCollapsible(False)
+        self.splitter.setObjectName("dashboardSplitter")
         self.scroll = QScrollArea(self.splitter)
         self.scroll.setWidgetResizable(True)
         self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # Cards reflow to fit; should anything still not fit, it can be scrolled to.
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.cards_host = QWidget()
         self.cards_host.setObjectName("DashboardPage")
         self.cards_layout = QVBoxLayout(self.cards_host)
@@ -419,15 +444,30 @@ class DashboardPage(QWidget):
         self.tabs.addTab(self.processes_tab, self.tr("Processes"))
         self.tabs.addTab(self.insights_view, self.tr("Insights"))
         self.tabs.addTab(self.alerts_list, self.tr("Alerts"))
+        self.no_alerts_label = self.tr("No alerts from this source yet.")
+        self._show_no_alerts()
+        # The bottom pane: drag the handle to resize it, drag it to the bottom (or use the
+        # corner button) to fold it away; the split is remembered across runs.
+        self.pane_button = QToolButton(self.tabs)
+        self.pane_button.setAutoRaise(True)
+        self.pane_button.clicked.connect(self._on_pane_button_clicked)
+        self.tabs.setCornerWidget(self.pane_button, Qt.Corner.TopRightCorner)
+        self.tabs.tabBarClicked.connect(self._on_tabs_tab_bar_clicked)
         self.splitter.addWidget(self.scroll)
         self.splitter.addWidget(self.tabs)
-        self.splitter.setStretchFactor(0, 4)
+        self.splitter.setCollapsible(0, False)
+        self.splitter.setCollapsible(1, True)
+        self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes([600, 130])
+        self.splitter.setSizes([500, 190])
+        self._restore_split()
+        self.splitter.splitterMoved.connect(self._on_splitter_moved)
+        self._update_pane_button()
         self.stack.addWidget(self.splitter)
 
         self._process_models: dict[int, ProcessTableModel] = {}
         self._process_views: dict[int, QWidget] = {}
+        self._process_empty: dict[int, tuple[QWidget, QLabel]] = {}
 
         self._repaint_timer = QTimer(self)
         self._repaint_timer.setObjectName("dashboard-repaint")
@@ -438,6 +478,10 @@ class DashboardPage(QWidget):
         self._pan_timer.setSingleShot(True)
         self._pan_timer.setInterval(120)
         self._pan_timer.timeout.connect(self._on_pan_timer_timeout)
+        self._split_save_timer = QTimer(self)  # one write when a drag of the split ends
+        self._split_save_timer.setSingleShot(True)
+        self._split_save_timer.setInterval(500)
+        self._split_save_timer.timeout.connect(self._save_split)
 
         self.bridge.snapshot_received.connect(self._on_bridge_snapshot_received)
         self.bridge.alert_raised.connect(self._on_bridge_alert_raised)
@@ -448,6 +492,9 @@ class DashboardPage(QWidget):
     def shutdown(self) -> None:
         self._repaint_timer.stop()
         self._pan_timer.stop()
+        if self._split_save_timer.isActive():
+            self._split_save_timer.stop()
+            self._save_split()
 
     def cards(self) -> dict[int, GpuCard]:
         return dict(self._cards)
@@ -497,6 +544,16 @@ class DashboardPage(QWidget):
             # readings are still on their way.
             self._graphs_loaded = True
             QTimer.singleShot(0, _preload_graphs)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        narrow = self._narrow_cards()
+        for card in self._cards.values():
+            card.set_narrow(narrow)
+
+    def _narrow_cards(self) -> bool:
+        """Cards reflow below about 1250 px of window: six tiles and five graphs no longer fit in a row."""
+        return self.width() < NARROW_PAGE_PX
 
     def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802
         super().hideEvent(event)
@@ -550,7 +607,7 @@ class DashboardPage(QWidget):
     def _on_bridge_hub_changed(self, hub: Any) -> None:
         self._snapshot = None
         self._alerts.clear()
-        self.alerts_list.clear()
+        self._show_no_alerts()
         self._rebuild_cards(())
         self._follow_live = True
         self.live_button.setChecked(True)
@@ -586,6 +643,8 @@ class DashboardPage(QWidget):
 
     @Slot(object)
     def _on_bridge_alert_raised(self, alert: Any) -> None:
+        if not self._alerts:
+            self.alerts_list.clear()  # the "no alerts" line
         self._alerts.append(alert)
         del self._alerts[:-MAX_ALERTS_SHOWN]
         stamp = time.strftime("%H:%M:%S", time.localtime(alert.t))
@@ -599,6 +658,63 @@ class DashboardPage(QWidget):
         while self.alerts_list.count() > MAX_ALERTS_SHOWN:
             self.alerts_list.takeItem(self.alerts_list.count() - 1)
         self.tabs.setTabText(2, self.tr("Alerts ({count})").format(count=len(self._alerts)))
+
+    # ---- Bottom pane
+    def _show_no_alerts(self) -> None:
+        self.alerts_list.clear()
+        item = QListWidgetItem(self.no_alerts_label)
+        item.setForeground(QColor("#52606d"))
+        item.setFlags(Qt.ItemFlag.NoItemFlags)
+        self.alerts_list.addItem(item)
+        self.tabs.setTabText(2, self.tr("Alerts"))
+
+    def pane_collapsed(self) -> bool:
+        return self.splitter.sizes()[1] == 0
+
+    def set_pane_collapsed(self, collapsed: bool) -> None:
+        sizes = self.splitter.sizes()
+        total = sum(sizes)
+        if collapsed:
+            if sizes[1]:
+                self._pane_height = sizes[1]
+            self.splitter.setSizes([total, 0])
+        else:
+            height = max(120, min(getattr(self, "_pane_height", 190), total // 2))
+            self.splitter.setSizes([max(0, total - height), height])
+        self._save_split()
+        self._update_pane_button()
+
+    def _update_pane_button(self) -> None:
+        collapsed = self.pane_collapsed()
+        self.pane_button.setText("▴" if collapsed else "▾")
+        self.pane_button.setToolTip(self.tr("Show the processes, insights and alerts") if collapsed
+                                    else self.tr("Fold the processes, insights and alerts away"))
+
+    def _split_settings(self) -> QSettings:
+        # Beside window.ini's other entries (gui.app), so the tests' GPU_ASSISTANT_HOME moves it too.
+        return QSettings(str(self.context.paths.config_dir / "window.ini"), QSettings.Format.IniFormat)
+
+    def _restore_split(self) -> None:
+        state = self._split_settings().value("dashboard/split")
+        if state is not None:
+            self.splitter.restoreState(state)
+
+    def _save_split(self) -> None:
+        self._split_settings().setValue("dashboard/split", self.splitter.saveState())
+
+    def _on_splitter_moved(self, _pos: int, _index: int) -> None:
+        sizes = self.splitter.sizes()
+        if sizes[1]:
+            self._pane_height = sizes[1]
+        self._update_pane_button()
+        self._split_save_timer.start()
+
+    def _on_pane_button_clicked(self) -> None:
+        self.set_pane_collapsed(not self.pane_collapsed())
+
+    def _on_tabs_tab_bar_clicked(self, _index: int) -> None:
+        if self.pane_collapsed():  # a click on a tab of the folded pane opens it
+            self.set_pane_collapsed(False)
 
     # ---- Repainting
     @Slot()
@@ -638,6 +754,11 @@ class DashboardPage(QWidget):
         for index, model in self._process_models.items():
             sample = samples.get(index)
             model.set_processes(sample.processes if sample and sample.state == DeviceState.OK else None)
+            view, empty = self._process_empty[index]
+            has_rows = model.rowCount() > 0
+            if view.isHidden() == has_rows:
+                view.setVisible(has_rows)
+                empty.setVisible(not has_rows)
         now = time.monotonic()
         if force or now - self._last_insights >= INSIGHTS_EVERY_S:
             self._last_insights = now
@@ -695,12 +816,14 @@ class DashboardPage(QWidget):
         self.process_tabs.clear()
         self._process_views.clear()
         self._process_models.clear()
+        self._process_empty.clear()
         # Up to two GPUs: their tables side by side; more: one tab per GPU, so names stay readable.
         self.process_tabs.setVisible(len(gpus) > 2)
         master = None
         for info in gpus:
             card = GpuCard(info, self.cards_host)
-            card.setMinimumHeight(285 if len(gpus) > 1 else 420)
+            card.set_min_heights(285 if len(gpus) > 1 else 420, 400 if len(gpus) > 1 else 460)
+            card.set_narrow(self._narrow_cards())
             card.graphs.on_user_range(self._on_graphs_user_range)
             if master is None:
                 master = card.graphs.master_plot()
@@ -736,8 +859,15 @@ class DashboardPage(QWidget):
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(ProcessTableModel.NAME, QHeaderView.ResizeMode.Stretch)
         view.setAlternatingRowColors(True)
+        empty = QLabel(self.tr("No program is using this GPU."), box)
+        empty.setObjectName("TileDetail")
+        empty.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        empty.setContentsMargins(4, 6, 4, 6)
         layout.addWidget(caption)
         layout.addWidget(view)
+        layout.addWidget(empty, 1)
+        view.hide()
+        self._process_empty[info.index] = (view, empty)
         if self.process_tabs.isVisibleTo(self.processes_tab):
             caption.hide()
             self.process_tabs.addTab(box, self.tr("GPU {index}").format(index=info.index))
@@ -753,8 +883,14 @@ class DashboardPage(QWidget):
                 "Nothing to report: no bottleneck, slowdown or heat problem seen in this window.") + "</p>"
         else:
             blocks = []
+            listed: set[str] = set()  # a fix already given above is not repeated
             for insight in insights:
-                fixes = "".join(f"<li>{render(fix)}</li>" for fix in (getattr(insight, "fixes", None) or ()))
+                fixes = ""
+                for fix in getattr(insight, "fixes", None) or ():
+                    text = render(fix)
+                    if text not in listed:
+                        listed.add(text)
+                        fixes += f"<li>{text}</li>"
                 # The service's titles already name the GPU.
                 blocks.append(f"<p><b>{render(insight.title)}</b><br>{render(insight.detail)}</p>"
                               + (f"<ul>{fixes}</ul>" if fixes else ""))

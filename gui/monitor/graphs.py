@@ -144,6 +144,19 @@ class GpuGraphs(pg.GraphicsLayoutWidget):
     def on_user_range(self, callback: Callable[[float, float], None]) -> None:
         self._user_range_callback = callback
 
+    def set_columns(self, columns: int) -> None:
+        """Lay the five plots out ``columns`` to a row (narrow windows: 3 + 2)."""
+        grid = self.ci.layout
+        for spec in PLOTS:
+            grid.removeItem(self.plots[spec.key])
+        for i, spec in enumerate(PLOTS):
+            grid.addItem(self.plots[spec.key], i // columns, i % columns)
+        for column in range(len(PLOTS)):
+            grid.setColumnStretchFactor(column, 1 if column < columns else 0)
+        for row in range(2):
+            grid.setRowStretchFactor(row, 1 if row <= (len(PLOTS) - 1) // columns else 0)
+        grid.setVerticalSpacing(4)
+
     def set_x_range(self, t0: float, t1: float) -> None:
         (x0, x1), _ = self.master_plot().vb.viewRange()
         if abs(x0 - t0) > 1e-3 or abs(x1 - t1) > 1e-3:
