@@ -19,6 +19,28 @@ APP_FLAGS = {"--demo", "--self-test", "--minimized", "--version"}
 APP_VALUE_OPTIONS = {"--replay", "--screenshot", "--page", "--lang", "--window-size"}
 
 
+def command_named(argv: list[str], commands: dict[str, str]) -> str | None:
+    """The command ``argv`` runs (its first word that is not an app option), or None.
+
+    ``main.py monitor --once`` then builds the parser of ``monitor`` alone: importing every
+    command (the exporter's HTTP server, the recorder, numpy, the model-fit estimator) would
+    cost a one-shot snapshot several times its own run time.
+    """
+    expect_value = False
+    for arg in argv:
+        if expect_value:
+            expect_value = False
+        elif arg in APP_VALUE_OPTIONS:
+            expect_value = True
+        elif arg.startswith("-"):
+            if arg in ("-h", "--help"):
+                return None  # the whole list of commands
+            continue
+        else:
+            return arg if arg in commands else None
+    return None
+
+
 def names_a_command(argv: list[str] | None) -> bool:
     """False only when ``argv`` holds nothing but app options; help, commands and typos get the full parser."""
     if argv is None:
@@ -95,6 +117,9 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     gui.add_argument("--minimized", action="store_true",
                      help="start in the tray without showing the window (used when starting with the system)")
     commands = available_commands() if names_a_command(argv) else {}
+    chosen = command_named(argv, commands) if argv is not None else None
+    if chosen is not None:
+        commands = {chosen: commands[chosen]}
     if commands:
         sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
         for name in commands:

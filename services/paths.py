@@ -10,8 +10,6 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-import platformdirs
-
 from services.version import APP_ID
 
 HOME_ENV = "GPU_ASSISTANT_HOME"
@@ -53,11 +51,18 @@ class AppPaths:
             root = Path(home)
             return cls(config_dir=root / "config", data_dir=root / "data")
         return cls(
-            config_dir=Path(platformdirs.user_config_dir(APP_ID, appauthor=False)),
-            data_dir=Path(platformdirs.user_data_dir(APP_ID, appauthor=False)),
+            config_dir=Path(_platformdirs().user_config_dir(APP_ID, appauthor=False)),
+            data_dir=Path(_platformdirs().user_data_dir(APP_ID, appauthor=False)),
         )
 
 
 def resource_path(*parts: str) -> Path:
     """Path of a file under resources/ (works from a checkout and a bundle)."""
     return RESOURCES_DIR.joinpath(*parts)
+
+
+def _platformdirs():  # noqa: ANN202
+    """Imported when a path is first needed: commands that read no settings skip its cost."""
+    import platformdirs
+
+    return platformdirs
