@@ -32,6 +32,7 @@ from services.telemetry.model import DeviceState, GpuInfo, GpuSample, Snapshot
 
 REPAINT_MS = 1000
 INSIGHTS_EVERY_S = 5.0
+GRAPH_MIN_INTERVAL_S = 2.0
 MAX_ALERTS_SHOWN = 200
 NARROW_PAGE_PX = 1030  # page width (window less the 190 px sidebar and margins) below which cards reflow
 # (seconds, label) for the time-window selector; labels are translated in the page.
@@ -385,6 +386,7 @@ class DashboardPage(QWidget):
         self._window_s = self._initial_window()
         self._dirty = True
         self._last_insights = 0.0
+        self._last_graphs = 0.0
         self._alerts: list[Any] = []
         self._replay = False
         self._graphs_loaded = False
@@ -739,13 +741,20 @@ class DashboardPage(QWidget):
         t0, t1 = self._view
         history = getattr(hub, "history", None)
         samples = {s.index: s for s in snapshot.samples}
+        now = time.monotonic()
+        # Graphs follow at most every GRAPH_MIN_INTERVAL_S (values every tick): a 1-minute window
+        # moves about 4 px a second, and redrawing ten plots each second is most of the
+        # dashboard's CPU (see tests/bench/bench_dashboard.py idle).
+        graphs_slot = force or now - self._last_graphs >= GRAPH_MIN_INTERVAL_S - 0.05
+        drew_graphs = False
         for index, card in self._cards.items():
             if not (force or card.is_on_screen()):
                 continue
             sample = samples.get(index)
             seconds = history.seconds_in_reason(index) if history is not None else {}
             card.update_live(sample, seconds)
-            if force or card.graphs_due(t0, t1):
+            if force or (graphs_slot and card.graphs_due(t0, t1)):
+                drew_graphs = True
                 card.graphs.apply_limits(card.info, sample)
                 card.graphs.set_x_range(t0, t1)
                 if history is not None:
@@ -759,7 +768,8 @@ class DashboardPage(QWidget):
             if view.isHidden() == has_rows:
                 view.setVisible(has_rows)
                 empty.setVisible(not has_rows)
-        now = time.monotonic()
+        if drew_graphs:
+            self._last_graphs = now
         if force or now - self._last_insights >= INSIGHTS_EVERY_S:
             self._last_insights = now
             self._update_insights(hub, snapshot)
@@ -940,6 +950,7 @@ class DashboardPage(QWidget):
 
     def _on_pan_timer_timeout(self) -> None:
         self._dirty = True
+        self._last_graphs = 0.0  # the user moved the view: redraw now, not at the next graph slot
         self._repaint(force=False)
 
     def _on_scroll_value_changed(self, _value: int) -> None:

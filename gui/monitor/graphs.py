@@ -16,6 +16,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QColor, QFont
+from PySide6.QtWidgets import QGraphicsItem
 
 from services.telemetry import downsample, throttle
 from services.telemetry.model import GpuInfo, GpuSample
@@ -104,21 +105,32 @@ class GpuGraphs(pg.GraphicsLayoutWidget):
             plot.setMenuEnabled(False)
             plot.hideButtons()
             plot.setMouseEnabled(x=True, y=False)
-            plot.setClipToView(True)
-            plot.setDownsampling(auto=True, mode="peak")
+            # No clip-to-view and no auto downsampling: refresh() already hands over only the
+            # visible range, thinned to about two points per pixel. With them, every x-range
+            # change made pyqtgraph re-process the curves while painting, which queued a
+            # second paint of the whole card each refresh.
             plot.showGrid(x=False, y=True, alpha=0.15)  # x grid lines cost a lot of axis painting
             for name in ("bottom", "left"):
                 ax = plot.getAxis(name)
+                # No SI prefix: pyqtgraph would re-set the axis label's HTML on every range change.
+                ax.enableAutoSIPrefix(False)
                 ax.setPen(AXIS_PEN)
                 ax.setTextPen(TEXT_PEN)
                 ax.setStyle(tickFont=font, tickTextOffset=3)
+            for name in ("bottom", "left"):
+                # Axes are text-heavy to paint (the largest share of a refresh): keep each one as a
+                # pixmap that is redrawn only when its ticks change. The left axes (fixed y ranges)
+                # then cost a blit per refresh instead of re-rendering their labels and grid.
+                plot.getAxis(name).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
             plot.getAxis("left").setWidth(34)
             plot.getAxis("bottom").setHeight(22)
             plot.vb.disableAutoRange()
             plot.vb.sigRangeChangedManually.connect(self._on_view_range_changed_manually)
             items = []
             for curve_spec in spec.curves:
-                pen = pg.mkPen(curve_spec.color, width=1.5,
+                # Width 1: Qt draws one-pixel cosmetic lines on its fast path; wider or
+                # fractional widths go through the stroker, several times the cost per refresh.
+                pen = pg.mkPen(curve_spec.color, width=1,
                                style=Qt.PenStyle.DashLine if curve_spec.dashed else Qt.PenStyle.SolidLine)
                 item = plot.plot(pen=pen, connect="finite")
                 item.setZValue(10)
@@ -131,6 +143,7 @@ class GpuGraphs(pg.GraphicsLayoutWidget):
             # Titles must not decide the column widths: every plot gets the same share.
             plot.titleLabel.setMinimumWidth(10)
             plot.titleLabel.setPreferredWidth(10)
+            plot.titleLabel.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)  # static text
         self._add_line("temperature", "slowdown", "#e8590c")
         self._add_line("temperature", "shutdown", "#c92a2a")
         self._add_line("memory", "total", "#868e96")
@@ -161,6 +174,20 @@ class GpuGraphs(pg.GraphicsLayoutWidget):
         (x0, x1), _ = self.master_plot().vb.viewRange()
         if abs(x0 - t0) > 1e-3 or abs(x1 - t1) > 1e-3:
             self.master_plot().setXRange(t0, t1, padding=0)
+        self.settle_view()
+
+    def settle_view(self) -> None:
+        """Apply a changed view range now rather than while painting.
+
+        pyqtgraph updates a view box's transform lazily, in the paint that follows a range
+        change; the curves' bounds change inside that paint and queue a second paint of the
+        whole card. Updating the transforms here (cheap) keeps it to one paint per refresh.
+        Linked plots of other cards need the same: the page calls this for every card.
+        """
+        for plot in self.plots.values():
+            vb = plot.vb
+            if getattr(vb, "_matrixNeedsUpdate", False):
+                vb.updateMatrix()
 
     def set_y_range(self, key: str, y0: float, y1: float) -> None:
         if self._y_ranges.get(key) != (y0, y1):
