@@ -461,7 +461,7 @@ class DashboardPage(QWidget):
         self.splitter.setCollapsible(1, True)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes([500, 190])
+        self.splitter.setSizes([560, 160])
         self._restore_split()
         self.splitter.splitterMoved.connect(self._on_splitter_moved)
         self._update_pane_button()
