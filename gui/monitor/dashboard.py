@@ -9,6 +9,7 @@ costs more than one repaint, and a hidden page costs nothing.
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QSettings, QSortFilterProxyModel, Qt, QTimer, Signal, Slot
@@ -387,6 +388,7 @@ class DashboardPage(QWidget):
         self._dirty = True
         self._last_insights = 0.0
         self._last_graphs = 0.0
+        self._label_loading = False
         self._alerts: list[Any] = []
         self._replay = False
         self._graphs_loaded = False
@@ -598,6 +600,11 @@ class DashboardPage(QWidget):
         self.back_live_button.clicked.connect(self._on_back_live_button_clicked)
         self.back_live_button.hide()
         bar.addWidget(self.back_live_button)
+        self.leave_demo_button = QPushButton(self.tr("Leave the demo"), self)
+        self.leave_demo_button.setToolTip(self.tr("Stop the simulated run and monitor this computer's GPUs."))
+        self.leave_demo_button.clicked.connect(self._on_leave_demo_button_clicked)
+        self.leave_demo_button.hide()
+        bar.addWidget(self.leave_demo_button)
         self.sessions_button = QPushButton(self.tr("Sessions…"), self)
         self.sessions_button.setToolTip(self.tr("Open, compare and export recorded sessions, or open an nvidia-smi log."))
         self.sessions_button.clicked.connect(self._on_sessions_button_clicked)
@@ -623,6 +630,7 @@ class DashboardPage(QWidget):
         self._replay = hub is not None and not getattr(hub, "live", True)
         self.live_button.setEnabled(not self._replay)
         self.back_live_button.setVisible(self._replay)
+        self.leave_demo_button.setVisible(hub is not None and not self._replay and _source_kind(hub) == "simulated")
         if self._replay:
             # A replay does not move: show all of it, then let the user zoom in.
             span = hub.history.time_range() if hasattr(hub.history, "time_range") else None
@@ -637,6 +645,8 @@ class DashboardPage(QWidget):
 
     @Slot(object)
     def _on_bridge_snapshot_received(self, snapshot: Snapshot) -> None:
+        if self._label_loading and not getattr(self.bridge.hub, "backfill_pending", False):
+            self._update_source_label()  # the demo's history is in
         first = self._snapshot is None
         self._snapshot = snapshot
         self._dirty = True
@@ -795,8 +805,13 @@ class DashboardPage(QWidget):
         if snapshot is None:
             # The hub reports every outcome (a missing driver too) as a snapshot; until the first
             # one arrives it is starting (the demo first fills hours of history).
-            self.no_gpu.explain(health.StateText(
-                self.tr("Starting…"), self.tr("Waiting for the first readings."), False), None, True)
+            if _source_kind(hub) == "simulated":
+                starting = health.StateText(self.tr("Starting the demo…"), self.tr(
+                    "Simulating a two-GPU training run: the first readings come in a moment, "
+                    "its past two hours just after."), False)
+            else:
+                starting = health.StateText(self.tr("Starting…"), self.tr("Waiting for the first readings."), False)
+            self.no_gpu.explain(starting, None, True)
             self.stack.setCurrentIndex(0)
             return False
         if snapshot.status.state != DeviceState.OK and not snapshot.gpus:
@@ -915,13 +930,30 @@ class DashboardPage(QWidget):
             self.source_label.setText("")
             return
         kind = _source_kind(hub)
+        tip = ""
         if kind == "simulated":
             text = self.tr("Demo: a simulated training run")
+            if getattr(hub, "backfill_pending", False):
+                text = self.tr("Demo: a simulated training run (loading its past two hours…)")
         elif kind == "replay":
-            text = self.tr("Replay of a recorded log")
+            path = getattr(getattr(hub, "source", None), "path", None)
+            span = hub.history.time_range() if hasattr(getattr(hub, "history", None), "time_range") else None
+            if path is not None and span is not None:
+                text = self.tr("Replay of {name}, {start} to {end}").format(
+                    name=Path(path).name, start=time.strftime("%Y-%m-%d %H:%M", time.localtime(span[0])),
+                    end=time.strftime("%H:%M" if time.localtime(span[0]).tm_yday == time.localtime(span[1]).tm_yday
+                                      else "%Y-%m-%d %H:%M", time.localtime(span[1])))
+                tip = str(path)
+            elif path is not None:
+                text = self.tr("Replay of {name}").format(name=Path(path).name)
+                tip = str(path)
+            else:
+                text = self.tr("Replay of a recorded log")
         else:
             text = self.tr("Live from the NVIDIA driver")
         self.source_label.setText(text)
+        self.source_label.setToolTip(tip)
+        self._label_loading = kind == "simulated" and getattr(hub, "backfill_pending", False)
 
     # ---- Slots
     def _on_window_combo_changed(self, _index: int) -> None:
@@ -966,6 +998,11 @@ class DashboardPage(QWidget):
         from gui.app import restart_telemetry
 
         restart_telemetry(self.context, demo=True)
+
+    def _on_leave_demo_button_clicked(self) -> None:
+        from gui.app import restart_telemetry
+
+        restart_telemetry(self.context, demo=False)
 
     def _on_back_live_button_clicked(self) -> None:
         from gui.app import restart_telemetry

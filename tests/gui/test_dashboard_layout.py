@@ -156,3 +156,26 @@ def test_a_visited_wide_page_does_not_widen_the_window(qtbot, app_paths):
     window.stack.widget(0).widget().layout().addWidget(wide)  # a page that cannot be narrower
     assert window.minimumSizeHint().width() == before
     window.shutdown()
+
+
+def test_replay_label_names_the_file_and_the_demo_can_be_left(qtbot, context, monkeypatch):
+    from pathlib import Path
+    from types import SimpleNamespace
+
+    replay = FakeHub()
+    replay.live = False
+    replay.source = SimpleNamespace(name="replay", path=Path("/tmp/run-2026-12-03.jsonl"))
+    page = _page(qtbot, context, replay)
+    assert "run-2026-12-03.jsonl" in page.source_label.text()
+    assert page.back_live_button.isVisibleTo(page) and not page.leave_demo_button.isVisibleTo(page)
+
+    demo = FakeHub()
+    demo.source = SimpleNamespace(name="simulated")
+    asked = []
+    monkeypatch.setattr("gui.app.restart_telemetry", lambda ctx, demo=False, replay=None: asked.append(demo))
+    page.bridge.set_hub(demo)
+    assert page.leave_demo_button.isVisibleTo(page)
+    page.leave_demo_button.click()
+    assert asked == [False]  # back to this computer's GPUs
+    page.shutdown()
+    page.bridge.close()
