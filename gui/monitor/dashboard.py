@@ -106,6 +106,7 @@ class GpuCard(QFrame):
         self.band_legend.setTextFormat(Qt.TextFormat.RichText)
         layout.addWidget(self.band_legend)
         self._throttle_chips: dict[str, Badge] = {}
+        self._lost_since: float | None = None
         self.graphs_view: tuple[float, float] | None = None  # the time range the graphs last drew
         self._narrow: bool | None = None
         self._min_heights = (285, 420)  # (wide, narrow): set by the page for the number of cards
@@ -270,14 +271,37 @@ class GpuCard(QFrame):
             _set_text(self.state_badge, render(text.title))
             self.state_badge.set_level({DeviceState.OK: "ok", DeviceState.SLEEPING: "info"}.get(state, "bad"))
         self.state_badge.setToolTip(render(text.detail))
-        if sample is not None and state != DeviceState.OK:
+        if sample is not None and state == DeviceState.LOST:
+            if self._lost_since is None:
+                self._lost_since = sample.t
+            note = self._lost_note()
+            if sample.state_detail:  # the driver's own words, once, for whoever needs them
+                self.state_badge.setToolTip(render(sample.describe_state()))
+            _set_text(self.state_note, note)
+            self.state_note.show()
+        elif sample is not None and state != DeviceState.OK:
+            self._lost_since = None
             note = render(text.detail)
-            if sample.state_detail:
-                note += "\n" + render(sample.describe_state())
-            self.state_note.setText(note)
+            detail = render(sample.describe_state()) if sample.state_detail else ""
+            if detail and detail not in note:
+                note += "\n" + detail
+            _set_text(self.state_note, note)
             self.state_note.show()
         else:
+            if sample is not None:
+                self._lost_since = None
             self.state_note.hide()
+
+    def _lost_note(self) -> str:
+        since = time.strftime("%H:%M", time.localtime(self._lost_since or time.time()))
+        head = self.tr("Lost since {time}: the GPU stopped answering. Its history is kept and it is retried.").format(
+            time=since)
+        if is_laptop_gpu(self.info.name):
+            advice = self.tr("On a laptop this usually follows sleep or a change of graphics mode; "
+                             "if it does not come back, restart the computer.")
+        else:
+            advice = self.tr("If it does not come back, check its power cables and seating, then restart.")
+        return f"{head} {advice}"
 
     def _update_throttle_chips(self, sample: GpuSample | None) -> None:
         active = set(throttle.warning_codes(sample.throttle_reasons if sample else None))
@@ -1014,6 +1038,12 @@ class DashboardPage(QWidget):
 
         dialog = SessionsDialog(self.context, self)
         dialog.open()
+
+
+def is_laptop_gpu(name: str) -> bool:
+    """NVIDIA names its mobile parts "... Laptop GPU" (RTX 30 onwards), "Max-Q" or "Mobile"."""
+    lowered = name.lower()
+    return any(word in lowered for word in ("laptop", "max-q", "mobile"))
 
 
 def _set_text(label: QLabel, text: str) -> None:

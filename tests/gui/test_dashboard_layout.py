@@ -179,3 +179,29 @@ def test_replay_label_names_the_file_and_the_demo_can_be_left(qtbot, context, mo
     assert asked == [False]  # back to this computer's GPUs
     page.shutdown()
     page.bridge.close()
+
+
+@pytest.mark.parametrize("name, cables", [("NVIDIA GeForce RTX 4090", True),
+                                          ("NVIDIA GeForce RTX 4060 Laptop GPU", False)])
+def test_lost_gpu_note_says_since_when_once_and_fits_the_machine(qtbot, context, name, cables):
+    import dataclasses
+
+    from services.telemetry.model import DeviceState
+
+    hub = FakeHub()
+    page = _page(qtbot, context, hub)
+    t = time.time()
+    for k in range(3):
+        snap = snapshot(1, t + k, states={0: DeviceState.LOST} if k else None)
+        snap = dataclasses.replace(snap, gpus=(dataclasses.replace(snap.gpus[0], name=name),),
+                                   samples=tuple(dataclasses.replace(s, state_detail="GPU has fallen off the bus")
+                                                 if k else s for s in snap.samples))
+        hub.push(snap)
+    qtbot.waitUntil(lambda: page._snapshot is hub.latest(), timeout=2000)
+    page.repaint_now()
+    note = page.cards()[0].state_note.text()
+    assert note.startswith("Lost since " + time.strftime("%H:%M", time.localtime(t + 1)))
+    assert ("power cables" in note) is cables
+    assert "fallen off the bus" not in note  # the driver's line is in the badge's tooltip, not repeated
+    page.shutdown()
+    page.bridge.close()
