@@ -334,11 +334,21 @@ class GpuGraphs(pg.GraphicsLayoutWidget):
     def _set_stats(self, key: str, stats: tuple[float, float, float] | None) -> None:
         text = (f"{_title(key)}<br><span style='color:#7b8794'>"
                 f"{stats_line(stats, STAT_DIGITS[key])}</span>")
-        if text != self._title_text.get(key):  # an unchanged title costs nothing
-            self._title_text[key] = text
-            plot = self.plots[key]
-            plot.setTitle(text, size="8pt", color=TEXT_PEN)
-            _title_not_wider_than_plot(plot)
+        previous = self._title_text.get(key)
+        if text == previous:  # an unchanged title costs nothing
+            return
+        self._title_text[key] = text
+        plot = self.plots[key]
+        if previous and previous.count("<br>") == text.count("<br>"):
+            # Same lines, new numbers: replace the text only. LabelItem.setText would also reset
+            # its minimum size and relayout the whole card, repainting every axis each refresh.
+            label = plot.titleLabel
+            label.text = text
+            label.item.setHtml(f"<span style='color: {TEXT_PEN}; font-size: 8pt'>{text}</span>")
+            label.resizeEvent(None)  # keep it centred
+            return
+        plot.setTitle(text, size="8pt", color=TEXT_PEN)
+        _title_not_wider_than_plot(plot)
 
     def _refresh_bands(self, history: Any, gpu_index: int, t0: float, t1: float) -> None:
         masks_of = getattr(history, "throttle_masks", None)
