@@ -33,7 +33,7 @@ from services.telemetry.model import DeviceState, GpuInfo, GpuSample, Snapshot
 
 REPAINT_MS = 1000
 INSIGHTS_EVERY_S = 5.0
-GRAPH_MIN_INTERVAL_S = 2.0
+GRAPH_MIN_INTERVAL_S = 3.0
 MAX_ALERTS_SHOWN = 200
 NARROW_PAGE_PX = 1030  # page width (window less the 190 px sidebar and margins) below which cards reflow
 # (seconds, label) for the time-window selector; labels are translated in the page.

@@ -18,7 +18,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QColor, QFont
-from PySide6.QtWidgets import QGraphicsItem
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsView
 
 from services.telemetry import downsample, throttle
 from services.telemetry.model import GpuInfo, GpuSample
@@ -163,6 +163,8 @@ class GpuGraphs(pg.GraphicsLayoutWidget):
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self.setBackground("#ffffff")
+        # Each item restores what it changes; Qt need not save and restore the painter around it.
+        self.setOptimizationFlag(QGraphicsView.OptimizationFlag.DontSavePainterState, True)
         self.setMinimumHeight(150)
         self.ci.layout.setContentsMargins(0, 0, 0, 0)
         self.ci.layout.setHorizontalSpacing(6)
