@@ -597,7 +597,8 @@ class DashboardPage(QWidget):
         bar.setSpacing(8)
         heading = self.tr("Dashboard")
         title = QLabel(f"<span style='font-size:18px; font-weight:600; color:#1f2933'>{heading}</span>", self)
-        self.source_label = QLabel(self)
+        # Elided, so a long replay name never makes the page wider than a laptop's window.
+        self.source_label = ElidedLabel("", self)
         self.source_label.setObjectName("SourceLabel")
         bar.addWidget(title)
         bar.addSpacing(8)

@@ -77,6 +77,9 @@ def test_cards_reflow_on_a_laptop_window(qtbot, context):
     card = page.cards()[0]
     assert card.is_narrow()
     assert card.tiles_grid.rowCount() == 2  # six tiles as 3 + 3
+    page.source_label.setText("Replay of a-very-long-recording-name-" + "x" * 120 + ".sqlite")
+    # The page fits beside the sidebar of a 1024 px window (1024 - 190 - margins).
+    assert page.minimumSizeHint().width() <= 800
     page.resize(1300, 800)
     qtbot.waitUntil(lambda: not card.is_narrow(), timeout=2000)
     # Nothing wider than the viewport: no content beyond a scroll bar that is switched off.
