@@ -18,7 +18,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QColor, QFont
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsView
+from PySide6.QtWidgets import QGraphicsItem, QSizePolicy
 
 from services.telemetry import downsample, throttle
 from services.telemetry.model import GpuInfo, GpuSample
@@ -163,8 +163,6 @@ class GpuGraphs(pg.GraphicsLayoutWidget):
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self.setBackground("#ffffff")
-        # Each item restores what it changes; Qt need not save and restore the painter around it.
-        self.setOptimizationFlag(QGraphicsView.OptimizationFlag.DontSavePainterState, True)
         self.setMinimumHeight(150)
         self.ci.layout.setContentsMargins(0, 0, 0, 0)
         self.ci.layout.setHorizontalSpacing(6)
@@ -221,6 +219,10 @@ class GpuGraphs(pg.GraphicsLayoutWidget):
             if column:
                 plot.setXLink(self.plots[PLOTS[0].key])
             self.ci.layout.setColumnStretchFactor(column, 1)
+            # Equal columns whatever the titles and tick labels want: the layout shares the width
+            # by the stretch factors alone.
+            plot.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+            plot.setMinimumWidth(60)
             _title_not_wider_than_plot(plot)
             plot.titleLabel.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)  # static text
         self._add_line("temperature", "slowdown", "#e8590c")
@@ -410,6 +412,8 @@ def _title_not_wider_than_plot(plot: pg.PlotItem) -> None:
     (pyqtgraph sets a label's minimum to its text's size on every setText.)"""
     plot.titleLabel.setMinimumWidth(10)
     plot.titleLabel.setPreferredWidth(10)
+    plot.titleLabel.updateGeometry()  # drop the layouts' cached size hints of the old text
+    plot.layout.invalidate()
 
 
 def _reason_text(reason: throttle.ThrottleReason) -> str:
