@@ -17,7 +17,29 @@ from services.version import APP_ID, APP_NAME, __version__
 # App options, and those of them that take a value: a command line made only of these starts the
 # window, which does not need the command modules (loading them all costs about a third of a second).
 APP_FLAGS = {"--demo", "--self-test", "--minimized", "--version"}
-APP_VALUE_OPTIONS = {"--replay", "--screenshot", "--page", "--lang"}
+APP_VALUE_OPTIONS = {"--replay", "--screenshot", "--page", "--lang", "--window-size"}
+
+
+def command_named(argv: list[str], commands: dict[str, str]) -> str | None:
+    """The command ``argv`` runs (its first word that is not an app option), or None.
+
+    ``main.py monitor --once`` then builds the parser of ``monitor`` alone: importing every
+    command (the exporter's HTTP server, the recorder, numpy, the model-fit estimator) would
+    cost a one-shot snapshot several times its own run time.
+    """
+    expect_value = False
+    for arg in argv:
+        if expect_value:
+            expect_value = False
+        elif arg in APP_VALUE_OPTIONS:
+            expect_value = True
+        elif arg.startswith("-"):
+            if arg in ("-h", "--help"):
+                return None  # the whole list of commands
+            continue
+        else:
+            return arg if arg in commands else None
+    return None
 
 
 def names_a_command(argv: list[str] | None) -> bool:
@@ -57,6 +79,18 @@ def apply_app_demo(args: argparse.Namespace, module) -> None:  # noqa: ANN001
     use_demo(args)
 
 
+def window_size(text: str) -> tuple[int, int]:
+    """``1024x640`` -> (1024, 640); argparse turns the ValueError into a one-line usage error."""
+    width, sep, height = text.lower().partition("x")
+    try:
+        size = (int(width), int(height)) if sep else None
+    except ValueError:
+        size = None
+    if size is None or not (320 <= size[0] <= 10000 and 240 <= size[1] <= 10000):
+        raise argparse.ArgumentTypeError(f"--window-size needs WIDTHxHEIGHT in pixels, e.g. 1024x640, not {text!r}")
+    return size
+
+
 class OneLineParser(argparse.ArgumentParser):
     """Bad usage is one line plus where to look, not argparse's whole usage block (exit 2)."""
 
@@ -78,10 +112,15 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     gui.add_argument("--screenshot", metavar="FILE.png", help="render the main window to a PNG and exit")
     gui.add_argument("--page", metavar="NAME", help="page to show first (dashboard, setup, hybrid, psu, fit, hosts, settings)")
     gui.add_argument("--lang", choices=["en", "zh_CN"], help="language for this run")
+    gui.add_argument("--window-size", metavar="WxH", type=window_size,
+                     help="the window's size, e.g. 1024x640 (with --screenshot: the picture's size; default 1280x820)")
     gui.add_argument("--self-test", action="store_true", help="open every page offscreen and run one estimate each")
     gui.add_argument("--minimized", action="store_true",
                      help="start in the tray without showing the window (used when starting with the system)")
     commands = available_commands() if names_a_command(argv) else {}
+    chosen = command_named(argv, commands) if argv is not None else None
+    if chosen is not None:
+        commands = {chosen: commands[chosen]}
     if commands:
         sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
         for name in commands:

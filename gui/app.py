@@ -336,8 +336,13 @@ def run_app(args: argparse.Namespace) -> int:
     window = controller.build_window(args.page, restore=not args.screenshot)
     start_telemetry_soon(context)
     if args.screenshot:
-        window.resize(1280, 820)  # screenshots are the same size whatever the last session left
+        # Screenshots are the same size whatever the last session left.
+        width, height = getattr(args, "window_size", None) or (1280, 820)
+        window.resize(width, height)
         window.show()
+        if (window.width(), window.height()) != (width, height):
+            print(f"warning: the window cannot be {width}x{height}; the picture is "
+                  f"{window.width()}x{window.height()}", file=sys.stderr)
         wait_for_first_reading(context)
         if not wait_for_drawn_page(window):
             print("warning: the graphs were not drawn in time; the picture may show empty plots", file=sys.stderr)
@@ -350,6 +355,8 @@ def run_app(args: argparse.Namespace) -> int:
         print(args.screenshot)
         return 0
     attach_tray(controller, app)
+    if getattr(args, "window_size", None):
+        window.resize(*args.window_size)
     show_main_window(window, should_start_hidden(args, context))
     app.aboutToQuit.connect(controller.shutdown)
     quit_on_sigterm(app)

@@ -6,7 +6,7 @@ from typing import Callable
 from PySide6.QtCore import QSettings, QSize, Qt, Signal
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
-    QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QMainWindow, QStackedWidget, QToolButton,
+    QFrame, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QMainWindow, QScrollArea, QStackedWidget, QToolButton,
     QVBoxLayout, QWidget,
 )
 
@@ -28,6 +28,32 @@ class NotBuiltPage(QWidget):
         layout.addWidget(title)
         layout.addWidget(body)
         layout.addStretch(1)
+
+
+class _PageHolder(QScrollArea):
+    """One page of the stack, in a scroll area of its own.
+
+    A QStackedWidget is as wide as the widest minimum of its pages: without this,
+    a page that was once visited (a wide form, a long table header) would keep the
+    whole window from getting narrower for the rest of the run. Pages reflow or
+    elide to fit 1024x640; the scroll bars are the last resort for what cannot.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setObjectName("pageHolder")
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        inner = QWidget()
+        inner.setObjectName("pageHolderInner")
+        QVBoxLayout(inner).setContentsMargins(16, 12, 16, 12)
+        self.setWidget(inner)
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802
+        return QSize(200, 200)
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        return QSize(800, 600)
 
 
 class MainWindow(QMainWindow):
@@ -95,9 +121,7 @@ class MainWindow(QMainWindow):
             if not icon.isNull():
                 item.setIcon(icon)
             self.sidebar.addItem(item)
-            holder = QWidget()
-            QVBoxLayout(holder).setContentsMargins(16, 12, 16, 12)
-            self.stack.addWidget(holder)
+            self.stack.addWidget(_PageHolder())
         self.sidebar.currentRowChanged.connect(self._on_sidebar_row_changed)
         self.resize(1280, 820)
 
@@ -116,7 +140,7 @@ class MainWindow(QMainWindow):
             spec = PAGES[row]
             widget = spec.load_class()(self.context) if spec.is_built() else NotBuiltPage(spec)
             holder = self.stack.widget(row)
-            holder.layout().addWidget(widget)
+            holder.widget().layout().addWidget(widget)
             self._pages[key] = widget
         return self._pages[key]
 

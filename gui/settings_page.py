@@ -38,6 +38,8 @@ class SettingsPage(QWidget):
 
         general = QGroupBox(self.tr("General"), self)
         form = QFormLayout(general)
+        # Boxes as wide as their contents, not as the window (a language name in a 1000 px box).
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.FieldsStayAtSizeHint)
         self.language_combo = QComboBox(general)
         self.language_combo.addItem(self.tr("Follow the system"), "auto")
         self.language_combo.addItem("English", "en")
@@ -74,6 +76,7 @@ class SettingsPage(QWidget):
     def _build_exporter_group(self, settings) -> QGroupBox:
         group = QGroupBox(self.tr("Metrics for Prometheus"), self)
         form = QFormLayout(group)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.FieldsStayAtSizeHint)
         self.exporter_check = QCheckBox(self.tr("Serve this computer's GPU metrics while the app runs"), group)
         self.exporter_check.setChecked(settings.exporter.run_in_background)
         self.exporter_check.toggled.connect(self._on_exporter_changed)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import locale
 import os
-import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
@@ -126,6 +125,8 @@ class Catalog:
 def read_ts(path: Path) -> dict[tuple[str, str], str]:
     """Finished translations of one Qt Linguist ``.ts`` file."""
     entries: dict[tuple[str, str], str] = {}
+    import xml.etree.ElementTree as ET  # only when a catalogue is read: the CLI's JSON output never needs it
+
     root = ET.parse(path).getroot()
     for ctx in root.iter("context"):
         name = ctx.findtext("name", "")

@@ -10,8 +10,6 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-import platformdirs
-
 from services.version import APP_ID
 
 HOME_ENV = "GPU_ASSISTANT_HOME"
@@ -53,8 +51,8 @@ class AppPaths:
             root = Path(home)
             return cls(config_dir=root / "config", data_dir=root / "data")
         return cls(
-            config_dir=Path(platformdirs.user_config_dir(APP_ID, appauthor=False)),
-            data_dir=Path(platformdirs.user_data_dir(APP_ID, appauthor=False)),
+            config_dir=Path(_platformdirs().user_config_dir(APP_ID, appauthor=False)),
+            data_dir=Path(_platformdirs().user_data_dir(APP_ID, appauthor=False)),
         )
 
 
@@ -118,3 +116,8 @@ def check_regular_file(path: str | os.PathLike, option: str = "", *, may_be_miss
     kind = _kind_of(st.st_mode)
     if kind is not None:
         raise UnsafePathError(f"{label}{text} is {kind}, not a regular file; refusing to use it".strip())
+def _platformdirs():  # noqa: ANN202
+    """Imported when a path is first needed: commands that read no settings skip its cost."""
+    import platformdirs
+
+    return platformdirs

@@ -18,6 +18,8 @@ from services.exporter.remote import (
 )
 
 POLL_MS = 5000
+WARMUP_MS = 1250  # under a quarter of POLL_MS: the graphs' gap detection sees one steady series
+WARMUP_POLLS = 4
 HISTORY_S = 1800.0
 
 
@@ -92,6 +94,12 @@ class HostsPage(QWidget):
         self._timer = QTimer(self)
         self._timer.setInterval(POLL_MS)
         self._timer.timeout.connect(self._poll_all)
+        # A host just added is asked a few times in quick succession, so its graphs have a line
+        # within seconds rather than after several POLL_MS (an exporter keeps no history to fill from).
+        self._warmup: dict[str, int] = {}
+        self._warmup_timer = QTimer(self)
+        self._warmup_timer.setInterval(WARMUP_MS)
+        self._warmup_timer.timeout.connect(self._on_warmup_timer_timeout)
 
         layout = QVBoxLayout(self)
         title = self.tr("Other hosts")
@@ -249,6 +257,9 @@ class HostsPage(QWidget):
         if save:
             self._save_hosts()
         self._poll(url)
+        self._warmup[url] = WARMUP_POLLS
+        if not self._warmup_timer.isActive():
+            self._warmup_timer.start()
         if self.isVisible() and not self._timer.isActive():
             self._timer.start()
         self._show_host_strip()
@@ -283,6 +294,16 @@ class HostsPage(QWidget):
         return list(self._hosts)
 
     # ---- Polling (worker threads) and results (GUI thread)
+    def _on_warmup_timer_timeout(self) -> None:
+        for url in list(self._warmup):
+            if url not in self._hosts or self._warmup[url] <= 0:
+                self._warmup.pop(url, None)
+                continue
+            self._warmup[url] -= 1
+            self._poll(url)
+        if not self._warmup:
+            self._warmup_timer.stop()
+
     def _poll_all(self) -> None:
         for url in list(self._hosts):
             self._poll(url)
@@ -352,4 +373,6 @@ class HostsPage(QWidget):
 
     def shutdown(self) -> None:
         self._timer.stop()
+        self._warmup_timer.stop()
+        self._warmup.clear()
         self._pool.shutdown(wait=True, cancel_futures=True)

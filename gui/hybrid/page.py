@@ -438,6 +438,15 @@ class HybridPage(QWidget):
             Placement.OTHER: self.tr("Other GPU"), Placement.BOTH: self.tr("Both GPUs"), Placement.NONE: self.tr("No GPU"),
         }[placement]
 
+    def _placement_cell(self, report, inventory) -> str:  # noqa: ANN001
+        """The GPU column: with two NVIDIA GPUs, which one ("NVIDIA GPU: RTX 4090")."""
+        text = self._placement_text(report.placement)
+        names = self.service.nvidia_gpu_names(report, inventory)
+        if names and report.placement in (Placement.NVIDIA, Placement.BOTH):
+            short = ", ".join(n.replace("NVIDIA ", "").replace("GeForce ", "") for n in names)
+            text = self.tr("{placement}: {gpus}").format(placement=text, gpus=short)
+        return text
+
     def _basis_text(self, basis: Basis) -> str:
         return {
             Basis.MEASURED: self.tr("measured while it worked"),
@@ -449,7 +458,7 @@ class HybridPage(QWidget):
     def _fill_table(self, result: ScanResult) -> None:
         self.model.removeRows(0, self.model.rowCount())
         for report in result.processes:
-            placement = QStandardItem(self._placement_text(report.placement))
+            placement = QStandardItem(self._placement_cell(report, result.inventory))
             placement.setForeground(QColor(PLACEMENT_COLOURS[report.placement]))
             placement.setToolTip(self._basis_text(report.basis))
             placement.setData(report.placement.value, SORT_ROLE)
@@ -557,7 +566,8 @@ class HybridPage(QWidget):
         has_target = bool(inventory and self.service.launch_env(inventory)) or bool(
             inventory and inventory.platform == "windows" and inventory.has_nvidia)
         report = self.selected_report()
-        self.prefer_button.setEnabled(has_target and report is not None and bool(report.exe))
+        offer = self.service.preference_offer(report, inventory) if report is not None else None
+        self.prefer_button.setEnabled(has_target and offer is not None and offer.offered)
         running = self._launch_thread is not None and self._launch_thread.isRunning()
         self.launch_button.setEnabled(has_target and not running)
         if inventory is not None and not has_target:
@@ -567,20 +577,33 @@ class HybridPage(QWidget):
             if not self.action_label.text():
                 self._say(reason, muted=True)
         else:
-            self.prefer_button.setToolTip(self.tr("Shows the exact change first; backed up and undoable"))
             self.launch_button.setToolTip(self.tr("Start a program on the NVIDIA GPU and watch where it lands"))
+            if offer is not None and not offer.offered and offer.reason is not None:
+                # Say why the button is off, where the user looks for it.
+                self.prefer_button.setToolTip(render(offer.reason))
+                self._say(_esc(render(offer.reason)), muted=True)
+            else:
+                command = " ".join((offer.program or "", *offer.args)) if offer is not None else ""
+                tip = self.tr("Shows the exact change first; backed up and undoable")
+                self.prefer_button.setToolTip(f"{tip}\n{command}" if command else tip)
+                if offer is not None and self.action_label.text().startswith("<span style='color:#52606d'>"):
+                    self.action_label.setText("")  # the previous program's "why not" no longer applies
 
     # ---- actions
     def _on_prefer_clicked(self) -> None:
         report = self.selected_report()
-        if report is None or not report.exe:
+        if report is None:
             return
-        self.plan_preference(report.exe)
+        offer = self.service.preference_offer(report, self.result.inventory if self.result else None)
+        if not offer.offered or not offer.program:
+            return
+        self.plan_preference(offer.program, offer.args, offer.cwd)
 
-    def plan_preference(self, program: str) -> PlanDialog | None:
-        """Plan "Run on the NVIDIA GPU" for ``program`` and open the confirmation dialog."""
+    def plan_preference(self, program: str, args: tuple[str, ...] = (), cwd: str | None = None) -> PlanDialog | None:
+        """Plan "Run on the NVIDIA GPU" for ``program args...`` and open the confirmation dialog."""
         try:
-            plan = self.service.plan_prefer_nvidia(program, self.result.inventory if self.result else None)
+            plan = self.service.plan_prefer_nvidia(program, self.result.inventory if self.result else None,
+                                                   args=args, cwd=cwd)
         except PlanError as exc:
             self._say(render(exc.message), error=True)
             return None

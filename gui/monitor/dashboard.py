@@ -9,14 +9,15 @@ costs more than one repaint, and a hidden page costs nothing.
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QSortFilterProxyModel, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QColor, QHideEvent, QPaintEvent, QShowEvent
+from PySide6.QtCore import QSettings, QSortFilterProxyModel, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QColor, QHideEvent, QPaintEvent, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
-    QAbstractItemView, QComboBox, QFrame, QHBoxLayout, QHeaderView, QLabel, QListWidget,
+    QAbstractItemView, QComboBox, QFrame, QGridLayout, QHBoxLayout, QHeaderView, QLabel, QListWidget,
     QListWidgetItem, QPushButton, QScrollArea, QSizePolicy, QSplitter, QStackedWidget,
-    QTableView, QTabWidget, QTextBrowser, QVBoxLayout, QWidget,
+    QTableView, QTabWidget, QTextBrowser, QToolButton, QVBoxLayout, QWidget,
 )
 
 from gui.context import AppContext
@@ -24,7 +25,7 @@ from services.cli import program_name
 from gui.i18n import render
 from gui.monitor.bridge import TelemetryBridge
 from gui.monitor.widgets import (
-    DASH, STYLE, Badge, MetricTile, ProcessTableModel, format_duration, format_mib,
+    DASH, STYLE, Badge, ElidedLabel, MetricTile, ProcessTableModel, format_duration, format_mib,
 )
 from services.i18n import Msg
 from services.telemetry import health, throttle
@@ -32,7 +33,9 @@ from services.telemetry.model import DeviceState, GpuInfo, GpuSample, Snapshot
 
 REPAINT_MS = 1000
 INSIGHTS_EVERY_S = 5.0
+GRAPH_MIN_INTERVAL_S = 3.0
 MAX_ALERTS_SHOWN = 200
+NARROW_PAGE_PX = 1030  # page width (window less the 190 px sidebar and margins) below which cards reflow
 # (seconds, label) for the time-window selector; labels are translated in the page.
 WINDOWS_S = (60, 300, 600, 1800, 3600, 6 * 3600, 24 * 3600)
 
@@ -59,7 +62,7 @@ class GpuCard(QFrame):
         header.setSpacing(8)
         self.title = QLabel(self)
         self.title.setObjectName("GpuTitle")
-        self.subtitle = QLabel(self)
+        self.subtitle = ElidedLabel("", self)
         self.subtitle.setObjectName("GpuSubtitle")
         self.state_badge = Badge(parent=self)
         self.pstate_badge = Badge(parent=self)
@@ -67,8 +70,7 @@ class GpuCard(QFrame):
         self.throttle_box = QHBoxLayout()
         self.throttle_box.setSpacing(4)
         header.addWidget(self.title)
-        header.addWidget(self.subtitle)
-        header.addStretch(1)
+        header.addWidget(self.subtitle, 1)
         header.addLayout(self.throttle_box)
         header.addWidget(self.pcie_badge)
         header.addWidget(self.pstate_badge)
@@ -81,17 +83,16 @@ class GpuCard(QFrame):
         self.state_note.hide()
         layout.addWidget(self.state_note)
 
-        tiles = QHBoxLayout()
-        tiles.setSpacing(8)
+        self.tiles_grid = QGridLayout()
+        self.tiles_grid.setSpacing(8)
         self.tile_util = MetricTile(self.tr("Utilisation"), self)
         self.tile_memory = MetricTile(self.tr("Memory"), self)
         self.tile_temp = MetricTile(self.tr("Temperature"), self)
         self.tile_power = MetricTile(self.tr("Power"), self)
         self.tile_clock = MetricTile(self.tr("Clocks"), self)
         self.tile_fan = MetricTile(self.tr("Fan"), self)
-        for tile in (self.tile_util, self.tile_memory, self.tile_temp, self.tile_power, self.tile_clock, self.tile_fan):
-            tiles.addWidget(tile)
-        layout.addLayout(tiles)
+        self._tiles = (self.tile_util, self.tile_memory, self.tile_temp, self.tile_power, self.tile_clock, self.tile_fan)
+        layout.addLayout(self.tiles_grid)
 
         # pyqtgraph is imported with the first card, not with the page: the window
         # paints sooner, and a machine without a GPU never pays for it.
@@ -105,7 +106,11 @@ class GpuCard(QFrame):
         self.band_legend.setTextFormat(Qt.TextFormat.RichText)
         layout.addWidget(self.band_legend)
         self._throttle_chips: dict[str, Badge] = {}
+        self._lost_since: float | None = None
         self.graphs_view: tuple[float, float] | None = None  # the time range the graphs last drew
+        self._narrow: bool | None = None
+        self._min_heights = (285, 420)  # (wide, narrow): set by the page for the number of cards
+        self.set_narrow(False)
         self._set_title()
         self.update_live(None, {})
 
@@ -113,6 +118,28 @@ class GpuCard(QFrame):
     def set_info(self, info: GpuInfo) -> None:
         self.info = info
         self._set_title()
+
+    def set_min_heights(self, wide: int, narrow: int) -> None:
+        self._min_heights = (wide, narrow)
+        self.setMinimumHeight(narrow if self._narrow else wide)
+
+    def set_narrow(self, narrow: bool) -> None:
+        """Six tiles and five graphs in a row, or (narrow window) tiles 3 + 3 and graphs 3 + 2."""
+        if narrow == self._narrow:
+            return
+        self._narrow = narrow
+        columns = 3 if narrow else len(self._tiles)
+        for tile in self._tiles:
+            self.tiles_grid.removeWidget(tile)
+        for i, tile in enumerate(self._tiles):
+            self.tiles_grid.addWidget(tile, i // columns, i % columns)
+        for column in range(len(self._tiles)):
+            self.tiles_grid.setColumnStretch(column, 1 if column < columns else 0)
+        self.graphs.set_columns(3 if narrow else 5)
+        self.setMinimumHeight(self._min_heights[1] if narrow else self._min_heights[0])
+
+    def is_narrow(self) -> bool:
+        return bool(self._narrow)
 
     def graphs_due(self, t0: float, t1: float) -> bool:
         """True when the graphs would look different: the view moved by a pixel or more.
@@ -244,14 +271,37 @@ class GpuCard(QFrame):
             _set_text(self.state_badge, render(text.title))
             self.state_badge.set_level({DeviceState.OK: "ok", DeviceState.SLEEPING: "info"}.get(state, "bad"))
         self.state_badge.setToolTip(render(text.detail))
-        if sample is not None and state != DeviceState.OK:
+        if sample is not None and state == DeviceState.LOST:
+            if self._lost_since is None:
+                self._lost_since = sample.t
+            note = self._lost_note()
+            if sample.state_detail:  # the driver's own words, once, for whoever needs them
+                self.state_badge.setToolTip(render(sample.describe_state()))
+            _set_text(self.state_note, note)
+            self.state_note.show()
+        elif sample is not None and state != DeviceState.OK:
+            self._lost_since = None
             note = render(text.detail)
-            if sample.state_detail:
-                note += "\n" + render(sample.describe_state())
-            self.state_note.setText(note)
+            detail = render(sample.describe_state()) if sample.state_detail else ""
+            if detail and detail not in note:
+                note += "\n" + detail
+            _set_text(self.state_note, note)
             self.state_note.show()
         else:
+            if sample is not None:
+                self._lost_since = None
             self.state_note.hide()
+
+    def _lost_note(self) -> str:
+        since = time.strftime("%H:%M", time.localtime(self._lost_since or time.time()))
+        head = self.tr("Lost since {time}: the GPU stopped answering. Its history is kept and it is retried.").format(
+            time=since)
+        if is_laptop_gpu(self.info.name):
+            advice = self.tr("On a laptop this usually follows sleep or a change of graphics mode; "
+                             "if it does not come back, restart the computer.")
+        else:
+            advice = self.tr("If it does not come back, check its power cables and seating, then restart.")
+        return f"{head} {advice}"
 
     def _update_throttle_chips(self, sample: GpuSample | None) -> None:
         active = set(throttle.warning_codes(sample.throttle_reasons if sample else None))
@@ -361,6 +411,8 @@ class DashboardPage(QWidget):
         self._window_s = self._initial_window()
         self._dirty = True
         self._last_insights = 0.0
+        self._last_graphs = 0.0
+        self._label_loading = False
         self._alerts: list[Any] = []
         self._replay = False
         self._graphs_loaded = False
@@ -390,11 +442,12 @@ class DashboardPage(QWidget):
 
         # Page 1: the cards above, processes / insights / alerts below.
         self.splitter = QSplitter(Qt.Orientation.Vertical, self)
-        self.splitter.setChildrenCollapsible(False)
+        self.splitter.setObjectName("dashboardSplitter")
         self.scroll = QScrollArea(self.splitter)
         self.scroll.setWidgetResizable(True)
         self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # Cards reflow to fit; should anything still not fit, it can be scrolled to.
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.cards_host = QWidget()
         self.cards_host.setObjectName("DashboardPage")
         self.cards_layout = QVBoxLayout(self.cards_host)
@@ -419,15 +472,30 @@ class DashboardPage(QWidget):
         self.tabs.addTab(self.processes_tab, self.tr("Processes"))
         self.tabs.addTab(self.insights_view, self.tr("Insights"))
         self.tabs.addTab(self.alerts_list, self.tr("Alerts"))
+        self.no_alerts_label = self.tr("No alerts from this source yet.")
+        self._show_no_alerts()
+        # The bottom pane: drag the handle to resize it, drag it to the bottom (or use the
+        # corner button) to fold it away; the split is remembered across runs.
+        self.pane_button = QToolButton(self.tabs)
+        self.pane_button.setAutoRaise(True)
+        self.pane_button.clicked.connect(self._on_pane_button_clicked)
+        self.tabs.setCornerWidget(self.pane_button, Qt.Corner.TopRightCorner)
+        self.tabs.tabBarClicked.connect(self._on_tabs_tab_bar_clicked)
         self.splitter.addWidget(self.scroll)
         self.splitter.addWidget(self.tabs)
-        self.splitter.setStretchFactor(0, 4)
+        self.splitter.setCollapsible(0, False)
+        self.splitter.setCollapsible(1, True)
+        self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes([600, 130])
+        self.splitter.setSizes([560, 160])
+        self._restore_split()
+        self.splitter.splitterMoved.connect(self._on_splitter_moved)
+        self._update_pane_button()
         self.stack.addWidget(self.splitter)
 
         self._process_models: dict[int, ProcessTableModel] = {}
         self._process_views: dict[int, QWidget] = {}
+        self._process_empty: dict[int, tuple[QWidget, QLabel]] = {}
 
         self._repaint_timer = QTimer(self)
         self._repaint_timer.setObjectName("dashboard-repaint")
@@ -438,6 +506,10 @@ class DashboardPage(QWidget):
         self._pan_timer.setSingleShot(True)
         self._pan_timer.setInterval(120)
         self._pan_timer.timeout.connect(self._on_pan_timer_timeout)
+        self._split_save_timer = QTimer(self)  # one write when a drag of the split ends
+        self._split_save_timer.setSingleShot(True)
+        self._split_save_timer.setInterval(500)
+        self._split_save_timer.timeout.connect(self._save_split)
 
         self.bridge.snapshot_received.connect(self._on_bridge_snapshot_received)
         self.bridge.alert_raised.connect(self._on_bridge_alert_raised)
@@ -448,6 +520,9 @@ class DashboardPage(QWidget):
     def shutdown(self) -> None:
         self._repaint_timer.stop()
         self._pan_timer.stop()
+        if self._split_save_timer.isActive():
+            self._split_save_timer.stop()
+            self._save_split()
 
     def cards(self) -> dict[int, GpuCard]:
         return dict(self._cards)
@@ -498,6 +573,16 @@ class DashboardPage(QWidget):
             self._graphs_loaded = True
             QTimer.singleShot(0, _preload_graphs)
 
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        narrow = self._narrow_cards()
+        for card in self._cards.values():
+            card.set_narrow(narrow)
+
+    def _narrow_cards(self) -> bool:
+        """Cards reflow below about 1250 px of window: six tiles and five graphs no longer fit in a row."""
+        return self.width() < NARROW_PAGE_PX
+
     def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802
         super().hideEvent(event)
         self._repaint_timer.stop()  # a hidden dashboard costs nothing
@@ -512,7 +597,8 @@ class DashboardPage(QWidget):
         bar.setSpacing(8)
         heading = self.tr("Dashboard")
         title = QLabel(f"<span style='font-size:18px; font-weight:600; color:#1f2933'>{heading}</span>", self)
-        self.source_label = QLabel(self)
+        # Elided, so a long replay name never makes the page wider than a laptop's window.
+        self.source_label = ElidedLabel("", self)
         self.source_label.setObjectName("SourceLabel")
         bar.addWidget(title)
         bar.addSpacing(8)
@@ -539,6 +625,11 @@ class DashboardPage(QWidget):
         self.back_live_button.clicked.connect(self._on_back_live_button_clicked)
         self.back_live_button.hide()
         bar.addWidget(self.back_live_button)
+        self.leave_demo_button = QPushButton(self.tr("Leave the demo"), self)
+        self.leave_demo_button.setToolTip(self.tr("Stop the simulated run and monitor this computer's GPUs."))
+        self.leave_demo_button.clicked.connect(self._on_leave_demo_button_clicked)
+        self.leave_demo_button.hide()
+        bar.addWidget(self.leave_demo_button)
         self.sessions_button = QPushButton(self.tr("Sessions…"), self)
         self.sessions_button.setToolTip(self.tr("Open, compare and export recorded sessions, or open an nvidia-smi log."))
         self.sessions_button.clicked.connect(self._on_sessions_button_clicked)
@@ -550,7 +641,7 @@ class DashboardPage(QWidget):
     def _on_bridge_hub_changed(self, hub: Any) -> None:
         self._snapshot = None
         self._alerts.clear()
-        self.alerts_list.clear()
+        self._show_no_alerts()
         self._rebuild_cards(())
         self._follow_live = True
         self.live_button.setChecked(True)
@@ -564,6 +655,7 @@ class DashboardPage(QWidget):
         self._replay = hub is not None and not getattr(hub, "live", True)
         self.live_button.setEnabled(not self._replay)
         self.back_live_button.setVisible(self._replay)
+        self.leave_demo_button.setVisible(hub is not None and not self._replay and _source_kind(hub) == "simulated")
         if self._replay:
             # A replay does not move: show all of it, then let the user zoom in.
             span = hub.history.time_range() if hasattr(hub.history, "time_range") else None
@@ -578,6 +670,8 @@ class DashboardPage(QWidget):
 
     @Slot(object)
     def _on_bridge_snapshot_received(self, snapshot: Snapshot) -> None:
+        if self._label_loading and not getattr(self.bridge.hub, "backfill_pending", False):
+            self._update_source_label()  # the demo's history is in
         first = self._snapshot is None
         self._snapshot = snapshot
         self._dirty = True
@@ -586,6 +680,8 @@ class DashboardPage(QWidget):
 
     @Slot(object)
     def _on_bridge_alert_raised(self, alert: Any) -> None:
+        if not self._alerts:
+            self.alerts_list.clear()  # the "no alerts" line
         self._alerts.append(alert)
         del self._alerts[:-MAX_ALERTS_SHOWN]
         stamp = time.strftime("%H:%M:%S", time.localtime(alert.t))
@@ -599,6 +695,63 @@ class DashboardPage(QWidget):
         while self.alerts_list.count() > MAX_ALERTS_SHOWN:
             self.alerts_list.takeItem(self.alerts_list.count() - 1)
         self.tabs.setTabText(2, self.tr("Alerts ({count})").format(count=len(self._alerts)))
+
+    # ---- Bottom pane
+    def _show_no_alerts(self) -> None:
+        self.alerts_list.clear()
+        item = QListWidgetItem(self.no_alerts_label)
+        item.setForeground(QColor("#52606d"))
+        item.setFlags(Qt.ItemFlag.NoItemFlags)
+        self.alerts_list.addItem(item)
+        self.tabs.setTabText(2, self.tr("Alerts"))
+
+    def pane_collapsed(self) -> bool:
+        return self.splitter.sizes()[1] == 0
+
+    def set_pane_collapsed(self, collapsed: bool) -> None:
+        sizes = self.splitter.sizes()
+        total = sum(sizes)
+        if collapsed:
+            if sizes[1]:
+                self._pane_height = sizes[1]
+            self.splitter.setSizes([total, 0])
+        else:
+            height = max(120, min(getattr(self, "_pane_height", 190), total // 2))
+            self.splitter.setSizes([max(0, total - height), height])
+        self._save_split()
+        self._update_pane_button()
+
+    def _update_pane_button(self) -> None:
+        collapsed = self.pane_collapsed()
+        self.pane_button.setText("▴" if collapsed else "▾")
+        self.pane_button.setToolTip(self.tr("Show the processes, insights and alerts") if collapsed
+                                    else self.tr("Fold the processes, insights and alerts away"))
+
+    def _split_settings(self) -> QSettings:
+        # Beside window.ini's other entries (gui.app), so the tests' GPU_ASSISTANT_HOME moves it too.
+        return QSettings(str(self.context.paths.config_dir / "window.ini"), QSettings.Format.IniFormat)
+
+    def _restore_split(self) -> None:
+        state = self._split_settings().value("dashboard/split")
+        if state is not None:
+            self.splitter.restoreState(state)
+
+    def _save_split(self) -> None:
+        self._split_settings().setValue("dashboard/split", self.splitter.saveState())
+
+    def _on_splitter_moved(self, _pos: int, _index: int) -> None:
+        sizes = self.splitter.sizes()
+        if sizes[1]:
+            self._pane_height = sizes[1]
+        self._update_pane_button()
+        self._split_save_timer.start()
+
+    def _on_pane_button_clicked(self) -> None:
+        self.set_pane_collapsed(not self.pane_collapsed())
+
+    def _on_tabs_tab_bar_clicked(self, _index: int) -> None:
+        if self.pane_collapsed():  # a click on a tab of the folded pane opens it
+            self.set_pane_collapsed(False)
 
     # ---- Repainting
     @Slot()
@@ -623,13 +776,20 @@ class DashboardPage(QWidget):
         t0, t1 = self._view
         history = getattr(hub, "history", None)
         samples = {s.index: s for s in snapshot.samples}
+        now = time.monotonic()
+        # Graphs follow at most every GRAPH_MIN_INTERVAL_S (values every tick): a 1-minute window
+        # moves about 4 px a second, and redrawing ten plots each second is most of the
+        # dashboard's CPU (see tests/bench/bench_dashboard.py idle).
+        graphs_slot = force or now - self._last_graphs >= GRAPH_MIN_INTERVAL_S - 0.05
+        drew_graphs = False
         for index, card in self._cards.items():
             if not (force or card.is_on_screen()):
                 continue
             sample = samples.get(index)
             seconds = history.seconds_in_reason(index) if history is not None else {}
             card.update_live(sample, seconds)
-            if force or card.graphs_due(t0, t1):
+            if force or (graphs_slot and card.graphs_due(t0, t1)):
+                drew_graphs = True
                 card.graphs.apply_limits(card.info, sample)
                 card.graphs.set_x_range(t0, t1)
                 if history is not None:
@@ -638,7 +798,13 @@ class DashboardPage(QWidget):
         for index, model in self._process_models.items():
             sample = samples.get(index)
             model.set_processes(sample.processes if sample and sample.state == DeviceState.OK else None)
-        now = time.monotonic()
+            view, empty = self._process_empty[index]
+            has_rows = model.rowCount() > 0
+            if view.isHidden() == has_rows:
+                view.setVisible(has_rows)
+                empty.setVisible(not has_rows)
+        if drew_graphs:
+            self._last_graphs = now
         if force or now - self._last_insights >= INSIGHTS_EVERY_S:
             self._last_insights = now
             self._update_insights(hub, snapshot)
@@ -664,8 +830,13 @@ class DashboardPage(QWidget):
         if snapshot is None:
             # The hub reports every outcome (a missing driver too) as a snapshot; until the first
             # one arrives it is starting (the demo first fills hours of history).
-            self.no_gpu.explain(health.StateText(
-                self.tr("Starting…"), self.tr("Waiting for the first readings."), False), None, True)
+            if _source_kind(hub) == "simulated":
+                starting = health.StateText(self.tr("Starting the demo…"), self.tr(
+                    "Simulating a two-GPU training run: the first readings come in a moment, "
+                    "its past two hours just after."), False)
+            else:
+                starting = health.StateText(self.tr("Starting…"), self.tr("Waiting for the first readings."), False)
+            self.no_gpu.explain(starting, None, True)
             self.stack.setCurrentIndex(0)
             return False
         if snapshot.status.state != DeviceState.OK and not snapshot.gpus:
@@ -695,12 +866,14 @@ class DashboardPage(QWidget):
         self.process_tabs.clear()
         self._process_views.clear()
         self._process_models.clear()
+        self._process_empty.clear()
         # Up to two GPUs: their tables side by side; more: one tab per GPU, so names stay readable.
         self.process_tabs.setVisible(len(gpus) > 2)
         master = None
         for info in gpus:
             card = GpuCard(info, self.cards_host)
-            card.setMinimumHeight(285 if len(gpus) > 1 else 420)
+            card.set_min_heights(285 if len(gpus) > 1 else 420, 400 if len(gpus) > 1 else 460)
+            card.set_narrow(self._narrow_cards())
             card.graphs.on_user_range(self._on_graphs_user_range)
             if master is None:
                 master = card.graphs.master_plot()
@@ -736,8 +909,15 @@ class DashboardPage(QWidget):
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(ProcessTableModel.NAME, QHeaderView.ResizeMode.Stretch)
         view.setAlternatingRowColors(True)
+        empty = QLabel(self.tr("No program is using this GPU."), box)
+        empty.setObjectName("TileDetail")
+        empty.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        empty.setContentsMargins(4, 6, 4, 6)
         layout.addWidget(caption)
         layout.addWidget(view)
+        layout.addWidget(empty, 1)
+        view.hide()
+        self._process_empty[info.index] = (view, empty)
         if self.process_tabs.isVisibleTo(self.processes_tab):
             caption.hide()
             self.process_tabs.addTab(box, self.tr("GPU {index}").format(index=info.index))
@@ -753,8 +933,14 @@ class DashboardPage(QWidget):
                 "Nothing to report: no bottleneck, slowdown or heat problem seen in this window.") + "</p>"
         else:
             blocks = []
+            listed: set[str] = set()  # a fix already given above is not repeated
             for insight in insights:
-                fixes = "".join(f"<li>{render(fix)}</li>" for fix in (getattr(insight, "fixes", None) or ()))
+                fixes = ""
+                for fix in getattr(insight, "fixes", None) or ():
+                    text = render(fix)
+                    if text not in listed:
+                        listed.add(text)
+                        fixes += f"<li>{text}</li>"
                 # The service's titles already name the GPU.
                 blocks.append(f"<p><b>{render(insight.title)}</b><br>{render(insight.detail)}</p>"
                               + (f"<ul>{fixes}</ul>" if fixes else ""))
@@ -769,13 +955,30 @@ class DashboardPage(QWidget):
             self.source_label.setText("")
             return
         kind = _source_kind(hub)
+        tip = ""
         if kind == "simulated":
             text = self.tr("Demo: a simulated training run")
+            if getattr(hub, "backfill_pending", False):
+                text = self.tr("Demo: a simulated training run (loading its past two hours…)")
         elif kind == "replay":
-            text = self.tr("Replay of a recorded log")
+            path = getattr(getattr(hub, "source", None), "path", None)
+            span = hub.history.time_range() if hasattr(getattr(hub, "history", None), "time_range") else None
+            if path is not None and span is not None:
+                text = self.tr("Replay of {name}, {start} to {end}").format(
+                    name=Path(path).name, start=time.strftime("%Y-%m-%d %H:%M", time.localtime(span[0])),
+                    end=time.strftime("%H:%M" if time.localtime(span[0]).tm_yday == time.localtime(span[1]).tm_yday
+                                      else "%Y-%m-%d %H:%M", time.localtime(span[1])))
+                tip = str(path)
+            elif path is not None:
+                text = self.tr("Replay of {name}").format(name=Path(path).name)
+                tip = str(path)
+            else:
+                text = self.tr("Replay of a recorded log")
         else:
             text = self.tr("Live from the NVIDIA driver")
         self.source_label.setText(text)
+        self.source_label.setToolTip(tip)
+        self._label_loading = kind == "simulated" and getattr(hub, "backfill_pending", False)
 
     # ---- Slots
     def _on_window_combo_changed(self, _index: int) -> None:
@@ -804,6 +1007,7 @@ class DashboardPage(QWidget):
 
     def _on_pan_timer_timeout(self) -> None:
         self._dirty = True
+        self._last_graphs = 0.0  # the user moved the view: redraw now, not at the next graph slot
         self._repaint(force=False)
 
     def _on_scroll_value_changed(self, _value: int) -> None:
@@ -820,6 +1024,11 @@ class DashboardPage(QWidget):
 
         restart_telemetry(self.context, demo=True)
 
+    def _on_leave_demo_button_clicked(self) -> None:
+        from gui.app import restart_telemetry
+
+        restart_telemetry(self.context, demo=False)
+
     def _on_back_live_button_clicked(self) -> None:
         from gui.app import restart_telemetry
 
@@ -830,6 +1039,12 @@ class DashboardPage(QWidget):
 
         dialog = SessionsDialog(self.context, self)
         dialog.open()
+
+
+def is_laptop_gpu(name: str) -> bool:
+    """NVIDIA names its mobile parts "... Laptop GPU" (RTX 30 onwards), "Max-Q" or "Mobile"."""
+    lowered = name.lower()
+    return any(word in lowered for word in ("laptop", "max-q", "mobile"))
 
 
 def _set_text(label: QLabel, text: str) -> None:

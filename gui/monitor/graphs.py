@@ -9,6 +9,8 @@ Drawing rules that keep 24 hours at 1 Hz smooth:
 """
 from __future__ import annotations
 
+import math
+import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -16,6 +18,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QColor, QFont
+from PySide6.QtWidgets import QGraphicsItem, QSizePolicy
 
 from services.telemetry import downsample, throttle
 from services.telemetry.model import GpuInfo, GpuSample
@@ -48,6 +51,80 @@ PLOTS: tuple[PlotSpec, ...] = (
 )
 
 
+# Tick spacings that divide a day, so a tick lands on local midnight whenever it is in view.
+TICK_STEPS_S = (5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 2 * 3600, 3 * 3600, 6 * 3600, 12 * 3600, 24 * 3600)
+TICK_LABEL_PX = 58  # room one "HH:MM" label needs at 7.5 pt, with a gap
+
+
+def time_ticks(t0: float, t1: float, width_px: float) -> tuple[float, list[float]]:
+    """(spacing, tick times) for a time axis ``width_px`` wide: at most one label per
+    TICK_LABEL_PX, on round local times (hours at 6 h and 24 h windows)."""
+    span = max(t1 - t0, 1e-6)
+    most = max(2, int(width_px // TICK_LABEL_PX))
+    step = next((s for s in TICK_STEPS_S if span / s <= most), TICK_STEPS_S[-1])
+    offset = time.localtime(t0).tm_gmtoff  # align to the local clock, not to UTC
+    first = math.ceil((t0 + offset) / step) * step - offset
+    ticks = []
+    t = first
+    while t <= t1 + 1e-6:
+        ticks.append(t)
+        t += step
+    return step, ticks
+
+
+def time_label(t: float, step: float, crosses_midnight: bool) -> str:
+    """"14:05", "14:05:30" below a minute's spacing, and the date at midnight when the view
+    spans more than one day."""
+    local = time.localtime(t)
+    if crosses_midnight and local.tm_hour == 0 and local.tm_min == 0 and local.tm_sec == 0:
+        return QCoreApplication.translate("Graphs", "{month}/{day}").format(month=local.tm_mon, day=local.tm_mday)
+    return time.strftime("%H:%M:%S" if step < 60 else "%H:%M", local)
+
+
+class TimeAxis(pg.AxisItem):
+    """The bottom axis: local clock times, hours on long windows, the date at midnight."""
+
+    def __init__(self) -> None:
+        super().__init__(orientation="bottom")
+        self._step = 60.0
+        self._crosses = False
+
+    def tickValues(self, minVal: float, maxVal: float, size: float) -> list:  # noqa: N802, N803
+        step, ticks = time_ticks(minVal, maxVal, size)
+        self._step = step
+        self._crosses = time.localtime(minVal).tm_yday != time.localtime(maxVal).tm_yday
+        return [(step, ticks)]
+
+    def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:  # noqa: N802
+        return [time_label(v, self._step, self._crosses) for v in values]
+
+
+STAT_DIGITS = {"util": 0, "memory": 1, "temperature": 0, "power": 0, "clocks": 0}
+
+
+def window_stats(t: np.ndarray, y: np.ndarray, t0: float, t1: float) -> tuple[float, float, float] | None:
+    """(min, mean, max) of the finite readings between t0 and t1, or None when there are none.
+
+    The mean is of the readings (1 Hz samples), which is the time average at a steady rate.
+    """
+    if not len(t):
+        return None
+    lo, hi = np.searchsorted(t, (t0, t1))
+    window = y[lo:hi]
+    window = window[np.isfinite(window)]
+    if not window.size:
+        return None
+    return float(window.min()), float(window.mean()), float(window.max())
+
+
+def stats_line(stats: tuple[float, float, float] | None, digits: int) -> str:
+    if stats is None:
+        return QCoreApplication.translate("Graphs", "no readings in this window")
+    low, mean, high = (f"{v:.{digits}f}" for v in stats)
+    return QCoreApplication.translate("Graphs", "min {low} · avg {mean} · max {high}").format(
+        low=low, mean=mean, high=high)
+
+
 def _title(key: str) -> str:
     """Plot titles with the curves' colours, so no legend is needed."""
     def span(color: str, text: str) -> str:
@@ -62,6 +139,7 @@ def _title(key: str) -> str:
     elif key == "temperature":
         name = QCoreApplication.translate("Graphs", "Temperature °C")
         parts = (span("#d9480f", QCoreApplication.translate("Graphs", "core")),
+                 span("#a61e4d", QCoreApplication.translate("Graphs", "memory")),
                  span("#e8590c", QCoreApplication.translate("Graphs", "slowdown")))
     elif key == "power":
         name = QCoreApplication.translate("Graphs", "Power W")
@@ -71,7 +149,7 @@ def _title(key: str) -> str:
         name = QCoreApplication.translate("Graphs", "SM clock MHz")
         parts = (span("#1c7ed6", QCoreApplication.translate("Graphs", "now")),
                  span("#868e96", QCoreApplication.translate("Graphs", "max")))
-    return f"{name} {parts[0]} · {parts[1]}"
+    return f"{name} " + " · ".join(parts)
 
 
 class GpuGraphs(pg.GraphicsLayoutWidget):
@@ -95,30 +173,43 @@ class GpuGraphs(pg.GraphicsLayoutWidget):
         self._y_ranges: dict[str, tuple[float, float]] = {}
         self._user_range_callback: Callable[[float, float], None] | None = None
         self._updating = False
+        self._title_text: dict[str, str] = {}
         font = QFont()
         font.setPointSizeF(7.5)
         for column, spec in enumerate(PLOTS):
-            axis = pg.DateAxisItem(orientation="bottom")
+            axis = TimeAxis()
             plot = self.addPlot(row=0, col=column, axisItems={"bottom": axis})
             plot.setTitle(_title(spec.key), size="8pt", color=TEXT_PEN)
+            self._title_text[spec.key] = ""
             plot.setMenuEnabled(False)
             plot.hideButtons()
             plot.setMouseEnabled(x=True, y=False)
-            plot.setClipToView(True)
-            plot.setDownsampling(auto=True, mode="peak")
+            # No clip-to-view and no auto downsampling: refresh() already hands over only the
+            # visible range, thinned to about two points per pixel. With them, every x-range
+            # change made pyqtgraph re-process the curves while painting, which queued a
+            # second paint of the whole card each refresh.
             plot.showGrid(x=False, y=True, alpha=0.15)  # x grid lines cost a lot of axis painting
             for name in ("bottom", "left"):
                 ax = plot.getAxis(name)
+                # No SI prefix: pyqtgraph would re-set the axis label's HTML on every range change.
+                ax.enableAutoSIPrefix(False)
                 ax.setPen(AXIS_PEN)
                 ax.setTextPen(TEXT_PEN)
                 ax.setStyle(tickFont=font, tickTextOffset=3)
+            for name in ("bottom", "left"):
+                # Axes are text-heavy to paint (the largest share of a refresh): keep each one as a
+                # pixmap that is redrawn only when its ticks change. The left axes (fixed y ranges)
+                # then cost a blit per refresh instead of re-rendering their labels and grid.
+                plot.getAxis(name).setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
             plot.getAxis("left").setWidth(34)
             plot.getAxis("bottom").setHeight(22)
             plot.vb.disableAutoRange()
             plot.vb.sigRangeChangedManually.connect(self._on_view_range_changed_manually)
             items = []
             for curve_spec in spec.curves:
-                pen = pg.mkPen(curve_spec.color, width=1.5,
+                # Width 1: Qt draws one-pixel cosmetic lines on its fast path; wider or
+                # fractional widths go through the stroker, several times the cost per refresh.
+                pen = pg.mkPen(curve_spec.color, width=1,
                                style=Qt.PenStyle.DashLine if curve_spec.dashed else Qt.PenStyle.SolidLine)
                 item = plot.plot(pen=pen, connect="finite")
                 item.setZValue(10)
@@ -128,9 +219,12 @@ class GpuGraphs(pg.GraphicsLayoutWidget):
             if column:
                 plot.setXLink(self.plots[PLOTS[0].key])
             self.ci.layout.setColumnStretchFactor(column, 1)
-            # Titles must not decide the column widths: every plot gets the same share.
-            plot.titleLabel.setMinimumWidth(10)
-            plot.titleLabel.setPreferredWidth(10)
+            # Equal columns whatever the titles and tick labels want: the layout shares the width
+            # by the stretch factors alone.
+            plot.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+            plot.setMinimumWidth(60)
+            _title_not_wider_than_plot(plot)
+            plot.titleLabel.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)  # static text
         self._add_line("temperature", "slowdown", "#e8590c")
         self._add_line("temperature", "shutdown", "#c92a2a")
         self._add_line("memory", "total", "#868e96")
@@ -144,10 +238,37 @@ class GpuGraphs(pg.GraphicsLayoutWidget):
     def on_user_range(self, callback: Callable[[float, float], None]) -> None:
         self._user_range_callback = callback
 
+    def set_columns(self, columns: int) -> None:
+        """Lay the five plots out ``columns`` to a row (narrow windows: 3 + 2)."""
+        grid = self.ci.layout
+        for spec in PLOTS:
+            grid.removeItem(self.plots[spec.key])
+        for i, spec in enumerate(PLOTS):
+            grid.addItem(self.plots[spec.key], i // columns, i % columns)
+        for column in range(len(PLOTS)):
+            grid.setColumnStretchFactor(column, 1 if column < columns else 0)
+        for row in range(2):
+            grid.setRowStretchFactor(row, 1 if row <= (len(PLOTS) - 1) // columns else 0)
+        grid.setVerticalSpacing(4)
+
     def set_x_range(self, t0: float, t1: float) -> None:
         (x0, x1), _ = self.master_plot().vb.viewRange()
         if abs(x0 - t0) > 1e-3 or abs(x1 - t1) > 1e-3:
             self.master_plot().setXRange(t0, t1, padding=0)
+        self.settle_view()
+
+    def settle_view(self) -> None:
+        """Apply a changed view range now rather than while painting.
+
+        pyqtgraph updates a view box's transform lazily, in the paint that follows a range
+        change; the curves' bounds change inside that paint and queue a second paint of the
+        whole card. Updating the transforms here (cheap) keeps it to one paint per refresh.
+        Linked plots of other cards need the same: the page calls this for every card.
+        """
+        for plot in self.plots.values():
+            vb = plot.vb
+            if getattr(vb, "_matrixNeedsUpdate", False):
+                vb.updateMatrix()
 
     def set_y_range(self, key: str, y0: float, y1: float) -> None:
         if self._y_ranges.get(key) != (y0, y1):
@@ -187,10 +308,12 @@ class GpuGraphs(pg.GraphicsLayoutWidget):
         jumps: dict[int, np.ndarray] = {}  # computed once per time axis, shared by its curves
         for key, items in self.curves.items():
             width_px = max(100, int(self.plots[key].vb.width()))
-            for spec, item in items:
+            for position, (spec, item) in enumerate(items):
                 t, y = fetched[spec.metric]
                 if spec.scale != 1.0:
                     y = y * spec.scale
+                if position == 0:  # the plot's main curve: its min / avg / max under the title
+                    self._set_stats(key, window_stats(t, y, t0, t1))
                 if id(t) not in jumps:
                     jumps[id(t)] = downsample.gap_positions(t)
                 t, y = downsample.for_display(t, y, max_points=2 * width_px, jumps=jumps[id(t)])
@@ -207,7 +330,30 @@ class GpuGraphs(pg.GraphicsLayoutWidget):
                     most = max(most, int(np.count_nonzero(np.isfinite(y))))
         return most
 
+    def stats_text(self, key: str) -> str:
+        """The title of plot ``key`` as last set, statistics line included (tests read it)."""
+        return self._title_text.get(key, "")
+
     # ---- Internals
+    def _set_stats(self, key: str, stats: tuple[float, float, float] | None) -> None:
+        text = (f"{_title(key)}<br><span style='color:#7b8794'>"
+                f"{stats_line(stats, STAT_DIGITS[key])}</span>")
+        previous = self._title_text.get(key)
+        if text == previous:  # an unchanged title costs nothing
+            return
+        self._title_text[key] = text
+        plot = self.plots[key]
+        if previous and previous.count("<br>") == text.count("<br>"):
+            # Same lines, new numbers: replace the text only. LabelItem.setText would also reset
+            # its minimum size and relayout the whole card, repainting every axis each refresh.
+            label = plot.titleLabel
+            label.text = text
+            label.item.setHtml(f"<span style='color: {TEXT_PEN}; font-size: 8pt'>{text}</span>")
+            label.resizeEvent(None)  # keep it centred
+            return
+        plot.setTitle(text, size="8pt", color=TEXT_PEN)
+        _title_not_wider_than_plot(plot)
+
     def _refresh_bands(self, history: Any, gpu_index: int, t0: float, t1: float) -> None:
         masks_of = getattr(history, "throttle_masks", None)
         if callable(masks_of):  # one read of the reason bits for every band
@@ -259,6 +405,15 @@ class GpuGraphs(pg.GraphicsLayoutWidget):
         if self._user_range_callback is not None:
             (x0, x1), _ = self.master_plot().vb.viewRange()
             self._user_range_callback(x0, x1)
+
+
+def _title_not_wider_than_plot(plot: pg.PlotItem) -> None:
+    """Titles must not decide the column widths: every plot gets the same share.
+    (pyqtgraph sets a label's minimum to its text's size on every setText.)"""
+    plot.titleLabel.setMinimumWidth(10)
+    plot.titleLabel.setPreferredWidth(10)
+    plot.titleLabel.updateGeometry()  # drop the layouts' cached size hints of the old text
+    plot.layout.invalidate()
 
 
 def _reason_text(reason: throttle.ThrottleReason) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QCoreApplication, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QPainter, QPaintEvent
 from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from services.telemetry.model import ProcessSample
@@ -66,6 +67,26 @@ class Badge(QLabel):
         self.setStyleSheet(f"background: {background}; color: {foreground};")
 
 
+class ElidedLabel(QLabel):
+    """A one-line label that ends in "…" when it does not fit; the whole text is its tooltip then."""
+
+    def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
+        super().__init__(text, parent)
+        self.setMinimumWidth(1)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
+        rect = self.contentsRect()
+        text = self.text()
+        shown = self.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, rect.width())
+        tip = text if shown != text else ""
+        if self.toolTip() != tip:
+            self.setToolTip(tip)
+        painter = QPainter(self)
+        painter.setPen(self.palette().color(self.foregroundRole()))
+        painter.drawText(rect, int(self.alignment() | Qt.AlignmentFlag.AlignVCenter), shown)
+
+
 class MetricTile(QFrame):
     """Caption, one big value, one line of detail."""
 
@@ -76,11 +97,11 @@ class MetricTile(QFrame):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 4, 10, 4)
         layout.setSpacing(0)
-        self.caption = QLabel(caption, self)
+        self.caption = ElidedLabel(caption, self)
         self.caption.setObjectName("TileCaption")
-        self.value = QLabel(DASH, self)
+        self.value = ElidedLabel(DASH, self)
         self.value.setObjectName("TileValue")
-        self.detail = QLabel(" ", self)
+        self.detail = ElidedLabel(" ", self)
         self.detail.setObjectName("TileDetail")
         for label in (self.caption, self.value, self.detail):
             # Let a narrow window shrink the tile; the full text stays in the tooltip.

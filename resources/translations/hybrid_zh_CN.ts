@@ -163,6 +163,10 @@
         <translation>CUDA 程序本来就在 NVIDIA GPU 上运行；此设置影响的是 OpenGL 和 Vulkan</translation>
     </message>
     <message>
+        <source>The launcher runs the whole command: {command}</source>
+        <translation>启动器运行完整的命令：{command}</translation>
+    </message>
+    <message>
         <source>switcheroo-control is not running, so the menu entry carries the variables itself</source>
         <translation>switcheroo-control 未运行，因此菜单项自带这些环境变量</translation>
     </message>
@@ -201,6 +205,22 @@
     <message>
         <source>Asked the NVIDIA driver (NVML)</source>
         <translation>查询了 NVIDIA 驱动（NVML）</translation>
+    </message>
+    <message>
+        <source>Needs an NVIDIA GPU; none was found.</source>
+        <translation>需要 NVIDIA 显卡，但没有找到。</translation>
+    </message>
+    <message>
+        <source>This computer has no integrated GPU: programs already run on the NVIDIA GPU.</source>
+        <translation>这台电脑没有集成显卡：程序本来就在 NVIDIA 显卡上运行。</translation>
+    </message>
+    <message>
+        <source>It already runs on the NVIDIA GPU: there is nothing to change.</source>
+        <translation>它已经在 NVIDIA 显卡上运行，无需更改。</translation>
+    </message>
+    <message>
+        <source>Its program file cannot be read from this account (another user&apos;s program).</source>
+        <translation>当前账户无法读取它的程序文件（这是其他用户的程序）。</translation>
     </message>
     <message>
         <source>No launcher from GPU Assistant for this program yet</source>
@@ -575,6 +595,10 @@
     <message>
         <source>No GPU</source>
         <translation>无 GPU</translation>
+    </message>
+    <message>
+        <source>{placement}: {gpus}</source>
+        <translation>{placement}：{gpus}</translation>
     </message>
     <message>
         <source>measured while it worked</source>

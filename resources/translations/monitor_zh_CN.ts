@@ -126,6 +126,10 @@
         <translation>警报</translation>
     </message>
     <message>
+        <source>No alerts from this source yet.</source>
+        <translation>当前数据源还没有警报。</translation>
+    </message>
+    <message>
         <source>Dashboard</source>
         <translation>仪表盘</translation>
     </message>
@@ -178,6 +182,14 @@
         <translation>关闭回放，重新监控本机的 GPU。</translation>
     </message>
     <message>
+        <source>Leave the demo</source>
+        <translation>退出演示</translation>
+    </message>
+    <message>
+        <source>Stop the simulated run and monitor this computer&apos;s GPUs.</source>
+        <translation>停止模拟运行，改为监控本机的 GPU。</translation>
+    </message>
+    <message>
         <source>Sessions…</source>
         <translation>会话记录…</translation>
     </message>
@@ -190,12 +202,28 @@
         <translation>警报（{count}）</translation>
     </message>
     <message>
+        <source>Show the processes, insights and alerts</source>
+        <translation>显示进程、分析建议和警报</translation>
+    </message>
+    <message>
+        <source>Fold the processes, insights and alerts away</source>
+        <translation>收起进程、分析建议和警报</translation>
+    </message>
+    <message>
         <source>Monitoring is not running</source>
         <translation>监控未运行</translation>
     </message>
     <message>
         <source>The monitoring service could not be started. Run &apos;{command} monitor --once&apos; in a terminal to see the reason, or try the demo.</source>
         <translation>监控服务无法启动。请在终端运行 “{command} monitor --once” 查看原因，或先试试演示。</translation>
+    </message>
+    <message>
+        <source>Starting the demo…</source>
+        <translation>正在启动演示…</translation>
+    </message>
+    <message>
+        <source>Simulating a two-GPU training run: the first readings come in a moment, its past two hours just after.</source>
+        <translation>正在模拟一次双 GPU 训练：第一批读数马上就到，之前两小时的历史随后载入。</translation>
     </message>
     <message>
         <source>Starting…</source>
@@ -208,6 +236,10 @@
     <message>
         <source>GPU {index} · {name}</source>
         <translation>GPU {index} · {name}</translation>
+    </message>
+    <message>
+        <source>No program is using this GPU.</source>
+        <translation>没有程序在使用这块 GPU。</translation>
     </message>
     <message>
         <source>GPU {index}</source>
@@ -224,6 +256,18 @@
     <message>
         <source>Demo: a simulated training run</source>
         <translation>演示：模拟的训练任务</translation>
+    </message>
+    <message>
+        <source>Demo: a simulated training run (loading its past two hours…)</source>
+        <translation>演示：模拟的训练任务（正在载入之前两小时…）</translation>
+    </message>
+    <message>
+        <source>Replay of {name}, {start} to {end}</source>
+        <translation>回放 {name}，{start} 至 {end}</translation>
+    </message>
+    <message>
+        <source>Replay of {name}</source>
+        <translation>回放 {name}</translation>
     </message>
     <message>
         <source>Replay of a recorded log</source>
@@ -278,7 +322,7 @@
     </message>
     <message>
         <source>The NVIDIA driver (its NVML library) was not found. Install the NVIDIA driver; the Setup tool can help.</source>
-        <translation>找不到 NVIDIA 驱动（NVML 库）。请安装 NVIDIA 驱动，可以使用“安装向导”工具。</translation>
+        <translation>找不到 NVIDIA 驱动（NVML 库）。请安装 NVIDIA 驱动，可以使用“安装向导”页面。</translation>
     </message>
     <message>
         <source>The NVIDIA driver is installed but not running. Often nouveau is in use or Secure Boot blocked the module.</source>
@@ -419,6 +463,18 @@
         <translation>等待中</translation>
     </message>
     <message>
+        <source>Lost since {time}: the GPU stopped answering. Its history is kept and it is retried.</source>
+        <translation>自 {time} 起失联：GPU 不再响应。它的历史记录会保留，并会自动重试。</translation>
+    </message>
+    <message>
+        <source>On a laptop this usually follows sleep or a change of graphics mode; if it does not come back, restart the computer.</source>
+        <translation>在笔记本上，这通常发生在睡眠或切换显卡模式之后；如果一直没有恢复，请重启电脑。</translation>
+    </message>
+    <message>
+        <source>If it does not come back, check its power cables and seating, then restart.</source>
+        <translation>如果一直没有恢复，请检查它的供电线和插槽是否插牢，然后重启。</translation>
+    </message>
+    <message>
         <source>Clocks held back this session:</source>
         <translation>本次会话的降频时长：</translation>
     </message>
@@ -429,6 +485,18 @@
 </context>
 <context>
     <name>Graphs</name>
+    <message>
+        <source>{month}/{day}</source>
+        <translation>{month}月{day}日</translation>
+    </message>
+    <message>
+        <source>no readings in this window</source>
+        <translation>此时间范围内没有读数</translation>
+    </message>
+    <message>
+        <source>min {low} · avg {mean} · max {high}</source>
+        <translation>最低 {low} · 平均 {mean} · 最高 {high}</translation>
+    </message>
     <message>
         <source>Utilisation %</source>
         <translation>利用率 %</translation>
@@ -452,6 +520,10 @@
     <message>
         <source>core</source>
         <translation>核心</translation>
+    </message>
+    <message>
+        <source>memory</source>
+        <translation>显存</translation>
     </message>
     <message>
         <source>slowdown</source>

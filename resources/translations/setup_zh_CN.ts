@@ -49,7 +49,7 @@
     </message>
     <message>
         <source>Run the setup wizard: install the driver and blacklist nouveau</source>
-        <translation>打开设置向导：安装驱动并屏蔽 nouveau</translation>
+        <translation>打开安装向导：安装驱动并屏蔽 nouveau</translation>
     </message>
     <message>
         <source>No NVIDIA kernel module is installed</source>
@@ -57,11 +57,11 @@
     </message>
     <message>
         <source>modinfo cannot find an nvidia module for the running kernel. Install the driver with the setup wizard.</source>
-        <translation>modinfo 找不到适用于当前内核的 nvidia 模块。请用设置向导安装驱动。</translation>
+        <translation>modinfo 找不到适用于当前内核的 nvidia 模块。请用安装向导安装驱动。</translation>
     </message>
     <message>
         <source>Install the driver (setup wizard)</source>
-        <translation>安装驱动（设置向导）</translation>
+        <translation>安装驱动（安装向导）</translation>
     </message>
     <message>
         <source>Secure Boot is on and the NVIDIA module {version} is not loaded</source>
@@ -73,7 +73,7 @@
     </message>
     <message>
         <source>Enrol the signing key (setup wizard)</source>
-        <translation>登记签名密钥（设置向导）</translation>
+        <translation>登记签名密钥（安装向导）</translation>
     </message>
     <message>
         <source>Read the kernel&apos;s reason</source>
@@ -113,7 +113,7 @@
     </message>
     <message>
         <source>Install the right driver variant (setup wizard)</source>
-        <translation>安装正确的驱动模块（设置向导）</translation>
+        <translation>安装正确的驱动模块（安装向导）</translation>
     </message>
     <message>
         <source>Driver {driver} is too old for {name}</source>
@@ -125,7 +125,7 @@
     </message>
     <message>
         <source>Update the driver (setup wizard)</source>
-        <translation>更新驱动（设置向导）</translation>
+        <translation>更新驱动（安装向导）</translation>
     </message>
     <message>
         <source>nvidia-smi failed with exit code {code}: {meaning}</source>
@@ -1213,7 +1213,7 @@
     </message>
     <message>
         <source>Setup wizard</source>
-        <translation>设置向导</translation>
+        <translation>安装向导</translation>
     </message>
     <message>
         <source>Troubleshooter</source>
@@ -1664,7 +1664,7 @@
     </message>
     <message>
         <source>Update the driver (setup wizard)</source>
-        <translation>更新驱动（设置向导）</translation>
+        <translation>更新驱动（安装向导）</translation>
     </message>
     <message>
         <source>The driver cannot compile code made by a newer CUDA</source>
@@ -1708,7 +1708,7 @@
     </message>
     <message>
         <source>The model, its activations and the optimizer state did not fit. Lower the batch size or resolution, use bf16/fp16, enable gradient checkpointing, or pick a smaller or quantized model. Close other programs using the GPU (nvidia-smi lists them). &apos;Model fit&apos; estimates what fits.</source>
-        <translation>模型、激活值和优化器状态放不下。请减小批次大小或分辨率，使用 bf16/fp16，开启梯度检查点，或换用更小或量化的模型。关闭其他占用显卡的程序（nvidia-smi 会列出）。“模型能否装下” 页面可以估算。</translation>
+        <translation>模型、激活值和优化器状态放不下。请减小批次大小或分辨率，使用 bf16/fp16，开启梯度检查点，或换用更小或量化的模型。关闭其他占用显卡的程序（nvidia-smi 会列出）。“模型显存”页面可以估算。</translation>
     </message>
     <message>
         <source>See what else uses the GPU</source>
@@ -1732,7 +1732,7 @@
     </message>
     <message>
         <source>Start the clean reinstall (setup wizard)</source>
-        <translation>开始全新重装（设置向导）</translation>
+        <translation>开始全新重装（安装向导）</translation>
     </message>
     <message>
         <source>Windows fell back to its basic display driver</source>

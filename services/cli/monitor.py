@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any, Callable, TextIO
 
 from services.cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError, check_output_file
-from services.telemetry.carry import SlowFieldCarry
 from services.telemetry.model import DeviceState, Snapshot, Tier
 from services.telemetry.report import csv_header, csv_rows, render_table, snapshot_to_dict
 from services.telemetry.states import NO_GPU_FOUND, state_label
@@ -125,6 +124,8 @@ def _loop(source: Any, args: argparse.Namespace, catalog: Any, writer: "_CsvLog 
     tick = 0
     # Rows between two slow readings repeat the last fan, P-state, PCIe and processes;
     # left empty they would read as "not supported" (null / [N/A]).
+    from services.telemetry.carry import SlowFieldCarry  # only a log carries slow fields over
+
     carry = SlowFieldCarry()
     with _sigterm_as_interrupt():
         try:

@@ -258,10 +258,18 @@ def slug(program: str) -> str:
     return cleaned.lower() or "program"
 
 
-def launcher_script(program: str, env: Iterable[tuple[str, str]]) -> str:
-    lines = ["#!/bin/sh", f"# {MARKER}: runs {program!r} on the discrete GPU (PRIME render offload)."]
+def launcher_script(program: str, env: Iterable[tuple[str, str]], args: Iterable[str] = (),
+                    cwd: str | None = None) -> str:
+    """A shell launcher for ``program args...`` (the whole command line: ``python train.py``
+    must start the script, not a bare interpreter), run from ``cwd`` when the command was."""
+    args = list(args)
+    shown = " ".join([program, *args])
+    lines = ["#!/bin/sh", f"# {MARKER}: runs {shown!r} on the discrete GPU (PRIME render offload)."]
     lines += [f"export {key}={_sh_quote(value)}" for key, value in env]
-    lines.append(f'exec {_sh_quote(program)} "$@"')
+    if cwd:
+        lines.append(f"cd {_sh_quote(cwd)} || exit 1")
+    command = " ".join(_sh_quote(part) for part in (program, *args))
+    lines.append(f'exec {command} "$@"')
     return "\n".join(lines) + "\n"
 
 
@@ -352,7 +360,13 @@ def find_desktop_entry(program: str, dirs: Iterable[Path]) -> Path | None:
 
 def plan_linux(program: str, inventory: Inventory, home: Path,
                system_app_dirs: Iterable[Path] = (Path("/usr/local/share/applications"), Path("/usr/share/applications")),
-               switcheroo_running: bool = False) -> PreferencePlan:
+               switcheroo_running: bool = False, args: Iterable[str] = (), cwd: str | None = None) -> PreferencePlan:
+    """Plan a launcher (and menu entry) that starts ``program args...`` on the discrete GPU.
+
+    ``args``: the rest of the command line, kept whole (``python train.py`` gets a launcher
+    for the script, named after it); ``cwd``: the folder the command ran in, for relative paths.
+    """
+    args = tuple(args)
     if not os.path.isabs(program):
         raise PlanError(translate("Hybrid", "Give the full path of the program, like /opt/app/app"))
     if has_control_chars(program):
@@ -367,21 +381,29 @@ def plan_linux(program: str, inventory: Inventory, home: Path,
     if not env:
         raise PlanError(translate("Hybrid", "There is no NVIDIA or other discrete GPU to move the program to"))
     user_apps = home / ".local/share/applications"
-    launcher = home / ".local/bin" / f"{slug(program)}-on-nvidia"
-    changes = [Change("file", str(launcher), None, _read(launcher), launcher_script(program, env), executable=True)]
-    existing = find_desktop_entry(program, [user_apps, *system_app_dirs])
+    name = slug(program) + "".join(f"-{slug(a)}" for a in args[:1] if not a.startswith("-"))
+    launcher = home / ".local/bin" / f"{name}-on-nvidia"
+    changes = [Change("file", str(launcher), None, _read(launcher), launcher_script(program, env, args, cwd),
+                      executable=True)]
+    # A menu entry of the program alone starts it without these arguments: with arguments the
+    # launcher gets its own entry instead of changing the program's.
+    existing = None if args else find_desktop_entry(program, [user_apps, *system_app_dirs])
     if existing is not None:
         target = user_apps / existing.name  # a user entry with the same id overrides the system one
         base_text = _read(target) if target.exists() else _read(existing)
         changes.append(Change("file", str(target), None, _read(target), add_discrete_gpu_keys(base_text or "", env)))
     else:
-        target = user_apps / f"gpu-assistant-{slug(program)}.desktop"
-        changes.append(Change("file", str(target), None, _read(target), new_desktop_entry(program, str(launcher))))
+        target = user_apps / f"gpu-assistant-{name}.desktop"
+        title = next((a for a in args if not a.startswith("-")), program)
+        changes.append(Change("file", str(target), None, _read(target), new_desktop_entry(title, str(launcher))))
     notes = [
         translate("Hybrid", "Start it from the new launcher or the menu entry; a running copy keeps its GPU until restarted"),
         translate("Hybrid", "CUDA programs run on the NVIDIA GPU anyway; this steers OpenGL and Vulkan"),
     ]
-    if is_interpreter(program):
+    if args:
+        notes.append(translate("Hybrid", "The launcher runs the whole command: {command}").format(
+            command=" ".join([program, *args]) + (f"  (in {cwd})" if cwd else "")))
+    elif is_interpreter(program):
         notes.append(translate("Hybrid", "{name} is an interpreter: every script it runs gets this GPU").format(
             name=os.path.basename(program)))
     if not switcheroo_running:

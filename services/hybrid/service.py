@@ -5,14 +5,16 @@ import os
 import sys
 import threading
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
 from services.hybrid.attribution import LinuxAttributor, WindowsAttributor
 from services.hybrid.inventory_linux import read_linux_inventory
 from services.hybrid.launch import LaunchReport, launch_and_check
-from services.hybrid.model import GpuAdapter, GpuKind, Inventory, ProcessReport, ScanResult, Vendor, normalize_pci
+from services.hybrid.model import (
+    GpuAdapter, GpuKind, Inventory, Placement, ProcessReport, ScanResult, Vendor, normalize_pci,
+)
 from services.hybrid.nvidia import NvidiaProcessProbe, open_nvidia_probe
 from services.hybrid.preference import (
     USER_GPU_PREFERENCES, AppliedRecord, PlanError, PreferencePlan, PreferenceStore, describe_windows_preference,
@@ -23,6 +25,21 @@ from services.hybrid.windows import CounterSource, Registry, RegistryError, read
 from services.i18n import Msg, translate
 
 ProbeFactory = Callable[[], tuple[NvidiaProcessProbe | None, Msg | None]]
+
+
+@dataclass(frozen=True, slots=True)
+class PreferenceOffer:
+    """Whether "Run on the NVIDIA GPU" can change anything for one program, and for which command.
+
+    ``program``: the executable; ``args``: the rest of its command line (``train.py`` of
+    ``python train.py``); ``cwd``: the folder it ran in. ``reason``: why not, when not offered.
+    """
+
+    offered: bool
+    reason: Msg | None = None
+    program: str | None = None
+    args: tuple[str, ...] = ()
+    cwd: str | None = None
 
 
 class HybridService:
@@ -140,14 +157,51 @@ class HybridService:
         return self._modes[1]
 
     # ---- preference
-    def plan_prefer_nvidia(self, program: str, inventory: Inventory | None = None) -> PreferencePlan:
+    def plan_prefer_nvidia(self, program: str, inventory: Inventory | None = None,
+                           args: tuple[str, ...] = (), cwd: str | None = None) -> PreferencePlan:
+        """``args``/``cwd``: the rest of the command line and its folder (Linux launchers keep
+        them; the Windows preference is per program file and takes no arguments)."""
         if self.platform == "windows":
             if self._registry is None:
                 raise PlanError(translate("Hybrid", "The Windows registry is not available here"))
             return plan_windows(self._registry, program, exists=self._path_exists)
         inventory = inventory or self.inventory()
         modes = self.system_modes()
-        return plan_linux(program, inventory, self.home, switcheroo_running=modes.switcheroo is not None)
+        return plan_linux(program, inventory, self.home, switcheroo_running=modes.switcheroo is not None,
+                          args=args, cwd=cwd)
+
+    def preference_offer(self, report: ProcessReport, inventory: Inventory | None) -> PreferenceOffer:
+        """Offer the preference only where it can move the program to the NVIDIA GPU."""
+        if inventory is None or not inventory.has_nvidia:
+            return PreferenceOffer(False, translate("Hybrid", "Needs an NVIDIA GPU; none was found."))
+        if not any(a.kind is GpuKind.INTEGRATED or (not a.is_nvidia and a.drives_display) for a in inventory.adapters):
+            return PreferenceOffer(False, translate(
+                "Hybrid", "This computer has no integrated GPU: programs already run on the NVIDIA GPU."))
+        if report.placement is Placement.NVIDIA:
+            return PreferenceOffer(False, translate(
+                "Hybrid", "It already runs on the NVIDIA GPU: there is nothing to change."))
+        if not report.exe:
+            return PreferenceOffer(False, translate(
+                "Hybrid", "Its program file cannot be read from this account (another user's program)."))
+        args = tuple(report.cmdline[1:]) if report.cmdline else ()
+        cwd = None
+        if args and self.platform == "linux":
+            try:  # relative paths in the command (python train.py) are relative to this folder
+                cwd = os.readlink(self.proc_root / str(report.pid) / "cwd")
+            except OSError:
+                cwd = None
+        return PreferenceOffer(True, None, report.exe, args if self.platform != "windows" else (), cwd)
+
+    def nvidia_gpu_names(self, report: ProcessReport, inventory: Inventory | None) -> tuple[str, ...]:
+        """The NVIDIA GPUs ``report`` uses, by name, when the machine has more than one (else empty)."""
+        if inventory is None or sum(1 for a in inventory.adapters if a.is_nvidia) < 2:
+            return ()
+        names = []
+        for use in report.uses:
+            adapter = inventory.adapter(use.adapter_key)
+            if adapter is not None and adapter.is_nvidia and adapter.name not in names:
+                names.append(adapter.name)
+        return tuple(names)
 
     def apply(self, plan: PreferencePlan) -> AppliedRecord:
         return self.store.apply(plan)

@@ -30,6 +30,25 @@ log = logging.getLogger(__name__)
 DEMO_PREHISTORY_S = STEADY_S + THERMAL[0] + 800.0
 
 
+# The demo's history is generated at 1 s steps for the last DEMO_FINE_S only; before that one
+# reading every DEMO_COARSE_STEP_S (under downsample.MIN_GAP_S, so no gaps are drawn). A third
+# of the readings to generate: the demo starts in a couple of seconds, not a quarter of a minute.
+DEMO_FINE_S = 1800.0
+DEMO_COARSE_STEP_S = 4.0
+
+
+def _demo_prehistory(source: SimulatedSource, start: float, fast: float) -> list[Snapshot]:
+    now = time.time()
+    fine_from = max(start, now - DEMO_FINE_S)
+    tiers = Tier.FAST | Tier.SLOW | Tier.STATIC
+    times = [start + k * DEMO_COARSE_STEP_S for k in range(int((fine_from - start) / DEMO_COARSE_STEP_S))]
+    t = times[-1] + DEMO_COARSE_STEP_S if times else start
+    while t < now:
+        times.append(t)
+        t += fast
+    return [source.read(tiers, t) for t in times]
+
+
 class UnavailableSource:
     """A source that cannot give readings, with the reason as its state."""
 
@@ -101,7 +120,7 @@ def build_hub(*, demo: bool, replay: "str | ReplaySource | None", settings: Sett
         source = SimulatedSource(seed=0, gpus=demo_gpus, start_wall=start)
         hub = TelemetryHub(source, history=history, fast_interval_s=fast, slow_interval_s=slow)
         # Generated on the sampler thread so the window does not wait for it.
-        hub.set_backfill(lambda: source.prehistory(time.time() - start, step=fast))
+        hub.set_backfill(lambda: _demo_prehistory(source, start, fast))
     else:
         hub = TelemetryHub(_nvml_source(), history=history, fast_interval_s=fast, slow_interval_s=slow)
     engine = AlertEngine(settings.alerts)

@@ -66,7 +66,7 @@ def test_alert_fires_to_notification_dashboard_and_session_log(qtbot, context):
     with qtbot.waitSignal(tray.notified, timeout=3000) as notified:
         context.telemetry.tick()
     assert "memory" in notified.args[1] and "full" in notified.args[1]
-    qtbot.waitUntil(lambda: page.alerts_list.count() >= 1)
+    qtbot.waitUntil(lambda: len(page.alerts_shown()) >= 1)
     assert tray.session_log and "memory" in tray.session_log[0]
     assert re.search(r"\[(info|warning|critical)\]", tray.session_log[0])  # the severity, not its enum name
     recording = context.telemetry.recorder.path if hasattr(context.telemetry.recorder, "path") else None

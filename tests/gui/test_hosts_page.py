@@ -65,3 +65,15 @@ def test_remove_host(qtbot, page, exporter):
     page.host_list.setCurrentRow(0)
     page.remove_button.click()
     assert page.host_urls() == [] and page._store.settings.hosts.urls == []
+
+
+def test_a_new_host_gets_a_graph_line_within_seconds(qtbot, page, exporter):
+    """Issue 15: asked at once and a few times quickly, not once per POLL_MS."""
+    from gui.hosts.page import POLL_MS, WARMUP_MS
+
+    page.url_edit.setText(f"127.0.0.1:{exporter.bound_port}")
+    page.add_button.click()
+    host = next(iter(page._hosts.values()))
+    qtbot.waitUntil(lambda: len(host.history) >= 3, timeout=3 * WARMUP_MS + 2000)
+    assert 3 * WARMUP_MS < 2 * POLL_MS  # three rows long before the regular polls would give them
+    qtbot.waitUntil(lambda: not page._warmup_timer.isActive(), timeout=6 * WARMUP_MS)

@@ -47,6 +47,16 @@ def laptop_service(tmp_path):
     add_process(proc, 4100, "webui", str(program), maps=data("maps_nvidia_offload.txt"), cmdline=[str(program)])
     add_process(proc, 4200, "firefox", "/usr/lib/firefox/firefox",
                 fds={7: ("/dev/dri/renderD128", data("fdinfo_i915_t0.txt"))}, maps=data("maps_mesa_intel.txt"))
+    # "python train.py" run from a project folder, on the integrated GPU.
+    python = tmp_path / "bin" / "python3"
+    python.parent.mkdir()
+    python.write_text("#!/bin/sh\n")
+    python.chmod(0o755)
+    project = tmp_path / "project"
+    project.mkdir()
+    add_process(proc, 4300, "python", str(python), maps=data("maps_mesa_intel.txt"), cmdline=["python", "train.py"],
+                fds={7: ("/dev/dri/renderD128", data("fdinfo_i915_t0.txt"))})
+    (proc / "4300" / "cwd").symlink_to(project)
     probe = FakeNvidiaProbe(processes=[NvidiaProcess(4100, 0, "graphics", 38.0)],
                             utilization=[NvidiaUtilization(4100, 0, 41.0, 0.0, 0.0)])
     runner = FakeRunner({("prime-select", "query"): (0, "on-demand\n")})
@@ -63,7 +73,7 @@ def test_laptop_inventory_list_filter_and_verdict(qtbot, app_paths, laptop_servi
     cards = page.inventory_box.findChildren(page_module.GpuCard)
     assert len(cards) == 2 and not page.no_gpu_box.isVisible()
     assert "prime-select" in page.mode_label.text() and "never switches" in page.mode_label.text()
-    assert row_names(page) == ["firefox", "webui"]
+    assert row_names(page) == ["firefox", "python3", "webui"]
     page.filter_edit.setText("fire")
     assert row_names(page) == ["firefox"]
     page.filter_edit.setText("4100")
@@ -74,24 +84,29 @@ def test_laptop_inventory_list_filter_and_verdict(qtbot, app_paths, laptop_servi
     assert page.select_pid(4100)
     assert "NVIDIA GPU" in page.verdict_label.text()
     assert "lists it as a graphics process" in page.evidence_label.text()
-    assert page.prefer_button.isEnabled() and page.launch_button.isEnabled()
+    # Measured on the NVIDIA GPU already: nothing to move, and the page says so.
+    assert not page.prefer_button.isEnabled() and page.launch_button.isEnabled()
+    assert "already runs on the NVIDIA GPU" in page.action_label.text()
     assert page.select_pid(4200)
     assert "Integrated GPU" in page.verdict_label.text()
+    assert page.prefer_button.isEnabled()
     page.shutdown()
 
 
 def test_run_on_nvidia_shows_change_applies_and_undoes(qtbot, app_paths, laptop_service, tmp_path):
     page = make_page(qtbot, app_paths, laptop_service)
-    page.select_pid(4100)
+    page.select_pid(4300)
     page.prefer_button.click()
     dialog = page._plan_dialog
     assert dialog is not None and dialog.isVisible()
-    launcher = tmp_path / "home/.local/bin/webui-on-nvidia"
+    launcher = tmp_path / "home/.local/bin/python3-train-on-nvidia"  # named after the script, not "python"
     assert str(launcher) in dialog.text.toPlainText()
     assert not launcher.exists()  # nothing written before Apply
     with qtbot.waitSignal(page.preference_applied):
         dialog.apply_button.click()
-    assert launcher.exists() and "__NV_PRIME_RENDER_OFFLOAD" in launcher.read_text()
+    script = launcher.read_text()
+    assert "__NV_PRIME_RENDER_OFFLOAD" in script
+    assert f"cd '{tmp_path / 'project'}'" in script and f"exec '{tmp_path / 'bin/python3'}' 'train.py' \"$@\"" in script
     assert page.undo_button.isVisible()
     page.undo_button.click()
     assert not launcher.exists() and "Undone" in page.action_label.text()
@@ -162,13 +177,16 @@ def test_windows_laptop_counters_and_registry_preference(qtbot, app_paths, tmp_p
     assert "NVIDIA GPU" in page.verdict_label.text()
     assert "Only copy/video work on Intel(R) UHD Graphics" in page.evidence_label.text()
     assert "Windows GPU preference: not set" in page.evidence_label.text()
+    assert not page.prefer_button.isEnabled()  # the game already runs on the NVIDIA GPU
+    assert page.select_pid(9920)  # the browser, on the Intel GPU
+    assert page.prefer_button.isEnabled()
     page.prefer_button.click()
     dialog = page._plan_dialog
     assert "GpuPreference=2;" in dialog.text.toPlainText()
     with qtbot.waitSignal(page.preference_applied):
         dialog.apply_button.click()
-    assert registry.values(HKCU, USER_GPU_PREFERENCES)[exe[4812]] == "GpuPreference=2;"
+    assert registry.values(HKCU, USER_GPU_PREFERENCES)[exe[9920]] == "GpuPreference=2;"
     assert "Restart the program" in page.action_label.text()
     page.undo_button.click()
-    assert exe[4812] not in registry.values(HKCU, USER_GPU_PREFERENCES)
+    assert exe[9920] not in registry.values(HKCU, USER_GPU_PREFERENCES)
     page.shutdown()

@@ -220,9 +220,11 @@ def hybrid_page(qtbot, app_paths, tmp_path, monkeypatch):
     program = tmp_path / "webui"
     program.write_text("#!/bin/sh\n")
     program.chmod(0o755)
-    add_process(proc, 4100, "webui", str(program), maps=data("maps_nvidia_offload.txt"), cmdline=[str(program)])
-    probe = FakeNvidiaProbe(processes=[NvidiaProcess(4100, 0, "graphics", 38.0)],
-                            utilization=[NvidiaUtilization(4100, 0, 41.0, 0.0, 0.0)])
+    # On the integrated GPU, so "Run on the NVIDIA GPU" has something to change (issue 15).
+    add_process(proc, 4100, "webui", str(program), maps=data("maps_mesa_intel.txt"), cmdline=[str(program)],
+                fds={7: ("/dev/dri/renderD128", data("fdinfo_i915_t0.txt"))})
+    probe = FakeNvidiaProbe(processes=[NvidiaProcess(4200, 0, "graphics", 38.0)],
+                            utilization=[NvidiaUtilization(4200, 0, 41.0, 0.0, 0.0)])
     service = HybridService(platform="linux", sysfs_root=root, proc_root=proc,
                             nvidia_factory=lambda: (probe, None),
                             runner=FakeRunner({("prime-select", "query"): (0, "on-demand\n")}),

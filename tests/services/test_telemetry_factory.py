@@ -18,7 +18,8 @@ def test_demo_hub_backfills_samples_records_and_alerts(app_paths):
     try:
         first = hub.tick()  # backfill + first live reading, on this thread
         assert first.status.state == DeviceState.OK
-        assert len(hub.history) > 2 * 3600  # hours of history before the first live reading
+        span = hub.history.time_range()
+        assert span[1] - span[0] > 2 * 3600  # hours of history before the first live reading
         assert [g.name for g in hub.devices] == ["NVIDIA GeForce RTX 4090", "NVIDIA GeForce RTX 3090"]
         assert hub.alerts is not None and hub.recorder is not None
         assert hub.history.seconds_in_reason(1)["sw_thermal"] > 60  # GPU 1 has been held back by heat
@@ -104,3 +105,24 @@ def test_hub_module_exposes_build_hub_for_the_app():
     from services.telemetry import hub
 
     assert callable(hub.build_hub)
+
+
+def test_demo_prehistory_is_coarse_before_the_last_half_hour_and_has_no_drawn_gaps():
+    import time as _time
+
+    from services.telemetry import downsample
+    from services.telemetry.factory import DEMO_FINE_S, _demo_prehistory
+    from services.telemetry.simulated import SimulatedSource
+
+    start = _time.time() - 7200
+    source = SimulatedSource(seed=0, gpus=1, start_wall=start)
+    source.open()
+    snaps = _demo_prehistory(source, start, 1.0)
+    t = [s.t for s in snaps]
+    assert t == sorted(t) and t[0] == start
+    assert len(snaps) < 7200 / 2  # far fewer readings than one a second
+    assert t[-1] - t[-2] == 1.0 and t[-1] >= _time.time() - 2  # fine at the end
+    import numpy as np
+
+    assert downsample.gap_positions(np.array(t)).size == 0
+    assert sum(1 for x in t if x >= t[-1] - DEMO_FINE_S + 2) >= DEMO_FINE_S - 5
