@@ -7,6 +7,8 @@ at once: no timers, no threads.
 """
 from __future__ import annotations
 
+import html
+
 from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (
@@ -572,10 +574,9 @@ class PsuPage(QWidget):
                 continue
             watts = sum(s.watts for s in parts)
             name = parts[0].label if len(parts) == 1 else self.tr("{n} GPUs").format(n=len(parts))
-            name = name.replace(" ", "&nbsp;")
-            legend.append(f"<span style='color:{SEGMENT_COLOURS[key]}'>&#9632;</span>&nbsp;{name}&nbsp;{watts:.0f}&nbsp;W")
-        legend.append("<b>&#9475;</b>&nbsp;" + psu_text.replace(" ", "&nbsp;"))
-        legend.append("<span style='color:#c0392b'><b>&#9478;</b></span>&nbsp;" + spike_text.replace(" ", "&nbsp;"))
+            legend.append(f"<span style='color:{SEGMENT_COLOURS[key]}'>&#9632;</span>&nbsp;{_unbroken(name)}&nbsp;{watts:.0f}&nbsp;W")
+        legend.append("<b>&#9475;</b>&nbsp;" + _unbroken(psu_text))
+        legend.append("<span style='color:#c0392b'><b>&#9478;</b></span>&nbsp;" + _unbroken(spike_text))
         self.legend_label.setText(" &nbsp; ".join(legend))
         why_heading = self.tr("Why {w} W").format(w=r.recommended_psu_w)
         why = [f"<b>{why_heading}</b>", render(r.reason_text())]
@@ -1058,3 +1059,9 @@ class PsuPage(QWidget):
 
     def _on_remove_button_clicked(self) -> None:
         self.remove_gpu(self.gpu_list.currentRow())
+
+
+def _unbroken(text: str) -> str:
+    """One legend entry that never wraps inside itself: no-break spaces, and a word joiner
+    between characters, since Chinese text may otherwise break between any two of them."""
+    return "\u2060".join("&nbsp;" if c == " " else html.escape(c) for c in text)
