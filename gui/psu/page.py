@@ -1063,5 +1063,10 @@ class PsuPage(QWidget):
 
 def _unbroken(text: str) -> str:
     """One legend entry that never wraps inside itself: no-break spaces, and a word joiner
-    between characters, since Chinese text may otherwise break between any two of them."""
-    return "\u2060".join("&nbsp;" if c == " " else html.escape(c) for c in text)
+    beside each non-ASCII character, since Chinese may otherwise break between any two."""
+    out: list[str] = []
+    for i, c in enumerate(text):
+        if i and (ord(c) > 127 or ord(text[i - 1]) > 127):
+            out.append("\u2060")
+        out.append("&nbsp;" if c == " " else html.escape(c))
+    return "".join(out)
