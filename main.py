@@ -158,6 +158,24 @@ def quiet_closed_pipe() -> None:
         pass
 
 
+def run_command(args: argparse.Namespace) -> int:
+    """One headless command, with bad usage, Ctrl-C and a closed pipe handled alike."""
+    module = load_command(args.command)
+    try:
+        check_path_options(args)
+        apply_app_demo(args, module)
+        code = module.run(args)
+        sys.stdout.flush()
+        return code
+    except UsageError as exc:
+        return fail(str(exc), EXIT_USAGE)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        quiet_closed_pipe()
+        return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ensure_std_streams()
     configure_output()  # piped output on a Windows code page (1252, 936) degrades instead of raising
@@ -167,24 +185,21 @@ def main(argv: list[str] | None = None) -> int:
     if getattr(args, "unavailable", None):
         return fail(args.unavailable, 1)
     if getattr(args, "command", None):
-        if args.lang:  # "--lang zh_CN psu ...": the command speaks that language this run
-            from services.i18n import LANGUAGE_OVERRIDE_ENV
+        if not args.lang:
+            return run_command(args)
+        # "--lang zh_CN psu ...": the command speaks that language this run (and only this
+        # run: main() is also called in-process, by the tests and the self-test).
+        from services.i18n import LANGUAGE_OVERRIDE_ENV
 
-            os.environ[LANGUAGE_OVERRIDE_ENV] = args.lang
-        module = load_command(args.command)
+        before = os.environ.get(LANGUAGE_OVERRIDE_ENV)
+        os.environ[LANGUAGE_OVERRIDE_ENV] = args.lang
         try:
-            check_path_options(args)
-            apply_app_demo(args, module)
-            code = module.run(args)
-            sys.stdout.flush()
-            return code
-        except UsageError as exc:
-            return fail(str(exc), EXIT_USAGE)
-        except KeyboardInterrupt:
-            return 130
-        except BrokenPipeError:
-            quiet_closed_pipe()
-            return 0
+            return run_command(args)
+        finally:
+            if before is None:
+                os.environ.pop(LANGUAGE_OVERRIDE_ENV, None)
+            else:
+                os.environ[LANGUAGE_OVERRIDE_ENV] = before
     try:
         check_path_options(args)
     except UsageError as exc:

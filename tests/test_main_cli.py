@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -120,3 +121,15 @@ def test_a_command_whose_package_is_missing_does_not_break_the_others(monkeypatc
     assert main.main(["exporter", "--demo"]) == 1
     assert "prometheus_client" in capsys.readouterr().err
     assert main.main(["fit", "--params-b", "7", "--json"]) == 0
+
+
+def test_lang_before_a_command_does_not_outlive_the_call(capsys, monkeypatch):
+    import main
+    from services.i18n import LANGUAGE_OVERRIDE_ENV
+
+    monkeypatch.delenv(LANGUAGE_OVERRIDE_ENV, raising=False)
+    assert main.main(["--lang", "zh_CN", "psu", "--gpu", "4090"]) == 0
+    assert "推荐" in capsys.readouterr().out
+    assert LANGUAGE_OVERRIDE_ENV not in os.environ  # the next in-process call speaks its own language
+    assert main.main(["psu", "--gpu", "4090"]) == 0
+    assert "Recommended" in capsys.readouterr().out
