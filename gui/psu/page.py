@@ -729,7 +729,7 @@ class PsuPage(QWidget):
         model = self.model_combo.currentData()
         self.params_spin.setEnabled(model is None)
         try:
-            # the model-fit service when this build has it; the parameter-count rule otherwise
+            # the model-fit service; the parameter-count rule when it cannot size this request
             workload = estimate_with_modelfit(model, None if model else params_b, dtype, task)
         except ValueError as exc:
             if model:

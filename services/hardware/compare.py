@@ -13,6 +13,9 @@ from typing import Callable, Sequence
 
 from services.hardware.catalog import Gpu
 from services.i18n import Msg, translate
+from services.modelfit.catalogue import default_catalogue
+from services.modelfit.estimate import FitRequest, estimate
+from services.modelfit.sources import load_model
 
 GIB = 1024**3
 
@@ -68,40 +71,21 @@ def estimate_from_params(params_b: float, dtype: str = "bf16", task: Task = Task
 _MODELFIT_WEIGHTS = {"fp32": "fp32", "bf16": "bf16", "fp16": "fp16", "fp8": "fp8", "int8": "int8", "int4": "nf4"}
 
 
-def modelfit_available() -> bool:
-    try:
-        import services.modelfit.estimate  # noqa: F401
-        import services.modelfit.sources  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 def modelfit_model_names() -> list[str]:
-    """Models the model-fit tool knows by name ([] when that tool is not part of this build)."""
-    if not modelfit_available():
-        return []
+    """Models the model-fit tool knows by name."""
     try:
-        from services.modelfit.catalogue import default_catalogue
-
         return [entry.name for entry in default_catalogue().entries]
     except Exception:  # noqa: BLE001 - a broken catalogue only costs us the shortcut list
         return []
 
 
 def estimate_with_modelfit(model: str | None, params_b: float | None, dtype: str = "bf16",
-                           task: Task = Task.INFERENCE, seq: int = 4096) -> Workload | None:
+                           task: Task = Task.INFERENCE, seq: int = 4096) -> Workload:
     """Memory need from the model-fit service (weights, KV cache, activations, optimizer...).
 
-    Returns None when that service is not part of this build, so callers fall back on
-    ``estimate_from_params``. A model the service cannot resolve raises ``ValueError``
-    with its message, because the user named it and should hear why.
+    A model the service cannot resolve raises ``ValueError`` with its message,
+    because the user named it and should hear why.
     """
-    if not modelfit_available():
-        return None
-    from services.modelfit.estimate import FitRequest, estimate
-    from services.modelfit.sources import load_model
-
     weights = _MODELFIT_WEIGHTS.get(dtype, dtype)
     if task is Task.INFERENCE:
         request = FitRequest(task="inference", weights=weights, seq=seq)
