@@ -25,7 +25,7 @@ class TaskSignals(QObject):
     failed = Signal(str)
     line = Signal(str)
 
-    def __init__(self, page: Any, on_done: Callable[[Any], None], on_line: Callable[[str], None] | None) -> None:
+    def __init__(self, page: TaskOwner, on_done: Callable[[Any], None], on_line: Callable[[str], None] | None) -> None:
         super().__init__(page)
         self._page = page
         self._on_done = on_done

@@ -127,7 +127,7 @@ def _weights(task: Task) -> tuple[float, float]:
 
 
 def rank_cards(gpus: Sequence[Gpu], workload: Workload | None, budget_usd: float | None = None,
-               prices: dict[str, float] | None = None, include_used: bool = True) -> list[RankedCard]:
+               prices: dict[str, float] | None = None) -> list[RankedCard]:
     """Add-in cards, the ones whose memory holds the work first.
 
     Within "fits" and "too small", priced cards come by value (dense BF16 TFLOPS and

@@ -40,9 +40,6 @@ class DemoNvml:
     def nvmlInitWithFlags(self, flags: int) -> None:
         pass
 
-    def nvmlInit(self) -> None:
-        pass
-
     def nvmlShutdown(self) -> None:
         pass
 

@@ -319,9 +319,6 @@ class StepExecutor:
         self.command_timeout = command_timeout
 
     # -- what would run ------------------------------------------------------------------
-    def full_commands(self, step: Step) -> list[Argv]:
-        return [elevate(c, self.elevation) if step.needs_root else tuple(c) for c in step.commands]
-
     def describe(self, step: Step, undo: bool = False, plan: Plan | None = None, tr: Translator | None = None) -> list[str]:
         """Every action, in order, as lines a person can read and paste. ``tr``
         translates the '#' comment lines (the commands themselves stay as they are)."""

@@ -31,12 +31,6 @@ def ubuntu_listed_branches(inputs: PlanInputs, module: str) -> list[str]:
     return out
 
 
-def ubuntu_open_branch(inputs: PlanInputs) -> str | None:
-    """The newest desktop -open branch `ubuntu-drivers list` offers (kept for callers)."""
-    branches = ubuntu_listed_branches(inputs, "open")
-    return max(branches, key=int) if branches else None
-
-
 def ubuntu_branch(os: OsInfo, inputs: PlanInputs, rules: Rules, gen: Generation) -> tuple[str | None, str]:
     """(branch, where the list came from): the newest branch in this release's archive
     that runs the card. Newest, so the PyTorch build can be the newest too; the rules'
