@@ -49,8 +49,6 @@ from services.hardware.compare import (
     cheapest_fitting,
     compare_specs,
     estimate_from_params,
-    estimate_with_modelfit,
-    modelfit_model_names,
     rank_cards,
 )
 from services.hardware.psu import (
@@ -65,6 +63,7 @@ from services.hardware.psu import (
     calculate,
 )
 from services.hardware.report import cloud_provider_text, gpu_pick_text
+from services.modelfit.workload import estimate_with_modelfit, modelfit_model_names
 
 SEVERITY_COLOURS = {Severity.INFO: "#4e79a7", Severity.WARNING: "#d18b00", Severity.PROBLEM: "#c0392b"}
 VERDICT_COLOURS = {Verdict.OK: "#2e8b57", Verdict.TIGHT: "#d18b00", Verdict.INSUFFICIENT: "#c0392b"}

@@ -144,8 +144,9 @@ def run(args: argparse.Namespace) -> int:
     from services.hardware import money
     from services.hardware.catalog import CatalogError, load_catalog
     from services.hardware.compare import (
-        Task, cheapest_fitting, compare_specs, estimate_with_modelfit, rank_cards,
+        Task, cheapest_fitting, compare_specs, rank_cards,
     )
+    from services.modelfit.workload import estimate_with_modelfit
     from services.hardware.psu import Build, BuildError, PsuStandard, Usage, buy_vs_rent_per_card, calculate
     from services.hardware.report import (
         cloud_source_text, gpu_pick_text, render_buy_vs_rent, render_ranking, render_result, render_specs,

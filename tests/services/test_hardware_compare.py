@@ -1,10 +1,8 @@
 """Card ranking: fit first, dense tensor throughput and bandwidth per dollar, never sparse figures."""
 from __future__ import annotations
 
-
 import pytest
 
-from services.hardware import compare
 from services.hardware.catalog import load_catalog
 from services.hardware.compare import Task, cheapest_fitting, compare_specs, estimate_from_params, rank_cards
 
@@ -81,29 +79,3 @@ def test_side_by_side_rows(catalog):
     assert len(compare_specs([catalog.gpu("rtx-4090")] * 5)[0].values) == 3  # at most three cards
 
 
-def test_modelfit_adapter_maps_tasks_to_requests(monkeypatch):
-    """The adapter's side of the contract: the real model-fit service, its requests recorded."""
-    seen = []
-    real_estimate = compare.estimate
-
-    def recording_estimate(arch, request):
-        seen.append(request)
-        return real_estimate(arch, request)
-
-    monkeypatch.setattr(compare, "estimate", recording_estimate)
-    work = compare.estimate_with_modelfit(None, 8, "int4", Task.LORA, seq=2048)
-    assert work.vram_needed_gib > 0
-    assert (seen[-1].task, seen[-1].method, seen[-1].weights, seen[-1].seq) == ("train", "qlora", "nf4", 2048)
-    compare.estimate_with_modelfit(None, 8, "bf16", Task.INFERENCE)
-    assert seen[-1].task == "inference"
-    compare.estimate_with_modelfit(None, 8, "bf16", Task.FULL_TRAINING)
-    assert seen[-1].method == "full"
-    with pytest.raises(ValueError, match="nope"):
-        compare.estimate_with_modelfit("nope-not-a-model", None)
-
-
-def test_modelfit_service_estimate():
-    work = compare.estimate_with_modelfit(None, 8, "bf16", Task.INFERENCE)
-    assert work is not None
-    # the full estimate includes KV cache and context, so it is at least the weights
-    assert work.vram_needed_gib >= 8e9 * 2 / 2**30
