@@ -1,7 +1,7 @@
 """Pieces the setup tabs share: the monospace font and the finding/diagnosis card."""
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication

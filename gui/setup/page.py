@@ -9,7 +9,8 @@ from __future__ import annotations
 import platform
 import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from PySide6.QtCore import QCoreApplication, Qt, QThreadPool, Signal
 from PySide6.QtCore import QUrl

@@ -1,7 +1,8 @@
 """Slow work (probes, steps) off the GUI thread for the setup page, one piece at a time."""
 from __future__ import annotations
 
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
+from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QRunnable, Signal
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 import platform
 import sys
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
+from collections.abc import Callable, Sequence
 
 from services.hardware.catalog import Cpu, Gpu, find_cpu, find_gpu
 from services.nvml_devices import list_devices

@@ -8,7 +8,7 @@ method against public measured points.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Mapping
+from collections.abc import Mapping
 
 from services.i18n import Msg, translate
 from services.modelfit.arch import EMBED, HEAD, LINEAR, OTHER, ModelArch

@@ -11,7 +11,8 @@ import shlex
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
+from collections.abc import Sequence
 
 from services.nvml_devices import list_devices
 from services.setup.system import CommandResult, Runner, SystemRoot
