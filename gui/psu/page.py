@@ -14,14 +14,12 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
     QFrame,
-    QGridLayout,
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QListWidgetItem,
     QScrollArea,
-    QSizePolicy,
     QSpinBox,
     QTableWidget,
     QTableWidgetItem,
@@ -32,8 +30,9 @@ from PySide6.QtWidgets import (
 
 from gui.context import AppContext
 from gui.i18n import render
+from gui.psu.results import ResultPanel
 from gui.psu.inputs import GpuPickerBox, PartsBox, PsuBox, RentBox
-from gui.psu.widgets import SEGMENT_COLOURS, FigureCard, Segment, WattBar, card_combo
+from gui.psu.widgets import SEGMENT_COLOURS, Segment, card_combo
 from services.hardware import detect, money
 from services.hardware.catalog import (
     Catalog,
@@ -201,46 +200,9 @@ class PsuPage(QWidget):
         right = QWidget()
         rl = QVBoxLayout(right)
         rl.setContentsMargins(8, 0, 0, 0)
-        self.figures = QGridLayout()
-        self.sustained_card = FigureCard(self.tr("Sustained load"), right)
-        self.recommended_card = FigureCard(self.tr("Recommended PSU"), right)
-        self.peak_card = FigureCard(self.tr("GPU spikes (10 ms)"), right)
-        self.wall_card = FigureCard(self.tr("From the wall"), right)
-        self._figure_cards = (self.sustained_card, self.recommended_card, self.peak_card, self.wall_card)
-        for card in self._figure_cards:
-            card.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self._figure_columns = 0
-        self._reflow_figures(4)
-        rl.addLayout(self.figures)
-        self.verdict_label = QLabel("", right)
-        self.verdict_label.setWordWrap(True)
-        rl.addWidget(self.verdict_label)
-        watts_heading = self.tr("Where the watts go")
-        rl.addWidget(QLabel(f"<b>{watts_heading}</b>"))
-        self.watt_bar = WattBar(right)
-        rl.addWidget(self.watt_bar)
-        self.legend_label = QLabel("", right)
-        self.legend_label.setWordWrap(True)
-        self.legend_label.setTextFormat(Qt.TextFormat.RichText)
-        rl.addWidget(self.legend_label)
-        details = QHBoxLayout()
-        self.why_label = QLabel("", right)
-        self.plan_label = QLabel("", right)
-        for label in (self.why_label, self.plan_label):
-            label.setWordWrap(True)
-            label.setTextFormat(Qt.TextFormat.RichText)
-            label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-            frame = QFrame(right)
-            frame.setProperty("card", True)
-            frame_layout = QVBoxLayout(frame)
-            frame_layout.setContentsMargins(10, 6, 10, 6)
-            frame_layout.addWidget(label)
-            frame.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-            details.addWidget(frame, 1)
-        rl.addLayout(details)
-        self.warnings_box = QVBoxLayout()
-        self.warnings_box.setSpacing(4)
-        rl.addLayout(self.warnings_box)
+        self.results = ResultPanel(right)
+        rl.addWidget(self.results)
+        self._adopt(self.results, 'figures', 'sustained_card', 'recommended_card', 'peak_card', 'wall_card', 'verdict_label', 'watt_bar', 'legend_label', 'why_label', 'plan_label', 'warnings_box')
         self.warning_labels: list[QLabel] = []
 
         rent_box = RentBox(self._cur.symbol, right)
@@ -370,16 +332,7 @@ class PsuPage(QWidget):
             self.tr("BF16 TFLOPS per {amount}").format(amount=per), self.tr("GB/s per {amount}").format(amount=per)])
 
     def _reflow_figures(self, columns: int) -> None:
-        """Four figure cards in one row, or two rows of two where the page is narrow."""
-        if columns == self._figure_columns:
-            return
-        self._figure_columns = columns
-        for card in self._figure_cards:
-            self.figures.removeWidget(card)
-        for i, card in enumerate(self._figure_cards):
-            self.figures.addWidget(card, i // columns, i % columns)
-        for column in range(4):
-            self.figures.setColumnStretch(column, 1 if column < columns else 0)
+        self.results.reflow_figures(columns)
 
     def resizeEvent(self, event) -> None:  # noqa: N802
         super().resizeEvent(event)
