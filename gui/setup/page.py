@@ -16,16 +16,16 @@ from PySide6.QtCore import QCoreApplication, Qt, QThreadPool, Signal
 from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices, QGuiApplication
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QFileDialog, QFrame, QHBoxLayout, QLabel, QListWidget, QListWidgetItem,
-    QMessageBox, QPlainTextEdit, QPushButton, QScrollArea, QSplitter, QTabWidget, QVBoxLayout, QWidget,
+    QFileDialog, QHBoxLayout, QLabel, QListWidgetItem,
+    QMessageBox, QTabWidget, QVBoxLayout, QWidget,
 )
 
 from gui.context import AppContext
 from gui.i18n import render
-from gui.setup.cards import SEVERITY_COLORS, mono_font
 from gui.setup.doctor_tab import DoctorTab
 from gui.setup.tasks import Task, TaskSignals
 from gui.setup.troubleshoot_tab import TroubleshootTab
+from gui.setup.wizard_tab import WizardTab
 from services.setup.doctor import DoctorReport, run_doctor
 from services.setup.executor import ProgressStore, StepExecutor, StepOutcome, default_elevation, step_states
 from services.setup.fmt import command_line
@@ -162,173 +162,35 @@ class SetupPage(QWidget):
         outer.addWidget(self.tabs, 1)
 
     def _build_wizard(self) -> QWidget:
-        page = QWidget()
-        lay = QVBoxLayout(page)
-        lay.addLayout(self._build_target_bar())
-        self.plan_summary = QLabel(self.tr("The plan appears after the checks."))
-        self.plan_summary.setWordWrap(True)
-        self.plan_summary.setObjectName("cardTitle")
-        lay.addWidget(self.plan_summary)
-        self.plan_notes = QLabel("")
-        self.plan_notes.setWordWrap(True)
-        lay.addWidget(self.plan_notes)
-        split = QSplitter(Qt.Orientation.Horizontal)
-        split.setChildrenCollapsible(False)
-        self.step_list = QListWidget()
-        self.step_list.setObjectName("steps")
-        self.step_list.setWordWrap(True)
-        self.step_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.step_list.setMinimumWidth(200)
-        self.step_list.setMaximumWidth(340)
-        self.step_list.currentRowChanged.connect(self._on_step_row_changed)
-        split.addWidget(self.step_list)
-        detail = QWidget()
-        d = QVBoxLayout(detail)
-        d.setContentsMargins(8, 0, 4, 0)
-        self.step_title = QLabel("")
-        self.step_title.setObjectName("cardTitle")
-        self.step_title.setWordWrap(True)
-        d.addWidget(self.step_title)
-        self.step_flags = QLabel("")
-        self.step_flags.setProperty("role", "muted")
-        self.step_flags.setWordWrap(True)
-        d.addWidget(self.step_flags)
-        self.step_text = QLabel("")
-        self.step_text.setWordWrap(True)
-        self.step_text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.step_text.setOpenExternalLinks(True)
-        d.addWidget(self.step_text)
-        files_row = QHBoxLayout()
-        self.pick_driver_button = QPushButton(self.tr("Choose driver package…"))
-        self.pick_driver_button.clicked.connect(lambda: self._pick_windows_file("driver_package"))
-        self.pick_ddu_button = QPushButton(self.tr("Choose DDU…"))
-        self.pick_ddu_button.clicked.connect(lambda: self._pick_windows_file("ddu_exe"))
-        files_row.addWidget(self.pick_driver_button)
-        files_row.addWidget(self.pick_ddu_button)
-        files_row.addStretch(1)
-        d.addLayout(files_row)
-        changes = QLabel(self.tr("What runs, and every file it writes (full path and contents):"))
-        changes.setWordWrap(True)
-        d.addWidget(changes)
-        self.step_commands = QPlainTextEdit()
-        self.step_commands.setObjectName("commands")
-        self.step_commands.setReadOnly(True)
-        # One command per line: wrapping broke URLs mid-way ("https://" / "download...").
-        self.step_commands.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        self.step_commands.setFont(mono_font())
-        self.step_commands.setMinimumHeight(80)
-        self.step_commands.setMaximumHeight(150)
-        d.addWidget(self.step_commands)
-        undo_label = QLabel(self.tr("Undo (what it restores, from which backup):"))
-        undo_label.setWordWrap(True)
-        d.addWidget(undo_label)
-        self.undo_text = QPlainTextEdit()
-        self.undo_text.setObjectName("commands")
-        self.undo_text.setReadOnly(True)
-        self.undo_text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        self.undo_text.setFont(mono_font())
-        self.undo_text.setMinimumHeight(50)
-        self.undo_text.setMaximumHeight(80)
-        d.addWidget(self.undo_text)
-        self.run_button = QPushButton(self.tr("Run"))
-        self.run_button.setProperty("primary", True)
-        self.run_button.clicked.connect(self._on_run_clicked)
-        self.dry_run_check = QCheckBox(self.tr("Dry run"))
-        self.dry_run_check.setToolTip(self.tr("Show every action without changing anything (run and undo)"))
-        self.dry_run_check.toggled.connect(lambda _on: self._show_step(self._current_step()))
-        self.skip_button = QPushButton(self.tr("Skip"))
-        self.skip_button.clicked.connect(self._on_skip_clicked)
-        self.done_button = QPushButton(self.tr("Mark done"))
-        self.done_button.clicked.connect(self._on_mark_done_clicked)
-        self.copy_button = QPushButton(self.tr("Copy commands"))
-        self.copy_button.clicked.connect(self._on_copy_clicked)
-        self.check_step_button = QPushButton(self.tr("Check"))
-        self.check_step_button.clicked.connect(self._on_check_step_clicked)
-        self.undo_button = QPushButton(self.tr("Undo"))
-        self.undo_button.clicked.connect(self._on_undo_clicked)
-        # Two rows: one row of seven buttons does not fit a 1024 px window in Chinese.
-        for group in ((self.run_button, self.dry_run_check, self.undo_button, self.check_step_button),
-                      (self.skip_button, self.done_button, self.copy_button)):
-            row = QHBoxLayout()
-            for w in group:
-                row.addWidget(w)
-            row.addStretch(1)
-            d.addLayout(row)
-        self.step_output = QPlainTextEdit()
-        self.step_output.setReadOnly(True)
-        self.step_output.setFont(mono_font())
-        self.step_output.setMinimumHeight(70)
-        self.step_output.setPlaceholderText(self.tr("What ran and what it printed appears here."))
-        d.addWidget(self.step_output, 1)
-        # The detail scrolls as a whole in a small window instead of squeezing its parts.
-        detail_area = QScrollArea()
-        detail_area.setWidgetResizable(True)
-        detail_area.setFrameShape(QFrame.Shape.NoFrame)
-        detail_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        detail.setMinimumHeight(480)
-        detail_area.setWidget(detail)
-        split.addWidget(detail_area)
-        split.setStretchFactor(1, 1)
-        lay.addWidget(split, 1)
-        self._windows_options: dict[str, str] = {}
-        self._show_step(None)
-        return page
-
-    def _build_target_bar(self) -> QVBoxLayout:
-        """This computer (with 'reinstall everything') or another machine (system + card)."""
-        box = QVBoxLayout()
-        row = QHBoxLayout()
-        row.addWidget(QLabel(self.tr("Plan for:")))
-        self.target_combo = QComboBox()
-        self.target_combo.addItem(self.tr("This computer"), "here")
-        self.target_combo.addItem(self.tr("Another machine"), "other")
-        self.target_combo.currentIndexChanged.connect(self._on_target_changed)
-        row.addWidget(self.target_combo)
-        self.full_check = QCheckBox(self.tr("Reinstall everything"))
-        self.full_check.setToolTip(self.tr("Show every step, also those the doctor found not needed (on Windows: the clean reinstall with DDU)"))
-        self.full_check.toggled.connect(self._on_full_toggled)
-        row.addWidget(self.full_check)
-        row.addStretch(1)
-        box.addLayout(row)
-        self.other_box = QWidget()
-        other = QHBoxLayout(self.other_box)
-        other.setContentsMargins(0, 0, 0, 0)
-        other.addWidget(QLabel(self.tr("System:")))
-        self.os_combo = QComboBox()
-        self.os_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.os_combo.setMinimumContentsLength(14)
         self._targets = {t.key: t for t in known_systems()}
-        for t in self._targets.values():
-            self.os_combo.addItem(t.label, t.key)
-        other.addWidget(self.os_combo, 1)
-        other.addWidget(QLabel(self.tr("Card:")))
-        self.card_combo = QComboBox()
-        self.card_combo.setEditable(True)
-        self.card_combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
-        self.card_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.card_combo.setMinimumContentsLength(16)
-        self.card_combo.lineEdit().setPlaceholderText(self.tr("PCI id (10de:2684) or card name"))
-        seen = set()
-        for g in (self.rules.gpu_ids if self.rules else ()):
-            if g.device_id not in seen:
-                seen.add(g.device_id)
-                self.card_combo.addItem(f"{g.name} (10de:{g.device_id})", g.device_id)
-        self.card_combo.setCurrentIndex(-1)
-        other.addWidget(self.card_combo, 1)
-        self.plan_other_button = QPushButton(self.tr("Show the plan"))
+        tab = WizardTab(self._targets.values(), self.rules.gpu_ids if self.rules else ())
+        self.wizard_tab = tab
+        # The tab's controls under the page's names (the page wires, fills and tests read them).
+        for name in ('card_combo', 'check_step_button', 'copy_button', 'done_button', 'dry_run_check', 'full_check',
+                     'os_combo', 'other_box', 'pick_ddu_button', 'pick_driver_button', 'plan_notes',
+                     'plan_other_button', 'plan_summary', 'run_button', 'skip_button', 'step_commands', 'step_flags',
+                     'step_list', 'step_output', 'step_text', 'step_title', 'target_combo', 'target_error',
+                     'undo_button', 'undo_text'):
+            setattr(self, name, getattr(tab, name))
+        self.step_list.currentRowChanged.connect(self._on_step_row_changed)
+        self.pick_driver_button.clicked.connect(lambda: self._pick_windows_file("driver_package"))
+        self.pick_ddu_button.clicked.connect(lambda: self._pick_windows_file("ddu_exe"))
+        self.run_button.clicked.connect(self._on_run_clicked)
+        self.dry_run_check.toggled.connect(lambda _on: self._show_step(self._current_step()))
+        self.skip_button.clicked.connect(self._on_skip_clicked)
+        self.done_button.clicked.connect(self._on_mark_done_clicked)
+        self.copy_button.clicked.connect(self._on_copy_clicked)
+        self.check_step_button.clicked.connect(self._on_check_step_clicked)
+        self.undo_button.clicked.connect(self._on_undo_clicked)
+        self.target_combo.currentIndexChanged.connect(self._on_target_changed)
+        self.full_check.toggled.connect(self._on_full_toggled)
         self.plan_other_button.clicked.connect(lambda: self.plan_other_machine())
-        other.addWidget(self.plan_other_button)
-        self.other_box.setVisible(False)
-        box.addWidget(self.other_box)
-        self.target_error = QLabel("")
-        self.target_error.setWordWrap(True)
-        self.target_error.setStyleSheet(f"color: {SEVERITY_COLORS['error']};")
-        self.target_error.setVisible(False)
-        box.addWidget(self.target_error)
         self._preview = False  # the plan shown is for another machine: nothing runs here
         self._preview_executor: StepExecutor | None = None
         self._skipped: dict[str, SkippedStep] = {}
-        return box
+        self._windows_options: dict[str, str] = {}
+        self._show_step(None)
+        return tab
 
     # ---- environments --------------------------------------------------------------------------
     def select_python(self, path: str) -> None:
