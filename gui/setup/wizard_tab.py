@@ -4,7 +4,8 @@ Only the controls; the page fills them and runs the steps.
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
