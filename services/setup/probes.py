@@ -9,10 +9,10 @@ import os
 import re
 import shlex
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from collections.abc import Sequence
 
 from services.nvml_devices import list_devices
 from services.setup.system import CommandResult, Runner, SystemRoot
