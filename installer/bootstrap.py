@@ -50,7 +50,7 @@ def ensure_venv(requirements: str) -> Path:
 
 
 def main(argv: list[str]) -> int:
-    if sys.version_info < (3, 10):
+    if sys.version_info < (3, 10):  # noqa: UP036 - this runs on whatever Python the user has
         print("GPU Assistant needs Python 3.10 or newer.", file=sys.stderr)
         return 2
     if len(argv) < 2 or argv[1] not in ("app", "test"):

@@ -12,25 +12,59 @@ import html
 from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (
-    QAbstractItemView, QComboBox, QCompleter, QDoubleSpinBox, QFormLayout, QFrame, QGridLayout, QGroupBox,
-    QHBoxLayout, QHeaderView, QLabel, QListWidget, QListWidgetItem, QPushButton, QScrollArea, QSizePolicy,
-    QSpinBox, QTableWidget, QTableWidgetItem, QTabWidget, QVBoxLayout, QWidget,
+    QAbstractItemView,
+    QComboBox,
+    QDoubleSpinBox,
+    QFrame,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QListWidgetItem,
+    QScrollArea,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
 )
 
 from gui.context import AppContext
 from gui.i18n import render
-from gui.psu.widgets import SEGMENT_COLOURS, FigureCard, Segment, WattBar
+from gui.psu.results import ResultPanel
+from gui.psu.inputs import GpuPickerBox, PartsBox, PsuBox, RentBox
+from gui.psu.widgets import SEGMENT_COLOURS, Segment, card_combo
 from services.hardware import detect, money
 from services.hardware.catalog import (
-    Catalog, CatalogError, Gpu, find_gpu_for_build, load_catalog, suggest_cpus, suggest_gpus,
+    Catalog,
+    CatalogError,
+    Gpu,
+    find_gpu_for_build,
+    load_catalog,
+    suggest_cpus,
+    suggest_gpus,
 )
 from services.hardware.compare import (
-    Task, cheapest_fitting, compare_specs, estimate_from_params, estimate_with_modelfit, modelfit_model_names, rank_cards,
+    Task,
+    cheapest_fitting,
+    compare_specs,
+    estimate_from_params,
+    rank_cards,
 )
 from services.hardware.psu import (
-    EFFICIENCY_LEVELS, Build, BuildError, PsuStandard, Result, Severity, Usage, Verdict, buy_vs_rent_per_card, calculate,
+    Build,
+    BuildError,
+    PsuStandard,
+    Result,
+    Severity,
+    Usage,
+    Verdict,
+    buy_vs_rent_per_card,
+    calculate,
 )
 from services.hardware.report import cloud_provider_text, gpu_pick_text
+from services.modelfit.workload import estimate_with_modelfit, modelfit_model_names
 
 SEVERITY_COLOURS = {Severity.INFO: "#4e79a7", Severity.WARNING: "#d18b00", Severity.PROBLEM: "#c0392b"}
 VERDICT_COLOURS = {Verdict.OK: "#2e8b57", Verdict.TIGHT: "#d18b00", Verdict.INSUFFICIENT: "#c0392b"}
@@ -44,23 +78,6 @@ def _scrolled(widget: QWidget) -> QScrollArea:
     area.setFrameShape(QFrame.Shape.NoFrame)
     area.setWidget(widget)
     return area
-
-
-def _card_combo(gpus: tuple[Gpu, ...], parent: QWidget, with_none: str | None = None) -> QComboBox:
-    """An editable combo over the catalogue; typing filters by any part of the name."""
-    combo = QComboBox(parent)
-    combo.setEditable(True)
-    combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
-    if with_none is not None:
-        combo.addItem(with_none, None)
-    for gpu in gpus:
-        combo.addItem(gpu.name, gpu.key)
-    completer = combo.completer()
-    completer.setFilterMode(Qt.MatchFlag.MatchContains)
-    completer.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
-    combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-    combo.setMinimumContentsLength(18)
-    return combo
 
 
 class PsuPage(QWidget):
@@ -134,6 +151,11 @@ class PsuPage(QWidget):
 
     # ---- Layout
 
+    def _adopt(self, box: QWidget, *names: str) -> None:
+        """The box's controls under the page's names (the page wires and reads them)."""
+        for name in names:
+            setattr(self, name, getattr(box, name))
+
     def _make_build_tab(self, price_per_kwh: float) -> QWidget:
         tab = QWidget()
         row = QHBoxLayout(tab)
@@ -144,114 +166,26 @@ class PsuPage(QWidget):
         cat = self.catalog
         assert cat is not None
 
-        gpu_box = QGroupBox(self.tr("Graphics cards"), left)
-        gpu_layout = QVBoxLayout(gpu_box)
-        self.gpu_list = QListWidget(gpu_box)
-        self.gpu_list.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.gpu_list.setMaximumHeight(84)
-        gpu_layout.addWidget(self.gpu_list)
-        add_row = QHBoxLayout()
-        self.gpu_combo = _card_combo(cat.gpus, gpu_box)
-        self.gpu_combo.setCurrentIndex(-1)
-        self.gpu_combo.lineEdit().setPlaceholderText(self.tr("Type a card, e.g. 4090 or 4060 laptop"))
+        gpu_box = GpuPickerBox(cat.gpus, left)
+        self._adopt(gpu_box, 'add_button', 'detect_button', 'detected_label', 'gpu_combo', 'gpu_list', 'remove_button')
         self.gpu_combo.lineEdit().returnPressed.connect(self._on_add_button_clicked)
-        self.add_button = QPushButton(self.tr("Add"), gpu_box)
-        self.add_button.setProperty("primary", True)
-        self.remove_button = QPushButton(self.tr("Remove"), gpu_box)
-        add_row.addWidget(self.gpu_combo, 1)
-        add_row.addWidget(self.add_button)
-        add_row.addWidget(self.remove_button)
-        gpu_layout.addLayout(add_row)
-        detect_row = QHBoxLayout()
-        self.detected_label = QLabel("", gpu_box)
-        self.detected_label.setWordWrap(True)
-        self.detected_label.setProperty("role", "muted")
-        self.detect_button = QPushButton(self.tr("Use this PC"), gpu_box)
-        self.detect_button.setToolTip(self.tr("Replace the cards and CPU with the ones found in this computer"))
         self.detect_button.clicked.connect(self._on_detect_button_clicked)
-        detect_row.addWidget(self.detected_label, 1)
-        detect_row.addWidget(self.detect_button, 0, Qt.AlignmentFlag.AlignTop)
-        gpu_layout.addLayout(detect_row)
         self.add_button.clicked.connect(self._on_add_button_clicked)
         self.remove_button.clicked.connect(self._on_remove_button_clicked)
         left_layout.addWidget(gpu_box)
 
-        parts_box = QGroupBox(self.tr("CPU and other parts"), left)
-        parts = QGridLayout(parts_box)
-        self.cpu_combo = QComboBox(parts_box)
-        self.cpu_combo.setEditable(True)
-        self.cpu_combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
-        self.cpu_combo.addItem(self.tr("(no CPU)"), None)
-        for cpu in cat.cpus:
-            self.cpu_combo.addItem(cpu.name, cpu.name)
-        self.cpu_combo.completer().setFilterMode(Qt.MatchFlag.MatchContains)
-        self.cpu_combo.setMinimumContentsLength(16)
-        self.cpu_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        parts.addWidget(QLabel(self.tr("CPU")), 0, 0)
-        parts.addWidget(self.cpu_combo, 0, 1, 1, 3)
-        self.spins: dict[str, QSpinBox] = {}
-        specs = [
-            ("ram_sticks", self.tr("RAM sticks"), 2, 16), ("nvme", self.tr("NVMe SSDs"), 1, 16),
-            ("sata_ssd", self.tr("SATA SSDs"), 0, 24), ("hdd", self.tr("Hard disks"), 0, 60),
-            ("fans", self.tr("Case fans"), 3, 30), ("aio_pumps", self.tr("AIO pumps"), 0, 4),
-            ("argb_channels", self.tr("ARGB channels"), 0, 16), ("usb_devices", self.tr("USB devices"), 2, 20),
-        ]
-        for i, (key, label, default, limit) in enumerate(specs):
-            spin = QSpinBox(parts_box)
-            spin.setRange(0, limit)
-            spin.setValue(default)
+        parts_box = PartsBox(cat.cpus, left)
+        self._adopt(parts_box, 'cpu_combo', 'spins')
+        for spin in self.spins.values():
             spin.valueChanged.connect(self.recompute)
-            self.spins[key] = spin
-            r, c = 1 + i // 2, (i % 2) * 2
-            parts.addWidget(QLabel(label), r, c)
-            parts.addWidget(spin, r, c + 1)
         self.cpu_combo.currentIndexChanged.connect(self.recompute)
         # a typed CPU counts once the user presses Enter or leaves the field, like a picked one
         self.cpu_combo.lineEdit().returnPressed.connect(self._on_cpu_typed)
         self.cpu_combo.lineEdit().editingFinished.connect(self._on_cpu_typed)
         left_layout.addWidget(parts_box)
 
-        psu_box = QGroupBox(self.tr("Use and power supply"), left)
-        form = QFormLayout(psu_box)
-        self.usage_combo = QComboBox(psu_box)
-        self.usage_combo.addItem(self.tr("Gaming / occasional use"), Usage.GAMING.value)
-        self.usage_combo.addItem(self.tr("Training 24/7"), Usage.TRAINING_24X7.value)
-        self.standard_combo = QComboBox(psu_box)
-        self.standard_combo.addItem(self.tr("ATX 3.x with a 12V-2x6 lead"), PsuStandard.ATX3.value)
-        self.standard_combo.addItem(self.tr("ATX 2.x or no 12V-2x6 lead"), PsuStandard.ATX2.value)
-        self.efficiency_combo = QComboBox(psu_box)
-        names = {"none": self.tr("not certified"), "white": self.tr("80 PLUS"), "bronze": self.tr("Bronze"),
-                 "silver": self.tr("Silver"), "gold": self.tr("Gold"), "platinum": self.tr("Platinum"),
-                 "titanium": self.tr("Titanium")}
-        for level in EFFICIENCY_LEVELS:
-            self.efficiency_combo.addItem(names[level], level)
-        self.efficiency_combo.setCurrentIndex(self.efficiency_combo.findData("gold"))
-        self.psu_spin = QSpinBox(psu_box)
-        self.psu_spin.setRange(0, 3000)
-        self.psu_spin.setSingleStep(50)
-        self.psu_spin.setSpecialValueText(self.tr("none: recommend one"))
-        self.psu_spin.setSuffix(" W")
-        self.currency_combo = QComboBox(psu_box)
-        for code in money.CURRENCIES:
-            self.currency_combo.addItem(code, code)
-        self.currency_combo.setCurrentIndex(self.currency_combo.findData(self._cur.code))
-        self.price_spin = QDoubleSpinBox(psu_box)
-        self.price_spin.setRange(0.0, 100.0)
-        self.price_spin.setDecimals(3)
-        self.price_spin.setSingleStep(0.01)
-        self.price_spin.setValue(price_per_kwh)
-        self.price_spin.setSuffix(f" {self._cur.code}/kWh")
-        self.money_note_label = QLabel("", psu_box)
-        self.money_note_label.setWordWrap(True)
-        self.money_note_label.setProperty("role", "muted")
-        form.addRow(self.tr("Use"), self.usage_combo)
-        form.addRow(self.tr("PSU standard"), self.standard_combo)
-        form.addRow(self.tr("80 PLUS level"), self.efficiency_combo)
-        form.addRow(self.tr("Your PSU"), self.psu_spin)
-        form.addRow(self.tr("Currency"), self.currency_combo)
-        form.addRow(self.tr("Electricity"), self.price_spin)
-        form.addRow(self.money_note_label)
-        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+        psu_box = PsuBox(self._cur.code, price_per_kwh, left)
+        self._adopt(psu_box, 'currency_combo', 'efficiency_combo', 'money_note_label', 'price_spin', 'psu_spin', 'standard_combo', 'usage_combo')
         for combo in (self.usage_combo, self.standard_combo, self.efficiency_combo):
             combo.currentIndexChanged.connect(self.recompute)
         self.psu_spin.valueChanged.connect(self.recompute)
@@ -268,86 +202,17 @@ class PsuPage(QWidget):
         right = QWidget()
         rl = QVBoxLayout(right)
         rl.setContentsMargins(8, 0, 0, 0)
-        self.figures = QGridLayout()
-        self.sustained_card = FigureCard(self.tr("Sustained load"), right)
-        self.recommended_card = FigureCard(self.tr("Recommended PSU"), right)
-        self.peak_card = FigureCard(self.tr("GPU spikes (10 ms)"), right)
-        self.wall_card = FigureCard(self.tr("From the wall"), right)
-        self._figure_cards = (self.sustained_card, self.recommended_card, self.peak_card, self.wall_card)
-        for card in self._figure_cards:
-            card.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self._figure_columns = 0
-        self._reflow_figures(4)
-        rl.addLayout(self.figures)
-        self.verdict_label = QLabel("", right)
-        self.verdict_label.setWordWrap(True)
-        rl.addWidget(self.verdict_label)
-        watts_heading = self.tr("Where the watts go")
-        rl.addWidget(QLabel(f"<b>{watts_heading}</b>"))
-        self.watt_bar = WattBar(right)
-        rl.addWidget(self.watt_bar)
-        self.legend_label = QLabel("", right)
-        self.legend_label.setWordWrap(True)
-        self.legend_label.setTextFormat(Qt.TextFormat.RichText)
-        rl.addWidget(self.legend_label)
-        details = QHBoxLayout()
-        self.why_label = QLabel("", right)
-        self.plan_label = QLabel("", right)
-        for label in (self.why_label, self.plan_label):
-            label.setWordWrap(True)
-            label.setTextFormat(Qt.TextFormat.RichText)
-            label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-            frame = QFrame(right)
-            frame.setProperty("card", True)
-            frame_layout = QVBoxLayout(frame)
-            frame_layout.setContentsMargins(10, 6, 10, 6)
-            frame_layout.addWidget(label)
-            frame.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-            details.addWidget(frame, 1)
-        rl.addLayout(details)
-        self.warnings_box = QVBoxLayout()
-        self.warnings_box.setSpacing(4)
-        rl.addLayout(self.warnings_box)
+        self.results = ResultPanel(right)
+        rl.addWidget(self.results)
+        self._adopt(self.results, 'figures', 'sustained_card', 'recommended_card', 'peak_card', 'wall_card', 'verdict_label', 'watt_bar', 'legend_label', 'why_label', 'plan_label', 'warnings_box')
         self.warning_labels: list[QLabel] = []
 
-        rent_box = QGroupBox(self.tr("Buy or rent? Each card against renting that card"), right)
-        rent = QGridLayout(rent_box)
-        self.rent_card_combo = QComboBox(rent_box)
-        self.rent_card_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.rent_card_combo.setMinimumContentsLength(10)
+        rent_box = RentBox(self._cur.symbol, right)
+        self._adopt(rent_box, 'card_price_spin', 'cloud_source_label', 'cloud_spin', 'rent_card_combo', 'rent_result_label', 'resale_spin')
         self.rent_card_combo.currentIndexChanged.connect(self._on_rent_card_changed)
-        self.card_price_spin = QDoubleSpinBox(rent_box)
-        self.resale_spin = QDoubleSpinBox(rent_box)
-        self.cloud_spin = QDoubleSpinBox(rent_box)
-        for spin, top, step in ((self.card_price_spin, 10000000, 50), (self.resale_spin, 10000000, 50), (self.cloud_spin, 1000, 0.05)):
-            spin.setRange(0, top)
-            spin.setSingleStep(step)
-            spin.setPrefix(self._cur.symbol)
-            spin.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.card_price_spin.valueChanged.connect(self._on_card_price_edited)
         self.cloud_spin.valueChanged.connect(self._on_cloud_rate_edited)
         self.resale_spin.valueChanged.connect(self._update_buy_vs_rent)
-        self.cloud_spin.setDecimals(2)
-        self.cloud_spin.setSuffix(self.tr("/h"))
-        self.card_price_spin.setDecimals(0)
-        self.resale_spin.setDecimals(0)
-        rent.addWidget(QLabel(self.tr("Card")), 0, 0)
-        rent.addWidget(self.rent_card_combo, 0, 1, 1, 2)
-        for column, (label, spin) in enumerate(((self.tr("Card price"), self.card_price_spin),
-                                                (self.tr("Resale later"), self.resale_spin),
-                                                (self.tr("Cloud price"), self.cloud_spin))):
-            title = QLabel(label)
-            title.setWordWrap(True)
-            rent.addWidget(title, 1, column)
-            rent.addWidget(spin, 2, column)
-            rent.setColumnStretch(column, 1)
-        self.cloud_source_label = QLabel("", rent_box)
-        self.cloud_source_label.setWordWrap(True)
-        self.cloud_source_label.setProperty("role", "muted")
-        self.rent_result_label = QLabel("", rent_box)
-        self.rent_result_label.setWordWrap(True)
-        rent.addWidget(self.cloud_source_label, 3, 0, 1, 3)
-        rent.addWidget(self.rent_result_label, 4, 0, 1, 3)
         rl.addWidget(rent_box)
         rl.addStretch(1)
         right_scroll = _scrolled(right)
@@ -365,7 +230,7 @@ class PsuPage(QWidget):
         self.compare_combos: list[QComboBox] = []
         defaults = ["rtx-4090", "rtx-5090", "rtx-3090"]
         for i in range(MAX_COMPARED):
-            combo = _card_combo(cat.gpus, tab, with_none=self.tr("(none)"))
+            combo = card_combo(cat.gpus, tab, with_none=self.tr("(none)"))
             combo.setCurrentIndex(max(0, combo.findData(defaults[i])))
             combo.currentIndexChanged.connect(self._update_comparison)
             self.compare_combos.append(combo)
@@ -469,16 +334,7 @@ class PsuPage(QWidget):
             self.tr("BF16 TFLOPS per {amount}").format(amount=per), self.tr("GB/s per {amount}").format(amount=per)])
 
     def _reflow_figures(self, columns: int) -> None:
-        """Four figure cards in one row, or two rows of two where the page is narrow."""
-        if columns == self._figure_columns:
-            return
-        self._figure_columns = columns
-        for card in self._figure_cards:
-            self.figures.removeWidget(card)
-        for i, card in enumerate(self._figure_cards):
-            self.figures.addWidget(card, i // columns, i % columns)
-        for column in range(4):
-            self.figures.setColumnStretch(column, 1 if column < columns else 0)
+        self.results.reflow_figures(columns)
 
     def resizeEvent(self, event) -> None:  # noqa: N802
         super().resizeEvent(event)
@@ -826,7 +682,7 @@ class PsuPage(QWidget):
         model = self.model_combo.currentData()
         self.params_spin.setEnabled(model is None)
         try:
-            # the model-fit service when this build has it; the parameter-count rule otherwise
+            # the model-fit service; the parameter-count rule when it cannot size this request
             workload = estimate_with_modelfit(model, None if model else params_b, dtype, task)
         except ValueError as exc:
             if model:

@@ -5,7 +5,17 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPalette, QPen
-from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QCompleter,
+    QFrame,
+    QLabel,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from services.hardware.catalog import Gpu
 
 # one colour per kind of consumer; readable on light and dark palettes
 SEGMENT_COLOURS = {
@@ -129,3 +139,20 @@ class FigureCard(QFrame):
         self.value.setStyleSheet(f"color: {colour};" if colour else "")
         self.detail.setText(detail)
         self.detail.setVisible(bool(detail))
+
+
+def card_combo(gpus: tuple[Gpu, ...], parent: QWidget, with_none: str | None = None) -> QComboBox:
+    """An editable combo over the catalogue; typing filters by any part of the name."""
+    combo = QComboBox(parent)
+    combo.setEditable(True)
+    combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+    if with_none is not None:
+        combo.addItem(with_none, None)
+    for gpu in gpus:
+        combo.addItem(gpu.name, gpu.key)
+    completer = combo.completer()
+    completer.setFilterMode(Qt.MatchFlag.MatchContains)
+    completer.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
+    combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    combo.setMinimumContentsLength(18)
+    return combo

@@ -9,29 +9,31 @@ from __future__ import annotations
 import platform
 import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
-from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Qt, QThreadPool, Signal
+from PySide6.QtCore import QCoreApplication, Qt, QThreadPool, Signal
 from PySide6.QtCore import QUrl
-from PySide6.QtGui import QDesktopServices, QFont, QFontDatabase, QGuiApplication
+from PySide6.QtGui import QDesktopServices, QGuiApplication
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QFileDialog, QFormLayout, QFrame, QHBoxLayout, QLabel, QListWidget, QListWidgetItem,
-    QMessageBox, QPlainTextEdit, QPushButton, QScrollArea, QSizePolicy, QSplitter, QTabWidget, QVBoxLayout, QWidget,
+    QFileDialog, QHBoxLayout, QLabel, QListWidgetItem,
+    QMessageBox, QTabWidget, QVBoxLayout, QWidget,
 )
 
 from gui.context import AppContext
 from gui.i18n import render
-from services.setup.doctor import DoctorReport, Finding, Fix, run_doctor
+from gui.setup.doctor_tab import DoctorTab
+from gui.setup.tasks import Task, TaskSignals
+from gui.setup.troubleshoot_tab import TroubleshootTab
+from gui.setup.wizard_tab import WizardTab
+from services.setup.doctor import DoctorReport, run_doctor
 from services.setup.executor import ProgressStore, StepExecutor, StepOutcome, default_elevation, step_states
 from services.setup.fmt import command_line
 from services.setup.plan import Plan, SkippedStep, Step
 from services.setup.planner import known_systems, plan_for_report, plan_for_target, resolve_card, setup_dir
-from services.setup.probes import find_python_envs
 from services.setup.rules import Rules, RulesError, load_rules
 from services.setup.system import SubprocessRunner, SystemRoot
-from services.setup.troubleshoot import explain, no_match_message
 
-SEVERITY_COLORS = {"error": "#d64545", "warning": "#d99a1e", "info": "#3b82c4", "ok": "#2f9e5b"}
 STATE_MARKS = {"done": "✔", "skipped": "↷", "failed": "✖", "undone": "↺", "pending": "○"}
 SKIPPED_PREFIX = "not-needed:"  # list items for steps the doctor found not needed
 
@@ -42,75 +44,10 @@ QListWidget#steps::item { padding: 7px 4px; }
 QFrame#facts { border: 1px solid palette(mid); border-radius: 6px; background: palette(base); }
 """
 
-STYLE = """
-QFrame#card { border: 1px solid palette(mid); border-left: 5px solid %s; border-radius: 6px; background: palette(base); }
-QLabel#cardTitle { font-weight: 600; }
-QLabel#muted { color: palette(dark); }
-QLabel#badge { border-radius: 8px; padding: 1px 8px; color: white; background: #6b7280; }
-QPlainTextEdit#commands { background: palette(alternate-base); }
-"""
-
-
 
 def qt_translate(context: str, text: str) -> str:
     """Translator for service text (comment lines of a step's commands)."""
     return QCoreApplication.translate(context, text)
-
-class _TaskSignals(QObject):
-    """Lives in the GUI thread; the worker emits, the handlers run here (queued).
-
-    Handlers are bound methods of this QObject on purpose: PySide calls a plain
-    lambda in the emitting (worker) thread.
-    """
-
-    done = Signal(object)
-    failed = Signal(str)
-    line = Signal(str)
-
-    def __init__(self, page: "SetupPage", on_done: Callable[[Any], None], on_line: Callable[[str], None] | None) -> None:
-        super().__init__(page)
-        self._page = page
-        self._on_done = on_done
-        self._on_line = on_line
-        self.done.connect(self._handle_done)
-        self.failed.connect(self._handle_failed)
-        self.line.connect(self._handle_line)
-
-    def _handle_done(self, result: Any) -> None:
-        self._page._forget(self)
-        self._on_done(result)
-
-    def _handle_failed(self, message: str) -> None:
-        self._page._forget(self)
-        self._page._on_task_failed(message)
-
-    def _handle_line(self, text: str) -> None:
-        if self._on_line:
-            self._on_line(text)
-
-
-class _Task(QRunnable):
-    """One piece of slow work on the pool; results come back as signals."""
-
-    def __init__(self, fn: Callable[[Callable[[str], None]], Any], signals: _TaskSignals) -> None:
-        super().__init__()
-        self.setAutoDelete(True)
-        self._fn = fn
-        self.signals = signals
-
-    def run(self) -> None:
-        try:
-            result = self._fn(self.signals.line.emit)
-        except Exception as exc:  # a broken probe must not take the app down
-            self.signals.failed.emit(f"{type(exc).__name__}: {exc}")
-            return
-        self.signals.done.emit(result)
-
-
-def _mono() -> QFont:
-    font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
-    font.setPointSizeF(max(9.0, font.pointSizeF() - 0.5))
-    return font
 
 
 class SetupPage(QWidget):
@@ -135,7 +72,7 @@ class SetupPage(QWidget):
         self.context = context
         self._pool = QThreadPool(self)
         self._pool.setMaxThreadCount(1)  # one probe or step at a time, in order
-        self._signals: list[_TaskSignals] = []
+        self._signals: list[TaskSignals] = []
         self._closing = False
         self.report: DoctorReport | None = None
         self.plan: Plan | None = None
@@ -210,294 +147,65 @@ class SetupPage(QWidget):
             err.setWordWrap(True)
             outer.addWidget(err)
         self.tabs = QTabWidget(self)
-        self.tabs.addTab(self._build_doctor(), self.tr("Doctor"))
+        windows = self.system == "windows"
+        self.doctor_tab = DoctorTab(self.demo_python, self.home, windows, self.open_step)
+        self.doctor_tab.check_button.clicked.connect(self.run_doctor)
+        self.troubleshoot_tab = TroubleshootTab(windows, self.open_step)
+        # The tabs' controls, under the names the page and its tests use.
+        d, t = self.doctor_tab, self.troubleshoot_tab
+        self.env_combo, self.check_button, self.doctor_status = d.env_combo, d.check_button, d.doctor_status
+        self.fact_labels, self.findings_layout = d.fact_labels, d.findings_layout
+        self.error_edit, self.answers_layout = t.error_edit, t.answers_layout
+        self.tabs.addTab(self.doctor_tab, self.tr("Doctor"))
         self.tabs.addTab(self._build_wizard(), self.tr("Setup wizard"))
-        self.tabs.addTab(self._build_troubleshooter(), self.tr("Troubleshooter"))
+        self.tabs.addTab(self.troubleshoot_tab, self.tr("Troubleshooter"))
         outer.addWidget(self.tabs, 1)
 
-    def _build_doctor(self) -> QWidget:
-        page = QWidget()
-        lay = QVBoxLayout(page)
-        row = QHBoxLayout()
-        row.addWidget(QLabel(self.tr("Python environment:")))
-        self.env_combo = QComboBox()
-        self.env_combo.setMinimumWidth(220)
-        self.env_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self._fill_envs()
-        row.addWidget(self.env_combo, 1)
-        self.browse_button = QPushButton(self.tr("Browse…"))
-        self.browse_button.clicked.connect(self._on_browse_clicked)
-        row.addWidget(self.browse_button)
-        self.check_button = QPushButton(self.tr("Run checks"))
-        self.check_button.setDefault(True)
-        self.check_button.setProperty("primary", True)
-        self.check_button.clicked.connect(self.run_doctor)
-        row.addWidget(self.check_button)
-        lay.addLayout(row)
-        self.doctor_status = QLabel("")
-        self.doctor_status.setProperty("role", "muted")
-        lay.addWidget(self.doctor_status)
-
-        split = QSplitter(Qt.Orientation.Horizontal)
-        facts_box = QFrame()
-        facts_box.setObjectName("facts")
-        self.facts_form = QFormLayout(facts_box)
-        self.facts_form.setLabelAlignment(Qt.AlignmentFlag.AlignRight)
-        self.fact_labels: dict[str, QLabel] = {}
-        for key, label in (("os", self.tr("System")), ("gpu", self.tr("GPU")), ("driver", self.tr("Driver")),
-                           ("module", self.tr("Kernel module")), ("secure_boot", self.tr("Secure Boot")),
-                           ("cuda", self.tr("Highest CUDA")), ("python", self.tr("Python")), ("torch", self.tr("PyTorch"))):
-            value = QLabel("—")
-            value.setWordWrap(True)
-            value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            self.fact_labels[key] = value
-            self.facts_form.addRow(label, value)
-        facts_box.setMinimumWidth(240)
-        facts_box.setMaximumWidth(360)
-        split.addWidget(facts_box)
-        self.findings_area = QScrollArea()
-        self.findings_area.setWidgetResizable(True)
-        self.findings_host = QWidget()
-        self.findings_layout = QVBoxLayout(self.findings_host)
-        self.findings_layout.addStretch(1)
-        self.findings_area.setWidget(self.findings_host)
-        split.addWidget(self.findings_area)
-        split.setStretchFactor(1, 1)
-        lay.addWidget(split, 1)
-        return page
-
     def _build_wizard(self) -> QWidget:
-        page = QWidget()
-        lay = QVBoxLayout(page)
-        lay.addLayout(self._build_target_bar())
-        self.plan_summary = QLabel(self.tr("The plan appears after the checks."))
-        self.plan_summary.setWordWrap(True)
-        self.plan_summary.setObjectName("cardTitle")
-        lay.addWidget(self.plan_summary)
-        self.plan_notes = QLabel("")
-        self.plan_notes.setWordWrap(True)
-        lay.addWidget(self.plan_notes)
-        split = QSplitter(Qt.Orientation.Horizontal)
-        split.setChildrenCollapsible(False)
-        self.step_list = QListWidget()
-        self.step_list.setObjectName("steps")
-        self.step_list.setWordWrap(True)
-        self.step_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.step_list.setMinimumWidth(200)
-        self.step_list.setMaximumWidth(340)
-        self.step_list.currentRowChanged.connect(self._on_step_row_changed)
-        split.addWidget(self.step_list)
-        detail = QWidget()
-        d = QVBoxLayout(detail)
-        d.setContentsMargins(8, 0, 4, 0)
-        self.step_title = QLabel("")
-        self.step_title.setObjectName("cardTitle")
-        self.step_title.setWordWrap(True)
-        d.addWidget(self.step_title)
-        self.step_flags = QLabel("")
-        self.step_flags.setProperty("role", "muted")
-        self.step_flags.setWordWrap(True)
-        d.addWidget(self.step_flags)
-        self.step_text = QLabel("")
-        self.step_text.setWordWrap(True)
-        self.step_text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.step_text.setOpenExternalLinks(True)
-        d.addWidget(self.step_text)
-        files_row = QHBoxLayout()
-        self.pick_driver_button = QPushButton(self.tr("Choose driver package…"))
-        self.pick_driver_button.clicked.connect(lambda: self._pick_windows_file("driver_package"))
-        self.pick_ddu_button = QPushButton(self.tr("Choose DDU…"))
-        self.pick_ddu_button.clicked.connect(lambda: self._pick_windows_file("ddu_exe"))
-        files_row.addWidget(self.pick_driver_button)
-        files_row.addWidget(self.pick_ddu_button)
-        files_row.addStretch(1)
-        d.addLayout(files_row)
-        changes = QLabel(self.tr("What runs, and every file it writes (full path and contents):"))
-        changes.setWordWrap(True)
-        d.addWidget(changes)
-        self.step_commands = QPlainTextEdit()
-        self.step_commands.setObjectName("commands")
-        self.step_commands.setReadOnly(True)
-        # One command per line: wrapping broke URLs mid-way ("https://" / "download...").
-        self.step_commands.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        self.step_commands.setFont(_mono())
-        self.step_commands.setMinimumHeight(80)
-        self.step_commands.setMaximumHeight(150)
-        d.addWidget(self.step_commands)
-        undo_label = QLabel(self.tr("Undo (what it restores, from which backup):"))
-        undo_label.setWordWrap(True)
-        d.addWidget(undo_label)
-        self.undo_text = QPlainTextEdit()
-        self.undo_text.setObjectName("commands")
-        self.undo_text.setReadOnly(True)
-        self.undo_text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        self.undo_text.setFont(_mono())
-        self.undo_text.setMinimumHeight(50)
-        self.undo_text.setMaximumHeight(80)
-        d.addWidget(self.undo_text)
-        self.run_button = QPushButton(self.tr("Run"))
-        self.run_button.setProperty("primary", True)
-        self.run_button.clicked.connect(self._on_run_clicked)
-        self.dry_run_check = QCheckBox(self.tr("Dry run"))
-        self.dry_run_check.setToolTip(self.tr("Show every action without changing anything (run and undo)"))
-        self.dry_run_check.toggled.connect(lambda _on: self._show_step(self._current_step()))
-        self.skip_button = QPushButton(self.tr("Skip"))
-        self.skip_button.clicked.connect(self._on_skip_clicked)
-        self.done_button = QPushButton(self.tr("Mark done"))
-        self.done_button.clicked.connect(self._on_mark_done_clicked)
-        self.copy_button = QPushButton(self.tr("Copy commands"))
-        self.copy_button.clicked.connect(self._on_copy_clicked)
-        self.check_step_button = QPushButton(self.tr("Check"))
-        self.check_step_button.clicked.connect(self._on_check_step_clicked)
-        self.undo_button = QPushButton(self.tr("Undo"))
-        self.undo_button.clicked.connect(self._on_undo_clicked)
-        # Two rows: one row of seven buttons does not fit a 1024 px window in Chinese.
-        for group in ((self.run_button, self.dry_run_check, self.undo_button, self.check_step_button),
-                      (self.skip_button, self.done_button, self.copy_button)):
-            row = QHBoxLayout()
-            for w in group:
-                row.addWidget(w)
-            row.addStretch(1)
-            d.addLayout(row)
-        self.step_output = QPlainTextEdit()
-        self.step_output.setReadOnly(True)
-        self.step_output.setFont(_mono())
-        self.step_output.setMinimumHeight(70)
-        self.step_output.setPlaceholderText(self.tr("What ran and what it printed appears here."))
-        d.addWidget(self.step_output, 1)
-        # The detail scrolls as a whole in a small window instead of squeezing its parts.
-        detail_area = QScrollArea()
-        detail_area.setWidgetResizable(True)
-        detail_area.setFrameShape(QFrame.Shape.NoFrame)
-        detail_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        detail.setMinimumHeight(480)
-        detail_area.setWidget(detail)
-        split.addWidget(detail_area)
-        split.setStretchFactor(1, 1)
-        lay.addWidget(split, 1)
-        self._windows_options: dict[str, str] = {}
-        self._show_step(None)
-        return page
-
-    def _build_target_bar(self) -> QVBoxLayout:
-        """This computer (with 'reinstall everything') or another machine (system + card)."""
-        box = QVBoxLayout()
-        row = QHBoxLayout()
-        row.addWidget(QLabel(self.tr("Plan for:")))
-        self.target_combo = QComboBox()
-        self.target_combo.addItem(self.tr("This computer"), "here")
-        self.target_combo.addItem(self.tr("Another machine"), "other")
-        self.target_combo.currentIndexChanged.connect(self._on_target_changed)
-        row.addWidget(self.target_combo)
-        self.full_check = QCheckBox(self.tr("Reinstall everything"))
-        self.full_check.setToolTip(self.tr("Show every step, also those the doctor found not needed (on Windows: the clean reinstall with DDU)"))
-        self.full_check.toggled.connect(self._on_full_toggled)
-        row.addWidget(self.full_check)
-        row.addStretch(1)
-        box.addLayout(row)
-        self.other_box = QWidget()
-        other = QHBoxLayout(self.other_box)
-        other.setContentsMargins(0, 0, 0, 0)
-        other.addWidget(QLabel(self.tr("System:")))
-        self.os_combo = QComboBox()
-        self.os_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.os_combo.setMinimumContentsLength(14)
         self._targets = {t.key: t for t in known_systems()}
-        for t in self._targets.values():
-            self.os_combo.addItem(t.label, t.key)
-        other.addWidget(self.os_combo, 1)
-        other.addWidget(QLabel(self.tr("Card:")))
-        self.card_combo = QComboBox()
-        self.card_combo.setEditable(True)
-        self.card_combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
-        self.card_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.card_combo.setMinimumContentsLength(16)
-        self.card_combo.lineEdit().setPlaceholderText(self.tr("PCI id (10de:2684) or card name"))
-        seen = set()
-        for g in (self.rules.gpu_ids if self.rules else ()):
-            if g.device_id not in seen:
-                seen.add(g.device_id)
-                self.card_combo.addItem(f"{g.name} (10de:{g.device_id})", g.device_id)
-        self.card_combo.setCurrentIndex(-1)
-        other.addWidget(self.card_combo, 1)
-        self.plan_other_button = QPushButton(self.tr("Show the plan"))
+        tab = WizardTab(self._targets.values(), self.rules.gpu_ids if self.rules else ())
+        self.wizard_tab = tab
+        # The tab's controls under the page's names (the page wires, fills and tests read them).
+        for name in ('card_combo', 'check_step_button', 'copy_button', 'done_button', 'dry_run_check', 'full_check',
+                     'os_combo', 'other_box', 'pick_ddu_button', 'pick_driver_button', 'plan_notes',
+                     'plan_other_button', 'plan_summary', 'run_button', 'skip_button', 'step_commands', 'step_flags',
+                     'step_list', 'step_output', 'step_text', 'step_title', 'target_combo', 'target_error',
+                     'undo_button', 'undo_text'):
+            setattr(self, name, getattr(tab, name))
+        self.step_list.currentRowChanged.connect(self._on_step_row_changed)
+        self.pick_driver_button.clicked.connect(lambda: self._pick_windows_file("driver_package"))
+        self.pick_ddu_button.clicked.connect(lambda: self._pick_windows_file("ddu_exe"))
+        self.run_button.clicked.connect(self._on_run_clicked)
+        self.dry_run_check.toggled.connect(lambda _on: self._show_step(self._current_step()))
+        self.skip_button.clicked.connect(self._on_skip_clicked)
+        self.done_button.clicked.connect(self._on_mark_done_clicked)
+        self.copy_button.clicked.connect(self._on_copy_clicked)
+        self.check_step_button.clicked.connect(self._on_check_step_clicked)
+        self.undo_button.clicked.connect(self._on_undo_clicked)
+        self.target_combo.currentIndexChanged.connect(self._on_target_changed)
+        self.full_check.toggled.connect(self._on_full_toggled)
         self.plan_other_button.clicked.connect(lambda: self.plan_other_machine())
-        other.addWidget(self.plan_other_button)
-        self.other_box.setVisible(False)
-        box.addWidget(self.other_box)
-        self.target_error = QLabel("")
-        self.target_error.setWordWrap(True)
-        self.target_error.setStyleSheet(f"color: {SEVERITY_COLORS['error']};")
-        self.target_error.setVisible(False)
-        box.addWidget(self.target_error)
         self._preview = False  # the plan shown is for another machine: nothing runs here
         self._preview_executor: StepExecutor | None = None
         self._skipped: dict[str, SkippedStep] = {}
-        return box
-
-    def _build_troubleshooter(self) -> QWidget:
-        page = QWidget()
-        lay = QVBoxLayout(page)
-        hint = QLabel(self.tr("Paste an error message (the whole traceback is fine). The answer uses what the doctor found on this machine."))
-        hint.setWordWrap(True)
-        lay.addWidget(hint)
-        self.error_edit = QPlainTextEdit()
-        self.error_edit.setFont(_mono())
-        self.error_edit.setPlaceholderText("RuntimeError: CUDA error: no kernel image is available for execution on the device")
-        self.error_edit.setMaximumHeight(170)
-        lay.addWidget(self.error_edit)
-        row = QHBoxLayout()
-        self.explain_button = QPushButton(self.tr("Explain"))
-        self.explain_button.setProperty("primary", True)
-        self.explain_button.clicked.connect(self._on_explain_clicked)
-        row.addWidget(self.explain_button)
-        row.addStretch(1)
-        lay.addLayout(row)
-        area = QScrollArea()
-        area.setWidgetResizable(True)
-        host = QWidget()
-        self.answers_layout = QVBoxLayout(host)
-        self.answers_layout.addStretch(1)
-        area.setWidget(host)
-        lay.addWidget(area, 1)
-        return page
+        self._windows_options: dict[str, str] = {}
+        self._show_step(None)
+        return tab
 
     # ---- environments --------------------------------------------------------------------------
-    def _fill_envs(self) -> None:
-        self.env_combo.clear()
-        self.env_combo.addItem(self.tr("None (check the driver only)"), None)
-        if self.demo_python:
-            self.env_combo.addItem(f"comfyui  —  {self.demo_python}", self.demo_python)
-            self.env_combo.setCurrentIndex(1)
-            return
-        if self.home is not None:
-            for env in find_python_envs(Path(self.home)):
-                self.env_combo.addItem(f"{env.name}  —  {env.python}", env.python)
-        if self.env_combo.count() > 1:
-            self.env_combo.setCurrentIndex(1)
-
-    def _on_browse_clicked(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, self.tr("Choose the environment's python"), str(self.home or ""))
-        if path:
-            self.select_python(path)
-
     def select_python(self, path: str) -> None:
-        index = self.env_combo.findData(path)
-        if index < 0:
-            self.env_combo.addItem(path, path)
-            index = self.env_combo.count() - 1
-        self.env_combo.setCurrentIndex(index)
+        self.doctor_tab.select_python(path)
 
     # ---- background work ------------------------------------------------------------------------
     def _start(self, fn: Callable[[Callable[[str], None]], Any], done: Callable[[Any], None],
                line: Callable[[str], None] | None = None) -> None:
         if self._closing:
             return
-        signals = _TaskSignals(self, done, line)
+        signals = TaskSignals(self, done, line)
         self._signals.append(signals)
-        self._pool.start(_Task(fn, signals))
+        self._pool.start(Task(fn, signals))
 
-    def _forget(self, signals: _TaskSignals) -> None:
+    def _forget(self, signals: TaskSignals) -> None:
         if signals in self._signals:
             self._signals.remove(signals)
             signals.deleteLater()
@@ -533,119 +241,10 @@ class SetupPage(QWidget):
 
     def _on_report(self, report: DoctorReport) -> None:
         self.report = report
-        self._show_report(report)
+        self.doctor_tab.show_report(report)
         self._rebuild_plan()
         self._set_busy(False)
         self.report_ready.emit(report)
-
-    def _show_report(self, report: DoctorReport) -> None:
-        f = report.facts
-        self.doctor_status.setText(self._summary_text(report))
-        set_ = lambda k, v: self.fact_labels[k].setText(v or "—")  # noqa: E731
-        set_("os", f"{f.os.pretty_name} {f.os.kernel}".strip() if f.os else "")
-        if report.gpu:
-            g = report.gpu
-            set_("gpu", f"{g.name}  [{g.pci.pci_id}]\n{g.generation or self.tr('unknown generation')}  {g.sm or ''}")
-        else:
-            set_("gpu", self.tr("no NVIDIA GPU found"))
-        set_("driver", f.driver_version or self.tr("not working"))
-        km = f.kernel_module
-        if km is not None:
-            if km.loaded_version:
-                flavor = self.tr("open") if km.loaded_flavor == "open" else self.tr("proprietary")
-                set_("module", f"{flavor} {km.loaded_version}")
-            elif km.nouveau_loaded:
-                set_("module", "nouveau")
-            else:
-                set_("module", self.tr("not loaded"))
-        else:
-            set_("module", self.tr("n/a on Windows"))
-        sb = {"enabled": self.tr("on"), "disabled": self.tr("off"), "not_uefi": self.tr("legacy BIOS boot"),
-              "unknown": self.tr("unknown")}
-        set_("secure_boot", sb.get(f.secure_boot, f.secure_boot))
-        set_("cuda", f.nvml.cuda_version if f.nvml and f.nvml.cuda_version else "")
-        if f.torch is None:
-            set_("python", self.tr("none chosen"))
-            set_("torch", "")
-        else:
-            set_("python", f"{f.torch.python_version}  {f.torch.python}" if f.torch.ran else f.torch.python)
-            if f.torch.torch_version:
-                build = f.torch.cuda_build and f"CUDA {f.torch.cuda_build}" or self.tr("CPU only")
-                cudnn = f", cuDNN {f.torch.cudnn_text}" if f.torch.cudnn_text else ""
-                set_("torch", f"{f.torch.torch_version} ({build}{cudnn})")
-            else:
-                set_("torch", self.tr("not installed"))
-        self._clear(self.findings_layout)
-        for finding in report.findings:
-            self.findings_layout.insertWidget(self.findings_layout.count() - 1, self._finding_card(finding))
-
-    def _summary_text(self, report: DoctorReport) -> str:
-        errors = sum(1 for x in report.findings if x.severity == "error")
-        warnings = sum(1 for x in report.findings if x.severity == "warning")
-        if errors or warnings:
-            return self.tr("{errors} problem(s) and {warnings} warning(s). Each card says what to do.").format(errors=errors, warnings=warnings)
-        return self.tr("Everything checked works.")
-
-    def _finding_card(self, finding: Finding) -> QFrame:
-        return self._card(finding.severity, render(finding.title), render(finding.detail), finding.fixes, ())
-
-    def _card(self, severity: str, title: str, detail: str, fixes, extra_lines) -> QFrame:
-        card = QFrame()
-        card.setObjectName("card")
-        card.setStyleSheet(STYLE % SEVERITY_COLORS.get(severity, "#888"))
-        lay = QVBoxLayout(card)
-        lay.setContentsMargins(12, 8, 12, 10)
-        t = QLabel(title)
-        t.setObjectName("cardTitle")
-        t.setWordWrap(True)
-        lay.addWidget(t)
-        body = QLabel(detail)
-        body.setWordWrap(True)
-        body.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        lay.addWidget(body)
-        for line in extra_lines:
-            extra = QLabel("• " + line)
-            extra.setWordWrap(True)
-            lay.addWidget(extra)
-        for fix in fixes:
-            lay.addWidget(self._fix_row(fix))
-        card.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
-        return card
-
-    def _fix_row(self, fix: Fix) -> QWidget:
-        box = QWidget()
-        lay = QVBoxLayout(box)
-        lay.setContentsMargins(0, 4, 0, 0)
-        head = QHBoxLayout()
-        label = QLabel("→ " + render(fix.label))
-        label.setWordWrap(True)
-        head.addWidget(label, 1)
-        win = self.system == "windows"
-        text = "\n".join(command_line(c, win) for c in fix.commands)
-        if fix.commands:
-            copy = QPushButton(self.tr("Copy"))
-            copy.clicked.connect(lambda _=False, t=text: QGuiApplication.clipboard().setText(t))
-            head.addWidget(copy)
-        if fix.step:
-            go = QPushButton(self.tr("Open in wizard"))
-            go.clicked.connect(lambda _=False, s=fix.step: self.open_step(s))
-            head.addWidget(go)
-        lay.addLayout(head)
-        if fix.commands:
-            cmd = QLabel(text)
-            cmd.setFont(_mono())
-            cmd.setWordWrap(True)
-            cmd.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            cmd.setStyleSheet("padding: 4px 6px; background: palette(alternate-base); border-radius: 4px;")
-            lay.addWidget(cmd)
-        return box
-
-    @staticmethod
-    def _clear(layout: QVBoxLayout) -> None:
-        while layout.count() > 1:
-            item = layout.takeAt(0)
-            if item.widget():
-                item.widget().deleteLater()
 
     # ---- wizard -----------------------------------------------------------------------------------
     def _rebuild_plan(self) -> None:
@@ -1014,21 +613,9 @@ class SetupPage(QWidget):
             self._rebuild_plan()
 
     # ---- troubleshooter ---------------------------------------------------------------------------
-    def _on_explain_clicked(self) -> None:
-        self.explain_text(self.error_edit.toPlainText())
-
     def explain_text(self, text: str) -> list:
-        found = explain(text, self.report)
-        self._clear(self.answers_layout)
-        if not found:
-            label = QLabel(render(no_match_message()))
-            label.setWordWrap(True)
-            self.answers_layout.insertWidget(0, label)
-            return found
-        for i, d in enumerate(found):
-            card = self._card("warning", render(d.title), render(d.cause), d.fixes, [render(m) for m in d.on_this_machine])
-            self.answers_layout.insertWidget(i, card)
-        return found
+        self.troubleshoot_tab.report = self.report
+        return self.troubleshoot_tab.explain_text(text)
 
     # ---- lifecycle -------------------------------------------------------------------------------------
     def shutdown(self) -> None:

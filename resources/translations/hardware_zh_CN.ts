@@ -16,10 +16,6 @@
         <translation>AdamW 混合精度全量训练：每个参数 16 字节 × 1.2，未计激活值</translation>
     </message>
     <message>
-        <source>model-fit estimate for {seq} tokens, batch 1</source>
-        <translation>模型显存估算：{seq} 个 token 上下文，批大小 1</translation>
-    </message>
-    <message>
         <source>12V-2x6 / 12VHPWR (16-pin)</source>
         <translation>12V-2x6 / 12VHPWR（16-pin）</translation>
     </message>

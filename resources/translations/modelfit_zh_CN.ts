@@ -2,6 +2,13 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>Compare</name>
+    <message>
+        <source>model-fit estimate for {seq} tokens, batch 1</source>
+        <translation>模型显存估算：{seq} 个 token 上下文，批大小 1</translation>
+    </message>
+</context>
+<context>
     <name>FitErrors</name>
     <message>
         <source>Unknown model &apos;{name}&apos;</source>

@@ -1380,6 +1380,10 @@
         <translation>正在检查驱动和环境…</translation>
     </message>
     <message>
+        <source>unknown generation</source>
+        <translation>未知的显卡架构</translation>
+    </message>
+    <message>
         <source>no NVIDIA GPU found</source>
         <translation>没有找到 NVIDIA 显卡</translation>
     </message>

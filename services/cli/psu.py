@@ -144,8 +144,9 @@ def run(args: argparse.Namespace) -> int:
     from services.hardware import money
     from services.hardware.catalog import CatalogError, load_catalog
     from services.hardware.compare import (
-        Task, cheapest_fitting, compare_specs, estimate_from_params, estimate_with_modelfit, rank_cards,
+        Task, cheapest_fitting, compare_specs, rank_cards,
     )
+    from services.modelfit.workload import estimate_with_modelfit
     from services.hardware.psu import Build, BuildError, PsuStandard, Usage, buy_vs_rent_per_card, calculate
     from services.hardware.report import (
         cloud_source_text, gpu_pick_text, render_buy_vs_rent, render_ranking, render_result, render_specs,
@@ -202,11 +203,7 @@ def run(args: argparse.Namespace) -> int:
                 workload = estimate_with_modelfit(args.model, args.params_b, args.dtype, Task(args.task), int(args.seq))
             except ValueError as exc:
                 raise UsageError(str(exc)) from None
-            how = "modelfit" if workload else None
-            if workload is None:
-                if args.model:
-                    raise UsageError("--model needs the model-fit tool, which is not part of this build; give --params-b instead")
-                workload, how = estimate_from_params(args.params_b, args.dtype, Task(args.task)), "params"
+            how = "modelfit"
         prices_usd = {key: cur.to_usd(amount) for key, amount in prices.items()}
         budget_usd = cur.to_usd(args.budget) if args.budget is not None else None
         ranked = rank_cards(catalog.gpus, workload, budget_usd, prices_usd)

@@ -172,7 +172,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def render_plan(plan, executor, progress, cat) -> str:
-    from services.setup.fmt import command_line, flags_label, setup_word, skipped_heading, undo_hint
+    from services.setup.fmt import flags_label, setup_word, skipped_heading, undo_hint
 
     from services.setup.executor import step_states
 

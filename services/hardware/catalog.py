@@ -15,7 +15,8 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Sequence, TypeVar
+from typing import Any, TypeVar
+from collections.abc import Iterable, Sequence
 
 from services.paths import resource_path
 

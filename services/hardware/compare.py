@@ -9,7 +9,7 @@ from __future__ import annotations
 import enum
 import math
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from services.hardware.catalog import Gpu
 from services.i18n import Msg, translate
@@ -64,63 +64,6 @@ def estimate_from_params(params_b: float, dtype: str = "bf16", task: Task = Task
     return Workload(need / GIB, task, f"{params_b:g}B {dtype} {task.value}", method)
 
 
-# our dtype names -> the model-fit service's weight formats (4-bit: bitsandbytes NF4)
-_MODELFIT_WEIGHTS = {"fp32": "fp32", "bf16": "bf16", "fp16": "fp16", "fp8": "fp8", "int8": "int8", "int4": "nf4"}
-
-
-def modelfit_available() -> bool:
-    try:
-        import services.modelfit.estimate  # noqa: F401
-        import services.modelfit.sources  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-def modelfit_model_names() -> list[str]:
-    """Models the model-fit tool knows by name ([] when that tool is not part of this build)."""
-    if not modelfit_available():
-        return []
-    try:
-        from services.modelfit.catalogue import default_catalogue
-
-        return [entry.name for entry in default_catalogue().entries]
-    except Exception:  # noqa: BLE001 - a broken catalogue only costs us the shortcut list
-        return []
-
-
-def estimate_with_modelfit(model: str | None, params_b: float | None, dtype: str = "bf16",
-                           task: Task = Task.INFERENCE, seq: int = 4096) -> Workload | None:
-    """Memory need from the model-fit service (weights, KV cache, activations, optimizer...).
-
-    Returns None when that service is not part of this build, so callers fall back on
-    ``estimate_from_params``. A model the service cannot resolve raises ``ValueError``
-    with its message, because the user named it and should hear why.
-    """
-    if not modelfit_available():
-        return None
-    from services.modelfit.estimate import FitRequest, estimate
-    from services.modelfit.sources import load_model
-
-    weights = _MODELFIT_WEIGHTS.get(dtype, dtype)
-    if task is Task.INFERENCE:
-        request = FitRequest(task="inference", weights=weights, seq=seq)
-    elif task is Task.LORA:
-        request = FitRequest(task="train", method="qlora" if weights == "nf4" else "lora", weights=weights, seq=seq)
-    else:
-        request = FitRequest(task="train", method="full", weights=weights, seq=seq)
-    try:
-        arch = load_model(model, params_b=params_b)
-        result = estimate(arch, request)
-    except ValueError as exc:  # ModelInputError: unknown model, a combination that makes no sense
-        choices = tuple(getattr(exc, "choices", ()) or ())
-        hint = f"; closest: {', '.join(choices[:3])}" if choices else ""
-        raise ValueError(f"{exc}{hint}") from None
-    label = f"{model or f'{params_b:g}B'} {dtype} {task.value}"
-    return Workload(float(result.per_gpu_gib), task, label, translate(
-        "Compare", "model-fit estimate for {seq} tokens, batch 1").format(seq=seq))
-
-
 @dataclass(frozen=True, slots=True)
 class RankedCard:
     gpu: Gpu
@@ -143,7 +86,7 @@ def _weights(task: Task) -> tuple[float, float]:
 
 
 def rank_cards(gpus: Sequence[Gpu], workload: Workload | None, budget_usd: float | None = None,
-               prices: dict[str, float] | None = None, include_used: bool = True) -> list[RankedCard]:
+               prices: dict[str, float] | None = None) -> list[RankedCard]:
     """Add-in cards, the ones whose memory holds the work first.
 
     Within "fits" and "too small", priced cards come by value (dense BF16 TFLOPS and

@@ -10,9 +10,11 @@ from __future__ import annotations
 import platform
 import sys
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
+from collections.abc import Callable, Sequence
 
 from services.hardware.catalog import Cpu, Gpu, find_cpu, find_gpu
+from services.nvml_devices import list_devices
 
 
 def match_gpu_info(info: Any, gpus: Sequence[Gpu]) -> Gpu | None:
@@ -47,37 +49,9 @@ def detected_gpus(telemetry: Any, gpus: Sequence[Gpu]) -> list[Gpu]:
 
 def nvml_devices(nvml: Any = None) -> list[dict[str, Any]]:
     """Name, PCI device ID and memory of each GPU via NVML; [] when there is no driver."""
-    try:
-        if nvml is None:
-            import pynvml as nvml  # provided by nvidia-ml-py
-        nvml.nvmlInit()
-    except Exception:  # noqa: BLE001 - no library, no driver, no permission: nothing to prefill
-        return []
-    out: list[dict[str, Any]] = []
-    try:
-        for index in range(nvml.nvmlDeviceGetCount()):
-            handle = nvml.nvmlDeviceGetHandleByIndex(index)
-            name = nvml.nvmlDeviceGetName(handle)
-            if isinstance(name, bytes):
-                name = name.decode(errors="replace")
-            record: dict[str, Any] = {"index": index, "name": name, "pci_device_id": None, "memory_total_mib": None}
-            try:
-                record["pci_device_id"] = int(nvml.nvmlDeviceGetPciInfo(handle).pciDeviceId)
-            except Exception:  # noqa: BLE001
-                pass
-            try:
-                record["memory_total_mib"] = nvml.nvmlDeviceGetMemoryInfo(handle).total / 2**20
-            except Exception:  # noqa: BLE001
-                pass
-            out.append(record)
-    except Exception:  # noqa: BLE001
-        pass
-    finally:
-        try:
-            nvml.nvmlShutdown()
-        except Exception:  # noqa: BLE001
-            pass
-    return out
+    inventory = list_devices(nvml)
+    return [{"index": d.index, "name": d.name, "pci_device_id": d.pci_device_id,
+             "memory_total_mib": d.memory_total_mib} for d in inventory.devices]
 
 
 class _Record:

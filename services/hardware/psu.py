@@ -24,7 +24,8 @@ from __future__ import annotations
 import enum
 import math
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
+from collections.abc import Sequence
 
 from services.hardware.catalog import Catalog, Cpu, Gpu
 from services.i18n import Msg, translate

@@ -1,12 +1,12 @@
 """Plain-text report of a PSU calculation, for the command line (translated through ``Msg``)."""
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from services.hardware.catalog import CloudPrice, GpuMatch
 from services.hardware.compare import RankedCard, SpecRow, Workload
 from services.hardware.money import Currency
-from services.hardware.psu import BuyVsRent, CardRent, Result, Severity, Verdict
+from services.hardware.psu import CardRent, Result, Severity, Verdict
 from services.i18n import Msg, translate
 
 Render = Callable[["Msg | str"], str]

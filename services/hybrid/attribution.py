@@ -9,9 +9,9 @@ from __future__ import annotations
 import threading
 import time
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
-from services.hybrid.fdinfo import DrmClient, engine_busy_pct, is_work_engine
+from services.hybrid.fdinfo import engine_busy_pct, is_work_engine
 from services.hybrid.model import (
     AdapterUse, EngineUse, Inventory, ProcessReport, ScanResult, Vendor, normalize_pci,
 )

@@ -175,10 +175,6 @@ class ProcessReport:
         values = [u.memory_mib for u in self.uses if u.memory_mib is not None]
         return sum(values) if values else None
 
-    @property
-    def uses_gpu(self) -> bool:
-        return self.placement is not Placement.NONE or bool(self.uses)
-
 
 @dataclass(frozen=True, slots=True)
 class ScanResult:

@@ -18,7 +18,7 @@ import re
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path, PureWindowsPath
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from services.hybrid.model import GpuKind, Inventory, Vendor
 from services.hybrid.windows import HKCU, Registry, RegistryError

@@ -7,7 +7,7 @@ import threading
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 from services.hybrid.attribution import LinuxAttributor, WindowsAttributor
 from services.hybrid.inventory_linux import read_linux_inventory

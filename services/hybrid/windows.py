@@ -12,7 +12,8 @@ import re
 import sys
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
+from collections.abc import Callable
 
 from services.hybrid.model import GpuAdapter, GpuKind, Inventory, Vendor, vendor_of
 from services.i18n import translate

@@ -9,7 +9,6 @@ the KV cache and the activations.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Iterable
 
 # Weight groups. "linear" = attention and MLP projections of the decoder layers.
 LINEAR = "linear"
@@ -165,7 +164,3 @@ class ModelArch:
 
     def with_changes(self, **changes) -> "ModelArch":
         return replace(self, **changes)
-
-
-def sum_numel(groups: Iterable[TensorGroup], kind: str | None = None) -> int:
-    return sum(g.numel for g in groups if kind is None or g.kind == kind)

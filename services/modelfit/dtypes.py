@@ -118,8 +118,3 @@ def plain_bits(name: str) -> float | None:
     if name in PLAIN_BITS:
         return PLAIN_BITS[name]
     return ggml_bits(name)
-
-
-def compute_dtype_bits(weights: str) -> float:
-    """Width of the tensors a quantised format leaves alone (and of activations)."""
-    return 32.0 if weights == "fp32" else 16.0

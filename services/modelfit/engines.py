@@ -26,7 +26,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.modelfit.estimate import LLAMACPP_ENGINES
 
 ENGINE_LABELS = {
     "transformers": "transformers",

@@ -8,7 +8,7 @@ method against public measured points.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Mapping
+from collections.abc import Mapping
 
 from services.i18n import Msg, translate
 from services.modelfit.arch import EMBED, HEAD, LINEAR, OTHER, ModelArch
@@ -26,7 +26,6 @@ PRECISIONS = ("fp32", "mixed", "bf16")
 # What users run. transformers/peft (TRL, axolotl), unsloth and torchtune are PyTorch training stacks that
 # differ in defaults (services.modelfit.engines); ollama runs llama.cpp underneath.
 ENGINES = ("transformers", "peft", "unsloth", "torchtune", "vllm", "llamacpp", "ollama", "generic")
-TORCH_ENGINES = ("transformers", "peft", "unsloth", "torchtune", "generic")
 TRAIN_ENGINES = ("transformers", "peft", "unsloth", "torchtune", "generic")
 LLAMACPP_ENGINES = ("llamacpp", "ollama")
 OPTIMIZERS = ("adamw", "adamw8bit", "paged_adamw", "paged_adamw8bit", "adafactor", "sgd")

@@ -14,6 +14,7 @@ from typing import Any
 from services.hardware.catalog import Gpu, find_gpu, load_gpus, suggest_gpus
 from services.i18n import translate
 from services.modelfit.errors import ModelInputError
+from services.nvml_devices import list_devices
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,31 +91,14 @@ class NoGpuError(RuntimeError):
     """No NVIDIA driver / NVML or no GPU: exit code 3 in the CLI."""
 
 
-def live_gpu_from_nvml(index: int = 0, catalogue: GpuCatalogue | None = None) -> GpuSpec:
+def live_gpu_from_nvml(index: int = 0, catalogue: GpuCatalogue | None = None, module: Any = None) -> GpuSpec:
     """Ask NVML directly (headless CLI): name, total and used memory of GPU ``index``."""
-    try:
-        import pynvml  # provided by the nvidia-ml-py package
-    except ImportError as exc:
-        raise NoGpuError("nvidia-ml-py is not installed") from exc
-    try:
-        pynvml.nvmlInit()
-    except Exception as exc:  # NVMLError_LibraryNotFound, DriverNotLoaded, ...
-        raise NoGpuError(f"NVML is not available: {exc}") from exc
-    try:
-        if pynvml.nvmlDeviceGetCount() <= index:
-            raise NoGpuError("no NVIDIA GPU found")
-        handle = pynvml.nvmlDeviceGetHandleByIndex(index)
-        name = pynvml.nvmlDeviceGetName(handle)
-        if isinstance(name, bytes):
-            name = name.decode(errors="replace")
-        mem = pynvml.nvmlDeviceGetMemoryInfo(handle)
-        return _live_spec(name, mem.total / 2**20, mem.used / 2**20, catalogue)
-    except NoGpuError:
-        raise
-    except Exception as exc:
-        raise NoGpuError(f"NVML error: {exc}") from exc
-    finally:
-        try:
-            pynvml.nvmlShutdown()
-        except Exception:
-            pass
+    inventory = list_devices(module)
+    if not inventory.ok:
+        raise NoGpuError(f"NVML is not available: {inventory.error}")
+    if len(inventory.devices) <= index:
+        raise NoGpuError("no NVIDIA GPU found")
+    device = inventory.devices[index]
+    if device.memory_total_mib is None or device.memory_used_mib is None:
+        raise NoGpuError(f"NVML reports no memory figures for {device.name}")
+    return _live_spec(device.name, device.memory_total_mib, device.memory_used_mib, catalogue)

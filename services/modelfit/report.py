@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import unicodedata
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from services.i18n import Msg, translate
 from services.modelfit.estimate import COMPONENTS, GIB

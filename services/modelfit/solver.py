@@ -6,7 +6,7 @@ integers finds the largest value in ~log2(range) estimates (a few ms).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from collections.abc import Callable
 
 from services.i18n import Msg, translate
 from services.modelfit.arch import ModelArch

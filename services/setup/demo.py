@@ -21,13 +21,23 @@ class _PciInfo:
         self.busId = bus
 
 
+class DemoNvmlError(Exception):
+    """nvidia-ml-py's NVMLError shape: the NVML return code in ``value``."""
+
+    def __init__(self, value: int) -> None:
+        super().__init__(f"NVML error {value}")
+        self.value = value
+
+
 class DemoNvml:
     """Answers the nvidia-ml-py calls the doctor makes, from the recording."""
+
+    NVMLError = DemoNvmlError
 
     def __init__(self, data: dict) -> None:
         self._d = data
 
-    def nvmlInit(self) -> None:
+    def nvmlInitWithFlags(self, flags: int) -> None:
         pass
 
     def nvmlShutdown(self) -> None:

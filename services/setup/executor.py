@@ -16,7 +16,7 @@ import stat
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from services.i18n import Msg, Translator, translate
 from services.setup.fmt import command_line
@@ -336,9 +336,6 @@ class StepExecutor:
         self.command_timeout = command_timeout
 
     # -- what would run ------------------------------------------------------------------
-    def full_commands(self, step: Step) -> list[Argv]:
-        return [self._root_wrap(c, step) for c in step.commands]
-
     def describe(self, step: Step, undo: bool = False, plan: Plan | None = None, tr: Translator | None = None) -> list[str]:
         """Every action, in order, as lines a person can read and paste. ``tr``
         translates the '#' comment lines (the commands themselves stay as they are)."""

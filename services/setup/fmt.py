@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import shlex
 import subprocess
-from typing import Sequence
+from collections.abc import Sequence
 
 
 def command_line(argv: Sequence[str], windows: bool = False) -> str:

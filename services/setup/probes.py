@@ -9,10 +9,12 @@ import os
 import re
 import shlex
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
+from services.nvml_devices import list_devices
 from services.setup.system import CommandResult, Runner, SystemRoot
 
 NVIDIA_VENDOR = "10de"
@@ -304,45 +306,14 @@ def cuda_from_driver_int(value: int) -> str:
     return f"{value // 1000}.{(value % 1000) // 10}"
 
 
-def _as_text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else str(value)
-
-
 def read_nvml(nvml: Any = None) -> NvmlState:
-    """Query NVML through the ``pynvml`` module (from nvidia-ml-py), imported lazily."""
-    if nvml is None:
-        try:
-            import pynvml as nvml  # type: ignore[no-redef]
-        except ImportError:
-            return NvmlState(False, error="nvidia-ml-py is not installed")
-    try:
-        nvml.nvmlInit()
-    except Exception as exc:  # NVMLError carries .value
-        return NvmlState(False, error_code=getattr(exc, "value", None), error=str(exc))
-    try:
-        driver = _as_text(nvml.nvmlSystemGetDriverVersion())
-        get_cuda = getattr(nvml, "nvmlSystemGetCudaDriverVersion_v2", None) or nvml.nvmlSystemGetCudaDriverVersion
-        cuda = cuda_from_driver_int(int(get_cuda()))
-        gpus = []
-        for i in range(int(nvml.nvmlDeviceGetCount())):
-            handle = nvml.nvmlDeviceGetHandleByIndex(i)
-            try:
-                cap = tuple(int(x) for x in nvml.nvmlDeviceGetCudaComputeCapability(handle))
-            except Exception:
-                cap = None
-            try:
-                bus = _as_text(nvml.nvmlDeviceGetPciInfo(handle).busId)
-            except Exception:
-                bus = ""
-            gpus.append(NvmlGpu(_as_text(nvml.nvmlDeviceGetName(handle)), bus, cap))  # type: ignore[arg-type]
-        return NvmlState(True, driver, cuda, tuple(gpus))
-    except Exception as exc:
-        return NvmlState(False, error_code=getattr(exc, "value", None), error=str(exc))
-    finally:
-        try:
-            nvml.nvmlShutdown()
-        except Exception:
-            pass
+    """Driver, CUDA and GPUs through the app's one NVML device listing."""
+    inventory = list_devices(nvml)
+    if not inventory.ok:
+        return NvmlState(False, error_code=inventory.error_code, error=inventory.error)
+    cuda = cuda_from_driver_int(inventory.cuda_driver_version) if inventory.cuda_driver_version else None
+    gpus = tuple(NvmlGpu(d.name, d.pci_bus_id, d.capability) for d in inventory.devices)
+    return NvmlState(True, inventory.driver_version, cuda, gpus)
 
 
 # ---- nvidia-smi -------------------------------------------------------------------

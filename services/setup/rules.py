@@ -221,12 +221,6 @@ class Rules:
     def variant(self, name: str) -> WheelVariant | None:
         return next((v for v in self.variants if v.variant == name), None)
 
-    def variant_for_cuda(self, cuda: str | None) -> WheelVariant | None:
-        v = parse_version(cuda)
-        if not v:
-            return None
-        return next((w for w in self.variants if parse_version(w.cuda)[:2] == v[:2]), None)
-
     def index_url(self, variant: str) -> str:
         return self.index_url_pattern.format(variant=variant)
 

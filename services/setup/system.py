@@ -11,7 +11,8 @@ import subprocess
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Protocol, Sequence
+from typing import Protocol
+from collections.abc import Callable, Sequence
 
 COMMAND_MISSING = 127
 COMMAND_TIMED_OUT = 124
@@ -149,7 +150,7 @@ class SystemRoot:
 
     def read_text(self, system_path: str, limit: int = 1_000_000) -> str | None:
         try:
-            with open(self(system_path), "r", encoding="utf-8", errors="replace") as fh:
+            with open(self(system_path), encoding="utf-8", errors="replace") as fh:
                 return fh.read(limit)
         except OSError:
             return None

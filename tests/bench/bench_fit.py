@@ -22,7 +22,7 @@ from services.modelfit.estimate import GIB, FitRequest, estimate  # noqa: E402
 from services.modelfit.gpus import default_gpu_catalogue  # noqa: E402
 from services.modelfit.grid import fit_grid  # noqa: E402
 from services.modelfit.solver import max_seq_that_fits  # noqa: E402
-from services.modelfit.validation import (  # noqa: E402
+from services.cli.fit_validation import (  # noqa: E402
     accuracy, compare, load_model_table, load_points, rule_accuracy,
 )
 

@@ -73,9 +73,9 @@ def main() -> None:
     raw_t = np.arange(DAY, dtype=np.float64)
     rows = []
     for label, span in (("24 h", DAY), ("1 h", 3600), ("10 min", 600)):
-        s = timed(lambda: history.series(0, "temperature_c", t_end - span, t_end), 200)
+        s = timed(lambda span=span: history.series(0, "temperature_c", t_end - span, t_end), 200)
         n = len(history.series(0, "temperature_c", t_end - span, t_end)[0])
-        base = timed(lambda: (raw[:n].copy(), raw_t[:n].copy()), 200)
+        base = timed(lambda n=n: (raw[:n].copy(), raw_t[:n].copy()), 200)
         rows.append((label, n, s, base))
 
     # the same after the ring has wrapped (two segments to join)

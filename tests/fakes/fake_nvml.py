@@ -182,6 +182,7 @@ class FakeGpu:
     uuid: str = "GPU-4f1c2a9e-0000-4000-8000-000000000001"
     bus_id: str = "00000000:01:00.0"
     pci_device_id: int = 0x268410DE
+    capability: tuple[int, int] = (8, 9)  # CUDA compute capability (Ada)
     util_gpu: int = 87
     util_mem: int = 41
     mem_total: int = 24564 * 2**20
@@ -374,6 +375,9 @@ class FakeNvml:
 
     def nvmlDeviceGetPciInfo(self, handle: FakeHandle) -> nvmlPciInfo_t:
         return self.nvmlDeviceGetPciInfo_v3(handle)
+
+    def nvmlDeviceGetCudaComputeCapability(self, handle: FakeHandle) -> tuple[int, int]:
+        return self._gpu(handle, "nvmlDeviceGetCudaComputeCapability").capability
 
     # ---- fast metrics
 

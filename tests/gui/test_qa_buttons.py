@@ -125,7 +125,7 @@ def click_every_button(qtbot, page: QWidget, opened: Opened, *, settle=lambda: T
                 before = visible_state(page, opened)
                 button.click()
                 try:
-                    qtbot.waitUntil(lambda: visible_state(page, opened) != before, timeout=timeout_ms)
+                    qtbot.waitUntil(lambda before=before: visible_state(page, opened) != before, timeout=timeout_ms)
                 except (AssertionError, QtBotTimeout):
                     dead.append(name)
                 qtbot.waitUntil(settle, timeout=10000)

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from main import main
+from tests.fakes.fake_nvml import NVML_ERROR_LIBRARY_NOT_FOUND, FakeNvml, make_gpu
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -88,29 +89,14 @@ def test_missing_file_exits_2(capsys, tmp_path):
 
 
 def test_detected_gpu_without_nvml_exits_3(capsys, monkeypatch):
-    import pynvml
-
-    def no_library():
-        raise pynvml.NVMLError(pynvml.NVML_ERROR_LIBRARY_NOT_FOUND)
-
-    monkeypatch.setattr(pynvml, "nvmlInit", no_library)
+    monkeypatch.setitem(sys.modules, "pynvml", FakeNvml(0, init_error=NVML_ERROR_LIBRARY_NOT_FOUND))
     code, _, err = run_cli(capsys, "--model", "gemma-2-9b", "--gpu", "detected")
-    assert code == 3 and "NVML" in err
+    assert code == 3 and "NVIDIA driver not found" in err
 
 
 def test_detected_gpu_uses_live_free_memory(capsys, monkeypatch):
-    import pynvml
-
-    class Mem:
-        total = 24 * 2**30
-        used = 20 * 2**30
-
-    monkeypatch.setattr(pynvml, "nvmlInit", lambda: None)
-    monkeypatch.setattr(pynvml, "nvmlShutdown", lambda: None)
-    monkeypatch.setattr(pynvml, "nvmlDeviceGetCount", lambda: 1)
-    monkeypatch.setattr(pynvml, "nvmlDeviceGetHandleByIndex", lambda i: object())
-    monkeypatch.setattr(pynvml, "nvmlDeviceGetName", lambda h: "NVIDIA GeForce RTX 4090")
-    monkeypatch.setattr(pynvml, "nvmlDeviceGetMemoryInfo", lambda h: Mem())
+    gpu = make_gpu(0, name="NVIDIA GeForce RTX 4090", mem_total=24 * 2**30, mem_reserved=0, mem_used=20 * 2**30)
+    monkeypatch.setitem(sys.modules, "pynvml", FakeNvml([gpu]))
     code, out, _ = run_cli(capsys, "--model", "llama3.1-8b", "--gpu", "detected", "--json")
     data = json.loads(out)
     assert code == 0 and data["gpu"]["live_free_memory"] is True

@@ -1,13 +1,8 @@
 """Card ranking: fit first, dense tensor throughput and bandwidth per dollar, never sparse figures."""
 from __future__ import annotations
 
-import sys
-import types
-from types import SimpleNamespace
-
 import pytest
 
-from services.hardware import compare
 from services.hardware.catalog import load_catalog
 from services.hardware.compare import Task, cheapest_fitting, compare_specs, estimate_from_params, rank_cards
 
@@ -84,50 +79,3 @@ def test_side_by_side_rows(catalog):
     assert len(compare_specs([catalog.gpu("rtx-4090")] * 5)[0].values) == 3  # at most three cards
 
 
-def test_modelfit_adapter_when_the_service_is_absent(monkeypatch):
-    monkeypatch.setattr(compare, "modelfit_available", lambda: False)
-    assert compare.estimate_with_modelfit(None, 8) is None
-
-
-def test_modelfit_adapter_maps_tasks_to_requests(monkeypatch):
-    """The adapter's side of the contract, with a stand-in for the model-fit service."""
-    seen = []
-
-    class FitRequest:
-        def __init__(self, **kw):
-            self.kw = kw
-            seen.append(kw)
-
-    def estimate(arch, req):
-        return SimpleNamespace(per_gpu_gib=arch.params / 1e9 * 2.5)
-
-    def load_model(spec=None, *, params_b=None):
-        if spec == "nope":
-            raise ValueError("Unknown model 'nope'")
-        return SimpleNamespace(params=(params_b or 7) * 1e9)
-
-    est_mod = types.ModuleType("services.modelfit.estimate")
-    est_mod.FitRequest, est_mod.estimate = FitRequest, estimate
-    src_mod = types.ModuleType("services.modelfit.sources")
-    src_mod.load_model = load_model
-    monkeypatch.setitem(sys.modules, "services.modelfit.estimate", est_mod)
-    monkeypatch.setitem(sys.modules, "services.modelfit.sources", src_mod)
-    monkeypatch.setattr(compare, "modelfit_available", lambda: True)
-
-    work = compare.estimate_with_modelfit(None, 8, "int4", Task.LORA, seq=2048)
-    assert work.vram_needed_gib == pytest.approx(20.0)
-    assert seen[-1] == {"task": "train", "method": "qlora", "weights": "nf4", "seq": 2048}
-    compare.estimate_with_modelfit(None, 8, "bf16", Task.INFERENCE)
-    assert seen[-1]["task"] == "inference"
-    compare.estimate_with_modelfit(None, 8, "bf16", Task.FULL_TRAINING)
-    assert seen[-1]["method"] == "full"
-    with pytest.raises(ValueError, match="nope"):
-        compare.estimate_with_modelfit("nope", None)
-
-
-def test_modelfit_service_if_present():
-    pytest.importorskip("services.modelfit.estimate")
-    work = compare.estimate_with_modelfit(None, 8, "bf16", Task.INFERENCE)
-    assert work is not None
-    # the full estimate includes KV cache and context, so it is at least the weights
-    assert work.vram_needed_gib >= 8e9 * 2 / 2**30

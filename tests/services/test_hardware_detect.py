@@ -8,6 +8,7 @@ import pytest
 from services.hardware import detect
 from services.hardware.catalog import load_catalog
 from services.telemetry.model import GpuInfo
+from tests.fakes.fake_nvml import NVML_ERROR_LIBRARY_NOT_FOUND, FakeNvml, make_gpu
 
 
 @pytest.fixture(scope="module")
@@ -34,46 +35,17 @@ def test_telemetry_devices_match_by_pci_id_then_name(catalog):
     assert detect.detected_gpus(SimpleNamespace(devices=broken), catalog.gpus) == []
 
 
-class FakeNvml:
-    """nvidia-ml-py at the function level: two GPUs, the second without PCI info."""
-
-    class NVMLError(Exception):
-        pass
-
-    def __init__(self, fail_init=False):
-        self.fail_init = fail_init
-        self.shut = False
-
-    def nvmlInit(self):
-        if self.fail_init:
-            raise self.NVMLError("NVML Shared Library Not Found")
-
-    def nvmlShutdown(self):
-        self.shut = True
-
-    def nvmlDeviceGetCount(self):
-        return 2
-
-    def nvmlDeviceGetHandleByIndex(self, i):
-        return i
-
-    def nvmlDeviceGetName(self, h):
-        return [b"NVIDIA GeForce RTX 5090", "NVIDIA GeForce RTX 3090"][h]
-
-    def nvmlDeviceGetPciInfo(self, h):
-        if h == 1:
-            raise self.NVMLError("Not Supported")
-        return SimpleNamespace(pciDeviceId=0x2B8510DE)
-
-    def nvmlDeviceGetMemoryInfo(self, h):
-        return SimpleNamespace(total=[32 * 2**30, 24 * 2**30][h])
-
-
 def test_nvml_detection_with_fakes(catalog):
-    nvml = FakeNvml()
+    # Two GPUs, the second without PCI info: the name and memory decide for it.
+    second = make_gpu(1, name="NVIDIA GeForce RTX 3090", mem_total=24 * 2**30)
+    second.unsupported.update({"nvmlDeviceGetPciInfo_v3"})
+    nvml = FakeNvml([make_gpu(0, name="NVIDIA GeForce RTX 5090", pci_device_id=0x2B8510DE, mem_total=32 * 2**30),
+                     second])
     assert [g.name for g in detect.detected_gpus_nvml(catalog.gpus, nvml)] == ["GeForce RTX 5090", "GeForce RTX 3090"]
-    assert nvml.shut
-    assert detect.detected_gpus_nvml(catalog.gpus, FakeNvml(fail_init=True)) == []
+    assert nvml.initialized == 0 and nvml.calls["nvmlShutdown"] == 1
+    assert detect.nvml_devices(nvml)[1]["pci_device_id"] is None
+    no_driver = FakeNvml(0, init_error=NVML_ERROR_LIBRARY_NOT_FOUND)
+    assert detect.detected_gpus_nvml(catalog.gpus, no_driver) == []
 
 
 def test_cpu_name_from_proc_cpuinfo(tmp_path, catalog):

@@ -4,7 +4,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from services.i18n import Catalog, Msg, resolve_language, translate
+from services.i18n import Catalog, resolve_language, translate
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -25,7 +25,7 @@ def test_refused_connection_is_worded_and_translated():
 
 def test_common_failures_have_their_own_words():
     assert isinstance(unreachable_reason(urllib.error.URLError(socket.gaierror(-2, "Name or service not known"))), Msg)
-    assert str(unreachable_reason(urllib.error.URLError(socket.timeout("timed out")))) == "no answer in time"
+    assert str(unreachable_reason(urllib.error.URLError(TimeoutError("timed out")))) == "no answer in time"
     assert str(unreachable_reason(TimeoutError())) == "no answer in time"
     http = urllib.error.HTTPError("http://x/metrics", 503, "Service Unavailable", {}, None)
     assert str(unreachable_reason(http)) == "the server answered HTTP 503"

@@ -8,6 +8,8 @@ from pathlib import Path
 
 from services.setup.probes import PROBE_MARK
 from services.setup.system import FakeRunner, SystemRoot
+from tests.fakes.fake_nvml import FakeNvml as RealFakeNvml
+from tests.fakes.fake_nvml import make_gpu
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "setup"
 
@@ -20,58 +22,21 @@ def os_release(name: str) -> str:
     return (DATA / "os-release" / name).read_text(encoding="utf-8")
 
 
-class NVMLError(Exception):
-    def __init__(self, value: int, text: str) -> None:
-        super().__init__(text)
-        self.value = value
-
-
-class _PciInfo:
-    def __init__(self, bus: str) -> None:
-        self.busId = bus.encode()
-
-
-@dataclass
-class FakeNvml:
-    """Mimics the ``pynvml`` functions the doctor calls."""
-
-    driver: str = "570.133.07"
-    cuda: int = 12080
-    names: tuple[str, ...] = ("NVIDIA GeForce RTX 4090",)
-    capability: tuple[int, int] | None = (8, 9)
-    init_error: tuple[int, str] | None = None
-    calls: list[str] = field(default_factory=list)
-
-    def nvmlInit(self):
-        self.calls.append("init")
-        if self.init_error:
-            raise NVMLError(*self.init_error)
-
-    def nvmlShutdown(self):
-        self.calls.append("shutdown")
-
-    def nvmlSystemGetDriverVersion(self):
-        return self.driver
-
-    def nvmlSystemGetCudaDriverVersion_v2(self):
-        return self.cuda
-
-    def nvmlDeviceGetCount(self):
-        return len(self.names)
-
-    def nvmlDeviceGetHandleByIndex(self, i):
-        return i
-
-    def nvmlDeviceGetName(self, h):
-        return self.names[h]
-
-    def nvmlDeviceGetCudaComputeCapability(self, h):
-        if self.capability is None:
-            raise NVMLError(3, "Not Supported")
-        return self.capability
-
-    def nvmlDeviceGetPciInfo(self, h):
-        return _PciInfo(f"00000000:0{h + 1}:00.0")
+def FakeNvml(driver: str = "570.133.07", cuda: int = 12080,  # noqa: N802 - reads like the class it builds
+             names: tuple[str, ...] = ("NVIDIA GeForce RTX 4090",),
+             capability: tuple[int, int] | None = (8, 9),
+             init_error: tuple[int, str] | None = None) -> RealFakeNvml:
+    """The shared function-level fake (tests/fakes/fake_nvml.py) set up as the doctor's machine."""
+    gpus = [make_gpu(i, name=name) for i, name in enumerate(names)]
+    for gpu in gpus:
+        if capability is None:
+            gpu.unsupported.add("nvmlDeviceGetCudaComputeCapability")
+        else:
+            gpu.capability = capability
+    fake = RealFakeNvml(gpus, init_error=init_error[0] if init_error else None,
+                        driver_version=driver, cuda_version=cuda)
+    fake.driver = driver  # what the tests compare nvidia-smi's answer with
+    return fake
 
 
 NO_NVML = FakeNvml(init_error=(12, "NVML Shared Library Not Found"))

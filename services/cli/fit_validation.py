@@ -19,6 +19,9 @@ import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from services.cli import UsageError
+from services.cli.fit import fit_json
+
 GIB = float(1 << 30)
 
 
@@ -193,9 +196,6 @@ class Comparison:
 def compare(point: Point, models: dict[str, dict[str, str]]) -> Comparison:
     """Our figure for one row, through the ``fit`` command; ``estimate_gib`` None when the command
     refuses the row (reported by ``accuracy`` as not estimated, never silently dropped)."""
-    from services.cli import UsageError
-    from services.cli.fit import fit_json
-
     with tempfile.TemporaryDirectory() as tmp:
         config = Path(tmp) / "model.json"
         config.write_text(json.dumps(point_config(point, models)), encoding="utf-8")

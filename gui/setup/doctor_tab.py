@@ -1,0 +1,153 @@
+"""The setup page's Doctor tab: the Python environment to check, the facts found and a card per finding."""
+from __future__ import annotations
+
+from pathlib import Path
+from collections.abc import Callable
+
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtWidgets import (
+    QComboBox, QFileDialog, QFormLayout, QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QSplitter, QVBoxLayout,
+    QWidget,
+)
+
+from gui.i18n import render
+from gui.setup.cards import clear_cards, finding_card
+from services.setup.doctor import DoctorReport, Finding
+from services.setup.probes import find_python_envs
+
+
+class DoctorTab(QWidget):
+    """What the doctor found; the page runs the doctor (its "Run checks" button is ``check_button``)."""
+
+    def __init__(self, demo_python: str | None, home: Path | None, windows: bool,
+                 open_step: Callable[[str], None], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.demo_python = demo_python
+        self.home = home
+        self._windows = windows
+        self._open_step = open_step
+        lay = QVBoxLayout(self)
+        row = QHBoxLayout()
+        row.addWidget(QLabel(QCoreApplication.translate("SetupPage", "Python environment:")))
+        self.env_combo = QComboBox()
+        self.env_combo.setMinimumWidth(220)
+        self.env_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.fill_envs()
+        row.addWidget(self.env_combo, 1)
+        self.browse_button = QPushButton(QCoreApplication.translate("SetupPage", "Browse…"))
+        self.browse_button.clicked.connect(self._on_browse_clicked)
+        row.addWidget(self.browse_button)
+        self.check_button = QPushButton(QCoreApplication.translate("SetupPage", "Run checks"))
+        self.check_button.setDefault(True)
+        self.check_button.setProperty("primary", True)
+        row.addWidget(self.check_button)
+        lay.addLayout(row)
+        self.doctor_status = QLabel("")
+        self.doctor_status.setProperty("role", "muted")
+        lay.addWidget(self.doctor_status)
+
+        split = QSplitter(Qt.Orientation.Horizontal)
+        facts_box = QFrame()
+        facts_box.setObjectName("facts")
+        self.facts_form = QFormLayout(facts_box)
+        self.facts_form.setLabelAlignment(Qt.AlignmentFlag.AlignRight)
+        self.fact_labels: dict[str, QLabel] = {}
+        for key, label in (("os", QCoreApplication.translate("SetupPage", "System")), ("gpu", QCoreApplication.translate("SetupPage", "GPU")), ("driver", QCoreApplication.translate("SetupPage", "Driver")),
+                           ("module", QCoreApplication.translate("SetupPage", "Kernel module")), ("secure_boot", QCoreApplication.translate("SetupPage", "Secure Boot")),
+                           ("cuda", QCoreApplication.translate("SetupPage", "Highest CUDA")), ("python", QCoreApplication.translate("SetupPage", "Python")), ("torch", QCoreApplication.translate("SetupPage", "PyTorch"))):
+            value = QLabel("—")
+            value.setWordWrap(True)
+            value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            self.fact_labels[key] = value
+            self.facts_form.addRow(label, value)
+        facts_box.setMinimumWidth(240)
+        facts_box.setMaximumWidth(360)
+        split.addWidget(facts_box)
+        self.findings_area = QScrollArea()
+        self.findings_area.setWidgetResizable(True)
+        self.findings_host = QWidget()
+        self.findings_layout = QVBoxLayout(self.findings_host)
+        self.findings_layout.addStretch(1)
+        self.findings_area.setWidget(self.findings_host)
+        split.addWidget(self.findings_area)
+        split.setStretchFactor(1, 1)
+        lay.addWidget(split, 1)
+
+
+    def fill_envs(self) -> None:
+        self.env_combo.clear()
+        self.env_combo.addItem(QCoreApplication.translate("SetupPage", "None (check the driver only)"), None)
+        if self.demo_python:
+            self.env_combo.addItem(f"comfyui  —  {self.demo_python}", self.demo_python)
+            self.env_combo.setCurrentIndex(1)
+            return
+        if self.home is not None:
+            for env in find_python_envs(Path(self.home)):
+                self.env_combo.addItem(f"{env.name}  —  {env.python}", env.python)
+        if self.env_combo.count() > 1:
+            self.env_combo.setCurrentIndex(1)
+
+    def _on_browse_clicked(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, QCoreApplication.translate("SetupPage", "Choose the environment's python"), str(self.home or ""))
+        if path:
+            self.select_python(path)
+
+    def select_python(self, path: str) -> None:
+        index = self.env_combo.findData(path)
+        if index < 0:
+            self.env_combo.addItem(path, path)
+            index = self.env_combo.count() - 1
+        self.env_combo.setCurrentIndex(index)
+
+    def show_report(self, report: DoctorReport) -> None:
+        f = report.facts
+        self.doctor_status.setText(self._summary_text(report))
+        set_ = lambda k, v: self.fact_labels[k].setText(v or "—")  # noqa: E731
+        set_("os", f"{f.os.pretty_name} {f.os.kernel}".strip() if f.os else "")
+        if report.gpu:
+            g = report.gpu
+            generation = g.generation or QCoreApplication.translate("SetupPage", "unknown generation")
+            set_("gpu", f"{g.name}  [{g.pci.pci_id}]\n{generation}  {g.sm or ''}")
+        else:
+            set_("gpu", QCoreApplication.translate("SetupPage", "no NVIDIA GPU found"))
+        set_("driver", f.driver_version or QCoreApplication.translate("SetupPage", "not working"))
+        km = f.kernel_module
+        if km is not None:
+            if km.loaded_version:
+                flavor = QCoreApplication.translate("SetupPage", "open") if km.loaded_flavor == "open" else QCoreApplication.translate("SetupPage", "proprietary")
+                set_("module", f"{flavor} {km.loaded_version}")
+            elif km.nouveau_loaded:
+                set_("module", "nouveau")
+            else:
+                set_("module", QCoreApplication.translate("SetupPage", "not loaded"))
+        else:
+            set_("module", QCoreApplication.translate("SetupPage", "n/a on Windows"))
+        sb = {"enabled": QCoreApplication.translate("SetupPage", "on"), "disabled": QCoreApplication.translate("SetupPage", "off"), "not_uefi": QCoreApplication.translate("SetupPage", "legacy BIOS boot"),
+              "unknown": QCoreApplication.translate("SetupPage", "unknown")}
+        set_("secure_boot", sb.get(f.secure_boot, f.secure_boot))
+        set_("cuda", f.nvml.cuda_version if f.nvml and f.nvml.cuda_version else "")
+        if f.torch is None:
+            set_("python", QCoreApplication.translate("SetupPage", "none chosen"))
+            set_("torch", "")
+        else:
+            set_("python", f"{f.torch.python_version}  {f.torch.python}" if f.torch.ran else f.torch.python)
+            if f.torch.torch_version:
+                build = f.torch.cuda_build and f"CUDA {f.torch.cuda_build}" or QCoreApplication.translate("SetupPage", "CPU only")
+                cudnn = f", cuDNN {f.torch.cudnn_text}" if f.torch.cudnn_text else ""
+                set_("torch", f"{f.torch.torch_version} ({build}{cudnn})")
+            else:
+                set_("torch", QCoreApplication.translate("SetupPage", "not installed"))
+        clear_cards(self.findings_layout)
+        for finding in report.findings:
+            self.findings_layout.insertWidget(self.findings_layout.count() - 1, self._finding_card(finding))
+
+    def _summary_text(self, report: DoctorReport) -> str:
+        errors = sum(1 for x in report.findings if x.severity == "error")
+        warnings = sum(1 for x in report.findings if x.severity == "warning")
+        if errors or warnings:
+            return QCoreApplication.translate("SetupPage", "{errors} problem(s) and {warnings} warning(s). Each card says what to do.").format(errors=errors, warnings=warnings)
+        return QCoreApplication.translate("SetupPage", "Everything checked works.")
+
+    def _finding_card(self, finding: Finding) -> QFrame:
+        return finding_card(finding.severity, render(finding.title), render(finding.detail), finding.fixes, (),
+                            self._windows, self._open_step)

@@ -1,0 +1,167 @@
+"""The setup page's wizard tab: the plan's target bar, the step list and one step's detail.
+
+Only the controls; the page fills them and runs the steps.
+"""
+from __future__ import annotations
+
+from typing import Any
+from collections.abc import Iterable
+
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtWidgets import (
+    QCheckBox, QComboBox, QFrame, QHBoxLayout, QLabel, QListWidget, QPlainTextEdit, QPushButton, QScrollArea, QSplitter,
+    QVBoxLayout, QWidget,
+)
+
+from gui.setup.cards import SEVERITY_COLORS, mono_font
+
+
+class WizardTab(QWidget):
+    def __init__(self, targets: Iterable[Any], gpu_ids: Iterable[Any], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        lay = QVBoxLayout(self)
+        lay.addLayout(self._build_target_bar(targets, gpu_ids))
+        self.plan_summary = QLabel(QCoreApplication.translate("SetupPage", "The plan appears after the checks."))
+        self.plan_summary.setWordWrap(True)
+        self.plan_summary.setObjectName("cardTitle")
+        lay.addWidget(self.plan_summary)
+        self.plan_notes = QLabel("")
+        self.plan_notes.setWordWrap(True)
+        lay.addWidget(self.plan_notes)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.setChildrenCollapsible(False)
+        self.step_list = QListWidget()
+        self.step_list.setObjectName("steps")
+        self.step_list.setWordWrap(True)
+        self.step_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.step_list.setMinimumWidth(200)
+        self.step_list.setMaximumWidth(340)
+        split.addWidget(self.step_list)
+        detail = QWidget()
+        d = QVBoxLayout(detail)
+        d.setContentsMargins(8, 0, 4, 0)
+        self.step_title = QLabel("")
+        self.step_title.setObjectName("cardTitle")
+        self.step_title.setWordWrap(True)
+        d.addWidget(self.step_title)
+        self.step_flags = QLabel("")
+        self.step_flags.setProperty("role", "muted")
+        self.step_flags.setWordWrap(True)
+        d.addWidget(self.step_flags)
+        self.step_text = QLabel("")
+        self.step_text.setWordWrap(True)
+        self.step_text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.step_text.setOpenExternalLinks(True)
+        d.addWidget(self.step_text)
+        files_row = QHBoxLayout()
+        self.pick_driver_button = QPushButton(QCoreApplication.translate("SetupPage", "Choose driver package…"))
+        self.pick_ddu_button = QPushButton(QCoreApplication.translate("SetupPage", "Choose DDU…"))
+        files_row.addWidget(self.pick_driver_button)
+        files_row.addWidget(self.pick_ddu_button)
+        files_row.addStretch(1)
+        d.addLayout(files_row)
+        changes = QLabel(QCoreApplication.translate("SetupPage", "What runs, and every file it writes (full path and contents):"))
+        changes.setWordWrap(True)
+        d.addWidget(changes)
+        self.step_commands = QPlainTextEdit()
+        self.step_commands.setObjectName("commands")
+        self.step_commands.setReadOnly(True)
+        # One command per line: wrapping broke URLs mid-way ("https://" / "download...").
+        self.step_commands.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.step_commands.setFont(mono_font())
+        self.step_commands.setMinimumHeight(80)
+        self.step_commands.setMaximumHeight(150)
+        d.addWidget(self.step_commands)
+        undo_label = QLabel(QCoreApplication.translate("SetupPage", "Undo (what it restores, from which backup):"))
+        undo_label.setWordWrap(True)
+        d.addWidget(undo_label)
+        self.undo_text = QPlainTextEdit()
+        self.undo_text.setObjectName("commands")
+        self.undo_text.setReadOnly(True)
+        self.undo_text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.undo_text.setFont(mono_font())
+        self.undo_text.setMinimumHeight(50)
+        self.undo_text.setMaximumHeight(80)
+        d.addWidget(self.undo_text)
+        self.run_button = QPushButton(QCoreApplication.translate("SetupPage", "Run"))
+        self.run_button.setProperty("primary", True)
+        self.dry_run_check = QCheckBox(QCoreApplication.translate("SetupPage", "Dry run"))
+        self.dry_run_check.setToolTip(QCoreApplication.translate("SetupPage", "Show every action without changing anything (run and undo)"))
+        self.skip_button = QPushButton(QCoreApplication.translate("SetupPage", "Skip"))
+        self.done_button = QPushButton(QCoreApplication.translate("SetupPage", "Mark done"))
+        self.copy_button = QPushButton(QCoreApplication.translate("SetupPage", "Copy commands"))
+        self.check_step_button = QPushButton(QCoreApplication.translate("SetupPage", "Check"))
+        self.undo_button = QPushButton(QCoreApplication.translate("SetupPage", "Undo"))
+        # Two rows: one row of seven buttons does not fit a 1024 px window in Chinese.
+        for group in ((self.run_button, self.dry_run_check, self.undo_button, self.check_step_button),
+                      (self.skip_button, self.done_button, self.copy_button)):
+            row = QHBoxLayout()
+            for w in group:
+                row.addWidget(w)
+            row.addStretch(1)
+            d.addLayout(row)
+        self.step_output = QPlainTextEdit()
+        self.step_output.setReadOnly(True)
+        self.step_output.setFont(mono_font())
+        self.step_output.setMinimumHeight(70)
+        self.step_output.setPlaceholderText(QCoreApplication.translate("SetupPage", "What ran and what it printed appears here."))
+        d.addWidget(self.step_output, 1)
+        # The detail scrolls as a whole in a small window instead of squeezing its parts.
+        detail_area = QScrollArea()
+        detail_area.setWidgetResizable(True)
+        detail_area.setFrameShape(QFrame.Shape.NoFrame)
+        detail_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        detail.setMinimumHeight(480)
+        detail_area.setWidget(detail)
+        split.addWidget(detail_area)
+        split.setStretchFactor(1, 1)
+        lay.addWidget(split, 1)
+
+    def _build_target_bar(self, targets: Iterable[Any], gpu_ids: Iterable[Any]) -> QVBoxLayout:
+        """This computer (with 'reinstall everything') or another machine (system + card)."""
+        box = QVBoxLayout()
+        row = QHBoxLayout()
+        row.addWidget(QLabel(QCoreApplication.translate("SetupPage", "Plan for:")))
+        self.target_combo = QComboBox()
+        self.target_combo.addItem(QCoreApplication.translate("SetupPage", "This computer"), "here")
+        self.target_combo.addItem(QCoreApplication.translate("SetupPage", "Another machine"), "other")
+        row.addWidget(self.target_combo)
+        self.full_check = QCheckBox(QCoreApplication.translate("SetupPage", "Reinstall everything"))
+        self.full_check.setToolTip(QCoreApplication.translate("SetupPage", "Show every step, also those the doctor found not needed (on Windows: the clean reinstall with DDU)"))
+        row.addWidget(self.full_check)
+        row.addStretch(1)
+        box.addLayout(row)
+        self.other_box = QWidget()
+        other = QHBoxLayout(self.other_box)
+        other.setContentsMargins(0, 0, 0, 0)
+        other.addWidget(QLabel(QCoreApplication.translate("SetupPage", "System:")))
+        self.os_combo = QComboBox()
+        self.os_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.os_combo.setMinimumContentsLength(14)
+        for t in targets:
+            self.os_combo.addItem(t.label, t.key)
+        other.addWidget(self.os_combo, 1)
+        other.addWidget(QLabel(QCoreApplication.translate("SetupPage", "Card:")))
+        self.card_combo = QComboBox()
+        self.card_combo.setEditable(True)
+        self.card_combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        self.card_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.card_combo.setMinimumContentsLength(16)
+        self.card_combo.lineEdit().setPlaceholderText(QCoreApplication.translate("SetupPage", "PCI id (10de:2684) or card name"))
+        seen = set()
+        for g in gpu_ids:
+            if g.device_id not in seen:
+                seen.add(g.device_id)
+                self.card_combo.addItem(f"{g.name} (10de:{g.device_id})", g.device_id)
+        self.card_combo.setCurrentIndex(-1)
+        other.addWidget(self.card_combo, 1)
+        self.plan_other_button = QPushButton(QCoreApplication.translate("SetupPage", "Show the plan"))
+        other.addWidget(self.plan_other_button)
+        self.other_box.setVisible(False)
+        box.addWidget(self.other_box)
+        self.target_error = QLabel("")
+        self.target_error.setWordWrap(True)
+        self.target_error.setStyleSheet(f"color: {SEVERITY_COLORS['error']};")
+        self.target_error.setVisible(False)
+        box.addWidget(self.target_error)
+        return box
