@@ -228,6 +228,7 @@ def test_current_preference_in_words(tmp_path):
     assert "No launcher" in str(linux.current_preference("/usr/bin/x"))
 
 
+@pytest.mark.linux_only  # makes program files whose names hold control characters: Windows refuses those names
 @pytest.mark.parametrize("bad", ["tool\r", "to\nol", "tool\x1b[31m", "tool\x7f"])
 def test_linux_refuses_control_characters_in_the_program_path(tmp_path, bad):
     """A CR in a program path used to write a raw CR into the .desktop file: three Exec=
