@@ -21,9 +21,9 @@ from PySide6.QtWidgets import (
 )
 
 from gui.context import AppContext
-from services.cli import program_name
 from gui.i18n import render
 from gui.monitor.bridge import TelemetryBridge
+from services.program import program_name
 from gui.monitor.widgets import (
     DASH, STYLE, Badge, ElidedLabel, MetricTile, ProcessTableModel, format_duration, format_mib,
 )

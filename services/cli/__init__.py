@@ -16,6 +16,8 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+from services.program import program_name  # noqa: F401 - both front ends print it
+
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
@@ -47,12 +49,6 @@ def available_commands() -> dict[str, str]:
 
 def load_command(name: str) -> ModuleType:
     return importlib.import_module(COMMANDS[name])
-
-
-def program_name() -> str:
-    """How the user starts this program, for commands we print: the bundle's
-    launcher when frozen (PyInstaller), else the checkout's main.py."""
-    return "gpu-assistant" if getattr(sys, "frozen", False) else "python main.py"
 
 
 class UsageError(Exception):

@@ -11,7 +11,7 @@ from services.i18n import Catalog, resolve_language
 from services.paths import AppPaths
 from services.settings import SettingsStore
 from services.telemetry.recorder import RecordingError, SessionStore
-from services.telemetry.replay import EXPORT_COLUMNS
+from services.telemetry.smi_csv import EXPORT_COLUMNS
 from services.telemetry.session_report import render_exported, render_list, render_summary
 
 HELP = "list, compare and export recorded monitoring sessions"

@@ -19,25 +19,8 @@ from services.setup.probes import (
     default_venv_dir, probe_torch, read_externally_managed, read_ubuntu_drivers, read_gpus, read_kernel_module, read_nvidia_smi, read_nvml, read_os, read_secure_boot,
 )
 from services.setup.rules import Rules, arch_supported, sm_from_capability, version_at_least
+from services.setup.findings import SEVERITIES, Finding, Fix  # noqa: F401 - the doctor's public types
 from services.setup.system import Runner, SystemRoot
-
-SEVERITIES = ("error", "warning", "info", "ok")
-
-
-@dataclass(frozen=True, slots=True)
-class Fix:
-    label: Msg
-    commands: tuple[tuple[str, ...], ...] = ()
-    step: str | None = None  # a wizard step that does it
-
-
-@dataclass(frozen=True, slots=True)
-class Finding:
-    code: str  # stable, for JSON and for the troubleshooter
-    severity: str  # error | warning | info | ok
-    title: Msg
-    detail: Msg
-    fixes: tuple[Fix, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

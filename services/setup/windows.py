@@ -421,7 +421,7 @@ def collect_windows_facts(probe: WindowsProbe) -> WindowsFacts:
 
 
 def windows_findings(w: WindowsFacts, rules) -> list:
-    from services.setup.doctor import Finding, Fix
+    from services.setup.findings import Finding, Fix
 
     out = []
     plans = {p["guid"]: p["name"] for p in rules.windows["power_plans"]}

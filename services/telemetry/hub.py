@@ -43,13 +43,6 @@ MAX_INTERVAL_S = 3600.0
 Listener = Callable[[Snapshot], None]
 
 
-def build_hub(**kwargs: Any) -> "TelemetryHub":
-    """Kept here so ``gui.app`` can import it from the hub module (see factory.py)."""
-    from services.telemetry.factory import build_hub as _build_hub
-
-    return _build_hub(**kwargs)
-
-
 class TelemetryHub:
     """Samples one source on a worker thread and feeds history and listeners.
 

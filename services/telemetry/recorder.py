@@ -36,7 +36,7 @@ from services.telemetry.model import (
     SourceStatus,
     SystemSample,
 )
-from services.telemetry.replay import EXPORT_COLUMNS, format_timestamp
+from services.telemetry.smi_csv import EXPORT_COLUMNS, format_timestamp
 from services.telemetry.throttle import REASONS
 
 log = logging.getLogger(__name__)

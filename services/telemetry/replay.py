@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
+from services.telemetry.smi_csv import EXPORT_COLUMNS, format_timestamp  # noqa: F401 - re-exported
 from services.telemetry.model import (
     DeviceState,
     GpuInfo,
@@ -120,34 +121,6 @@ for _prefix in ("clocks_throttle_reasons", "clocks_event_reasons"):
     for _suffix, _code in _REASON_SUFFIX.items():
         COLUMNS[f"{_prefix}.{_suffix}"] = Column(f"reason:{_code}", "active")
 
-# What recorder.export_csv writes: (query name with unit, GpuSample field).
-EXPORT_COLUMNS: tuple[tuple[str, str], ...] = (
-    ("timestamp", "timestamp"),
-    ("index", "index"),
-    ("name", "info:name"),
-    ("uuid", "uuid"),
-    ("pci.bus_id", "info:pci_bus_id"),
-    ("pstate", "pstate"),
-    ("temperature.gpu", "temperature_c"),
-    ("temperature.memory", "memory_temperature_c"),
-    ("utilization.gpu [%]", "utilization_pct"),
-    ("utilization.memory [%]", "memory_utilization_pct"),
-    ("memory.total [MiB]", "memory_total_mib"),
-    ("memory.used [MiB]", "memory_used_mib"),
-    ("power.draw [W]", "power_w"),
-    ("power.limit [W]", "power_limit_w"),
-    ("clocks.sm [MHz]", "sm_clock_mhz"),
-    ("clocks.mem [MHz]", "mem_clock_mhz"),
-    ("fan.speed [%]", "fan_pct"),
-    ("pcie.link.gen.current", "pcie_gen"),
-    ("pcie.link.width.current", "pcie_width"),
-    ("utilization.encoder [%]", "encoder_pct"),
-    ("utilization.decoder [%]", "decoder_pct"),
-    ("clocks_event_reasons.active", "throttle_mask"),
-    ("ecc.errors.corrected.volatile.total", "ecc_corrected"),
-    ("ecc.errors.uncorrected.volatile.total", "ecc_uncorrected"),
-)
-
 _UNIT_RE = re.compile(r"\s*\[[^\]]*\]\s*$")
 _NUMBER_RE = re.compile(r"^\s*([-+]?\d+(?:\.\d+)?)")
 
@@ -155,12 +128,6 @@ _NUMBER_RE = re.compile(r"^\s*([-+]?\d+(?:\.\d+)?)")
 def column_key(header: str) -> str:
     """'utilization.gpu [%]' -> 'utilization.gpu'."""
     return _UNIT_RE.sub("", header.strip()).strip().lower()
-
-
-def format_timestamp(t: float) -> str:
-    """nvidia-smi's own timestamp format (local time, milliseconds)."""
-    d = dt.datetime.fromtimestamp(t)
-    return d.strftime("%Y/%m/%d %H:%M:%S.") + f"{d.microsecond // 1000:03d}"
 
 
 def parse_timestamp(text: str) -> float | None:

@@ -101,11 +101,6 @@ def test_missing_nvml_module_is_a_no_driver_state(app_paths, monkeypatch):
     assert hub.status.state == DeviceState.NO_DRIVER
 
 
-def test_hub_module_exposes_build_hub_for_the_app():
-    from services.telemetry import hub
-
-    assert callable(hub.build_hub)
-
 
 def test_demo_prehistory_is_coarse_before_the_last_half_hour_and_has_no_drawn_gaps():
     import time as _time
