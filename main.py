@@ -158,6 +158,30 @@ def quiet_closed_pipe() -> None:
         pass
 
 
+def run_captured(name: str, argv: list[str]) -> tuple[int | None, str, str]:
+    """Run one headless command in this process with its output captured: (exit code, stdout,
+    stderr), or (None, "", "") when this build has no such command. The GUI's self-test runs the
+    calculators through it without the GUI importing the command-line front end."""
+    import contextlib
+    import io
+
+    if name not in available_commands():
+        return None, "", ""
+    module = load_command(name)
+    parser = argparse.ArgumentParser(prog=name)
+    module.add_arguments(parser)
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = module.run(parser.parse_args(argv))
+        except SystemExit as exc:  # argparse refused the arguments
+            code = exc.code if isinstance(exc.code, int) else EXIT_USAGE
+        except UsageError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            code = EXIT_USAGE
+    return code, out.getvalue(), err.getvalue()
+
+
 def run_command(args: argparse.Namespace) -> int:
     """One headless command, with bad usage, Ctrl-C and a closed pipe handled alike."""
     module = load_command(args.command)
@@ -224,7 +248,7 @@ def main(argv: list[str] | None = None) -> int:
         return 4
     from gui.app import run_app
 
-    return run_app(args)
+    return run_app(args, run_captured)
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ import argparse
 import os
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QEventLoop, QSettings, QTimer
@@ -304,7 +305,9 @@ def save_screenshot(window: MainWindow, path: str, settle_ms: int = 1500) -> boo
     return window.grab().save(str(target), "PNG")
 
 
-def run_app(args: argparse.Namespace) -> int:
+def run_app(args: argparse.Namespace,
+            run_command: Callable[[str, list[str]], tuple[int | None, str, str]] | None = None) -> int:
+    """``run_command``: main.run_captured, for the self-test's calculator checks."""
     page = getattr(args, "page", None)
     if page and page not in {spec.key for spec in PAGES}:  # bad usage: say so, do not open some other page
         print(f"error: unknown page {page!r}; pages: {', '.join(spec.key for spec in PAGES)}", file=sys.stderr)
@@ -327,9 +330,9 @@ def run_app(args: argparse.Namespace) -> int:
     app = create_application()
     context = build_context(args)
     if args.self_test:
-        from gui.selftest import run_self_test
+        from gui.selftest import AppParts, run_self_test
 
-        return run_self_test(app, context, args)
+        return run_self_test(app, context, args, AppParts(attach_telemetry, AppController, run_command))
     attach_telemetry(context, args, start=False, replay_source=replay_source)
     attach_exporter(context)
     controller = AppController(app, context, language_override=args.lang)

@@ -1,7 +1,7 @@
 """The main window: a sidebar of tools and the page of the selected one."""
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from PySide6.QtCore import QSettings, QSize, Qt, Signal
 from PySide6.QtGui import QCloseEvent

@@ -15,8 +15,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import faulthandler
-import inspect
-import io
 import json
 import math
 import os
@@ -26,7 +24,8 @@ import time
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Any
+from collections.abc import Callable, Iterator
 
 from PySide6.QtCore import QCoreApplication, QEventLoop, QSettings, QTimer, QtMsgType, qInstallMessageHandler
 from PySide6.QtGui import QIcon, QImage, QImageReader
@@ -35,7 +34,6 @@ from PySide6.QtWidgets import QApplication
 from gui.context import AppContext
 from gui.i18n import TranslatorSet
 from gui.pages import PAGES
-from services.cli import EXIT_OK, UsageError, available_commands, load_command
 from services.paths import AppPaths, resource_path
 from services.settings import SettingsStore
 
@@ -321,30 +319,23 @@ def _last_line(text: str) -> str:
     return lines[-1][:200] if lines else ""
 
 
-def run_calculator(name: str, argv: list[str], fields: list[str]) -> CheckResult:
+def run_calculator(name: str, argv: list[str], fields: list[str], run_command) -> CheckResult:  # noqa: ANN001
     label = f"estimate {name}"
-    if name not in available_commands():
-        return CheckResult(label, SKIP, "not part of this build")
-    module = load_command(name)
-    parser = argparse.ArgumentParser(prog=name)
-    module.add_arguments(parser)
-    out, err = io.StringIO(), io.StringIO()
+    if run_command is None:
+        return CheckResult(label, FAIL, "no command runner was handed to the self-test")
     started = time.perf_counter()
     try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = module.run(parser.parse_args(argv))
-    except SystemExit as exc:  # argparse rejected our arguments: the command's flags changed
-        return CheckResult(label, FAIL, f"{name} {' '.join(argv)}: usage error {exc.code}: {_last_line(err.getvalue())}")
-    except UsageError as exc:
-        return CheckResult(label, FAIL, f"{name} {' '.join(argv)}: {exc}")
+        code, out, err = run_command(name, argv)
     except Exception as exc:  # noqa: BLE001
         traceback.print_exc(file=sys.stderr)
         return CheckResult(label, FAIL, f"{type(exc).__name__}: {exc}")
+    if code is None:
+        return CheckResult(label, SKIP, "not part of this build")
     ms = (time.perf_counter() - started) * 1000
-    if code != EXIT_OK:
-        return CheckResult(label, FAIL, f"exit code {code}: {_last_line(err.getvalue())}")
+    if code != 0:
+        return CheckResult(label, FAIL, f"{name} {' '.join(argv)}: exit code {code}: {_last_line(err)}")
     try:
-        data = json.loads(out.getvalue())
+        data = json.loads(out)
     except ValueError:
         return CheckResult(label, FAIL, "the output is not JSON")
     values = {f: data.get(f) if isinstance(data, dict) else None for f in fields}
@@ -368,10 +359,19 @@ def throwaway_context(language: str) -> Iterator[AppContext]:
         yield AppContext(paths=paths, settings_store=store, language=language, demo=True)
 
 
-def _open_window(app: QApplication, context: AppContext, language: str):
-    from gui.app import AppController
+@dataclass(frozen=True)
+class AppParts:
+    """What the self-test starts the way the app does; handed in by the composition root
+    (gui.app), so this module never imports it."""
 
-    controller = AppController(app, context, language_override=language)
+    attach_telemetry: Callable[..., None]  # gui.app.attach_telemetry
+    controller_type: Callable[..., Any]  # gui.app.AppController
+    # main.run_captured: a headless command run in-process -> (exit code or None, stdout, stderr)
+    run_command: Callable[[str, list[str]], tuple[int | None, str, str]] | None = None
+
+
+def _open_window(app: QApplication, context: AppContext, language: str, parts: AppParts):
+    controller = parts.controller_type(app, context, language_override=language)
     window = controller.build_window("settings")
     window.show()
     return window, controller
@@ -399,11 +399,9 @@ def check_pages_in_language(window, language: str) -> CheckResult:
     return CheckResult(name, PASS, f"{len(results)} pages opened (sidebar: {title!r})")
 
 
-def run_checks(app: QApplication, context: AppContext, args: argparse.Namespace,
+def run_checks(app: QApplication, context: AppContext, args: argparse.Namespace, parts: AppParts,
                report: Callable[[CheckResult], None] = lambda r: None) -> list[CheckResult]:
     """Run every check in order, calling ``report`` as each one finishes."""
-    from gui.app import attach_telemetry
-
     results: list[CheckResult] = []
 
     def add(result: CheckResult) -> None:
@@ -413,21 +411,17 @@ def run_checks(app: QApplication, context: AppContext, args: argparse.Namespace,
     with QtMessageLog() as log:
         telemetry_problem = None
         # As the app does: the hub is built, the window painted, and only then sampling starts.
-        deferred_start = "start" in inspect.signature(attach_telemetry).parameters
         try:
-            if deferred_start:
-                attach_telemetry(context, args, start=False)
-            else:
-                attach_telemetry(context, args)
+            parts.attach_telemetry(context, args, start=False)
         except Exception as exc:  # noqa: BLE001
             traceback.print_exc(file=sys.stderr)
             telemetry_problem = f"the simulated source did not start: {type(exc).__name__}: {exc}"
         try:
-            window, controller = _open_window(app, context, "en")
+            window, controller = _open_window(app, context, "en", parts)
             try:
                 window.repaint()
                 add(check_start_up())
-                if deferred_start and context.telemetry is not None and not telemetry_problem:
+                if context.telemetry is not None and not telemetry_problem:
                     context.telemetry.start()
                 add(check_resources())
                 add(check_qt_plugins(app))
@@ -443,7 +437,7 @@ def run_checks(app: QApplication, context: AppContext, args: argparse.Namespace,
             finally:
                 _close_window(window, controller)
             # Every page again in Chinese: a translation with a broken {placeholder} only fails there.
-            window, controller = _open_window(app, context, "zh_CN")
+            window, controller = _open_window(app, context, "zh_CN", parts)
             try:
                 add(check_pages_in_language(window, "zh_CN"))
             finally:
@@ -453,7 +447,7 @@ def run_checks(app: QApplication, context: AppContext, args: argparse.Namespace,
             if context.telemetry is not None and hasattr(context.telemetry, "stop"):
                 context.telemetry.stop()
         for name, (argv, fields) in CALCULATOR_RUNS.items():
-            add(run_calculator(name, argv, fields))
+            add(run_calculator(name, argv, fields, parts.run_command))
     if log.exceptions:
         add(CheckResult("python errors", FAIL, f"{len(log.exceptions)} in Qt callbacks: " + "; ".join(log.exceptions[:3])))
     else:
@@ -476,7 +470,7 @@ def summary(results: list[CheckResult]) -> tuple[int, str]:
     return 0, f"self-test OK: {passed} checks passed, {skipped} not part of this build"
 
 
-def run_self_test(app: QApplication, context: AppContext, args: argparse.Namespace) -> int:
+def run_self_test(app: QApplication, context: AppContext, args: argparse.Namespace, parts: AppParts) -> int:
     """Entry point for ``main.py --self-test``; ``context`` is replaced by a throw-away one."""
     faulthandler.dump_traceback_later(WATCHDOG_S, exit=True)
     started = time.perf_counter()
@@ -484,7 +478,7 @@ def run_self_test(app: QApplication, context: AppContext, args: argparse.Namespa
         print(f"GPU Assistant self-test ({'bundle' if getattr(sys, 'frozen', False) else 'checkout'}, "
               f"Qt platform {app.platformName()}, QT_QPA_PLATFORM={os.environ.get('QT_QPA_PLATFORM', '')})", flush=True)
         with throwaway_context(context.language) as own_context:
-            results = run_checks(app, own_context, args, report=lambda r: print(r.line(), flush=True))
+            results = run_checks(app, own_context, args, parts, report=lambda r: print(r.line(), flush=True))
     finally:
         faulthandler.cancel_dump_traceback_later()
     code, line = summary(results)

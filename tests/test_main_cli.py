@@ -48,7 +48,7 @@ def test_usage_names_the_bundle_command_when_frozen(monkeypatch):
 def test_bad_value_is_one_line_not_the_usage_block():
     result = _run("psu", "--gpu", "4090", "--ram-sticks", "-1")
     assert result.returncode == 2
-    lines = [l for l in result.stderr.splitlines() if l.strip()]
+    lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
     assert len(lines) == 1 and "--ram-sticks" in lines[0] and "--help" in lines[0]
 
 

@@ -1,7 +1,8 @@
 """The Settings page's "Monitoring" and "Alerts" groups. Every change is saved at once."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from PySide6.QtWidgets import (
     QCheckBox, QDoubleSpinBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QSpinBox, QWidget,

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Signal, Slot
 from PySide6.QtGui import QAction
@@ -19,7 +20,6 @@ from gui.context import AppContext
 from gui.icons import app_icon
 from gui.i18n import render
 from gui.monitor.bridge import TelemetryBridge
-from services.paths import resource_path
 from services.telemetry.model import DeviceState, Snapshot
 
 log = logging.getLogger(__name__)

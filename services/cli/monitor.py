@@ -18,7 +18,8 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable, TextIO
+from typing import Any, TextIO
+from collections.abc import Callable
 
 from services.cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError, check_output_file
 from services.telemetry.model import DeviceState, Snapshot, Tier

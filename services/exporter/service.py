@@ -1,7 +1,8 @@
 """Runs the metrics endpoint beside the app, following the user's settings."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from services.exporter.metrics import TelemetryCollector
 from services.exporter.server import ExporterError, ExporterServer

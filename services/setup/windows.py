@@ -10,8 +10,9 @@ from __future__ import annotations
 import json
 import re
 import sys
-from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from dataclasses import dataclass
+from typing import Any, Protocol
+from collections.abc import Callable
 
 from services.i18n import translate
 from services.setup.plan import Check, Plan, RegistryChange, Step

@@ -21,7 +21,7 @@ import functools
 import math
 import operator
 import threading
-from typing import Iterable
+from collections.abc import Iterable
 
 import numpy as np
 

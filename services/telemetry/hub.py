@@ -20,7 +20,8 @@ import logging
 import math
 import threading
 import time
-from typing import Any, Callable, Iterable
+from typing import Any
+from collections.abc import Callable, Iterable
 
 from services.telemetry.carry import SlowFieldCarry
 from services.telemetry.history import History

@@ -22,7 +22,8 @@ from __future__ import annotations
 import ctypes
 from dataclasses import dataclass
 from types import ModuleType, SimpleNamespace
-from typing import Any, Callable, Sequence
+from typing import Any
+from collections.abc import Callable, Sequence
 
 from services.i18n import Msg, translate
 from services.telemetry.model import DeviceState

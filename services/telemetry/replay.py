@@ -23,7 +23,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 from services.telemetry.smi_csv import EXPORT_COLUMNS, format_timestamp  # noqa: F401 - re-exported
 from services.telemetry.model import (

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import time
 import unicodedata
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from services.i18n import Catalog, translate
 from services.telemetry import throttle

@@ -8,7 +8,8 @@ process), no blocking ``interval=`` sleeps.
 from __future__ import annotations
 
 import time
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import psutil
 

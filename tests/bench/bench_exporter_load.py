@@ -140,7 +140,7 @@ def main() -> None:
             print(f"  {label}: median {med * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms, failed {fail} of {n + fail}")
         print(f"  ratio p95 this/baseline: {results['new'][1] / results['old'][1]:.2f}x")
 
-        for name, server, url, port in (("old", old, old.url, old.httpd.server_address[1]),
+        for name, _server, url, port in (("old", old, old.url, old.httpd.server_address[1]),
                                         ("new", new, new.url, new.bound_port)):
             threads, latency, socks = idle_connections(url, port, args.idle)
             label = "baseline" if name == "old" else "this server"

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import math
 import threading
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import numpy as np
 

@@ -12,7 +12,7 @@ from gui.monitor.bridge import TelemetryBridge
 from gui.monitor.dashboard import DashboardPage
 from gui.monitor.widgets import ProcessTableModel
 from services.telemetry.model import DeviceState, GpuSample, ProcessSample, Snapshot, SourceStatus
-from tests.gui.fake_hub import FakeHub, gpu_info, gpu_sample, snapshot
+from tests.gui.fake_hub import FakeHub, snapshot
 
 
 @pytest.fixture
@@ -192,7 +192,7 @@ def test_gaps_stay_gaps(qtbot, context):
     page.set_window(60)
     page.repaint_now()
     item = page.cards()[0].graphs.curves["util"][0][1]
-    x, y = item.xData, item.yData
+    y = item.yData
     assert np.isnan(y).sum() >= 10
     assert np.nanmin(y) == 95.0  # no false zeros
     _stop(page)

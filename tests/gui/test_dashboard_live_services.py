@@ -46,7 +46,7 @@ def test_demo_run_fills_two_cards_insights_and_processes(qtbot, context):
     assert "RTX 4090" in card.title.text()
     assert card.tile_util.value.text().endswith("%")
     item = card.graphs.curves["util"][0][1]
-    x, y = item.xData, item.yData
+    x = item.xData
     assert 100 < len(x) <= 2 * 2 * card.graphs.plots["util"].vb.width() + 4  # thinned, not 10,800 points
     assert x[-1] - x[0] > 0.9 * DEMO_PREHISTORY_S  # but spanning the hours of prehistory
     assert page.process_model(0).rowCount() >= 1

@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
+import main
 from gui import selftest
+from gui.app import AppController, attach_telemetry
 from gui.pages import PAGES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,7 +27,7 @@ def args():
 
 def test_all_checks_pass_or_say_why_they_were_skipped(qapp, args):
     with selftest.throwaway_context("en") as context:
-        results = selftest.run_checks(qapp, context, args)
+        results = selftest.run_checks(qapp, context, args, selftest.AppParts(attach_telemetry, AppController, main.run_captured))
     names = [r.name for r in results]
     for spec in PAGES:
         assert f"page {spec.key}" in names
@@ -84,23 +86,27 @@ def _fake_command(output: str, code: int = 0):
     ("{}", 2, selftest.FAIL, "exit code 2"),
 ])
 def test_calculator_results_are_checked(monkeypatch, output, code, status, words):
-    monkeypatch.setattr(selftest, "available_commands", lambda: {"fit": "x"})
-    monkeypatch.setattr(selftest, "load_command", lambda name: _fake_command(output, code))
-    result = selftest.run_calculator("fit", ["--params-b", "7", "--json"], ["total_gib"])
+    monkeypatch.setattr(main, "available_commands", lambda: {"fit": "x"})
+    monkeypatch.setattr(main, "load_command", lambda name: _fake_command(output, code))
+    result = selftest.run_calculator("fit", ["--params-b", "7", "--json"], ["total_gib"], main.run_captured)
     assert result.status == status
     assert words in result.detail
 
 
 def test_changed_command_flags_are_a_failure_not_a_crash(monkeypatch):
-    monkeypatch.setattr(selftest, "available_commands", lambda: {"fit": "x"})
-    monkeypatch.setattr(selftest, "load_command", lambda name: _fake_command("{}"))
-    result = selftest.run_calculator("fit", ["--no-such-flag"], ["total_gib"])
-    assert result.status == selftest.FAIL and "usage error" in result.detail
+    monkeypatch.setattr(main, "available_commands", lambda: {"fit": "x"})
+    monkeypatch.setattr(main, "load_command", lambda name: _fake_command("{}"))
+    result = selftest.run_calculator("fit", ["--no-such-flag"], ["total_gib"], main.run_captured)
+    assert result.status == selftest.FAIL and "exit code 2" in result.detail and "--no-such-flag" in result.detail
 
 
 def test_missing_calculator_is_skipped(monkeypatch):
-    monkeypatch.setattr(selftest, "available_commands", lambda: {})
-    assert selftest.run_calculator("psu", [], ["x"]).status == selftest.SKIP
+    monkeypatch.setattr(main, "available_commands", lambda: {})
+    assert selftest.run_calculator("psu", [], ["x"], main.run_captured).status == selftest.SKIP
+
+
+def test_no_command_runner_is_a_failure():
+    assert selftest.run_calculator("psu", [], ["x"], None).status == selftest.FAIL
 
 
 def test_summary_names_the_failures():

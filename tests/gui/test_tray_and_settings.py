@@ -14,7 +14,7 @@ from gui.icons import app_icon
 from gui.monitor.tray import TrayController
 from services.i18n import translate
 from services.settings import SettingsStore
-from services.telemetry.model import DeviceState, Snapshot, SourceStatus
+from services.telemetry.model import DeviceState, Snapshot
 from tests.gui.fake_hub import FakeHub, snapshot
 
 

@@ -237,7 +237,7 @@ def test_exporter_unit_passes_systemd_verify(tmp_path):
     copy = tmp_path / "gpu-assistant-exporter.service"
     copy.write_text(unit.replace("%h/.local/bin/gpu-assistant", str(fake)), encoding="utf-8")
     result = subprocess.run([analyze, "verify", str(copy)], capture_output=True, text=True)
-    problems = [l for l in result.stderr.splitlines() if "gpu-assistant-exporter.service" in l]
+    problems = [ln for ln in result.stderr.splitlines() if "gpu-assistant-exporter.service" in ln]
     assert not problems, result.stderr
 
 

@@ -37,15 +37,15 @@ def _text(snapshot, seconds=None) -> str:
 
 def test_dcgm_names_and_labels():
     text = _text(_snapshot())
-    line = next(l for l in text.splitlines() if l.startswith("DCGM_FI_DEV_GPU_TEMP{"))
+    line = next(ln for ln in text.splitlines() if ln.startswith("DCGM_FI_DEV_GPU_TEMP{"))
     for label in ('gpu="0"', 'UUID="GPU-1111"', 'pci_bus_id="00000000:01:00.0"', 'device="nvidia0"',
                   'modelName="NVIDIA GeForce RTX 4090"', 'Hostname="lab-box"', 'hostname="lab-box"',
                   'DCGM_FI_DRIVER_VERSION="560.35.03"'):
         assert label in line
     assert line.endswith(" 71.0")
     assert "# TYPE DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION counter" in text
-    assert any(l.startswith("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION{") and l.endswith(" 5000000.0")
-               for l in text.splitlines())  # joules -> mJ, bare counter name as dcgm-exporter
+    assert any(ln.startswith("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION{") and ln.endswith(" 5000000.0")
+               for ln in text.splitlines())  # joules -> mJ, bare counter name as dcgm-exporter
     assert "DCGM_FI_DEV_FB_FREE{" in text and " 4564.0" in text
 
 
@@ -54,15 +54,15 @@ def test_unsupported_and_lost_series_are_left_out_not_zero():
     assert "DCGM_FI_DEV_FAN_SPEED" not in text
     assert "DCGM_FI_DEV_MEMORY_TEMP" not in text
     assert 'UUID="GPU-2222"' in text  # the lost GPU appears only in our state metric
-    assert not any('UUID="GPU-2222"' in l for l in text.splitlines() if l.startswith("DCGM_FI_"))
+    assert not any('UUID="GPU-2222"' in ln for ln in text.splitlines() if ln.startswith("DCGM_FI_"))
     assert 'gpu_assistant_device_state{' in text and 'state="lost"} 1.0' in text
 
 
 def test_extras_under_our_prefix():
     text = _text(_snapshot(), seconds={"power_cap": 12.5, "sw_thermal": 3.0})
     assert 'clock_event="power_cap"} 12.5' in text
-    assert any(l.startswith("gpu_assistant_clock_event_active{") and 'clock_event="power_cap"' in l
-               and l.endswith(" 1.0") for l in text.splitlines())
+    assert any(ln.startswith("gpu_assistant_clock_event_active{") and 'clock_event="power_cap"' in ln
+               and ln.endswith(" 1.0") for ln in text.splitlines())
     assert 'gpu_assistant_process_gpu_memory_bytes{' in text and 'pid="4242"' in text
 
 

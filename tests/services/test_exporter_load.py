@@ -37,7 +37,7 @@ def test_idle_connections_take_no_thread_and_are_closed(monkeypatch):
                 s.settimeout(0.01)
                 try:
                     closed += s.recv(1) == b""
-                except socket.timeout:
+                except TimeoutError:
                     pass
                 except OSError:
                     closed += 1

@@ -96,8 +96,8 @@ def test_throttle_seconds_stay_with_the_card(rig):
     assert hub.history.seconds_in_reason(hot)["sw_thermal"] >= 8.0
     # The exporter labels by index and counts by UUID: the cool card at index 0 has no thermal seconds.
     text = "\n".join(_exposition(hub_collector(hub)))
-    line = next(l for l in text.splitlines() if "clock_event_seconds" in l and 'clock_event="sw_thermal"'
-                in l and f'UUID="{cool}"' in l)
+    line = next(ln for ln in text.splitlines() if "clock_event_seconds" in ln and 'clock_event="sw_thermal"'
+                in ln and f'UUID="{cool}"' in ln)
     assert line.endswith(" 0.0")
 
 

@@ -49,7 +49,7 @@ def _answer(method):  # noqa: ANN001, ANN202
         try:
             return method(*args, **kwargs)
         except _fake_module.NVMLError as exc:
-            raise NVMLError(exc.value) from None
+            raise _real.NVMLError(exc.value) from None
     call.__name__ = method.__name__
     return call
 
