@@ -20,6 +20,18 @@ APP_FLAGS = {"--demo", "--self-test", "--minimized", "--version"}
 APP_VALUE_OPTIONS = {"--replay", "--screenshot", "--page", "--lang", "--window-size"}
 
 
+def _words(argv: list[str]):
+    """Each word of ``argv`` that is not the value of an app option (``--page fit`` skips ``fit``)."""
+    expect_value = False
+    for arg in argv:
+        if expect_value:
+            expect_value = False
+        elif arg in APP_VALUE_OPTIONS:
+            expect_value = True
+        else:
+            yield arg
+
+
 def command_named(argv: list[str], commands: dict[str, str]) -> str | None:
     """The command ``argv`` runs (its first word that is not an app option), or None.
 
@@ -27,18 +39,12 @@ def command_named(argv: list[str], commands: dict[str, str]) -> str | None:
     command (the exporter's HTTP server, the recorder, numpy, the model-fit estimator) would
     cost a one-shot snapshot several times its own run time.
     """
-    expect_value = False
-    for arg in argv:
-        if expect_value:
-            expect_value = False
-        elif arg in APP_VALUE_OPTIONS:
-            expect_value = True
-        elif arg.startswith("-"):
+    for arg in _words(argv):
+        if arg.startswith("-"):
             if arg in ("-h", "--help"):
                 return None  # the whole list of commands
             continue
-        else:
-            return arg if arg in commands else None
+        return arg if arg in commands else None
     return None
 
 
@@ -46,17 +52,7 @@ def names_a_command(argv: list[str] | None) -> bool:
     """False only when ``argv`` holds nothing but app options; help, commands and typos get the full parser."""
     if argv is None:
         return True
-    expect_value = False
-    for arg in argv:
-        if expect_value:
-            expect_value = False
-        elif arg in APP_VALUE_OPTIONS:
-            expect_value = True
-        elif arg in APP_FLAGS or arg.split("=", 1)[0] in APP_VALUE_OPTIONS:
-            continue
-        else:
-            return True
-    return False
+    return any(not (arg in APP_FLAGS or arg.split("=", 1)[0] in APP_VALUE_OPTIONS) for arg in _words(argv))
 
 
 class _AppDemoAction(argparse.Action):
