@@ -252,6 +252,15 @@ def windows_repair_mode(report: DoctorReport, driver: Msg | None) -> str:
     return "clean"  # no driver answers at all: the clean install is the safe way in
 
 
+def _keep_pytorch_step(step: Step, needs: RepairNeeds, facts, keep: list[Step], skipped: list[SkippedStep]) -> None:  # noqa: ANN001
+    """Linux and Windows alike: a PyTorch that works is only verified."""
+    if step.id == "verify-pytorch" or needs.pytorch:
+        keep.append(step)
+    else:
+        version = (facts.torch.torch_version if facts.torch else None) or "?"
+        skipped.append(_skip(step, translate("Setup", "PyTorch {version} already works on the GPU").format(version=version)))
+
+
 def _skip(step: Step, reason: Msg) -> SkippedStep:
     return SkippedStep(step, translate("Setup", "Not needed: {reason}").format(reason=reason))
 
@@ -265,14 +274,10 @@ def repair_plan(plan: Plan, report: DoctorReport, rules: Rules, inputs: PlanInpu
     driver = f.driver_version or "?"
     keep: list[Step] = []
     skipped: list[SkippedStep] = []
-    torch_version = f.torch.torch_version if f.torch else None
     for step in plan.steps:
         sid = step.id
         if sid in PYTORCH_STEPS:
-            if sid == "verify-pytorch" or needs.pytorch:
-                keep.append(step)
-            else:
-                skipped.append(_skip(step, translate("Setup", "PyTorch {version} already works on the GPU").format(version=torch_version or "?")))
+            _keep_pytorch_step(step, needs, f, keep, skipped)
         elif sid == NOUVEAU_STEP:
             if needs.nouveau:
                 keep.append(step)
@@ -368,11 +373,7 @@ def _repair_windows(plan: Plan, report: DoctorReport, needs: RepairNeeds, option
     for step in plan.steps:
         sid = step.id
         if sid in PYTORCH_STEPS:
-            if sid == "verify-pytorch" or needs.pytorch:
-                keep.append(step)
-            else:
-                skipped.append(_skip(step, translate("Setup", "PyTorch {version} already works on the GPU").format(
-                    version=(f.torch.torch_version if f.torch else None) or "?")))
+            _keep_pytorch_step(step, needs, f, keep, skipped)
         elif sid in WINDOWS_CLEAN_ONLY:
             skipped.append(_skip(step, translate("Setup", "the clean reinstall with DDU is for a broken or mixed driver install; choose 'Reinstall everything' to do it anyway")))
         elif mode in ("update", "install"):
