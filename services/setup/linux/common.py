@@ -395,3 +395,14 @@ def outcome_summary(outcome: PlanOutcome) -> Msg:
     return translate("Setup", "Ends with {driver}; no current PyTorch build runs on it.").format(driver=driver_text)
 
 
+def manual_driver_step(explanation: Msg, source: str) -> Step:
+    """The driver step a person does by hand (no package of this release fits the card)."""
+    return Step(
+        id="install-driver",
+        title=translate("Setup", "Install a driver that runs this card"),
+        explanation=explanation,
+        manual=True,
+        check=Check("command_ok", argv=("modinfo", "-F", "version", "nvidia")),
+        link=NVIDIA_DRIVER_GUIDE,
+        source=source,
+    )

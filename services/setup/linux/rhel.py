@@ -12,6 +12,7 @@ from services.setup.linux.common import (
     PlanInputs,
     finish_plan,
     generic_steps_plan,
+    manual_driver_step,
     manual_target,
     nouveau_step,
     source_target,
@@ -92,14 +93,6 @@ def rhel_plan(os: OsInfo, inputs: PlanInputs, rules: Rules) -> Plan:
             text = translate("Setup", "{generation} cards need the proprietary kernel module from driver branch {branch}, the last that supports them; NVIDIA's repository installs a newer branch by default. Follow NVIDIA's driver installation guide to install branch {branch} with the proprietary module (on RHEL 8: 'dnf module install nvidia-driver:{branch}-dkms').").format(generation=gen.name, branch=gen.last_branch or MANUAL_BRANCH)
         else:
             text = translate("Setup", "GPU Assistant could not tell this card's generation from its PCI id. GTX 16xx, RTX 20xx and newer: 'sudo dnf install nvidia-open'. GTX 9xx, GTX 10xx and Volta: driver branch {branch} with the proprietary module, as NVIDIA's driver installation guide describes.").format(branch=MANUAL_BRANCH)
-        steps.append(Step(
-            id="install-driver",
-            title=translate("Setup", "Install a driver that runs this card"),
-            explanation=text,
-            manual=True,
-            check=Check("command_ok", argv=("modinfo", "-F", "version", "nvidia")),
-            link=NVIDIA_DRIVER_GUIDE,
-            source=SRC_NVIDIA_RHEL,
-        ))
+        steps.append(manual_driver_step(text, SRC_NVIDIA_RHEL))
     steps.append(nouveau_step("rhel", inputs, INITRAMFS["fedora"]))
     return finish_plan(os, inputs, rules, "rhel", steps, notes, target=target)

@@ -5,12 +5,12 @@ from services.i18n import Msg, translate
 from services.setup.linux.common import (
     INITRAMFS,
     MANUAL_BRANCH,
-    NVIDIA_DRIVER_GUIDE,
     OPEN_DEFAULT_BRANCH,
     DriverTarget,
     PlanInputs,
     apt_update_step,
     finish_plan,
+    manual_driver_step,
     manual_target,
     module_for,
     nouveau_step,
@@ -99,14 +99,6 @@ def ubuntu_plan(os: OsInfo, inputs: PlanInputs, rules: Rules) -> Plan:
             explanation = translate("Setup", "This Ubuntu release's archive has no driver branch that runs {generation} cards. Upgrade to Ubuntu 22.04 or 24.04 (then this wizard installs nvidia-driver-{branch}-open), or install driver {branch} from NVIDIA's CUDA repository for your release by following NVIDIA's driver installation guide.").format(generation=gen.name, branch=MANUAL_BRANCH)
         else:
             explanation = translate("Setup", "GPU Assistant could not tell this card's generation from its PCI id, so it does not pick between the open and the proprietary module. Run 'ubuntu-drivers list'. GTX 16xx, RTX 20xx and newer (all RTX 50): 'sudo ubuntu-drivers install nvidia:{branch}-open'. GTX 9xx, GTX 10xx and Volta cards: 'sudo ubuntu-drivers install nvidia:{branch}'. Do not run a bare 'ubuntu-drivers install': its 'recommended' pick can be a module the card cannot use.").format(branch=MANUAL_BRANCH)
-        steps = [apt_update_step(), Step(
-            id="install-driver",
-            title=translate("Setup", "Install a driver that runs this card"),
-            explanation=explanation,
-            manual=True,
-            check=Check("command_ok", argv=("modinfo", "-F", "version", "nvidia")),
-            link=NVIDIA_DRIVER_GUIDE,
-            source=src,
-        )]
+        steps = [apt_update_step(), manual_driver_step(explanation, src)]
     steps.append(nouveau_step("ubuntu", inputs, INITRAMFS["ubuntu"]))
     return finish_plan(os, inputs, rules, "ubuntu", steps, notes, target=target)
