@@ -51,6 +51,9 @@ class ProgressStore:
         self.path = path
         self.plan_key = ""
         self.records: dict[str, StepRecord] = {}
+        # Files the user picked for the plan (the offline driver package, DDU), by option name:
+        # kept so the wizard reopened in Safe Mode or after a restart still has them.
+        self.picked_files: dict[str, str] = {}
         self.load_problem: str | None = None
 
     def load(self) -> "ProgressStore":
@@ -71,6 +74,10 @@ class ProgressStore:
             self._keep_broken(f"{self.path.name}: the top level is not an object")
             return self
         self.plan_key = data.get("plan_key") if isinstance(data.get("plan_key"), str) else ""
+        picked = data.get("picked_files") or {}
+        # A wrong-typed entry is dropped (the user picks the file again), never trusted as a path.
+        self.picked_files = {k: v for k, v in picked.items() if isinstance(k, str) and isinstance(v, str) and v} \
+            if isinstance(picked, dict) else {}
         steps = data.get("steps") or {}
         if not isinstance(steps, dict):
             self._keep_broken(f"{self.path.name}: 'steps' is not an object")
@@ -100,10 +107,19 @@ class ProgressStore:
         data = {
             "version": 1,
             "plan_key": self.plan_key,
+            "picked_files": self.picked_files,
             "steps": {sid: vars(rec) for sid, rec in self.records.items()},
         }
         tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
         os.replace(tmp, self.path)
+
+    def pick_file(self, option: str, path: str) -> None:
+        """Remember a file the user chose for the plan ('' forgets it) and save at once."""
+        if path:
+            self.picked_files[option] = path
+        else:
+            self.picked_files.pop(option, None)
+        self.save()
 
     def record(self, step_id: str) -> StepRecord:
         return self.records.setdefault(step_id, StepRecord())

@@ -172,6 +172,15 @@ def test_windows_plan_file_pickers(qtbot, app_paths, tmp_path):
     assert p.plan.step("run-ddu").commands[0][0] == "C:\\Tools\\DDU\\Display Driver Uninstaller.exe"
     assert "needs administrator rights" in p.step_flags.text()
     p.shutdown()
+    # Reopened after the Safe Mode restart (RunOnce): the picked DDU is still in the plan.
+    again = SetupPage(ctx)
+    qtbot.addWidget(again)
+    again.show()
+    qtbot.waitUntil(lambda: again.plan is not None and not again.busy(), timeout=5000)
+    again.full_check.setChecked(True)
+    qtbot.waitUntil(lambda: not again.busy(), timeout=5000)
+    assert again.plan.step("run-ddu").commands[0][0] == "C:\\Tools\\DDU\\Display Driver Uninstaller.exe"
+    again.shutdown()
 
 
 def test_reboot_step_asks_first(qtbot, page, machine):

@@ -326,3 +326,20 @@ def test_cli_plan_text_says_what_it_ends_with(capsys):
     assert main.main(["setup", "--plan", "--os-release", str(DATA / "os-release" / "debian-12"), "--gpu", "10de:2684"]) == 0
     line = capsys.readouterr().out.splitlines()[1]
     assert line == "  = Ends with driver 535.247.01 or newer (nvidia-driver) and PyTorch 2.14 cu126, which that driver runs."
+
+
+def test_picked_files_survive_a_reload_and_bad_entries_are_dropped(tmp_path):
+    store = ProgressStore(tmp_path / "progress.json")
+    store.pick_file("ddu_exe", "C:\\Tools\\DDU\\Display Driver Uninstaller.exe")
+    store.pick_file("driver_package", "D:\\驱动\\581.57-desktop-win10-win11-64bit-international-dch-whql.exe")
+    again = ProgressStore(store.path).load()
+    assert again.picked_files == store.picked_files and again.load_problem is None
+    again.pick_file("ddu_exe", "")  # forgetting one keeps the other
+    assert list(ProgressStore(store.path).load().picked_files) == ["driver_package"]
+    raw = json.loads(store.path.read_text(encoding="utf-8"))
+    raw["picked_files"] = {"ddu_exe": 7, "driver_package": ["x"], "ok": "C:\\a.exe"}
+    store.path.write_text(json.dumps(raw), encoding="utf-8")
+    assert ProgressStore(store.path).load().picked_files == {"ok": "C:\\a.exe"}
+    raw["picked_files"] = "C:\\a.exe"
+    store.path.write_text(json.dumps(raw), encoding="utf-8")
+    assert ProgressStore(store.path).load().picked_files == {}
