@@ -159,7 +159,7 @@
         <translation>{what}（{read}）</translation>
     </message>
     <message>
-        <source>{provider}, lowest price listed on a public price index (snapshot {snapshot}), read {read}</source>
+        <source>{provider}, lowest price listed on a public price index (snapshot about {snapshot}), read {read}</source>
         <translation>{provider}，公开价格指数上的最低报价（快照约 {snapshot}），读取于 {read}</translation>
     </message>
     <message>

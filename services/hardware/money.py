@@ -117,7 +117,7 @@ def default_electricity(catalog: Catalog, cur: Currency) -> DatedAmount:
 
 def cloud_rate_note(amount: DatedAmount) -> Msg:
     """Where a local cloud price comes from (the provider keeps its own name)."""
-    return translate("Money", "{provider}, lowest price listed on a public price index (snapshot {snapshot}), read {read}").format(
+    return translate("Money", "{provider}, lowest price listed on a public price index (snapshot about {snapshot}), read {read}").format(
         provider=amount.what, read=amount.read, snapshot=amount.snapshot or "?")
 
 

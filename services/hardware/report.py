@@ -8,6 +8,7 @@ from services.hardware.compare import RankedCard, SpecRow, Workload
 from services.hardware.money import Currency
 from services.hardware.psu import CardRent, Result, Severity, Verdict
 from services.i18n import Msg, translate
+from services.textwidth import display_width, pad
 
 Render = Callable[["Msg | str"], str]
 
@@ -31,9 +32,9 @@ def render_result(result: Result, render: Render, currency: str = "$") -> str:
     out: list[str] = []
     parts = [g.name for g in b.gpus] + ([b.cpu.name] if b.cpu else [])
     out.append(render(translate("PsuReport", "Build: {parts} ({usage})").format(parts=" + ".join(parts) or "-", usage=usage_text(b.usage.value))))
-    width = max((len(render(line.label)) for line in result.lines), default=10)
+    width = max((display_width(render(line.label)) for line in result.lines), default=10)
     for line in result.lines:
-        out.append(f"  {render(line.label):<{width}}  {line.watts:7.0f} W")
+        out.append(f"  {pad(render(line.label), width)}  {line.watts:7.0f} W")
     out.append("")
     out.append(render(translate("PsuReport", "Sustained load: {s} W   peaks: {p10} W for 10 ms, {p100} W for 100 us").format(
         s=round(result.sustained_w), p10=round(result.peak_10ms_w), p100=round(result.peak_100us_w))))
@@ -116,12 +117,12 @@ def render_buy_vs_rent(rows: Sequence[CardRent], cur: Currency, price_per_kwh: f
 
 
 def render_specs(names: Sequence[str], rows: Sequence[SpecRow], render: Render) -> str:
-    label_w = max(len(render(r.label)) for r in rows)
-    col_w = max([len(n) for n in names] + [len(render(v)) for r in rows for v in r.values]) + 4
-    out = [" " * (label_w + 2) + "".join(f"{n:<{col_w}}" for n in names)]
+    label_w = max(display_width(render(r.label)) for r in rows)
+    col_w = max([display_width(n) for n in names] + [display_width(render(v)) for r in rows for v in r.values]) + 4
+    out = [" " * (label_w + 2) + "".join(pad(n, col_w) for n in names)]
     for r in rows:
-        cells = "".join(f"{(render(v) + (' *' if r.best == i else '')):<{col_w}}" for i, v in enumerate(r.values))
-        out.append(f"{render(r.label):<{label_w}}  {cells}")
+        cells = "".join(pad(render(v) + (" *" if r.best == i else ""), col_w) for i, v in enumerate(r.values))
+        out.append(f"{pad(render(r.label), label_w)}  {cells}")
     out.append(render(translate("PsuReport", "* best of the compared cards")))
     return "\n".join(out)
 
@@ -156,7 +157,7 @@ def render_ranking(ranked: Sequence[RankedCard], workload: Workload | None, budg
             price = f"{money(r.price_usd)} ({note})"
             per_k = 1000.0 / cur.per_usd if cur else 1000.0  # 1000 in the display currency, in USD
             value = f"{(r.tflops_per_kusd or 0) * per_k / 1000.0:6.1f} TFLOPS/k{unit}  {(r.gbs_per_kusd or 0) * per_k / 1000.0:6.0f} GB/s/k{unit}"
-        out.append(f"  {i:2}. {r.gpu.name:<28} {price:<26} {r.gpu.vram_gb:>4.0f} GB {fit:<10} {value}".rstrip())
+        out.append(f"  {i:2}. {pad(r.gpu.name, 28)} {pad(price, 26)} {r.gpu.vram_gb:>4.0f} GB {pad(fit, 10)} {value}".rstrip())
     if any(r.price_usd is None for r in shown):
         out.append(render(translate("PsuReport", "Cards without a launch price on file: give yours with --price CARD=AMOUNT.")))
     if workload is not None and not fitting:

@@ -189,3 +189,33 @@ def test_recommend_over_32_gib_lists_the_cards_that_hold_it_first(capsys):
     assert any(c["needs_price"] for c in data["cards"] if c["fits"])
     code, out, _ = run(capsys, "--recommend", "--params-b", "14", "--task", "lora")
     assert "enter a price" in out and "No single card" not in out
+
+
+def test_chinese_tables_line_up_in_terminal_columns(capsys):
+    from services.textwidth import display_width
+
+    code = main.main(["--lang", "zh_CN", "psu", "--gpu", "4090", "--cpu", "7950X"])
+    out = capsys.readouterr().out
+    assert code == 0
+    # The wattage lines: every "W" ends in the same terminal column although labels mix CJK and ASCII.
+    watt_lines = [line for line in out.splitlines()[1:] if line.startswith("  ") and line.endswith(" W")][:7]
+    assert len(watt_lines) == 7 and any(display_width(line) != len(line) for line in watt_lines)
+    assert len({display_width(line) for line in watt_lines}) == 1
+    code = main.main(["--lang", "zh_CN", "psu", "--gpu", "4090", "--gpu", "3090", "--compare"])
+    out = capsys.readouterr().out
+    assert code == 0
+    lines = out.splitlines()
+    header = next(line for line in lines if "GeForce RTX 3090" in line)
+    start = display_width(header[:header.index("GeForce RTX 3090")])
+    # The second card's cell starts in the header's column on rows whose labels are Chinese.
+    for label, value in (("架构", "Ampere"), ("带宽", "936 GB/s"), ("整卡功耗", "350 W")):
+        row = next(line for line in lines if line.startswith(label))
+        assert display_width(row[:row.rindex(value)]) == start, row
+
+
+def test_display_width_counts_wide_characters_twice():
+    from services.textwidth import display_width, pad
+
+    assert display_width("显卡 RTX") == 8 and display_width("（16-pin）") == 10
+    assert display_width("e\u0301") == 1  # a combining accent takes no column
+    assert pad("内存", 6) == "内存  " and pad("too long", 3) == "too long"
