@@ -9,7 +9,9 @@ import argparse
 import os
 import sys
 
-from services.cli import EXIT_USAGE, UsageError, available_commands, check_path_options, fail, load_command
+from services.cli import (
+    COMMANDS, EXIT_USAGE, UsageError, available_commands, check_path_options, command_available, fail, load_command,
+)
 from services.console import configure_output
 from services.version import APP_ID, APP_NAME, __version__
 
@@ -113,10 +115,11 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     gui.add_argument("--self-test", action="store_true", help="open every page offscreen and run one estimate each")
     gui.add_argument("--minimized", action="store_true",
                      help="start in the tray without showing the window (used when starting with the system)")
-    commands = available_commands() if names_a_command(argv) else {}
-    chosen = command_named(argv, commands) if argv is not None else None
-    if chosen is not None:
-        commands = {chosen: commands[chosen]}
+    chosen = command_named(argv, COMMANDS) if argv is not None else None
+    if chosen is not None and command_available(chosen):
+        commands = {chosen: COMMANDS[chosen]}
+    else:
+        commands = available_commands() if names_a_command(argv) else {}
     if commands:
         sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
         for name in commands:
