@@ -246,9 +246,14 @@ def main(argv: list[str] | None = None) -> int:
         print(problem, file=sys.stderr)
         return 4
     from gui.app import run_app
+    from services.program import start_up_done
 
+    start_up_done()  # the window keeps running: the collector's normal pace from here on
     return run_app(args, run_captured)
 
 
 if __name__ == "__main__":
+    from services.program import collect_less_while_starting
+
+    collect_less_while_starting()  # until what keeps running says it has started (start_up_done)
     sys.exit(main())
