@@ -181,8 +181,13 @@ def run_captured(name: str, argv: list[str]) -> tuple[int | None, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
+command_ran = False  # main() ran a headless command in this process (not the window)
+
+
 def run_command(args: argparse.Namespace) -> int:
     """One headless command, with bad usage, Ctrl-C and a closed pipe handled alike."""
+    global command_ran
+    command_ran = True
     module = load_command(args.command)
     try:
         check_path_options(args)
@@ -253,7 +258,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    from services.program import collect_less_while_starting
+    from services.program import collect_less_while_starting, end_now_if_done
 
     collect_less_while_starting()  # until what keeps running says it has started (start_up_done)
-    sys.exit(main())
+    exit_code = main()
+    if command_ran:  # a finished headless command; the window's teardown is left to the interpreter
+        end_now_if_done(exit_code)
+    sys.exit(exit_code)

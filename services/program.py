@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import gc
+import os
 import sys
 
 # While the program starts, the cyclic garbage collector runs every this many net allocations
@@ -35,3 +36,32 @@ def start_up_done() -> None:
     if _normal_gc_thresholds is not None:
         gc.set_threshold(*_normal_gc_thresholds)
         _normal_gc_thresholds = None
+
+
+def nothing_left_to_finish() -> bool:
+    """True when the interpreter's own teardown would only free memory: no other thread is
+    running and nothing is registered to run at exit (``logging``, temporary folders, thread
+    pools, ``weakref.finalize`` and coverage tools all register there)."""
+    import atexit
+    import threading
+
+    pending = getattr(atexit, "_ncallbacks", None)  # CPython; elsewhere: always the normal exit
+    return pending is not None and pending() == 0 and threading.active_count() == 1
+
+
+def end_now_if_done(code: int) -> None:
+    """End a finished command at once, its output flushed, when nothing is left to finish.
+
+    Tearing down the interpreter (every module's globals, the last garbage collection) takes
+    about 25 ms, a fifth of ``monitor --once --json``, and changes nothing outside the process.
+    Returns (and the caller exits the usual way) when a thread or an exit handler is still there,
+    or when flushing the output fails: the interpreter then reports it as it always does.
+    """
+    if not isinstance(code, int) or not nothing_left_to_finish():
+        return
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        return
+    os._exit(code)

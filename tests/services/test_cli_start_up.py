@@ -39,15 +39,25 @@ NOT_FOR_A_SNAPSHOT = (
                                           "hybrid", "exporter")),
 )
 
+# Runs main.py as ``python main.py`` does and writes down what was loaded, however the run ends:
+# through SystemExit, or at once through os._exit (services.program.end_now_if_done).
 _DRIVER = """
-import json, runpy, sys
+import json, os, runpy, sys
+
+def note(code, how):
+    with open(MODULES, "w") as fh:
+        json.dump({"code": code, "how": how, "modules": sorted(sys.modules)}, fh)
+
+real_exit = os._exit
+def noted_exit(code):
+    note(code, "at once")
+    real_exit(code)
+os._exit = noted_exit
 sys.argv = ["main.py", *sys.argv[2:]]
 try:
     runpy.run_path("main.py", run_name="__main__")
 except SystemExit as exc:
-    code = exc.code
-with open(MODULES, "w") as fh:
-    json.dump({"code": code, "modules": sorted(sys.modules)}, fh)
+    note(exc.code, "SystemExit")
 """
 
 
@@ -59,8 +69,9 @@ def _run_main(tmp_path: Path, *argv: str) -> tuple[dict, str]:
     env.pop("QT_QPA_PLATFORM", None)
     done = subprocess.run([sys.executable, "-c", _DRIVER.replace("MODULES", repr(str(modules))), "main.py", *argv],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    return json.loads(modules.read_text()), done.stdout
+    result = json.loads(modules.read_text())
+    assert done.returncode == result["code"], done.stderr
+    return result, done.stdout
 
 
 def _loaded(modules: list[str], name: str) -> list[str]:
@@ -69,7 +80,7 @@ def _loaded(modules: list[str], name: str) -> list[str]:
 
 def test_a_json_snapshot_imports_only_what_it_uses(tmp_path):
     result, out = _run_main(tmp_path, "monitor", "--once", "--json")
-    assert result["code"] == 0
+    assert result["code"] == 0 and result["how"] == "at once"
     doc = json.loads(out)
     assert [gpu["name"] for gpu in doc["gpus"]] == ["NVIDIA GeForce RTX 4090"] * 2  # the fake's desktop
     assert doc["system"]["ram_total_mib"] > 0
@@ -133,3 +144,53 @@ def test_a_log_goes_back_to_the_normal_pace(normal_gc, tmp_path):
                        out=io.StringIO(), err=io.StringIO())
     assert code == 0
     assert gc.get_threshold() == normal_gc
+
+
+# ---- the end of a finished command
+
+
+def test_a_finished_command_ends_at_once_with_all_its_output(tmp_path):
+    """Piped output (a pipe is block-buffered) arrives whole, with the command's exit code."""
+    result, out = _run_main(tmp_path, "monitor", "--once")
+    assert (result["code"], result["how"]) == (0, "at once")
+    lines = out.rstrip("\n").splitlines()
+    assert len(lines) == 6 and lines[0].startswith("GPU") and lines[-1].startswith("System:") and lines[-1].endswith("GiB")
+    result, out = _run_main(tmp_path, "monitor", "--once", "--csv", str(tmp_path / "log.csv"))
+    assert result["how"] == "at once" and len((tmp_path / "log.csv").read_text().splitlines()) == 3
+    result, _ = _run_main(tmp_path, "monitor", "--interval", "0")  # bad usage: exit 2, also at once
+    assert (result["code"], result["how"]) == (2, "at once")
+
+
+def test_exit_handlers_and_threads_get_the_usual_exit(tmp_path):
+    """Something registered to run at exit (logging, a temporary folder ...) still runs."""
+    modules = tmp_path / "modules.json"
+    script = _DRIVER.replace("MODULES", repr(str(modules))).replace(
+        "import json, os, runpy, sys\n", "import atexit, json, os, runpy, sys\natexit.register(print, 'exit handler ran')\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(FAKE_PYNVML), str(ROOT)]), GPU_ASSISTANT_HOME=str(tmp_path))
+    done = subprocess.run([sys.executable, "-c", script, "main.py", "monitor", "--once", "--json"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(modules.read_text())["how"] == "SystemExit"
+    assert done.stdout.rstrip().endswith("exit handler ran")
+
+
+def test_nothing_left_to_finish():
+    import atexit
+    import threading
+
+    assert program.nothing_left_to_finish() == (threading.active_count() == 1 and atexit._ncallbacks() == 0)
+    release = threading.Event()
+    worker = threading.Thread(target=release.wait)
+    worker.start()
+    try:
+        assert not program.nothing_left_to_finish()
+    finally:
+        release.set()
+        worker.join()
+
+
+def test_a_command_run_in_process_never_ends_the_process(monkeypatch):
+    """main() is called by the tests and the self-test: only ``python main.py`` may end early."""
+    monkeypatch.setattr(os, "_exit", lambda code: pytest.fail(f"os._exit({code})"))
+    monkeypatch.setattr(sys, "stdout", io.StringIO())
+    assert main.main(["monitor", "--once", "--json", "--source", "demo"]) == 0
