@@ -9,7 +9,9 @@ import argparse
 import os
 import sys
 
-from services.cli import EXIT_USAGE, UsageError, available_commands, check_path_options, fail, load_command
+from services.cli import (
+    COMMANDS, EXIT_USAGE, UsageError, available_commands, check_path_options, command_available, fail, load_command,
+)
 from services.console import configure_output
 from services.version import APP_ID, APP_NAME, __version__
 
@@ -113,10 +115,11 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     gui.add_argument("--self-test", action="store_true", help="open every page offscreen and run one estimate each")
     gui.add_argument("--minimized", action="store_true",
                      help="start in the tray without showing the window (used when starting with the system)")
-    commands = available_commands() if names_a_command(argv) else {}
-    chosen = command_named(argv, commands) if argv is not None else None
-    if chosen is not None:
-        commands = {chosen: commands[chosen]}
+    chosen = command_named(argv, COMMANDS) if argv is not None else None
+    if chosen is not None and command_available(chosen):
+        commands = {chosen: COMMANDS[chosen]}
+    else:
+        commands = available_commands() if names_a_command(argv) else {}
     if commands:
         sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
         for name in commands:
@@ -178,8 +181,13 @@ def run_captured(name: str, argv: list[str]) -> tuple[int | None, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
+command_ran = False  # main() ran a headless command in this process (not the window)
+
+
 def run_command(args: argparse.Namespace) -> int:
     """One headless command, with bad usage, Ctrl-C and a closed pipe handled alike."""
+    global command_ran
+    command_ran = True
     module = load_command(args.command)
     try:
         check_path_options(args)
@@ -243,9 +251,17 @@ def main(argv: list[str] | None = None) -> int:
         print(problem, file=sys.stderr)
         return 4
     from gui.app import run_app
+    from services.program import start_up_done
 
+    start_up_done()  # the window keeps running: the collector's normal pace from here on
     return run_app(args, run_captured)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from services.program import collect_less_while_starting, end_now_if_done
+
+    collect_less_while_starting()  # until what keeps running says it has started (start_up_done)
+    exit_code = main()
+    if command_ran:  # a finished headless command; the window's teardown is left to the interpreter
+        end_now_if_done(exit_code)
+    sys.exit(exit_code)

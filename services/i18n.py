@@ -20,10 +20,7 @@ from pathlib import Path
 from typing import Any
 from collections.abc import Callable, Mapping
 
-from services.paths import resource_path
-
 LANGUAGES = ("en", "zh_CN")
-TRANSLATIONS_DIR = resource_path("translations")
 
 Translator = Callable[[str, str], str]
 
@@ -52,6 +49,22 @@ class Msg:
 
     def __str__(self) -> str:
         return self.render(None)
+
+
+def translations_dir() -> Path:
+    """The folder of the ``.ts``/``.qm`` files. Found when first needed: code that only makes
+    ``Msg`` objects (``monitor --once --json``) does not need ``services.paths``."""
+    from services.paths import resource_path
+
+    return resource_path("translations")
+
+
+def __getattr__(name: str) -> Any:
+    """``TRANSLATIONS_DIR`` (module constant, computed on first use)."""
+    if name == "TRANSLATIONS_DIR":
+        value = globals()[name] = translations_dir()
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _render_arg(value: Any, tr: Translator | None) -> Any:
@@ -105,8 +118,11 @@ class Catalog:
         self._entries = dict(entries or {})
 
     @classmethod
-    def load(cls, language: str, directory: Path = TRANSLATIONS_DIR) -> "Catalog":
+    def load(cls, language: str, directory: Path | None = None) -> "Catalog":
+        """The catalogue of ``language`` from ``directory`` (default: the app's translations folder)."""
         entries: dict[tuple[str, str], str] = {}
+        if directory is None:
+            directory = translations_dir()
         if language == "en" or not directory.is_dir():
             return cls(entries)
         for ts in sorted(directory.glob(f"*_{language}.ts")):

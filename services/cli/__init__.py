@@ -47,6 +47,11 @@ def available_commands() -> dict[str, str]:
     return {name: mod for name, mod in COMMANDS.items() if _exists(mod)}
 
 
+def command_available(name: str) -> bool:
+    """Whether ``name`` is a command whose module this build has (one look-up, not eight)."""
+    return name in COMMANDS and _exists(COMMANDS[name])
+
+
 def load_command(name: str) -> ModuleType:
     return importlib.import_module(COMMANDS[name])
 
@@ -93,8 +98,6 @@ PATH_OPTIONS: tuple[tuple[str, str, str], ...] = (
 def check_path_options(args) -> None:  # noqa: ANN001 - an argparse namespace
     """Refuse '' and FIFOs, devices and sockets in any path option before a command opens one
     (a FIFO would block the open forever). One check at the edge, for every command."""
-    from services.paths import UnsafePathError, check_regular_file
-
     for attr, option, what in PATH_OPTIONS:
         value = getattr(args, attr, None)
         for item in value if isinstance(value, (list, tuple)) else [value]:
@@ -102,6 +105,9 @@ def check_path_options(args) -> None:  # noqa: ANN001 - an argparse namespace
                 continue
             if not item.strip():
                 raise UsageError(f"{option} needs {what}, not an empty string")
+            # Only when a path was given: ``monitor --once --json`` names none.
+            from services.paths import UnsafePathError, check_regular_file
+
             try:
                 check_regular_file(item, option, may_be_missing=True)
             except UnsafePathError as exc:

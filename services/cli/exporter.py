@@ -13,6 +13,7 @@ from services.exporter.server import DEFAULT_HOST, DEFAULT_PORT, ExporterError, 
 from services.exporter.service import hub_collector
 from services.i18n import Catalog, resolve_language, translate
 from services.paths import AppPaths
+from services.program import start_up_done
 from services.settings import Settings, SettingsStore
 from services.telemetry.model import DeviceState
 from services.telemetry.states import state_explanation
@@ -85,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_NO_GPU
     stop = threading.Event()
     previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    start_up_done()  # serving until stopped: the garbage collector's normal pace from here on
     hub.start()
     print(catalog.render(translate("Exporter", "Serving {url} (Ctrl-C to stop)").format(url=server.url)), flush=True)
     if args.host not in ("127.0.0.1", "::1", "localhost"):

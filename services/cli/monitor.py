@@ -125,8 +125,10 @@ def _loop(source: Any, args: argparse.Namespace, catalog: Any, writer: "_CsvLog 
     tick = 0
     # Rows between two slow readings repeat the last fan, P-state, PCIe and processes;
     # left empty they would read as "not supported" (null / [N/A]).
+    from services.program import start_up_done
     from services.telemetry.carry import SlowFieldCarry  # only a log carries slow fields over
 
+    start_up_done()  # a table or a log keeps running: the garbage collector's normal pace from here on
     carry = SlowFieldCarry()
     with _sigterm_as_interrupt():
         try:

@@ -2,6 +2,9 @@
 
 All records are immutable. A metric the GPU does not report is ``None`` (never
 0); in the history ring buffer it becomes NaN.
+
+Every dataclass here has a docstring: without one, ``@dataclass`` builds one from
+``inspect.signature`` of the class, which is start-up time for every command.
 """
 from __future__ import annotations
 
@@ -57,6 +60,8 @@ class GpuInfo:
 
 @dataclass(frozen=True, slots=True)
 class ProcessSample:
+    """One process using a GPU: who it is and how much of the GPU it holds."""
+
     pid: int
     name: str
     user: str | None
@@ -67,6 +72,8 @@ class ProcessSample:
 
 @dataclass(frozen=True, slots=True)
 class GpuSample:
+    """One GPU's readings at one moment; ``None`` for what it does not report."""
+
     t: float  # wall-clock seconds (time.time())
     index: int
     uuid: str
@@ -103,6 +110,8 @@ class GpuSample:
 
 @dataclass(frozen=True, slots=True)
 class SystemSample:
+    """The host's load at one moment (CPU, RAM, swap, disk)."""
+
     t: float
     cpu_pct: float | None = None
     cpu_count: int | None = None
@@ -117,6 +126,8 @@ class SystemSample:
 
 @dataclass(frozen=True, slots=True)
 class SourceStatus:
+    """Whether a source gives readings, and why not."""
+
     state: DeviceState
     message: str | None = None  # one line, English: JSON, logs, recordings
     # The same line, translatable (the dashboard and the CLI show it in the user's language).

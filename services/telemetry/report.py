@@ -7,7 +7,6 @@ the GPU does not report), so one parser reads both our logs and nvidia-smi's.
 from __future__ import annotations
 
 import time
-import unicodedata
 from typing import Any
 from collections.abc import Callable
 
@@ -260,6 +259,8 @@ def _pcie(sample: GpuSample, info: GpuInfo | None, tr: Callable[[Any], str]) -> 
 
 
 def _width(text: str) -> int:
+    import unicodedata  # the table only: JSON and CSV output never measure text
+
     return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
 
 

@@ -13,6 +13,8 @@ from services.i18n import Msg, translate
 
 @dataclass(frozen=True, slots=True)
 class ThrottleReason:
+    """One clock-event reason: its NVML bit, stable code and words for the user."""
+
     code: str  # stable id used in JSON, CSV, recordings and the exporter's clock_event label
     bit: int
     label: Msg  # a few words for legends and chips
