@@ -33,6 +33,7 @@ from PySide6.QtWidgets import QApplication
 
 from gui.context import AppContext
 from gui.i18n import TranslatorSet
+from gui.monitor.controller import TelemetryController
 from gui.pages import PAGES
 from services.paths import AppPaths, resource_path
 from services.settings import SettingsStore
@@ -356,7 +357,9 @@ def throwaway_context(language: str) -> Iterator[AppContext]:
         paths = AppPaths(config_dir=root / "config", data_dir=root / "data")
         store = SettingsStore(paths.settings_file)
         store.load()
-        yield AppContext(paths=paths, settings_store=store, language=language, demo=True)
+        context = AppContext(paths=paths, settings_store=store, language=language, demo=True)
+        context.telemetry_control = TelemetryController(context)
+        yield context
 
 
 @dataclass(frozen=True)

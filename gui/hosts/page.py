@@ -218,7 +218,7 @@ class HostsPage(QWidget):
         self._update_serve_status()
 
     def _update_serve_status(self) -> None:
-        service = self._context.extras.get("exporter")
+        service = self._context.exporter
         if service is None:
             text = self.tr("Needs live monitoring of this computer (not running in this session).") \
                 if self.serve_check.isChecked() else ""

@@ -156,13 +156,11 @@ class HybridPage(QWidget):
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.context = context
-        service = context.extras.get("hybrid_service")
-        if service is None:
+        if context.hybrid_service is None:
             from services.hybrid.service import default_service
 
-            service = default_service()
-            context.extras["hybrid_service"] = service
-        self.service = service
+            context.hybrid_service = default_service()
+        self.service = context.hybrid_service
         self.result: ScanResult | None = None
         self._stop = threading.Event()
         self._scan_thread: ScanThread | None = None

@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
 
 from gui.context import AppContext
 from gui.i18n import render
-from gui.monitor.bridge import TelemetryBridge
 from services.program import program_name
 from gui.monitor.widgets import (
     DASH, STYLE, Badge, ElidedLabel, MetricTile, ProcessTableModel, format_duration, format_mib,
@@ -402,7 +401,9 @@ class DashboardPage(QWidget):
         self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
         self.setStyleSheet(STYLE)
         self.context = context
-        self.bridge = TelemetryBridge.for_context(context)
+        assert context.telemetry_control is not None, "gui.app.build_context makes the controller"
+        self.control = context.telemetry_control
+        self.bridge = self.control.bridge()
         self._snapshot: Snapshot | None = None
         self._cards: dict[int, GpuCard] = {}
         self._card_key: tuple = ()
@@ -1020,19 +1021,13 @@ class DashboardPage(QWidget):
             show_page("setup")
 
     def _on_no_gpu_demo_requested(self) -> None:
-        from gui.app import restart_telemetry
-
-        restart_telemetry(self.context, demo=True)
+        self.control.start_demo()
 
     def _on_leave_demo_button_clicked(self) -> None:
-        from gui.app import restart_telemetry
-
-        restart_telemetry(self.context, demo=False)
+        self.control.start_live()
 
     def _on_back_live_button_clicked(self) -> None:
-        from gui.app import restart_telemetry
-
-        restart_telemetry(self.context, demo=self.context.demo)
+        self.control.restart()
 
     def _on_sessions_button_clicked(self) -> None:
         from gui.monitor.sessions import SessionsDialog

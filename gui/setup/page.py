@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QMessageBox, QTabWidget, QVBoxLayout, QWidget,
 )
 
-from gui.context import AppContext
+from gui.context import AppContext, SetupMachine
 from gui.i18n import render
 from gui.setup.doctor_tab import DoctorTab
 from gui.setup.tasks import Task, TaskSignals
@@ -53,9 +53,9 @@ def qt_translate(context: str, text: str) -> str:
 class SetupPage(QWidget):
     """Doctor, wizard and troubleshooter for one machine.
 
-    ``context.extras`` may hold ``setup_runner``, ``setup_root``, ``setup_nvml``,
-    ``setup_home`` and ``setup_windows_probe`` (tests hand in fakes); with
-    ``context.demo`` the page shows a recorded machine.
+    ``context.setup_machine`` may hold a runner, root, NVML binding, home and
+    Windows probe (tests hand in fakes); with ``context.demo`` and no runner
+    handed in, the page shows a recorded machine.
 
     Signals:
         report_ready(object): a DoctorReport arrived.
@@ -105,23 +105,23 @@ class SetupPage(QWidget):
 
     # ---- machine access ------------------------------------------------------------------
     def _setup_machine(self) -> None:
-        extras = self.context.extras
-        self.demo = bool(self.context.demo) and "setup_runner" not in extras
-        self.system = extras.get("setup_system") or ("windows" if platform.system() == "Windows" else "linux")
-        self.windows_probe = extras.get("setup_windows_probe")
+        machine = self.context.setup_machine or SetupMachine()
+        self.demo = bool(self.context.demo) and machine.runner is None
+        self.system = machine.system or ("windows" if platform.system() == "Windows" else "linux")
+        self.windows_probe = machine.windows_probe
         if self.demo:
             from services.setup.demo import demo_machine
 
-            machine = demo_machine(self._work / "demo-root")
-            self.runner, self.root, self.nvml = machine.runner, machine.root, machine.nvml
+            demo = demo_machine(self._work / "demo-root")
+            self.runner, self.root, self.nvml = demo.runner, demo.root, demo.nvml
             self.home = None
-            self.demo_python = machine.python
+            self.demo_python = demo.python
             self.system = "linux"
             return
-        self.runner = extras.get("setup_runner") or SubprocessRunner()
-        self.root = extras.get("setup_root") or SystemRoot()
-        self.nvml = extras.get("setup_nvml")
-        self.home = extras.get("setup_home", Path.home())
+        self.runner = machine.runner or SubprocessRunner()
+        self.root = machine.root or SystemRoot()
+        self.nvml = machine.nvml
+        self.home = machine.home if machine.home is not None else Path.home()
         self.demo_python = None
         if self.system == "windows" and self.windows_probe is None and sys.platform == "win32":
             from services.setup.windows import LiveWindowsProbe

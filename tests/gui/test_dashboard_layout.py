@@ -175,7 +175,7 @@ def test_replay_label_names_the_file_and_the_demo_can_be_left(qtbot, context, mo
     demo = FakeHub()
     demo.source = SimpleNamespace(name="simulated")
     asked = []
-    monkeypatch.setattr("gui.app.restart_telemetry", lambda ctx, demo=False, replay=None: asked.append(demo))
+    monkeypatch.setattr(context.telemetry_control, "start_live", lambda: asked.append(False))
     page.bridge.set_hub(demo)
     assert page.leave_demo_button.isVisibleTo(page)
     page.leave_demo_button.click()

@@ -24,7 +24,7 @@ def fast_sampling(monkeypatch):
 
 def make_page(qtbot, app_paths, service):
     context = build_context(argparse.Namespace(demo=False), app_paths)
-    context.extras["hybrid_service"] = service
+    context.hybrid_service = service
     page = page_module.HybridPage(context)
     qtbot.addWidget(page)
     page.resize(1100, 800)
