@@ -39,12 +39,6 @@ NARROW_PAGE_PX = 1030  # page width (window less the 190 px sidebar and margins)
 WINDOWS_S = (60, 300, 600, 1800, 3600, 6 * 3600, 24 * 3600)
 
 
-def _fmt(value: float | None, unit: str, digits: int = 0) -> str:
-    if value is None:
-        return DASH
-    return f"{value:.{digits}f} {unit}".strip()
-
-
 class GpuCard(QFrame):
     """Everything about one GPU: header badges, value tiles, graphs, throttle legend."""
 
@@ -114,10 +108,6 @@ class GpuCard(QFrame):
         self.update_live(None, {})
 
     # ---- Public API
-    def set_info(self, info: GpuInfo) -> None:
-        self.info = info
-        self._set_title()
-
     def set_min_heights(self, wide: int, narrow: int) -> None:
         self._min_heights = (wide, narrow)
         self.setMinimumHeight(narrow if self._narrow else wide)
@@ -1069,8 +1059,6 @@ def _insights_for(hub: Any, snapshot: Snapshot) -> list[Any]:
     history = getattr(hub, "history", None)
     if history is None:
         return []
-    try:
-        from services.telemetry.insights import analyze
-    except ImportError:
-        return []
+    from services.telemetry.insights import analyze
+
     return list(analyze(history, snapshot, snapshot.system))

@@ -96,7 +96,7 @@ class TimeAxis(pg.AxisItem):
         self._crosses = time.localtime(minVal).tm_yday != time.localtime(maxVal).tm_yday
         return [(step, ticks)]
 
-    def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:  # noqa: N802
+    def tickStrings(self, values: list[float], scale: float, _spacing: float) -> list[str]:  # noqa: N802
         return [time_label(v, self._step, self._crosses) for v in values]
 
 
@@ -173,7 +173,6 @@ class GpuGraphs(pg.GraphicsLayoutWidget):
         self.lines: dict[str, pg.InfiniteLine] = {}
         self._y_ranges: dict[str, tuple[float, float]] = {}
         self._user_range_callback: Callable[[float, float], None] | None = None
-        self._updating = False
         self._title_text: dict[str, str] = {}
         font = QFont()
         font.setPointSizeF(7.5)

@@ -164,7 +164,6 @@ class SetupPage(QWidget):
     def _build_wizard(self) -> QWidget:
         self._targets = {t.key: t for t in known_systems()}
         tab = WizardTab(self._targets.values(), self.rules.gpu_ids if self.rules else ())
-        self.wizard_tab = tab
         # The tab's controls under the page's names (the page wires, fills and tests read them).
         for name in ('card_combo', 'check_step_button', 'copy_button', 'done_button', 'dry_run_check', 'full_check',
                      'os_combo', 'other_box', 'pick_ddu_button', 'pick_driver_button', 'plan_notes',
