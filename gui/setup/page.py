@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 from collections.abc import Callable
 
-from PySide6.QtCore import QCoreApplication, Qt, QThreadPool, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices, QGuiApplication
 from PySide6.QtWidgets import (
@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 from gui.context import AppContext, SetupMachine
 from gui.i18n import render
 from gui.setup.doctor_tab import DoctorTab
-from gui.setup.tasks import Task, TaskSignals
+from gui.widgets.background import BackgroundWork, describe_error
 from gui.setup.troubleshoot_tab import TroubleshootTab
 from gui.setup.wizard_tab import WizardTab
 from services.setup.doctor import DoctorReport, run_doctor
@@ -70,10 +70,7 @@ class SetupPage(QWidget):
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.context = context
-        self._pool = QThreadPool(self)
-        self._pool.setMaxThreadCount(1)  # one probe or step at a time, in order
-        self._signals: list[TaskSignals] = []
-        self._closing = False
+        self._work_queue = BackgroundWork(self, max_threads=1, name="setup")  # one probe or step at a time, in order
         self.report: DoctorReport | None = None
         self.plan: Plan | None = None
         self._work = setup_dir(context.paths)
@@ -198,20 +195,11 @@ class SetupPage(QWidget):
     # ---- background work ------------------------------------------------------------------------
     def _start(self, fn: Callable[[Callable[[str], None]], Any], done: Callable[[Any], None],
                line: Callable[[str], None] | None = None) -> None:
-        if self._closing:
-            return
-        signals = TaskSignals(self, done, line)
-        self._signals.append(signals)
-        self._pool.start(Task(fn, signals))
+        self._work_queue.submit(fn, done, self._on_task_failed, line)
 
-    def _forget(self, signals: TaskSignals) -> None:
-        if signals in self._signals:
-            self._signals.remove(signals)
-            signals.deleteLater()
-
-    def _on_task_failed(self, message: str) -> None:
+    def _on_task_failed(self, exc: BaseException) -> None:
         self._set_busy(False)
-        self.doctor_status.setText(self.tr("Something went wrong: {error}").format(error=message))
+        self.doctor_status.setText(self.tr("Something went wrong: {error}").format(error=describe_error(exc)))
 
     def _set_busy(self, busy: bool) -> None:
         for w in (self.check_button, self.run_button, self.undo_button, self.skip_button, self.done_button,
@@ -221,7 +209,7 @@ class SetupPage(QWidget):
             self._show_step(self._current_step())
 
     def busy(self) -> bool:
-        return bool(self._signals)
+        return self._work_queue.busy()
 
     # ---- doctor ---------------------------------------------------------------------------------
     def run_doctor(self) -> None:
@@ -619,6 +607,4 @@ class SetupPage(QWidget):
     # ---- lifecycle -------------------------------------------------------------------------------------
     def shutdown(self) -> None:
         """Wait for the running probe or step (they have timeouts), then stop."""
-        self._closing = True
-        self._pool.clear()
-        self._pool.waitForDone(120_000)
+        self._work_queue.shutdown(timeout_s=120)
