@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
 from gui.context import AppContext
 from gui.i18n import render
 from gui.widgets.background import BackgroundWork, Job
+from gui.widgets.visible_timer import VisibleTimer
 from services.exporter.remote import (
     HostKind, HostReading, HostState, RemoteGpu, RemoteHost, normalize_url,
 )
@@ -83,9 +84,9 @@ class HostsPage(QWidget):
         self._cards: dict[tuple[str, str], GpuCard] = {}
         self._host_notes: dict[str, QLabel] = {}
         self._work = BackgroundWork(self, max_threads=4, name="hosts-poll")
-        self._timer = QTimer(self)
-        self._timer.setInterval(POLL_MS)
-        self._timer.timeout.connect(self._poll_all)
+        # Polls while the page is shown and has hosts; at once when it is shown again.
+        self._timer = VisibleTimer(self, POLL_MS, self._poll_all, should_run=lambda: bool(self._hosts),
+                                   fire_on_show=True, name="hosts-poll")
         # A host just added is asked a few times in quick succession, so its graphs have a line
         # within seconds rather than after several POLL_MS (an exporter keeps no history to fill from).
         self._warmup: dict[str, int] = {}
@@ -252,8 +253,7 @@ class HostsPage(QWidget):
         self._warmup[url] = WARMUP_POLLS
         if not self._warmup_timer.isActive():
             self._warmup_timer.start()
-        if self.isVisible() and not self._timer.isActive():
-            self._timer.start()
+        self._timer.resume()
         self._show_host_strip()
 
     def _on_remove_clicked(self) -> None:
@@ -351,16 +351,6 @@ class HostsPage(QWidget):
             card.update_gpu(gpu, host.history, host.slots.get(gpu.info.uuid))
 
     # ---- Lifecycle
-    def showEvent(self, event) -> None:  # noqa: N802
-        super().showEvent(event)
-        if self._hosts and not self._timer.isActive():
-            self._timer.start()
-            self._poll_all()
-
-    def hideEvent(self, event) -> None:  # noqa: N802
-        super().hideEvent(event)
-        self._timer.stop()
-
     def shutdown(self) -> None:
         self._timer.stop()
         self._warmup_timer.stop()

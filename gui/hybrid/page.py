@@ -5,8 +5,8 @@ from __future__ import annotations
 import shlex
 import threading
 
-from PySide6.QtCore import QSortFilterProxyModel, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QShowEvent, QHideEvent, QStandardItem, QStandardItemModel
+from PySide6.QtCore import QSortFilterProxyModel, Qt, Signal
+from PySide6.QtGui import QColor, QShowEvent, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QAbstractItemView, QCheckBox, QDialog, QDialogButtonBox, QFileDialog, QFrame, QHBoxLayout, QHeaderView,
     QLabel, QLineEdit, QPlainTextEdit, QPushButton, QScrollArea, QSizePolicy, QSplitter, QStackedWidget,
@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 from gui.context import AppContext
 from gui.i18n import render
 from gui.widgets.background import BackgroundWork, Job, describe_error
+from gui.widgets.visible_timer import VisibleTimer
 from services.hybrid.launch import LaunchReport
 from services.hybrid.model import Basis, GpuAdapter, GpuKind, Inventory, Placement, ProcessReport, ScanResult, Vendor
 from services.hybrid.preference import PlanError, PreferencePlan
@@ -129,10 +130,9 @@ class HybridPage(QWidget):
         self._inventory_key: tuple | None = None
         self._modes = None
         self._auto_all_done = False
-        self._timer = QTimer(self)
-        self._timer.setObjectName("hybrid-refresh")
-        self._timer.setSingleShot(True)
-        self._timer.timeout.connect(self.refresh)
+        # A scan when the page is shown, then one REFRESH_MS after each scan ends, while it stays shown.
+        self._timer = VisibleTimer(self, REFRESH_MS, self.refresh, fire_on_show=True, single_shot=True,
+                                   name="hybrid-refresh")
         self._build()
 
     # ---- layout
@@ -313,12 +313,6 @@ class HybridPage(QWidget):
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
         super().showEvent(event)
         self._stop.clear()
-        if not self._timer.isActive():
-            self.refresh()
-
-    def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802
-        super().hideEvent(event)
-        self._timer.stop()
 
     def shutdown(self) -> None:
         self._timer.stop()
@@ -330,8 +324,7 @@ class HybridPage(QWidget):
     def _on_scan_finished(self, result: ScanResult | None, modes, error: str | None) -> None:
         if self._stop.is_set():
             return
-        if self.isVisible():
-            self._timer.start(REFRESH_MS)
+        self._timer.resume()
         if result is None:
             self.status_label.setText(self.tr("Sampling failed: {error}").format(error=error))
             return

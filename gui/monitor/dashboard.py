@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QSettings, QSortFilterProxyModel, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QColor, QHideEvent, QPaintEvent, QResizeEvent, QShowEvent
+from PySide6.QtGui import QColor, QPaintEvent, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView, QComboBox, QFrame, QGridLayout, QHBoxLayout, QHeaderView, QLabel, QListWidget,
     QListWidgetItem, QPushButton, QScrollArea, QSizePolicy, QSplitter, QStackedWidget,
@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from gui.context import AppContext
 from gui.i18n import render
+from gui.widgets.visible_timer import VisibleTimer
 from services.program import program_name
 from gui.monitor.widgets import (
     DASH, STYLE, Badge, ElidedLabel, MetricTile, ProcessTableModel, format_duration, format_mib,
@@ -488,10 +489,9 @@ class DashboardPage(QWidget):
         self._process_views: dict[int, QWidget] = {}
         self._process_empty: dict[int, tuple[QWidget, QLabel]] = {}
 
-        self._repaint_timer = QTimer(self)
-        self._repaint_timer.setObjectName("dashboard-repaint")
-        self._repaint_timer.setInterval(REPAINT_MS)
-        self._repaint_timer.timeout.connect(self._on_repaint_timer_timeout)
+        # A hidden dashboard costs nothing: the repaint timer runs only while the page is shown.
+        self._repaint_timer = VisibleTimer(self, REPAINT_MS, self._on_repaint_timer_timeout,
+                                           should_run=lambda: self.bridge.hub is not None, name="dashboard-repaint")
         self._pan_timer = QTimer(self)  # re-fetches soon after a pan/zoom, not on every mouse move
         self._pan_timer.setObjectName("dashboard-pan")
         self._pan_timer.setSingleShot(True)
@@ -552,8 +552,6 @@ class DashboardPage(QWidget):
     # ---- Qt methods
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
         super().showEvent(event)
-        if self.bridge.hub is not None:
-            self._repaint_timer.start()
         self._dirty = True
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
@@ -573,10 +571,6 @@ class DashboardPage(QWidget):
     def _narrow_cards(self) -> bool:
         """Cards reflow below about 1250 px of window: six tiles and five graphs no longer fit in a row."""
         return self.width() < NARROW_PAGE_PX
-
-    def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802
-        super().hideEvent(event)
-        self._repaint_timer.stop()  # a hidden dashboard costs nothing
 
     # ---- Building
     def _initial_window(self) -> int:
@@ -655,8 +649,7 @@ class DashboardPage(QWidget):
                 self.live_button.setChecked(False)
                 self._view = (span[0], max(span[1], span[0] + 60))
         self._update_source_label()
-        if hub is not None and self.isVisible():
-            self._repaint_timer.start()
+        self._repaint_timer.resume()
         self._repaint(force=True)
 
     @Slot(object)
