@@ -10,6 +10,7 @@ Drawing rules that keep 24 hours at 1 Hz smooth:
 from __future__ import annotations
 
 import math
+from html import escape as _html_escape
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -18,7 +19,7 @@ from collections.abc import Callable
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtGui import QColor, QFont, QFontMetricsF
 from PySide6.QtWidgets import QGraphicsItem, QSizePolicy
 
 from services.telemetry import downsample, throttle
@@ -126,31 +127,66 @@ def stats_line(stats: tuple[float, float, float] | None, digits: int) -> str:
         low=low, mean=mean, high=high)
 
 
-def _title(key: str) -> str:
-    """Plot titles with the curves' colours, so no legend is needed."""
-    def span(color: str, text: str) -> str:
-        return f"<span style='color:{color}'>{text}</span>"
+def escape(text: str) -> str:
+    return _html_escape(text, quote=False)
 
+
+def _title_parts(key: str) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """A plot's name and its curves' names with their colours, so no legend is needed."""
+    tr = QCoreApplication.translate
     if key == "util":
-        name = QCoreApplication.translate("Graphs", "Utilisation %")
-        parts = (span("#2563eb", QCoreApplication.translate("Graphs", "GPU")),
-                 span("#7b8794", QCoreApplication.translate("Graphs", "memory bus")))
-    elif key == "memory":
-        return QCoreApplication.translate("Graphs", "Memory used (GiB)")
-    elif key == "temperature":
-        name = QCoreApplication.translate("Graphs", "Temperature °C")
-        parts = (span("#d9480f", QCoreApplication.translate("Graphs", "core")),
-                 span("#a61e4d", QCoreApplication.translate("Graphs", "memory")),
-                 span("#e8590c", QCoreApplication.translate("Graphs", "slowdown")))
-    elif key == "power":
-        name = QCoreApplication.translate("Graphs", "Power W")
-        parts = (span("#7048e8", QCoreApplication.translate("Graphs", "draw")),
-                 span("#7048e8", QCoreApplication.translate("Graphs", "- - limit")))
-    else:
-        name = QCoreApplication.translate("Graphs", "SM clock MHz")
-        parts = (span("#1c7ed6", QCoreApplication.translate("Graphs", "now")),
-                 span("#868e96", QCoreApplication.translate("Graphs", "max")))
-    return f"{name} " + " · ".join(parts)
+        return tr("Graphs", "Utilisation %"), (("#2563eb", tr("Graphs", "GPU")), ("#7b8794", tr("Graphs", "memory bus")))
+    if key == "memory":
+        return tr("Graphs", "Memory used (GiB)"), ()
+    if key == "temperature":
+        return tr("Graphs", "Temperature °C"), (("#d9480f", tr("Graphs", "core")), ("#a61e4d", tr("Graphs", "memory")),
+                                                ("#e8590c", tr("Graphs", "slowdown")))
+    if key == "power":
+        return tr("Graphs", "Power W"), (("#7048e8", tr("Graphs", "draw")), ("#7048e8", tr("Graphs", "- - limit")))
+    return tr("Graphs", "SM clock MHz"), (("#1c7ed6", tr("Graphs", "now")), ("#868e96", tr("Graphs", "max")))
+
+
+def _title(key: str, keep: int | None = None) -> str:
+    """The title line as HTML; ``keep``: show only that many curve names, then an ellipsis."""
+    name, parts = _title_parts(key)
+    shown = parts if keep is None else parts[:keep]
+    spans = [f"<span style='color:{color}'>{escape(text)}</span>" for color, text in shown]
+    if keep is not None and keep < len(parts):
+        spans.append("…")
+    return " ".join([escape(name), " · ".join(spans)]) if spans else escape(name)
+
+
+def _plain_title(key: str, keep: int | None = None) -> str:
+    name, parts = _title_parts(key)
+    shown = [text for _color, text in (parts if keep is None else parts[:keep])]
+    if keep is not None and keep < len(parts):
+        shown.append("…")
+    return f"{name} " + " · ".join(shown) if shown else name
+
+
+def fitted_title(key: str, stats: str, width_px: float, metrics: QFontMetricsF) -> tuple[str, bool]:
+    """The title (HTML, two lines: names and statistics) shortened to ``width_px``.
+
+    Curve names are dropped from the end first (an ellipsis says so), then the plot's
+    name and the statistics line are elided. Returns (html, whether anything was cut).
+    """
+    _name, parts = _title_parts(key)
+    line = _title(key)
+    cut = False
+    if metrics.horizontalAdvance(_plain_title(key)) > width_px:
+        cut = True
+        keep = len(parts) - 1
+        while keep > 0 and metrics.horizontalAdvance(_plain_title(key, keep)) > width_px:
+            keep -= 1
+        if metrics.horizontalAdvance(_plain_title(key, keep)) <= width_px:
+            line = _title(key, keep)
+        else:
+            line = escape(metrics.elidedText(_plain_title(key), Qt.TextElideMode.ElideRight, width_px))
+    shown_stats = stats
+    if metrics.horizontalAdvance(stats) > width_px:
+        cut = True
+        shown_stats = metrics.elidedText(stats, Qt.TextElideMode.ElideRight, width_px)
+    return f"{line}<br><span style='color:#7b8794'>{escape(shown_stats)}</span>", cut
 
 
 class GpuGraphs(pg.GraphicsLayoutWidget):
@@ -173,7 +209,12 @@ class GpuGraphs(pg.GraphicsLayoutWidget):
         self.lines: dict[str, pg.InfiniteLine] = {}
         self._y_ranges: dict[str, tuple[float, float]] = {}
         self._user_range_callback: Callable[[float, float], None] | None = None
-        self._title_text: dict[str, str] = {}
+        self._title_text: dict[str, str] = {}  # full titles, statistics included
+        self._shown_title: dict[str, str] = {}  # as shown: shortened to the plot's width
+        self._stats_line: dict[str, str] = {}
+        title_font = QFont()
+        title_font.setPointSizeF(8)
+        self._title_metrics = QFontMetricsF(title_font)
         font = QFont()
         font.setPointSizeF(7.5)
         for column, spec in enumerate(PLOTS):
@@ -181,6 +222,7 @@ class GpuGraphs(pg.GraphicsLayoutWidget):
             plot = self.addPlot(row=0, col=column, axisItems={"bottom": axis})
             plot.setTitle(_title(spec.key), size="8pt", color=TEXT_PEN)
             self._title_text[spec.key] = ""
+            plot.vb.sigResized.connect(lambda _vb, key=spec.key: self._on_view_box_resized(key))
             plot.setMenuEnabled(False)
             plot.hideButtons()
             plot.setMouseEnabled(x=True, y=False)
@@ -336,13 +378,29 @@ class GpuGraphs(pg.GraphicsLayoutWidget):
 
     # ---- Internals
     def _set_stats(self, key: str, stats: tuple[float, float, float] | None) -> None:
-        text = (f"{_title(key)}<br><span style='color:#7b8794'>"
-                f"{stats_line(stats, STAT_DIGITS[key])}</span>")
-        previous = self._title_text.get(key)
+        line = stats_line(stats, STAT_DIGITS[key])
+        self._stats_line[key] = line
+        self._fit_title(key)
+
+    def _on_view_box_resized(self, key: str) -> None:
+        if key in self._stats_line:
+            self._fit_title(key)
+
+    def _fit_title(self, key: str) -> None:
+        """Show the title in the width the plot has: elided (full text in the tooltip), never clipped."""
+        plot = self.plots[key]
+        full = f"{_title(key)}<br><span style='color:#7b8794'>{escape(self._stats_line[key])}</span>"
+        self._title_text[key] = full
+        # The title is centred over the plot area; a few pixels go to the label's own margins.
+        width_px = max(20.0, plot.vb.width() - 8)
+        text, cut = fitted_title(key, self._stats_line[key], width_px, self._title_metrics)
+        tip = f"{_plain_title(key)}\n{self._stats_line[key]}" if cut else ""
+        if plot.titleLabel.toolTip() != tip:
+            plot.titleLabel.setToolTip(tip)
+        previous = self._shown_title.get(key)
         if text == previous:  # an unchanged title costs nothing
             return
-        self._title_text[key] = text
-        plot = self.plots[key]
+        self._shown_title[key] = text
         if previous and previous.count("<br>") == text.count("<br>"):
             # Same lines, new numbers: replace the text only. LabelItem.setText would also reset
             # its minimum size and relayout the whole card, repainting every axis each refresh.

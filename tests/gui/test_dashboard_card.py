@@ -44,3 +44,24 @@ def test_power_tile_is_warm_at_the_power_limit(qtbot):
     assert card.tile_power.property("level") == "ok"
     card.update_live(dataclasses.replace(sample, power_w=445.0), {})
     assert card.tile_power.property("level") == "warm"
+
+
+def test_a_plot_title_too_wide_for_its_plot_is_shortened_not_clipped(qapp):
+    from PySide6.QtGui import QFont, QFontMetricsF
+
+    from gui.monitor.graphs import fitted_title
+
+    font = QFont()
+    font.setPointSizeF(8)
+    metrics = QFontMetricsF(font)
+    stats = "min 64 · avg 68 · max 69"
+    wide, cut = fitted_title("temperature", stats, 2000, metrics)
+    assert not cut and "slowdown" in wide and stats in wide
+    narrow, cut = fitted_title("temperature", stats, 150, metrics)
+    assert cut and "slowdown" not in narrow and "…" in narrow
+    for line in narrow.replace("<br>", "\n").splitlines():  # every line fits, tags aside
+        plain = line.replace("</span>", "")
+        while "<span" in plain:
+            start = plain.index("<span")
+            plain = plain[:start] + plain[plain.index(">", start) + 1:]
+        assert metrics.horizontalAdvance(plain) <= 150
