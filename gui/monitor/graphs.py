@@ -133,17 +133,24 @@ def escape(text: str) -> str:
 
 def _title_parts(key: str) -> tuple[str, tuple[tuple[str, str], ...]]:
     """A plot's name and its curves' names with their colours, so no legend is needed."""
-    tr = QCoreApplication.translate
     if key == "util":
-        return tr("Graphs", "Utilisation %"), (("#2563eb", tr("Graphs", "GPU")), ("#7b8794", tr("Graphs", "memory bus")))
+        return QCoreApplication.translate("Graphs", "Utilisation %"), (
+            ("#2563eb", QCoreApplication.translate("Graphs", "GPU")),
+            ("#7b8794", QCoreApplication.translate("Graphs", "memory bus")))
     if key == "memory":
-        return tr("Graphs", "Memory used (GiB)"), ()
+        return QCoreApplication.translate("Graphs", "Memory used (GiB)"), ()
     if key == "temperature":
-        return tr("Graphs", "Temperature °C"), (("#d9480f", tr("Graphs", "core")), ("#a61e4d", tr("Graphs", "memory")),
-                                                ("#e8590c", tr("Graphs", "slowdown")))
+        return QCoreApplication.translate("Graphs", "Temperature °C"), (
+            ("#d9480f", QCoreApplication.translate("Graphs", "core")),
+            ("#a61e4d", QCoreApplication.translate("Graphs", "memory")),
+            ("#e8590c", QCoreApplication.translate("Graphs", "slowdown")))
     if key == "power":
-        return tr("Graphs", "Power W"), (("#7048e8", tr("Graphs", "draw")), ("#7048e8", tr("Graphs", "- - limit")))
-    return tr("Graphs", "SM clock MHz"), (("#1c7ed6", tr("Graphs", "now")), ("#868e96", tr("Graphs", "max")))
+        return QCoreApplication.translate("Graphs", "Power W"), (
+            ("#7048e8", QCoreApplication.translate("Graphs", "draw")),
+            ("#7048e8", QCoreApplication.translate("Graphs", "- - limit")))
+    return QCoreApplication.translate("Graphs", "SM clock MHz"), (
+        ("#1c7ed6", QCoreApplication.translate("Graphs", "now")),
+        ("#868e96", QCoreApplication.translate("Graphs", "max")))
 
 
 def _title(key: str, keep: int | None = None) -> str:
