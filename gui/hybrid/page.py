@@ -6,8 +6,9 @@ import shlex
 import threading
 
 from PySide6.QtCore import QSortFilterProxyModel, Qt, Signal
-from PySide6.QtGui import QColor, QShowEvent, QStandardItem, QStandardItemModel
+from PySide6.QtGui import QColor, QResizeEvent, QShowEvent, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
+    QBoxLayout,
     QAbstractItemView, QCheckBox, QDialog, QDialogButtonBox, QFileDialog, QFrame, QHBoxLayout, QHeaderView,
     QLabel, QLineEdit, QPlainTextEdit, QPushButton, QScrollArea, QSizePolicy, QSplitter, QStackedWidget,
     QTableView, QVBoxLayout, QWidget,
@@ -24,6 +25,8 @@ from services.hybrid.preference import PlanError, PreferencePlan
 REFRESH_MS = 3000
 FIRST_INTERVAL_S = 0.5
 INTERVAL_S = 1.0
+# Below this page width the action buttons stack, so the program list keeps room for its names.
+NARROW_PAGE_PX = 1000
 PID_ROLE = Qt.ItemDataRole.UserRole + 1
 SORT_ROLE = Qt.ItemDataRole.UserRole + 2
 
@@ -265,7 +268,8 @@ class HybridPage(QWidget):
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setWidget(self.evidence_label)
         right_layout.addWidget(scroll, 1)
-        buttons = QHBoxLayout()
+        buttons = QBoxLayout(QBoxLayout.Direction.LeftToRight)
+        self._action_buttons = buttons
         self.prefer_button = QPushButton(self.tr("Run on the NVIDIA GPU"))
         self.prefer_button.setProperty("primary", True)
         # the theme's primary style has no disabled look; a disabled action must not look clickable
@@ -289,7 +293,7 @@ class HybridPage(QWidget):
         splitter.addWidget(right)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
-        splitter.setSizes([620, 440])
+        splitter.setSizes([680, 380])
         self._update_actions()
         self._show_empty(self.tr("Sampling…"))
 
@@ -313,6 +317,13 @@ class HybridPage(QWidget):
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
         super().showEvent(event)
         self._stop.clear()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        direction = (QBoxLayout.Direction.TopToBottom if self.width() < NARROW_PAGE_PX
+                     else QBoxLayout.Direction.LeftToRight)
+        if self._action_buttons.direction() != direction:
+            self._action_buttons.setDirection(direction)
 
     def shutdown(self) -> None:
         self._timer.stop()
