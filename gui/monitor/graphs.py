@@ -228,6 +228,9 @@ class GpuGraphs(pg.GraphicsLayoutWidget):
             axis = TimeAxis()
             plot = self.addPlot(row=0, col=column, axisItems={"bottom": axis})
             plot.setTitle(_title(spec.key), size="8pt", color=TEXT_PEN)
+            # The title spans the left axis too: over a narrow plot it gets the whole column's width.
+            plot.layout.removeItem(plot.titleLabel)
+            plot.layout.addItem(plot.titleLabel, 0, 0, 1, 2)
             self._title_text[spec.key] = ""
             plot.vb.sigResized.connect(lambda _vb, key=spec.key: self._on_view_box_resized(key))
             plot.setMenuEnabled(False)
@@ -398,8 +401,8 @@ class GpuGraphs(pg.GraphicsLayoutWidget):
         plot = self.plots[key]
         full = f"{_title(key)}<br><span style='color:#7b8794'>{escape(self._stats_line[key])}</span>"
         self._title_text[key] = full
-        # The title is centred over the plot area; a few pixels go to the label's own margins.
-        width_px = max(20.0, plot.vb.width() - 8)
+        # The title spans the left axis and the plot area; a few pixels go to the label's own margins.
+        width_px = max(20.0, plot.vb.width() + plot.getAxis("left").width() - 8)
         text, cut = fitted_title(key, self._stats_line[key], width_px, self._title_metrics)
         tip = f"{_plain_title(key)}\n{self._stats_line[key]}" if cut else ""
         if plot.titleLabel.toolTip() != tip:
