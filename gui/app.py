@@ -15,6 +15,7 @@ from gui.context import AppContext
 from gui.i18n import TranslatorSet
 from gui.icons import app_icon
 from gui.main_window import MainWindow
+from gui.monitor.controller import TelemetryController
 from gui.pages import PAGES
 from services.i18n import resolve_language
 from services.paths import AppPaths, resource_path
@@ -80,12 +81,10 @@ class AppController:
             if save_state:
                 self.window.save_state(self.qsettings())
             self.window.shutdown()
-        exporter = self.context.extras.get("exporter")
-        if exporter is not None:
-            exporter.stop()
-        telemetry = self.context.telemetry
-        if telemetry is not None and hasattr(telemetry, "stop"):
-            telemetry.stop()
+        if self.context.exporter is not None:
+            self.context.exporter.stop()
+        if self.context.telemetry_control is not None:
+            self.context.telemetry_control.stop()
 
     def _on_settings_saved(self, settings) -> None:
         if settings.general.language != self._language_setting:
@@ -157,38 +156,19 @@ def build_context(args: argparse.Namespace, paths: AppPaths | None = None) -> Ap
     paths = paths or AppPaths.default()
     store = SettingsStore(paths.settings_file)
     store.load()
-    return AppContext(paths=paths, settings_store=store, demo=bool(getattr(args, "demo", False)))
-
-
-def _hub_builder():
-    """``build_hub`` from the telemetry service, or None when it is not part of this build."""
-    try:
-        from services.telemetry.factory import build_hub
-    except ImportError:
-        try:
-            from services.telemetry.hub import build_hub
-        except ImportError:
-            return None
-    return build_hub
+    context = AppContext(paths=paths, settings_store=store, demo=bool(getattr(args, "demo", False)))
+    context.telemetry_control = TelemetryController(context)
+    return context
 
 
 def attach_telemetry(context: AppContext, args: argparse.Namespace, start: bool = True,
                      replay_source: object | None = None) -> None:
-    """Build (and start) the telemetry hub when the telemetry service is part of this build.
+    """Build (and start) the telemetry hub through the context's controller.
 
     ``replay_source``: the ``--replay`` file already opened by ``run_app`` (read once, not twice).
     """
-    build_hub = _hub_builder()
-    if build_hub is None:
-        return
-    context.telemetry = build_hub(
-        demo=context.demo,
-        replay=replay_source or getattr(args, "replay", None),
-        settings=context.settings_store.settings,
-        paths=context.paths,
-    )
-    if start:
-        context.telemetry.start()
+    assert context.telemetry_control is not None  # build_context makes it
+    context.telemetry_control.attach(replay=replay_source or getattr(args, "replay", None), start=start)
 
 
 def wait_for_first_reading(context: AppContext, timeout_ms: int = 15000) -> None:
@@ -251,38 +231,6 @@ def start_telemetry_soon(context: AppContext) -> None:
         QTimer.singleShot(0, hub.start)
 
 
-def restart_telemetry(context: AppContext, *, demo: bool = False, replay: str | None = None):
-    """Replace the running hub: the dashboard's "Show the demo" button and opening a replay.
-
-    The new hub is built before the old one is stopped, so a replay file that
-    cannot be read raises (for the caller to show) and monitoring goes on.
-    """
-    build_hub = _hub_builder()
-    if build_hub is None:
-        raise RuntimeError("the telemetry service is not part of this build")
-    source = None
-    if replay:
-        # Read the file first: when it cannot be read, say why (one line) and keep the current monitoring.
-        from services.telemetry.replay import ReplayError, open_replay
-
-        try:
-            source = open_replay(replay)
-        except ReplayError as exc:
-            raise ValueError(str(exc)) from None
-    hub = build_hub(demo=demo, replay=source, settings=context.settings_store.settings, paths=context.paths)
-    old = context.telemetry
-    if old is not None and hasattr(old, "stop"):
-        old.stop()
-    context.telemetry = hub
-    if not replay:  # a replay leaves the live choice (NVIDIA or demo) to come back to
-        context.demo = demo
-    hub.start()
-    bridge = context.extras.get("telemetry_bridge")
-    if bridge is not None:
-        bridge.set_hub(hub)
-    return hub
-
-
 def attach_exporter(context: AppContext) -> None:
     """Serve this machine's metrics in the background when Settings say so."""
     if context.telemetry is None:
@@ -292,7 +240,7 @@ def attach_exporter(context: AppContext) -> None:
     service = ExporterService(lambda: hub_collector(context.telemetry))
     service.apply(context.settings_store.settings.exporter)
     context.settings_store.subscribe(lambda settings: service.apply(settings.exporter))
-    context.extras["exporter"] = service
+    context.exporter = service
 
 
 def save_screenshot(window: MainWindow, path: str, settle_ms: int = 1500) -> bool:
@@ -384,10 +332,8 @@ def quit_on_sigterm(app: QApplication) -> None:
 
 def attach_tray(controller: AppController, app: QApplication) -> None:
     """The tray icon: alerts as notifications, and closing the window can keep monitoring."""
-    try:
-        from gui.monitor.tray import TrayController
-    except ImportError:
-        return
+    from gui.monitor.tray import TrayController
+
     controller.tray = TrayController(controller.context, quit_app=app.quit)
     if controller.window is not None:
         controller.tray.attach_window(controller.window)

@@ -1,11 +1,33 @@
 """What every page is given: the services it may use. Built by ``gui.app``."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from services.paths import AppPaths
 from services.settings import SettingsStore
+
+if TYPE_CHECKING:
+    from gui.monitor.controller import TelemetryController
+    from services.exporter.service import ExporterService
+    from services.hybrid.service import HybridService
+
+
+@dataclass
+class SetupMachine:
+    """The machine the Setup page probes and changes; tests hand in fakes.
+
+    A field left None means the real one (a subprocess runner, ``/``, NVML,
+    the user's home, this platform).
+    """
+
+    runner: Any = None  # services.setup.executor runner: runs argument lists
+    root: Any = None  # services.setup.system.SystemRoot
+    nvml: Any = None  # an NVML binding (tests: tests.fakes.fake_nvml.FakeNvml)
+    home: Path | None = None
+    system: str | None = None  # "linux" or "windows"
+    windows_probe: Any = None  # services.setup.windows.LiveWindowsProbe
 
 
 @dataclass
@@ -16,5 +38,11 @@ class AppContext:
     demo: bool = False
     # The telemetry hub (services.telemetry), or None when it is not running.
     telemetry: Any = None
-    # Services a page may share with others, by name (filled by gui.app).
-    extras: dict[str, Any] = field(default_factory=dict)
+    # Starts and replaces the hub; made by gui.app.build_context.
+    telemetry_control: TelemetryController | None = None
+    # Serves this machine's metrics when Settings say so; made by gui.app.attach_exporter.
+    exporter: ExporterService | None = None
+    # The hybrid-GPU service; the Hybrid page makes the default one on first use.
+    hybrid_service: HybridService | None = None
+    # What the Setup page runs against; None: this computer.
+    setup_machine: SetupMachine | None = None

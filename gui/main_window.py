@@ -12,22 +12,8 @@ from PySide6.QtWidgets import (
 
 from gui.context import AppContext
 from gui.icons import app_icon, line_icon, sidebar_colours
-from gui.pages import PAGES, PageSpec
+from gui.pages import PAGES
 from services.version import APP_NAME
-
-
-class NotBuiltPage(QWidget):
-    """Says plainly that a tool is not part of this build yet."""
-
-    def __init__(self, spec: PageSpec, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        layout = QVBoxLayout(self)
-        title = QLabel(f"<h2>{spec.translated_title()}</h2>")
-        body = QLabel(self.tr("This tool is not part of this version of GPU Assistant yet."))
-        body.setWordWrap(True)
-        layout.addWidget(title)
-        layout.addWidget(body)
-        layout.addStretch(1)
 
 
 class _PageHolder(QScrollArea):
@@ -138,7 +124,7 @@ class MainWindow(QMainWindow):
         if key not in self._pages:
             row = next(i for i, s in enumerate(PAGES) if s.key == key)
             spec = PAGES[row]
-            widget = spec.load_class()(self.context) if spec.is_built() else NotBuiltPage(spec)
+            widget = spec.load_class()(self.context)
             holder = self.stack.widget(row)
             holder.widget().layout().addWidget(widget)
             self._pages[key] = widget
@@ -146,9 +132,6 @@ class MainWindow(QMainWindow):
 
     def current_key(self) -> str:
         return PAGES[max(0, self.sidebar.currentRow())].key
-
-    def built_pages(self) -> dict[str, QWidget]:
-        return dict(self._pages)
 
     def shutdown(self) -> None:
         """Stop every page's timers and threads."""

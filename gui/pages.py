@@ -1,9 +1,7 @@
-"""The sidebar's pages, in order. A page whose module is missing shows a plain
-"not built yet" page, so the sidebar never offers fake content."""
+"""The sidebar's pages, in order; each page's module is imported when it is first shown."""
 from __future__ import annotations
 
 import importlib
-import importlib.util
 from dataclasses import dataclass
 
 from PySide6.QtCore import QCoreApplication
@@ -24,12 +22,6 @@ class PageSpec:
     def translated_title(self) -> str:
         return QCoreApplication.translate("Pages", self.title)
 
-    def is_built(self) -> bool:
-        try:
-            return importlib.util.find_spec(self.module) is not None
-        except ModuleNotFoundError:  # the tool's package is not there at all
-            return False
-
     def load_class(self) -> type:
         return getattr(importlib.import_module(self.module), self.class_name)
 
@@ -44,6 +36,3 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("settings", QT_TRANSLATE_NOOP("Pages", "Settings"), "gui.settings_page", "SettingsPage", "settings"),
 )
 
-
-def page_by_key(key: str) -> PageSpec | None:
-    return next((p for p in PAGES if p.key == key), None)

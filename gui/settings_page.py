@@ -138,14 +138,7 @@ class SettingsPage(QWidget):
 
 
 def tool_sections(context: AppContext, parent: QWidget) -> list[QWidget]:
-    """Each tool's settings groups, from the tools that are part of this build."""
-    import importlib
+    """Each tool's settings groups (today only monitoring has some)."""
+    from gui.monitor.settings_groups import build_sections
 
-    sections: list[QWidget] = []
-    for module_name in ("gui.monitor.settings_groups",):
-        try:
-            module = importlib.import_module(module_name)
-        except ImportError:
-            continue
-        sections.extend(module.build_sections(context, parent))
-    return sections
+    return list(build_sections(context, parent))

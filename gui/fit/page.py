@@ -226,7 +226,6 @@ class FitPage(QWidget):
         form.addRow(self.tr("CUDA context"), self.context_spin)
         form.addRow(self.tr("GPUs"), self.gpus_spin)
         form.addRow(self.tr("Split"), self.strategy_combo)
-        self._form = form
         col.addWidget(work_box)
         col.addStretch(1)
 

@@ -3,9 +3,8 @@ and the switch that serves this machine's metrics."""
 from __future__ import annotations
 
 import time
-from concurrent.futures import Future, ThreadPoolExecutor
 
-from PySide6.QtCore import QObject, QSignalBlocker, Qt, QTimer, Signal
+from PySide6.QtCore import QSignalBlocker, Qt, QTimer
 from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QFrame, QGroupBox, QHBoxLayout, QLabel, QLineEdit,
     QListWidget, QListWidgetItem, QPushButton, QScrollArea, QSpinBox, QVBoxLayout, QWidget,
@@ -13,6 +12,8 @@ from PySide6.QtWidgets import (
 
 from gui.context import AppContext
 from gui.i18n import render
+from gui.widgets.background import BackgroundWork, Job
+from gui.widgets.visible_timer import VisibleTimer
 from services.exporter.remote import (
     HostKind, HostReading, HostState, RemoteGpu, RemoteHost, normalize_url,
 )
@@ -21,12 +22,6 @@ POLL_MS = 5000
 WARMUP_MS = 1250  # under a quarter of POLL_MS: the graphs' gap detection sees one steady series
 WARMUP_POLLS = 4
 HISTORY_S = 1800.0
-
-
-class _Relay(QObject):
-    """Carries results from the pool's threads into the GUI thread."""
-
-    reading_ready = Signal(object, object)  # url, HostReading
 
 
 class GpuCard(QFrame):
@@ -85,15 +80,13 @@ class HostsPage(QWidget):
         self._context = context
         self._store = context.settings_store
         self._hosts: dict[str, RemoteHost] = {}
-        self._pending: dict[str, Future] = {}
+        self._pending: dict[str, Job] = {}
         self._cards: dict[tuple[str, str], GpuCard] = {}
         self._host_notes: dict[str, QLabel] = {}
-        self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="hosts-poll")
-        self._relay = _Relay()
-        self._relay.reading_ready.connect(self._on_reading_ready)
-        self._timer = QTimer(self)
-        self._timer.setInterval(POLL_MS)
-        self._timer.timeout.connect(self._poll_all)
+        self._work = BackgroundWork(self, max_threads=4, name="hosts-poll")
+        # Polls while the page is shown and has hosts; at once when it is shown again.
+        self._timer = VisibleTimer(self, POLL_MS, self._poll_all, should_run=lambda: bool(self._hosts),
+                                   fire_on_show=True, name="hosts-poll")
         # A host just added is asked a few times in quick succession, so its graphs have a line
         # within seconds rather than after several POLL_MS (an exporter keeps no history to fill from).
         self._warmup: dict[str, int] = {}
@@ -218,7 +211,7 @@ class HostsPage(QWidget):
         self._update_serve_status()
 
     def _update_serve_status(self) -> None:
-        service = self._context.extras.get("exporter")
+        service = self._context.exporter
         if service is None:
             text = self.tr("Needs live monitoring of this computer (not running in this session).") \
                 if self.serve_check.isChecked() else ""
@@ -260,8 +253,7 @@ class HostsPage(QWidget):
         self._warmup[url] = WARMUP_POLLS
         if not self._warmup_timer.isActive():
             self._warmup_timer.start()
-        if self.isVisible() and not self._timer.isActive():
-            self._timer.start()
+        self._timer.resume()
         self._show_host_strip()
 
     def _on_remove_clicked(self) -> None:
@@ -311,14 +303,12 @@ class HostsPage(QWidget):
 
     def _poll(self, url: str) -> None:
         pending = self._pending.get(url)
-        if pending is not None and not pending.done():
+        if pending is not None and pending.is_running():
             return  # a slow host gets no second request on top of the first
         host = self._hosts[url]
-        self._pending[url] = self._pool.submit(self._poll_in_thread, host)
-
-    def _poll_in_thread(self, host: RemoteHost) -> None:
-        reading = host.poll()  # network and history writes stay off the GUI thread
-        self._relay.reading_ready.emit(host.url, reading)
+        # Network and history writes stay off the GUI thread.
+        self._pending[url] = self._work.submit(lambda _report: host.poll(),
+                                               lambda reading: self._on_reading_ready(url, reading))
 
     def _on_reading_ready(self, url: str, payload) -> None:
         if url not in self._hosts:
@@ -361,18 +351,8 @@ class HostsPage(QWidget):
             card.update_gpu(gpu, host.history, host.slots.get(gpu.info.uuid))
 
     # ---- Lifecycle
-    def showEvent(self, event) -> None:  # noqa: N802
-        super().showEvent(event)
-        if self._hosts and not self._timer.isActive():
-            self._timer.start()
-            self._poll_all()
-
-    def hideEvent(self, event) -> None:  # noqa: N802
-        super().hideEvent(event)
-        self._timer.stop()
-
     def shutdown(self) -> None:
         self._timer.stop()
         self._warmup_timer.stop()
         self._warmup.clear()
-        self._pool.shutdown(wait=True, cancel_futures=True)
+        self._work.shutdown()

@@ -5,9 +5,10 @@ from __future__ import annotations
 import shlex
 import threading
 
-from PySide6.QtCore import QSortFilterProxyModel, Qt, QThread, QTimer, Signal
-from PySide6.QtGui import QColor, QShowEvent, QHideEvent, QStandardItem, QStandardItemModel
+from PySide6.QtCore import QSortFilterProxyModel, Qt, Signal
+from PySide6.QtGui import QColor, QResizeEvent, QShowEvent, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
+    QBoxLayout,
     QAbstractItemView, QCheckBox, QDialog, QDialogButtonBox, QFileDialog, QFrame, QHBoxLayout, QHeaderView,
     QLabel, QLineEdit, QPlainTextEdit, QPushButton, QScrollArea, QSizePolicy, QSplitter, QStackedWidget,
     QTableView, QVBoxLayout, QWidget,
@@ -15,6 +16,8 @@ from PySide6.QtWidgets import (
 
 from gui.context import AppContext
 from gui.i18n import render
+from gui.widgets.background import BackgroundWork, Job, describe_error
+from gui.widgets.visible_timer import VisibleTimer
 from services.hybrid.launch import LaunchReport
 from services.hybrid.model import Basis, GpuAdapter, GpuKind, Inventory, Placement, ProcessReport, ScanResult, Vendor
 from services.hybrid.preference import PlanError, PreferencePlan
@@ -22,6 +25,8 @@ from services.hybrid.preference import PlanError, PreferencePlan
 REFRESH_MS = 3000
 FIRST_INTERVAL_S = 0.5
 INTERVAL_S = 1.0
+# Below this page width the action buttons stack, so the program list keeps room for its names.
+NARROW_PAGE_PX = 1000
 PID_ROLE = Qt.ItemDataRole.UserRole + 1
 SORT_ROLE = Qt.ItemDataRole.UserRole + 2
 
@@ -30,50 +35,6 @@ PLACEMENT_COLOURS = {
     Placement.NVIDIA: "#4e8a00", Placement.INTEGRATED: "#0b63a8", Placement.OTHER: "#a8560b",
     Placement.BOTH: "#7a3ea8", Placement.NONE: "#777777",
 }
-
-
-class ScanThread(QThread):
-    """One inventory + two-sample scan; emits the result or an error line."""
-
-    finished_scan = Signal(object, object, object)  # ScanResult | None, SystemModes | None, str | None
-
-    def __init__(self, service, interval_s: float, include_all: bool, stop: threading.Event, parent=None) -> None:
-        super().__init__(parent)
-        self.setObjectName("hybrid-scan")
-        self._service, self._interval, self._all, self._stop = service, interval_s, include_all, stop
-
-    def run(self) -> None:
-        try:
-            result = self._service.scan(self._interval, stop=self._stop, include_all=self._all)
-            modes = self._service.system_modes()  # runs small commands: never on the GUI thread
-        except Exception as exc:  # a broken probe must not kill the page: show it as one line
-            self.finished_scan.emit(None, None, f"{type(exc).__name__}: {exc}")
-            return
-        self.finished_scan.emit(result, modes, None)
-
-
-class LaunchThread(QThread):
-    progress = Signal(float)
-    finished_launch = Signal(object, object)  # LaunchReport | None, Msg | str | None
-
-    def __init__(self, service, argv: list[str], inventory: Inventory | None, stop: threading.Event,
-                 timeout_s: float = 20.0, parent=None) -> None:
-        super().__init__(parent)
-        self.setObjectName("hybrid-launch")
-        self._service, self._argv, self._inventory, self._stop, self._timeout = service, argv, inventory, stop, timeout_s
-
-    def run(self) -> None:
-        try:
-            report = self._service.launch_and_check(
-                self._argv, timeout_s=self._timeout, stop=self._stop, inventory=self._inventory,
-                on_progress=lambda seconds, _best: self.progress.emit(seconds))
-        except PlanError as exc:
-            self.finished_launch.emit(None, exc.message)
-            return
-        except Exception as exc:
-            self.finished_launch.emit(None, f"{type(exc).__name__}: {exc}")
-            return
-        self.finished_launch.emit(report, None)
 
 
 class PlanDialog(QDialog):
@@ -156,27 +117,25 @@ class HybridPage(QWidget):
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.context = context
-        service = context.extras.get("hybrid_service")
-        if service is None:
+        if context.hybrid_service is None:
             from services.hybrid.service import default_service
 
-            service = default_service()
-            context.extras["hybrid_service"] = service
-        self.service = service
+            context.hybrid_service = default_service()
+        self.service = context.hybrid_service
         self.result: ScanResult | None = None
         self._stop = threading.Event()
-        self._scan_thread: ScanThread | None = None
-        self._launch_thread: LaunchThread | None = None
+        self._work = BackgroundWork(self, max_threads=2, name="hybrid")  # a scan and a launch may overlap
+        self._scan_job: Job | None = None
+        self._launch_job: Job | None = None
         self._selected_pid: int | None = None
         self._last_record = None
         self._plan_dialog: PlanDialog | None = None
         self._inventory_key: tuple | None = None
         self._modes = None
         self._auto_all_done = False
-        self._timer = QTimer(self)
-        self._timer.setObjectName("hybrid-refresh")
-        self._timer.setSingleShot(True)
-        self._timer.timeout.connect(self.refresh)
+        # A scan when the page is shown, then one REFRESH_MS after each scan ends, while it stays shown.
+        self._timer = VisibleTimer(self, REFRESH_MS, self.refresh, fire_on_show=True, single_shot=True,
+                                   name="hybrid-refresh")
         self._build()
 
     # ---- layout
@@ -309,7 +268,8 @@ class HybridPage(QWidget):
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         scroll.setWidget(self.evidence_label)
         right_layout.addWidget(scroll, 1)
-        buttons = QHBoxLayout()
+        buttons = QBoxLayout(QBoxLayout.Direction.LeftToRight)
+        self._action_buttons = buttons
         self.prefer_button = QPushButton(self.tr("Run on the NVIDIA GPU"))
         self.prefer_button.setProperty("primary", True)
         # the theme's primary style has no disabled look; a disabled action must not look clickable
@@ -333,46 +293,49 @@ class HybridPage(QWidget):
         splitter.addWidget(right)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
-        splitter.setSizes([620, 440])
+        splitter.setSizes([680, 380])
         self._update_actions()
         self._show_empty(self.tr("Sampling…"))
 
     # ---- polling
     def refresh(self) -> None:
         """Start one scan unless one is running; the next is scheduled when it ends."""
-        if self._scan_thread is not None and self._scan_thread.isRunning():
+        if self._scan_job is not None and self._scan_job.is_running():
             return
         interval = FIRST_INTERVAL_S if self.result is None else INTERVAL_S
         self.status_label.setText(self.tr("Sampling…"))
-        thread = ScanThread(self.service, interval, self.all_check.isChecked(), self._stop, self)
-        thread.finished_scan.connect(self._on_scan_finished)
-        self._scan_thread = thread
-        thread.start()
+        service, include_all, stop = self.service, self.all_check.isChecked(), self._stop
+
+        def scan(_report):
+            result = service.scan(interval, stop=stop, include_all=include_all)
+            return result, service.system_modes()  # runs small commands: never on the GUI thread
+
+        self._scan_job = self._work.submit(
+            scan, lambda outcome: self._on_scan_finished(*outcome, None),
+            lambda exc: self._on_scan_finished(None, None, describe_error(exc)))
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
         super().showEvent(event)
         self._stop.clear()
-        if not self._timer.isActive():
-            self.refresh()
 
-    def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802
-        super().hideEvent(event)
-        self._timer.stop()
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        direction = (QBoxLayout.Direction.TopToBottom if self.width() < NARROW_PAGE_PX
+                     else QBoxLayout.Direction.LeftToRight)
+        if self._action_buttons.direction() != direction:
+            self._action_buttons.setDirection(direction)
 
     def shutdown(self) -> None:
         self._timer.stop()
         self._stop.set()
-        for thread in (self._scan_thread, self._launch_thread):
-            if thread is not None:
-                thread.wait(10000)
+        self._work.shutdown(timeout_s=10)
         self.service.close()
 
     # ---- results
     def _on_scan_finished(self, result: ScanResult | None, modes, error: str | None) -> None:
         if self._stop.is_set():
             return
-        if self.isVisible():
-            self._timer.start(REFRESH_MS)
+        self._timer.resume()
         if result is None:
             self.status_label.setText(self.tr("Sampling failed: {error}").format(error=error))
             return
@@ -568,7 +531,7 @@ class HybridPage(QWidget):
         report = self.selected_report()
         offer = self.service.preference_offer(report, inventory) if report is not None else None
         self.prefer_button.setEnabled(has_target and offer is not None and offer.offered)
-        running = self._launch_thread is not None and self._launch_thread.isRunning()
+        running = self._launch_job is not None and self._launch_job.is_running()
         self.launch_button.setEnabled(has_target and not running)
         if inventory is not None and not has_target:
             reason = self.tr("Needs an NVIDIA (or other discrete) GPU; none was found.")
@@ -652,17 +615,23 @@ class HybridPage(QWidget):
         self.launch_program(argv)
 
     def launch_program(self, argv: list[str], timeout_s: float = 20.0) -> None:
-        if self._launch_thread is not None and self._launch_thread.isRunning():
+        if self._launch_job is not None and self._launch_job.is_running():
             return
         inventory = self.result.inventory if self.result else None
         env = self.service.launch_env(inventory) if inventory else ()
         shown = " ".join(f"{k}={v}" for k, v in env)
         self._say(self.tr("Starting {command} {env}…").format(command=_esc(shlex.join(argv)), env=_esc(shown)))
-        thread = LaunchThread(self.service, argv, inventory, self._stop, timeout_s, self)
-        thread.progress.connect(self._on_launch_progress)
-        thread.finished_launch.connect(self._on_launch_finished)
-        self._launch_thread = thread
-        thread.start()
+        service, stop = self.service, self._stop
+
+        def launch(report_progress):
+            return service.launch_and_check(argv, timeout_s=timeout_s, stop=stop, inventory=inventory,
+                                            on_progress=lambda seconds, _best: report_progress(seconds))
+
+        def failed(exc: BaseException) -> None:
+            self._on_launch_finished(None, exc.message if isinstance(exc, PlanError) else describe_error(exc))
+
+        self._launch_job = self._work.submit(launch, lambda report: self._on_launch_finished(report, None),
+                                             failed, self._on_launch_progress)
         self._update_actions()
 
     def _on_launch_progress(self, seconds: float) -> None:

@@ -10,13 +10,9 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Signal, Slot
 
-from gui.context import AppContext
-
-EXTRAS_KEY = "telemetry_bridge"
-
 
 class TelemetryBridge(QObject):
-    """One per app run; shared by the dashboard, the tray and the sessions panel.
+    """One per app run (``TelemetryController.bridge()``); shared by the dashboard and the tray.
 
     Signals:
         snapshot_received(object): a ``Snapshot``, in the GUI thread.
@@ -38,18 +34,6 @@ class TelemetryBridge(QObject):
         self.set_hub(hub)
 
     # ---- Public API
-    @classmethod
-    def for_context(cls, context: AppContext) -> "TelemetryBridge":
-        """The context's bridge, made on first use and kept in ``context.extras``."""
-        bridge = context.extras.get(EXTRAS_KEY)
-        if bridge is None or bridge.hub is not context.telemetry:
-            if bridge is None:
-                bridge = cls(context.telemetry)
-                context.extras[EXTRAS_KEY] = bridge
-            else:
-                bridge.set_hub(context.telemetry)
-        return bridge
-
     @property
     def hub(self) -> Any:
         return self._hub

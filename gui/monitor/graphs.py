@@ -10,6 +10,7 @@ Drawing rules that keep 24 hours at 1 Hz smooth:
 from __future__ import annotations
 
 import math
+from html import escape as _html_escape
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -18,7 +19,7 @@ from collections.abc import Callable
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtGui import QColor, QFont, QFontMetricsF
 from PySide6.QtWidgets import QGraphicsItem, QSizePolicy
 
 from services.telemetry import downsample, throttle
@@ -96,7 +97,7 @@ class TimeAxis(pg.AxisItem):
         self._crosses = time.localtime(minVal).tm_yday != time.localtime(maxVal).tm_yday
         return [(step, ticks)]
 
-    def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:  # noqa: N802
+    def tickStrings(self, values: list[float], scale: float, _spacing: float) -> list[str]:  # noqa: N802
         return [time_label(v, self._step, self._crosses) for v in values]
 
 
@@ -126,31 +127,73 @@ def stats_line(stats: tuple[float, float, float] | None, digits: int) -> str:
         low=low, mean=mean, high=high)
 
 
-def _title(key: str) -> str:
-    """Plot titles with the curves' colours, so no legend is needed."""
-    def span(color: str, text: str) -> str:
-        return f"<span style='color:{color}'>{text}</span>"
+def escape(text: str) -> str:
+    return _html_escape(text, quote=False)
 
+
+def _title_parts(key: str) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """A plot's name and its curves' names with their colours, so no legend is needed."""
     if key == "util":
-        name = QCoreApplication.translate("Graphs", "Utilisation %")
-        parts = (span("#2563eb", QCoreApplication.translate("Graphs", "GPU")),
-                 span("#7b8794", QCoreApplication.translate("Graphs", "memory bus")))
-    elif key == "memory":
-        return QCoreApplication.translate("Graphs", "Memory used (GiB)")
-    elif key == "temperature":
-        name = QCoreApplication.translate("Graphs", "Temperature °C")
-        parts = (span("#d9480f", QCoreApplication.translate("Graphs", "core")),
-                 span("#a61e4d", QCoreApplication.translate("Graphs", "memory")),
-                 span("#e8590c", QCoreApplication.translate("Graphs", "slowdown")))
-    elif key == "power":
-        name = QCoreApplication.translate("Graphs", "Power W")
-        parts = (span("#7048e8", QCoreApplication.translate("Graphs", "draw")),
-                 span("#7048e8", QCoreApplication.translate("Graphs", "- - limit")))
-    else:
-        name = QCoreApplication.translate("Graphs", "SM clock MHz")
-        parts = (span("#1c7ed6", QCoreApplication.translate("Graphs", "now")),
-                 span("#868e96", QCoreApplication.translate("Graphs", "max")))
-    return f"{name} " + " · ".join(parts)
+        return QCoreApplication.translate("Graphs", "Utilisation %"), (
+            ("#2563eb", QCoreApplication.translate("Graphs", "GPU")),
+            ("#7b8794", QCoreApplication.translate("Graphs", "memory bus")))
+    if key == "memory":
+        return QCoreApplication.translate("Graphs", "Memory used (GiB)"), ()
+    if key == "temperature":
+        return QCoreApplication.translate("Graphs", "Temperature °C"), (
+            ("#d9480f", QCoreApplication.translate("Graphs", "core")),
+            ("#a61e4d", QCoreApplication.translate("Graphs", "memory")),
+            ("#e8590c", QCoreApplication.translate("Graphs", "slowdown")))
+    if key == "power":
+        return QCoreApplication.translate("Graphs", "Power W"), (
+            ("#7048e8", QCoreApplication.translate("Graphs", "draw")),
+            ("#7048e8", QCoreApplication.translate("Graphs", "- - limit")))
+    return QCoreApplication.translate("Graphs", "SM clock MHz"), (
+        ("#1c7ed6", QCoreApplication.translate("Graphs", "now")),
+        ("#868e96", QCoreApplication.translate("Graphs", "max")))
+
+
+def _title(key: str, keep: int | None = None) -> str:
+    """The title line as HTML; ``keep``: show only that many curve names, then an ellipsis."""
+    name, parts = _title_parts(key)
+    shown = parts if keep is None else parts[:keep]
+    spans = [f"<span style='color:{color}'>{escape(text)}</span>" for color, text in shown]
+    if keep is not None and keep < len(parts):
+        spans.append("…")
+    return " ".join([escape(name), " · ".join(spans)]) if spans else escape(name)
+
+
+def _plain_title(key: str, keep: int | None = None) -> str:
+    name, parts = _title_parts(key)
+    shown = [text for _color, text in (parts if keep is None else parts[:keep])]
+    if keep is not None and keep < len(parts):
+        shown.append("…")
+    return f"{name} " + " · ".join(shown) if shown else name
+
+
+def fitted_title(key: str, stats: str, width_px: float, metrics: QFontMetricsF) -> tuple[str, bool]:
+    """The title (HTML, two lines: names and statistics) shortened to ``width_px``.
+
+    Curve names are dropped from the end first (an ellipsis says so), then the plot's
+    name and the statistics line are elided. Returns (html, whether anything was cut).
+    """
+    _name, parts = _title_parts(key)
+    line = _title(key)
+    cut = False
+    if metrics.horizontalAdvance(_plain_title(key)) > width_px:
+        cut = True
+        keep = len(parts) - 1
+        while keep > 0 and metrics.horizontalAdvance(_plain_title(key, keep)) > width_px:
+            keep -= 1
+        if metrics.horizontalAdvance(_plain_title(key, keep)) <= width_px:
+            line = _title(key, keep)
+        else:
+            line = escape(metrics.elidedText(_plain_title(key), Qt.TextElideMode.ElideRight, width_px))
+    shown_stats = stats
+    if metrics.horizontalAdvance(stats) > width_px:
+        cut = True
+        shown_stats = metrics.elidedText(stats, Qt.TextElideMode.ElideRight, width_px)
+    return f"{line}<br><span style='color:#7b8794'>{escape(shown_stats)}</span>", cut
 
 
 class GpuGraphs(pg.GraphicsLayoutWidget):
@@ -173,15 +216,23 @@ class GpuGraphs(pg.GraphicsLayoutWidget):
         self.lines: dict[str, pg.InfiniteLine] = {}
         self._y_ranges: dict[str, tuple[float, float]] = {}
         self._user_range_callback: Callable[[float, float], None] | None = None
-        self._updating = False
-        self._title_text: dict[str, str] = {}
+        self._title_text: dict[str, str] = {}  # full titles, statistics included
+        self._shown_title: dict[str, str] = {}  # as shown: shortened to the plot's width
+        self._stats_line: dict[str, str] = {}
+        title_font = QFont()
+        title_font.setPointSizeF(8)
+        self._title_metrics = QFontMetricsF(title_font)
         font = QFont()
         font.setPointSizeF(7.5)
         for column, spec in enumerate(PLOTS):
             axis = TimeAxis()
             plot = self.addPlot(row=0, col=column, axisItems={"bottom": axis})
             plot.setTitle(_title(spec.key), size="8pt", color=TEXT_PEN)
+            # The title spans the left axis too: over a narrow plot it gets the whole column's width.
+            plot.layout.removeItem(plot.titleLabel)
+            plot.layout.addItem(plot.titleLabel, 0, 0, 1, 2)
             self._title_text[spec.key] = ""
+            plot.vb.sigResized.connect(lambda _vb, key=spec.key: self._on_view_box_resized(key))
             plot.setMenuEnabled(False)
             plot.hideButtons()
             plot.setMouseEnabled(x=True, y=False)
@@ -337,13 +388,29 @@ class GpuGraphs(pg.GraphicsLayoutWidget):
 
     # ---- Internals
     def _set_stats(self, key: str, stats: tuple[float, float, float] | None) -> None:
-        text = (f"{_title(key)}<br><span style='color:#7b8794'>"
-                f"{stats_line(stats, STAT_DIGITS[key])}</span>")
-        previous = self._title_text.get(key)
+        line = stats_line(stats, STAT_DIGITS[key])
+        self._stats_line[key] = line
+        self._fit_title(key)
+
+    def _on_view_box_resized(self, key: str) -> None:
+        if key in self._stats_line:
+            self._fit_title(key)
+
+    def _fit_title(self, key: str) -> None:
+        """Show the title in the width the plot has: elided (full text in the tooltip), never clipped."""
+        plot = self.plots[key]
+        full = f"{_title(key)}<br><span style='color:#7b8794'>{escape(self._stats_line[key])}</span>"
+        self._title_text[key] = full
+        # The title spans the left axis and the plot area; a few pixels go to the label's own margins.
+        width_px = max(20.0, plot.vb.width() + plot.getAxis("left").width() - 8)
+        text, cut = fitted_title(key, self._stats_line[key], width_px, self._title_metrics)
+        tip = f"{_plain_title(key)}\n{self._stats_line[key]}" if cut else ""
+        if plot.titleLabel.toolTip() != tip:
+            plot.titleLabel.setToolTip(tip)
+        previous = self._shown_title.get(key)
         if text == previous:  # an unchanged title costs nothing
             return
-        self._title_text[key] = text
-        plot = self.plots[key]
+        self._shown_title[key] = text
         if previous and previous.count("<br>") == text.count("<br>"):
             # Same lines, new numbers: replace the text only. LabelItem.setText would also reset
             # its minimum size and relayout the whole card, repainting every axis each refresh.

@@ -138,11 +138,13 @@ class SessionsDialog(QDialog):
 
     def open_path(self, path: str) -> bool:
         """Show a recording or an nvidia-smi CSV in the dashboard. False (after saying why) if it cannot be read."""
-        from gui.app import restart_telemetry
-
+        control = self.context.telemetry_control
+        if control is None:
+            self._problem(self.tr("This file cannot be opened"), self.tr("Monitoring is not running."))
+            return False
         QGuiApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
         try:
-            restart_telemetry(self.context, replay=path)
+            control.open_replay(path)
         except (ValueError, RuntimeError, OSError) as exc:
             QGuiApplication.restoreOverrideCursor()
             self._problem(self.tr("This file cannot be opened"), str(exc))

@@ -19,7 +19,6 @@ from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon
 from gui.context import AppContext
 from gui.icons import app_icon
 from gui.i18n import render
-from gui.monitor.bridge import TelemetryBridge
 from services.telemetry.model import DeviceState, Snapshot
 
 log = logging.getLogger(__name__)
@@ -41,7 +40,9 @@ class TrayController(QObject):
                  quit_app: Callable[[], None] | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.context = context
-        self.bridge = TelemetryBridge.for_context(context)
+        assert context.telemetry_control is not None, "gui.app.build_context makes the controller"
+        self.control = context.telemetry_control
+        self.bridge = self.control.bridge()
         self.available = QSystemTrayIcon.isSystemTrayAvailable() if tray_available is None else tray_available
         self.session_log: list[str] = []
         self._window: Any = None

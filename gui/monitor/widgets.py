@@ -38,6 +38,14 @@ STYLE = """
 """
 
 
+def _set_level_property(widget: QWidget, old: str, level: str) -> str:
+    """Set the ``level`` property the style sheet colours by; restyle only when it changed."""
+    if level != old:
+        widget.setProperty("level", level)
+        _repolish(widget)
+    return level
+
+
 def _repolish(widget: QWidget) -> None:
     style = widget.style()
     style.unpolish(widget)
@@ -54,10 +62,7 @@ class Badge(QLabel):
         self.set_level(level)
 
     def set_level(self, level: str) -> None:
-        if level != self._level:
-            self._level = level
-            self.setProperty("level", level)
-            _repolish(self)
+        self._level = _set_level_property(self, self._level, level)
 
     def level(self) -> str:
         return self._level
@@ -122,10 +127,7 @@ class MetricTile(QFrame):
         self.set_level(level)
 
     def set_level(self, level: str) -> None:
-        if level != self._level:
-            self._level = level
-            self.setProperty("level", level)
-            _repolish(self)
+        self._level = _set_level_property(self, self._level, level)
 
 
 class ProcessTableModel(QAbstractTableModel):

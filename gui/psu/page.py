@@ -89,7 +89,6 @@ class PsuPage(QWidget):
 
     result_changed = Signal(object)
     # emitted from the telemetry worker thread; Qt queues it to the GUI thread
-    _devices_arrived = Signal(object)
 
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -138,10 +137,11 @@ class PsuPage(QWidget):
         self._loading = True  # widget changes while we fill them in are not the user's edits
         if not self._restore_saved_build():
             self._prefill()
-        self._devices_arrived.connect(self._on_devices_arrived)
-        if self._showing_example and self.context.telemetry is not None and hasattr(self.context.telemetry, "add_listener"):
+        control = self.context.telemetry_control
+        if self._showing_example and control is not None and self.context.telemetry is not None:
             # the hub finds its GPUs a moment after it starts: take them when they arrive
-            self.context.telemetry.add_listener(self._on_telemetry_snapshot)
+            self._bridge = control.bridge()
+            self._bridge.snapshot_received.connect(self._on_bridge_snapshot_received)
             self._listening = True
         self.recompute()
         self._refresh_money_note()
@@ -845,18 +845,19 @@ class PsuPage(QWidget):
             self._showing_example = False
             self.detected_label.setText("")  # "showing an example" is no longer true
 
+    def waiting_for_devices(self) -> bool:
+        """True while the page still listens for the monitored GPUs to replace its example build."""
+        return self._listening
+
     def _stop_listening(self) -> None:
         if self._listening:
             self._listening = False
-            remove = getattr(self.context.telemetry, "remove_listener", None)
-            if callable(remove):
-                remove(self._on_telemetry_snapshot)
+            self._bridge.snapshot_received.disconnect(self._on_bridge_snapshot_received)
 
-    def _on_telemetry_snapshot(self, snapshot) -> None:
-        """Worker thread: hand the first device list to the GUI thread."""
+    def _on_bridge_snapshot_received(self, snapshot) -> None:
         gpus = getattr(snapshot, "gpus", ())
         if gpus:
-            self._devices_arrived.emit(tuple(gpus))
+            self._on_devices_arrived(tuple(gpus))
 
     # ---- Slots
 

@@ -41,8 +41,6 @@ class WattBar(QWidget):
         self._capacity_w = 0.0
         self._spike_w = 0.0
         self._scale_w = 1.0
-        self._capacity_text = ""
-        self._spike_text = ""
         self.setMinimumHeight(44)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
 
@@ -51,7 +49,6 @@ class WattBar(QWidget):
         self._segments = [s for s in segments if s.watts > 0]
         self._capacity_w = max(capacity_w, 0.0)
         self._spike_w = max(spike_w, 0.0)
-        self._capacity_text, self._spike_text = capacity_text, spike_text
         # the scale holds the load, the PSU and the spikes, with a little room at the end
         self._scale_w = max(self._capacity_w, self._spike_w, sum(s.watts for s in self._segments), 1.0) * 1.04
         tip = [f"{s.label}: {s.watts:.0f} W" for s in self._segments]

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 from collections.abc import Callable
 
-from PySide6.QtCore import QCoreApplication, Qt, QThreadPool, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices, QGuiApplication
 from PySide6.QtWidgets import (
@@ -20,10 +20,10 @@ from PySide6.QtWidgets import (
     QMessageBox, QTabWidget, QVBoxLayout, QWidget,
 )
 
-from gui.context import AppContext
+from gui.context import AppContext, SetupMachine
 from gui.i18n import render
 from gui.setup.doctor_tab import DoctorTab
-from gui.setup.tasks import Task, TaskSignals
+from gui.widgets.background import BackgroundWork, describe_error
 from gui.setup.troubleshoot_tab import TroubleshootTab
 from gui.setup.wizard_tab import WizardTab
 from services.setup.doctor import DoctorReport, run_doctor
@@ -53,9 +53,9 @@ def qt_translate(context: str, text: str) -> str:
 class SetupPage(QWidget):
     """Doctor, wizard and troubleshooter for one machine.
 
-    ``context.extras`` may hold ``setup_runner``, ``setup_root``, ``setup_nvml``,
-    ``setup_home`` and ``setup_windows_probe`` (tests hand in fakes); with
-    ``context.demo`` the page shows a recorded machine.
+    ``context.setup_machine`` may hold a runner, root, NVML binding, home and
+    Windows probe (tests hand in fakes); with ``context.demo`` and no runner
+    handed in, the page shows a recorded machine.
 
     Signals:
         report_ready(object): a DoctorReport arrived.
@@ -70,10 +70,7 @@ class SetupPage(QWidget):
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.context = context
-        self._pool = QThreadPool(self)
-        self._pool.setMaxThreadCount(1)  # one probe or step at a time, in order
-        self._signals: list[TaskSignals] = []
-        self._closing = False
+        self._work_queue = BackgroundWork(self, max_threads=1, name="setup")  # one probe or step at a time, in order
         self.report: DoctorReport | None = None
         self.plan: Plan | None = None
         self._work = setup_dir(context.paths)
@@ -105,23 +102,23 @@ class SetupPage(QWidget):
 
     # ---- machine access ------------------------------------------------------------------
     def _setup_machine(self) -> None:
-        extras = self.context.extras
-        self.demo = bool(self.context.demo) and "setup_runner" not in extras
-        self.system = extras.get("setup_system") or ("windows" if platform.system() == "Windows" else "linux")
-        self.windows_probe = extras.get("setup_windows_probe")
+        machine = self.context.setup_machine or SetupMachine()
+        self.demo = bool(self.context.demo) and machine.runner is None
+        self.system = machine.system or ("windows" if platform.system() == "Windows" else "linux")
+        self.windows_probe = machine.windows_probe
         if self.demo:
             from services.setup.demo import demo_machine
 
-            machine = demo_machine(self._work / "demo-root")
-            self.runner, self.root, self.nvml = machine.runner, machine.root, machine.nvml
+            demo = demo_machine(self._work / "demo-root")
+            self.runner, self.root, self.nvml = demo.runner, demo.root, demo.nvml
             self.home = None
-            self.demo_python = machine.python
+            self.demo_python = demo.python
             self.system = "linux"
             return
-        self.runner = extras.get("setup_runner") or SubprocessRunner()
-        self.root = extras.get("setup_root") or SystemRoot()
-        self.nvml = extras.get("setup_nvml")
-        self.home = extras.get("setup_home", Path.home())
+        self.runner = machine.runner or SubprocessRunner()
+        self.root = machine.root or SystemRoot()
+        self.nvml = machine.nvml
+        self.home = machine.home if machine.home is not None else Path.home()
         self.demo_python = None
         if self.system == "windows" and self.windows_probe is None and sys.platform == "win32":
             from services.setup.windows import LiveWindowsProbe
@@ -164,7 +161,6 @@ class SetupPage(QWidget):
     def _build_wizard(self) -> QWidget:
         self._targets = {t.key: t for t in known_systems()}
         tab = WizardTab(self._targets.values(), self.rules.gpu_ids if self.rules else ())
-        self.wizard_tab = tab
         # The tab's controls under the page's names (the page wires, fills and tests read them).
         for name in ('card_combo', 'check_step_button', 'copy_button', 'done_button', 'dry_run_check', 'full_check',
                      'os_combo', 'other_box', 'pick_ddu_button', 'pick_driver_button', 'plan_notes',
@@ -201,20 +197,11 @@ class SetupPage(QWidget):
     # ---- background work ------------------------------------------------------------------------
     def _start(self, fn: Callable[[Callable[[str], None]], Any], done: Callable[[Any], None],
                line: Callable[[str], None] | None = None) -> None:
-        if self._closing:
-            return
-        signals = TaskSignals(self, done, line)
-        self._signals.append(signals)
-        self._pool.start(Task(fn, signals))
+        self._work_queue.submit(fn, done, self._on_task_failed, line)
 
-    def _forget(self, signals: TaskSignals) -> None:
-        if signals in self._signals:
-            self._signals.remove(signals)
-            signals.deleteLater()
-
-    def _on_task_failed(self, message: str) -> None:
+    def _on_task_failed(self, exc: BaseException) -> None:
         self._set_busy(False)
-        self.doctor_status.setText(self.tr("Something went wrong: {error}").format(error=message))
+        self.doctor_status.setText(self.tr("Something went wrong: {error}").format(error=describe_error(exc)))
 
     def _set_busy(self, busy: bool) -> None:
         for w in (self.check_button, self.run_button, self.undo_button, self.skip_button, self.done_button,
@@ -224,7 +211,7 @@ class SetupPage(QWidget):
             self._show_step(self._current_step())
 
     def busy(self) -> bool:
-        return bool(self._signals)
+        return self._work_queue.busy()
 
     # ---- doctor ---------------------------------------------------------------------------------
     def run_doctor(self) -> None:
@@ -632,6 +619,4 @@ class SetupPage(QWidget):
     # ---- lifecycle -------------------------------------------------------------------------------------
     def shutdown(self) -> None:
         """Wait for the running probe or step (they have timeouts), then stop."""
-        self._closing = True
-        self._pool.clear()
-        self._pool.waitForDone(120_000)
+        self._work_queue.shutdown(timeout_s=120)

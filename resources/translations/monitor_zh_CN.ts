@@ -112,7 +112,7 @@
     </message>
 </context>
 <context>
-    <name>DashboardPage</name>
+    <name>BottomPane</name>
     <message>
         <source>Processes</source>
         <translation>进程</translation>
@@ -129,6 +129,41 @@
         <source>No alerts from this source yet.</source>
         <translation>当前数据源还没有警报。</translation>
     </message>
+    <message>
+        <source>Show the processes, insights and alerts</source>
+        <translation>显示进程、分析建议和警报</translation>
+    </message>
+    <message>
+        <source>Fold the processes, insights and alerts away</source>
+        <translation>收起进程、分析建议和警报</translation>
+    </message>
+    <message>
+        <source>Nothing to report: no bottleneck, slowdown or heat problem seen in this window.</source>
+        <translation>一切正常：在此时间范围内没有发现瓶颈、降频或过热问题。</translation>
+    </message>
+    <message>
+        <source>Insights ({count})</source>
+        <translation>分析建议（{count}）</translation>
+    </message>
+    <message>
+        <source>Alerts ({count})</source>
+        <translation>警报（{count}）</translation>
+    </message>
+    <message>
+        <source>GPU {index} · {name}</source>
+        <translation>GPU {index} · {name}</translation>
+    </message>
+    <message>
+        <source>No program is using this GPU.</source>
+        <translation>没有程序在使用这块 GPU。</translation>
+    </message>
+    <message>
+        <source>GPU {index}</source>
+        <translation>GPU {index}</translation>
+    </message>
+</context>
+<context>
+    <name>DashboardPage</name>
     <message>
         <source>Dashboard</source>
         <translation>仪表盘</translation>
@@ -198,18 +233,6 @@
         <translation>打开、对比和导出已记录的会话，或打开 nvidia-smi 日志。</translation>
     </message>
     <message>
-        <source>Alerts ({count})</source>
-        <translation>警报（{count}）</translation>
-    </message>
-    <message>
-        <source>Show the processes, insights and alerts</source>
-        <translation>显示进程、分析建议和警报</translation>
-    </message>
-    <message>
-        <source>Fold the processes, insights and alerts away</source>
-        <translation>收起进程、分析建议和警报</translation>
-    </message>
-    <message>
         <source>Monitoring is not running</source>
         <translation>监控未运行</translation>
     </message>
@@ -232,26 +255,6 @@
     <message>
         <source>Waiting for the first readings.</source>
         <translation>正在等待第一批读数。</translation>
-    </message>
-    <message>
-        <source>GPU {index} · {name}</source>
-        <translation>GPU {index} · {name}</translation>
-    </message>
-    <message>
-        <source>No program is using this GPU.</source>
-        <translation>没有程序在使用这块 GPU。</translation>
-    </message>
-    <message>
-        <source>GPU {index}</source>
-        <translation>GPU {index}</translation>
-    </message>
-    <message>
-        <source>Nothing to report: no bottleneck, slowdown or heat problem seen in this window.</source>
-        <translation>一切正常：在此时间范围内没有发现瓶颈、降频或过热问题。</translation>
-    </message>
-    <message>
-        <source>Insights ({count})</source>
-        <translation>分析建议（{count}）</translation>
     </message>
     <message>
         <source>Demo: a simulated training run</source>
@@ -1066,6 +1069,10 @@ nvidia-smi --query-gpu=... --format=csv -l 1</translation>
     <message>
         <source>This file cannot be opened</source>
         <translation>无法打开此文件</translation>
+    </message>
+    <message>
+        <source>Monitoring is not running.</source>
+        <translation>监控没有运行。</translation>
     </message>
     <message>
         <source>This recording cannot be read.</source>

@@ -62,13 +62,6 @@
     </message>
 </context>
 <context>
-    <name>NotBuiltPage</name>
-    <message>
-        <source>This tool is not part of this version of GPU Assistant yet.</source>
-        <translation>此版本的 GPU 助手尚未包含这个工具。</translation>
-    </message>
-</context>
-<context>
     <name>Pages</name>
     <message>
         <source>Dashboard</source>

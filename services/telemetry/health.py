@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from services.i18n import Msg, translate
+from services.settings import AlertSettings
 from services.telemetry.model import DeviceState, GpuInfo, GpuSample
 
 # GPUs drop their PCIe link to Gen1 (and some to a narrower width) when idle to
@@ -19,6 +20,9 @@ TEMP_WARM_MARGIN_C = 10.0
 # Without a threshold from the driver: NVIDIA consumer cards start to pull
 # clocks back in the low 80s (the AlertSettings default is 83 C).
 TEMP_WARM_FALLBACK_C = 80.0
+# Power this close to the enforced limit means the card is at its limit: the driver
+# holds it there (the "power_cap" slowdown) rather than letting it go over.
+POWER_AT_LIMIT_FRACTION = 0.98
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +85,27 @@ def memory_fraction(info: GpuInfo | None, sample: GpuSample | None) -> float | N
     if not total:
         return None
     return sample.memory_used_mib / total
+
+
+def memory_level(info: GpuInfo | None, sample: GpuSample | None, alerts: AlertSettings) -> str:
+    """'hot' when memory is as full as the user's "memory almost full" alert, else 'ok'."""
+    fraction = memory_fraction(info, sample)
+    return "hot" if fraction is not None and fraction * 100.0 >= alerts.memory_pct else "ok"
+
+
+def power_level(info: GpuInfo | None, sample: GpuSample | None) -> str:
+    """'warm' when the card draws (about) its enforced power limit, else 'ok'."""
+    if sample is None or sample.power_w is None:
+        return "ok"
+    limit = sample.power_limit_w or (info.power_limit_default_w if info else None)
+    return "warm" if limit and sample.power_w >= POWER_AT_LIMIT_FRACTION * limit else "ok"
+
+
+def fan_level(sample: GpuSample | None, alerts: AlertSettings) -> str:
+    """'hot' when the fan stands still at a temperature the "fan stopped while hot" alert fires at."""
+    if sample is None or sample.fan_pct is None or sample.temperature_c is None:
+        return "ok"
+    return "hot" if sample.fan_pct <= 0 and sample.temperature_c >= alerts.fan_zero_hot_c else "ok"
 
 
 @dataclass(frozen=True, slots=True)

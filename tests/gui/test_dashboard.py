@@ -62,8 +62,8 @@ def test_cards_show_live_values(qtbot, context, n_gpus):
     assert "RTX 4090" in card.title.text()
     assert card.state_badge.text() == "Working"
     assert page.stack.currentIndex() == 1
-    assert sorted(page._process_models) == list(range(n_gpus))
-    assert page.process_tabs.isVisibleTo(page) == (n_gpus > 2)  # many GPUs: one process tab each
+    assert page.tabs.process_gpus() == list(range(n_gpus))
+    assert page.tabs.process_tabs.isVisibleTo(page) == (n_gpus > 2)  # many GPUs: one process tab each
     # The graphs got the history, thinned but with its range intact.
     item = card.graphs.curves["util"][0][1]
     x, y = item.xData, item.yData

@@ -125,13 +125,13 @@ def test_empty_tabs_say_so_and_alerts_reset_with_the_source(qtbot, context):
     page = _page(qtbot, context, hub)
     with qtbot.waitSignal(page.repainted, timeout=2000):
         _feed(hub, 1)
-    assert page.alerts_list.item(0).text() == page.no_alerts_label
+    assert page.tabs.alerts_list.item(0).text() == page.tabs.no_alerts_label
     alert = type("A", (), {"t": time.time(), "message": "hot", "title": None, "severity": "warning"})()
     page._on_bridge_alert_raised(alert)
     assert page.tabs.tabText(2).endswith("(1)")
     page.bridge.set_hub(FakeHub())  # a recording was opened
     assert page.tabs.tabText(2) == "Alerts"
-    assert page.alerts_list.count() == 1 and page.alerts_list.item(0).text() == page.no_alerts_label
+    assert page.tabs.alerts_list.count() == 1 and page.tabs.alerts_list.item(0).text() == page.tabs.no_alerts_label
     page.shutdown()
     page.bridge.close()
 
@@ -175,7 +175,7 @@ def test_replay_label_names_the_file_and_the_demo_can_be_left(qtbot, context, mo
     demo = FakeHub()
     demo.source = SimpleNamespace(name="simulated")
     asked = []
-    monkeypatch.setattr("gui.app.restart_telemetry", lambda ctx, demo=False, replay=None: asked.append(demo))
+    monkeypatch.setattr(context.telemetry_control, "start_live", lambda: asked.append(False))
     page.bridge.set_hub(demo)
     assert page.leave_demo_button.isVisibleTo(page)
     page.leave_demo_button.click()

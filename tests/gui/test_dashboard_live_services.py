@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("services.telemetry.factory")
 
-from gui.app import build_context, restart_telemetry  # noqa: E402
+from gui.app import build_context  # noqa: E402
 from gui.main_window import MainWindow  # noqa: E402
 from gui.monitor.tray import TrayController  # noqa: E402
 from services.telemetry.factory import DEMO_PREHISTORY_S, build_hub  # noqa: E402
@@ -115,7 +115,7 @@ def test_replay_of_an_nvidia_smi_log_and_back_to_live(qtbot, context):
     window.show()
     page = window.show_page("dashboard")
     csv = next(DATA.glob("nvidia_smi*.csv"))
-    restart_telemetry(context, replay=str(csv))
+    context.telemetry_control.open_replay(str(csv))
     qtbot.waitUntil(lambda: len(page.cards()) >= 1, timeout=3000)
     assert page.source_label.text().startswith("Replay")
     assert page.back_live_button.isVisibleTo(page) and not page.live_button.isEnabled()
@@ -135,7 +135,7 @@ def test_a_broken_log_says_why_and_keeps_monitoring(qtbot, context, tmp_path):
     context.telemetry = _demo_hub(context)
     old = context.telemetry
     with pytest.raises(ValueError):
-        restart_telemetry(context, replay=str(bad))
+        context.telemetry_control.open_replay(str(bad))
     assert context.telemetry is old
 
 

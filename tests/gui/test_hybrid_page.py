@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import threading
 
 import pytest
 
@@ -24,7 +25,7 @@ def fast_sampling(monkeypatch):
 
 def make_page(qtbot, app_paths, service):
     context = build_context(argparse.Namespace(demo=False), app_paths)
-    context.extras["hybrid_service"] = service
+    context.hybrid_service = service
     page = page_module.HybridPage(context)
     qtbot.addWidget(page)
     page.resize(1100, 800)
@@ -152,7 +153,7 @@ def test_polling_stops_when_hidden(qtbot, app_paths, laptop_service):
     page.hide()
     assert not page._timer.isActive()
     page.shutdown()
-    assert not page._scan_thread.isRunning()
+    assert not [t for t in threading.enumerate() if t.name.startswith("hybrid-")]  # shutdown joined the scan
 
 
 def test_windows_laptop_counters_and_registry_preference(qtbot, app_paths, tmp_path):

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from gui.app import build_context
+from gui.context import SetupMachine
 from gui.context import AppContext
 from services.settings import SettingsStore
 
@@ -152,8 +153,8 @@ def setup_page(qtbot, app_paths, tmp_path):
     machine.runner.responses[("update-initramfs",)] = CommandResult(0, "")
     ctx = build_context(argparse.Namespace(demo=False), app_paths)
     (tmp_path / "home").mkdir()
-    ctx.extras.update(setup_runner=machine.runner, setup_root=machine.root, setup_nvml=FakeNvml(),
-                      setup_home=tmp_path / "home", setup_system="linux")
+    ctx.setup_machine = SetupMachine(runner=machine.runner, root=machine.root, nvml=FakeNvml(),
+                      home=tmp_path / "home", system="linux")
     page = SetupPage(ctx)
     qtbot.addWidget(page)
     page.resize(1200, 800)
@@ -230,7 +231,7 @@ def hybrid_page(qtbot, app_paths, tmp_path, monkeypatch):
                             runner=FakeRunner({("prime-select", "query"): (0, "on-demand\n")}),
                             home=tmp_path / "home", backup_dir=tmp_path / "backups")
     context = build_context(argparse.Namespace(demo=False), app_paths)
-    context.extras["hybrid_service"] = service
+    context.hybrid_service = service
     page = page_module.HybridPage(context)
     qtbot.addWidget(page)
     page.resize(1100, 800)

@@ -41,7 +41,7 @@ def test_all_checks_pass_or_say_why_they_were_skipped(qapp, args):
             assert result.detail, result.name
     for spec in PAGES:
         status = next(r.status for r in results if r.name == f"page {spec.key}")
-        assert status == (selftest.PASS if spec.is_built() else selftest.SKIP)
+        assert status == selftest.PASS
     assert selftest.summary(results)[0] == 0
 
 
@@ -59,8 +59,7 @@ class _BrokenWindow:
 
 def test_a_page_that_raises_is_reported(monkeypatch):
     built = PAGES[0]
-    monkeypatch.setattr(type(built), "is_built", lambda self: self.key == built.key)
-    results = selftest.check_pages(_BrokenWindow())
+    results = selftest.check_pages(_BrokenWindow(), pages=[built])
     failed = [r for r in results if r.status == selftest.FAIL]
     assert len(failed) == 1 and failed[0].name == f"page {built.key}"
     assert "exploded" in failed[0].detail
@@ -100,9 +99,10 @@ def test_changed_command_flags_are_a_failure_not_a_crash(monkeypatch):
     assert result.status == selftest.FAIL and "exit code 2" in result.detail and "--no-such-flag" in result.detail
 
 
-def test_missing_calculator_is_skipped(monkeypatch):
+def test_missing_calculator_is_a_failure(monkeypatch):
     monkeypatch.setattr(main, "available_commands", lambda: {})
-    assert selftest.run_calculator("psu", [], ["x"], main.run_captured).status == selftest.SKIP
+    result = selftest.run_calculator("psu", [], ["x"], main.run_captured)
+    assert result.status == selftest.FAIL and "'psu'" in result.detail
 
 
 def test_no_command_runner_is_a_failure():
@@ -111,7 +111,7 @@ def test_no_command_runner_is_a_failure():
 
 def test_summary_names_the_failures():
     results = [selftest.CheckResult("a", selftest.PASS), selftest.CheckResult("b", selftest.FAIL, "boom"),
-               selftest.CheckResult("c", selftest.SKIP, "not built")]
+               selftest.CheckResult("c", selftest.SKIP, "not readable here")]
     code, line = selftest.summary(results)
     assert code == 1 and line.startswith("self-test FAILED: b")
 
@@ -234,9 +234,7 @@ class _WindowOf:
     (KeyError("x"), selftest.FAIL, "KeyError"),
 ])
 def test_a_page_own_self_test_is_run(monkeypatch, problem, status, words):
-    built = PAGES[0]
-    monkeypatch.setattr(type(built), "is_built", lambda self: self.key == built.key)
-    (result,) = [r for r in selftest.check_pages(_WindowOf(_PageWithOwnCheck(problem))) if r.status != selftest.SKIP]
+    (result,) = selftest.check_pages(_WindowOf(_PageWithOwnCheck(problem)), pages=[PAGES[0]])
     assert result.status == status and words in result.detail
 
 

@@ -6,6 +6,7 @@ import json
 import pytest
 
 from gui.app import build_context
+from gui.context import SetupMachine
 from gui.setup.page import SetupPage
 from services.setup.system import CommandResult
 from tests.services.setup.machine import FakeNvml, Machine, recorded
@@ -27,8 +28,8 @@ def machine(tmp_path):
 def page(qtbot, app_paths, machine, tmp_path):
     ctx = build_context(argparse.Namespace(demo=False), app_paths)
     (tmp_path / "home").mkdir()
-    ctx.extras.update(setup_runner=machine.runner, setup_root=machine.root, setup_nvml=FakeNvml(),
-                      setup_home=tmp_path / "home", setup_system="linux")
+    ctx.setup_machine = SetupMachine(runner=machine.runner, root=machine.root, nvml=FakeNvml(),
+                      home=tmp_path / "home", system="linux")
     p = SetupPage(ctx)
     qtbot.addWidget(p)
     assert p.report is None and not p.busy()  # nothing is probed before the page is shown
@@ -153,9 +154,9 @@ def test_windows_plan_file_pickers(qtbot, app_paths, tmp_path):
 
     ctx = build_context(argparse.Namespace(demo=False), app_paths)
     runner = windows_runner()
-    ctx.extras.update(setup_runner=runner, setup_root=__import__("services.setup.system", fromlist=["SystemRoot"]).SystemRoot(tmp_path),
-                      setup_nvml=FakeNvml(driver="560.94", cuda=12060), setup_home=tmp_path, setup_system="windows",
-                      setup_windows_probe=LiveWindowsProbe(runner, process_name=lambda pid: "python.exe"))
+    ctx.setup_machine = SetupMachine(runner=runner, root=__import__("services.setup.system", fromlist=["SystemRoot"]).SystemRoot(tmp_path),
+                      nvml=FakeNvml(driver="560.94", cuda=12060), home=tmp_path, system="windows",
+                      windows_probe=LiveWindowsProbe(runner, process_name=lambda pid: "python.exe"))
     p = SetupPage(ctx)
     qtbot.addWidget(p)
     p.show()
@@ -307,8 +308,8 @@ def test_no_gpu_offers_another_machine(qtbot, app_paths, tmp_path):
     m.runner.add(["lspci", "-nnk"], 0, "00:02.0 VGA compatible controller [0300]: Intel Corporation Device [8086:a780]\n")
     m.modinfo(None).secure_boot("mokutil-disabled.txt")
     ctx = build_context(argparse.Namespace(demo=False), app_paths)
-    ctx.extras.update(setup_runner=m.runner, setup_root=m.root, setup_nvml=FakeNvml(init_error=(12, "NVML Shared Library Not Found")),
-                      setup_home=tmp_path, setup_system="linux")
+    ctx.setup_machine = SetupMachine(runner=m.runner, root=m.root, nvml=FakeNvml(init_error=(12, "NVML Shared Library Not Found")),
+                      home=tmp_path, system="linux")
     p = SetupPage(ctx)
     qtbot.addWidget(p)
     p.show()

@@ -72,8 +72,8 @@ def test_alert_reaches_dashboard_alerts_tab(qtbot, context):
     page = window.show_page("dashboard")
     context.telemetry.push(_alert_snapshot(time.time()))
     qtbot.waitUntil(lambda: len(page.alerts_shown()) == 1)
-    assert page.alerts_list.count() == 1  # the alert replaced the "no alerts yet" line
-    assert "above 83 °C" in page.alerts_list.item(0).text()
+    assert page.tabs.alerts_list.count() == 1  # the alert replaced the "no alerts yet" line
+    assert "above 83 °C" in page.tabs.alerts_list.item(0).text()
     assert page.tabs.tabText(2) == "Alerts (1)"
     window.shutdown()
     page.bridge.close()

@@ -1,0 +1,92 @@
+"""Starts, replaces and stops the telemetry hub; pages ask it rather than the composition root.
+
+``gui.app`` makes one per run (``build_context``) and hands it to every page
+through ``AppContext.telemetry_control``. The dashboard's "Show the demo",
+"Leave the demo" and "Back to live" buttons and the sessions dialog's "Open"
+call it; the dashboard and the tray listen through its one bridge.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from gui.monitor.bridge import TelemetryBridge
+
+if TYPE_CHECKING:
+    from gui.context import AppContext
+
+
+class TelemetryController:
+    """The hub of one app run (``context.telemetry``) and the bridge that carries its readings to the GUI."""
+
+    def __init__(self, context: AppContext) -> None:
+        self._context = context
+        self._bridge: TelemetryBridge | None = None
+
+    # ---- Public API
+    @property
+    def hub(self) -> Any:
+        return self._context.telemetry
+
+    def bridge(self) -> TelemetryBridge:
+        """The run's one bridge, listening to the current hub (made on first use)."""
+        hub = self._context.telemetry
+        if self._bridge is None:
+            self._bridge = TelemetryBridge(hub)
+        elif self._bridge.hub is not hub:
+            self._bridge.set_hub(hub)
+        return self._bridge
+
+    def attach(self, replay: Any = None, start: bool = True) -> Any:
+        """Build the first hub: the demo, a replay (a path or an opened ``ReplaySource``) or NVML."""
+        hub = self._build(demo=self._context.demo, replay=replay)
+        self._context.telemetry = hub
+        if start:
+            hub.start()
+        return hub
+
+    def start_demo(self) -> Any:
+        """Replace the running hub with the simulated two-GPU run."""
+        return self._replace(demo=True, replay=None)
+
+    def start_live(self) -> Any:
+        """Replace the running hub with this computer's GPUs (NVML)."""
+        return self._replace(demo=False, replay=None)
+
+    def restart(self) -> Any:
+        """Back to the live choice (NVIDIA or the demo) that a replay left, with a fresh hub."""
+        return self._replace(demo=self._context.demo, replay=None)
+
+    def open_replay(self, path: str) -> Any:
+        """Show a recording or an nvidia-smi log. Raises ValueError (one line) and keeps
+        the current monitoring when the file cannot be read."""
+        from services.telemetry.replay import ReplayError, open_replay
+
+        try:
+            source = open_replay(path)
+        except ReplayError as exc:
+            raise ValueError(str(exc)) from None
+        return self._replace(demo=self._context.demo, replay=source)
+
+    def stop(self) -> None:
+        hub = self._context.telemetry
+        if hub is not None and hasattr(hub, "stop"):
+            hub.stop()
+
+    # ---- Internals
+    def _build(self, demo: bool, replay: Any) -> Any:
+        from services.telemetry.factory import build_hub
+
+        context = self._context
+        return build_hub(demo=demo, replay=replay, settings=context.settings_store.settings, paths=context.paths)
+
+    def _replace(self, demo: bool, replay: Any) -> Any:
+        # The new hub is built before the old one stops, so a failure leaves monitoring running.
+        hub = self._build(demo=demo, replay=replay)
+        self.stop()
+        self._context.telemetry = hub
+        if replay is None:  # a replay leaves the live choice (NVIDIA or demo) to come back to
+            self._context.demo = demo
+        hub.start()
+        if self._bridge is not None:
+            self._bridge.set_hub(hub)
+        return hub

@@ -1,0 +1,1 @@
+"""Small Qt helpers shared by the pages."""
