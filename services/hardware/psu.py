@@ -303,12 +303,12 @@ def efficiency_at(level: str, load_fraction: float, catalog: Catalog) -> float:
     table = catalog.psu_rules["efficiency_115v"]
     xs = [p / 100 for p in table["points_pct_load"]]
     ys = table["levels"][level]
-    points = [(x, y) for x, y in zip(xs, ys) if y is not None]
+    points = [(x, y) for x, y in zip(xs, ys, strict=True) if y is not None]  # a level lists one value per load point
     load = min(max(load_fraction, 0.0), 1.2)
     if load <= points[0][0]:
         # below the lowest certified point efficiency falls off; hold the first point's value minus a margin
         return float(points[0][1]) - (5.0 if load < points[0][0] * 0.5 else 0.0)
-    for (x0, y0), (x1, y1) in zip(points, points[1:]):
+    for (x0, y0), (x1, y1) in zip(points, points[1:], strict=False):
         if load <= x1:
             return y0 + (y1 - y0) * (load - x0) / (x1 - x0)
     return float(points[-1][1])
