@@ -72,7 +72,8 @@ def test_working_pytorch_is_only_verified(machine):
     healthy_4090(machine).python(PY, "torch-cu128-4090-ok.json")
     p = plan(machine, report_for(machine, FakeNvml()))
     assert ids(p) == ["verify-pytorch"]
-    assert "PyTorch 2.7.0+cu128 already works" in skipped(p)["install-pytorch"] or "already works on the GPU" in skipped(p)["install-pytorch"]
+    # the version the recorded environment reports (torch-cu128-4090-ok.json), not just "works"
+    assert skipped(p)["install-pytorch"] == "Not needed: PyTorch 2.7.1+cu128 already works on the GPU"
 
 
 def test_torch_too_new_for_the_driver_changes_torch_not_the_driver(machine):
