@@ -99,7 +99,7 @@ def build_ico(images: dict[int, bytes]) -> bytes:
     out = io.BytesIO()
     out.write(struct.pack("<HHH", 0, 1, len(sizes)))  # reserved, type 1 = icon, count
     offset = 6 + 16 * len(sizes)
-    for size, blob in zip(sizes, blobs):
+    for size, blob in zip(sizes, blobs, strict=True):
         dim = 0 if size >= 256 else size  # 0 means 256 in the one-byte fields
         out.write(struct.pack("<BBBBHHII", dim, dim, 0, 0, 1, 32, len(blob), offset))
         offset += len(blob)

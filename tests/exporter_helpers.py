@@ -75,7 +75,8 @@ class PrometheusServer:
     def start(self) -> None:
         args = [self.binary, f"--config.file={self.config}", f"--storage.tsdb.path={self.workdir / 'data'}",
                 f"--web.listen-address=127.0.0.1:{self.port}", "--log.level=warn"]
-        self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=open(self.workdir / "log", "wb"))
+        with open(self.workdir / "log", "wb") as log:  # the child keeps its own copy of the handle
+            self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=log)
         wait_for(self._ready, timeout_s=30)
 
     def _ready(self) -> bool:

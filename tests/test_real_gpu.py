@@ -46,7 +46,7 @@ def test_every_gpu_reads_sane_values():
         for _ in range(3):
             snap = source.read(ALL, time.time())
             time.sleep(0.5)
-        for info, s in zip(infos, snap.samples):
+        for info, s in zip(infos, snap.samples, strict=True):
             print(f"\n{info}\n{s}\nunsupported: {source.unsupported_metrics(info.uuid)}")
             if s.state is DeviceState.SLEEPING:
                 continue

@@ -229,7 +229,7 @@ class DashboardPage(QWidget):
         self.window_combo = QComboBox(self)
         labels = (self.tr("1 minute"), self.tr("5 minutes"), self.tr("10 minutes"), self.tr("30 minutes"),
                   self.tr("1 hour"), self.tr("6 hours"), self.tr("24 hours"))
-        for seconds, label in zip(WINDOWS_S, labels):
+        for seconds, label in zip(WINDOWS_S, labels, strict=True):
             self.window_combo.addItem(label, seconds)
         self.window_combo.setCurrentIndex(WINDOWS_S.index(self._window_s))
         self.window_combo.currentIndexChanged.connect(self._on_window_combo_changed)

@@ -332,7 +332,7 @@ class RemoteHost:
         per_metric = {m: query_range(self.url, m, None, start, end, step, timeout) for m in BACKFILL}
         by_uuid = {g.info.uuid: g for g in reading.gpus}
         times = sorted({t for series in per_metric.values() for s in series.values() for t in s.t})
-        lookup = {m: {u: dict(zip(s.t, s.y)) for u, s in series.items()} for m, series in per_metric.items()}
+        lookup = {m: {u: dict(zip(s.t, s.y, strict=True)) for u, s in series.items()} for m, series in per_metric.items()}
         rows = []
         for t in times:
             gpus = []

@@ -70,7 +70,6 @@ class RankedCard:
     price_usd: float | None  # None: no launch price on file and none entered ("enter a price")
     price_is_default: bool  # True: launch MSRP from the catalogue (or none); False: the user's price
     fits: bool
-    spare_gib: float
     tflops_per_kusd: float | None
     gbs_per_kusd: float | None
     score: float | None
@@ -113,7 +112,7 @@ def rank_cards(gpus: Sequence[Gpu], workload: Workload | None, budget_usd: float
             tpk = gpu.tensor_bf16_dense_tflops / (price / 1000.0)
             bpk = gpu.bandwidth_gbs / (price / 1000.0)
             score = math.exp(w_tflops * math.log(tpk) + w_bw * math.log(bpk))  # weighted geometric mean
-        ranked.append(RankedCard(gpu, price, gpu.key not in prices, spare >= 0, spare, tpk, bpk, score))
+        ranked.append(RankedCard(gpu, price, gpu.key not in prices, spare >= 0, tpk, bpk, score))
     ranked.sort(key=lambda r: (not r.fits, r.score is None, -(r.score or 0.0), -r.gpu.vram_gb))
     return ranked
 

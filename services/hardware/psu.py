@@ -303,12 +303,12 @@ def efficiency_at(level: str, load_fraction: float, catalog: Catalog) -> float:
     table = catalog.psu_rules["efficiency_115v"]
     xs = [p / 100 for p in table["points_pct_load"]]
     ys = table["levels"][level]
-    points = [(x, y) for x, y in zip(xs, ys) if y is not None]
+    points = [(x, y) for x, y in zip(xs, ys, strict=True) if y is not None]  # a level lists one value per load point
     load = min(max(load_fraction, 0.0), 1.2)
     if load <= points[0][0]:
         # below the lowest certified point efficiency falls off; hold the first point's value minus a margin
         return float(points[0][1]) - (5.0 if load < points[0][0] * 0.5 else 0.0)
-    for (x0, y0), (x1, y1) in zip(points, points[1:]):
+    for (x0, y0), (x1, y1) in zip(points, points[1:], strict=False):
         if load <= x1:
             return y0 + (y1 - y0) * (load - x0) / (x1 - x0)
     return float(points[-1][1])
@@ -586,7 +586,6 @@ class BuyVsRent:
     cloud_usd_per_hour: float
     energy_usd_per_hour: float
     break_even_hours: float | None  # None: renting is always cheaper (cloud rate <= own energy cost)
-    break_even_days_24x7: float | None
     message: Msg
 
 
@@ -603,10 +602,10 @@ def buy_vs_rent(purchase_usd: float, resale_usd: float, cloud_usd_per_hour: floa
     margin = cloud_usd_per_hour - energy
     net = max(0.0, purchase_usd - resale_usd)
     if margin <= 0:
-        return BuyVsRent(purchase_usd, resale_usd, cloud_usd_per_hour, energy, None, None, translate("Psu", "Renting at {rate}/h costs less than the electricity this card's share of the PC uses ({energy}/h): buying never pays off.").format(
+        return BuyVsRent(purchase_usd, resale_usd, cloud_usd_per_hour, energy, None, translate("Psu", "Renting at {rate}/h costs less than the electricity this card's share of the PC uses ({energy}/h): buying never pays off.").format(
                 rate=f"{symbol}{cloud_usd_per_hour:.2f}", energy=f"{symbol}{energy:.3f}"))
     hours = net / margin
-    return BuyVsRent(purchase_usd, resale_usd, cloud_usd_per_hour, energy, hours, hours / 24.0, translate("Psu", "Owning pays off after {hours} hours of use ({days} days at 24/7), against renting at {rate}/h.").format(
+    return BuyVsRent(purchase_usd, resale_usd, cloud_usd_per_hour, energy, hours, translate("Psu", "Owning pays off after {hours} hours of use ({days} days at 24/7), against renting at {rate}/h.").format(
             hours=f"{hours:,.0f}", days=f"{hours / 24.0:,.0f}", rate=f"{symbol}{cloud_usd_per_hour:.2f}"))
 
 

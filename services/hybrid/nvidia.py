@@ -132,7 +132,7 @@ class NvmlProcessProbe:
         from services.telemetry.nvml_source import plausible_process_list
 
         result: list[NvidiaProcess] = []
-        for gpu, key, handle in zip(self._gpus, self._keys, self._handles):
+        for gpu, key, handle in zip(self._gpus, self._keys, self._handles, strict=True):
             lists = {}
             for kind, symbol in (("compute", "nvmlDeviceGetComputeRunningProcesses"),
                                  ("graphics", "nvmlDeviceGetGraphicsRunningProcesses")):
@@ -149,7 +149,7 @@ class NvmlProcessProbe:
         from services.telemetry.nvml import ERROR_NOT_FOUND, error_code
 
         result: list[NvidiaUtilization] = []
-        for gpu, key, handle in zip(self._gpus, self._keys, self._handles):
+        for gpu, key, handle in zip(self._gpus, self._keys, self._handles, strict=True):
             if self._utilization_supported.get(key) is False:
                 continue
             try:

@@ -130,7 +130,7 @@ def grid_lines(grid: FitGrid, status_text: dict[str, str]) -> list[str]:
     width = max(len(r.label) for r in grid.rows) + 2
     head = " " * width + "".join(f"{_ctx(c):>14}" for c in grid.contexts)
     out = [head]
-    for row, line in zip(grid.rows, grid.cells):
+    for row, line in zip(grid.rows, grid.cells, strict=True):
         cells = []
         for c in line:
             if c.per_gpu_gib is None:

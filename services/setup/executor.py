@@ -374,7 +374,7 @@ class StepExecutor:
             commands, notes, problem = self._undo_actions(step, rec)
             if problem is not None:
                 return [note(problem)]
-            for n, argv in zip(notes, commands):
+            for n, argv in zip(notes, commands, strict=True):
                 if n is not None:
                     lines.append(note(n))
                 lines.append(command_line(self._root_wrap(argv, step), win))

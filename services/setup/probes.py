@@ -211,10 +211,7 @@ class KernelModuleState:
     loaded_version: str | None = None  # from /proc/driver/nvidia/version
     loaded_flavor: str | None = None  # 'open' | 'proprietary'
     nouveau_loaded: bool = False
-    nvidia_loaded: bool = False
     installed_version: str | None = None  # modinfo -F version nvidia (on disk)
-    installed_flavor: str | None = None  # from modinfo license
-    modinfo_error: str = ""
 
 
 _NVRM = re.compile(r"NVRM version:\s+NVIDIA UNIX (?P<open>Open Kernel Module for \S+|\S+ Kernel Module)\s+(?P<ver>\d+(?:\.\d+)+)")
@@ -229,27 +226,16 @@ def parse_proc_driver_version(text: str) -> tuple[str | None, str | None]:
     return m.group("ver"), flavor
 
 
-def flavor_from_license(license_text: str) -> str | None:
-    text = (license_text or "").strip()
-    if not text:
-        return None
-    return "open" if "MIT" in text or "GPL" in text else "proprietary" if "NVIDIA" in text else None
-
-
 def read_kernel_module(root: SystemRoot, runner: Runner) -> KernelModuleState:
     version, flavor = parse_proc_driver_version(root.read_text("/proc/driver/nvidia/version") or "")
     modules = root.read_text("/proc/modules") or ""
     names = {line.split(" ", 1)[0] for line in modules.splitlines() if line}
     installed = runner.run(["modinfo", "-F", "version", "nvidia"], timeout=10)
-    license_ = runner.run(["modinfo", "-F", "license", "nvidia"], timeout=10) if installed.ok else None
     return KernelModuleState(
         loaded_version=version,
         loaded_flavor=flavor,
         nouveau_loaded="nouveau" in names,
-        nvidia_loaded="nvidia" in names or version is not None,
         installed_version=installed.stdout.strip().splitlines()[0] if installed.ok and installed.stdout.strip() else None,
-        installed_flavor=flavor_from_license(license_.stdout) if license_ and license_.ok else None,
-        modinfo_error="" if installed.ok else installed.output.splitlines()[0] if installed.output else "",
     )
 
 

@@ -94,13 +94,17 @@ class SubprocessRunner:
         lines: list[str] = []
         try:
             assert proc.stdout is not None
-            for line in proc.stdout:
-                lines.append(line)
-                on_line(line.rstrip("\n"))
+            with proc.stdout:  # closed here, not left to the garbage collector
+                for line in proc.stdout:
+                    lines.append(line)
+                    on_line(line.rstrip("\n"))
             proc.wait()
         finally:
             watchdog.cancel()
             watchdog.join()
+            if proc.poll() is None:  # on_line raised: the command does not outlive the call
+                proc.kill()
+                proc.wait()
         if timed_out.is_set():
             return CommandResult(COMMAND_TIMED_OUT, "".join(lines), f"{argv[0]}: timed out after {timeout:g} s")
         return CommandResult(proc.returncode, "".join(lines), "")

@@ -522,8 +522,9 @@ def app_reopen_command(frozen: bool | None = None, executable: str | None = None
 
 
 DRIVER_PLACEHOLDER = "<NVIDIA driver package .exe>"
+# DDU's options and Safe Mode advice: Wagnard/display-drivers-uninstaller Readme.txt,
+# AppLaunchOptions.vb, Application.xaml.vb.
 DDU_PLACEHOLDER = "<Display Driver Uninstaller.exe>"
-SRC_DDU = "Wagnard/display-drivers-uninstaller Readme.txt, AppLaunchOptions.vb, Application.xaml.vb"
 
 
 def build_windows_plan(inputs, rules, options: WindowsPlanOptions) -> Plan:

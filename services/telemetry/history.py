@@ -359,7 +359,7 @@ class History:
         starts, stops = edges[0::2], edges[1::2]  # stop = index of first inactive row
         spans = []
         last = t.size - 1
-        for a, b in zip(starts, stops):
+        for a, b in zip(starts, stops, strict=True):  # padded with False at both ends: edges pair up
             end = t[b] if b <= last else t[last]
             spans.append((float(t[a]), float(end)))
         return spans

@@ -414,7 +414,7 @@ def _read_snapshots(conn: sqlite3.Connection, skips: _Skips | None = None) -> li
     for row in conn.execute("SELECT * FROM system ORDER BY t"):
         t = _number_cell(row[0], "t", skips)
         if t is not None:
-            system[t] = SystemSample(t, *(_number_cell(v, c, skips) for v, c in zip(row[1:], SYSTEM_COLUMNS)))
+            system[t] = SystemSample(t, *(_number_cell(v, c, skips) for v, c in zip(row[1:], SYSTEM_COLUMNS, strict=False)))  # SELECT *: a later version's file may have more columns
     # Process lists were stored when they changed: carry each one forward (per GPU, by UUID).
     proc_uuid = "uuid" if "uuid" in _columns(conn, "processes") else "NULL"
     proc_changes: dict[str, list[tuple[float, tuple[ProcessSample, ...]]]] = {}
@@ -455,7 +455,7 @@ def _read_snapshots(conn: sqlite3.Connection, skips: _Skips | None = None) -> li
         if t is None or not isinstance(gpu, int) or isinstance(gpu, bool) or not 0 <= gpu < 2 ** 31:
             skips.rows += 1  # no time or no GPU: nothing to place this reading at
             continue
-        values = {c: _number_cell(v, c, skips) for c, v in zip(SAMPLE_COLUMNS, row[4:-2])}
+        values = {c: _number_cell(v, c, skips) for c, v in zip(SAMPLE_COLUMNS, row[4:-2], strict=True)}
         mask = _number_cell(row[-2], "throttle", skips)
         uuid = _uuid_of(row[-1], gpu, by_index)
         changes = proc_changes.get(uuid)
@@ -713,7 +713,7 @@ class SessionStore:
                         skips.rows += 1
                         continue
                     uuid = _uuid_of(row[-1], gpu, by_index)
-                    values = {c: _number_cell(v, c, skips) for c, v in zip(SAMPLE_COLUMNS, row[3:-2])}
+                    values = {c: _number_cell(v, c, skips) for c, v in zip(SAMPLE_COLUMNS, row[3:-2], strict=True)}
                     mask = _number_cell(row[-2], "throttle", skips)
                     try:
                         state = DeviceState(row[2])

@@ -477,7 +477,7 @@ def _row_values(row: list[str], header: list[str], known: list[Column | None]) -
         return None
     values: dict = {}
     try:
-        for col, raw in zip(known, row):
+        for col, raw in zip(known, row, strict=True):
             if col is None:
                 continue
             kind = col.kind

@@ -117,7 +117,7 @@ def run_soak(seconds: int, directory: Path) -> SoakResult:
         ended = conn.execute("SELECT value FROM meta WHERE key = 'ended_at'").fetchone() is not None
     finally:
         conn.close()
-    gaps = [b - a for a, b in zip(times, times[1:])]
+    gaps = [b - a for a, b in zip(times, times[1:], strict=False)]
     bare_src = SimulatedSource(seed=0, gpus=2, start_wall=START)
     bare_src.open()
     n = min(seconds, 3000)

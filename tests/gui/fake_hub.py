@@ -53,7 +53,7 @@ class FakeHistory:
     def seconds_in_reason(self, gpu_index: int) -> dict[str, float]:
         seconds: dict[str, float] = {}
         rows = self._rows.get(gpu_index, [])
-        for a, b in zip(rows, rows[1:]):
+        for a, b in zip(rows, rows[1:], strict=False):
             for code in a.throttle_reasons or ():
                 seconds[code] = seconds.get(code, 0.0) + (b.t - a.t)
         return seconds

@@ -114,9 +114,11 @@ def test_windows_gets_its_own_task_bar_identity(monkeypatch):
 def test_window_title_is_not_doubled_by_the_display_name(qtbot, context, qapp):
     window = MainWindow(context)
     qtbot.addWidget(window)
-    # The app's display name is APP_NAME (gui.app.create_application); Qt adds it to every title
-    # that does not already end with it.
-    assert window.windowTitle().endswith(APP_NAME)
+    # The app's display name is APP_NAME (gui.app.create_application); Qt adds " – <display name>"
+    # to every title that does not already end with it (QPlatformWindow::formatWindowTitle).
+    title = window.windowTitle()
+    shown = title if title.endswith(APP_NAME) else f"{title} \u2013 {APP_NAME}"
+    assert shown.count(APP_NAME) == 1, shown
     window.shutdown()
 
 

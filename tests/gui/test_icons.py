@@ -55,10 +55,10 @@ def test_ico_holds_every_size_and_matches_the_pngs(qapp):
         # Compared premultiplied, as Qt's ICO reader holds them, with room for its rounding.
         got, want = bytes(image.constBits()), bytes(expected.constBits())
         assert len(got) == len(want)
-        assert max(abs(a - b) for a, b in zip(got, want)) <= 2, size
+        assert max(abs(a - b) for a, b in zip(got, want, strict=True)) <= 2, size
         stride = expected.bytesPerLine()
         flipped = b"".join(want[y * stride:(y + 1) * stride] for y in reversed(range(size)))
-        assert max(abs(a - b) for a, b in zip(got, flipped)) > 50, "the .ico image is upside down"
+        assert max(abs(a - b) for a, b in zip(got, flipped, strict=True)) > 50, "the .ico image is upside down"
 
 
 def test_app_icon_has_hand_made_small_sizes(qapp):

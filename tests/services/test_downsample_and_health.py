@@ -46,7 +46,7 @@ def test_active_spans():
     t = np.arange(10.0)
     active = np.array([0, 1, 1, 0, 0, 1, 0, 0, 1, 1], dtype=bool)
     starts, ends = downsample.active_spans(t, active)
-    assert list(zip(starts, ends)) == [(1.0, 3.0), (5.0, 6.0), (8.0, 9.0)]
+    assert list(zip(starts, ends, strict=True)) == [(1.0, 3.0), (5.0, 6.0), (8.0, 9.0)]
     assert downsample.active_spans(t, np.zeros(10, dtype=bool))[0].size == 0
 
 

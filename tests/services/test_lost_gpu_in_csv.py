@@ -18,7 +18,7 @@ def _snap(t: float) -> Snapshot:
 def test_monitor_csv_rows_say_lost():
     ok, lost = csv_rows(_snap(1_700_000_000.0))
     header = [h.strip() for h in csv_header().split(",")]
-    cells = dict(zip(header, (c.strip() for c in lost.split(","))))
+    cells = dict(zip(header, (c.strip() for c in lost.split(",")), strict=True))
     assert cells["uuid"] == "GPU-b" and cells["name"] == "RTX B"
     assert cells["temperature.gpu"] == "[GPU is lost]" and cells["power.draw [W]"] == "[GPU is lost]"
     assert "[GPU is lost]" not in ok

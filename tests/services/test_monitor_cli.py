@@ -242,7 +242,7 @@ def test_csv_log_paced_by_the_schedule(tmp_path):
     assert lines[0] == csv_header()
     assert len(lines) == 1 + 4 * 2
     header = [h.strip() for h in lines[0].split(",")]
-    row = dict(zip(header, (c.strip() for c in lines[1].split(","))))
+    row = dict(zip(header, (c.strip() for c in lines[1].split(",")), strict=True))
     assert row["utilization.gpu [%]"] == "87"
     assert row["memory.used [MiB]"] == "18000"
     assert row["power.draw [W]"] == "312.45"

@@ -25,7 +25,7 @@ def test_every_fake_function_exists_in_the_binding_with_compatible_parameters():
         real_params = [p for p in inspect.signature(real).parameters.values()]
         fake_params = list(inspect.signature(getattr(FakeNvml, name)).parameters.values())[1:]
         assert len(fake_params) == len(real_params), name
-        for real_p, fake_p in zip(real_params, fake_params):
+        for real_p, fake_p in zip(real_params, fake_params, strict=True):
             assert (real_p.default is inspect.Parameter.empty) == (fake_p.default is inspect.Parameter.empty), name
 
 

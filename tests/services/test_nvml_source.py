@@ -350,7 +350,7 @@ def test_retry_backoff_grows_while_the_gpu_stays_lost(make_source, clock):
         read(source)
         inits.append(fake.calls["nvmlInitWithFlags"])
     retry_times = [i for i in range(1, len(inits)) if inits[i] > inits[i - 1]]
-    gaps = [b - a for a, b in zip(retry_times, retry_times[1:])]
+    gaps = [b - a for a, b in zip(retry_times, retry_times[1:], strict=False)]
     assert retry_times == [2, 6, 14, 30]  # 2 s, then doubling
     assert gaps == [4, 8, 16]
 

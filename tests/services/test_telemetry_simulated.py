@@ -71,8 +71,8 @@ def test_eval_process_comes_and_goes(run):
         procs = s.samples[0].processes
         eval_pids.append(next((p.pid for p in procs if p.name == "python eval.py"), None))
     present = [p is not None for p in eval_pids]
-    starts = sum(1 for x, y in zip(present, present[1:]) if not x and y)
-    ends = sum(1 for x, y in zip(present, present[1:]) if x and not y)
+    starts = sum(1 for x, y in zip(present, present[1:], strict=False) if not x and y)
+    ends = sum(1 for x, y in zip(present, present[1:], strict=False) if x and not y)
     assert starts >= CYCLE_S / EVAL_EVERY_S - 1 and ends >= starts - 1
     distinct = {p for p in eval_pids if p is not None}
     assert len(distinct) >= 2  # a new process each time, as a real job would be
@@ -132,8 +132,8 @@ def test_energy_stays_consistent_across_cycles_and_days():
     edge = START + STEADY_S + CYCLE_S
     readings = [src.read(ALL, edge + k).samples[1] for k in range(-3, 4)]
     energy = [g.energy_j for g in readings]
-    assert all(b > a for a, b in zip(energy, energy[1:]))
-    for a, b in zip(readings, readings[1:]):  # each second's energy matches the power drawn then
+    assert all(b > a for a, b in zip(energy, energy[1:], strict=False))
+    for a, b in zip(readings, readings[1:], strict=False):  # each second's energy matches the power drawn then
         low, high = sorted((a.power_w, b.power_w))
         assert low - 15 <= b.energy_j - a.energy_j <= high + 15
     week = src.read(ALL, START + 7 * 86400).samples[0].energy_j  # no week-long catch-up loop

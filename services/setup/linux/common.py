@@ -54,7 +54,6 @@ class PlanInputs:
     driver_version: str | None = None  # working driver now, if any
     python: str | None = None  # the user's environment for the PyTorch step
     torch_version: str | None = None  # what is installed there now (for undo)
-    torch_cuda: str | None = None
     # False when planning for another machine (--os-release): do not read this one's files.
     probe_files: bool = True
     # PEP 668: does the interpreter the PyTorch step would use (``python``, else python3)

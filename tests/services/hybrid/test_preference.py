@@ -3,6 +3,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -191,7 +192,7 @@ def test_linux_undo_refuses_when_user_edited_the_file(tmp_path):
         f.write("# my edit\n")
     with pytest.raises(PlanError, match="undo it by hand"):
         store.undo(program)
-    assert "# my edit" in open(plan.changes[0].target).read()
+    assert "# my edit" in Path(plan.changes[0].target).read_text()
 
 
 @pytest.mark.linux_only  # "not executable" is a POSIX mode bit

@@ -77,8 +77,15 @@ def test_child_process_found_in_the_list_with_its_evidence(service, fake_gl_libr
     finally:
         child.stdin.close()
         child.wait(timeout=10)
+        child.stdout.close()
 
 
+# launch_and_check lets the launched program outlive the check (services/hybrid/launch.py, the Popen
+# call): dropping its Popen while the program runs is intended, and Python warns about exactly that.
+_OUTLIVES_THE_CHECK = pytest.mark.filterwarnings("ignore:Exception ignored in. <function Popen.__del__:pytest.PytestUnraisableExceptionWarning")
+
+
+@_OUTLIVES_THE_CHECK
 def test_launch_applies_offload_variables_and_reports(service, fake_gl_library, tmp_path):
     report = service.launch_and_check([sys.executable, "-c", CHILD, str(fake_gl_library), "30"], timeout_s=1.0, poll_s=0.2)
     try:
@@ -99,6 +106,7 @@ def test_launch_program_that_exits_and_one_that_is_missing(service, tmp_path):
         service.launch_and_check([str(tmp_path / "nope")], timeout_s=1.0)
 
 
+@_OUTLIVES_THE_CHECK
 def test_launch_stops_polling_once_work_is_measured():
     calls = []
 

@@ -75,12 +75,11 @@ class Machine:
         self.write("/proc/modules", modules)
         return self
 
-    def modinfo(self, version: str | None, license_: str = "Dual MIT/GPL") -> "Machine":
+    def modinfo(self, version: str | None) -> "Machine":
         if version is None:
             self.runner.add(["modinfo", "-F", "version", "nvidia"], 1, "", "modinfo: ERROR: Module nvidia not found.\n")
         else:
             self.runner.add(["modinfo", "-F", "version", "nvidia"], 0, version + "\n")
-            self.runner.add(["modinfo", "-F", "license", "nvidia"], 0, license_ + "\n")
         return self
 
     def secure_boot(self, recorded_file: str) -> "Machine":

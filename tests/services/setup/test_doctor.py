@@ -122,7 +122,7 @@ def test_no_driver_at_all_on_laptop(machine):
 
 def test_library_mismatch_says_reboot(machine):
     machine.distro("ubuntu-22.04").lspci("lspci-1080-nvidia.txt").loaded("proc-driver-version-prop-535.txt", "nvidia 1 0\n")
-    machine.modinfo("550.120", "NVIDIA").secure_boot("mokutil-disabled.txt").smi(18, recorded("nvidia-smi-mismatch.txt"))
+    machine.modinfo("550.120").secure_boot("mokutil-disabled.txt").smi(18, recorded("nvidia-smi-mismatch.txt"))
     report = run(machine, FakeNvml(init_error=(18, "RM has detected an NVML/RM version mismatch.")), None)
     first = report.findings[0]
     assert first.code == "driver_library_mismatch"
@@ -145,7 +145,7 @@ def test_cu130_wheel_on_570_driver_is_too_old(machine):
 
 def test_pascal_gets_cu126_and_proprietary(machine):
     machine.distro("ubuntu-22.04").lspci("lspci-1080-nvidia.txt").loaded("proc-driver-version-prop-535.txt", "nvidia 1 0\n")
-    machine.modinfo("535.183.01", "NVIDIA").secure_boot("mokutil-disabled.txt").smi(0, "535.183.01, NVIDIA GeForce GTX 1080, 00000000:01:00.0\n")
+    machine.modinfo("535.183.01").secure_boot("mokutil-disabled.txt").smi(0, "535.183.01, NVIDIA GeForce GTX 1080, 00000000:01:00.0\n")
     machine.python(PY, "torch-missing.json")
     report = run(machine, FakeNvml(driver="535.183.01", cuda=12020, names=("NVIDIA GeForce GTX 1080",), capability=(6, 1)))
     f = next(f for f in report.findings if f.code == "torch_missing")
@@ -165,7 +165,7 @@ def test_cpu_build_and_rocm_and_unusable_python(machine):
 
 def test_wrong_flavor_on_blackwell(machine):
     machine.distro("arch").lspci("lspci-5090-nouveau.txt").loaded("proc-driver-version-prop-535.txt", "nvidia 1 0\n")
-    machine.modinfo("535.183.01", "NVIDIA").secure_boot("mokutil-disabled.txt").smi(0, "535.183.01, x, y\n")
+    machine.modinfo("535.183.01").secure_boot("mokutil-disabled.txt").smi(0, "535.183.01, x, y\n")
     report = run(machine, FakeNvml(driver="535.183.01", cuda=12020, names=("NVIDIA GeForce RTX 5090",), capability=(12, 0)), None)
     assert {"wrong_module_flavor", "driver_too_old_for_gpu"} <= set(codes(report))
 

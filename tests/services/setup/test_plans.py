@@ -322,6 +322,31 @@ def test_subprocess_runner_streams_lines_and_times_out(tmp_path):
     assert runner.run(["/nonexistent/tool"]).missing
 
 
+def test_a_failing_line_handler_does_not_leave_the_command_running():
+    import subprocess
+    import sys
+
+    from services.setup.system import SubprocessRunner
+
+    started = []
+    real_popen = subprocess.Popen
+
+    def recording_popen(*args, **kwargs):
+        started.append(real_popen(*args, **kwargs))
+        return started[-1]
+
+    def refuse(line):
+        raise RuntimeError("the window went away")
+
+    script = "import time\nprint('first', flush=True)\ntime.sleep(30)"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(subprocess, "Popen", recording_popen)
+        with pytest.raises(RuntimeError):
+            SubprocessRunner().run_streaming([sys.executable, "-c", script], refuse, timeout=60)
+    (proc,) = started
+    assert proc.poll() is not None and proc.stdout.closed
+
+
 def test_cli_plan_text_says_what_it_ends_with(capsys):
     assert main.main(["setup", "--plan", "--os-release", str(DATA / "os-release" / "debian-12"), "--gpu", "10de:2684"]) == 0
     line = capsys.readouterr().out.splitlines()[1]

@@ -83,7 +83,7 @@ def test_windows_facts_and_findings():
     codes = {f.code: f for f in report.findings}
     assert report.gpu.generation == "Ada Lovelace"
     assert codes["win_power_plan"].fixes[0].commands == (("powercfg", "/setactive", "8c5e7fda-e8bf-4a96-9a85-a6e23a8c635c"),)
-    assert "on" in str(codes["win_hags"].title)
+    assert str(codes["win_hags"].title) == "Hardware-accelerated GPU scheduling: on"
     assert "WinError 1455" in str(codes["win_pagefile_fixed"].detail)
     spill = codes["win_gpu_memory_spill"]
     assert "python.exe (pid 11234) has 6.0 GiB" in str(spill.title)
@@ -99,7 +99,7 @@ def test_power_plan_read_by_guid_not_localized_name():
     codes = {f.code: f for f in report.findings}
     assert "win_power_plan_ok" in codes and str(codes["win_power_plan_ok"].title) == "Power plan: High performance"
     assert "win_pagefile_ok" in codes and facts.hags_mode is None
-    assert "Windows default" in str(codes["win_hags"].title)
+    assert str(codes["win_hags"].title) == "Hardware-accelerated GPU scheduling: Windows default (value not set)"
 
 
 @pytest.fixture
