@@ -258,16 +258,12 @@ def _pcie(sample: GpuSample, info: GpuInfo | None, tr: Callable[[Any], str]) -> 
     return text
 
 
-def _width(text: str) -> int:
-    import unicodedata  # the table only: JSON and CSV output never measure text
-
-    return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
-
-
 def _align(rows: list[list[str]]) -> list[str]:
-    widths = [max(_width(row[c]) for row in rows) for c in range(len(rows[0]))]
+    from services.textwidth import display_width, pad  # the table only: JSON and CSV output never measure text
+
+    widths = [max(display_width(row[c]) for row in rows) for c in range(len(rows[0]))]
     out = []
     for row in rows:
-        cells = [cell + " " * (widths[c] - _width(cell)) for c, cell in enumerate(row)]
+        cells = [pad(cell, widths[c]) for c, cell in enumerate(row)]
         out.append("  ".join(cells).rstrip())
     return out

@@ -115,7 +115,7 @@ def test_table_in_chinese_keeps_columns_aligned():
     lines = render_table(snap, catalog).splitlines()
     assert "名称" in lines[0] and "正常" in lines[1]
     # "状态" is 4 columns wide on a terminal; the row below lines up under it.
-    from services.telemetry.report import _width
+    from services.textwidth import display_width as _width
 
     head, row = lines[0], lines[1]
     assert _width(head[: head.index("状态")]) == _width(row[: row.index("正常")])
