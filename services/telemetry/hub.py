@@ -29,6 +29,7 @@ from services.telemetry.model import (
     DeviceState,
     GpuInfo,
     Snapshot,
+    SourceKind,
     SourceStatus,
     TelemetrySource,
     Tier,
@@ -115,7 +116,7 @@ class TelemetryHub:
     @property
     def live(self) -> bool:
         """False for a replay: everything is in the history, nothing is sampled."""
-        return bool(getattr(self.source, "live", True))
+        return self.source.kind is not SourceKind.REPLAY
 
     @property
     def running(self) -> bool:

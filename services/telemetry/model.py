@@ -33,6 +33,14 @@ class Tier(enum.IntFlag):
     STATIC = 4  # once: names, limits, thresholds, max clocks
 
 
+class SourceKind(str, enum.Enum):
+    """Where a source's readings come from (the dashboard words its label by it)."""
+
+    NVML = "nvml"  # this computer's GPUs, through the NVIDIA driver
+    SIMULATED = "simulated"  # the demo's generated training run
+    REPLAY = "replay"  # a finished run read from a file: nothing is sampled
+
+
 @dataclass(frozen=True, slots=True)
 class GpuInfo:
     """Facts about one GPU that do not change while it is attached."""
@@ -143,6 +151,7 @@ class TelemetrySource(Protocol):
     """NVML, Simulated and Replay sources all look like this. No method raises."""
 
     name: str
+    kind: SourceKind
 
     def open(self) -> SourceStatus: ...
 

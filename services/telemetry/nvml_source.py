@@ -31,7 +31,7 @@ from collections.abc import Callable
 from services.i18n import Msg, translate
 from services.telemetry import throttle
 from services.telemetry.model import (
-    DeviceState, GpuInfo, GpuSample, ProcessSample, SourceStatus, Snapshot, Tier,
+    DeviceState, GpuInfo, GpuSample, ProcessSample, SourceKind, SourceStatus, Snapshot, Tier,
 )
 from services.telemetry.nvml import (
     ERROR_NOT_SUPPORTED, Attempt, DeviceFailure, Nvml, NvmlUnavailable, clean, text,
@@ -126,6 +126,7 @@ class NvmlSource:
     """``TelemetrySource`` over NVML. No method raises."""
 
     name = "nvml"
+    kind = SourceKind.NVML
 
     def __init__(self, nvml_module: Any = None, *, sysfs_root: str | os.PathLike = "/",
                  clock: Callable[[], float] = time.monotonic,

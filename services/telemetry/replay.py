@@ -30,6 +30,7 @@ from services.telemetry.model import (
     DeviceState,
     GpuInfo,
     GpuSample,
+    SourceKind,
     Snapshot,
     SourceStatus,
     Tier,
@@ -195,16 +196,16 @@ Progress = Callable[[int, int], None]  # (bytes read, file size)
 
 
 class ReplaySource:
-    """A finished run as a TelemetrySource. ``live`` is False: the hub preloads
+    """A finished run as a TelemetrySource. Its kind is REPLAY: the hub preloads
     ``snapshots()`` into its history instead of sampling."""
 
     name = "replay"
-    live = False
+    kind = SourceKind.REPLAY
 
-    def __init__(self, path: Path, snapshots: list[Snapshot], kind: str, skipped_rows: int = 0,
+    def __init__(self, path: Path, snapshots: list[Snapshot], file_format: str, skipped_rows: int = 0,
                  notes: tuple[str, ...] = ()) -> None:
         self.path = path
-        self.kind = kind  # "nvidia-smi-csv" | "recording"
+        self.file_format = file_format  # "nvidia-smi-csv" | "recording"
         self.skipped_rows = skipped_rows
         self.notes = notes  # one English line each: what was skipped, dropped or capped
         self._snapshots = snapshots

@@ -38,6 +38,7 @@ from services.telemetry.model import (
     DeviceState,
     GpuInfo,
     GpuSample,
+    SourceKind,
     ProcessSample,
     Snapshot,
     SourceStatus,
@@ -169,7 +170,7 @@ class SimulatedSource:
     """TelemetrySource for the demo and the tests; see the module docstring."""
 
     name = "simulated"
-    live = True
+    kind = SourceKind.SIMULATED
 
     def __init__(self, seed: int = 0, gpus: int = 2, start_wall: float | None = None,
                  gpu_lost_window: tuple[float, float] | None = None) -> None:

@@ -3,7 +3,8 @@ from __future__ import annotations
 import threading
 
 from services.telemetry.hub import TelemetryHub, _next_slot
-from services.telemetry.model import DeviceState, GpuInfo, Snapshot, SourceStatus, Tier
+from services.telemetry.feed import TelemetryFeed
+from services.telemetry.model import DeviceState, GpuInfo, Snapshot, SourceKind, SourceStatus, Tier
 
 from tests.services.telemetry_helpers import INFO0, sample, trainer
 
@@ -20,6 +21,7 @@ class ScriptedSource:
     """Records the tiers asked for; slow fields only on SLOW reads, like a real source."""
 
     name = "scripted"
+    kind = SourceKind.NVML
 
     def __init__(self, open_states=None, devices=(INFO0,)) -> None:
         self.reads: list[Tier] = []
@@ -56,6 +58,26 @@ def make(source=None, **kw):
     wall = FakeClock(1_700_000_000.0)
     hub = TelemetryHub(source or ScriptedSource(), clock=clock, wall=wall, **kw)
     return hub, clock, wall
+
+
+def test_the_hub_is_the_feed_front_ends_read_and_live_follows_the_source_kind():
+    hub, _, _ = make()
+    assert isinstance(hub, TelemetryFeed)
+    assert hub.live
+    replayed = ScriptedSource()
+    replayed.kind = SourceKind.REPLAY
+    assert not TelemetryHub(replayed).live
+
+
+def test_every_shipped_source_says_its_kind(tmp_path):
+    from services.telemetry.factory import UnavailableSource
+    from services.telemetry.nvml_source import NvmlSource
+    from services.telemetry.simulated import SimulatedSource
+    from tests.fakes.fake_nvml import FakeNvml
+
+    assert NvmlSource(FakeNvml(1), sysfs_root=tmp_path).kind is SourceKind.NVML
+    assert SimulatedSource().kind is SourceKind.SIMULATED
+    assert UnavailableSource(DeviceState.NO_DRIVER, "no library").kind is SourceKind.NVML
 
 
 def test_first_tick_reads_every_tier_then_fast_and_slow_on_schedule():
@@ -206,7 +228,7 @@ def test_backfill_goes_under_the_first_live_reading():
 
 def test_replay_like_source_is_not_sampled():
     class Finished(ScriptedSource):
-        live = False
+        kind = SourceKind.REPLAY
 
     src = Finished()
     hub = TelemetryHub(src)

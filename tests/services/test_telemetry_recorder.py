@@ -166,7 +166,7 @@ def test_recording_replays_as_a_source(tmp_path):
     rec = record(tmp_path, SimulatedSource(start_wall=START).prehistory(30))
     rec.close()
     src = open_replay(rec.path)
-    assert src.kind == "recording" and len(src.snapshots()) == 30
+    assert src.file_format == "recording" and len(src.snapshots()) == 30
 
 
 def test_unwritable_folder_stops_recording_not_sampling(tmp_path):
