@@ -1,6 +1,6 @@
 """The sampler: one worker thread reads a TelemetrySource on a tiered schedule.
 
-FAST fields (utilisation, memory, power, clocks, temperature, throttling) are
+FAST fields (utilisation, memory, power, clocks, P-state, temperature, throttling) are
 read every ``fast_interval_s``; SLOW ones (fan, PCIe, processes, ECC,
 encoder/decoder) every ``slow_interval_s`` and carried over in between;
 STATIC facts once at open and again when the GPUs are re-identified.

@@ -28,7 +28,7 @@ class DeviceState(str, enum.Enum):
 class Tier(enum.IntFlag):
     """What a sampler tick asks the source to read."""
 
-    FAST = 1  # ~1 s: utilisation, memory, power, clocks, temperature, throttling
+    FAST = 1  # ~1 s: utilisation, memory, power, clocks, P-state, temperature, throttling
     SLOW = 2  # ~5 s: fan, PCIe link, processes, ECC, encoder/decoder
     STATIC = 4  # once: names, limits, thresholds, max clocks
 

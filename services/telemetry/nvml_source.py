@@ -1,10 +1,11 @@
 """The real telemetry source: NVIDIA GPUs through NVML, the host through psutil.
 
-Readings are tiered (``Tier``): a tick reads only what it is asked for and the
-sample carries the last known value of the other tiers forward (fan speed read
-5 s ago is still the fan speed), so every sample is complete. A GPU that is
-not OK gives a sample with its state and no values (never stale values
-presented as live).
+Readings are tiered (``Tier``): a tick reads only what it is asked for, and a
+field of a tier not read is None in the sample. Carrying the last slow values
+into the fast readings between them is done once, by ``carry.SlowFieldCarry``
+(the hub and ``monitor`` both use it), for every source. A GPU that is not OK
+gives a sample with its state and no values (never stale values presented as
+live).
 
 Failures stay per GPU: a lost GPU or an unknown error marks that GPU and is
 retried with exponential backoff; errors that only a fresh start can clear
@@ -82,7 +83,6 @@ class _Slot:
     static_done: bool = False
     supported_throttle_mask: int | None = None
     ecc_enabled: bool = False
-    values: dict[str, Any] = field(default_factory=dict)
     plan: dict[str, tuple[Attempt, ...]] = field(default_factory=dict)
 
 
@@ -239,26 +239,26 @@ class NvmlSource:
         if slot.state is DeviceState.SLEEPING:
             # Awake again: what we knew before it slept is stale.
             slot.state, slot.detail = DeviceState.OK, None
-            slot.values.clear()
             tiers |= Tier.FAST | Tier.SLOW
+        values: dict[str, Any] = {}  # this read's fields only (the carry fills the other tier's)
         try:
             if tiers & Tier.STATIC or not slot.static_done:
                 self._read_static(slot)
             reader = _MetricReader(self.nvml)
             if tiers & Tier.FAST:
-                self._read_fast(slot, reader)
+                self._read_fast(slot, reader, values)
             if tiers & Tier.SLOW:
-                self._read_slow(slot, reader)
+                self._read_slow(slot, reader, values)
             reader.check()
         except DeviceFailure as failure:
             self._slot_failed(slot, failure)
             return self._state_sample(slot, now)
         slot.failures = 0
         return GpuSample(t=now, index=slot.index, uuid=slot.key,
-                         **{name: slot.values.get(name) for name in _SAMPLE_FIELDS})
+                         **{name: values.get(name) for name in _SAMPLE_FIELDS})
 
-    def _read_fast(self, slot: _Slot, q: _MetricReader) -> None:
-        key, plan, v = slot.key, slot.plan, slot.values
+    def _read_fast(self, slot: _Slot, q: _MetricReader, v: dict[str, Any]) -> None:
+        key, plan = slot.key, slot.plan
         util = q(key, "utilization", plan["utilization"])
         v["utilization_pct"] = _pct(clean(util.gpu)) if util is not None else None
         v["memory_utilization_pct"] = _pct(clean(util.memory)) if util is not None else None
@@ -280,8 +280,8 @@ class NvmlSource:
         mask = q(key, "throttle", plan["throttle"])
         v["throttle_reasons"] = throttle.decode(mask, slot.supported_throttle_mask)
 
-    def _read_slow(self, slot: _Slot, q: _MetricReader) -> None:
-        key, plan, v = slot.key, slot.plan, slot.values
+    def _read_slow(self, slot: _Slot, q: _MetricReader, v: dict[str, Any]) -> None:
+        key, plan = slot.key, slot.plan
         v["fan_pct"] = _float(q(key, "fan", plan["fan"]))
         v["pcie_gen"] = q(key, "pcie_gen", plan["pcie_gen"])
         v["pcie_width"] = q(key, "pcie_width", plan["pcie_width"])
@@ -449,7 +449,6 @@ class NvmlSource:
         slot.failures += 1
         delay = min(_BACKOFF_MAX_S, _BACKOFF_FIRST_S * 2 ** (slot.failures - 1))
         slot.retry_at = self._clock() + delay
-        slot.values.clear()
 
     def _retry_failed(self) -> None:
         now = self._clock()
@@ -484,7 +483,6 @@ class NvmlSource:
         self._source_retry_at = self._clock() + delay
         for slot in self._slots:
             slot.state, slot.detail, slot.handle = state, message, None
-            slot.values.clear()
 
     def _is_suspended(self, slot: _Slot) -> bool:
         if not self._runtime_pm or slot.runtime_status_path is None:
