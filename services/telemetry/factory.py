@@ -52,7 +52,7 @@ def _demo_prehistory(source: SimulatedSource, start: float, fast: float) -> list
 class UnavailableSource:
     """A source that cannot give readings, with the reason as its state."""
 
-    kind = SourceKind.NVML  # stands in for the driver's readings; its open() is retried
+    kind = SourceKind.NVML  # stands in for the driver's readings: every reading says why there are none
 
     def __init__(self, state: DeviceState, message: Msg | str, name: str = "unavailable") -> None:
         self.name = name

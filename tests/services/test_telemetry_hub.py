@@ -159,24 +159,36 @@ def test_source_errors_become_states():
     assert hub.status.state == DeviceState.ERROR
 
 
-def test_failed_open_retries_with_backoff_then_reads():
-    src = ScriptedSource(open_states=[DeviceState.NO_DRIVER, DeviceState.NO_DRIVER, DeviceState.OK])
+class NoDriverYet(ScriptedSource):
+    """Cannot read until ``driver`` is set; like NvmlSource, each reading says why."""
+
+    def __init__(self) -> None:
+        super().__init__(open_states=[DeviceState.NO_DRIVER])
+        self.driver = False
+
+    def read(self, tiers: Tier, now: float) -> Snapshot:
+        if not self.driver:
+            self.reads.append(tiers)
+            return Snapshot(t=now, status=SourceStatus(DeviceState.NO_DRIVER, "no library"))
+        return super().read(tiers, now)
+
+
+def test_a_failed_open_is_not_retried_by_the_hub_the_source_retries_and_its_readings_say_why():
+    src = NoDriverYet()
     hub, clock, _ = make(src)
     snap = hub.tick()
-    assert snap.status.state == DeviceState.NO_DRIVER and src.reads == []
-    assert hub.status.message == "no library"
+    assert snap.status.state == DeviceState.NO_DRIVER and hub.status.message == "no library"
+    assert not snap.samples and len(hub.history) == 0  # nothing to graph
     clock.t += 1.0
-    assert hub.tick() is None  # first retry after 2 s
+    assert hub.tick().status.state == DeviceState.NO_DRIVER  # read on the schedule, no backoff of its own
+    src.driver = True  # the source's own retry succeeded
+    clock.t += 1.0
+    snap = hub.tick()
     clock.t += 1.0
     hub.tick()
-    assert src.opens == 2
-    clock.t += 3.9
-    assert hub.tick() is None  # then after 4 s
-    clock.t += 0.1
-    snap = hub.tick()
-    assert src.opens == 3 and snap.status.state == DeviceState.OK
-    assert Tier.STATIC in src.reads[0]
-    assert hub.devices == (INFO0,)
+    assert src.opens == 1  # one retry loop: the source's
+    assert snap.status.state == DeviceState.OK and hub.status.state == DeviceState.OK
+    assert Tier.STATIC in src.reads[-1]  # recovered: the static facts are read again
 
 
 def test_reidentified_devices_trigger_a_static_read():

@@ -104,8 +104,11 @@ def test_no_driver_is_a_state_and_the_hub_keeps_trying(tmp_path):
     hub, engine, step = build(tmp_path, fake)
     snap = hub.tick()
     assert snap.status.state == DeviceState.NO_DRIVER and snap.samples == ()
+    step(40)
+    # One retry loop (NvmlSource's, 2 s doubling): tries at 0, 2, 6, 14 and 30 s, not one per loop per tick.
+    assert fake.calls["nvmlInitWithFlags"] == 5
     fake.init_error = None  # the driver got installed
-    step(70)
+    step(30)
     assert hub.status.state == DeviceState.OK
     assert hub.latest.samples[0].utilization_pct == 87
     hub.stop()
