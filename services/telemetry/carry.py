@@ -14,19 +14,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from services.telemetry.fields import SLOW_FIELDS
 from services.telemetry.model import DeviceState, Snapshot, SystemSample, Tier
-
-# Fields read on SLOW ticks; a FAST-only tick carries the last values over.
-SLOW_FIELDS: tuple[str, ...] = (
-    "fan_pct",
-    "pcie_gen",
-    "pcie_width",
-    "encoder_pct",
-    "decoder_pct",
-    "ecc_corrected",
-    "ecc_uncorrected",
-    "processes",
-)
 
 
 class SlowFieldCarry:

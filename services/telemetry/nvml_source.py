@@ -31,6 +31,7 @@ from collections.abc import Callable
 
 from services.i18n import Msg, translate
 from services.telemetry import throttle
+from services.telemetry.fields import READING_FIELDS
 from services.telemetry.model import (
     DeviceState, GpuInfo, GpuSample, ProcessSample, SourceKind, SourceStatus, Snapshot, Tier,
 )
@@ -59,10 +60,6 @@ _BACKOFF_MAX_S = 60.0
 
 _FIELD_VALUE_ATTR = {0: "dVal", 1: "uiVal", 2: "ulVal", 3: "ullVal", 4: "sllVal", 5: "siVal", 6: "usVal"}
 
-# GpuSample fields filled from the per-GPU value cache.
-_SAMPLE_FIELDS = tuple(
-    f.name for f in dataclasses.fields(GpuSample) if f.name not in ("t", "index", "uuid", "state", "state_detail", "state_detail_text")
-)
 
 
 @dataclass
@@ -255,7 +252,7 @@ class NvmlSource:
             return self._state_sample(slot, now)
         slot.failures = 0
         return GpuSample(t=now, index=slot.index, uuid=slot.key,
-                         **{name: values.get(name) for name in _SAMPLE_FIELDS})
+                         **{name: values.get(name) for name in READING_FIELDS})
 
     def _read_fast(self, slot: _Slot, q: _MetricReader, v: dict[str, Any]) -> None:
         key, plan = slot.key, slot.plan

@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable
 import numpy as np
 
 from services.telemetry.history import MAX_COUNTED_GAP_S, mask_to_reasons, reasons_to_mask, UNKNOWN_BIT
+from services.telemetry.fields import INTEGER_FIELDS, METRIC_FIELDS
 from services.telemetry.model import (
     DeviceState,
     GpuInfo,
@@ -47,17 +48,13 @@ SUFFIX = ".sqlite"
 PREFIX = "session-"
 COMMIT_EVERY_S = 1.0  # sampling-clock seconds between commits: at most ~1-2 s lost on a kill
 
-SAMPLE_COLUMNS: tuple[str, ...] = (
-    "utilization_pct", "memory_utilization_pct", "memory_used_mib", "memory_total_mib",
-    "temperature_c", "memory_temperature_c", "power_w", "power_limit_w", "energy_j",
-    "sm_clock_mhz", "mem_clock_mhz", "fan_pct", "pstate", "pcie_gen", "pcie_width",
-    "encoder_pct", "decoder_pct", "ecc_corrected", "ecc_uncorrected",
-)
+# The samples table's value columns (their order is the file format: never reorder).
+SAMPLE_COLUMNS: tuple[str, ...] = METRIC_FIELDS
 SYSTEM_COLUMNS: tuple[str, ...] = (
     "cpu_pct", "cpu_count", "ram_used_mib", "ram_total_mib", "swap_used_mib", "swap_total_mib",
     "disk_read_mib_s", "disk_write_mib_s", "iowait_pct",
 )
-_INT_FIELDS = {"pstate", "pcie_gen", "pcie_width", "ecc_corrected", "ecc_uncorrected", "cpu_count"}
+_INT_FIELDS = INTEGER_FIELDS | {"cpu_count"}
 
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
