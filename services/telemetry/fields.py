@@ -112,5 +112,3 @@ READING_FIELDS: tuple[str, ...] = tuple(f.name for f in GPU_FIELDS if f.tier is 
 # Read on SLOW ticks only; a FAST-only reading leaves them None (carry.SlowFieldCarry fills them).
 SLOW_FIELDS: tuple[str, ...] = tuple(f.name for f in GPU_FIELDS if f.tier is Tier.SLOW)
 INTEGER_FIELDS: frozenset[str] = frozenset(f.name for f in GPU_FIELDS if f.integer)
-# dcgm-exporter metric -> field, for every field published as it is.
-DCGM_TO_FIELD: dict[str, str] = {f.dcgm: f.name for f in GPU_FIELDS if f.dcgm is not None}

@@ -354,11 +354,6 @@ class History:
                 return {r.code: 0.0 for r in REASONS}
             return dict(block.seconds)
 
-    def uuid_of(self, gpu_index: int) -> str | None:
-        with self._lock:
-            block = self._resolve(gpu_index)
-            return block.uuid if block else None
-
     def nbytes(self) -> int:
         """Memory held by the arrays (what the 24 h budget is about)."""
         with self._lock:

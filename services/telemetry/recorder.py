@@ -729,17 +729,6 @@ class SessionStore:
             conn.close()
 
 
-def write_nvidia_smi_csv(snapshots: Iterable[Snapshot], target: Path) -> int:
-    """nvidia-smi ``--format=csv,nounits`` layout (``replay`` reads it back)."""
-    def samples() -> Iterable[tuple[GpuSample, GpuInfo | None]]:
-        for snap in snapshots:
-            infos = {g.uuid: g for g in snap.gpus}
-            for s in snap.samples:
-                yield s, infos.get(s.uuid)
-
-    return _write_csv(samples(), target)
-
-
 def _write_csv(samples: Iterable[tuple[GpuSample, GpuInfo | None]], target: Path) -> int:
     """Write to a fresh temporary file beside ``target`` and rename it over ``target``.
 
