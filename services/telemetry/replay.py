@@ -8,9 +8,9 @@ Two formats:
   values with or without units; ``[N/A]``/``[Not Supported]`` become None;
   several GPUs interleaved. A log cut off mid-line (Ctrl-C) loses that line
   only.
-- the app's own recordings (SQLite, see ``recorder.py``).
+- the app's own recordings (SQLite, see ``recording.py``).
 
-The CSV column names and units are also what ``recorder.export_csv`` writes,
+The CSV column names and units are also what ``session_store.SessionStore.export_csv`` writes,
 so an exported session reads back here.
 """
 from __future__ import annotations
@@ -253,7 +253,7 @@ def open_replay(path: str | os.PathLike, progress: Progress | None = None) -> Re
     except OSError as exc:
         raise ReplayError(f"{p}: cannot read it ({exc.strerror})") from None
     if head == SQLITE_MAGIC:
-        from services.telemetry.recorder import RecordingError, read_recording_checked
+        from services.telemetry.recording import RecordingError, read_recording_checked
 
         try:
             snaps, skipped = read_recording_checked(p)

@@ -1,4 +1,4 @@
-"""The nvidia-smi CSV columns an exported session carries, shared by the writer (recorder)
+"""The nvidia-smi CSV columns an exported session carries, shared by the writer (session_store)
 and the reader (replay) so neither has to import the other."""
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ _EXPORTED_FIELDS = (
     "ecc_corrected", "ecc_uncorrected",
 )
 
-# What recorder.export_csv writes: (query name with unit, GpuSample field or special key);
+# What SessionStore.export_csv writes: (query name with unit, GpuSample field or special key);
 # the headers come from the field table. The reasons are written as NVML's bitmask.
 EXPORT_COLUMNS: tuple[tuple[str, str], ...] = (
     ("timestamp", "timestamp"),

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from services.telemetry.model import DeviceState, GpuInfo, GpuSample, Snapshot, SourceStatus
-from services.telemetry.recorder import Recorder, SessionStore
+from services.telemetry.recorder import Recorder
+from services.telemetry.session_store import SessionStore
 from services.telemetry.replay import open_replay
 from services.telemetry.report import csv_header, csv_rows
 

@@ -6,7 +6,7 @@ from pathlib import Path
 from services.settings import Settings
 from services.telemetry.factory import build_hub
 from services.telemetry.model import DeviceState
-from services.telemetry.recorder import SessionStore
+from services.telemetry.session_store import SessionStore
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 

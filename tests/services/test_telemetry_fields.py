@@ -31,7 +31,7 @@ def test_pstate_is_fast_and_the_slow_fields_are_what_the_slow_tier_reads():
 
 def test_recording_columns_are_unchanged():
     # Recordings written before must still replay: the samples table's columns and their order.
-    from services.telemetry.recorder import SAMPLE_COLUMNS
+    from services.telemetry.recording import SAMPLE_COLUMNS
 
     assert SAMPLE_COLUMNS == (
         "utilization_pct", "memory_utilization_pct", "memory_used_mib", "memory_total_mib",

@@ -12,7 +12,8 @@ from services.telemetry.alerts import AlertEngine, Rule
 from services.telemetry.hub import TelemetryHub
 from services.telemetry.model import DeviceState
 from services.telemetry.nvml_source import NvmlSource
-from services.telemetry.recorder import Recorder, SessionStore
+from services.telemetry.recorder import Recorder
+from services.telemetry.session_store import SessionStore
 from tests.fakes.fake_nvml import FakeNvml, FakeProcess
 
 

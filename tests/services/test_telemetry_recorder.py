@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from services.telemetry.recorder import Recorder, RecordingError, SessionStore, read_recording
+from services.telemetry.recorder import Recorder
+from services.telemetry.recording import RecordingError, read_recording
+from services.telemetry.session_store import SessionStore
 from services.telemetry.replay import open_replay
 from services.telemetry.simulated import STEADY_S, THERMAL, SimulatedSource
 
