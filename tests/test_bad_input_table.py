@@ -510,12 +510,12 @@ def test_export_never_touches_the_users_part_file(world, capsys):
 
 def test_a_failed_export_leaves_no_temporary_file(world, capsys, monkeypatch):
     d, session = world
-    from services.telemetry import recorder
+    from services.telemetry import session_store
 
     def broken(*args, **kwargs):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(recorder, "_csv_value", broken)
+    monkeypatch.setattr(session_store, "_csv_value", broken)
     before = _state(d)
     code = main(["sessions", "--dir", str(d / "rec"), "--export", session, "--csv", str(d / "out.csv")])
     err = capsys.readouterr().err

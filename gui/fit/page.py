@@ -669,8 +669,7 @@ class FitPage(QWidget):
 
     def _live_gpu(self) -> GpuSpec | None:
         hub = self.context.telemetry
-        latest = getattr(hub, "latest", None) if hub is not None else None
-        snapshot = latest() if callable(latest) else latest
+        snapshot = hub.latest if hub is not None else None
         return live_gpu_from_snapshot(snapshot, 0, self._gpus)
 
     def current_gpu(self) -> GpuSpec | None:

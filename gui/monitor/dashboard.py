@@ -28,7 +28,8 @@ from gui.monitor.widgets import (
     STYLE, ElidedLabel, ProcessTableModel,
 )
 from services.telemetry import health
-from services.telemetry.model import DeviceState, GpuInfo, Snapshot
+from services.telemetry.feed import TelemetryFeed
+from services.telemetry.model import DeviceState, GpuInfo, Snapshot, SourceKind
 
 REPAINT_MS = 1000
 INSIGHTS_EVERY_S = 5.0
@@ -266,8 +267,6 @@ class DashboardPage(QWidget):
         self._follow_live = True
         self.live_button.setChecked(True)
         latest = getattr(hub, "latest", None) if hub is not None else None
-        if callable(latest):
-            latest = latest()
         if isinstance(latest, Snapshot):
             self._snapshot = latest
         for alert in self.bridge.recent_alerts(MAX_ALERTS_SHOWN):
@@ -278,7 +277,7 @@ class DashboardPage(QWidget):
         self.leave_demo_button.setVisible(hub is not None and not self._replay and _source_kind(hub) == "simulated")
         if self._replay:
             # A replay does not move: show all of it, then let the user zoom in.
-            span = hub.history.time_range() if hasattr(hub.history, "time_range") else None
+            span = hub.history.time_range()
             if span is not None:
                 self._follow_live = False
                 self.live_button.setChecked(False)
@@ -477,7 +476,7 @@ class DashboardPage(QWidget):
                 text = self.tr("Demo: a simulated training run (loading its past two hours…)")
         elif kind == "replay":
             path = getattr(getattr(hub, "source", None), "path", None)
-            span = hub.history.time_range() if hasattr(getattr(hub, "history", None), "time_range") else None
+            span = hub.history.time_range()
             if path is not None and span is not None:
                 text = self.tr("Replay of {name}, {start} to {end}").format(
                     name=Path(path).name, start=time.strftime("%Y-%m-%d %H:%M", time.localtime(span[0])),
@@ -554,21 +553,13 @@ def _preload_graphs() -> None:
     import gui.monitor.graphs  # noqa: F401
 
 
-def _source_kind(hub: Any) -> str:
-    source = getattr(hub, "source", None)
-    name = str(getattr(source, "name", "") or getattr(hub, "source_name", "")).lower()
-    if "sim" in name or "demo" in name:
-        return "simulated"
-    if "replay" in name:
-        return "replay"
-    return "nvml"
+def _source_kind(hub: TelemetryFeed) -> SourceKind:
+    """Live, demo or replay, as the source says (a ``SourceKind`` compares equal to its value)."""
+    return hub.source.kind
 
 
 def _insights_for(hub: Any, snapshot: Snapshot) -> list[Any]:
     """Training-run insights for the newest snapshot (``services.telemetry.insights`` does the analysis)."""
-    insights = getattr(hub, "insights", None)
-    if callable(insights):  # a hub that keeps its own
-        return list(insights())
     history = getattr(hub, "history", None)
     if history is None:
         return []

@@ -1,6 +1,6 @@
 """Recorded sessions: open one in the dashboard, compare two, export CSV, open a log.
 
-Everything goes through ``services.telemetry.recorder.SessionStore`` (the
+Everything goes through ``services.telemetry.session_store.SessionStore`` (the
 ``sessions`` CLI command uses the same calls); opening a recording or an
 nvidia-smi CSV log restarts the hub on the replay source.
 """
@@ -43,7 +43,7 @@ class SessionsDialog(QDialog):
 
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        from services.telemetry.recorder import SessionStore
+        from services.telemetry.session_store import SessionStore
 
         self.context = context
         self.store = SessionStore(context.paths.recordings_dir)

@@ -10,7 +10,8 @@ from services.cli import EXIT_FAILED, EXIT_OK, UsageError, check_output_file
 from services.i18n import Catalog, resolve_language
 from services.paths import AppPaths
 from services.settings import SettingsStore
-from services.telemetry.recorder import RecordingError, SessionStore
+from services.telemetry.recording import RecordingError
+from services.telemetry.session_store import SessionStore
 from services.telemetry.smi_csv import EXPORT_COLUMNS
 from services.telemetry.session_report import render_exported, render_list, render_summary
 

@@ -13,6 +13,7 @@ the ``gpu_assistant_`` prefix.
 """
 from __future__ import annotations
 
+import operator
 import socket
 from dataclasses import dataclass
 from collections.abc import Callable, Iterable, Iterator
@@ -20,6 +21,7 @@ from collections.abc import Callable, Iterable, Iterator
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 
+from services.telemetry.fields import GPU_FIELD
 from services.telemetry.model import DeviceState, GpuInfo, GpuSample, Snapshot
 from services.telemetry.throttle import REASONS
 
@@ -51,30 +53,42 @@ def _throttle_mask(s: GpuSample, _i: GpuInfo | None) -> float | None:
     return float(sum(r.bit for r in REASONS if r.code in s.throttle_reasons))
 
 
-# Help texts as in dcgm-exporter's default-counters.csv.
+def _sample_field(name: str) -> DcgmField:
+    """A GpuSample field published as it is, named and described by the field table."""
+    spec = GPU_FIELD[name]
+    assert spec.dcgm is not None, name
+    get = operator.attrgetter(name)
+    if spec.integer:
+        def read(s: GpuSample, _i: GpuInfo | None) -> float | None:
+            value = get(s)
+            return None if value is None else float(value)
+    else:
+        def read(s: GpuSample, _i: GpuInfo | None) -> float | None:
+            return get(s)
+    return DcgmField(spec.dcgm, spec.dcgm_type, spec.dcgm_help, read)
+
+
+# In dcgm-exporter's order; help texts as in its default-counters.csv (the sample fields' in the field table).
 DCGM_FIELDS: tuple[DcgmField, ...] = (
-    DcgmField("DCGM_FI_DEV_SM_CLOCK", "gauge", "SM clock frequency (in MHz).", lambda s, i: s.sm_clock_mhz),
-    DcgmField("DCGM_FI_DEV_MEM_CLOCK", "gauge", "Memory clock frequency (in MHz).", lambda s, i: s.mem_clock_mhz),
-    DcgmField("DCGM_FI_DEV_MEMORY_TEMP", "gauge", "Memory temperature (in C).", lambda s, i: s.memory_temperature_c),
-    DcgmField("DCGM_FI_DEV_GPU_TEMP", "gauge", "GPU temperature (in C).", lambda s, i: s.temperature_c),
-    DcgmField("DCGM_FI_DEV_POWER_USAGE", "gauge", "Power draw (in W).", lambda s, i: s.power_w),
+    _sample_field("sm_clock_mhz"),
+    _sample_field("mem_clock_mhz"),
+    _sample_field("memory_temperature_c"),
+    _sample_field("temperature_c"),
+    _sample_field("power_w"),
     DcgmField("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION", "counter",
               "Total energy consumption since boot (in mJ).", _energy_mj),
-    DcgmField("DCGM_FI_DEV_GPU_UTIL", "gauge", "GPU utilization (in %).", lambda s, i: s.utilization_pct),
-    DcgmField("DCGM_FI_DEV_MEM_COPY_UTIL", "gauge", "Memory utilization (in %).", lambda s, i: s.memory_utilization_pct),
-    DcgmField("DCGM_FI_DEV_ENC_UTIL", "gauge", "Encoder utilization (in %).", lambda s, i: s.encoder_pct),
-    DcgmField("DCGM_FI_DEV_DEC_UTIL", "gauge", "Decoder utilization (in %).", lambda s, i: s.decoder_pct),
+    _sample_field("utilization_pct"),
+    _sample_field("memory_utilization_pct"),
+    _sample_field("encoder_pct"),
+    _sample_field("decoder_pct"),
     DcgmField("DCGM_FI_DEV_FB_FREE", "gauge", "Frame buffer memory free (in MiB).", _mib_free),
-    DcgmField("DCGM_FI_DEV_FB_USED", "gauge", "Frame buffer memory used (in MiB).", lambda s, i: s.memory_used_mib),
-    DcgmField("DCGM_FI_DEV_FB_TOTAL", "gauge", "Frame buffer memory total (in MiB).", lambda s, i: s.memory_total_mib),
-    DcgmField("DCGM_FI_DEV_FAN_SPEED", "gauge", "Fan speed (in %).", lambda s, i: s.fan_pct),
-    DcgmField("DCGM_FI_DEV_PSTATE", "gauge", "Performance state (P-State) 0-15. 0=highest.",
-              lambda s, i: None if s.pstate is None else float(s.pstate)),
-    DcgmField("DCGM_FI_DEV_POWER_MGMT_LIMIT", "gauge", "Power management limit (in W).", lambda s, i: s.power_limit_w),
-    DcgmField("DCGM_FI_DEV_PCIE_LINK_GEN", "gauge", "PCIe current link generation.",
-              lambda s, i: None if s.pcie_gen is None else float(s.pcie_gen)),
-    DcgmField("DCGM_FI_DEV_PCIE_LINK_WIDTH", "gauge", "PCIe current link width.",
-              lambda s, i: None if s.pcie_width is None else float(s.pcie_width)),
+    _sample_field("memory_used_mib"),
+    _sample_field("memory_total_mib"),
+    _sample_field("fan_pct"),
+    _sample_field("pstate"),
+    _sample_field("power_limit_w"),
+    _sample_field("pcie_gen"),
+    _sample_field("pcie_width"),
     DcgmField("DCGM_FI_DEV_PCIE_MAX_LINK_GEN", "gauge", "PCIe max link generation.",
               lambda s, i: None if i is None or i.pcie_gen_max is None else float(i.pcie_gen_max)),
     DcgmField("DCGM_FI_DEV_PCIE_MAX_LINK_WIDTH", "gauge", "PCIe max link width.",
@@ -88,10 +102,8 @@ DCGM_FIELDS: tuple[DcgmField, ...] = (
     DcgmField("DCGM_FI_DEV_MAX_MEM_CLOCK", "gauge", "Maximum memory clock (in MHz).",
               lambda s, i: None if i is None else i.mem_clock_max_mhz),
     DcgmField("DCGM_FI_DEV_CLOCK_THROTTLE_REASONS", "gauge", "Current clock event reasons (bitmask).", _throttle_mask),
-    DcgmField("DCGM_FI_DEV_ECC_SBE_VOL_TOTAL", "counter", "Total number of single-bit volatile ECC errors.",
-              lambda s, i: None if s.ecc_corrected is None else float(s.ecc_corrected)),
-    DcgmField("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", "counter", "Total number of double-bit volatile ECC errors.",
-              lambda s, i: None if s.ecc_uncorrected is None else float(s.ecc_uncorrected)),
+    _sample_field("ecc_corrected"),
+    _sample_field("ecc_uncorrected"),
 )
 
 

@@ -21,29 +21,20 @@ from dataclasses import dataclass
 from prometheus_client.parser import text_string_to_metric_families
 
 from services.i18n import Msg, translate
+from services.telemetry.fields import GPU_FIELDS
 from services.telemetry.history import History
 from services.telemetry.model import DeviceState, GpuInfo, GpuSample, Snapshot, SourceStatus
 from services.telemetry.throttle import decode
 
 DEFAULT_TIMEOUT_S = 3.0
 
-# DCGM metric -> GpuSample field
+# DCGM metric -> GpuSample field, for the measured values read back as they are (from the
+# field table). The integer ones (P-state, PCIe link, ECC counts) are not read from a remote
+# host; its memory total comes from FB_TOTAL, or FB_FREE + FB_USED.
 SAMPLE_FIELDS: dict[str, str] = {
-    "DCGM_FI_DEV_GPU_UTIL": "utilization_pct",
-    "DCGM_FI_DEV_MEM_COPY_UTIL": "memory_utilization_pct",
-    "DCGM_FI_DEV_FB_USED": "memory_used_mib",
-    "DCGM_FI_DEV_GPU_TEMP": "temperature_c",
-    "DCGM_FI_DEV_MEMORY_TEMP": "memory_temperature_c",
-    "DCGM_FI_DEV_POWER_USAGE": "power_w",
-    "DCGM_FI_DEV_POWER_MGMT_LIMIT": "power_limit_w",
-    "DCGM_FI_DEV_SM_CLOCK": "sm_clock_mhz",
-    "DCGM_FI_DEV_MEM_CLOCK": "mem_clock_mhz",
-    "DCGM_FI_DEV_FAN_SPEED": "fan_pct",
-    "DCGM_FI_DEV_ENC_UTIL": "encoder_pct",
-    "DCGM_FI_DEV_DEC_UTIL": "decoder_pct",
+    spec.dcgm: spec.name for spec in GPU_FIELDS
+    if spec.dcgm is not None and not spec.integer and spec.name != "memory_total_mib"
 }
-# metrics graphed in the multi-host view, in the order shown
-GRAPHED = ("DCGM_FI_DEV_GPU_UTIL", "DCGM_FI_DEV_GPU_TEMP", "DCGM_FI_DEV_POWER_USAGE", "DCGM_FI_DEV_FB_USED")
 
 
 class HostKind(str, enum.Enum):

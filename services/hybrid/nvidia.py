@@ -129,7 +129,7 @@ class NvmlProcessProbe:
 
     def processes(self) -> list[NvidiaProcess]:
         from services.telemetry.nvml import Attempt, DeviceFailure
-        from services.telemetry.nvml_source import plausible_process_list
+        from services.telemetry.nvml_metrics import plausible_process_list
 
         result: list[NvidiaProcess] = []
         for gpu, key, handle in zip(self._gpus, self._keys, self._handles, strict=True):

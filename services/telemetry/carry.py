@@ -1,32 +1,21 @@
 """Carries the slow-tier readings into the fast-tier readings between them.
 
-Fan, P-state, PCIe, encoder/decoder, ECC and processes are read on SLOW ticks
-only (every few seconds). A FAST-only reading leaves them ``None``, but
+Fan, PCIe, encoder/decoder, ECC and processes are read on SLOW ticks only
+(every few seconds). A FAST-only reading leaves them ``None``, but
 ``None`` means "this GPU does not report it" to every consumer (the JSON's
 null, the CSV's ``[N/A]``, the dashboard's "n/a"). So both the hub (the app)
 and ``monitor`` (the CLI) pass each reading through one :class:`SlowFieldCarry`,
 which fills those fields with the last SLOW values of the same GPU, matched by
-UUID so a GPU that changes its index after a resume keeps its own values.
+UUID so a GPU that changes its index after a resume keeps its own values. This
+is the only carry-over: sources return None for a tier they were not asked for.
 """
 from __future__ import annotations
 
 import dataclasses
 from typing import Any
 
+from services.telemetry.fields import SLOW_FIELDS
 from services.telemetry.model import DeviceState, Snapshot, SystemSample, Tier
-
-# Fields read on SLOW ticks; a FAST-only tick carries the last values over.
-SLOW_FIELDS: tuple[str, ...] = (
-    "fan_pct",
-    "pstate",
-    "pcie_gen",
-    "pcie_width",
-    "encoder_pct",
-    "decoder_pct",
-    "ecc_corrected",
-    "ecc_uncorrected",
-    "processes",
-)
 
 
 class SlowFieldCarry:

@@ -4,21 +4,21 @@
   sampler thread before the first live reading (the window opens at once).
 - ``replay``: a recording or an nvidia-smi CSV log, loaded into the history;
   nothing is sampled or recorded.
-- otherwise NVML (``services.telemetry.nvml_source``). When that module or the
-  NVIDIA library is missing, the hub still runs and reports the state.
+- otherwise NVML (``services.telemetry.nvml_source``). When the NVIDIA library
+  is missing, the hub still runs and reports the state.
 """
 from __future__ import annotations
 
 import logging
 import time
 
-from services.i18n import Msg, translate
+from services.i18n import Msg
 from services.paths import AppPaths
 from services.settings import Settings
 from services.telemetry.alerts import Alert, AlertEngine
 from services.telemetry.history import DEFAULT_CAPACITY, History
 from services.telemetry.hub import TelemetryHub
-from services.telemetry.model import DeviceState, GpuInfo, Snapshot, SourceStatus, Tier
+from services.telemetry.model import DeviceState, GpuInfo, Snapshot, SourceKind, SourceStatus, Tier
 from services.telemetry.recorder import Recorder
 from services.telemetry.replay import ReplayError, ReplaySource, open_replay
 from services.telemetry.simulated import STEADY_S, THERMAL, SimulatedSource
@@ -52,7 +52,7 @@ def _demo_prehistory(source: SimulatedSource, start: float, fast: float) -> list
 class UnavailableSource:
     """A source that cannot give readings, with the reason as its state."""
 
-    live = True
+    kind = SourceKind.NVML  # stands in for the driver's readings: every reading says why there are none
 
     def __init__(self, state: DeviceState, message: Msg | str, name: str = "unavailable") -> None:
         self.name = name
@@ -72,16 +72,7 @@ class UnavailableSource:
 
 
 class _ReplayFailed(UnavailableSource):
-    live = False  # nothing to retry: the file is what it is
-
-
-def _nvml_source():
-    try:
-        from services.telemetry.nvml_source import NvmlSource
-    except ImportError as exc:
-        return UnavailableSource(DeviceState.NO_DRIVER, translate(
-            "NvmlState", "NVIDIA monitoring is not available in this build ({error})").format(error=str(exc)))
-    return NvmlSource()
+    kind = SourceKind.REPLAY  # nothing to retry: the file is what it is
 
 
 def _capacity(interval_s: float) -> int:
@@ -122,7 +113,9 @@ def build_hub(*, demo: bool, replay: "str | ReplaySource | None", settings: Sett
         # Generated on the sampler thread so the window does not wait for it.
         hub.set_backfill(lambda: _demo_prehistory(source, start, fast))
     else:
-        hub = TelemetryHub(_nvml_source(), history=history, fast_interval_s=fast, slow_interval_s=slow)
+        from services.telemetry.nvml_source import NvmlSource  # only when monitoring this computer
+
+        hub = TelemetryHub(NvmlSource(), history=history, fast_interval_s=fast, slow_interval_s=slow)
     engine = AlertEngine(settings.alerts)
     hub.alerts = engine
     if mon.record_sessions:

@@ -25,31 +25,13 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from services.telemetry.fields import METRIC_FIELDS
 from services.telemetry.model import DeviceState, GpuSample, Snapshot
 from services.telemetry.throttle import BY_CODE, REASONS
 
 # GpuSample fields that are numbers, in column order. Names are the field names.
-METRICS: tuple[str, ...] = (
-    "utilization_pct",
-    "memory_utilization_pct",
-    "memory_used_mib",
-    "memory_total_mib",
-    "temperature_c",
-    "memory_temperature_c",
-    "power_w",
-    "power_limit_w",
-    "energy_j",  # float32: ~8 J resolution at 1e8 J, plenty for a graph
-    "sm_clock_mhz",
-    "mem_clock_mhz",
-    "fan_pct",
-    "pstate",
-    "pcie_gen",
-    "pcie_width",
-    "encoder_pct",
-    "decoder_pct",
-    "ecc_corrected",
-    "ecc_uncorrected",
-)
+# (energy_j in float32: ~8 J resolution at 1e8 J, plenty for a graph.)
+METRICS: tuple[str, ...] = METRIC_FIELDS
 SYSTEM_METRICS: tuple[str, ...] = (
     "cpu_pct",
     "ram_used_mib",
@@ -371,11 +353,6 @@ class History:
             if block is None:
                 return {r.code: 0.0 for r in REASONS}
             return dict(block.seconds)
-
-    def uuid_of(self, gpu_index: int) -> str | None:
-        with self._lock:
-            block = self._resolve(gpu_index)
-            return block.uuid if block else None
 
     def nbytes(self) -> int:
         """Memory held by the arrays (what the 24 h budget is about)."""

@@ -1,9 +1,14 @@
 """The sampler: one worker thread reads a TelemetrySource on a tiered schedule.
 
-FAST fields (utilisation, memory, power, clocks, temperature, throttling) are
+FAST fields (utilisation, memory, power, clocks, P-state, temperature, throttling) are
 read every ``fast_interval_s``; SLOW ones (fan, PCIe, processes, ECC,
 encoder/decoder) every ``slow_interval_s`` and carried over in between;
 STATIC facts once at open and again when the GPUs are re-identified.
+
+The source is opened once. A source that cannot give readings (no driver, the
+driver unloaded mid-run) says so in the status of each reading and retries on
+its own schedule (NvmlSource backs off 2 s, 4 s, ... 60 s): one retry loop,
+which ``monitor`` (no hub) relies on too.
 
 The schedule is kept by adding the interval to the previous due time
 (``next += interval``), not "now + interval", so the rate does not drift with
@@ -29,6 +34,7 @@ from services.telemetry.model import (
     DeviceState,
     GpuInfo,
     Snapshot,
+    SourceKind,
     SourceStatus,
     TelemetrySource,
     Tier,
@@ -36,9 +42,6 @@ from services.telemetry.model import (
 
 log = logging.getLogger(__name__)
 
-# While the source cannot be opened, retry after these many seconds (doubling).
-REOPEN_FIRST_S = 2.0
-REOPEN_MAX_S = 60.0
 MAX_INTERVAL_S = 3600.0
 
 Listener = Callable[[Snapshot], None]
@@ -88,8 +91,6 @@ class TelemetryHub:
         self._need_static = True
         self._next_fast: float | None = None
         self._next_slow: float | None = None
-        self._next_open: float | None = None
-        self._reopen_delay = REOPEN_FIRST_S
         self._carry = SlowFieldCarry()  # fills the slow fields of FAST-only readings
         self._backfill: Callable[[], Iterable[Snapshot]] | None = None
         self._backfill_running = False
@@ -115,7 +116,7 @@ class TelemetryHub:
     @property
     def live(self) -> bool:
         """False for a replay: everything is in the history, nothing is sampled."""
-        return bool(getattr(self.source, "live", True))
+        return self.source.kind is not SourceKind.REPLAY
 
     @property
     def running(self) -> bool:
@@ -246,8 +247,6 @@ class TelemetryHub:
                     break
 
     def _next_due(self) -> float | None:
-        if self._next_open is not None:
-            return self._next_open
         if not self._opened:
             return None
         candidates = [t for t in (self._next_fast, self._next_slow) if t is not None]
@@ -256,13 +255,10 @@ class TelemetryHub:
     # ---- one step
 
     def tick(self) -> Snapshot | None:
-        """Do what is due now: (re)open, or one read. Returns the snapshot made, if any."""
+        """Do what is due now: open (first time), then one read. Returns the snapshot made, if any."""
         now = self._clock()
-        if not self._opened or self._next_open is not None:
-            if self._next_open is not None and now < self._next_open:
-                return None
-            if not self._open():
-                return self._emit(Snapshot(t=self._wall(), status=self._status, gpus=self._devices))
+        if not self._opened:
+            self._open()  # when it fails the read says why, and the source retries on its own
         tiers = Tier(0)
         if self._next_fast is None or now >= self._next_fast:
             tiers |= Tier.FAST
@@ -298,13 +294,8 @@ class TelemetryHub:
             if devices:
                 self._devices = devices
         if status.state == DeviceState.OK:
-            self._next_open = None
-            self._reopen_delay = REOPEN_FIRST_S
             self._need_static = True
             return True
-        # No driver, no permission, ...: try again later, less and less often.
-        self._next_open = self._clock() + self._reopen_delay
-        self._reopen_delay = min(self._reopen_delay * 2, REOPEN_MAX_S)
         return False
 
     def _read(self, tiers: Tier) -> Snapshot:

@@ -31,9 +31,17 @@ class DeviceState(str, enum.Enum):
 class Tier(enum.IntFlag):
     """What a sampler tick asks the source to read."""
 
-    FAST = 1  # ~1 s: utilisation, memory, power, clocks, temperature, throttling
+    FAST = 1  # ~1 s: utilisation, memory, power, clocks, P-state, temperature, throttling
     SLOW = 2  # ~5 s: fan, PCIe link, processes, ECC, encoder/decoder
     STATIC = 4  # once: names, limits, thresholds, max clocks
+
+
+class SourceKind(str, enum.Enum):
+    """Where a source's readings come from (the dashboard words its label by it)."""
+
+    NVML = "nvml"  # this computer's GPUs, through the NVIDIA driver
+    SIMULATED = "simulated"  # the demo's generated training run
+    REPLAY = "replay"  # a finished run read from a file: nothing is sampled
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +162,7 @@ class TelemetrySource(Protocol):
     """NVML, Simulated and Replay sources all look like this. No method raises."""
 
     name: str
+    kind: SourceKind
 
     def open(self) -> SourceStatus: ...
 

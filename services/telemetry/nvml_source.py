@@ -1,10 +1,11 @@
 """The real telemetry source: NVIDIA GPUs through NVML, the host through psutil.
 
-Readings are tiered (``Tier``): a tick reads only what it is asked for and the
-sample carries the last known value of the other tiers forward (fan speed read
-5 s ago is still the fan speed), so every sample is complete. A GPU that is
-not OK gives a sample with its state and no values (never stale values
-presented as live).
+Readings are tiered (``Tier``): a tick reads only what it is asked for, and a
+field of a tier not read is None in the sample. Carrying the last slow values
+into the fast readings between them is done once, by ``carry.SlowFieldCarry``
+(the hub and ``monitor`` both use it), for every source. A GPU that is not OK
+gives a sample with its state and no values (never stale values presented as
+live).
 
 Failures stay per GPU: a lost GPU or an unknown error marks that GPU and is
 retried with exponential backoff; errors that only a fresh start can clear
@@ -19,7 +20,6 @@ name and PCI id then come from sysfs).
 from __future__ import annotations
 
 import dataclasses
-import functools
 import os
 import sys
 import time
@@ -30,38 +30,21 @@ from collections.abc import Callable
 
 from services.i18n import Msg, translate
 from services.telemetry import throttle
+from services.telemetry.fields import READING_FIELDS
 from services.telemetry.model import (
-    DeviceState, GpuInfo, GpuSample, ProcessSample, SourceStatus, Snapshot, Tier,
+    DeviceState, GpuInfo, GpuSample, ProcessSample, SourceKind, SourceStatus, Snapshot, Tier,
 )
 from services.telemetry.nvml import (
-    ERROR_NOT_SUPPORTED, Attempt, DeviceFailure, Nvml, NvmlUnavailable, clean, text,
+    Attempt, DeviceFailure, Nvml, NvmlUnavailable, clean, text,
 )
+from services.telemetry.nvml_metrics import (
+    FEATURE_ENABLED, PSTATE_UNKNOWN, MetricReader, as_float, as_mib, as_pct, first_value, read_plan, scaled,
+)
+from services.telemetry.nvml_sysfs import NVIDIA_VENDOR, nvidia_display_devices, read_sysfs, sysfs_bus_id
 from services.telemetry.system import SystemProbe, process_identity
-
-_MIB = 2**20
-# nvml.h enum values (part of the C ABI, identical in every binding version).
-_TEMPERATURE_GPU = 0
-_THRESHOLD_SHUTDOWN = 0
-_THRESHOLD_SLOWDOWN = 1
-_CLOCK_SM = 1
-_CLOCK_MEM = 2
-_ERROR_CORRECTED = 0
-_ERROR_UNCORRECTED = 1
-_VOLATILE_ECC = 0
-_FEATURE_ENABLED = 1
-_PSTATE_UNKNOWN = 32
-_FI_DEV_MEMORY_TEMP = 82
-_MEMORY_V2 = 0x02000028  # nvmlMemory_v2: struct version tag for nvmlDeviceGetMemoryInfo_v2
 
 _BACKOFF_FIRST_S = 2.0
 _BACKOFF_MAX_S = 60.0
-
-_FIELD_VALUE_ATTR = {0: "dVal", 1: "uiVal", 2: "ulVal", 3: "ullVal", 4: "sllVal", 5: "siVal", 6: "usVal"}
-
-# GpuSample fields filled from the per-GPU value cache.
-_SAMPLE_FIELDS = tuple(
-    f.name for f in dataclasses.fields(GpuSample) if f.name not in ("t", "index", "uuid", "state", "state_detail", "state_detail_text")
-)
 
 
 @dataclass
@@ -82,50 +65,14 @@ class _Slot:
     static_done: bool = False
     supported_throttle_mask: int | None = None
     ecc_enabled: bool = False
-    values: dict[str, Any] = field(default_factory=dict)
     plan: dict[str, tuple[Attempt, ...]] = field(default_factory=dict)
-
-
-class _MetricReader:
-    """``Nvml.query`` for one GPU's read, where one failing metric is only that metric.
-
-    An unknown NVML error on the power reading or the process list leaves that value out
-    (None) and the GPU stays OK; only when every metric of the read failed, or the error
-    is about the whole GPU (lost, driver gone, reset), does the GPU go to an error state.
-    """
-
-    # Errors that say the whole GPU (or the driver) is gone, whatever the metric.
-    # GPU_IS_LOST, DRIVER_NOT_LOADED, RM version mismatch, UNINITIALIZED, RESET_REQUIRED, INSUFFICIENT_POWER
-    WHOLE_GPU = frozenset({15, 9, 18, 1, 16, 8})
-
-    def __init__(self, nvml: Nvml) -> None:
-        self._nvml = nvml
-        self.answered = 0
-        self.failed: list[tuple[str, DeviceFailure]] = []
-
-    def __call__(self, device: str, metric: str, attempts: Any, convert: Callable[[Any], Any] | None = None) -> Any:
-        calls = self._nvml.calls
-        try:
-            value = self._nvml.query(device, metric, attempts, convert)
-        except DeviceFailure as failure:
-            if failure.code in self.WHOLE_GPU:
-                raise
-            self.failed.append((metric, failure))
-            return None
-        if self._nvml.calls != calls:  # the driver answered (a metric known unsupported asks nothing)
-            self.answered += 1
-        return value
-
-    def check(self) -> None:
-        """Raise the first failure when nothing at all could be read (the GPU itself is failing)."""
-        if self.failed and not self.answered:
-            raise self.failed[0][1]
 
 
 class NvmlSource:
     """``TelemetrySource`` over NVML. No method raises."""
 
     name = "nvml"
+    kind = SourceKind.NVML
 
     def __init__(self, nvml_module: Any = None, *, sysfs_root: str | os.PathLike = "/",
                  clock: Callable[[], float] = time.monotonic,
@@ -238,60 +185,60 @@ class NvmlSource:
         if slot.state is DeviceState.SLEEPING:
             # Awake again: what we knew before it slept is stale.
             slot.state, slot.detail = DeviceState.OK, None
-            slot.values.clear()
             tiers |= Tier.FAST | Tier.SLOW
+        values: dict[str, Any] = {}  # this read's fields only (the carry fills the other tier's)
         try:
             if tiers & Tier.STATIC or not slot.static_done:
                 self._read_static(slot)
-            reader = _MetricReader(self.nvml)
+            reader = MetricReader(self.nvml)
             if tiers & Tier.FAST:
-                self._read_fast(slot, reader)
+                self._read_fast(slot, reader, values)
             if tiers & Tier.SLOW:
-                self._read_slow(slot, reader)
+                self._read_slow(slot, reader, values)
             reader.check()
         except DeviceFailure as failure:
             self._slot_failed(slot, failure)
             return self._state_sample(slot, now)
         slot.failures = 0
         return GpuSample(t=now, index=slot.index, uuid=slot.key,
-                         **{name: slot.values.get(name) for name in _SAMPLE_FIELDS})
+                         **{name: values.get(name) for name in READING_FIELDS})
 
-    def _read_fast(self, slot: _Slot, q: _MetricReader) -> None:
-        key, plan, v = slot.key, slot.plan, slot.values
+    def _read_fast(self, slot: _Slot, q: MetricReader, v: dict[str, Any]) -> None:
+        key, plan = slot.key, slot.plan
         util = q(key, "utilization", plan["utilization"])
-        v["utilization_pct"] = _pct(clean(util.gpu)) if util is not None else None
-        v["memory_utilization_pct"] = _pct(clean(util.memory)) if util is not None else None
+        v["utilization_pct"] = as_pct(clean(util.gpu)) if util is not None else None
+        v["memory_utilization_pct"] = as_pct(clean(util.memory)) if util is not None else None
         memory = q(key, "memory", plan["memory"])
         if memory is not None:
-            v["memory_used_mib"] = _mib(memory.used)
-            v["memory_total_mib"] = _mib(memory.total)
+            v["memory_used_mib"] = as_mib(memory.used)
+            v["memory_total_mib"] = as_mib(memory.total)
         else:
             v["memory_used_mib"] = v["memory_total_mib"] = None
-        v["temperature_c"] = _float(q(key, "temperature", plan["temperature"]))
-        v["memory_temperature_c"] = _float(q(key, "memory_temperature", plan["memory_temperature"]))
-        v["power_w"] = _scaled(q(key, "power", plan["power"]), 1e-3)
-        v["power_limit_w"] = _scaled(q(key, "power_limit", plan["power_limit"]), 1e-3)
-        v["energy_j"] = _scaled(q(key, "energy", plan["energy"]), 1e-3)
-        v["sm_clock_mhz"] = _float(q(key, "sm_clock", plan["sm_clock"]))
-        v["mem_clock_mhz"] = _float(q(key, "mem_clock", plan["mem_clock"]))
+        v["temperature_c"] = as_float(q(key, "temperature", plan["temperature"]))
+        v["memory_temperature_c"] = as_float(q(key, "memory_temperature", plan["memory_temperature"]))
+        v["power_w"] = scaled(q(key, "power", plan["power"]), 1e-3)
+        v["power_limit_w"] = scaled(q(key, "power_limit", plan["power_limit"]), 1e-3)
+        v["energy_j"] = scaled(q(key, "energy", plan["energy"]), 1e-3)
+        v["sm_clock_mhz"] = as_float(q(key, "sm_clock", plan["sm_clock"]))
+        v["mem_clock_mhz"] = as_float(q(key, "mem_clock", plan["mem_clock"]))
         pstate = q(key, "pstate", plan["pstate"])
-        v["pstate"] = pstate if isinstance(pstate, int) and 0 <= pstate < _PSTATE_UNKNOWN else None
+        v["pstate"] = pstate if isinstance(pstate, int) and 0 <= pstate < PSTATE_UNKNOWN else None
         mask = q(key, "throttle", plan["throttle"])
         v["throttle_reasons"] = throttle.decode(mask, slot.supported_throttle_mask)
 
-    def _read_slow(self, slot: _Slot, q: _MetricReader) -> None:
-        key, plan, v = slot.key, slot.plan, slot.values
-        v["fan_pct"] = _float(q(key, "fan", plan["fan"]))
+    def _read_slow(self, slot: _Slot, q: MetricReader, v: dict[str, Any]) -> None:
+        key, plan = slot.key, slot.plan
+        v["fan_pct"] = as_float(q(key, "fan", plan["fan"]))
         v["pcie_gen"] = q(key, "pcie_gen", plan["pcie_gen"])
         v["pcie_width"] = q(key, "pcie_width", plan["pcie_width"])
-        v["encoder_pct"] = _pct(_first(q(key, "encoder", plan["encoder"])))
-        v["decoder_pct"] = _pct(_first(q(key, "decoder", plan["decoder"])))
+        v["encoder_pct"] = as_pct(first_value(q(key, "encoder", plan["encoder"])))
+        v["decoder_pct"] = as_pct(first_value(q(key, "decoder", plan["decoder"])))
         if slot.ecc_enabled:
             v["ecc_corrected"] = q(key, "ecc_corrected", plan["ecc_corrected"])
             v["ecc_uncorrected"] = q(key, "ecc_uncorrected", plan["ecc_uncorrected"])
         v["processes"] = self._read_processes(slot, q)
 
-    def _read_processes(self, slot: _Slot, query: _MetricReader) -> tuple[ProcessSample, ...] | None:
+    def _read_processes(self, slot: _Slot, query: MetricReader) -> tuple[ProcessSample, ...] | None:
         merged: dict[int, list[Any]] = {}  # pid -> [kinds, used bytes]
         answered = False
         for kind in ("compute", "graphics"):
@@ -315,7 +262,7 @@ class NvmlSource:
             name, user = self._identity(pid)
             samples.append(ProcessSample(
                 pid=pid, name=name, user=user, kind="+".join(kinds),
-                used_mib=_mib(used) if used is not None else None,
+                used_mib=as_mib(used) if used is not None else None,
                 cpu_pct=self._system.process_cpu_pct(pid),
             ))
         return tuple(samples)
@@ -337,21 +284,21 @@ class NvmlSource:
         return cached[0] or "?", cached[1]
 
     def _read_static(self, slot: _Slot) -> None:
-        q, key, plan = _MetricReader(self.nvml), slot.key, slot.plan
+        q, key, plan = MetricReader(self.nvml), slot.key, slot.plan
         memory = q(key, "memory", plan["memory"])
         ecc_mode = q(key, "ecc_mode", plan["ecc_mode"])
-        slot.ecc_enabled = bool(ecc_mode) and ecc_mode[0] == _FEATURE_ENABLED
+        slot.ecc_enabled = bool(ecc_mode) and ecc_mode[0] == FEATURE_ENABLED
         slot.supported_throttle_mask = q(key, "throttle_supported", plan["throttle_supported"])
         slot.info = dataclasses.replace(
             slot.info,
             driver_version=self._driver_version,
             cuda_driver_version=self._cuda_version,
-            memory_total_mib=_mib(memory.total) if memory is not None else None,
-            power_limit_default_w=_scaled(q(key, "power_limit_default", plan["power_limit_default"]), 1e-3),
-            temp_slowdown_c=_float(q(key, "temp_slowdown", plan["temp_slowdown"])),
-            temp_shutdown_c=_float(q(key, "temp_shutdown", plan["temp_shutdown"])),
-            sm_clock_max_mhz=_float(q(key, "sm_clock_max", plan["sm_clock_max"])),
-            mem_clock_max_mhz=_float(q(key, "mem_clock_max", plan["mem_clock_max"])),
+            memory_total_mib=as_mib(memory.total) if memory is not None else None,
+            power_limit_default_w=scaled(q(key, "power_limit_default", plan["power_limit_default"]), 1e-3),
+            temp_slowdown_c=as_float(q(key, "temp_slowdown", plan["temp_slowdown"])),
+            temp_shutdown_c=as_float(q(key, "temp_shutdown", plan["temp_shutdown"])),
+            sm_clock_max_mhz=as_float(q(key, "sm_clock_max", plan["sm_clock_max"])),
+            mem_clock_max_mhz=as_float(q(key, "mem_clock_max", plan["mem_clock_max"])),
             pcie_gen_max=q(key, "pcie_gen_max", plan["pcie_gen_max"]),
             pcie_width_max=q(key, "pcie_width_max", plan["pcie_width_max"]),
             ecc_supported=self.nvml.supported(key, "ecc_mode"),
@@ -404,7 +351,7 @@ class NvmlSource:
             # failures is reset by the next good reading, so a GPU that keeps
             # failing right after a restart still backs off.
             slot.state, slot.detail, slot.needs_reinit = DeviceState.OK, None, False
-            slot.plan = _plan(self.nvml, handle)
+            slot.plan = read_plan(self.nvml, handle)
             try:
                 slot.info = self._identify(slot)
                 if not self._is_suspended(slot):
@@ -428,7 +375,7 @@ class NvmlSource:
         name = text(q(slot.key, "name", slot.plan["name"])) or "NVIDIA GPU"
         pci = q(slot.key, "pci", slot.plan["pci"])
         bus_id = text(getattr(pci, "busId", None)) if pci is not None else None
-        slot.sysfs_bus_id = _sysfs_bus_id(bus_id)
+        slot.sysfs_bus_id = sysfs_bus_id(bus_id)
         slot.runtime_status_path = (os.path.join(self._pci_devices, slot.sysfs_bus_id, "power", "runtime_status")
                                     if slot.sysfs_bus_id else None)
         device_id = clean(getattr(pci, "pciDeviceId", None)) if pci is not None else None
@@ -448,7 +395,6 @@ class NvmlSource:
         slot.failures += 1
         delay = min(_BACKOFF_MAX_S, _BACKOFF_FIRST_S * 2 ** (slot.failures - 1))
         slot.retry_at = self._clock() + delay
-        slot.values.clear()
 
     def _retry_failed(self) -> None:
         now = self._clock()
@@ -473,7 +419,7 @@ class NvmlSource:
             except DeviceFailure as failure:
                 self._slot_failed(slot, failure)
                 continue
-            slot.handle, slot.plan = handle, _plan(self.nvml, handle)
+            slot.handle, slot.plan = handle, read_plan(self.nvml, handle)
             slot.state, slot.detail = DeviceState.OK, None
 
     def _source_failed(self, state: DeviceState, message: Msg | str) -> None:
@@ -483,7 +429,6 @@ class NvmlSource:
         self._source_retry_at = self._clock() + delay
         for slot in self._slots:
             slot.state, slot.detail, slot.handle = state, message, None
-            slot.values.clear()
 
     def _is_suspended(self, slot: _Slot) -> bool:
         if not self._runtime_pm or slot.runtime_status_path is None:
@@ -500,11 +445,11 @@ class NvmlSource:
         if not self._runtime_pm:
             return []
         if self._nvidia_pci is None:
-            self._nvidia_pci = _nvidia_display_devices(self._pci_devices)
+            self._nvidia_pci = nvidia_display_devices(self._pci_devices)
         if not self._nvidia_pci:
             return []
         for bdf in self._nvidia_pci:
-            status = _read_sysfs(os.path.join(self._pci_devices, bdf, "power", "runtime_status"))
+            status = read_sysfs(os.path.join(self._pci_devices, bdf, "power", "runtime_status"))
             if status not in ("suspended", "suspending"):
                 return []
         return list(self._nvidia_pci)
@@ -522,106 +467,15 @@ class NvmlSource:
         return self.nvml.unsupported_metrics(uuid)
 
 
-def _plan(nvml: Nvml, handle: Any) -> dict[str, tuple[Attempt, ...]]:
-    """How to read each metric of one GPU, newest entry point first."""
-    h = (handle,)
-
-    def one(function: str, *args: Any) -> tuple[Attempt, ...]:
-        return (Attempt(function, h + args),)
-
-    return {
-        "name": one("nvmlDeviceGetName"),
-        "pci": (Attempt("nvmlDeviceGetPciInfo_v3", h), Attempt("nvmlDeviceGetPciInfo", h)),
-        "utilization": one("nvmlDeviceGetUtilizationRates"),
-        "memory": (Attempt("nvmlDeviceGetMemoryInfo", h, {"version": _MEMORY_V2}),
-                   Attempt("nvmlDeviceGetMemoryInfo", h)),
-        "temperature": (Attempt("nvmlDeviceGetTemperatureV", h + (_TEMPERATURE_GPU,)),
-                        Attempt("nvmlDeviceGetTemperature", h + (_TEMPERATURE_GPU,))),
-        "memory_temperature": (Attempt(functools.partial(_field_value, nvml), (handle, _FI_DEV_MEMORY_TEMP)),),
-        "power": one("nvmlDeviceGetPowerUsage"),
-        "power_limit": (Attempt("nvmlDeviceGetEnforcedPowerLimit", h),
-                        Attempt("nvmlDeviceGetPowerManagementLimit", h)),
-        "power_limit_default": one("nvmlDeviceGetPowerManagementDefaultLimit"),
-        "energy": one("nvmlDeviceGetTotalEnergyConsumption"),
-        "sm_clock": one("nvmlDeviceGetClockInfo", _CLOCK_SM),
-        "mem_clock": one("nvmlDeviceGetClockInfo", _CLOCK_MEM),
-        "sm_clock_max": one("nvmlDeviceGetMaxClockInfo", _CLOCK_SM),
-        "mem_clock_max": one("nvmlDeviceGetMaxClockInfo", _CLOCK_MEM),
-        "pstate": (Attempt("nvmlDeviceGetPerformanceState", h), Attempt("nvmlDeviceGetPowerState", h)),
-        "throttle": (Attempt("nvmlDeviceGetCurrentClocksEventReasons", h),
-                     Attempt("nvmlDeviceGetCurrentClocksThrottleReasons", h)),
-        "throttle_supported": (Attempt("nvmlDeviceGetSupportedClocksEventReasons", h),
-                               Attempt("nvmlDeviceGetSupportedClocksThrottleReasons", h)),
-        "temp_slowdown": one("nvmlDeviceGetTemperatureThreshold", _THRESHOLD_SLOWDOWN),
-        "temp_shutdown": one("nvmlDeviceGetTemperatureThreshold", _THRESHOLD_SHUTDOWN),
-        "fan": one("nvmlDeviceGetFanSpeed"),
-        "pcie_gen": one("nvmlDeviceGetCurrPcieLinkGeneration"),
-        "pcie_width": one("nvmlDeviceGetCurrPcieLinkWidth"),
-        "pcie_gen_max": one("nvmlDeviceGetMaxPcieLinkGeneration"),
-        "pcie_width_max": one("nvmlDeviceGetMaxPcieLinkWidth"),
-        "encoder": one("nvmlDeviceGetEncoderUtilization"),
-        "decoder": one("nvmlDeviceGetDecoderUtilization"),
-        "ecc_mode": one("nvmlDeviceGetEccMode"),
-        "ecc_corrected": one("nvmlDeviceGetTotalEccErrors", _ERROR_CORRECTED, _VOLATILE_ECC),
-        "ecc_uncorrected": one("nvmlDeviceGetTotalEccErrors", _ERROR_UNCORRECTED, _VOLATILE_ECC),
-        "processes_compute": tuple(Attempt(f"nvmlDeviceGetComputeRunningProcesses_{v}", h,
-                                           validate=plausible_process_list) for v in ("v3", "v2", "v1")),
-        "processes_graphics": tuple(Attempt(f"nvmlDeviceGetGraphicsRunningProcesses_{v}", h,
-                                            validate=plausible_process_list) for v in ("v3", "v2", "v1")),
-    }
-
-
-def _field_value(nvml: Nvml, handle: Any, field_id: int) -> Any:
-    """One NVML field value (e.g. memory temperature) as a plain number.
-
-    A field carries its own return code; a non-success one is raised as that
-    NVMLError so the probing in ``Nvml.query`` treats it like any other call.
-    """
-    values = nvml.call("nvmlDeviceGetFieldValues", handle, [field_id])
-    entry = values[0]
-    if entry.nvmlReturn != 0:
-        raise nvml.lib.NVMLError(entry.nvmlReturn)
-    attr = _FIELD_VALUE_ATTR.get(entry.valueType)
-    if attr is None:
-        raise nvml.lib.NVMLError(ERROR_NOT_SUPPORTED)
-    return getattr(entry.value, attr)
-
-
 _ASLEEP_DETAIL = translate("NvmlState", "runtime-suspended by the system; not polled so it can stay asleep")
-_NVIDIA_VENDOR = "0x10de"
-
-
-def _read_sysfs(path: str) -> str | None:
-    try:
-        with open(path, encoding="ascii", errors="replace") as fh:
-            return fh.read().strip()
-    except OSError:
-        return None
-
-
-def _nvidia_display_devices(pci_devices: Path) -> list[str]:
-    """sysfs bus ids of NVIDIA display controllers (PCI class 0x03xxxx: VGA or 3D)."""
-    try:
-        names = sorted(os.listdir(pci_devices))
-    except OSError:
-        return []
-    found = []
-    for bdf in names:
-        base = os.path.join(pci_devices, bdf)
-        if _read_sysfs(os.path.join(base, "vendor")) != _NVIDIA_VENDOR:
-            continue
-        if not (_read_sysfs(os.path.join(base, "class")) or "").startswith("0x03"):
-            continue  # the card's HDMI audio or USB-C controller, not the GPU
-        found.append(bdf)
-    return found
 
 
 def _sleeping_placeholder(index: int, bdf: str, pci_devices: Path) -> _Slot:
     """What sysfs alone can say about a GPU NVML has not been asked about."""
-    device = _read_sysfs(os.path.join(pci_devices, bdf, "device"))
+    device = read_sysfs(os.path.join(pci_devices, bdf, "device"))
     try:
         # NVML's pciDeviceId is (device << 16) | vendor.
-        pci_device_id = (int(device, 16) << 16) | int(_NVIDIA_VENDOR, 16) if device else None
+        pci_device_id = (int(device, 16) << 16) | int(NVIDIA_VENDOR, 16) if device else None
     except ValueError:
         pci_device_id = None
     nvml_bus_id = ("0000" + bdf).upper() if len(bdf) == 12 else bdf.upper()
@@ -636,55 +490,3 @@ def _status(state: DeviceState, message: Msg | str | None) -> SourceStatus:
     return SourceStatus(state, None if message is None else str(message),
                         text=message if isinstance(message, Msg) else None)
 
-
-def plausible_process_list(listed: Any) -> bool:
-    """False for a process list read with the wrong struct layout.
-
-    Some R535 drivers (535.98/535.104) shipped a ``_v3`` symbol whose struct
-    differs from the one the binding reads (nvitop #75, #89, #94; gpustat
-    #161): every entry after the first is shifted, which shows as pid 0,
-    pid 0xFFFFFFFF or absurd memory sizes. Then the older entry point is used.
-    """
-    for proc in listed:
-        pid = getattr(proc, "pid", None)
-        used = clean(getattr(proc, "usedGpuMemory", None))
-        if not isinstance(pid, int) or not 0 < pid < 0xFFFFFFFF:
-            return False
-        if used is not None and not 0 <= used < 2**48:
-            return False
-    return True
-
-
-def _sysfs_bus_id(nvml_bus_id: str | None) -> str | None:
-    """NVML's "00000000:01:00.0" -> sysfs "0000:01:00.0" (16-bit domain, lower case)."""
-    if not nvml_bus_id:
-        return None
-    parts = nvml_bus_id.strip().lower().split(":")
-    if len(parts) != 3:
-        return None
-    domain = parts[0][-4:].rjust(4, "0")
-    return f"{domain}:{parts[1]}:{parts[2]}"
-
-
-def _mib(value: Any) -> float | None:
-    value = clean(value)
-    return value / _MIB if isinstance(value, (int, float)) else None
-
-
-def _float(value: Any) -> float | None:
-    value = clean(value)
-    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
-
-
-def _scaled(value: Any, factor: float) -> float | None:
-    value = _float(value)
-    return value * factor if value is not None else None
-
-
-def _pct(value: Any) -> float | None:
-    value = _float(value)
-    return value if value is not None and 0.0 <= value <= 100.0 else None
-
-
-def _first(value: Any) -> Any:
-    return value[0] if isinstance(value, (list, tuple)) and value else None

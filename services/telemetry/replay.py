@@ -8,9 +8,9 @@ Two formats:
   values with or without units; ``[N/A]``/``[Not Supported]`` become None;
   several GPUs interleaved. A log cut off mid-line (Ctrl-C) loses that line
   only.
-- the app's own recordings (SQLite, see ``recorder.py``).
+- the app's own recordings (SQLite, see ``recording.py``).
 
-The CSV column names and units are also what ``recorder.export_csv`` writes,
+The CSV column names and units are also what ``session_store.SessionStore.export_csv`` writes,
 so an exported session reads back here.
 """
 from __future__ import annotations
@@ -25,11 +25,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from collections.abc import Callable, Iterator
 
+from services.telemetry.fields import GPU_FIELDS, METRIC_FIELDS, FieldSpec
 from services.telemetry.smi_csv import EXPORT_COLUMNS, format_timestamp  # noqa: F401 - re-exported
 from services.telemetry.model import (
     DeviceState,
     GpuInfo,
     GpuSample,
+    SourceKind,
     Snapshot,
     SourceStatus,
     Tier,
@@ -58,51 +60,34 @@ class Column:
     kind: str  # "float" | "int" | "pstate" | "mask" | "active" | "str"
 
 
-# nvidia-smi query names (lower case, units stripped) -> where the value goes.
+def _sample_column(spec: FieldSpec) -> Column:
+    if spec.role == "reasons":
+        return Column("throttle_mask", "mask")
+    if spec.name == "pstate":
+        return Column("pstate", "pstate")  # "P2"
+    if spec.role == "key":
+        return Column(spec.name, "int" if spec.name == "index" else "str")
+    return Column(spec.name, "int" if spec.integer else "float")
+
+
+# nvidia-smi query names (lower case, units stripped) -> where the value goes: the sample
+# fields' names from the field table, then the GPU facts and the special columns.
 COLUMNS: dict[str, Column] = {
-    "utilization.gpu": Column("utilization_pct", "float"),
-    "utilization.memory": Column("memory_utilization_pct", "float"),
-    "utilization.encoder": Column("encoder_pct", "float"),
-    "utilization.decoder": Column("decoder_pct", "float"),
-    "memory.used": Column("memory_used_mib", "float"),
-    "memory.total": Column("memory_total_mib", "float"),
-    "temperature.gpu": Column("temperature_c", "float"),
-    "temperature.memory": Column("memory_temperature_c", "float"),
-    "power.draw": Column("power_w", "float"),
-    "power.draw.instant": Column("power_w", "float"),
-    "power.draw.average": Column("power_w", "float"),
-    "power.limit": Column("power_limit_w", "float"),
-    "enforced.power.limit": Column("power_limit_w", "float"),
+    **{name: _sample_column(spec) for spec in GPU_FIELDS for name in spec.smi},
     "power.default_limit": Column("info:power_limit_default_w", "float"),
-    "clocks.sm": Column("sm_clock_mhz", "float"),
-    "clocks.current.sm": Column("sm_clock_mhz", "float"),
     "clocks.gr": Column("graphics_clock", "float"),  # used for the SM clock when that is absent
     "clocks.current.graphics": Column("graphics_clock", "float"),
-    "clocks.mem": Column("mem_clock_mhz", "float"),
-    "clocks.current.memory": Column("mem_clock_mhz", "float"),
     "clocks.max.sm": Column("info:sm_clock_max_mhz", "float"),
     "clocks.max.memory": Column("info:mem_clock_max_mhz", "float"),
     "clocks.max.mem": Column("info:mem_clock_max_mhz", "float"),
-    "fan.speed": Column("fan_pct", "float"),
-    "pstate": Column("pstate", "pstate"),
-    "pcie.link.gen.current": Column("pcie_gen", "int"),
-    "pcie.link.gen.gpucurrent": Column("pcie_gen", "int"),
     "pcie.link.gen.max": Column("info:pcie_gen_max", "int"),
     "pcie.link.gen.gpumax": Column("info:pcie_gen_max", "int"),
-    "pcie.link.width.current": Column("pcie_width", "int"),
     "pcie.link.width.max": Column("info:pcie_width_max", "int"),
-    "clocks_throttle_reasons.active": Column("throttle_mask", "mask"),
-    "clocks_event_reasons.active": Column("throttle_mask", "mask"),
-    "ecc.errors.corrected.volatile.total": Column("ecc_corrected", "int"),
-    "ecc.errors.uncorrected.volatile.total": Column("ecc_uncorrected", "int"),
     "name": Column("info:name", "str"),
     "gpu_name": Column("info:name", "str"),
-    "uuid": Column("uuid", "str"),
-    "gpu_uuid": Column("uuid", "str"),
     "pci.bus_id": Column("info:pci_bus_id", "str"),
     "gpu_bus_id": Column("info:pci_bus_id", "str"),
     "driver_version": Column("info:driver_version", "str"),
-    "index": Column("index", "int"),
     "timestamp": Column("timestamp", "str"),
 }
 # One-reason columns, e.g. clocks_throttle_reasons.sw_thermal_slowdown = Active
@@ -195,16 +180,16 @@ Progress = Callable[[int, int], None]  # (bytes read, file size)
 
 
 class ReplaySource:
-    """A finished run as a TelemetrySource. ``live`` is False: the hub preloads
+    """A finished run as a TelemetrySource. Its kind is REPLAY: the hub preloads
     ``snapshots()`` into its history instead of sampling."""
 
     name = "replay"
-    live = False
+    kind = SourceKind.REPLAY
 
-    def __init__(self, path: Path, snapshots: list[Snapshot], kind: str, skipped_rows: int = 0,
+    def __init__(self, path: Path, snapshots: list[Snapshot], file_format: str, skipped_rows: int = 0,
                  notes: tuple[str, ...] = ()) -> None:
         self.path = path
-        self.kind = kind  # "nvidia-smi-csv" | "recording"
+        self.file_format = file_format  # "nvidia-smi-csv" | "recording"
         self.skipped_rows = skipped_rows
         self.notes = notes  # one English line each: what was skipped, dropped or capped
         self._snapshots = snapshots
@@ -268,7 +253,7 @@ def open_replay(path: str | os.PathLike, progress: Progress | None = None) -> Re
     except OSError as exc:
         raise ReplayError(f"{p}: cannot read it ({exc.strerror})") from None
     if head == SQLITE_MAGIC:
-        from services.telemetry.recorder import RecordingError, read_recording_checked
+        from services.telemetry.recording import RecordingError, read_recording_checked
 
         try:
             snaps, skipped = read_recording_checked(p)
@@ -607,8 +592,5 @@ def _sample(t: float, index: int, uuid: str, values: dict) -> GpuSample:
     return GpuSample(t=t, index=index, uuid=uuid, state=state, throttle_reasons=reasons, **fields)
 
 
-_SAMPLE_FIELDS = {
-    "utilization_pct", "memory_utilization_pct", "memory_used_mib", "memory_total_mib", "temperature_c",
-    "memory_temperature_c", "power_w", "power_limit_w", "mem_clock_mhz", "fan_pct", "pstate", "pcie_gen",
-    "pcie_width", "encoder_pct", "decoder_pct", "ecc_corrected", "ecc_uncorrected",
-}
+# Read into GpuSample as they are (the SM clock is set on its own: the graphics clock stands in).
+_SAMPLE_FIELDS = frozenset(METRIC_FIELDS) - {"sm_clock_mhz"}

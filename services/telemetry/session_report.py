@@ -10,7 +10,7 @@ import unicodedata
 
 from services.i18n import Catalog
 from services.i18n import translate
-from services.telemetry.recorder import SessionInfo, SessionSummary
+from services.telemetry.session_store import SessionInfo, SessionSummary
 from services.telemetry.throttle import BY_CODE, REASONS
 
 _HEADERS = (

@@ -38,6 +38,7 @@ from services.telemetry.model import (
     DeviceState,
     GpuInfo,
     GpuSample,
+    SourceKind,
     ProcessSample,
     Snapshot,
     SourceStatus,
@@ -169,7 +170,7 @@ class SimulatedSource:
     """TelemetrySource for the demo and the tests; see the module docstring."""
 
     name = "simulated"
-    live = True
+    kind = SourceKind.SIMULATED
 
     def __init__(self, seed: int = 0, gpus: int = 2, start_wall: float | None = None,
                  gpu_lost_window: tuple[float, float] | None = None) -> None:
@@ -428,6 +429,7 @@ class SimulatedSource:
             energy_j=round(self._energy_j(i, e), 1),
             sm_clock_mhz=round(v["clock"] / 15.0) * 15.0,  # GPU Boost steps by 15 MHz
             mem_clock_mhz=v["mem_clock"],
+            pstate=2 if working else 8,
             throttle_reasons=v["reasons"],
         )
         if not slow:
@@ -439,7 +441,6 @@ class SimulatedSource:
         return dataclasses.replace(
             sample,
             fan_pct=round(fan),
-            pstate=2 if working else 8,
             pcie_gen=gen,
             pcie_width=width,
             encoder_pct=0.0,

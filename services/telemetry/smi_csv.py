@@ -1,35 +1,29 @@
-"""The nvidia-smi CSV columns an exported session carries, shared by the writer (recorder)
+"""The nvidia-smi CSV columns an exported session carries, shared by the writer (session_store)
 and the reader (replay) so neither has to import the other."""
 from __future__ import annotations
 
 import datetime as dt
 
-# What recorder.export_csv writes: (query name with unit, GpuSample field).
+from services.telemetry.fields import GPU_FIELD
+
+# The sample fields an export carries, in nvidia-smi's column order (the file format: never reorder).
+_EXPORTED_FIELDS = (
+    "pstate", "temperature_c", "memory_temperature_c", "utilization_pct", "memory_utilization_pct",
+    "memory_total_mib", "memory_used_mib", "power_w", "power_limit_w", "sm_clock_mhz", "mem_clock_mhz",
+    "fan_pct", "pcie_gen", "pcie_width", "encoder_pct", "decoder_pct", "throttle_reasons",
+    "ecc_corrected", "ecc_uncorrected",
+)
+
+# What SessionStore.export_csv writes: (query name with unit, GpuSample field or special key);
+# the headers come from the field table. The reasons are written as NVML's bitmask.
 EXPORT_COLUMNS: tuple[tuple[str, str], ...] = (
     ("timestamp", "timestamp"),
     ("index", "index"),
     ("name", "info:name"),
     ("uuid", "uuid"),
     ("pci.bus_id", "info:pci_bus_id"),
-    ("pstate", "pstate"),
-    ("temperature.gpu", "temperature_c"),
-    ("temperature.memory", "memory_temperature_c"),
-    ("utilization.gpu [%]", "utilization_pct"),
-    ("utilization.memory [%]", "memory_utilization_pct"),
-    ("memory.total [MiB]", "memory_total_mib"),
-    ("memory.used [MiB]", "memory_used_mib"),
-    ("power.draw [W]", "power_w"),
-    ("power.limit [W]", "power_limit_w"),
-    ("clocks.sm [MHz]", "sm_clock_mhz"),
-    ("clocks.mem [MHz]", "mem_clock_mhz"),
-    ("fan.speed [%]", "fan_pct"),
-    ("pcie.link.gen.current", "pcie_gen"),
-    ("pcie.link.width.current", "pcie_width"),
-    ("utilization.encoder [%]", "encoder_pct"),
-    ("utilization.decoder [%]", "decoder_pct"),
-    ("clocks_event_reasons.active", "throttle_mask"),
-    ("ecc.errors.corrected.volatile.total", "ecc_corrected"),
-    ("ecc.errors.uncorrected.volatile.total", "ecc_uncorrected"),
+    *((str(GPU_FIELD[name].smi_header), "throttle_mask" if name == "throttle_reasons" else name)
+      for name in _EXPORTED_FIELDS),
 )
 
 

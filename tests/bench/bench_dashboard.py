@@ -58,9 +58,12 @@ def _day_window(history):
 
     from gui.app import AppController, build_context, create_application
 
+    from services.telemetry.simulated import SimulatedSource
+
     class StaticHub:  # the hub's surface the dashboard reads, without a sampler thread
         live = True
         alerts = None
+        source = SimulatedSource(seed=0, gpus=2)  # what the history holds (never read here)
 
         def __init__(self, history):
             self.history = history

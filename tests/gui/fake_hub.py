@@ -1,116 +1,76 @@
-"""A stand-in for ``services.telemetry.hub.TelemetryHub`` in GUI tests.
+"""The real ``TelemetryHub`` driven by a scripted source, for GUI tests.
 
-Same public surface the GUI uses (add_listener, start/stop, history, status,
-latest); snapshots are pushed by the test. ``push(..., threaded=True)`` calls
-the listeners from a worker thread, as the real hub does.
+``FakeHub`` is a ``TelemetryHub`` (same history, carry-over, listeners and
+status handling as the app's) whose source returns the snapshots a test
+pushes. ``push(..., threaded=True)`` makes the reading on a worker thread, so
+the listeners are called off the GUI thread, as in the app.
 """
 from __future__ import annotations
 
-import math
 import threading
+from collections import deque
+from pathlib import Path
 from typing import Any
-from collections.abc import Callable
 
-import numpy as np
-
+from services.telemetry.hub import TelemetryHub
 from services.telemetry.model import (
-    DeviceState, GpuInfo, GpuSample, ProcessSample, Snapshot, SourceStatus,
+    DeviceState, GpuInfo, GpuSample, ProcessSample, Snapshot, SourceKind, SourceStatus, Tier,
 )
 
 
-class FakeHistory:
-    def __init__(self) -> None:
-        self._rows: dict[int, list[GpuSample]] = {}
+class ScriptedSource:
+    """A ``TelemetrySource`` whose readings are the snapshots queued by the test, in order."""
 
-    def add(self, snapshot: Snapshot) -> None:
-        for sample in snapshot.samples:
-            self._rows.setdefault(sample.index, []).append(sample)
+    def __init__(self, kind: SourceKind = SourceKind.NVML, name: str = "scripted", path: Path | None = None) -> None:
+        self.kind = kind
+        self.name = name
+        self.path = path  # a replay's file, for the dashboard's label
+        self._queued: deque[Snapshot] = deque()
 
-    def series(self, gpu_index: int, metric: str, t0: float, t1: float) -> tuple[np.ndarray, np.ndarray]:
-        rows = [s for s in self._rows.get(gpu_index, []) if t0 <= s.t <= t1]
-        t = np.array([s.t for s in rows], dtype=float)
-        y = np.array([_num(getattr(s, metric)) for s in rows], dtype=float)
-        return t, y
+    def queue(self, snapshot: Snapshot) -> None:
+        self._queued.append(snapshot)
 
-    def throttle_intervals(self, gpu_index: int, code: str, t0: float, t1: float) -> list[tuple[float, float]]:
-        out: list[tuple[float, float]] = []
-        start = None
-        prev = None
-        for s in self._rows.get(gpu_index, []):
-            if not t0 <= s.t <= t1:
-                continue
-            on = bool(s.throttle_reasons and code in s.throttle_reasons)
-            if on and start is None:
-                start = s.t
-            if not on and start is not None:
-                out.append((start, s.t))
-                start = None
-            prev = s.t
-        if start is not None:
-            out.append((start, prev))
-        return out
+    def open(self) -> SourceStatus:
+        return SourceStatus(DeviceState.OK)
 
-    def seconds_in_reason(self, gpu_index: int) -> dict[str, float]:
-        seconds: dict[str, float] = {}
-        rows = self._rows.get(gpu_index, [])
-        for a, b in zip(rows, rows[1:], strict=False):
-            for code in a.throttle_reasons or ():
-                seconds[code] = seconds.get(code, 0.0) + (b.t - a.t)
-        return seconds
+    def close(self) -> None:
+        pass
 
-
-def _num(value: Any) -> float:
-    return math.nan if value is None else float(value)
-
-
-class FakeHub:
-    def __init__(self, status: SourceStatus | None = None) -> None:
-        self.history = FakeHistory()
-        self.status = status or SourceStatus(DeviceState.OK)
-        self.source_name = "fake"
-        self._listeners: list[Callable[[Snapshot], None]] = []
-        self._latest: Snapshot | None = None
-        self.started = False
-        self.insight_list: list[Any] = []
-
-    def add_listener(self, fn: Callable[[Snapshot], None]) -> None:
-        self._listeners.append(fn)
-
-    def remove_listener(self, fn: Callable[[Snapshot], None]) -> None:
-        if fn in self._listeners:
-            self._listeners.remove(fn)
-
-    def start(self) -> None:
-        self.started = True
-
-    def stop(self) -> None:
-        self.started = False
-
-    def latest(self) -> Snapshot | None:
-        return self._latest
-
-    def insights(self) -> list[Any]:
-        return list(self.insight_list)
-
-    @property
     def devices(self) -> tuple[GpuInfo, ...]:
-        return self._latest.gpus if self._latest else ()
+        return ()
+
+    def read(self, tiers: Tier, now: float) -> Snapshot:
+        return self._queued.popleft()
+
+
+class _StepClock:
+    """The hub's schedule clock: each push moves it one sampling interval on."""
+
+    def __init__(self) -> None:
+        self.t = 0.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+class FakeHub(TelemetryHub):
+    """A real hub whose every ``push`` is one due sampler step (all tiers read)."""
+
+    def __init__(self, kind: SourceKind = SourceKind.NVML, *, name: str = "scripted",
+                 path: Path | None = None) -> None:
+        self._step_clock = _StepClock()
+        self.scripted = ScriptedSource(kind, name, path)
+        super().__init__(self.scripted, fast_interval_s=1.0, slow_interval_s=1.0, clock=self._step_clock)
 
     def push(self, snapshot: Snapshot, threaded: bool = False) -> None:
-        self._latest = snapshot
-        self.status = snapshot.status
-        self.history.add(snapshot)
-
-        def deliver() -> None:
-            for fn in list(self._listeners):
-                fn(snapshot)
-
+        self.scripted.queue(snapshot)
+        self._step_clock.t += self.fast_interval_s
         if threaded:
-            worker = threading.Thread(target=deliver, name="fake-hub-worker")
+            worker = threading.Thread(target=self.tick, name="fake-hub-worker")
             worker.start()
             worker.join()
         else:
-            deliver()
+            self.tick()
 
 
 def gpu_info(index: int) -> GpuInfo:

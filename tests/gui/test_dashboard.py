@@ -44,7 +44,7 @@ def _feed(hub: FakeHub, n_gpus: int, seconds: int = 120, **kwargs) -> float:
 
 def _delivered(qtbot, page: DashboardPage, hub: FakeHub) -> None:
     """Wait until the page holds the hub's newest snapshot (the bridge queues them)."""
-    latest = hub.latest()
+    latest = hub.latest
     qtbot.waitUntil(lambda: page._snapshot is latest, timeout=2000)
 
 
@@ -98,7 +98,7 @@ def test_zero_gpus_explains_and_offers_setup_and_demo(qtbot, context):
     (DeviceState.NO_PERMISSION, "permission"),
 ])
 def test_source_states_are_explained(qtbot, context, state, words):
-    hub = FakeHub(SourceStatus(state, "NVML: library not found"))
+    hub = FakeHub()
     page = _page(qtbot, context, hub)
     hub.push(Snapshot(t=time.time(), status=SourceStatus(state, "NVML: library not found")))
     qtbot.waitUntil(lambda: words in page.no_gpu.title.text())
@@ -111,7 +111,7 @@ def test_source_states_are_explained(qtbot, context, state, words):
 def test_setup_button_switches_the_main_window_page(qtbot, context):
     from gui.main_window import MainWindow
 
-    hub = FakeHub(SourceStatus(DeviceState.NO_DRIVER))
+    hub = FakeHub()
     context.telemetry = hub
     window = MainWindow(context)
     qtbot.addWidget(window)
@@ -263,7 +263,7 @@ def test_no_driver_card_in_chinese_shows_the_reason_in_chinese(qtbot, qapp, cont
     translators = TranslatorSet()
     translators.install(qapp, "zh_CN")
     try:
-        hub = FakeHub(status)
+        hub = FakeHub()
         page = _page(qtbot, context, hub)
         hub.push(Snapshot(t=time.time(), status=status))
         qtbot.waitUntil(lambda: page.no_gpu.technical.text() != "")

@@ -10,6 +10,7 @@ import pytest
 from gui.app import build_context
 from gui.monitor.dashboard import DashboardPage
 from gui.monitor.graphs import time_label, time_ticks, window_stats
+from services.telemetry.model import SourceKind
 from tests.gui.fake_hub import FakeHub, snapshot
 
 
@@ -163,17 +164,13 @@ def test_a_visited_wide_page_does_not_widen_the_window(qtbot, app_paths):
 
 def test_replay_label_names_the_file_and_the_demo_can_be_left(qtbot, context, monkeypatch):
     from pathlib import Path
-    from types import SimpleNamespace
 
-    replay = FakeHub()
-    replay.live = False
-    replay.source = SimpleNamespace(name="replay", path=Path("/tmp/run-2026-12-03.jsonl"))
+    replay = FakeHub(SourceKind.REPLAY, path=Path("recordings", "run-2026-12-03.jsonl"))
     page = _page(qtbot, context, replay)
     assert "run-2026-12-03.jsonl" in page.source_label.text()
     assert page.back_live_button.isVisibleTo(page) and not page.leave_demo_button.isVisibleTo(page)
 
-    demo = FakeHub()
-    demo.source = SimpleNamespace(name="simulated")
+    demo = FakeHub(SourceKind.SIMULATED)
     asked = []
     monkeypatch.setattr(context.telemetry_control, "start_live", lambda: asked.append(False))
     page.bridge.set_hub(demo)
@@ -200,7 +197,7 @@ def test_lost_gpu_note_says_since_when_once_and_fits_the_machine(qtbot, context,
                                    samples=tuple(dataclasses.replace(s, state_detail="GPU has fallen off the bus")
                                                  if k else s for s in snap.samples))
         hub.push(snap)
-    qtbot.waitUntil(lambda: page._snapshot is hub.latest(), timeout=2000)
+    qtbot.waitUntil(lambda: page._snapshot is hub.latest, timeout=2000)
     page.repaint_now()
     note = page.cards()[0].state_note.text()
     assert note.startswith("Lost since " + time.strftime("%H:%M", time.localtime(t + 1)))

@@ -16,7 +16,9 @@ from services.telemetry.history import History
 from services.telemetry.hub import TelemetryHub
 from services.telemetry.model import DeviceState, GpuSample, Snapshot, SourceStatus
 from services.telemetry.nvml_source import NvmlSource
-from services.telemetry.recorder import Recorder, SessionStore, read_recording
+from services.telemetry.recorder import Recorder
+from services.telemetry.recording import read_recording
+from services.telemetry.session_store import SessionStore
 from tests.fakes.fake_nvml import NVML_ERROR_UNKNOWN, FakeNvml
 
 HOT, COOL = 80, 40
@@ -196,7 +198,7 @@ def test_every_metric_failing_is_still_an_error(tmp_path):
 def test_a_version_1_recording_without_uuid_columns_still_reads(tmp_path):
     import sqlite3
 
-    from services.telemetry.recorder import SAMPLE_COLUMNS
+    from services.telemetry.recording import SAMPLE_COLUMNS
 
     path = tmp_path / "session-20260101-000000.sqlite"
     conn = sqlite3.connect(path)

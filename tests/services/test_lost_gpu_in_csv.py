@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from services.telemetry.model import DeviceState, GpuInfo, GpuSample, Snapshot, SourceStatus
-from services.telemetry.recorder import write_nvidia_smi_csv
+from services.telemetry.recorder import Recorder
+from services.telemetry.session_store import SessionStore
 from services.telemetry.replay import open_replay
 from services.telemetry.report import csv_header, csv_rows
 
@@ -25,8 +26,13 @@ def test_monitor_csv_rows_say_lost():
 
 
 def test_an_export_says_lost_and_replays_as_lost(tmp_path):
+    recorder = Recorder(tmp_path / "recordings")
+    for k in range(5):
+        recorder.on_snapshot(_snap(1_700_000_000.0 + k))
+    recorder.close()
+    store = SessionStore(tmp_path / "recordings")
     target = tmp_path / "run.csv"
-    write_nvidia_smi_csv([_snap(1_700_000_000.0 + k) for k in range(5)], target)
+    assert store.export_csv(store.list()[0].id, target) == 10
     assert "[GPU is lost]" in target.read_text(encoding="utf-8")
     back = open_replay(target).snapshots()
     states = {s.uuid: s.state for s in back[-1].samples}

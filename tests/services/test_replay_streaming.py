@@ -50,7 +50,8 @@ def test_progress_is_reported_for_a_big_file(tmp_path, monkeypatch):
 
 def test_a_recording_with_wrong_typed_cells_opens_and_says_what_was_skipped(tmp_path):
     from services.telemetry.model import DeviceState, GpuInfo, GpuSample, Snapshot, SourceStatus
-    from services.telemetry.recorder import Recorder, SessionStore
+    from services.telemetry.recorder import Recorder
+    from services.telemetry.session_store import SessionStore
 
     rec = Recorder(tmp_path)
     info = GpuInfo(index=0, name="RTX", uuid="GPU-a")

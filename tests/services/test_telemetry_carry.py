@@ -18,8 +18,10 @@ def test_fast_reading_gets_the_last_slow_values_of_the_same_uuid():
     # After a resume the GPUs came back with swapped indices: values follow the UUID.
     out = carry.apply(snap(GpuSample(t=2, index=0, uuid="B", utilization_pct=90.0),
                            GpuSample(t=2, index=1, uuid="A", utilization_pct=10.0)), Tier.FAST)
-    assert [(s.uuid, s.fan_pct, s.pstate, s.pcie_gen) for s in out.samples] == [("B", 70.0, 0, 3), ("A", 40.0, 2, 4)]
+    assert [(s.uuid, s.fan_pct, s.pcie_gen) for s in out.samples] == [("B", 70.0, 3), ("A", 40.0, 4)]
     assert out.samples[0].utilization_pct == 90.0
+    # P-state is read on every FAST tick: a FAST reading without it has none, nothing is carried.
+    assert [s.pstate for s in out.samples] == [None, None]
 
 
 def test_none_on_a_slow_reading_means_unsupported_and_is_not_filled():

@@ -1,13 +1,12 @@
 from __future__ import annotations
 
-import builtins
 import shutil
 from pathlib import Path
 
 from services.settings import Settings
 from services.telemetry.factory import build_hub
 from services.telemetry.model import DeviceState
-from services.telemetry.recorder import SessionStore
+from services.telemetry.session_store import SessionStore
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
@@ -81,25 +80,6 @@ def test_an_opened_replay_source_is_used_as_it_is(app_paths):
     source = open_replay(next(DATA.glob("nvidia_smi*.csv")))
     hub = build_hub(demo=False, replay=source, settings=Settings(), paths=app_paths)
     assert hub.source is source and hub.latest is not None and hub.latest.gpus
-
-
-def test_missing_nvml_module_is_a_no_driver_state(app_paths, monkeypatch):
-    real_import = builtins.__import__
-
-    def no_nvml(name, *args, **kwargs):
-        if name == "services.telemetry.nvml_source":
-            raise ImportError("No module named 'services.telemetry.nvml_source'")
-        return real_import(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", no_nvml)
-    settings = Settings()
-    settings.monitor.record_sessions = False
-    hub = build_hub(demo=False, replay=None, settings=settings, paths=app_paths)
-    snap = hub.tick()
-    hub.stop()
-    assert snap.status.state == DeviceState.NO_DRIVER
-    assert hub.status.state == DeviceState.NO_DRIVER
-
 
 
 def test_demo_prehistory_is_coarse_before_the_last_half_hour_and_has_no_drawn_gaps():

@@ -3,7 +3,8 @@ from __future__ import annotations
 import threading
 
 from services.telemetry.hub import TelemetryHub, _next_slot
-from services.telemetry.model import DeviceState, GpuInfo, Snapshot, SourceStatus, Tier
+from services.telemetry.feed import TelemetryFeed
+from services.telemetry.model import DeviceState, GpuInfo, Snapshot, SourceKind, SourceStatus, Tier
 
 from tests.services.telemetry_helpers import INFO0, sample, trainer
 
@@ -20,6 +21,7 @@ class ScriptedSource:
     """Records the tiers asked for; slow fields only on SLOW reads, like a real source."""
 
     name = "scripted"
+    kind = SourceKind.NVML
 
     def __init__(self, open_states=None, devices=(INFO0,)) -> None:
         self.reads: list[Tier] = []
@@ -56,6 +58,26 @@ def make(source=None, **kw):
     wall = FakeClock(1_700_000_000.0)
     hub = TelemetryHub(source or ScriptedSource(), clock=clock, wall=wall, **kw)
     return hub, clock, wall
+
+
+def test_the_hub_is_the_feed_front_ends_read_and_live_follows_the_source_kind():
+    hub, _, _ = make()
+    assert isinstance(hub, TelemetryFeed)
+    assert hub.live
+    replayed = ScriptedSource()
+    replayed.kind = SourceKind.REPLAY
+    assert not TelemetryHub(replayed).live
+
+
+def test_every_shipped_source_says_its_kind(tmp_path):
+    from services.telemetry.factory import UnavailableSource
+    from services.telemetry.nvml_source import NvmlSource
+    from services.telemetry.simulated import SimulatedSource
+    from tests.fakes.fake_nvml import FakeNvml
+
+    assert NvmlSource(FakeNvml(1), sysfs_root=tmp_path).kind is SourceKind.NVML
+    assert SimulatedSource().kind is SourceKind.SIMULATED
+    assert UnavailableSource(DeviceState.NO_DRIVER, "no library").kind is SourceKind.NVML
 
 
 def test_first_tick_reads_every_tier_then_fast_and_slow_on_schedule():
@@ -137,24 +159,36 @@ def test_source_errors_become_states():
     assert hub.status.state == DeviceState.ERROR
 
 
-def test_failed_open_retries_with_backoff_then_reads():
-    src = ScriptedSource(open_states=[DeviceState.NO_DRIVER, DeviceState.NO_DRIVER, DeviceState.OK])
+class NoDriverYet(ScriptedSource):
+    """Cannot read until ``driver`` is set; like NvmlSource, each reading says why."""
+
+    def __init__(self) -> None:
+        super().__init__(open_states=[DeviceState.NO_DRIVER])
+        self.driver = False
+
+    def read(self, tiers: Tier, now: float) -> Snapshot:
+        if not self.driver:
+            self.reads.append(tiers)
+            return Snapshot(t=now, status=SourceStatus(DeviceState.NO_DRIVER, "no library"))
+        return super().read(tiers, now)
+
+
+def test_a_failed_open_is_not_retried_by_the_hub_the_source_retries_and_its_readings_say_why():
+    src = NoDriverYet()
     hub, clock, _ = make(src)
     snap = hub.tick()
-    assert snap.status.state == DeviceState.NO_DRIVER and src.reads == []
-    assert hub.status.message == "no library"
+    assert snap.status.state == DeviceState.NO_DRIVER and hub.status.message == "no library"
+    assert not snap.samples and len(hub.history) == 0  # nothing to graph
     clock.t += 1.0
-    assert hub.tick() is None  # first retry after 2 s
+    assert hub.tick().status.state == DeviceState.NO_DRIVER  # read on the schedule, no backoff of its own
+    src.driver = True  # the source's own retry succeeded
+    clock.t += 1.0
+    snap = hub.tick()
     clock.t += 1.0
     hub.tick()
-    assert src.opens == 2
-    clock.t += 3.9
-    assert hub.tick() is None  # then after 4 s
-    clock.t += 0.1
-    snap = hub.tick()
-    assert src.opens == 3 and snap.status.state == DeviceState.OK
-    assert Tier.STATIC in src.reads[0]
-    assert hub.devices == (INFO0,)
+    assert src.opens == 1  # one retry loop: the source's
+    assert snap.status.state == DeviceState.OK and hub.status.state == DeviceState.OK
+    assert Tier.STATIC in src.reads[-1]  # recovered: the static facts are read again
 
 
 def test_reidentified_devices_trigger_a_static_read():
@@ -206,7 +240,7 @@ def test_backfill_goes_under_the_first_live_reading():
 
 def test_replay_like_source_is_not_sampled():
     class Finished(ScriptedSource):
-        live = False
+        kind = SourceKind.REPLAY
 
     src = Finished()
     hub = TelemetryHub(src)

@@ -12,7 +12,8 @@ from services.telemetry.alerts import AlertEngine, Rule
 from services.telemetry.hub import TelemetryHub
 from services.telemetry.model import DeviceState
 from services.telemetry.nvml_source import NvmlSource
-from services.telemetry.recorder import Recorder, SessionStore
+from services.telemetry.recorder import Recorder
+from services.telemetry.session_store import SessionStore
 from tests.fakes.fake_nvml import FakeNvml, FakeProcess
 
 
@@ -104,8 +105,11 @@ def test_no_driver_is_a_state_and_the_hub_keeps_trying(tmp_path):
     hub, engine, step = build(tmp_path, fake)
     snap = hub.tick()
     assert snap.status.state == DeviceState.NO_DRIVER and snap.samples == ()
+    step(40)
+    # One retry loop (NvmlSource's, 2 s doubling): tries at 0, 2, 6, 14 and 30 s, not one per loop per tick.
+    assert fake.calls["nvmlInitWithFlags"] == 5
     fake.init_error = None  # the driver got installed
-    step(70)
+    step(30)
     assert hub.status.state == DeviceState.OK
     assert hub.latest.samples[0].utilization_pct == 87
     hub.stop()

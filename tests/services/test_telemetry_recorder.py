@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from services.telemetry.recorder import Recorder, RecordingError, SessionStore, read_recording
+from services.telemetry.recorder import Recorder
+from services.telemetry.recording import RecordingError, read_recording
+from services.telemetry.session_store import SessionStore
 from services.telemetry.replay import open_replay
 from services.telemetry.simulated import STEADY_S, THERMAL, SimulatedSource
 
@@ -166,7 +168,7 @@ def test_recording_replays_as_a_source(tmp_path):
     rec = record(tmp_path, SimulatedSource(start_wall=START).prehistory(30))
     rec.close()
     src = open_replay(rec.path)
-    assert src.kind == "recording" and len(src.snapshots()) == 30
+    assert src.file_format == "recording" and len(src.snapshots()) == 30
 
 
 def test_unwritable_folder_stops_recording_not_sampling(tmp_path):

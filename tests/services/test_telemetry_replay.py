@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from services.telemetry.model import DeviceState
+from services.telemetry.model import DeviceState, SourceKind
 from services.telemetry.replay import ReplayError, column_key, open_replay, parse_timestamp
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -14,7 +14,7 @@ def test_two_gpu_log_with_units_interleaved():
     src = open_replay(DATA / "nvidia_smi_2gpu_thermal.csv")
     snaps = src.snapshots()
     assert len(snaps) == 120
-    assert src.kind == "nvidia-smi-csv" and src.live is False and src.skipped_rows == 0
+    assert src.file_format == "nvidia-smi-csv" and src.kind is SourceKind.REPLAY and src.skipped_rows == 0
     first = snaps[0]
     assert [s.index for s in first.samples] == [0, 1]
     g0, g1 = first.samples
