@@ -81,20 +81,26 @@ def connect_readonly(path: Path) -> sqlite3.Connection:
     wal = path.with_name(path.name + "-wal")
     query = "mode=ro" if wal.exists() else "mode=ro&immutable=1"
     try:
-        conn = sqlite3.connect(f"{path.resolve().as_uri()}?{query}", uri=True)
-        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-        return conn
+        return _opened(sqlite3.connect(f"{path.resolve().as_uri()}?{query}", uri=True))
     except sqlite3.DatabaseError as exc:
         if "not a database" in str(exc) or "malformed" in str(exc):
             raise RecordingError(f"{path.name}: not a readable recording ({exc})") from None
     # A crashed session's WAL without its index cannot be opened read-only; a
     # normal connection recovers it (without losing anything).
     try:
-        conn = sqlite3.connect(str(path))
-        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-        return conn
+        return _opened(sqlite3.connect(str(path)))
     except sqlite3.DatabaseError as exc:
         raise RecordingError(f"{path.name}: not a readable recording ({exc})") from None
+
+
+def _opened(conn: sqlite3.Connection) -> sqlite3.Connection:
+    """``conn`` once it has read the schema; closed (never left to the garbage collector) if it cannot."""
+    try:
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except BaseException:
+        conn.close()
+        raise
+    return conn
 
 
 def check_schema(conn: sqlite3.Connection, path: Path) -> None:

@@ -214,3 +214,33 @@ def test_an_id_too_long_for_a_file_name_is_simply_no_such_session(tmp_path):
         store.path_of("x" * 5000)
     with pytest.raises(RecordingError, match="no session"):
         store.path_of("/" + "y" * 5000 + ".sqlite")
+
+
+def test_a_recording_that_cannot_be_opened_leaves_no_connection_open(tmp_path, monkeypatch):
+    """Every connection opened while trying a damaged file is closed, not left to the garbage
+    collector (Python 3.13 warns about those, and the Windows lane treats warnings as errors)."""
+    import sqlite3
+
+    from services.telemetry import recording
+
+    opened: list[sqlite3.Connection] = []
+    closed: list[sqlite3.Connection] = []
+
+    class Tracked(sqlite3.Connection):
+        def close(self) -> None:
+            closed.append(self)
+            super().close()
+
+    real_connect = sqlite3.connect
+
+    def connect(*args, **kwargs):
+        conn = real_connect(*args, factory=Tracked, **kwargs)
+        opened.append(conn)
+        return conn
+
+    monkeypatch.setattr(recording.sqlite3, "connect", connect)
+    broken = tmp_path / "session-19990101-000000.sqlite"
+    broken.write_bytes(b"SQLite format 3\x00" + b"\x00junk" * 200)
+    with pytest.raises(RecordingError):
+        recording.connect_readonly(broken)
+    assert opened and opened == closed
