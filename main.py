@@ -307,7 +307,7 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
     with run_language(args.lang):
         if getattr(args, "unavailable", None):
-            return fail(args.unavailable, 1)
+            return fail(args.unavailable, EXIT_FAILED)
         if getattr(args, "command", None):
             return run_command(args)
         problem = app_usage_problem(args)
