@@ -6,13 +6,17 @@ command (``--help`` lists them). Headless commands never import Qt.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
 import os
 import sys
 
 from services.cli import (
-    COMMANDS, EXIT_USAGE, UsageError, available_commands, check_path_options, command_available, fail, load_command,
+    CANNOT_USE, COMMANDS, EXIT_FAILED, EXIT_USAGE, UsageError, available_commands, check_path_options, cli_catalog,
+    command_available, fail, load_command,
 )
 from services.console import configure_output
+from services.i18n import LANGUAGE_OVERRIDE_ENV, LANGUAGES, translate
 from services.version import APP_ID, APP_NAME, __version__
 
 
@@ -72,8 +76,8 @@ def apply_app_demo(args: argparse.Namespace, module) -> None:  # noqa: ANN001
         return
     use_demo = getattr(module, "use_demo_source", None)
     if use_demo is None:
-        raise UsageError(f"--demo is for the app and for the commands with a simulated source "
-                         f"(monitor, exporter), not for '{args.command}'")
+        raise UsageError(translate("Cli", "--demo is for the app and for the commands with a simulated source "
+                                          "(monitor, exporter), not for '{command}'").format(command=args.command))
     use_demo(args)
 
 
@@ -85,15 +89,22 @@ def window_size(text: str) -> tuple[int, int]:
     except ValueError:
         size = None
     if size is None or not (320 <= size[0] <= 10000 and 240 <= size[1] <= 10000):
-        raise argparse.ArgumentTypeError(f"--window-size needs WIDTHxHEIGHT in pixels, e.g. 1024x640, not {text!r}")
+        # Raised while parsing, where ``main`` has already set this run's language.
+        raise argparse.ArgumentTypeError(cli_catalog().render(translate(
+            "Cli", "--window-size needs WIDTHxHEIGHT in pixels, e.g. 1024x640, not {value}").format(value=repr(text))))
     return size
+
+
+# argparse's own sentence ({message}) stays English; our frame around it follows the language.
+PARSE_ERROR = translate("Cli", "{prog}: error: {message} (see: {prog} --help)")
 
 
 class OneLineParser(argparse.ArgumentParser):
     """Bad usage is one line plus where to look, not argparse's whole usage block (exit 2)."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see: {self.prog} --help)\n")
+        line = cli_catalog().render(PARSE_ERROR.format(prog=self.prog, message=message))
+        self.exit(EXIT_USAGE, line + "\n")
 
 
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
@@ -131,8 +142,9 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
                 broken = sub.add_parser(name, help=f"(unavailable: {exc.name or exc} is not installed)",
                                         prefix_chars="\x00", add_help=False)
                 broken.add_argument("rest", nargs="*")
-                broken.set_defaults(unavailable=f"the {name} command needs the Python package "
-                                                f"'{exc.name or exc}': run the setup command from README.md")
+                broken.set_defaults(unavailable=translate(
+                    "Cli", "the {command} command needs the Python package '{package}': "
+                           "run the setup command from README.md").format(command=name, package=exc.name or str(exc)))
                 continue
             cmd_parser = sub.add_parser(name, help=module.HELP, description=module.HELP)
             module.add_arguments(cmd_parser)
@@ -157,6 +169,32 @@ def quiet_closed_pipe() -> None:
         pass
 
 
+# What a write to a full disk, past a file-size limit or to a failing device raises. The write that
+# failed cannot be told apart afterwards (the buffer that failed is dropped), so an OSError of this
+# kind that names no file is taken to be our own output (``monitor --once > /dev/full``).
+OUTPUT_ERRNOS = frozenset(getattr(errno, name) for name in ("ENOSPC", "EFBIG", "EIO", "EDQUOT", "ENXIO")
+                          if hasattr(errno, name))
+
+
+OUTPUT_FAILED = translate("Cli", "cannot write the output: {reason}")
+
+
+def os_failure(exc: OSError) -> int:
+    """An OSError out of a command is one line on stderr and exit code 1, never a traceback.
+    Our own output failing (``monitor --once > /dev/full``) is said as such."""
+    reason = exc.strerror or str(exc)
+    if exc.filename is None and exc.errno in OUTPUT_ERRNOS:
+        quiet_closed_pipe()  # what is left in the buffer must not fail again at exit
+        message = OUTPUT_FAILED.format(reason=reason)
+    elif exc.filename:
+        message = CANNOT_USE.format(path=str(exc.filename), reason=reason)
+    else:
+        message = reason
+    with contextlib.suppress(OSError, ValueError):  # stderr may be unwritable as well
+        fail(message, EXIT_FAILED)
+    return EXIT_FAILED
+
+
 def run_captured(name: str, argv: list[str]) -> tuple[int | None, str, str]:
     """Run one headless command in this process with its output captured: (exit code, stdout,
     stderr), or (None, "", "") when this build has no such command. The GUI's self-test runs the
@@ -176,8 +214,7 @@ def run_captured(name: str, argv: list[str]) -> tuple[int | None, str, str]:
         except SystemExit as exc:  # argparse refused the arguments
             code = exc.code if isinstance(exc.code, int) else EXIT_USAGE
         except UsageError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            code = EXIT_USAGE
+            code = fail(exc.message, EXIT_USAGE)
     return code, out.getvalue(), err.getvalue()
 
 
@@ -196,12 +233,69 @@ def run_command(args: argparse.Namespace) -> int:
         sys.stdout.flush()
         return code
     except UsageError as exc:
-        return fail(str(exc), EXIT_USAGE)
+        return fail(exc.message, EXIT_USAGE)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         quiet_closed_pipe()
         return 0
+    except OSError as exc:
+        return os_failure(exc)
+
+
+def lang_option(argv: list[str]) -> str | None:
+    """The value of ``--lang`` in ``argv``, read before argparse so that its own errors follow it."""
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg == "--lang" and i + 1 < len(argv):
+            value = argv[i + 1]
+        elif arg.startswith("--lang="):
+            value = arg.partition("=")[2]
+        else:
+            continue
+        return value if value in LANGUAGES else None
+    return None
+
+
+@contextlib.contextmanager
+def run_language(language: str | None):
+    """``--lang zh_CN ...``: what this run prints is in that language (and only this run:
+    ``main()`` is also called in-process, by the tests and the self-test)."""
+    if not language:
+        yield
+        return
+    before = os.environ.get(LANGUAGE_OVERRIDE_ENV)
+    os.environ[LANGUAGE_OVERRIDE_ENV] = language
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(LANGUAGE_OVERRIDE_ENV, None)
+        else:
+            os.environ[LANGUAGE_OVERRIDE_ENV] = before
+
+
+def app_usage_problem(args: argparse.Namespace) -> int | None:
+    """Bad app options (before any window is built): printed, and the exit code; None when fine."""
+    try:
+        check_path_options(args)
+    except UsageError as exc:
+        return fail(exc.message, EXIT_USAGE)
+    if args.screenshot is not None and not args.screenshot.lower().endswith(".png"):
+        # The picture is always PNG; any other name would overwrite that file with PNG bytes.
+        return fail(translate("Cli", "--screenshot needs a file name ending in .png, not {value}").format(
+            value=repr(args.screenshot)), EXIT_USAGE)
+    if args.screenshot:
+        from pathlib import Path
+
+        from services.cli import check_output_file
+
+        try:  # a missing folder or a file in the way is bad input
+            check_output_file(Path(args.screenshot))
+        except UsageError as exc:
+            return fail(translate("Cli", "--screenshot: {message}").format(message=exc.message), EXIT_USAGE)
+    return None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -209,41 +303,16 @@ def main(argv: list[str] | None = None) -> int:
     configure_output()  # piped output on a Windows code page (1252, 936) degrades instead of raising
     argv = sys.argv[1:] if argv is None else argv
     parser = build_parser(argv)
-    args = parser.parse_args(argv)
-    if getattr(args, "unavailable", None):
-        return fail(args.unavailable, 1)
-    if getattr(args, "command", None):
-        if not args.lang:
+    with run_language(lang_option(argv)):
+        args = parser.parse_args(argv)
+    with run_language(args.lang):
+        if getattr(args, "unavailable", None):
+            return fail(args.unavailable, EXIT_FAILED)
+        if getattr(args, "command", None):
             return run_command(args)
-        # "--lang zh_CN psu ...": the command speaks that language this run (and only this
-        # run: main() is also called in-process, by the tests and the self-test).
-        from services.i18n import LANGUAGE_OVERRIDE_ENV
-
-        before = os.environ.get(LANGUAGE_OVERRIDE_ENV)
-        os.environ[LANGUAGE_OVERRIDE_ENV] = args.lang
-        try:
-            return run_command(args)
-        finally:
-            if before is None:
-                os.environ.pop(LANGUAGE_OVERRIDE_ENV, None)
-            else:
-                os.environ[LANGUAGE_OVERRIDE_ENV] = before
-    try:
-        check_path_options(args)
-    except UsageError as exc:
-        return fail(str(exc), EXIT_USAGE)
-    if args.screenshot is not None and not args.screenshot.lower().endswith(".png"):
-        # The picture is always PNG; any other name would overwrite that file with PNG bytes.
-        return fail(f"--screenshot needs a file name ending in .png, not {args.screenshot!r}", EXIT_USAGE)
-    if args.screenshot:
-        from pathlib import Path
-
-        from services.cli import check_output_file
-
-        try:  # before any window is built: a missing folder or a file in the way is bad input
-            check_output_file(Path(args.screenshot))
-        except UsageError as exc:
-            return fail(f"--screenshot: {exc}", EXIT_USAGE)
+        problem = app_usage_problem(args)
+    if problem is not None:
+        return problem
     from services.platform_check import gui_start_problem
 
     problem = gui_start_problem(offscreen=bool(args.screenshot or args.self_test))

@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING, TextIO
 
+from services.i18n import Msg, translate
 from services.program import program_name  # noqa: F401 - both front ends print it
 
 EXIT_OK = 0
@@ -56,8 +59,29 @@ def load_command(name: str) -> ModuleType:
     return importlib.import_module(COMMANDS[name])
 
 
+if TYPE_CHECKING:
+    from services.i18n import Catalog
+
+
 class UsageError(Exception):
-    """Bad input from the user: printed as one line, exit code 2."""
+    """Bad input from the user: printed as one line, exit code 2.
+
+    Carries a ``Msg`` (translated when printed, see ``fail``) or a plain str; ``str(exc)`` is English.
+    """
+
+    @property
+    def message(self) -> "Msg | str":
+        return self.args[0] if self.args else ""
+
+
+# The lines the commands print on stderr around their own text; {message} is already translated.
+ERROR_LINE = translate("Cli", "error: {message}")
+NOTE_LINE = translate("Cli", "note: {message}")
+WARNING_LINE = translate("Cli", "warning: {message}")
+CANNOT_USE = translate("Cli", "cannot use {path}: {reason}")
+CANNOT_READ = translate("Cli", "cannot read {path}: {reason}")
+CANNOT_WRITE = translate("Cli", "cannot write {path}: {reason}")
+ALREADY_EXISTS = translate("Cli", "{path} already exists with other content; choose a new file name")
 
 
 def check_output_file(path: Path) -> None:
@@ -75,23 +99,25 @@ def check_output_file(path: Path) -> None:
     except FileNotFoundError:
         pass
     except OSError as exc:  # name too long, no permission on the folder, ...
-        raise UsageError(f"cannot use {path}: {exc.strerror or exc}") from None
+        raise UsageError(CANNOT_USE.format(path=str(path), reason=exc.strerror or str(exc))) from None
     if path.is_dir():
-        raise UsageError(f"{path} is a folder; give a file name")
+        raise UsageError(translate("Cli", "{path} is a folder; give a file name").format(path=str(path)))
     if not path.parent.is_dir():
-        raise UsageError(f"folder does not exist: {path.parent}")
+        raise UsageError(translate("Cli", "folder does not exist: {folder}").format(folder=str(path.parent)))
 
 
 # Every option that names a file to read or write, whatever the command: (attribute, option).
-PATH_OPTIONS: tuple[tuple[str, str, str], ...] = (
-    ("replay", "--replay", "a file name"),
-    ("screenshot", "--screenshot", "a file name"),
-    ("model", "--model", "a model id or a file name"),
-    ("model_config", "--model-config", "a file name"),
-    ("os_release", "--os-release", "a file name"),
-    ("csv", "--csv", "a file name"),
-    ("export", "--export", "a session id (see: sessions --list) or a recording file"),
-    ("compare", "--compare", "a session id (see: sessions --list) or a recording file"),
+_A_FILE = translate("Cli", "a file name")
+_A_SESSION = translate("Cli", "a session id (see: sessions --list) or a recording file")
+PATH_OPTIONS: tuple[tuple[str, str, Msg], ...] = (
+    ("replay", "--replay", _A_FILE),
+    ("screenshot", "--screenshot", _A_FILE),
+    ("model", "--model", translate("Cli", "a model id or a file name")),
+    ("model_config", "--model-config", _A_FILE),
+    ("os_release", "--os-release", _A_FILE),
+    ("csv", "--csv", _A_FILE),
+    ("export", "--export", _A_SESSION),
+    ("compare", "--compare", _A_SESSION),
 )
 
 
@@ -104,7 +130,8 @@ def check_path_options(args) -> None:  # noqa: ANN001 - an argparse namespace
             if not isinstance(item, str):
                 continue
             if not item.strip():
-                raise UsageError(f"{option} needs {what}, not an empty string")
+                raise UsageError(translate("Cli", "{option} needs {what}, not an empty string").format(
+                    option=option, what=what))
             # Only when a path was given: ``monitor --once --json`` names none.
             from services.paths import UnsafePathError, check_regular_file
 
@@ -114,7 +141,56 @@ def check_path_options(args) -> None:  # noqa: ANN001 - an argparse namespace
                 raise UsageError(str(exc)) from None
 
 
-def fail(message: str, code: int = EXIT_USAGE) -> int:
-    """Print a one-line error to stderr and return ``code``."""
-    print(f"error: {message}", file=sys.stderr)
+def cli_catalog() -> "Catalog":
+    """The translations for this run: ``--lang`` (main.py sets the override), else the settings
+    language, else the system's. Read only when a line is printed: ``monitor --once --json`` never
+    loads the settings or the catalogue. Never fails: a broken settings or ``.ts`` file gives English."""
+    from services.i18n import LANGUAGE_OVERRIDE_ENV, LANGUAGES, Catalog, resolve_language
+
+    language = "auto"
+    if os.environ.get(LANGUAGE_OVERRIDE_ENV) not in LANGUAGES:
+        try:
+            from services.paths import AppPaths
+            from services.settings import SettingsStore
+
+            language = SettingsStore(AppPaths.default().settings_file).load().general.language
+        except Exception:  # noqa: BLE001 - a settings problem must not hide the message
+            language = "auto"
+    try:
+        return Catalog.load(resolve_language(language))
+    except Exception:  # noqa: BLE001 - nor a broken translation file
+        return Catalog()
+
+
+def render(message: "Msg | str", catalog: "Catalog | None" = None) -> str:
+    """``message`` in this run's language (a str is printed as it is)."""
+    if not isinstance(message, Msg):
+        return str(message)
+    return (catalog or cli_catalog()).render(message)
+
+
+def _line(template: Msg, message: "Msg | str", err: TextIO | None, catalog: "Catalog | None") -> None:
+    text = (catalog or cli_catalog()).render(template.format(message=message))
+    print(text, file=err or sys.stderr)
+
+
+def fail(message: "Msg | str", code: int = EXIT_USAGE, *, err: TextIO | None = None,
+         catalog: "Catalog | None" = None) -> int:
+    """Print a one-line error (``error: ...``, in this run's language) to stderr and return ``code``."""
+    _line(ERROR_LINE, message, err, catalog)
     return code
+
+
+def note(message: "Msg | str", *, err: TextIO | None = None, catalog: "Catalog | None" = None) -> None:
+    """Print a ``note: ...`` line to stderr, in this run's language."""
+    _line(NOTE_LINE, message, err, catalog)
+
+
+def warn(message: "Msg | str", *, err: TextIO | None = None, catalog: "Catalog | None" = None) -> None:
+    """Print a ``warning: ...`` line to stderr, in this run's language."""
+    _line(WARNING_LINE, message, err, catalog)
+
+
+def info(message: "Msg | str", *, err: TextIO | None = None, catalog: "Catalog | None" = None) -> None:
+    """Print a progress line (no prefix) to stderr, in this run's language."""
+    print(render(message, catalog), file=err or sys.stderr)

@@ -7,8 +7,8 @@ import os
 import sys
 from pathlib import Path
 
-from services.cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError, program_name
-from services.i18n import Catalog, resolve_language
+from services.cli import CANNOT_USE, EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError, program_name
+from services.i18n import Catalog, resolve_language, translate
 from services.paths import AppPaths
 from services.settings import SettingsStore
 
@@ -30,23 +30,26 @@ def catalog() -> Catalog:
     return Catalog.load(resolve_language(store.settings.general.language))
 
 
+NO_INTERPRETER = translate("Cli", "no such interpreter: {path}")
+
+
 def check_python_path(path: str) -> str:
     p = Path(path).expanduser()
     try:
         p.stat()
     except FileNotFoundError:
-        raise UsageError(f"no such interpreter: {path}") from None
+        raise UsageError(NO_INTERPRETER.format(path=path)) from None
     except OSError as exc:  # name too long, permission denied on a parent folder, ...
-        raise UsageError(f"cannot use {path}: {exc.strerror or exc}") from None
+        raise UsageError(CANNOT_USE.format(path=path, reason=exc.strerror or str(exc))) from None
     if p.is_dir():  # accept an environment folder too
         for cand in (p / "bin" / "python3", p / "bin" / "python", p / "Scripts" / "python.exe", p / "python.exe"):
             if cand.is_file():
                 return str(cand)
-        raise UsageError(f"no Python interpreter inside {path}")
+        raise UsageError(translate("Cli", "no Python interpreter inside {path}").format(path=path))
     if not p.is_file():
-        raise UsageError(f"no such interpreter: {path}")
+        raise UsageError(NO_INTERPRETER.format(path=path))
     if not os.access(p, os.X_OK):
-        raise UsageError(f"{path} is not executable")
+        raise UsageError(translate("Cli", "{path} is not executable").format(path=path))
     return str(p)
 
 
@@ -65,10 +68,11 @@ def run(args: argparse.Namespace) -> int:
             for e in envs:
                 print(f"{e.kind:6} {e.name:24} {e.python}")
             if not envs:
-                print("no venvs or conda environments found in the usual places; pass --python PATH")
+                print(catalog().render(translate(
+                    "Cli", "no venvs or conda environments found in the usual places; pass --python PATH")))
         return EXIT_OK
     if args.explain is not None and args.explain != "-" and not args.explain.strip():
-        raise UsageError("--explain needs the error text (or '-' to read it from stdin)")
+        raise UsageError(translate("Cli", "--explain needs the error text (or '-' to read it from stdin)"))
     python = check_python_path(args.python) if args.python else None
     try:
         rules = load_rules()
@@ -142,7 +146,7 @@ def explain_cli(args: argparse.Namespace, report) -> int:
 
     text = sys.stdin.read() if args.explain == "-" else args.explain
     if not text.strip():
-        raise UsageError("--explain got no text to explain")
+        raise UsageError(translate("Cli", "--explain got no text to explain"))
     found = explain(text, report)
     if args.json:
         print(json.dumps([d.to_json() for d in found], indent=2, ensure_ascii=False))

@@ -5,10 +5,9 @@ import argparse
 import math
 import signal
 import socket
-import sys
 import threading
 
-from services.cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, EXIT_USAGE, UsageError
+from services.cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, EXIT_USAGE, UsageError, fail, warn
 from services.exporter.server import DEFAULT_HOST, DEFAULT_PORT, ExporterError, ExporterServer
 from services.exporter.service import hub_collector
 from services.i18n import Catalog, resolve_language, translate
@@ -52,14 +51,15 @@ def build_hub(args: argparse.Namespace, settings: Settings):
 
 def run(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
-        raise UsageError(f"--port must be 0-65535, not {args.port}")
+        raise UsageError(translate("Cli", "--port must be 0-65535, not {value}").format(value=args.port))
     if not 1 <= args.gpus <= 8:
-        raise UsageError(f"--gpus must be 1-8, not {args.gpus}")
+        raise UsageError(translate("Cli", "--gpus must be 1-8, not {value}").format(value=args.gpus))
     # "not inside" refuses NaN too (every comparison with NaN is false).
     if not 0 < args.interval <= 3600:
-        raise UsageError("--interval must be between 0 and 3600 seconds")
+        raise UsageError(translate("Cli", "--interval must be between 0 and 3600 seconds"))
     if args.duration is not None and not (math.isfinite(args.duration) and args.duration > 0):
-        raise UsageError(f"--duration must be a positive number of seconds, not {args.duration}")
+        raise UsageError(translate("Cli", "--duration must be a positive number of seconds, not {value}").format(
+            value=args.duration))
     settings = SettingsStore(AppPaths.default().settings_file).load()
     catalog = Catalog.load(resolve_language(settings.general.language))
     hub = build_hub(args, settings)
@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
         # seconds, and a scrape meanwhile gets an (empty) answer at once instead of waiting.
         server.start()
     except ExporterError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        fail(str(exc), catalog=catalog)  # the server's own sentence: English
         _discard(hub)
         # A host name that does not resolve is bad input; a busy port is a failure of the run.
         return EXIT_USAGE if isinstance(exc.__cause__, socket.gaierror) else EXIT_FAILED
@@ -79,9 +79,8 @@ def run(args: argparse.Namespace) -> int:
         server.stop()
         reason = catalog.render(state_explanation(status.state)) if status.state in _NO_GPU_STATES \
             else catalog.render(translate("Exporter", "no NVIDIA GPU was found"))
-        print("error: " + catalog.render(translate(
-            "Exporter", "nothing to export: {reason} (use --demo to serve simulated GPUs)").format(reason=reason)),
-            file=sys.stderr)
+        fail(translate("Exporter", "nothing to export: {reason} (use --demo to serve simulated GPUs)").format(
+            reason=reason), catalog=catalog)
         _discard(hub)
         return EXIT_NO_GPU
     stop = threading.Event()
@@ -90,9 +89,9 @@ def run(args: argparse.Namespace) -> int:
     hub.start()
     print(catalog.render(translate("Exporter", "Serving {url} (Ctrl-C to stop)").format(url=server.url)), flush=True)
     if args.host not in ("127.0.0.1", "::1", "localhost"):
-        print("warning: " + catalog.render(translate(
-            "Exporter", "listening beyond this machine without authentication; see the README "
-                        "section on the exporter for putting TLS and a password in front of it")), file=sys.stderr)
+        warn(translate("Exporter", "listening beyond this machine without authentication; see the README "
+                                   "section on the exporter for putting TLS and a password in front of it"),
+             catalog=catalog)
     try:
         stop.wait(args.duration)
     except KeyboardInterrupt:

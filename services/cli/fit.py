@@ -10,6 +10,7 @@ import math
 import sys
 
 from services.cli import EXIT_NO_GPU, EXIT_OK, UsageError, fail
+from services.i18n import Msg, translate
 
 HELP = "estimate the GPU memory a model needs for inference or training, and whether it fits"
 
@@ -61,12 +62,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON")
 
 
+BETWEEN = translate("Cli", "{option} must be between {low} and {high}, got {value}")
+
+
 def _choice(value: str | None, allowed: tuple[str, ...], flag: str) -> str | None:
     if value is None:
         return None
     if value not in allowed:
         near = difflib.get_close_matches(value, allowed, n=3, cutoff=0.0)
-        raise UsageError(f"{flag} '{value}' is not valid; closest: {', '.join(near)}")
+        raise UsageError(translate("Cli", "{option} '{value}' is not valid; closest: {choices}").format(
+            option=flag, value=value, choices=", ".join(near)))
     return value
 
 
@@ -76,9 +81,10 @@ def _int(value: str | None, flag: str, top: int, low: int = 1) -> int | None:
     try:
         number = int(str(value).replace("_", ""))
     except ValueError:
-        raise UsageError(f"{flag} must be a whole number, got '{value}'") from None
+        raise UsageError(translate("Cli", "{option} must be a whole number, got '{value}'").format(
+            option=flag, value=value)) from None
     if not low <= number <= top:
-        raise UsageError(f"{flag} must be between {low} and {top}, got {number}")
+        raise UsageError(BETWEEN.format(option=flag, low=low, high=top, value=number))
     return number
 
 
@@ -88,17 +94,19 @@ def _float(value: str | None, flag: str, low: float, high: float) -> float | Non
     try:
         number = float(str(value).replace("_", ""))
     except ValueError:
-        raise UsageError(f"{flag} must be a number, got '{value}'") from None
+        raise UsageError(translate("Cli", "{option} must be a number, got '{value}'").format(
+            option=flag, value=value)) from None
     if not math.isfinite(number) or not low <= number <= high:
-        raise UsageError(f"{flag} must be between {low:g} and {high:g}, got {value}")
+        raise UsageError(BETWEEN.format(option=flag, low=f"{low:g}", high=f"{high:g}", value=value))
     return number
 
 
-def _message(exc, render) -> str:
-    text = render(exc.message)
+def _message(exc) -> "Msg":
+    """The model-fit error, translated when printed, with the closest names."""
     if exc.choices:
-        text += f" (closest: {', '.join(exc.choices)})"
-    return text
+        return translate("Cli", "{message} (closest: {choices})").format(message=exc.message,
+                                                                         choices=", ".join(exc.choices))
+    return exc.message
 
 
 def run(args: argparse.Namespace) -> int:
@@ -108,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         data, lines = _answer(args, render)
     except _NoGpu as exc:
-        return fail(str(exc), EXIT_NO_GPU)
+        return fail(exc.args[0], EXIT_NO_GPU)
     if args.json:
         json.dump(data, sys.stdout, indent=2, ensure_ascii=False)
         print()
@@ -135,7 +143,7 @@ def fit_json(argv: list[str]) -> dict:
     with contextlib.redirect_stdout(out):
         code = run(args)
     if code != EXIT_OK:
-        raise UsageError(f"fit exited with {code}")
+        raise UsageError(translate("Cli", "fit exited with {code}").format(code=code))
     return json.loads(out.getvalue())
 
 
@@ -183,17 +191,19 @@ def _answer(args: argparse.Namespace, render):
     if not (args.model or args.model_config or params_b is not None):
         from services.modelfit.catalogue import POPULAR_MODELS
 
-        raise UsageError("give a model to start, e.g. --model llama-3.1-8b (popular: " + ", ".join(POPULAR_MODELS)
-                         + "); or --model PATH (config.json, .safetensors, .gguf), --model-config FILE.json, --params-b X")
+        raise UsageError(translate(
+            "Cli", "give a model to start, e.g. --model llama-3.1-8b (popular: {models}); or --model PATH "
+                   "(config.json, .safetensors, .gguf), --model-config FILE.json, --params-b X").format(
+            models=", ".join(POPULAR_MODELS)))
     if args.model and (args.model_config or params_b is not None):
         # one of them would be ignored without a word; --params-b only adjusts a --model-config
-        raise UsageError("give one model: --model cannot be combined with --model-config or --params-b")
+        raise UsageError(translate("Cli", "give one model: --model cannot be combined with --model-config or --params-b"))
     if args.gpu and vram_gib is not None:
-        raise UsageError("give one card: --gpu or --vram-gib")
+        raise UsageError(translate("Cli", "give one card: --gpu or --vram-gib"))
     try:
         arch = load_model(args.model, config_file=args.model_config, params_b=params_b)
     except ModelInputError as exc:
-        raise UsageError(_message(exc, render)) from None
+        raise UsageError(_message(exc)) from None
     if engine is None:
         engine = "llamacpp" if is_gguf_source(arch) and task == "inference" else "transformers"
     method = _choice(args.method, METHODS, "--method") or (default_method(engine) if task == "train" else "full")
@@ -208,12 +218,13 @@ def _answer(args: argparse.Namespace, render):
             try:
                 gpu = live_gpu_from_nvml()
             except NoGpuError as exc:
-                raise _NoGpu(f"{exc} (use --gpu NAME to pick one from the catalogue)") from None
+                raise _NoGpu(translate("Cli", "{reason} (use --gpu NAME to pick one from the catalogue)").format(
+                    reason=str(exc))) from None
         else:
             try:
                 gpu = default_gpu_catalogue().find(args.gpu)
             except ModelInputError as exc:
-                raise UsageError(_message(exc, render)) from None
+                raise UsageError(_message(exc)) from None
     elif vram_gib is not None:
         gpu = GpuSpec(f"{vram_gib:g} GiB GPU", vram_gib, total_gib=vram_gib)
     if seq is None:
@@ -252,12 +263,12 @@ def _answer(args: argparse.Namespace, render):
         grid = None
         if args.grid:
             if gpu is None:
-                raise UsageError("--grid needs a card: --gpu NAME or --vram-gib X")
+                raise UsageError(translate("Cli", "--grid needs a card: --gpu NAME or --vram-gib X"))
             from services.modelfit.grid import fit_grid
 
             grid = fit_grid(arch, req, gpu)
     except ModelInputError as exc:
-        raise UsageError(_message(exc, render)) from None
+        raise UsageError(_message(exc)) from None
     speed = estimate_speed(ans.estimate, gpu, host_bw)
     offload_speed = estimate_speed(ans.offload.estimate, gpu, host_bw) if ans.offload else None
     data = answer_to_json(ans, gpu, speed, offload_speed)

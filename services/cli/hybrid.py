@@ -5,12 +5,11 @@ import argparse
 import json
 import os
 import shutil
-import sys
 from typing import Any
 
-from services.cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError, program_name
+from services.cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, EXIT_USAGE, UsageError, fail, program_name
 from services.hybrid.cli_text import t
-from services.i18n import Catalog, resolve_language
+from services.i18n import Catalog, resolve_language, translate
 
 HELP = "which GPU each program really uses (integrated or NVIDIA), and run a program on the NVIDIA GPU"
 
@@ -53,33 +52,37 @@ def _catalog() -> Catalog:
         return Catalog()
 
 
+NO_PROGRAM = translate("Cli", "no such program: {program}")
+
+
 def run(args: argparse.Namespace) -> int:
     # Written as "not inside" so that NaN (every comparison false) is refused too.
     if not 0 < args.interval <= 60:
-        raise UsageError("--interval must be between 0 and 60 seconds")
+        raise UsageError(translate("Cli", "--interval must be between 0 and 60 seconds"))
     if not 0 < args.timeout <= 600:
-        raise UsageError("--timeout must be between 0 and 600 seconds")
+        raise UsageError(translate("Cli", "--timeout must be between 0 and 600 seconds"))
     if args.pid is not None and args.pid <= 0:
-        raise UsageError(f"--pid must be a process id (a positive whole number), not {args.pid}")
+        raise UsageError(translate("Cli", "--pid must be a process id (a positive whole number), not {value}").format(
+            value=args.pid))
     for flag, value in (("--prefer-nvidia", args.prefer_nvidia), ("--undo", args.undo)):
         if value is not None and not value.strip():
-            raise UsageError(f"{flag} needs the path of a program")
+            raise UsageError(translate("Cli", "{option} needs the path of a program").format(option=flag))
     program = list(args.program or [])
     if program and program[0] == "--":
         program = program[1:]
     if args.launch and not program:
-        raise UsageError("name the program to start: hybrid --launch -- PROGRAM ARGS...")
+        raise UsageError(translate("Cli", "name the program to start: hybrid --launch -- PROGRAM ARGS..."))
     if program and not args.launch:
-        raise UsageError(f"unexpected arguments: {' '.join(program)}")
+        raise UsageError(translate("Cli", "unexpected arguments: {arguments}").format(arguments=" ".join(program)))
     if args.dry_run and not args.prefer_nvidia:
-        raise UsageError("--dry-run goes with --prefer-nvidia")
+        raise UsageError(translate("Cli", "--dry-run goes with --prefer-nvidia"))
 
     # A wrong path is bad input whatever the machine has: say so before looking for GPUs.
     wanted = os.path.expanduser(args.prefer_nvidia or "")
     if args.prefer_nvidia and os.path.isabs(wanted) and not os.path.isfile(wanted):
-        raise UsageError(f"no such program: {args.prefer_nvidia}")
+        raise UsageError(NO_PROGRAM.format(program=args.prefer_nvidia))
     if program and not os.path.isfile(os.path.expanduser(program[0])) and shutil.which(program[0]) is None:
-        raise UsageError(f"no such program: {program[0]}")
+        raise UsageError(NO_PROGRAM.format(program=program[0]))
 
     from services.hybrid.preference import PlanError
 
@@ -99,8 +102,7 @@ def run(args: argparse.Namespace) -> int:
             return _prefer(service, inventory, args.prefer_nvidia, args.dry_run, cat, args.json)
         return _launch(service, inventory, program, args, cat)
     except PlanError as exc:
-        print(f"error: {cat.render(exc.message)}", file=sys.stderr)
-        return 2
+        return fail(exc.message, EXIT_USAGE, catalog=cat)
     finally:
         service.close()
 
@@ -189,8 +191,7 @@ def _no_gpu(inventory, cat: Catalog, as_json: bool) -> int:
     message = cat.render(t("No GPU found on this computer"))
     if reasons:
         message = cat.render(t("{message} ({reasons})").format(message=message, reasons=reasons))
-    print(f"error: {message}", file=sys.stderr)
-    return EXIT_NO_GPU
+    return fail(message, EXIT_NO_GPU, catalog=cat)
 
 
 def _list(service, inventory, args, cat: Catalog) -> int:
@@ -239,10 +240,10 @@ def _list(service, inventory, args, cat: Catalog) -> int:
 
 def _pid(service, inventory, args, cat: Catalog) -> int:
     if args.pid <= 0:
-        raise UsageError("--pid must be a positive process id")
+        raise UsageError(translate("Cli", "--pid must be a positive process id"))
     report = service.scan(args.interval, pids=[args.pid], inventory=inventory).process(args.pid)
     if report is None:
-        raise UsageError(f"no process with pid {args.pid}")
+        raise UsageError(translate("Cli", "no process with pid {pid}").format(pid=args.pid))
     if args.json:
         _print_json(process_json(report, inventory))
         return EXIT_OK

@@ -21,7 +21,11 @@ from pathlib import Path
 from typing import Any, TextIO
 from collections.abc import Callable
 
-from services.cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError, check_output_file
+from services.cli import (
+    ALREADY_EXISTS, CANNOT_READ, CANNOT_WRITE, EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError, check_output_file, fail,
+    info, note,
+)
+from services.i18n import translate
 from services.telemetry.model import DeviceState, Snapshot, Tier
 from services.telemetry.report import csv_header, csv_rows, render_table, snapshot_to_dict
 from services.telemetry.states import NO_GPU_FOUND, state_label
@@ -51,7 +55,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def use_demo_source(args: argparse.Namespace) -> None:
     """The app's ``--demo`` given before ``monitor`` (see main.apply_app_demo)."""
     if args.source == "nvml":
-        raise UsageError("--demo and --source nvml contradict each other; give one of them")
+        raise UsageError(translate("Cli", "--demo and --source nvml contradict each other; give one of them"))
     args.source = "demo"
 
 
@@ -70,11 +74,11 @@ def run(args: argparse.Namespace, *, source: Any = None,
     if source is None:
         source = _make_source(args.source)
         if source is None:
-            return _fail(err, "the demo source is not in this build yet "
-                              "(services.telemetry.simulated is missing)", EXIT_FAILED)
+            return fail(translate("Cli", "the demo source is not in this build yet "
+                                         "(services.telemetry.simulated is missing)"), EXIT_FAILED, err=err)
     if not args.once and args.interval < 0.5:
-        print(f"note: polling every {args.interval:g} s costs GPU and CPU time; 1 s is usually enough",
-              file=err)
+        note(translate("Cli", "polling every {interval} s costs GPU and CPU time; 1 s is usually enough").format(
+            interval=f"{args.interval:g}"), err=err)
     status = source.open()
     try:
         if status.state is not DeviceState.OK or not source.devices():
@@ -85,27 +89,29 @@ def run(args: argparse.Namespace, *, source: Any = None,
             catalog = _catalog()
             if status.state is not DeviceState.OK:
                 reason = status.describe() or catalog.render(state_label(status.state))
-                return _fail(err, f"{catalog.render(reason)} [{status.state.value}]", EXIT_NO_GPU)
-            return _fail(err, catalog.render(status.describe() or NO_GPU_FOUND), EXIT_NO_GPU)
+                return fail(f"{catalog.render(reason)} [{status.state.value}]", EXIT_NO_GPU, err=err, catalog=catalog)
+            return fail(status.describe() or NO_GPU_FOUND, EXIT_NO_GPU, err=err, catalog=catalog)
         catalog = None if args.json else _catalog()
         try:
             writer = _CsvLog(csv_path) if csv_path else None
         except CsvLogError as exc:
-            return _fail(err, str(exc), EXIT_FAILED)
+            return fail(exc.message, EXIT_FAILED, err=err)
         try:
             if args.once:
                 snapshot = source.read(ALL_TIERS, wall_clock())
                 _emit(snapshot, args, catalog, writer, out, source_name=args.source, clear=False)
                 return EXIT_OK
             if writer is not None and not args.json:
-                print(f"logging {len(source.devices())} GPU(s) to {csv_path} every {args.interval:g} s; "
-                      "Ctrl-C stops", file=err)
+                info(translate("Cli", "logging {count} GPU(s) to {path} every {interval} s; Ctrl-C stops").format(
+                    count=len(source.devices()), path=str(csv_path), interval=f"{args.interval:g}"),
+                    err=err, catalog=catalog)
             code = _loop(source, args, catalog, writer, out, sleep=sleep, clock=clock, wall_clock=wall_clock)
         except CsvLogError as exc:
-            return _fail(err, str(exc), EXIT_FAILED)
+            return fail(exc.message, EXIT_FAILED, err=err, catalog=catalog)
         else:
             if writer is not None and not args.json:
-                print(f"wrote {writer.rows} rows to {csv_path}", file=err)
+                info(translate("Cli", "wrote {rows} rows to {path}").format(rows=writer.rows, path=str(csv_path)),
+                     err=err, catalog=catalog)
             return code
         finally:
             if writer is not None:
@@ -171,6 +177,10 @@ def _emit(snapshot: Snapshot, args: argparse.Namespace, catalog: Any, writer: "_
 class CsvLogError(Exception):
     """The log could not be written further (disk full, file-size limit); one line, exit 1."""
 
+    @property
+    def message(self):  # noqa: ANN201 - a Msg
+        return self.args[0]
+
 
 class _CsvLog:
     """Appends rows, one ``os.write`` per tick, so a kill leaves whole rows.
@@ -188,7 +198,7 @@ class _CsvLog:
             self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o644)
             self._size = os.fstat(self._fd).st_size
         except OSError as exc:
-            raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from exc
+            raise UsageError(CANNOT_WRITE.format(path=str(path), reason=exc.strerror or str(exc))) from exc
         if self._size == 0:
             self._append((csv_header() + "\n").encode("utf-8"), rows=0)
         elif not self._ends_with_newline():
@@ -218,8 +228,9 @@ class _CsvLog:
                 self._size = before
             except OSError:
                 pass
-            raise CsvLogError(f"cannot write {self.path} ({exc.strerror or exc}); stopped after "
-                              f"{self.rows} rows, which are intact") from None
+            raise CsvLogError(translate("Cli", "cannot write {path} ({reason}); stopped after {rows} rows, "
+                                               "which are intact").format(
+                path=str(self.path), reason=exc.strerror or str(exc), rows=self.rows)) from None
         self.rows += rows
 
     def write(self, snapshot: Snapshot) -> None:
@@ -233,19 +244,15 @@ class _CsvLog:
             self._fd = -1
 
 
-def _fail(err: TextIO, message: str, code: int) -> int:
-    print(f"error: {message}", file=err)  # one line, same form as services.cli.fail
-    return code
-
-
 def _validate(args: argparse.Namespace) -> None:
     if not math.isfinite(args.interval) or not MIN_INTERVAL_S <= args.interval <= MAX_INTERVAL_S:
-        raise UsageError(f"--interval must be between {MIN_INTERVAL_S:g} and {MAX_INTERVAL_S:g} seconds")
+        raise UsageError(translate("Cli", "--interval must be between {low} and {high} seconds").format(
+            low=f"{MIN_INTERVAL_S:g}", high=f"{MAX_INTERVAL_S:g}"))
     if args.duration is not None:
         if args.once:
-            raise UsageError("--duration is for logging; --once takes a single reading")
+            raise UsageError(translate("Cli", "--duration is for logging; --once takes a single reading"))
         if not math.isfinite(args.duration) or args.duration <= 0:
-            raise UsageError("--duration must be a positive number of seconds")
+            raise UsageError(translate("Cli", "--duration must be a positive number of seconds"))
 
 
 def _check_csv_path(path: Path) -> Path:
@@ -256,9 +263,9 @@ def _check_csv_path(path: Path) -> Path:
             with open(path, encoding="utf-8", errors="replace") as fh:
                 first = fh.readline().rstrip("\r\n")
         except OSError as exc:
-            raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from exc
+            raise UsageError(CANNOT_READ.format(path=str(path), reason=exc.strerror or str(exc))) from exc
         if first != csv_header():
-            raise UsageError(f"{path} already exists with other content; choose a new file name")
+            raise UsageError(ALREADY_EXISTS.format(path=str(path)))
     return path
 
 

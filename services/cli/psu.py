@@ -8,6 +8,7 @@ import os
 import sys
 
 from services.cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError, fail
+from services.i18n import Msg, translate
 
 HELP = "size a PSU for a build (GPUs, CPU, drives), check cables and PCIe lanes, compare cards"
 
@@ -81,6 +82,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="machine-readable output (stable codes, English)")
 
 
+def _unknown(what: Msg, name: str, close: list[str]) -> Msg:
+    message = what.format(name=name)
+    if not close:
+        return message
+    return translate("Cli", "{message}; closest: {choices}").format(message=message, choices=", ".join(close))
+
+
 def _resolve_gpu(catalog, name: str, picks: list | None = None):
     """The card a desktop build means; an ambiguous name that also fits an SXM module is
     recorded in ``picks`` (query, match) so the output can say which card was taken."""
@@ -89,8 +97,7 @@ def _resolve_gpu(catalog, name: str, picks: list | None = None):
     match = find_gpu_for_build(name, catalog.gpus)
     if match is None:
         close = suggest_gpus(name, catalog.gpus)
-        hint = f"; closest: {', '.join(close)}" if close else ""
-        raise UsageError(f"unknown GPU '{name}'{hint}")
+        raise UsageError(_unknown(translate("Cli", "unknown GPU '{name}'"), name, close))
     if match.passed_over is not None and picks is not None:
         picks.append((name, match))
     return match.gpu
@@ -102,8 +109,7 @@ def _resolve_cpu(catalog, name: str):
     cpu = catalog.find_cpu(name)
     if cpu is None:
         close = suggest_cpus(name, catalog.cpus)
-        hint = f"; closest: {', '.join(close)}" if close else ""
-        raise UsageError(f"unknown CPU '{name}'{hint}")
+        raise UsageError(_unknown(translate("Cli", "unknown CPU '{name}'"), name, close))
     return cpu
 
 
@@ -111,10 +117,13 @@ def _amount(flag: str, value: str) -> float:
     try:
         amount = float(value)
     except ValueError:
-        raise UsageError(f"{flag}: '{value}' is not a number") from None
+        raise UsageError(translate("Cli", "{option}: '{value}' is not a number").format(option=flag, value=value)) from None
     if not math.isfinite(amount) or amount <= 0 or amount > 1e8:
-        raise UsageError(f"{flag} must be a positive number")
+        raise UsageError(translate("Cli", "{option} must be a positive number").format(option=flag))
     return amount
+
+
+WANTS_CARD = translate("Cli", "{option} wants CARD=AMOUNT, got '{value}'")
 
 
 def _prices(catalog, items: list[str], flag: str = "--price", allow_plain: bool = False) -> tuple[dict[str, float], float | None]:
@@ -127,9 +136,9 @@ def _prices(catalog, items: list[str], flag: str = "--price", allow_plain: bool 
             if allow_plain:
                 plain = _amount(flag, item)
                 continue
-            raise UsageError(f"{flag} wants CARD=AMOUNT, got '{item}'")
+            raise UsageError(WANTS_CARD.format(option=flag, value=item))
         if not name.strip():
-            raise UsageError(f"{flag} wants CARD=AMOUNT, got '{item}'")
+            raise UsageError(WANTS_CARD.format(option=flag, value=item))
         prices[_resolve_gpu(catalog, name.strip()).key] = _amount(flag, value)
     return prices, plain
 
@@ -176,8 +185,8 @@ def run(args: argparse.Namespace) -> int:
         if not gpus:
             gpus = detect.detected_gpus_nvml(catalog.gpus)
             if not gpus:
-                return fail("no NVIDIA GPU detected (no driver, or a card the catalogue does not know); "
-                            "name the cards with --gpu", EXIT_NO_GPU)
+                return fail(translate("Cli", "no NVIDIA GPU detected (no driver, or a card the catalogue does not "
+                                             "know); name the cards with --gpu"), EXIT_NO_GPU)
         if cpu is None:
             cpu = detect.detected_cpu(catalog.cpus)
     prices, _ = _prices(catalog, args.price)  # in the chosen currency
@@ -191,7 +200,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.compare:
         if not 1 <= len(gpus) <= 3:  # more would be dropped silently from the table
-            raise UsageError(f"--compare needs one to three --gpu, got {len(gpus)}")
+            raise UsageError(translate("Cli", "--compare needs one to three --gpu, got {count}").format(count=len(gpus)))
         rows = compare_specs(gpus)
         shown = [g.name for g in gpus[:3]]
         out["compare"] = {"gpus": shown, "rows": [{"key": r.key, "values": [str(v) for v in r.values], "best": r.best} for r in rows]}
@@ -201,8 +210,9 @@ def run(args: argparse.Namespace) -> int:
         if args.model or args.params_b:
             try:
                 workload = estimate_with_modelfit(args.model, args.params_b, args.dtype, Task(args.task), int(args.seq))
-            except ValueError as exc:
-                raise UsageError(str(exc)) from None
+            except ValueError as exc:  # a model-fit input error carries its translatable Msg
+                message = getattr(exc, "message", None)
+                raise UsageError(message if isinstance(message, Msg) else str(exc)) from None
             how = "modelfit"
         prices_usd = {key: cur.to_usd(amount) for key, amount in prices.items()}
         budget_usd = cur.to_usd(args.budget) if args.budget is not None else None
@@ -235,7 +245,7 @@ def run(args: argparse.Namespace) -> int:
     wants_build = not (args.compare or "recommend" in out) or cpu is not None or args.psu_w is not None
     if wants_build:
         if not gpus and cpu is None:
-            raise UsageError("give at least one --gpu or --cpu (or --detect)")
+            raise UsageError(translate("Cli", "give at least one --gpu or --cpu (or --detect)"))
         default_kwh = money.default_electricity(catalog, cur)
         saved_kwh = money.saved_electricity(catalog, cur, settings.power_cost.price_per_kwh, settings.power_cost.price_currency)
         if args.price_kwh is not None:

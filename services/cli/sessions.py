@@ -3,11 +3,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
-from services.cli import EXIT_FAILED, EXIT_OK, UsageError, check_output_file
-from services.i18n import Catalog, resolve_language
+from services.cli import ALREADY_EXISTS, CANNOT_WRITE, EXIT_FAILED, EXIT_OK, UsageError, check_output_file, fail, note
+from services.i18n import Catalog, resolve_language, translate
 from services.paths import AppPaths
 from services.settings import SettingsStore
 from services.telemetry.recording import RecordingError
@@ -31,13 +30,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     directory = Path(args.dir) if args.dir else AppPaths.default().recordings_dir
     if args.dir and not _is_dir(directory):
-        raise UsageError(f"{directory}: no such folder")
+        raise UsageError(translate("Cli", "{path}: no such folder").format(path=str(directory)))
     store = SessionStore(directory)
     if args.list:
         return _list(store, args.json)
     if args.export:
         if not args.csv:
-            raise UsageError("--export needs --csv FILE")
+            raise UsageError(translate("Cli", "--export needs --csv FILE"))
         return _export(store, args.export, Path(args.csv))
     return _compare(store, args.compare[0], args.compare[1], args.json)
 
@@ -52,7 +51,7 @@ def _is_dir(path: Path) -> bool:
 def _resolve(store: SessionStore, session: str) -> str:
     """The recording file for a session id or path; one-line error when there is none."""
     if not session.strip():
-        raise UsageError("a session id is needed (see: sessions --list)")
+        raise UsageError(translate("Cli", "a session id is needed (see: sessions --list)"))
     try:
         return str(store.path_of(session))
     except RecordingError as exc:
@@ -90,17 +89,17 @@ def _export(store: SessionStore, session: str, target: Path) -> int:
     check_output_file(target)
     if target.is_file() and target.stat().st_size > 0 and not _is_earlier_export(target):
         # Export replaces the file whole: only ever replace one of our own exports.
-        raise UsageError(f"{target} already exists with other content; choose a new file name")
+        raise UsageError(ALREADY_EXISTS.format(path=str(target)))
     try:
         rows, skipped = store.export_csv_checked(session, target)
     except RecordingError as exc:
         raise UsageError(str(exc)) from None
     except OSError as exc:
-        print(f"error: cannot write {target}: {exc.strerror}", file=sys.stderr)
-        return EXIT_FAILED
-    print(render_exported(rows, str(target), _catalog()))
+        return fail(CANNOT_WRITE.format(path=str(target), reason=exc.strerror), EXIT_FAILED)
+    catalog = _catalog()
+    print(render_exported(rows, str(target), catalog))
     if skipped:  # a damaged recording exports what can be read and says what was left out
-        print(f"note: {skipped}", file=sys.stderr)
+        note(skipped, catalog=catalog)
     return EXIT_OK
 
 

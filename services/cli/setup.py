@@ -6,7 +6,9 @@ import json
 import sys
 from pathlib import Path
 
-from services.cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError, program_name
+from services.cli import CANNOT_READ, EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError, fail, program_name
+from services.cli import note as print_note
+from services.i18n import translate
 
 HELP = "show the driver/CUDA/PyTorch install plan for this machine; run, dry-run, check or undo one step"
 
@@ -63,10 +65,10 @@ def run(args: argparse.Namespace) -> int:
         try:
             text = Path(args.os_release).read_text(encoding="utf-8", errors="replace")
         except OSError as exc:
-            raise UsageError(f"cannot read {args.os_release}: {exc.strerror or exc}") from exc
+            raise UsageError(CANNOT_READ.format(path=args.os_release, reason=exc.strerror or str(exc))) from exc
         os_info = parse_os_release(text)
         if not os_info.id:
-            raise UsageError(f"{args.os_release} is not an os-release file (no ID= line)")
+            raise UsageError(translate("Cli", "{path} is not an os-release file (no ID= line)").format(path=args.os_release))
     elif args.windows:
         os_info = OsInfo(system="windows", pretty_name="Windows")
     if hypothetical:
@@ -75,8 +77,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         report = run_doctor(runner, rules, python=python)
         if report.gpu is None and device_id is None:
-            print("error: no NVIDIA GPU found on this machine; pass --gpu PCI_ID to plan anyway", file=sys.stderr)
-            return EXIT_NO_GPU
+            return fail(translate("Cli", "no NVIDIA GPU found on this machine; pass --gpu PCI_ID to plan anyway"),
+                        EXIT_NO_GPU)
         if device_id is not None:
             f = report.facts
             inputs = inputs_for(rules, root, work / "staged", device_id, secure_boot=f.secure_boot,
@@ -87,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
 
     progress = ProgressStore(work / "progress.json").load()
     if progress.load_problem:
-        print(f"note: {progress.load_problem}", file=sys.stderr)
+        print_note(progress.load_problem)
     progress.adopt(plan)
     executor = StepExecutor(runner, root, progress, work / "backups",
                             elevation=default_elevation(plan.system, gui=False, root=root), system=plan.system)
@@ -105,7 +107,8 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_OK
 
     if hypothetical and (args.run is not None or args.undo is not None or args.status):
-        raise UsageError("--os-release/--windows only describe a plan; --run, --undo and --status work on this machine")
+        raise UsageError(translate("Cli", "--os-release/--windows only describe a plan; --run, --undo and --status "
+                                           "work on this machine"))
 
     if args.status:
         results = {s.id: executor.check(s) for s in plan.steps}
@@ -134,8 +137,10 @@ def run(args: argparse.Namespace) -> int:
     if step is None:
         skipped = next((x for x in plan.skipped if x.step.id == step_id), None)
         if skipped is not None:
-            raise UsageError(f"step '{step_id}' is not in this plan ({cat.render(skipped.reason)}); add --full to run it anyway")
-        raise UsageError(f"no step '{step_id}' in this plan; steps: {', '.join(s.id for s in plan.steps)}")
+            raise UsageError(translate("Cli", "step '{step}' is not in this plan ({reason}); add --full to run it "
+                                              "anyway").format(step=step_id, reason=skipped.reason))
+        raise UsageError(translate("Cli", "no step '{step}' in this plan; steps: {steps}").format(
+            step=step_id, steps=", ".join(s.id for s in plan.steps)))
     lines = executor.describe(step, undo=undo, plan=plan, tr=cat.tr)
     print(cat.render(step.title))
     for line in lines:
@@ -150,7 +155,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_OK
     if not args.yes:
         if not sys.stdin.isatty():
-            raise UsageError("refusing to change the system without confirmation: add --yes (or --dry-run)")
+            raise UsageError(translate("Cli", "refusing to change the system without confirmation: add --yes (or --dry-run)"))
         try:
             answer = input(cat.render(confirm_question())).strip().lower()
         except EOFError:  # Ctrl-D at the question is a "no", not a traceback

@@ -149,7 +149,7 @@ def test_no_driver_line_is_in_the_users_language_and_json_stays_english(tmp_path
     monkeypatch.setattr(monitor, "_catalog", lambda: Catalog.load("zh_CN"))
     fake = lambda: NvmlSource(FakeNvml(1, init_error=NVML_ERROR_LIBRARY_NOT_FOUND), sysfs_root=tmp_path)  # noqa: E731
     rc, _, err = run(["--once"], fake())
-    assert rc == 3 and err == "error: 未找到 NVIDIA 驱动（缺少 NVML 库）：请安装 NVIDIA 驱动 [no_driver]\n"
+    assert rc == 3 and err == "错误：未找到 NVIDIA 驱动（缺少 NVML 库）：请安装 NVIDIA 驱动 [no_driver]\n"
     rc, out, err = run(["--once", "--json"], fake())
     assert json.loads(out)["status"] == {
         "state": "no_driver",
