@@ -7,10 +7,8 @@ import os
 import sys
 from pathlib import Path
 
-from services.cli import CANNOT_USE, EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError, program_name
-from services.i18n import Catalog, resolve_language, translate
-from services.paths import AppPaths
-from services.settings import SettingsStore
+from services.cli import CANNOT_USE, EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError, cli_catalog, program_name
+from services.i18n import Catalog, translate
 
 HELP = "check the NVIDIA driver, CUDA and PyTorch in a Python environment, and say how to fix problems"
 
@@ -25,9 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def catalog() -> Catalog:
-    store = SettingsStore(AppPaths.default().settings_file)
-    store.load()
-    return Catalog.load(resolve_language(store.settings.general.language))
+    return cli_catalog()
 
 
 NO_INTERPRETER = translate("Cli", "no such interpreter: {path}")

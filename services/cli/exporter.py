@@ -7,10 +7,10 @@ import signal
 import socket
 import threading
 
-from services.cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, EXIT_USAGE, UsageError, fail, warn
+from services.cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, EXIT_USAGE, UsageError, cli_catalog, fail, warn
 from services.exporter.server import DEFAULT_HOST, DEFAULT_PORT, ExporterError, ExporterServer
 from services.exporter.service import hub_collector
-from services.i18n import Catalog, resolve_language, translate
+from services.i18n import translate
 from services.paths import AppPaths
 from services.program import start_up_done
 from services.settings import Settings, SettingsStore
@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(translate("Cli", "--duration must be a positive number of seconds, not {value}").format(
             value=args.duration))
     settings = SettingsStore(AppPaths.default().settings_file).load()
-    catalog = Catalog.load(resolve_language(settings.general.language))
+    catalog = cli_catalog()
     hub = build_hub(args, settings)
     server = ExporterServer(hub_collector(hub), args.host, args.port)
     try:

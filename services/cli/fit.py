@@ -9,7 +9,7 @@ import json
 import math
 import sys
 
-from services.cli import EXIT_NO_GPU, EXIT_OK, UsageError, fail
+from services.cli import EXIT_NO_GPU, EXIT_OK, UsageError, cli_catalog, fail
 from services.i18n import Msg, translate
 
 HELP = "estimate the GPU memory a model needs for inference or training, and whether it fits"
@@ -110,9 +110,7 @@ def _message(exc) -> "Msg":
 
 
 def run(args: argparse.Namespace) -> int:
-    from services.i18n import Catalog, resolve_language
-
-    render = _renderer(Catalog, resolve_language)
+    render = cli_catalog().render
     try:
         data, lines = _answer(args, render)
     except _NoGpu as exc:
@@ -282,14 +280,3 @@ def _answer(args: argparse.Namespace, render):
     return data, lines
 
 
-def _renderer(catalog_cls, resolve_language):
-    try:
-        from services.paths import AppPaths
-        from services.settings import SettingsStore
-
-        store = SettingsStore(AppPaths.default().settings_file)
-        store.load()
-        lang = resolve_language(store.settings.general.language)
-    except Exception:  # settings are a nicety here, never a reason to fail
-        lang = "en"
-    return catalog_cls.load(lang).render

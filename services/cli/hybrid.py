@@ -7,9 +7,9 @@ import os
 import shutil
 from typing import Any
 
-from services.cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, EXIT_USAGE, UsageError, fail, program_name
+from services.cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, EXIT_USAGE, UsageError, cli_catalog, fail, program_name
 from services.hybrid.cli_text import t
-from services.i18n import Catalog, resolve_language, translate
+from services.i18n import Catalog, translate
 
 HELP = "which GPU each program really uses (integrated or NVIDIA), and run a program on the NVIDIA GPU"
 
@@ -41,15 +41,7 @@ def build_service():
 
 
 def _catalog() -> Catalog:
-    try:
-        from services.paths import AppPaths
-        from services.settings import SettingsStore
-
-        store = SettingsStore(AppPaths.default().settings_file)
-        store.load()
-        return Catalog.load(resolve_language(store.settings.general.language))
-    except Exception:  # the CLI must work even with a broken settings file
-        return Catalog()
+    return cli_catalog()
 
 
 NO_PROGRAM = translate("Cli", "no such program: {program}")

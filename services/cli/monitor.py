@@ -23,7 +23,7 @@ from collections.abc import Callable
 
 from services.cli import (
     ALREADY_EXISTS, CANNOT_READ, CANNOT_WRITE, EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError, check_output_file, fail,
-    info, note,
+    cli_catalog, info, note,
 )
 from services.i18n import translate
 from services.telemetry.model import DeviceState, Snapshot, Tier
@@ -283,15 +283,7 @@ def _make_source(name: str) -> Any:
 
 
 def _catalog() -> Any:
-    from services.i18n import Catalog, resolve_language
-    from services.paths import AppPaths
-    from services.settings import SettingsStore
-
-    try:
-        language = SettingsStore(AppPaths.default().settings_file).load().general.language
-    except Exception:  # noqa: BLE001 - a settings problem must not stop the monitor
-        language = "auto"
-    return Catalog.load(resolve_language(language))
+    return cli_catalog()
 
 
 class _sigterm_as_interrupt:

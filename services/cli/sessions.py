@@ -5,10 +5,9 @@ import argparse
 import json
 from pathlib import Path
 
-from services.cli import ALREADY_EXISTS, CANNOT_WRITE, EXIT_FAILED, EXIT_OK, UsageError, check_output_file, fail, note
-from services.i18n import Catalog, resolve_language, translate
+from services.cli import ALREADY_EXISTS, CANNOT_WRITE, EXIT_FAILED, EXIT_OK, UsageError, check_output_file, cli_catalog, fail, note
+from services.i18n import Catalog, translate
 from services.paths import AppPaths
-from services.settings import SettingsStore
 from services.telemetry.recording import RecordingError
 from services.telemetry.session_store import SessionStore
 from services.telemetry.smi_csv import EXPORT_COLUMNS
@@ -68,11 +67,7 @@ def _is_earlier_export(path: Path) -> bool:
 
 
 def _catalog() -> Catalog:
-    try:
-        language = SettingsStore(AppPaths.default().settings_file).load().general.language
-    except Exception:  # noqa: BLE001 - a settings problem must not stop the command
-        language = "auto"
-    return Catalog.load(resolve_language(language))
+    return cli_catalog()
 
 
 def _list(store: SessionStore, as_json: bool) -> int:

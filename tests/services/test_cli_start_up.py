@@ -92,10 +92,11 @@ def test_a_json_snapshot_imports_only_what_it_uses(tmp_path):
 
 
 def test_the_table_still_finds_its_language(tmp_path):
-    """The text output reads the settings and the catalogue the JSON output leaves alone."""
+    """The text output reads the catalogue the JSON output leaves alone (``--lang`` wins over the
+    settings, so they are not read)."""
     result, out = _run_main(tmp_path, "--lang", "zh_CN", "monitor", "--once")
     assert result["code"] == 0
-    assert "services.settings" in result["modules"] and "xml.etree.ElementTree" in result["modules"]
+    assert "xml.etree.ElementTree" in result["modules"] and "services.settings" not in result["modules"]
     assert "NVIDIA GeForce RTX 4090" in out and "显存" in out
 
 
