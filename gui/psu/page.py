@@ -1,12 +1,11 @@
-"""Build & PSU page: a build list with live totals, where the watts go, warnings
-inline, buy-vs-rent, and up to three cards side by side.
+"""Build & PSU page: puts the build tab (inputs.py boxes, results.py, rent.py) and the
+compare tab (compare_tab.py) together, reads the build from the inputs, fills it from
+this PC's hardware or the last session, and keeps the display currency.
 
-Everything shown comes from ``services.hardware`` (the CLI prints the same);
-this module only lays it out. Recomputing is cheap, so every edit recomputes
-at once: no timers, no threads.
+Everything shown comes from ``services.hardware`` (the CLI prints the same).
+Recomputing is cheap, so every edit recomputes at once: no timers, no threads.
 """
 from __future__ import annotations
-
 
 from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtWidgets import (
@@ -194,13 +193,10 @@ class PsuPage(QWidget):
             price_per_kwh=self.price_spin.value(),
         )
 
-    def _reflow_figures(self, columns: int) -> None:
-        self.results.reflow_figures(columns)
-
     def resizeEvent(self, event) -> None:  # noqa: N802
         super().resizeEvent(event)
         if self.catalog is not None and hasattr(self, "results"):
-            self._reflow_figures(4 if self.width() >= 1000 else 2)
+            self.results.reflow_figures(4 if self.width() >= 1000 else 2)
 
     def _current_cpu(self):
         """The picked CPU, or the one the typed text names (the CLI's name matching)."""

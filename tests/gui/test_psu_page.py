@@ -202,6 +202,28 @@ def test_ranking_follows_model_size_budget_and_my_prices(qtbot, page):
     assert "GeForce RTX 3090" in names
 
 
+def test_compare_tab_on_its_own_follows_the_currency(qtbot):
+    from gui.psu.compare_tab import CompareTab
+    from services.hardware import money
+    from services.hardware.catalog import load_catalog
+
+    catalog = load_catalog()
+    usd, cny = money.currency(catalog, "USD"), money.currency(catalog, "CNY")
+    tab = CompareTab(catalog, usd)
+    qtbot.addWidget(tab)
+    assert tab.budget_spin.value() == 2000 and tab.budget_spin.prefix() == "$"
+    tab.set_currency(cny)
+    assert tab.budget_spin.value() == round(2000 * cny.per_usd) and tab.budget_spin.prefix() == "¥"
+    assert tab.rank_table.horizontalHeaderItem(4).text() == "BF16 TFLOPS per ¥1000"
+    row = next(r for r in range(tab.rank_table.rowCount()) if tab.rank_table.item(r, 0).text() == "GeForce RTX 3090")
+    tab.rank_table.item(row, 1).setText("¥5,000")  # typed in the display currency, kept in USD
+    assert tab.prices["rtx-3090"] == pytest.approx(5000 / cny.per_usd)
+    tab.set_currency(usd)
+    assert tab.rank_table.horizontalHeaderItem(4).text() == "BF16 TFLOPS per $1000"
+    row = next(r for r in range(tab.rank_table.rowCount()) if tab.rank_table.item(r, 0).text() == "GeForce RTX 3090")
+    assert tab.rank_table.item(row, 1).text() == usd.fmt(5000 / cny.per_usd)
+
+
 def test_use_this_pc_button(qtbot, page, monkeypatch):
     monkeypatch.setattr(detect, "nvml_devices", lambda nvml=None: [
         {"index": 0, "name": "NVIDIA GeForce RTX 3090", "pci_device_id": 0x220410DE, "memory_total_mib": 24576},
