@@ -1,4 +1,4 @@
-"""The build tab's input boxes: cards, other parts, use and power supply, buy-or-rent.
+"""The build tab's input boxes: cards, other parts, use and power supply.
 
 Each box only builds its controls; the page wires them to its calculation.
 """
@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
     QPushButton,
-    QSizePolicy,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -139,43 +138,3 @@ class PsuBox(QGroupBox):
         form.addRow(QCoreApplication.translate("PsuPage", "Electricity"), self.price_spin)
         form.addRow(self.money_note_label)
         form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
-
-
-class RentBox(QGroupBox):
-    """Buy or rent: one card against renting that card in the cloud."""
-
-    def __init__(self, currency_symbol: str, parent: QWidget | None = None) -> None:
-        super().__init__(QCoreApplication.translate("PsuPage", "Buy or rent? Each card against renting that card"), parent)
-        rent = QGridLayout(self)
-        self.rent_card_combo = QComboBox(self)
-        self.rent_card_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.rent_card_combo.setMinimumContentsLength(10)
-        self.card_price_spin = QDoubleSpinBox(self)
-        self.resale_spin = QDoubleSpinBox(self)
-        self.cloud_spin = QDoubleSpinBox(self)
-        for spin, top, step in ((self.card_price_spin, 10000000, 50), (self.resale_spin, 10000000, 50), (self.cloud_spin, 1000, 0.05)):
-            spin.setRange(0, top)
-            spin.setSingleStep(step)
-            spin.setPrefix(currency_symbol)
-            spin.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
-        self.cloud_spin.setDecimals(2)
-        self.cloud_spin.setSuffix(QCoreApplication.translate("PsuPage", "/h"))
-        self.card_price_spin.setDecimals(0)
-        self.resale_spin.setDecimals(0)
-        rent.addWidget(QLabel(QCoreApplication.translate("PsuPage", "Card")), 0, 0)
-        rent.addWidget(self.rent_card_combo, 0, 1, 1, 2)
-        for column, (label, spin) in enumerate(((QCoreApplication.translate("PsuPage", "Card price"), self.card_price_spin),
-                                                (QCoreApplication.translate("PsuPage", "Resale later"), self.resale_spin),
-                                                (QCoreApplication.translate("PsuPage", "Cloud price"), self.cloud_spin))):
-            title = QLabel(label)
-            title.setWordWrap(True)
-            rent.addWidget(title, 1, column)
-            rent.addWidget(spin, 2, column)
-            rent.setColumnStretch(column, 1)
-        self.cloud_source_label = QLabel("", self)
-        self.cloud_source_label.setWordWrap(True)
-        self.cloud_source_label.setProperty("role", "muted")
-        self.rent_result_label = QLabel("", self)
-        self.rent_result_label.setWordWrap(True)
-        rent.addWidget(self.cloud_source_label, 3, 0, 1, 3)
-        rent.addWidget(self.rent_result_label, 4, 0, 1, 3)

@@ -2,6 +2,125 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>CompareTab</name>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>Tensor figures are dense (no sparsity) at FP32 accumulate, the rate GeForce cards really run for BF16/FP16 training. Marketing &apos;AI TOPS&apos; (sparse FP4) are never used. Bold: best of the compared cards.</source>
+        <translation>张量算力均为稠密（不含稀疏）、FP32 累加的数值，即 GeForce 显卡做 BF16/FP16 训练时的真实速率。从不使用宣传用的“AI TOPS”（稀疏 FP4）。粗体：所比较显卡中的最佳值。</translation>
+    </message>
+    <message>
+        <source>Which card for my work and budget?</source>
+        <translation>我的任务和预算该选哪张卡？</translation>
+    </message>
+    <message>
+        <source>Prices are US launch prices, converted at the dated rate outside USD; cards without one say &apos;enter a price&apos;. Double-click a price to enter what the card costs you today.</source>
+        <translation>价格为美国首发价，非美元时按注明日期的汇率换算；没有价格的显卡显示“请填写价格”。双击价格可填写你现在的购买价格。</translation>
+    </message>
+    <message>
+        <source>by size</source>
+        <translation>按参数量</translation>
+    </message>
+    <message>
+        <source> B params</source>
+        <translation> B 参数</translation>
+    </message>
+    <message>
+        <source>inference</source>
+        <translation>推理</translation>
+    </message>
+    <message>
+        <source>LoRA fine-tuning</source>
+        <translation>LoRA 微调</translation>
+    </message>
+    <message>
+        <source>full training</source>
+        <translation>全量训练</translation>
+    </message>
+    <message>
+        <source>no budget</source>
+        <translation>不限预算</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Weights</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>Task</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <source>Budget</source>
+        <translation>预算</translation>
+    </message>
+    <message>
+        <source>Card</source>
+        <translation>显卡</translation>
+    </message>
+    <message>
+        <source>Price</source>
+        <translation>价格</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>显存</translation>
+    </message>
+    <message>
+        <source>Fits</source>
+        <translation>装得下</translation>
+    </message>
+    <message>
+        <source>BF16 TFLOPS per {amount}</source>
+        <translation>每 {amount} BF16 TFLOPS</translation>
+    </message>
+    <message>
+        <source>GB/s per {amount}</source>
+        <translation>每 {amount} GB/s</translation>
+    </message>
+    <message>
+        <source>Needs about {gib:.1f} GiB on one GPU ({method}).</source>
+        <translation>单卡约需 {gib:.1f} GiB 显存（{method}）。</translation>
+    </message>
+    <message>
+        <source>A rough figure from the parameter count; the Model fit page gives a full breakdown.</source>
+        <translation>这是按参数量粗略估算的；“模型显存”页面有完整的明细。</translation>
+    </message>
+    <message>
+        <source>No card within the budget holds it; the cheapest that does is {gpu} ({price}).</source>
+        <translation>预算内没有装得下的显卡；装得下的最便宜显卡是 {gpu}（{price}）。</translation>
+    </message>
+    <message>
+        <source>Only cards without a price on file hold it: enter what they cost you.</source>
+        <translation>只有没有价格记录的显卡装得下：请填写它们的价格。</translation>
+    </message>
+    <message>
+        <source>No single card in the catalogue holds it: split it across GPUs or quantize it.</source>
+        <translation>目录中没有单张显卡装得下：请拆分到多张卡上，或进行量化。</translation>
+    </message>
+    <message>
+        <source>enter a price</source>
+        <translation>请填写价格</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>No launch price on file: double-click and type what the card costs you.</source>
+        <translation>没有首发价记录：双击并填写这张卡的价格。</translation>
+    </message>
+</context>
+<context>
     <name>PsuPage</name>
     <message>
         <source>The hardware catalogue could not be read: {error}</source>
@@ -168,6 +287,100 @@
         <translation>电价</translation>
     </message>
     <message>
+        <source>1 USD = {rate} {code} (rate of {date}).</source>
+        <translation>1 美元 = {rate} {code}（{date} 的汇率）。</translation>
+    </message>
+    <message>
+        <source>Unknown CPU: {name}. Closest: {names}</source>
+        <translation>未知的 CPU：{name}。最接近的：{names}</translation>
+    </message>
+    <message>
+        <source>{name}  ({tgp} W)</source>
+        <translation>{name}（{tgp} W）</translation>
+    </message>
+    <message>
+        <source>Detected on this PC: {parts}</source>
+        <translation>在本机检测到：{parts}</translation>
+    </message>
+    <message>
+        <source>Nothing detected: showing an example build. Replace it with yours.</source>
+        <translation>未检测到硬件：下面是一套示例配置，请换成你自己的。</translation>
+    </message>
+    <message>
+        <source>No NVIDIA GPU or known CPU found on this PC.</source>
+        <translation>本机未找到 NVIDIA 显卡或已知型号的 CPU。</translation>
+    </message>
+    <message>
+        <source>Your last build. &apos;Use this PC&apos; fills in this computer&apos;s hardware.</source>
+        <translation>上次的配置。点击“使用本机硬件”可换成这台电脑的硬件。</translation>
+    </message>
+    <message>
+        <source>Unknown card: {name}. Closest: {names}</source>
+        <translation>未知显卡：{name}。最接近的：{names}</translation>
+    </message>
+</context>
+<context>
+    <name>RentBox</name>
+    <message>
+        <source>Buy or rent? Each card against renting that card</source>
+        <translation>买还是租？每张卡与租用同款卡比较</translation>
+    </message>
+    <message>
+        <source>/h</source>
+        <translation>/小时</translation>
+    </message>
+    <message>
+        <source>Card</source>
+        <translation>显卡</translation>
+    </message>
+    <message>
+        <source>Card price</source>
+        <translation>显卡价格</translation>
+    </message>
+    <message>
+        <source>Resale later</source>
+        <translation>日后转售</translation>
+    </message>
+    <message>
+        <source>Cloud price</source>
+        <translation>云端价格</translation>
+    </message>
+    <message>
+        <source>Card price on file: {note}.</source>
+        <translation>记录的显卡价格：{note}。</translation>
+    </message>
+    <message>
+        <source>Cloud price: {note}; edit it to today&apos;s price.</source>
+        <translation>云端价格：{note}；请改成当前价格。</translation>
+    </message>
+    <message>
+        <source>Cloud price read {date} from {provider}; edit it to today&apos;s price.</source>
+        <translation>云端价格于 {date} 读取自 {provider}；请改成当前价格。</translation>
+    </message>
+    <message>
+        <source>Converted from USD.</source>
+        <translation>由美元换算。</translation>
+    </message>
+    <message>
+        <source>No cloud price on file for this card: enter one.</source>
+        <translation>这张卡没有云端价格记录：请自行填写。</translation>
+    </message>
+    <message>
+        <source>No dated AutoDL price was found in our sources: enter the price you see there.</source>
+        <translation>资料中没有找到注明日期的 AutoDL 价格：请填写你在那里看到的价格。</translation>
+    </message>
+    <message>
+        <source>Add a card to compare buying with renting.</source>
+        <translation>添加一张显卡后可比较买与租。</translation>
+    </message>
+    <message>
+        <source>({w} W of the PC&apos;s power: {cost}/h)</source>
+        <translation>（分摊整机 {w} W：{cost}/小时）</translation>
+    </message>
+</context>
+<context>
+    <name>ResultPanel</name>
+    <message>
         <source>Sustained load</source>
         <translation>持续负载</translation>
     </message>
@@ -188,134 +401,6 @@
         <translation>功耗去向</translation>
     </message>
     <message>
-        <source>Prices are US launch prices, converted at the dated rate outside USD; cards without one say &apos;enter a price&apos;. Double-click a price to enter what the card costs you today.</source>
-        <translation>价格为美国首发价，非美元时按注明日期的汇率换算；没有价格的显卡显示“请填写价格”。双击价格可填写你现在的购买价格。</translation>
-    </message>
-    <message>
-        <source>BF16 TFLOPS per {amount}</source>
-        <translation>每 {amount} BF16 TFLOPS</translation>
-    </message>
-    <message>
-        <source>GB/s per {amount}</source>
-        <translation>每 {amount} GB/s</translation>
-    </message>
-    <message>
-        <source>Cloud price: {note}; edit it to today&apos;s price.</source>
-        <translation>云端价格：{note}；请改成当前价格。</translation>
-    </message>
-    <message>
-        <source>({w} W of the PC&apos;s power: {cost}/h)</source>
-        <translation>（分摊整机 {w} W：{cost}/小时）</translation>
-    </message>
-    <message>
-        <source>1 USD = {rate} {code} (rate of {date}).</source>
-        <translation>1 美元 = {rate} {code}（{date} 的汇率）。</translation>
-    </message>
-    <message>
-        <source>Unknown CPU: {name}. Closest: {names}</source>
-        <translation>未知的 CPU：{name}。最接近的：{names}</translation>
-    </message>
-    <message>
-        <source>No card within the budget holds it; the cheapest that does is {gpu} ({price}).</source>
-        <translation>预算内没有装得下的显卡；装得下的最便宜显卡是 {gpu}（{price}）。</translation>
-    </message>
-    <message>
-        <source>Only cards without a price on file hold it: enter what they cost you.</source>
-        <translation>只有没有价格记录的显卡装得下：请填写它们的价格。</translation>
-    </message>
-    <message>
-        <source>/h</source>
-        <translation>/小时</translation>
-    </message>
-    <message>
-        <source>Card price</source>
-        <translation>显卡价格</translation>
-    </message>
-    <message>
-        <source>Resale later</source>
-        <translation>日后转售</translation>
-    </message>
-    <message>
-        <source>Cloud price</source>
-        <translation>云端价格</translation>
-    </message>
-    <message>
-        <source>(none)</source>
-        <translation>（无）</translation>
-    </message>
-    <message>
-        <source>Tensor figures are dense (no sparsity) at FP32 accumulate, the rate GeForce cards really run for BF16/FP16 training. Marketing &apos;AI TOPS&apos; (sparse FP4) are never used. Bold: best of the compared cards.</source>
-        <translation>张量算力均为稠密（不含稀疏）、FP32 累加的数值，即 GeForce 显卡做 BF16/FP16 训练时的真实速率。从不使用宣传用的“AI TOPS”（稀疏 FP4）。粗体：所比较显卡中的最佳值。</translation>
-    </message>
-    <message>
-        <source>Which card for my work and budget?</source>
-        <translation>我的任务和预算该选哪张卡？</translation>
-    </message>
-    <message>
-        <source>by size</source>
-        <translation>按参数量</translation>
-    </message>
-    <message>
-        <source> B params</source>
-        <translation> B 参数</translation>
-    </message>
-    <message>
-        <source>inference</source>
-        <translation>推理</translation>
-    </message>
-    <message>
-        <source>LoRA fine-tuning</source>
-        <translation>LoRA 微调</translation>
-    </message>
-    <message>
-        <source>full training</source>
-        <translation>全量训练</translation>
-    </message>
-    <message>
-        <source>no budget</source>
-        <translation>不限预算</translation>
-    </message>
-    <message>
-        <source>Model</source>
-        <translation>模型</translation>
-    </message>
-    <message>
-        <source>Weights</source>
-        <translation>权重</translation>
-    </message>
-    <message>
-        <source>Task</source>
-        <translation>任务</translation>
-    </message>
-    <message>
-        <source>Budget</source>
-        <translation>预算</translation>
-    </message>
-    <message>
-        <source>Card</source>
-        <translation>显卡</translation>
-    </message>
-    <message>
-        <source>Buy or rent? Each card against renting that card</source>
-        <translation>买还是租？每张卡与租用同款卡比较</translation>
-    </message>
-    <message>
-        <source>Price</source>
-        <translation>价格</translation>
-    </message>
-    <message>
-        <source>Memory</source>
-        <translation>显存</translation>
-    </message>
-    <message>
-        <source>Fits</source>
-        <translation>装得下</translation>
-    </message>
-    <message>
-        <source>{name}  ({tgp} W)</source>
-        <translation>{name}（{tgp} W）</translation>
-    </message>
-    <message>
         <source>CPU at PL2/PPT, GPUs at full power</source>
         <translation>CPU 按 PL2/PPT，显卡满功耗</translation>
     </message>
@@ -334,6 +419,10 @@
     <message>
         <source>From the wall at {load}% load, by 80 PLUS level:</source>
         <translation>负载 {load}% 时各 80 PLUS 等级的墙插功耗：</translation>
+    </message>
+    <message>
+        <source>Cables and PCIe lanes</source>
+        <translation>供电线与 PCIe 通道</translation>
     </message>
     <message>
         <source>Your {w} W PSU is enough.</source>
@@ -366,82 +455,6 @@
     <message>
         <source>Why {w} W</source>
         <translation>为什么是 {w} W</translation>
-    </message>
-    <message>
-        <source>Cables and PCIe lanes</source>
-        <translation>供电线与 PCIe 通道</translation>
-    </message>
-    <message>
-        <source>Card price on file: {note}.</source>
-        <translation>记录的显卡价格：{note}。</translation>
-    </message>
-    <message>
-        <source>Cloud price read {date} from {provider}; edit it to today&apos;s price.</source>
-        <translation>云端价格于 {date} 读取自 {provider}；请改成当前价格。</translation>
-    </message>
-    <message>
-        <source>Converted from USD.</source>
-        <translation>由美元换算。</translation>
-    </message>
-    <message>
-        <source>No cloud price on file for this card: enter one.</source>
-        <translation>这张卡没有云端价格记录：请自行填写。</translation>
-    </message>
-    <message>
-        <source>No dated AutoDL price was found in our sources: enter the price you see there.</source>
-        <translation>资料中没有找到注明日期的 AutoDL 价格：请填写你在那里看到的价格。</translation>
-    </message>
-    <message>
-        <source>Add a card to compare buying with renting.</source>
-        <translation>添加一张显卡后可比较买与租。</translation>
-    </message>
-    <message>
-        <source>Needs about {gib:.1f} GiB on one GPU ({method}).</source>
-        <translation>单卡约需 {gib:.1f} GiB 显存（{method}）。</translation>
-    </message>
-    <message>
-        <source>A rough figure from the parameter count; the Model fit page gives a full breakdown.</source>
-        <translation>这是按参数量粗略估算的；“模型显存”页面有完整的明细。</translation>
-    </message>
-    <message>
-        <source>No single card in the catalogue holds it: split it across GPUs or quantize it.</source>
-        <translation>目录中没有单张显卡装得下：请拆分到多张卡上，或进行量化。</translation>
-    </message>
-    <message>
-        <source>yes</source>
-        <translation>是</translation>
-    </message>
-    <message>
-        <source>no</source>
-        <translation>否</translation>
-    </message>
-    <message>
-        <source>enter a price</source>
-        <translation>请填写价格</translation>
-    </message>
-    <message>
-        <source>No launch price on file: double-click and type what the card costs you.</source>
-        <translation>没有首发价记录：双击并填写这张卡的价格。</translation>
-    </message>
-    <message>
-        <source>Detected on this PC: {parts}</source>
-        <translation>在本机检测到：{parts}</translation>
-    </message>
-    <message>
-        <source>Nothing detected: showing an example build. Replace it with yours.</source>
-        <translation>未检测到硬件：下面是一套示例配置，请换成你自己的。</translation>
-    </message>
-    <message>
-        <source>No NVIDIA GPU or known CPU found on this PC.</source>
-        <translation>本机未找到 NVIDIA 显卡或已知型号的 CPU。</translation>
-    </message>
-    <message>
-        <source>Your last build. &apos;Use this PC&apos; fills in this computer&apos;s hardware.</source>
-        <translation>上次的配置。点击“使用本机硬件”可换成这台电脑的硬件。</translation>
-    </message>
-    <message>
-        <source>Unknown card: {name}. Closest: {names}</source>
-        <translation>未知显卡：{name}。最接近的：{names}</translation>
     </message>
 </context>
 </TS>

@@ -117,6 +117,12 @@ def rank_cards(gpus: Sequence[Gpu], workload: Workload | None, budget_usd: float
     return ranked
 
 
+def listed_cards(ranked: Sequence[RankedCard], limit: int = 12) -> list[RankedCard]:
+    """The first ``limit`` ranked cards, plus every further card that holds the work."""
+    shown = list(ranked[:limit])
+    return shown + [r for r in ranked if r.fits and r not in shown]
+
+
 def cheapest_fitting(gpus: Sequence[Gpu], workload: Workload, prices: dict[str, float] | None = None) -> RankedCard | None:
     """The lowest-priced card (ignoring any budget) whose memory holds the work."""
     fitting = [r for r in rank_cards(gpus, workload, None, prices) if r.fits and r.price_usd is not None]

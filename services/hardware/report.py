@@ -4,9 +4,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from services.hardware.catalog import CloudPrice, GpuMatch
-from services.hardware.compare import RankedCard, SpecRow, Workload
+from services.hardware.compare import RankedCard, SpecRow, Workload, listed_cards
 from services.hardware.money import Currency
-from services.hardware.psu import CardRent, Result, Severity, Verdict
+from services.hardware.psu import BuildWarning, CardRent, Result, Severity, Verdict
 from services.i18n import Msg, translate
 from services.textwidth import display_width, pad
 
@@ -25,6 +25,22 @@ def verdict_text(verdict: Verdict) -> Msg:
 
 def usage_text(usage: str) -> Msg:
     return translate("PsuReport", "24/7 training") if usage == "training-24x7" else translate("PsuReport", "gaming")
+
+
+def connector_lines(result: Result, render: Render) -> list[tuple[str, int]]:
+    """Each card's power-lead line once, with how many cards it stands for (two identical cards: one line)."""
+    counted: dict[str, int] = {}
+    for item in result.connectors.gpus:
+        text = render(item.message)
+        counted[text] = counted.get(text, 0) + 1
+    return list(counted.items())
+
+
+def listed_warnings(result: Result) -> list[BuildWarning]:
+    """The warnings to list, problems first; the lane split and the size boundary are told with the figures."""
+    order = {Severity.PROBLEM: 0, Severity.WARNING: 1, Severity.INFO: 2}
+    return sorted((w for w in result.warnings if w.code not in ("lanes_split", "size_boundary")),
+                  key=lambda w: order[w.severity])
 
 
 def render_result(result: Result, render: Render, currency: str = "$") -> str:
@@ -53,20 +69,14 @@ def render_result(result: Result, render: Render, currency: str = "$") -> str:
         out.append(render(translate("PsuReport", "Your {w} W PSU: {verdict}").format(w=round(b.psu_w or 0), verdict=verdict_text(result.verdict))))
     out.append("")
     out.append(render(translate("PsuReport", "Power connectors:")))
-    counted: dict[str, int] = {}
-    for item in result.connectors.gpus:  # two identical cards: one line, "2 x ..."
-        text = render(item.message)
-        counted[text] = counted.get(text, 0) + 1
-    for text, n in counted.items():
+    for text, n in connector_lines(result, render):
         out.append(f"  - {n} x {text}" if n > 1 else f"  - {text}")
     out.append(render(translate("PsuReport", "PCIe lanes: {plan}").format(plan=result.lanes.message)))
     cost = result.cost
     out.append(render(translate("PsuReport", "From the wall: {wall} W at {eff}% efficiency ({level}, {load}% load): {cur} {hour:.2f} per hour, {cur} {day:.2f} per day of {hours} h").format(
         wall=round(cost.wall_w), eff=round(cost.efficiency_pct, 1), level=b.efficiency, load=round(cost.load_pct),
         cur=currency, hour=cost.cost_per_hour, day=cost.cost_per_day, hours=f"{cost.hours_per_day:g}")))
-    order = {Severity.PROBLEM: 0, Severity.WARNING: 1, Severity.INFO: 2}
-    shown = sorted((w for w in result.warnings if w.code not in ("lanes_split", "size_boundary")),  # shown above
-                   key=lambda w: order[w.severity])
+    shown = listed_warnings(result)
     if shown:
         out.append("")
         for w in shown:
@@ -144,8 +154,7 @@ def render_ranking(ranked: Sequence[RankedCard], workload: Workload | None, budg
         return "\n".join(out)
     out.append(render(translate("PsuReport", "Cards that hold the work first, then by dense BF16 tensor TFLOPS and bandwidth per 1000 of price (never sparse or FP4 figures):")))
     fitting = [r for r in ranked if r.fits]
-    shown = list(ranked[:limit])
-    shown += [r for r in fitting if r not in shown]  # every card that holds the work is listed
+    shown = listed_cards(ranked, limit)
     unit = cur.symbol if cur else "$"
     for i, r in enumerate(shown, 1):
         fit = render(translate("PsuReport", "fits")) if r.fits else render(translate("PsuReport", "too small"))

@@ -31,7 +31,7 @@ def page(qtbot, context):
 def test_example_build_when_nothing_is_detected(page):
     assert page.gpu_list.count() == 1
     assert page.result is not None
-    assert page.recommended_card.value.text() == f"{page.result.recommended_psu_w} W"
+    assert page.results.recommended_card.value.text() == f"{page.result.recommended_psu_w} W"
     assert "example" in page.detected_label.text()
 
 
@@ -53,8 +53,8 @@ def test_add_and_remove_cards_update_the_totals_live(qtbot, page):
         qtbot.mouseClick(page.add_button, Qt.MouseButton.LeftButton)
     assert page.gpu_list.count() == 2
     assert blocker.args[0].sustained_w == pytest.approx(before + 350)
-    assert page.sustained_card.value.text() == f"{before + 350:.0f} W"
-    gpu_segments = [s for s in page.watt_bar.segments() if s.key == "gpu"]
+    assert page.results.sustained_card.value.text() == f"{before + 350:.0f} W"
+    gpu_segments = [s for s in page.results.watt_bar.segments() if s.key == "gpu"]
     assert len(gpu_segments) == 2
     page.gpu_list.setCurrentRow(1)
     qtbot.mouseClick(page.remove_button, Qt.MouseButton.LeftButton)
@@ -72,11 +72,11 @@ def test_unknown_card_is_reported_not_added(qtbot, page):
 def test_small_psu_shows_the_verdict_and_an_inline_warning(qtbot, page):
     page.psu_spin.setValue(550)
     assert page.result.verdict.value == "insufficient"
-    assert page.verdict_label.isVisible()
-    names = [label.objectName() for label in page.warning_labels]
+    assert page.results.verdict_label.isVisible()
+    names = [label.objectName() for label in page.results.warning_labels]
     assert names[0] == "warning_psu_insufficient"  # problems first
     page.psu_spin.setValue(0)
-    assert page.result.verdict is None and not page.verdict_label.isVisible()
+    assert page.result.verdict is None and not page.results.verdict_label.isVisible()
 
 
 def test_parts_and_usage_change_the_recommendation(page):
@@ -86,27 +86,27 @@ def test_parts_and_usage_change_the_recommendation(page):
     hdd_before = page.result.sustained_w
     page.spins["hdd"].setValue(4)
     assert page.result.sustained_w == pytest.approx(hdd_before + 32)
-    assert "warning_hdd_spinup" in [label.objectName() for label in page.warning_labels]
+    assert "warning_hdd_spinup" in [label.objectName() for label in page.results.warning_labels]
 
 
 def test_buy_vs_rent_uses_the_dated_cloud_price(page):
-    assert page.cloud_spin.value() == pytest.approx(0.34)  # RTX 4090, RunPod snapshot
-    assert "2026-09-07" in page.cloud_source_label.text()
-    page.cloud_spin.setValue(0.01)
-    assert "never" in page.rent_result_label.text()
+    assert page.rent.cloud_spin.value() == pytest.approx(0.34)  # RTX 4090, RunPod snapshot
+    assert "2026-09-07" in page.rent.cloud_source_label.text()
+    page.rent.cloud_spin.setValue(0.01)
+    assert "never" in page.rent.rent_result_label.text()
 
 
 def test_buy_vs_rent_is_card_by_card(qtbot, page):
     page.add_gpu(page.catalog.gpu("rtx-3090"))
-    assert page.rent_card_combo.count() == 2
-    text = page.rent_result_label.text()
+    assert page.rent.rent_card_combo.count() == 2
+    text = page.rent.rent_result_label.text()
     # the 4090 pays off against a rented 4090; the 3090 has no cloud price on file and says so
     assert "GeForce RTX 4090: Owning pays off" in text and "GeForce RTX 3090: no cloud price" in text
-    page.rent_card_combo.setCurrentIndex(1)
-    page.cloud_spin.setValue(0.22)  # the user's price for a rented 3090
-    assert "GeForce RTX 3090: Owning pays off" in page.rent_result_label.text()
-    page.rent_card_combo.setCurrentIndex(0)
-    assert page.cloud_spin.value() == pytest.approx(0.34)  # each card keeps its own figures
+    page.rent.rent_card_combo.setCurrentIndex(1)
+    page.rent.cloud_spin.setValue(0.22)  # the user's price for a rented 3090
+    assert "GeForce RTX 3090: Owning pays off" in page.rent.rent_result_label.text()
+    page.rent.rent_card_combo.setCurrentIndex(0)
+    assert page.rent.cloud_spin.value() == pytest.approx(0.34)  # each card keeps its own figures
 
 
 def test_typed_cpu_counts_and_matches_the_cli(qtbot, page, capsys):
@@ -120,14 +120,14 @@ def test_typed_cpu_counts_and_matches_the_cli(qtbot, page, capsys):
     with qtbot.waitSignal(page.result_changed):
         qtbot.keyClick(line, Qt.Key.Key_Return)
     assert page.build().cpu.name == "Core i9-13900K"
-    assert "Core&nbsp;i9-13900K" in page.legend_label.text() and "253&nbsp;W" in page.legend_label.text()
+    assert "Core&nbsp;i9-13900K" in page.results.legend_label.text() and "253&nbsp;W" in page.results.legend_label.text()
     assert main.main(["psu", "--gpu", "4090", "--cpu", "i9-13900K", "--json"]) == 0
     cli = json.loads(capsys.readouterr().out)
     r = page.result
     assert r.sustained_w == cli["sustained_w"] and r.recommended_psu_w == cli["recommended_psu_w"] == 1000
     assert round(r.minimum_psu_w, 1) == cli["minimum_psu_w"] and round(r.peak_10ms_w, 1) == cli["peak_transient_w"]
-    assert page.recommended_card.value.text() == f"{cli['recommended_psu_w']} W"
-    assert cli["reason"] in page.why_label.text()
+    assert page.results.recommended_card.value.text() == f"{cli['recommended_psu_w']} W"
+    assert cli["reason"] in page.results.why_label.text()
     # a name the catalogue does not know is said, and the figures stay as they were
     line.selectAll()
     qtbot.keyClicks(line, "i9-99999Z")
@@ -137,15 +137,15 @@ def test_typed_cpu_counts_and_matches_the_cli(qtbot, page, capsys):
 
 def test_watt_bar_marks_the_psu_and_the_spikes(page):
     r = page.result
-    psu, spike = page.watt_bar.marker_positions()
+    psu, spike = page.results.watt_bar.marker_positions()
     assert psu == pytest.approx(r.recommended_psu_w / (max(r.recommended_psu_w, r.peak_10ms_w, r.sustained_w) * 1.04))
     assert spike > 0 and (spike > psu) == (r.peak_10ms_w > r.recommended_psu_w)
-    legend = page.legend_label.text()
+    legend = page.results.legend_label.text()
     assert f"recommended&nbsp;PSU&nbsp;{r.recommended_psu_w}&nbsp;W" in legend
     assert f"GPU&nbsp;spikes&nbsp;(10&nbsp;ms)&nbsp;{round(r.peak_10ms_w)}&nbsp;W" in legend
     assert "bar width" not in legend
     page.psu_spin.setValue(850)
-    assert "your&nbsp;PSU&nbsp;850&nbsp;W" in page.legend_label.text()
+    assert "your&nbsp;PSU&nbsp;850&nbsp;W" in page.results.legend_label.text()
 
 
 def test_chinese_user_sees_cny_by_default_and_can_switch(qtbot, context):
@@ -153,53 +153,75 @@ def test_chinese_user_sees_cny_by_default_and_can_switch(qtbot, context):
     widget = PsuPage(context)
     qtbot.addWidget(widget)
     assert widget.currency_combo.currentData() == "CNY"
-    assert widget.card_price_spin.value() == pytest.approx(12999)  # the dated China launch price of the 4090
-    assert widget.card_price_spin.prefix() == "¥" and "CNY/kWh" in widget.price_spin.suffix()
+    assert widget.rent.card_price_spin.value() == pytest.approx(12999)  # the dated China launch price of the 4090
+    assert widget.rent.card_price_spin.prefix() == "¥" and "CNY/kWh" in widget.price_spin.suffix()
     assert widget.price_spin.value() == pytest.approx(0.5542, abs=0.001)  # China household average, dated
     assert "China household average" in widget.money_note_label.text()
-    assert widget.cloud_spin.value() == pytest.approx(1.24) and "算家云" in widget.cloud_source_label.text()
+    assert widget.rent.cloud_spin.value() == pytest.approx(1.24) and "算家云" in widget.rent.cloud_source_label.text()
     assert "7.1057" in widget.money_note_label.text() and "2025-09-23" in widget.money_note_label.text()
     assert "China Foreign Exchange Trade System" in widget.money_note_label.toolTip()
-    assert "AutoDL" in widget.cloud_source_label.text()
+    assert "AutoDL" in widget.rent.cloud_source_label.text()
     widget.price_spin.setValue(0.56)  # the user's own tariff is kept, with its currency
     assert context.settings_store.settings.power_cost.price_per_kwh == pytest.approx(0.56)
     assert context.settings_store.settings.power_cost.price_currency == "CNY"
     widget.currency_combo.setCurrentIndex(widget.currency_combo.findData("USD"))
     assert widget.price_spin.value() == pytest.approx(0.56 / 7.1057, abs=0.001)
-    assert widget.card_price_spin.prefix() == "$"
+    assert widget.rent.card_price_spin.prefix() == "$"
 
 
 def test_three_cards_side_by_side(page):
-    page.compare_combos[2].setCurrentIndex(page.compare_combos[2].findData("rtx-a6000"))
-    assert page.compare_table.columnCount() == 3
-    assert page.compare_table.horizontalHeaderItem(2).text() == "RTX A6000"
-    rows = [page.compare_table.verticalHeaderItem(i).text() for i in range(page.compare_table.rowCount())]
+    page.compare.compare_combos[2].setCurrentIndex(page.compare.compare_combos[2].findData("rtx-a6000"))
+    assert page.compare.compare_table.columnCount() == 3
+    assert page.compare.compare_table.horizontalHeaderItem(2).text() == "RTX A6000"
+    rows = [page.compare.compare_table.verticalHeaderItem(i).text() for i in range(page.compare.compare_table.rowCount())]
     memory_row = rows.index("Memory")
-    assert page.compare_table.item(memory_row, 2).text() == "48 GB"
-    page.compare_combos[1].setCurrentIndex(0)  # "(none)"
-    assert page.compare_table.columnCount() == 2
+    assert page.compare.compare_table.item(memory_row, 2).text() == "48 GB"
+    page.compare.compare_combos[1].setCurrentIndex(0)  # "(none)"
+    assert page.compare.compare_table.columnCount() == 2
 
 
 def test_ranking_follows_model_size_budget_and_my_prices(qtbot, page):
-    page.params_spin.setValue(13)  # 13B bf16 -> ~29 GiB: only 32 GB cards hold it
-    page.budget_spin.setValue(1000)
-    assert "cheapest that does is GeForce RTX 5090" in page.need_label.text()
-    page.params_spin.setValue(70)
-    assert "No single card" in page.need_label.text()
-    page.params_spin.setValue(13)
-    page.budget_spin.setValue(0)  # no budget
-    first = page.rank_table.item(0, 0).text()
-    assert page.rank_table.item(0, 3).text() == "yes"
+    page.compare.params_spin.setValue(13)  # 13B bf16 -> ~29 GiB: only 32 GB cards hold it
+    page.compare.budget_spin.setValue(1000)
+    assert "cheapest that does is GeForce RTX 5090" in page.compare.need_label.text()
+    page.compare.params_spin.setValue(70)
+    assert "No single card" in page.compare.need_label.text()
+    page.compare.params_spin.setValue(13)
+    page.compare.budget_spin.setValue(0)  # no budget
+    first = page.compare.rank_table.item(0, 0).text()
+    assert page.compare.rank_table.item(0, 3).text() == "yes"
     assert first
     # the user's own price (a used 3090) is taken instead of the launch price
-    page.params_spin.setValue(8)
-    for row in range(page.rank_table.rowCount()):
-        if page.rank_table.item(row, 0).text() == "GeForce RTX 3090":
-            page.rank_table.item(row, 1).setText("700")
+    page.compare.params_spin.setValue(8)
+    for row in range(page.compare.rank_table.rowCount()):
+        if page.compare.rank_table.item(row, 0).text() == "GeForce RTX 3090":
+            page.compare.rank_table.item(row, 1).setText("700")
             break
-    assert page._prices["rtx-3090"] == 700
-    names = [page.rank_table.item(r, 0).text() for r in range(page.rank_table.rowCount())]
+    assert page.compare.prices["rtx-3090"] == 700
+    names = [page.compare.rank_table.item(r, 0).text() for r in range(page.compare.rank_table.rowCount())]
     assert "GeForce RTX 3090" in names
+
+
+def test_compare_tab_on_its_own_follows_the_currency(qtbot):
+    from gui.psu.compare_tab import CompareTab
+    from services.hardware import money
+    from services.hardware.catalog import load_catalog
+
+    catalog = load_catalog()
+    usd, cny = money.currency(catalog, "USD"), money.currency(catalog, "CNY")
+    tab = CompareTab(catalog, usd)
+    qtbot.addWidget(tab)
+    assert tab.budget_spin.value() == 2000 and tab.budget_spin.prefix() == "$"
+    tab.set_currency(cny)
+    assert tab.budget_spin.value() == round(2000 * cny.per_usd) and tab.budget_spin.prefix() == "¥"
+    assert tab.rank_table.horizontalHeaderItem(4).text() == "BF16 TFLOPS per ¥1000"
+    row = next(r for r in range(tab.rank_table.rowCount()) if tab.rank_table.item(r, 0).text() == "GeForce RTX 3090")
+    tab.rank_table.item(row, 1).setText("¥5,000")  # typed in the display currency, kept in USD
+    assert tab.prices["rtx-3090"] == pytest.approx(5000 / cny.per_usd)
+    tab.set_currency(usd)
+    assert tab.rank_table.horizontalHeaderItem(4).text() == "BF16 TFLOPS per $1000"
+    row = next(r for r in range(tab.rank_table.rowCount()) if tab.rank_table.item(r, 0).text() == "GeForce RTX 3090")
+    assert tab.rank_table.item(row, 1).text() == usd.fmt(5000 / cny.per_usd)
 
 
 def test_use_this_pc_button(qtbot, page, monkeypatch):
@@ -227,9 +249,9 @@ def test_page_in_chinese(qtbot, qapp, context):
         widget = PsuPage(context)
         qtbot.addWidget(widget)
         assert widget.tabs.tabText(0) == "配置"
-        assert widget.recommended_card.title.text() == "推荐电源"
-        assert "额定功率的 80%" in widget.why_label.text()  # a service Msg rendered through Qt's translators
-        assert any("12V-2x6" in label.text() and "插头" in label.text() for label in widget.warning_labels)
+        assert widget.results.recommended_card.title.text() == "推荐电源"
+        assert "额定功率的 80%" in widget.results.why_label.text()  # a service Msg rendered through Qt's translators
+        assert any("12V-2x6" in label.text() and "插头" in label.text() for label in widget.results.warning_labels)
     finally:
         translators.install(qapp, "en")
 
@@ -276,14 +298,14 @@ def test_late_devices_do_not_overwrite_the_users_build(qtbot, context):
 
 def test_rank_by_a_named_model_when_model_fit_is_present(page):
     pytest.importorskip("services.modelfit.estimate")
-    index = page.model_combo.findData("Llama-3.1-8B")
-    assert not page.model_combo.isHidden() and index > 0
-    page.model_combo.setCurrentIndex(index)
-    assert not page.params_spin.isEnabled()
-    assert "model-fit estimate" in page.need_label.text()
-    assert page.rank_table.rowCount() > 0
-    page.model_combo.setCurrentIndex(0)
-    assert page.params_spin.isEnabled()
+    index = page.compare.model_combo.findData("Llama-3.1-8B")
+    assert not page.compare.model_combo.isHidden() and index > 0
+    page.compare.model_combo.setCurrentIndex(index)
+    assert not page.compare.params_spin.isEnabled()
+    assert "model-fit estimate" in page.compare.need_label.text()
+    assert page.compare.rank_table.rowCount() > 0
+    page.compare.model_combo.setCurrentIndex(0)
+    assert page.compare.params_spin.isEnabled()
 
 
 def test_the_build_is_remembered_between_sessions(qtbot, page, context):
@@ -336,7 +358,7 @@ def test_card_without_a_vendor_figure_says_so_in_why(qtbot, page):
     qtbot.mouseClick(page.remove_button, Qt.MouseButton.LeftButton)
     page.gpu_combo.setEditText("3090 Ti")
     qtbot.mouseClick(page.add_button, Qt.MouseButton.LeftButton)
-    assert "sized from the parts" in page.why_label.text()
+    assert "sized from the parts" in page.results.why_label.text()
 
 
 def test_cloud_provider_note_is_translated(qtbot, qapp, context):
@@ -347,7 +369,7 @@ def test_cloud_provider_note_is_translated(qtbot, qapp, context):
     try:
         widget = PsuPage(context)
         qtbot.addWidget(widget)
-        text = widget.cloud_source_label.text()
+        text = widget.rent.cloud_source_label.text()
         assert "RunPod" in text and "2026-09-07" in text
         assert "catalogue snapshot" not in text and "价目表快照" in text
     finally:
