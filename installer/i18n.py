@@ -63,6 +63,8 @@ def update(only: str | None = None) -> None:
             rel = [str(f.relative_to(ROOT)) for f in files]
             subprocess.run([_tool("pyside6-lupdate"), *rel, "-no-obsolete", "-locations", "none", "-silent",
                             "-ts", str(ts.relative_to(ROOT))], cwd=ROOT, check=True)
+            if next(ET.parse(ts).getroot().iter("context"), None) is None:
+                ts.unlink()  # a package with no user-visible text (gui/widgets) needs no translation file
 
 
 def compile_all() -> None:

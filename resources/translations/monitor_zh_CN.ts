@@ -883,10 +883,6 @@
 <context>
     <name>NvmlState</name>
     <message>
-        <source>NVIDIA monitoring is not available in this build ({error})</source>
-        <translation>此版本不包含 NVIDIA 监控功能（{error}）</translation>
-    </message>
-    <message>
         <source>NVIDIA driver not found (NVML library missing): install the NVIDIA driver</source>
         <translation>未找到 NVIDIA 驱动（缺少 NVML 库）：请安装 NVIDIA 驱动</translation>
     </message>
