@@ -18,7 +18,7 @@ from gui.i18n import render
 from services.modelfit.arch import ModelArch
 from services.modelfit.catalogue import default_catalogue
 from services.modelfit.errors import ModelInputError
-from services.modelfit.estimate import FitRequest, is_gguf_source
+from services.modelfit.estimate import is_gguf_source
 from services.modelfit.grid import FitGrid, fit_grid
 from services.modelfit.gpus import GpuSpec, default_gpu_catalogue, live_gpu_from_snapshot
 from services.modelfit.solver import FitAnswer, answer
@@ -89,7 +89,7 @@ class FitPage(QWidget):
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         outer.addWidget(scroll)
         self.results = ResultsPanel()
-        self.results.request_chosen.connect(self._apply_request)
+        self.results.request_chosen.connect(self.workload.apply_request)
         self.results.choice_chosen.connect(self.workload.apply_choice)
         self.results.cell_chosen.connect(self._apply_grid_cell)
         outer.addWidget(self.results, 1)
@@ -214,9 +214,6 @@ class FitPage(QWidget):
 
     def _fill_model_list(self, text: str) -> None:
         self.model_box.fill(text, self._arch.model_id)
-
-    def _apply_request(self, req: FitRequest) -> None:
-        self.workload.apply_request(req)
 
     def _apply_grid_cell(self, cell) -> None:
         changes = dict(cell.row.changes)
