@@ -6,70 +6,22 @@ import time
 
 from PySide6.QtCore import QSignalBlocker, Qt, QTimer
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QFrame, QGroupBox, QHBoxLayout, QLabel, QLineEdit,
+    QCheckBox, QComboBox, QGroupBox, QHBoxLayout, QLabel, QLineEdit,
     QListWidget, QListWidgetItem, QPushButton, QScrollArea, QSpinBox, QVBoxLayout, QWidget,
 )
 
 from gui.context import AppContext
+from gui.hosts.card import HISTORY_S, RemoteGpuCard
 from gui.i18n import render
 from gui.widgets.background import BackgroundWork, Job
 from gui.widgets.visible_timer import VisibleTimer
 from services.exporter.remote import (
-    HostKind, HostReading, HostState, RemoteGpu, RemoteHost, normalize_url,
+    HostKind, HostReading, HostState, RemoteHost, normalize_url,
 )
 
 POLL_MS = 5000
 WARMUP_MS = 1250  # under a quarter of POLL_MS: the graphs' gap detection sees one steady series
 WARMUP_POLLS = 4
-HISTORY_S = 1800.0
-
-
-class GpuCard(QFrame):
-    """One remote GPU: its values and the dashboard's graphs over the host's history."""
-
-    def __init__(self, gpu: RemoteGpu, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        from gui.monitor.graphs import GpuGraphs  # pyqtgraph loads with the first card
-
-        self.setProperty("card", True)
-        self.setFrameShape(QFrame.Shape.StyledPanel)
-        layout = QVBoxLayout(self)
-        self.title = QLabel()
-        self.title.setTextFormat(Qt.TextFormat.RichText)
-        self.values = QLabel()
-        self.values.setWordWrap(True)
-        self.values.setProperty("role", "muted")
-        layout.addWidget(self.title)
-        layout.addWidget(self.values)
-        self.graphs = GpuGraphs(self)
-        self.graphs.setMinimumHeight(170)
-        layout.addWidget(self.graphs)
-        self.update_gpu(gpu)
-
-    def update_gpu(self, gpu: RemoteGpu, history=None, slot: int | None = None) -> None:
-        s = gpu.sample
-        self.title.setText(f"<b>{gpu.host}</b> · GPU {gpu.info.index} · {gpu.info.name}")
-        parts = []
-        if s.utilization_pct is not None:
-            parts.append(self.tr("{v:.0f}% busy").format(v=s.utilization_pct))
-        if s.temperature_c is not None:
-            parts.append(self.tr("{v:.0f} °C").format(v=s.temperature_c))
-        if s.power_w is not None:
-            limit = f" / {s.power_limit_w:.0f}" if s.power_limit_w else ""
-            parts.append(self.tr("{v:.0f}{limit} W").format(v=s.power_w, limit=limit))
-        if s.memory_used_mib is not None:
-            total = f" / {s.memory_total_mib / 1024:.1f}" if s.memory_total_mib else ""
-            parts.append(self.tr("{v:.1f}{total} GiB").format(v=s.memory_used_mib / 1024, total=total))
-        self.values.setText("   ·   ".join(parts) or self.tr("No readings"))
-        if history is None or slot is None:
-            return
-        self.graphs.apply_limits(gpu.info, s)
-        t1 = s.t
-        span = history.time_range()
-        # Show what is there: the graphs grow to HISTORY_S as polls come in.
-        t0 = t1 - min(HISTORY_S, max(120.0, t1 - span[0])) if span else t1 - 120.0
-        self.graphs.set_x_range(t0, t1)
-        self.graphs.refresh(history, slot, t0, t1)
 
 
 class HostsPage(QWidget):
@@ -81,7 +33,7 @@ class HostsPage(QWidget):
         self._store = context.settings_store
         self._hosts: dict[str, RemoteHost] = {}
         self._pending: dict[str, Job] = {}
-        self._cards: dict[tuple[str, str], GpuCard] = {}
+        self._cards: dict[tuple[str, str], RemoteGpuCard] = {}
         self._host_notes: dict[str, QLabel] = {}
         self._work = BackgroundWork(self, max_threads=4, name="hosts-poll")
         # Polls while the page is shown and has hosts; at once when it is shown again.
@@ -94,6 +46,11 @@ class HostsPage(QWidget):
         self._warmup_timer.setInterval(WARMUP_MS)
         self._warmup_timer.timeout.connect(self._on_warmup_timer_timeout)
 
+        self._build()
+        self._restore_hosts()
+
+    # ---- layout
+    def _build(self) -> None:
         layout = QVBoxLayout(self)
         title = self.tr("Other hosts")
         heading = QLabel(f"<h2>{title}</h2>")
@@ -105,7 +62,16 @@ class HostsPage(QWidget):
         layout.addWidget(intro)
 
         layout.addWidget(self._build_this_machine_box())
+        layout.addLayout(self._build_add_row())
+        self.add_error = QLabel()
+        self.add_error.setStyleSheet("color: #c62828")
+        self.add_error.hide()
+        layout.addWidget(self.add_error)
+        layout.addLayout(self._build_host_strip())
+        layout.addWidget(self._build_cards_area(), 1)
+        self._show_host_strip()
 
+    def _build_add_row(self) -> QHBoxLayout:
         add_row = QHBoxLayout()
         self.url_edit = QLineEdit()
         self.url_edit.setPlaceholderText(self.tr("e.g. 192.168.1.20:9400 or http://prometheus:9090"))
@@ -119,12 +85,9 @@ class HostsPage(QWidget):
         add_row.addWidget(self.url_edit, 1)
         add_row.addWidget(self.kind_combo)
         add_row.addWidget(self.add_button)
-        layout.addLayout(add_row)
-        self.add_error = QLabel()
-        self.add_error.setStyleSheet("color: #c62828")
-        self.add_error.hide()
-        layout.addWidget(self.add_error)
+        return add_row
 
+    def _build_host_strip(self) -> QHBoxLayout:
         hosts_row = QHBoxLayout()
         self.host_list = QListWidget()
         self.host_list.setFlow(QListWidget.Flow.LeftToRight)
@@ -137,7 +100,9 @@ class HostsPage(QWidget):
         self.host_list.currentRowChanged.connect(lambda row: self.remove_button.setEnabled(row >= 0))
         hosts_row.addWidget(self.host_list, 1)
         hosts_row.addWidget(self.remove_button, 0, Qt.AlignmentFlag.AlignTop)
-        layout.addLayout(hosts_row)
+        return hosts_row
+
+    def _build_cards_area(self) -> QScrollArea:
         self.cards_holder = QWidget()
         self.cards_layout = QVBoxLayout(self.cards_holder)
         self.cards_layout.setContentsMargins(0, 0, 0, 0)
@@ -148,9 +113,10 @@ class HostsPage(QWidget):
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.cards_holder)
-        layout.addWidget(scroll, 1)
-        self._show_host_strip()
+        return scroll
 
+    def _restore_hosts(self) -> None:
+        """The hosts saved in the settings, as "kind|url" (or a bare address from older versions)."""
         for saved in self._store.settings.hosts.urls:
             if not isinstance(saved, str):
                 continue
@@ -344,7 +310,7 @@ class HostsPage(QWidget):
             key = (url, gpu.info.uuid)
             card = self._cards.get(key)
             if card is None:
-                card = GpuCard(gpu)
+                card = RemoteGpuCard(gpu)
                 self._cards[key] = card
                 self.cards_layout.insertWidget(self.cards_layout.count() - 1, card)
             host = self._hosts[url]

@@ -5,16 +5,17 @@ import time
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from gui.i18n import render
 from gui.monitor.widgets import DASH, Badge, ElidedLabel, MetricTile, format_duration, format_mib
+from gui.widgets.gpu_card import GpuCardFrame
 from services.settings import AlertSettings
 from services.telemetry import health, throttle
 from services.telemetry.model import DeviceState, GpuInfo, GpuSample
 
 
-class GpuCard(QFrame):
+class GpuCard(GpuCardFrame):
     """Everything about one GPU: header badges, value tiles, graphs, throttle legend.
 
     ``alert_settings``: the user's alert settings, read at each update, so a tile
@@ -68,11 +69,7 @@ class GpuCard(QFrame):
         self._tiles = (self.tile_util, self.tile_memory, self.tile_temp, self.tile_power, self.tile_clock, self.tile_fan)
         layout.addLayout(self.tiles_grid)
 
-        # pyqtgraph is imported with the first card, not with the page: the window
-        # paints sooner, and a machine without a GPU never pays for it.
-        from gui.monitor.graphs import GpuGraphs
-
-        self.graphs = GpuGraphs(self)
+        self.graphs = self.add_graphs()
         self.graphs.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         layout.addWidget(self.graphs, 1)
         self.band_legend = QLabel(self)
@@ -81,7 +78,6 @@ class GpuCard(QFrame):
         layout.addWidget(self.band_legend)
         self._throttle_chips: dict[str, Badge] = {}
         self._lost_since: float | None = None
-        self.graphs_view: tuple[float, float] | None = None  # the time range the graphs last drew
         self._narrow: bool | None = None
         self._min_heights = (285, 420)  # (wide, narrow): set by the page for the number of cards
         self.set_narrow(False)
@@ -110,19 +106,6 @@ class GpuCard(QFrame):
 
     def is_narrow(self) -> bool:
         return bool(self._narrow)
-
-    def graphs_due(self, t0: float, t1: float) -> bool:
-        """True when the graphs would look different: the view moved by a pixel or more.
-
-        A 10-minute window on a plot about 190 px wide moves one pixel every 3 s, a
-        24-hour one every 7 minutes; redrawing more often costs CPU and shows nothing new.
-        """
-        if self.graphs_view is None:
-            return True
-        width_px = max(50, int(self.graphs.master_plot().vb.width()))
-        seconds_per_px = (t1 - t0) / width_px
-        last0, last1 = self.graphs_view
-        return abs(t1 - last1) >= seconds_per_px or abs(t0 - last0) >= seconds_per_px
 
     def is_on_screen(self) -> bool:
         return self.isVisible() and not self.visibleRegion().isEmpty()

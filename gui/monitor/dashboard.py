@@ -383,11 +383,7 @@ class DashboardPage(QWidget):
             card.update_live(sample, seconds)
             if force or (graphs_slot and card.graphs_due(t0, t1)):
                 drew_graphs = True
-                card.graphs.apply_limits(card.info, sample)
-                card.graphs.set_x_range(t0, t1)
-                if history is not None:
-                    card.graphs.refresh(history, index, t0, t1)
-                card.graphs_view = (t0, t1)
+                card.draw_graphs(card.info, sample, history, index, t0, t1)
         self.tabs.show_processes(samples)
         if drew_graphs:
             self._last_graphs = now

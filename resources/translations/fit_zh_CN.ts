@@ -2,7 +2,7 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
-    <name>FitPage</name>
+    <name>ModelBox</name>
     <message>
         <source>Model</source>
         <translation>模型</translation>
@@ -23,6 +23,180 @@
         <source>or size in B params</source>
         <translation>或输入参数量（B）</translation>
     </message>
+    <message>
+        <source>{model} · {params:.2f} B parameters</source>
+        <translation>{model} · {params:.2f} B 参数</translation>
+    </message>
+    <message>
+        <source>Source: {source}</source>
+        <translation>来源：{source}</translation>
+    </message>
+    <message>
+        <source>Open a model file</source>
+        <translation>打开模型文件</translation>
+    </message>
+    <message>
+        <source>Model files (*.json *.safetensors *.gguf)</source>
+        <translation>模型文件 (*.json *.safetensors *.gguf)</translation>
+    </message>
+    <message>
+        <source>Enter a parameter count in billions, e.g. 7 or 13.5</source>
+        <translation>请输入以十亿（B）为单位的参数量，例如 7 或 13.5</translation>
+    </message>
+</context>
+<context>
+    <name>ResultsPanel</name>
+    <message>
+        <source>Will this model fit?</source>
+        <translation>这个模型放得下吗？</translation>
+    </message>
+    <message>
+        <source>Largest that fits</source>
+        <translation>能放下的最大值</translation>
+    </message>
+    <message>
+        <source>Context</source>
+        <translation>上下文</translation>
+    </message>
+    <message>
+        <source>Batch</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <source>LoRA rank</source>
+        <translation>LoRA 秩</translation>
+    </message>
+    <message>
+        <source>Part</source>
+        <translation>组成部分</translation>
+    </message>
+    <message>
+        <source>GiB</source>
+        <translation>GiB</translation>
+    </message>
+    <message>
+        <source>To make it fit</source>
+        <translation>怎样才能放下</translation>
+    </message>
+    <message>
+        <source>Double-click a change to apply it</source>
+        <translation>双击某项修改即可应用</translation>
+    </message>
+    <message>
+        <source>GiB per GPU; green fits, yellow tight (under 10% left), red does not fit. Click a cell to apply it.</source>
+        <translation>每块 GPU 的 GiB；绿色放得下，黄色很紧（剩余不到 10%），红色放不下。点击单元格即可应用。</translation>
+    </message>
+    <message>
+        <source>Weights × context</source>
+        <translation>权重 × 上下文</translation>
+    </message>
+    <message>
+        <source>Parts</source>
+        <translation>组成部分</translation>
+    </message>
+    <message>
+        <source>Use {value}</source>
+        <translation>改用 {value}</translation>
+    </message>
+    <message>
+        <source>rough estimate: ~{tps:.0f} tokens/s</source>
+        <translation>粗略估计：约 {tps:.0f} token/s</translation>
+    </message>
+    <message>
+        <source>{n} layers fit on the GPU</source>
+        <translation>GPU 上能放 {n} 层</translation>
+    </message>
+    <message>
+        <source>GiB per GPU (· tokens/s, rough estimate); click a cell to apply it</source>
+        <translation>每块 GPU 的 GiB（· token/s，粗略估计）；点击单元格即可应用</translation>
+    </message>
+    <message>
+        <source>Needs {gib:.1f} GiB per GPU</source>
+        <translation>每张卡需要 {gib:.1f} GiB</translation>
+    </message>
+    <message>
+        <source>No GPU detected: pick one from the list to check the fit.</source>
+        <translation>未检测到显卡：请从列表中选一张来判断是否放得下。</translation>
+    </message>
+    <message>
+        <source>vLLM starts with max_model_len {seq}: needs {gib:.1f} GiB of its {share:.1f} GiB</source>
+        <translation>vLLM 能以 max_model_len {seq} 启动：需要 {gib:.1f} GiB，可用份额 {share:.1f} GiB</translation>
+    </message>
+    <message>
+        <source>vLLM does not start with max_model_len {seq}: needs {gib:.1f} GiB, its share is {share:.1f} GiB</source>
+        <translation>vLLM 无法以 max_model_len {seq} 启动：需要 {gib:.1f} GiB，可用份额只有 {share:.1f} GiB</translation>
+    </message>
+    <message>
+        <source>Fits: {gib:.1f} GiB of {budget:.1f} GiB, {left:.1f} GiB to spare</source>
+        <translation>放得下：需要 {gib:.1f} GiB，共 {budget:.1f} GiB，还剩 {left:.1f} GiB</translation>
+    </message>
+    <message>
+        <source>Does not fit: {gib:.1f} GiB needed, {budget:.1f} GiB available</source>
+        <translation>放不下：需要 {gib:.1f} GiB，只有 {budget:.1f} GiB</translation>
+    </message>
+    <message>
+        <source>{gpu}: {budget:.1f} GiB free now</source>
+        <translation>{gpu}：当前空闲 {budget:.1f} GiB</translation>
+    </message>
+    <message>
+        <source>{gpu}: {budget:.0f} GiB</source>
+        <translation>{gpu}：{budget:.0f} GiB</translation>
+    </message>
+    <message>
+        <source>{total:.1f} GiB on {n} GPUs</source>
+        <translation>{n} 张卡合计 {total:.1f} GiB</translation>
+    </message>
+    <message>
+        <source>+ {gib:.1f} GiB in system RAM</source>
+        <translation>另需 {gib:.1f} GiB 内存</translation>
+    </message>
+    <message>
+        <source>vLLM needs {needs:.1f} GiB; at start it takes {takes:.1f} GiB ({util:.0%} of the card + CUDA graphs)</source>
+        <translation>vLLM 需要 {needs:.1f} GiB；启动时占用 {takes:.1f} GiB（显卡的 {util:.0%} + CUDA 图）</translation>
+    </message>
+    <message>
+        <source>Partial offload: {n} of {total} layers on the GPU ({flag} {n}), {host:.1f} GiB in system RAM</source>
+        <translation>部分卸载：{total} 层中 {n} 层放在 GPU（{flag} {n}），{host:.1f} GiB 在系统内存</translation>
+    </message>
+    <message>
+        <source>rough estimate for that split: ~{tps:.1f} tokens/s</source>
+        <translation>该拆分的粗略估计：约 {tps:.1f} token/s</translation>
+    </message>
+    <message>
+        <source>{n} tokens</source>
+        <translation>{n} 个 token</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>{n} tokens (the model&apos;s maximum)</source>
+        <translation>{n} 个 token（模型上限）</translation>
+    </message>
+    <message>
+        <source>Estimate: ~{tps:.0f} tokens/s generated, ~{pps:.0f} tokens/s prompt</source>
+        <translation>粗略估计：生成约 {tps:.0f} token/s，提示词处理约 {pps:.0f} token/s</translation>
+    </message>
+    <message>
+        <source>Estimate: ~{s:.1f} s per step, ~{tps:.0f} tokens/s per GPU</source>
+        <translation>粗略估计：每步约 {s:.1f} 秒，每卡约 {tps:.0f} token/s</translation>
+    </message>
+    <message>
+        <source>Nothing to change: it fits.</source>
+        <translation>无需调整：已经放得下。</translation>
+    </message>
+    <message>
+        <source>Pick a GPU to get suggestions.</source>
+        <translation>选择一张显卡即可获得建议。</translation>
+    </message>
+    <message>
+        <source>No single change makes it fit.</source>
+        <translation>单项调整都无法放下。</translation>
+    </message>
+</context>
+<context>
+    <name>WorkloadForm</name>
     <message>
         <source>Workload</source>
         <translation>任务设置</translation>
@@ -74,6 +248,10 @@
     <message>
         <source> tokens</source>
         <translation> 个 token</translation>
+    </message>
+    <message>
+        <source>Detected GPU (free memory)</source>
+        <translation>检测到的显卡（当前空闲显存）</translation>
     </message>
     <message>
         <source>q, v</source>
@@ -152,18 +330,6 @@
         <translation>LoRA 适配器的数据类型：PEFT 用 fp32；unsloth 和 torchtune 用计算精度</translation>
     </message>
     <message>
-        <source>Eager</source>
-        <translation>Eager（朴素实现）</translation>
-    </message>
-    <message>
-        <source>Flash attention</source>
-        <translation>Flash Attention</translation>
-    </message>
-    <message>
-        <source>vLLM --gpu-memory-utilization: the share of the card vLLM takes at start</source>
-        <translation>vLLM --gpu-memory-utilization：vLLM 启动时占用显卡显存的比例</translation>
-    </message>
-    <message>
         <source>From the weights</source>
         <translation>随权重而定</translation>
     </message>
@@ -182,6 +348,30 @@
     <message>
         <source>bitsandbytes 4-bit: quantise the block scales too (4.127 instead of 4.5 bits per weight)</source>
         <translation>bitsandbytes 4 位：连块缩放系数也量化（每个权重 4.127 位而不是 4.5 位）</translation>
+    </message>
+    <message>
+        <source>8-bit AdamW</source>
+        <translation>8 位 AdamW</translation>
+    </message>
+    <message>
+        <source>Paged AdamW</source>
+        <translation>分页 AdamW</translation>
+    </message>
+    <message>
+        <source>Paged 8-bit AdamW</source>
+        <translation>分页 8 位 AdamW</translation>
+    </message>
+    <message>
+        <source>Flash attention</source>
+        <translation>Flash Attention</translation>
+    </message>
+    <message>
+        <source>Eager</source>
+        <translation>Eager（朴素实现）</translation>
+    </message>
+    <message>
+        <source>vLLM --gpu-memory-utilization: the share of the card vLLM takes at start</source>
+        <translation>vLLM --gpu-memory-utilization：vLLM 启动时占用显卡显存的比例</translation>
     </message>
     <message>
         <source>default</source>
@@ -216,18 +406,6 @@
         <translation>llama.cpp -ngl / Ollama num_gpu：放在 GPU 上的层数；自动 = 全部，或能放下的层数</translation>
     </message>
     <message>
-        <source>8-bit AdamW</source>
-        <translation>8 位 AdamW</translation>
-    </message>
-    <message>
-        <source>Paged AdamW</source>
-        <translation>分页 AdamW</translation>
-    </message>
-    <message>
-        <source>Paged 8-bit AdamW</source>
-        <translation>分页 8 位 AdamW</translation>
-    </message>
-    <message>
         <source>Single GPU</source>
         <translation>单卡</translation>
     </message>
@@ -242,10 +420,6 @@
     <message>
         <source>Layer split</source>
         <translation>按层切分</translation>
-    </message>
-    <message>
-        <source>Detected GPU (free memory)</source>
-        <translation>检测到的显卡（当前空闲显存）</translation>
     </message>
     <message>
         <source>GPU</source>
@@ -334,162 +508,6 @@
     <message>
         <source>Split</source>
         <translation>多卡方式</translation>
-    </message>
-    <message>
-        <source>Will this model fit?</source>
-        <translation>这个模型放得下吗？</translation>
-    </message>
-    <message>
-        <source>Part</source>
-        <translation>组成部分</translation>
-    </message>
-    <message>
-        <source>GiB</source>
-        <translation>GiB</translation>
-    </message>
-    <message>
-        <source>Largest that fits</source>
-        <translation>能放下的最大值</translation>
-    </message>
-    <message>
-        <source>To make it fit</source>
-        <translation>怎样才能放下</translation>
-    </message>
-    <message>
-        <source>Double-click a change to apply it</source>
-        <translation>双击某项修改即可应用</translation>
-    </message>
-    <message>
-        <source>GiB per GPU; green fits, yellow tight (under 10% left), red does not fit. Click a cell to apply it.</source>
-        <translation>每块 GPU 的 GiB；绿色放得下，黄色很紧（剩余不到 10%），红色放不下。点击单元格即可应用。</translation>
-    </message>
-    <message>
-        <source>Weights × context</source>
-        <translation>权重 × 上下文</translation>
-    </message>
-    <message>
-        <source>Parts</source>
-        <translation>组成部分</translation>
-    </message>
-    <message>
-        <source>vLLM needs {needs:.1f} GiB; at start it takes {takes:.1f} GiB ({util:.0%} of the card + CUDA graphs)</source>
-        <translation>vLLM 需要 {needs:.1f} GiB；启动时占用 {takes:.1f} GiB（显卡的 {util:.0%} + CUDA 图）</translation>
-    </message>
-    <message>
-        <source>Partial offload: {n} of {total} layers on the GPU ({flag} {n}), {host:.1f} GiB in system RAM</source>
-        <translation>部分卸载：{total} 层中 {n} 层放在 GPU（{flag} {n}），{host:.1f} GiB 在系统内存</translation>
-    </message>
-    <message>
-        <source>rough estimate for that split: ~{tps:.1f} tokens/s</source>
-        <translation>该拆分的粗略估计：约 {tps:.1f} token/s</translation>
-    </message>
-    <message>
-        <source>Open a model file</source>
-        <translation>打开模型文件</translation>
-    </message>
-    <message>
-        <source>Model files (*.json *.safetensors *.gguf)</source>
-        <translation>模型文件 (*.json *.safetensors *.gguf)</translation>
-    </message>
-    <message>
-        <source>Enter a parameter count in billions, e.g. 7 or 13.5</source>
-        <translation>请输入以十亿（B）为单位的参数量，例如 7 或 13.5</translation>
-    </message>
-    <message>
-        <source>{model} · {params:.2f} B parameters</source>
-        <translation>{model} · {params:.2f} B 参数</translation>
-    </message>
-    <message>
-        <source>Source: {source}</source>
-        <translation>来源：{source}</translation>
-    </message>
-    <message>
-        <source>Use {value}</source>
-        <translation>改用 {value}</translation>
-    </message>
-    <message>
-        <source>rough estimate: ~{tps:.0f} tokens/s</source>
-        <translation>粗略估计：约 {tps:.0f} token/s</translation>
-    </message>
-    <message>
-        <source>{n} layers fit on the GPU</source>
-        <translation>GPU 上能放 {n} 层</translation>
-    </message>
-    <message>
-        <source>GiB per GPU (· tokens/s, rough estimate); click a cell to apply it</source>
-        <translation>每块 GPU 的 GiB（· token/s，粗略估计）；点击单元格即可应用</translation>
-    </message>
-    <message>
-        <source>Needs {gib:.1f} GiB per GPU</source>
-        <translation>每张卡需要 {gib:.1f} GiB</translation>
-    </message>
-    <message>
-        <source>No GPU detected: pick one from the list to check the fit.</source>
-        <translation>未检测到显卡：请从列表中选一张来判断是否放得下。</translation>
-    </message>
-    <message>
-        <source>vLLM starts with max_model_len {seq}: needs {gib:.1f} GiB of its {share:.1f} GiB</source>
-        <translation>vLLM 能以 max_model_len {seq} 启动：需要 {gib:.1f} GiB，可用份额 {share:.1f} GiB</translation>
-    </message>
-    <message>
-        <source>vLLM does not start with max_model_len {seq}: needs {gib:.1f} GiB, its share is {share:.1f} GiB</source>
-        <translation>vLLM 无法以 max_model_len {seq} 启动：需要 {gib:.1f} GiB，可用份额只有 {share:.1f} GiB</translation>
-    </message>
-    <message>
-        <source>Fits: {gib:.1f} GiB of {budget:.1f} GiB, {left:.1f} GiB to spare</source>
-        <translation>放得下：需要 {gib:.1f} GiB，共 {budget:.1f} GiB，还剩 {left:.1f} GiB</translation>
-    </message>
-    <message>
-        <source>Does not fit: {gib:.1f} GiB needed, {budget:.1f} GiB available</source>
-        <translation>放不下：需要 {gib:.1f} GiB，只有 {budget:.1f} GiB</translation>
-    </message>
-    <message>
-        <source>{gpu}: {budget:.1f} GiB free now</source>
-        <translation>{gpu}：当前空闲 {budget:.1f} GiB</translation>
-    </message>
-    <message>
-        <source>{gpu}: {budget:.0f} GiB</source>
-        <translation>{gpu}：{budget:.0f} GiB</translation>
-    </message>
-    <message>
-        <source>{total:.1f} GiB on {n} GPUs</source>
-        <translation>{n} 张卡合计 {total:.1f} GiB</translation>
-    </message>
-    <message>
-        <source>+ {gib:.1f} GiB in system RAM</source>
-        <translation>另需 {gib:.1f} GiB 内存</translation>
-    </message>
-    <message>
-        <source>{n} tokens</source>
-        <translation>{n} 个 token</translation>
-    </message>
-    <message>
-        <source>none</source>
-        <translation>无</translation>
-    </message>
-    <message>
-        <source>{n} tokens (the model&apos;s maximum)</source>
-        <translation>{n} 个 token（模型上限）</translation>
-    </message>
-    <message>
-        <source>Estimate: ~{tps:.0f} tokens/s generated, ~{pps:.0f} tokens/s prompt</source>
-        <translation>粗略估计：生成约 {tps:.0f} token/s，提示词处理约 {pps:.0f} token/s</translation>
-    </message>
-    <message>
-        <source>Estimate: ~{s:.1f} s per step, ~{tps:.0f} tokens/s per GPU</source>
-        <translation>粗略估计：每步约 {s:.1f} 秒，每卡约 {tps:.0f} token/s</translation>
-    </message>
-    <message>
-        <source>Nothing to change: it fits.</source>
-        <translation>无需调整：已经放得下。</translation>
-    </message>
-    <message>
-        <source>Pick a GPU to get suggestions.</source>
-        <translation>选择一张显卡即可获得建议。</translation>
-    </message>
-    <message>
-        <source>No single change makes it fit.</source>
-        <translation>单项调整都无法放下。</translation>
     </message>
 </context>
 </TS>

@@ -2,29 +2,6 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
-    <name>GpuCard</name>
-    <message>
-        <source>{v:.0f}% busy</source>
-        <translation>占用 {v:.0f}%</translation>
-    </message>
-    <message>
-        <source>{v:.0f} °C</source>
-        <translation>{v:.0f} °C</translation>
-    </message>
-    <message>
-        <source>{v:.0f}{limit} W</source>
-        <translation>{v:.0f}{limit} W</translation>
-    </message>
-    <message>
-        <source>{v:.1f}{total} GiB</source>
-        <translation>{v:.1f}{total} GiB</translation>
-    </message>
-    <message>
-        <source>No readings</source>
-        <translation>暂无读数</translation>
-    </message>
-</context>
-<context>
     <name>HostsPage</name>
     <message>
         <source>Other hosts</source>
@@ -101,6 +78,29 @@
     <message>
         <source>not GPU metrics</source>
         <translation>不是 GPU 指标</translation>
+    </message>
+</context>
+<context>
+    <name>RemoteGpuCard</name>
+    <message>
+        <source>{v:.0f}% busy</source>
+        <translation>占用 {v:.0f}%</translation>
+    </message>
+    <message>
+        <source>{v:.0f} °C</source>
+        <translation>{v:.0f} °C</translation>
+    </message>
+    <message>
+        <source>{v:.0f}{limit} W</source>
+        <translation>{v:.0f}{limit} W</translation>
+    </message>
+    <message>
+        <source>{v:.1f}{total} GiB</source>
+        <translation>{v:.1f}{total} GiB</translation>
+    </message>
+    <message>
+        <source>No readings</source>
+        <translation>暂无读数</translation>
     </message>
 </context>
 </TS>

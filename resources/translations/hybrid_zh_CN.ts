@@ -2,7 +2,7 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
-    <name>GpuCard</name>
+    <name>AdapterCard</name>
     <message>
         <source>Integrated</source>
         <translation>集成显卡</translation>
@@ -481,60 +481,8 @@
         <translation>刷新</translation>
     </message>
     <message>
-        <source>No GPU found on this computer</source>
-        <translation>这台电脑上没有找到 GPU</translation>
-    </message>
-    <message>
-        <source>Filter by name or PID</source>
-        <translation>按名称或 PID 筛选</translation>
-    </message>
-    <message>
-        <source>Show every program</source>
-        <translation>显示所有程序</translation>
-    </message>
-    <message>
-        <source>Also list programs that show no sign of GPU use</source>
-        <translation>同时列出没有使用 GPU 迹象的程序</translation>
-    </message>
-    <message>
-        <source>Program</source>
-        <translation>程序</translation>
-    </message>
-    <message>
-        <source>PID</source>
-        <translation>PID</translation>
-    </message>
-    <message>
-        <source>GPU</source>
-        <translation>GPU</translation>
-    </message>
-    <message>
-        <source>Engine use</source>
-        <translation>引擎占用</translation>
-    </message>
-    <message>
-        <source>GPU memory</source>
-        <translation>显存</translation>
-    </message>
-    <message>
-        <source>Select a program to see which GPU it uses and why.</source>
-        <translation>选择一个程序，查看它使用哪块 GPU 以及判断依据。</translation>
-    </message>
-    <message>
-        <source>Evidence</source>
-        <translation>判断依据</translation>
-    </message>
-    <message>
-        <source>Run on the NVIDIA GPU</source>
-        <translation>在 NVIDIA GPU 上运行</translation>
-    </message>
-    <message>
         <source>Launch and check…</source>
         <translation>启动并检查…</translation>
-    </message>
-    <message>
-        <source>Undo</source>
-        <translation>撤销</translation>
     </message>
     <message>
         <source>Sampling…</source>
@@ -551,88 +499,6 @@
     <message>
         <source>{count} programs · sampled over {seconds} s</source>
         <translation>{count} 个程序 · 采样 {seconds} 秒</translation>
-    </message>
-    <message>
-        <source>Neither the kernel nor the NVIDIA driver reports a graphics adapter, so no program can be using one. This happens in virtual machines and containers without GPU passthrough, and when the graphics driver is not installed or not loaded.</source>
-        <translation>内核和 NVIDIA 驱动都没有报告任何显卡，所以没有程序能使用 GPU。在没有 GPU 直通的虚拟机和容器中，或显卡驱动未安装、未加载时，会出现这种情况。</translation>
-    </message>
-    <message>
-        <source>What was checked: {checks}</source>
-        <translation>检查过的项目：{checks}</translation>
-    </message>
-    <message>
-        <source>The list below still shows what each program loads; the Setup page helps install the NVIDIA driver.</source>
-        <translation>下方列表仍会显示每个程序加载了什么；“安装向导”页面可以帮助安装 NVIDIA 驱动。</translation>
-    </message>
-    <message>
-        <source>System mode ({tool}): {mode}</source>
-        <translation>系统模式（{tool}）：{mode}</translation>
-    </message>
-    <message>
-        <source>switcheroo-control is running ({count} GPUs)</source>
-        <translation>switcheroo-control 正在运行（{count} 块 GPU）</translation>
-    </message>
-    <message>
-        <source>GPU Assistant reports the system mode but never switches it.</source>
-        <translation>GPU 助手只报告系统模式，从不切换它。</translation>
-    </message>
-    <message>
-        <source>NVIDIA GPU</source>
-        <translation>NVIDIA GPU</translation>
-    </message>
-    <message>
-        <source>Integrated GPU</source>
-        <translation>集成显卡</translation>
-    </message>
-    <message>
-        <source>Other GPU</source>
-        <translation>其他 GPU</translation>
-    </message>
-    <message>
-        <source>Both GPUs</source>
-        <translation>两块 GPU</translation>
-    </message>
-    <message>
-        <source>No GPU</source>
-        <translation>无 GPU</translation>
-    </message>
-    <message>
-        <source>{placement}: {gpus}</source>
-        <translation>{placement}：{gpus}</translation>
-    </message>
-    <message>
-        <source>measured while it worked</source>
-        <translation>在其工作时实测</translation>
-    </message>
-    <message>
-        <source>idle; judged by the GPU it holds</source>
-        <translation>空闲；按它占用的 GPU 判断</translation>
-    </message>
-    <message>
-        <source>judged by the drivers it loaded</source>
-        <translation>按它加载的驱动判断</translation>
-    </message>
-    <message>
-        <source>no evidence</source>
-        <translation>无证据</translation>
-    </message>
-    <message>
-        <source>No program matches the filter.</source>
-        <translation>没有符合筛选条件的程序。</translation>
-    </message>
-    <message>
-        <source>No program is using a GPU right now.
-Start one, or tick “Show every program”.</source>
-        <translation>目前没有程序在使用 GPU。
-请启动一个程序，或勾选“显示所有程序”。</translation>
-    </message>
-    <message>
-        <source>No program is using a GPU.</source>
-        <translation>没有程序在使用 GPU。</translation>
-    </message>
-    <message>
-        <source>That program has ended.</source>
-        <translation>该程序已结束。</translation>
     </message>
     <message>
         <source>Needs an NVIDIA (or other discrete) GPU; none was found.</source>
@@ -692,6 +558,37 @@ Start one, or tick “Show every program”.</source>
     </message>
 </context>
 <context>
+    <name>InventoryPanel</name>
+    <message>
+        <source>No GPU found on this computer</source>
+        <translation>这台电脑上没有找到 GPU</translation>
+    </message>
+    <message>
+        <source>System mode ({tool}): {mode}</source>
+        <translation>系统模式（{tool}）：{mode}</translation>
+    </message>
+    <message>
+        <source>switcheroo-control is running ({count} GPUs)</source>
+        <translation>switcheroo-control 正在运行（{count} 块 GPU）</translation>
+    </message>
+    <message>
+        <source>GPU Assistant reports the system mode but never switches it.</source>
+        <translation>GPU 助手只报告系统模式，从不切换它。</translation>
+    </message>
+    <message>
+        <source>Neither the kernel nor the NVIDIA driver reports a graphics adapter, so no program can be using one. This happens in virtual machines and containers without GPU passthrough, and when the graphics driver is not installed or not loaded.</source>
+        <translation>内核和 NVIDIA 驱动都没有报告任何显卡，所以没有程序能使用 GPU。在没有 GPU 直通的虚拟机和容器中，或显卡驱动未安装、未加载时，会出现这种情况。</translation>
+    </message>
+    <message>
+        <source>What was checked: {checks}</source>
+        <translation>检查过的项目：{checks}</translation>
+    </message>
+    <message>
+        <source>The list below still shows what each program loads; the Setup page helps install the NVIDIA driver.</source>
+        <translation>下方列表仍会显示每个程序加载了什么；“安装向导”页面可以帮助安装 NVIDIA 驱动。</translation>
+    </message>
+</context>
+<context>
     <name>PlanDialog</name>
     <message>
         <source>Run on the NVIDIA GPU</source>
@@ -704,6 +601,122 @@ Start one, or tick “Show every program”.</source>
     <message>
         <source>Apply</source>
         <translation>应用</translation>
+    </message>
+</context>
+<context>
+    <name>ProgramDetails</name>
+    <message>
+        <source>Select a program to see which GPU it uses and why.</source>
+        <translation>选择一个程序，查看它使用哪块 GPU 以及判断依据。</translation>
+    </message>
+    <message>
+        <source>Evidence</source>
+        <translation>判断依据</translation>
+    </message>
+    <message>
+        <source>Run on the NVIDIA GPU</source>
+        <translation>在 NVIDIA GPU 上运行</translation>
+    </message>
+    <message>
+        <source>Launch and check…</source>
+        <translation>启动并检查…</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <source>That program has ended.</source>
+        <translation>该程序已结束。</translation>
+    </message>
+</context>
+<context>
+    <name>ProgramList</name>
+    <message>
+        <source>Filter by name or PID</source>
+        <translation>按名称或 PID 筛选</translation>
+    </message>
+    <message>
+        <source>Show every program</source>
+        <translation>显示所有程序</translation>
+    </message>
+    <message>
+        <source>Also list programs that show no sign of GPU use</source>
+        <translation>同时列出没有使用 GPU 迹象的程序</translation>
+    </message>
+    <message>
+        <source>Program</source>
+        <translation>程序</translation>
+    </message>
+    <message>
+        <source>PID</source>
+        <translation>PID</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Engine use</source>
+        <translation>引擎占用</translation>
+    </message>
+    <message>
+        <source>GPU memory</source>
+        <translation>显存</translation>
+    </message>
+    <message>
+        <source>NVIDIA GPU</source>
+        <translation>NVIDIA GPU</translation>
+    </message>
+    <message>
+        <source>Integrated GPU</source>
+        <translation>集成显卡</translation>
+    </message>
+    <message>
+        <source>Other GPU</source>
+        <translation>其他 GPU</translation>
+    </message>
+    <message>
+        <source>Both GPUs</source>
+        <translation>两块 GPU</translation>
+    </message>
+    <message>
+        <source>No GPU</source>
+        <translation>无 GPU</translation>
+    </message>
+    <message>
+        <source>measured while it worked</source>
+        <translation>在其工作时实测</translation>
+    </message>
+    <message>
+        <source>idle; judged by the GPU it holds</source>
+        <translation>空闲；按它占用的 GPU 判断</translation>
+    </message>
+    <message>
+        <source>judged by the drivers it loaded</source>
+        <translation>按它加载的驱动判断</translation>
+    </message>
+    <message>
+        <source>no evidence</source>
+        <translation>无证据</translation>
+    </message>
+    <message>
+        <source>No program matches the filter.</source>
+        <translation>没有符合筛选条件的程序。</translation>
+    </message>
+    <message>
+        <source>No program is using a GPU right now.
+Start one, or tick “Show every program”.</source>
+        <translation>目前没有程序在使用 GPU。
+请启动一个程序，或勾选“显示所有程序”。</translation>
+    </message>
+    <message>
+        <source>No program is using a GPU.</source>
+        <translation>没有程序在使用 GPU。</translation>
+    </message>
+    <message>
+        <source>{placement}: {gpus}</source>
+        <translation>{placement}：{gpus}</translation>
     </message>
 </context>
 </TS>

@@ -147,7 +147,7 @@ def fit_json(argv: list[str]) -> dict:
 
 def _answer(args: argparse.Namespace, render):
     from services.modelfit.dtypes import KV_FORMATS, WEIGHT_FORMATS
-    from services.modelfit.engines import default_method, default_weights, engine_defaults, ollama_default_context
+    from services.modelfit.engines import default_method, default_strategy, default_weights, engine_defaults, ollama_default_context
     from services.modelfit.errors import ModelInputError
     from services.modelfit.estimate import (
         ATTENTION, ENGINES, LORA_TARGETS, METHODS, OPTIMIZERS, PRECISIONS, STRATEGIES, TASKS, FitRequest,
@@ -208,7 +208,7 @@ def _answer(args: argparse.Namespace, render):
     if weights is None and not is_gguf_source(arch):
         weights = default_weights(engine)
     if strategy is None:
-        strategy = "single" if gpus == 1 else ("fsdp" if task == "train" else ("tp" if engine == "vllm" else "layer_split"))
+        strategy = default_strategy(gpus, task, engine)
 
     gpu = None
     if args.gpu:

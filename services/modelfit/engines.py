@@ -68,6 +68,21 @@ def engine_defaults(engine: str, task: str, method: str, gpus: int = 1) -> dict[
     return base
 
 
+def default_strategy(gpus: int, task: str, engine: str) -> str:
+    """How more than one GPU is used unless the user says: FSDP for training, tensor parallel
+    for vLLM, a layer split for other inference engines."""
+    if gpus <= 1:
+        return "single"
+    if task == "train":
+        return "fsdp"
+    return "tp" if engine == "vllm" else "layer_split"
+
+
+def loss_mode(chunked_loss: bool, fused_loss: bool) -> str:
+    """The loss as one choice: "fused" (fused linear + CE), "chunked" or "plain"."""
+    return "fused" if fused_loss else ("chunked" if chunked_loss else "plain")
+
+
 def default_method(engine: str) -> str:
     """unsloth's notebooks start from a 4-bit base (load_in_4bit=True): QLoRA; the rest default to LoRA."""
     return "qlora" if engine == "unsloth" else "lora"

@@ -128,7 +128,7 @@ def grid_to_json(grid: FitGrid) -> dict[str, Any]:
 def grid_lines(grid: FitGrid, status_text: dict[str, str]) -> list[str]:
     """A fixed-width text table for the terminal: 'GiB mark' per cell."""
     width = max(len(r.label) for r in grid.rows) + 2
-    head = " " * width + "".join(f"{_ctx(c):>14}" for c in grid.contexts)
+    head = " " * width + "".join(f"{context_label(c):>14}" for c in grid.contexts)
     out = [head]
     for row, line in zip(grid.rows, grid.cells, strict=True):
         cells = []
@@ -141,5 +141,6 @@ def grid_lines(grid: FitGrid, status_text: dict[str, str]) -> list[str]:
     return out
 
 
-def _ctx(tokens: int) -> str:
+def context_label(tokens: int) -> str:
+    """A grid column heading: 4096 -> "4k", 1000 -> "1000"."""
     return f"{tokens // 1024}k" if tokens % 1024 == 0 else str(tokens)

@@ -24,14 +24,14 @@ def page(qtbot, app_paths):
 def test_first_answer_is_shown_without_a_button(page):
     assert page.last_answer is not None and page.last_error is None
     assert page.last_answer.fits is True  # Llama-3.1-8B bf16 at 4k on a 4090
-    assert page.bar.segments() and page.table.rowCount() >= 3
-    assert "tokens" in page.max_seq_label.text()
+    assert page.results.bar.segments() and page.results.table.rowCount() >= 3
+    assert "tokens" in page.results.max_seq_label.text()
 
 
 def test_changing_context_updates_after_debounce(qtbot, page):
     before = page.last_answer.estimate.per_gpu_gib
     with qtbot.waitSignal(page.updated, timeout=2000):
-        page.seq_spin.setValue(65536)
+        page.workload.seq_spin.setValue(65536)
     assert page.last_answer.estimate.request.seq == 65536
     assert page.last_answer.estimate.per_gpu_gib > before
 
@@ -40,7 +40,7 @@ def test_many_quick_changes_compute_once(qtbot, page):
     calls = []
     page.updated.connect(lambda: calls.append(1))
     for value in (1024, 2048, 3072, 5120):
-        page.seq_spin.setValue(value)
+        page.workload.seq_spin.setValue(value)
     qtbot.waitUntil(lambda: bool(calls), timeout=2000)
     with qtbot.assertNotEmitted(page.updated, wait=250):
         pass
@@ -49,24 +49,24 @@ def test_many_quick_changes_compute_once(qtbot, page):
 
 def test_training_that_does_not_fit_offers_suggestions_that_apply(qtbot, page):
     with qtbot.waitSignal(page.updated, timeout=2000):
-        page._set_data(page.gpu_combo, "GeForce RTX 3060 12GB")
-        page._set_data(page.task_combo, "train")
-        page._set_data(page.method_combo, "full")
-        page._set_data(page.weights_combo, "bf16")
+        page._set_data(page.workload.gpu_combo, "GeForce RTX 3060 12GB")
+        page._set_data(page.workload.task_combo, "train")
+        page._set_data(page.workload.method_combo, "full")
+        page._set_data(page.workload.weights_combo, "bf16")
     ans = page.last_answer
     assert ans.fits is False and ans.suggestions
-    assert page.suggestion_list.count() == len(ans.suggestions)
+    assert page.results.suggestion_list.count() == len(ans.suggestions)
     best = ans.suggestions[0]
     with qtbot.waitSignal(page.updated, timeout=2000):
-        page._on_suggestion_activated(page.suggestion_list.item(0))
+        page.results.suggestion_list.itemActivated.emit(page.results.suggestion_list.item(0))
     assert page.last_answer.estimate.per_gpu_gib == pytest.approx(best.per_gpu_gib, rel=1e-6)
 
 
 def test_search_and_pick_a_model(qtbot, page):
-    page.search_edit.setText("gemma 2 9b")
-    assert page.model_list.count() == 1
+    page.model_box.search_edit.setText("gemma 2 9b")
+    assert page.model_box.model_list.count() == 1
     with qtbot.waitSignal(page.updated, timeout=2000):
-        page.model_list.setCurrentRow(0)
+        page.model_box.model_list.setCurrentRow(0)
     assert page.last_answer.estimate.arch.model_id == "google/gemma-2-9b"
 
 
@@ -86,17 +86,17 @@ def test_open_a_config_file_and_show_bad_files(qtbot, page, tmp_path):
 
 def test_incompatible_choice_shows_a_message_not_a_crash(qtbot, page):
     with qtbot.waitSignal(page.updated, timeout=2000):
-        page._set_data(page.engine_combo, "llamacpp")  # switches weights to Q4_K_M itself
+        page._set_data(page.workload.engine_combo, "llamacpp")  # switches weights to Q4_K_M itself
     assert page.last_error is None and page.last_answer.estimate.weight_format == "q4_k_m"
     with qtbot.waitSignal(page.updated, timeout=2000):
-        page._set_data(page.weights_combo, "nf4")
+        page._set_data(page.workload.weights_combo, "nf4")
     assert page.last_error and "llama.cpp" in page.last_error
 
 
 def test_detected_gpu_without_telemetry_still_answers(qtbot, page):
     with qtbot.waitSignal(page.updated, timeout=2000):
-        page._set_data(page.gpu_combo, DETECTED)
-    assert page.last_answer.fits is None and "No GPU detected" in page.detail_label.text()
+        page._set_data(page.workload.gpu_combo, DETECTED)
+    assert page.last_answer.fits is None and "No GPU detected" in page.results.detail_label.text()
 
 
 def test_detected_gpu_reads_the_hub_snapshot(qtbot, app_paths):
@@ -111,14 +111,14 @@ def test_detected_gpu_reads_the_hub_snapshot(qtbot, app_paths):
     widget = FitPage(context)
     qtbot.addWidget(widget)
     with qtbot.waitSignal(widget.updated, timeout=2000):
-        widget._set_data(widget.gpu_combo, DETECTED)
+        widget._set_data(widget.workload.gpu_combo, DETECTED)
     assert widget.last_answer.budget_gib == pytest.approx((24564 - 20000) / 1024)
     assert widget.last_answer.fits is False
     widget.shutdown()
 
 
 def test_shutdown_stops_the_debounce_timer(page):
-    page.seq_spin.setValue(1234)
+    page.workload.seq_spin.setValue(1234)
     assert page._timer.isActive()
     page.shutdown()
     assert not page._timer.isActive()
@@ -128,17 +128,17 @@ def test_choices_are_remembered(qtbot, app_paths):
     context = build_context(argparse.Namespace(demo=False), app_paths)
     first = FitPage(context)
     qtbot.addWidget(first)
-    first.search_edit.setText("gemma 2 9b")
-    first.model_list.setCurrentRow(0)
-    first._set_data(first.gpu_combo, "GeForce RTX 3060 12GB")
-    first._set_data(first.task_combo, "train")
+    first.model_box.search_edit.setText("gemma 2 9b")
+    first.model_box.model_list.setCurrentRow(0)
+    first._set_data(first.workload.gpu_combo, "GeForce RTX 3060 12GB")
+    first._set_data(first.workload.task_combo, "train")
     first.shutdown()
     again = build_context(argparse.Namespace(demo=False), app_paths)
     assert again.settings_store.settings.fit.model == "google/gemma-2-9b"
     second = FitPage(again)
     qtbot.addWidget(second)
-    assert second.gpu_combo.currentData() == "GeForce RTX 3060 12GB"
-    assert second.task_combo.currentData() == "train"
+    assert second.workload.gpu_combo.currentData() == "GeForce RTX 3060 12GB"
+    assert second.workload.task_combo.currentData() == "train"
     assert second.last_answer.estimate.arch.model_id == "google/gemma-2-9b"
     assert second.self_test() is None
     second.shutdown()
@@ -160,98 +160,98 @@ def test_tensor_parallel_gpu_count_that_does_not_split_the_heads_shows_the_cli_m
     with qtbot.waitSignal(page.updated, timeout=2000):
         page.set_model(default_catalogue().resolve("Qwen/Qwen2.5-14B").arch)
     with qtbot.waitSignal(page.updated, timeout=2000):
-        page.gpus_spin.setValue(3)
-        page._set_data(page.strategy_combo, "tp")
+        page.workload.gpus_spin.setValue(3)
+        page._set_data(page.workload.strategy_combo, "tp")
     assert page.last_error and "3 GPUs" in page.last_error and "2, 4, 8, 40" in page.last_error
     with qtbot.waitSignal(page.updated, timeout=2000):
-        page.gpus_spin.setValue(4)
+        page.workload.gpus_spin.setValue(4)
     assert page.last_error is None and page.last_answer.estimate.request.gpus == 4
 
 
 def test_engine_presets_fill_the_controls_and_reach_the_request(qtbot, page):
     with qtbot.waitSignal(page.updated, timeout=2000):
-        page._set_data(page.task_combo, "train")
-        page._set_data(page.engine_combo, "unsloth")
+        page._set_data(page.workload.task_combo, "train")
+        page._set_data(page.workload.engine_combo, "unsloth")
     req = page.last_answer.estimate.request
-    assert page.offload_check.isChecked() and page.loss_combo.currentData() == "fused"
+    assert page.workload.offload_check.isChecked() and page.workload.loss_combo.currentData() == "fused"
     assert req.engine == "unsloth" and req.method == "qlora" and req.activation_offload and req.fused_loss
     assert not req.kbit_fp32_upcast and req.lora_adapter_bytes == 2
     with qtbot.waitSignal(page.updated, timeout=2000):
-        page._set_data(page.engine_combo, "torchtune")
+        page._set_data(page.workload.engine_combo, "torchtune")
     req = page.last_answer.estimate.request
     assert req.chunked_loss and not req.fused_loss and not req.activation_offload and req.lora_rank == 8
     with qtbot.waitSignal(page.updated, timeout=2000):
-        page.compile_check.setChecked(True)
-        page.opt_bwd_check.setChecked(True)
-        page.lora_output_check.setChecked(True)
+        page.workload.compile_check.setChecked(True)
+        page.workload.opt_bwd_check.setChecked(True)
+        page.workload.lora_output_check.setChecked(True)
     req = page.last_answer.estimate.request
     assert req.compile and req.optimizer_in_backward and req.lora_on_output
 
 
 def test_grid_shows_cells_and_a_click_applies_one(qtbot, page):
     grid = page.last_grid
-    assert grid is not None and page.grid_table.rowCount() == len(grid.rows)
-    assert page.grid_table.columnCount() == len(grid.contexts)
+    assert grid is not None and page.results.grid_table.rowCount() == len(grid.rows)
+    assert page.results.grid_table.columnCount() == len(grid.contexts)
     # the last row (NF4) at the largest context
     row, col = len(grid.rows) - 1, len(grid.contexts) - 1
     cell = grid.cells[row][col]
-    assert page.grid_table.item(row, col).text().startswith(f"{cell.per_gpu_gib:.1f}")
+    assert page.results.grid_table.item(row, col).text().startswith(f"{cell.per_gpu_gib:.1f}")
     with qtbot.waitSignal(page.updated, timeout=2000):
-        page._on_grid_clicked(row, col)
+        page.results.grid_table.cellClicked.emit(row, col)
     req = page.last_answer.estimate.request
     assert req.seq == cell.seq and req.weights == dict(cell.row.changes)["weights"]
     assert page.last_answer.estimate.per_gpu_gib == pytest.approx(cell.per_gpu_gib)
 
 
 def test_an_error_blanks_the_old_figures_and_offers_valid_values(qtbot, page):
-    assert "tokens" in page.max_seq_label.text() and page.grid_table.rowCount() > 0
+    assert "tokens" in page.results.max_seq_label.text() and page.results.grid_table.rowCount() > 0
     with qtbot.waitSignal(page.updated, timeout=2000):
-        page._set_data(page.engine_combo, "vllm")
-        page.gpus_spin.setValue(3)
-        page._set_data(page.strategy_combo, "tp")
+        page._set_data(page.workload.engine_combo, "vllm")
+        page.workload.gpus_spin.setValue(3)
+        page._set_data(page.workload.strategy_combo, "tp")
     assert page.last_error and page.last_answer is None
-    assert page.max_seq_label.text() == "–" and page.max_batch_label.text() == "–"
-    assert page.speed_label.text() == "" and page.table.rowCount() == 0 and page.grid_table.rowCount() == 0
-    offered = [page.suggestion_list.item(i).data(0x0101) for i in range(page.suggestion_list.count())]
+    assert page.results.max_seq_label.text() == "–" and page.results.max_batch_label.text() == "–"
+    assert page.results.speed_label.text() == "" and page.results.table.rowCount() == 0 and page.results.grid_table.rowCount() == 0
+    offered = [page.results.suggestion_list.item(i).data(0x0101) for i in range(page.results.suggestion_list.count())]
     assert offered[:3] == ["2", "4", "8"]
     with qtbot.waitSignal(page.updated, timeout=2000):
-        page._on_suggestion_activated(page.suggestion_list.item(1))
+        page.results.suggestion_list.itemActivated.emit(page.results.suggestion_list.item(1))
     assert page.last_error is None and page.last_answer.estimate.request.gpus == 4
 
 
 def test_vllm_and_partial_offload_details(qtbot, page):
     with qtbot.waitSignal(page.updated, timeout=2000):
-        page._set_data(page.engine_combo, "vllm")
+        page._set_data(page.workload.engine_combo, "vllm")
     # like `vllm serve`, the model's own maximum first: Llama-3.1-8B's 131,072 tokens do not start on a 4090
-    assert page.seq_spin.value() == 131072
-    assert "does not start" in page.headline_label.text() and "at start it takes" in page.detail_label.text()
+    assert page.workload.seq_spin.value() == 131072
+    assert "does not start" in page.results.headline_label.text() and "at start it takes" in page.results.detail_label.text()
     largest = page.last_answer.max_seq
-    assert 8192 < largest < 131072 and f"{largest:,}" in page.max_seq_label.text()
+    assert 8192 < largest < 131072 and f"{largest:,}" in page.results.max_seq_label.text()
     with qtbot.waitSignal(page.updated, timeout=2000):
-        page.seq_spin.setValue(largest)
-    assert "vLLM starts" in page.headline_label.text()
+        page.workload.seq_spin.setValue(largest)
+    assert "vLLM starts" in page.results.headline_label.text()
     with qtbot.waitSignal(page.updated, timeout=2000):
-        page._set_data(page.engine_combo, "ollama")
+        page._set_data(page.workload.engine_combo, "ollama")
         page.set_model(page._catalogue.resolve("meta-llama/Llama-3.1-70B").arch)
     assert page.last_answer.offload is not None
-    assert "num_gpu" in page.detail_label.text() and "system RAM" in page.detail_label.text()
+    assert "num_gpu" in page.results.detail_label.text() and "system RAM" in page.results.detail_label.text()
 
 
 def test_remaining_settings_are_controls_too(qtbot, page):
     with qtbot.waitSignal(page.updated, timeout=2000):
-        page._set_data(page.engine_combo, "vllm")
-        page.max_seqs_spin.setValue(32)
-        page.batched_tokens_spin.setValue(4096)
-        page.vllm_v0_check.setChecked(True)
-        page.context_spin.setValue(1.25)
+        page._set_data(page.workload.engine_combo, "vllm")
+        page.workload.max_seqs_spin.setValue(32)
+        page.workload.batched_tokens_spin.setValue(4096)
+        page.workload.vllm_v0_check.setChecked(True)
+        page.workload.context_spin.setValue(1.25)
     req = page.last_answer.estimate.request
     assert (req.vllm_max_seqs, req.vllm_max_batched_tokens, req.vllm_legacy, req.cuda_context_gib) == (32, 4096, True, 1.25)
     with qtbot.waitSignal(page.updated, timeout=2000):
-        page._set_data(page.task_combo, "train")
-        page._set_data(page.method_combo, "full")
-        page._set_data(page.precision_combo, "mixed")
+        page._set_data(page.workload.task_combo, "train")
+        page._set_data(page.workload.method_combo, "full")
+        page._set_data(page.workload.precision_combo, "mixed")
     assert page.last_answer.estimate.request.precision == "mixed"
     with qtbot.waitSignal(page.updated, timeout=2000):
-        page._set_data(page.method_combo, "qlora")
-        page.double_quant_check.setChecked(False)
+        page._set_data(page.workload.method_combo, "qlora")
+        page.workload.double_quant_check.setChecked(False)
     assert page.last_answer.estimate.request.double_quant is False

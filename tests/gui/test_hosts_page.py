@@ -69,7 +69,7 @@ def test_remove_host(qtbot, page, exporter):
 
 def test_a_new_host_gets_a_graph_line_within_seconds(qtbot, page, exporter):
     """Issue 15: asked at once and a few times quickly, not once per POLL_MS."""
-    from gui.hosts.page import POLL_MS, WARMUP_MS
+    from gui.hosts.page import HISTORY_S, POLL_MS, WARMUP_MS
 
     page.url_edit.setText(f"127.0.0.1:{exporter.bound_port}")
     page.add_button.click()
@@ -77,3 +77,7 @@ def test_a_new_host_gets_a_graph_line_within_seconds(qtbot, page, exporter):
     qtbot.waitUntil(lambda: len(host.history) >= 3, timeout=3 * WARMUP_MS + 2000)
     assert 3 * WARMUP_MS < 2 * POLL_MS  # three rows long before the regular polls would give them
     qtbot.waitUntil(lambda: not page._warmup_timer.isActive(), timeout=6 * WARMUP_MS)
+    card = next(iter(page._cards.values()))
+    qtbot.waitUntil(lambda: card.graphs.drawn_points() >= 2, timeout=3000)
+    t0, t1 = card.graphs_view  # the window GpuCardFrame.draw_graphs drew, as on the dashboard
+    assert 120.0 <= t1 - t0 <= HISTORY_S

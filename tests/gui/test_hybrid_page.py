@@ -7,6 +7,7 @@ import threading
 import pytest
 
 from gui.app import build_context
+from gui.hybrid.adapters import AdapterCard
 from services.hybrid.nvidia import NvidiaProcess, NvidiaUtilization
 from services.hybrid.service import HybridService
 from tests.fakes.hybrid_fakes import (
@@ -64,38 +65,38 @@ def laptop_service(tmp_path):
 
 
 def row_names(page):
-    return sorted(page.proxy.index(r, 0).data() for r in range(page.proxy.rowCount()))
+    return sorted(page.programs.proxy.index(r, 0).data() for r in range(page.programs.proxy.rowCount()))
 
 
 def test_laptop_inventory_list_filter_and_verdict(qtbot, app_paths, laptop_service):
     page = make_page(qtbot, app_paths, laptop_service)
-    cards = page.inventory_box.findChildren(page_module.GpuCard)
-    assert len(cards) == 2 and not page.no_gpu_box.isVisible()
-    assert "prime-select" in page.mode_label.text() and "never switches" in page.mode_label.text()
+    cards = page.inventory.inventory_box.findChildren(AdapterCard)
+    assert len(cards) == 2 and not page.inventory.no_gpu_box.isVisible()
+    assert "prime-select" in page.inventory.mode_label.text() and "never switches" in page.inventory.mode_label.text()
     assert row_names(page) == ["firefox", "python3", "webui"]
-    page.filter_edit.setText("fire")
+    page.programs.filter_edit.setText("fire")
     assert row_names(page) == ["firefox"]
-    page.filter_edit.setText("4100")
+    page.programs.filter_edit.setText("4100")
     assert row_names(page) == ["webui"]
-    page.filter_edit.setText("nothing-like-this")
-    assert page.list_stack.currentWidget() is page.empty_label
-    page.filter_edit.clear()
+    page.programs.filter_edit.setText("nothing-like-this")
+    assert page.programs.list_stack.currentWidget() is page.programs.empty_label
+    page.programs.filter_edit.clear()
     assert page.select_pid(4100)
-    assert "NVIDIA GPU" in page.verdict_label.text()
-    assert "lists it as a graphics process" in page.evidence_label.text()
+    assert "NVIDIA GPU" in page.details.verdict_label.text()
+    assert "lists it as a graphics process" in page.details.evidence_label.text()
     # Measured on the NVIDIA GPU already: nothing to move, and the page says so.
-    assert not page.prefer_button.isEnabled() and page.launch_button.isEnabled()
-    assert "already runs on the NVIDIA GPU" in page.action_label.text()
+    assert not page.details.prefer_button.isEnabled() and page.details.launch_button.isEnabled()
+    assert "already runs on the NVIDIA GPU" in page.details.action_label.text()
     assert page.select_pid(4200)
-    assert "Integrated GPU" in page.verdict_label.text()
-    assert page.prefer_button.isEnabled()
+    assert "Integrated GPU" in page.details.verdict_label.text()
+    assert page.details.prefer_button.isEnabled()
     page.shutdown()
 
 
 def test_run_on_nvidia_shows_change_applies_and_undoes(qtbot, app_paths, laptop_service, tmp_path):
     page = make_page(qtbot, app_paths, laptop_service)
     page.select_pid(4300)
-    page.prefer_button.click()
+    page.details.prefer_button.click()
     dialog = page._plan_dialog
     assert dialog is not None and dialog.isVisible()
     launcher = tmp_path / "home/.local/bin/python3-train-on-nvidia"  # named after the script, not "python"
@@ -106,9 +107,9 @@ def test_run_on_nvidia_shows_change_applies_and_undoes(qtbot, app_paths, laptop_
     script = launcher.read_text()
     assert "__NV_PRIME_RENDER_OFFLOAD" in script
     assert f"cd '{tmp_path / 'project'}'" in script and f"exec '{tmp_path / 'bin/python3'}' 'train.py' \"$@\"" in script
-    assert page.undo_button.isVisible()
-    page.undo_button.click()
-    assert not launcher.exists() and "Undone" in page.action_label.text()
+    assert page.details.undo_button.isVisible()
+    page.details.undo_button.click()
+    assert not launcher.exists() and "Undone" in page.details.action_label.text()
     page.shutdown()
 
 
@@ -117,7 +118,7 @@ def test_launch_and_check_reports_an_early_exit(qtbot, app_paths, laptop_service
     with qtbot.waitSignal(page.launch_done, timeout=15000) as blocker:
         page.launch_program([sys.executable, "-c", "pass"], timeout_s=5)
     assert blocker.args[0].outcome == "exited"
-    assert "ended" in page.action_label.text()
+    assert "ended" in page.details.action_label.text()
     page.shutdown()
 
 
@@ -125,7 +126,7 @@ def test_launch_of_missing_program_is_one_line(qtbot, app_paths, laptop_service,
     page = make_page(qtbot, app_paths, laptop_service)
     with qtbot.waitSignal(page.launch_done, timeout=10000) as blocker:
         page.launch_program([str(tmp_path / "missing")])
-    assert blocker.args[0] is None and "No program at" in page.action_label.text()
+    assert blocker.args[0] is None and "No program at" in page.details.action_label.text()
     page.shutdown()
 
 
@@ -138,12 +139,12 @@ def test_no_gpu_state_explains_and_still_lists_programs(qtbot, app_paths, tmp_pa
                             nvidia_factory=lambda: (None, None), runner=FakeRunner({}),
                             home=tmp_path / "home", backup_dir=tmp_path / "b")
     page = make_page(qtbot, app_paths, service)
-    assert page.no_gpu_box.isVisible() and not page.inventory_box.isVisible()
-    assert "/sys/class/drm" in page.no_gpu_text.text()
-    assert page.all_check.isChecked()  # nothing uses a GPU: every program is listed instead
+    assert page.inventory.no_gpu_box.isVisible() and not page.inventory.inventory_box.isVisible()
+    assert "/sys/class/drm" in page.inventory.no_gpu_text.text()
+    assert page.programs.all_check.isChecked()  # nothing uses a GPU: every program is listed instead
     qtbot.waitUntil(lambda: row_names(page) == ["bash", "blender"], timeout=5000)
-    assert not page.prefer_button.isEnabled() and not page.launch_button.isEnabled()
-    assert "none was found" in page.action_label.text()
+    assert not page.details.prefer_button.isEnabled() and not page.details.launch_button.isEnabled()
+    assert "none was found" in page.details.action_label.text()
     page.shutdown()
 
 
@@ -169,23 +170,23 @@ def test_windows_laptop_counters_and_registry_preference(qtbot, app_paths, tmp_p
                             process_info=lambda pid: (names[pid], exe[pid], (exe[pid],)) if pid in names else None,
                             path_exists=lambda path: True)
     page = make_page(qtbot, app_paths, service)
-    cards = page.inventory_box.findChildren(page_module.GpuCard)
+    cards = page.inventory.inventory_box.findChildren(AdapterCard)
     assert len(cards) == 2
     assert row_names(page) == sorted(names.values())
     assert page.select_pid(4812)
-    assert "NVIDIA GPU" in page.verdict_label.text()
-    assert "Only copy/video work on Intel(R) UHD Graphics" in page.evidence_label.text()
-    assert "Windows GPU preference: not set" in page.evidence_label.text()
-    assert not page.prefer_button.isEnabled()  # the game already runs on the NVIDIA GPU
+    assert "NVIDIA GPU" in page.details.verdict_label.text()
+    assert "Only copy/video work on Intel(R) UHD Graphics" in page.details.evidence_label.text()
+    assert "Windows GPU preference: not set" in page.details.evidence_label.text()
+    assert not page.details.prefer_button.isEnabled()  # the game already runs on the NVIDIA GPU
     assert page.select_pid(9920)  # the browser, on the Intel GPU
-    assert page.prefer_button.isEnabled()
-    page.prefer_button.click()
+    assert page.details.prefer_button.isEnabled()
+    page.details.prefer_button.click()
     dialog = page._plan_dialog
     assert "GpuPreference=2;" in dialog.text.toPlainText()
     with qtbot.waitSignal(page.preference_applied):
         dialog.apply_button.click()
     assert registry.values(HKCU, USER_GPU_PREFERENCES)[exe[9920]] == "GpuPreference=2;"
-    assert "Restart the program" in page.action_label.text()
-    page.undo_button.click()
+    assert "Restart the program" in page.details.action_label.text()
+    page.details.undo_button.click()
     assert exe[9920] not in registry.values(HKCU, USER_GPU_PREFERENCES)
     page.shutdown()

@@ -459,3 +459,15 @@ def test_gemma3_catalogue_context_and_vocabulary_match_their_configs():
     assert cat.resolve("google/gemma-3-1b-it").arch.max_context == 32768
     for size in ("4b", "12b", "27b"):
         assert cat.resolve(f"google/gemma-3-{size}-it").arch.vocab == 262208
+
+
+def test_multi_gpu_default_split_and_loss_choice_shared_by_the_command_and_the_page():
+    from services.modelfit.engines import default_strategy, loss_mode
+    from services.modelfit.grid import context_label
+
+    assert default_strategy(1, "train", "vllm") == "single"
+    assert default_strategy(2, "train", "transformers") == "fsdp"
+    assert default_strategy(4, "inference", "vllm") == "tp"
+    assert default_strategy(2, "inference", "llamacpp") == "layer_split"
+    assert [loss_mode(False, False), loss_mode(True, False), loss_mode(True, True)] == ["plain", "chunked", "fused"]
+    assert [context_label(4096), context_label(131072), context_label(1000)] == ["4k", "128k", "1000"]
