@@ -181,7 +181,7 @@ def wait_for_first_reading(context: AppContext, timeout_ms: int = 15000) -> None
     poll = QTimer()
     poll.setInterval(50)
     def ready() -> bool:
-        return getattr(hub, "latest", None) is not None and not getattr(hub, "backfill_pending", False)
+        return hub.latest is not None and not hub.backfill_pending
 
     poll.timeout.connect(lambda: loop.quit() if ready() else None)
     QTimer.singleShot(timeout_ms, loop.quit)

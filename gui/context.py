@@ -10,6 +10,7 @@ from services.settings import SettingsStore
 
 if TYPE_CHECKING:
     from gui.monitor.controller import TelemetryController
+    from services.telemetry.feed import TelemetryFeed
     from services.exporter.service import ExporterService
     from services.hybrid.service import HybridService
 
@@ -37,7 +38,7 @@ class AppContext:
     language: str = "en"
     demo: bool = False
     # The telemetry hub (services.telemetry), or None when it is not running.
-    telemetry: Any = None
+    telemetry: TelemetryFeed | None = None
     # Starts and replaces the hub; made by gui.app.build_context.
     telemetry_control: TelemetryController | None = None
     # Serves this machine's metrics when Settings say so; made by gui.app.attach_exporter.

@@ -233,11 +233,11 @@ def check_telemetry(context: AppContext, timeout_s: float = TELEMETRY_TIMEOUT_S)
     if hub is None:
         return CheckResult("telemetry", FAIL, "the telemetry hub did not start")
     deadline = time.monotonic() + timeout_s
-    snapshot = getattr(hub, "latest", None)
+    snapshot = hub.latest
     while (snapshot is None or not snapshot.samples) and time.monotonic() < deadline:
         process_events_for(50)
-        snapshot = getattr(hub, "latest", None)
-    source = getattr(getattr(hub, "source", None), "name", "?")
+        snapshot = hub.latest
+    source = hub.source.name
     if snapshot is None or not snapshot.samples:
         return CheckResult("telemetry", FAIL, f"no reading from the {source} source in {timeout_s:.0f} s")
     state = getattr(snapshot.status.state, "value", snapshot.status.state)
@@ -433,7 +433,7 @@ def run_checks(app: QApplication, context: AppContext, args: argparse.Namespace,
                 _close_window(window, controller)
                 controller.translators.install(app, "en")
         finally:
-            if context.telemetry is not None and hasattr(context.telemetry, "stop"):
+            if context.telemetry is not None:
                 context.telemetry.stop()
         for name, (argv, fields) in CALCULATOR_RUNS.items():
             add(run_calculator(name, argv, fields, parts.run_command))

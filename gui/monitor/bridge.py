@@ -6,9 +6,14 @@ QObject that lives in the GUI thread; Qt queues the call across threads.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt, Signal, Slot
+
+if TYPE_CHECKING:
+    from services.telemetry.alerts import Alert
+    from services.telemetry.feed import TelemetryFeed
+    from services.telemetry.model import Snapshot
 
 
 class TelemetryBridge(QObject):
@@ -25,9 +30,9 @@ class TelemetryBridge(QObject):
     hub_changed = Signal(object)
     _from_worker = Signal(object)  # internal: the cross-thread hop
 
-    def __init__(self, hub: Any = None, parent: QObject | None = None) -> None:
+    def __init__(self, hub: TelemetryFeed | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._hub = None
+        self._hub: TelemetryFeed | None = None
         self._listener = None
         self._alert_listener = None
         self._from_worker.connect(self._on_worker_payload, Qt.ConnectionType.QueuedConnection)
@@ -35,45 +40,43 @@ class TelemetryBridge(QObject):
 
     # ---- Public API
     @property
-    def hub(self) -> Any:
+    def hub(self) -> TelemetryFeed | None:
         return self._hub
 
-    def set_hub(self, hub: Any) -> None:
+    def set_hub(self, hub: TelemetryFeed | None) -> None:
         """Listen to ``hub`` (and its alert engine) from now on; the previous one is no longer heard."""
         if hub is self._hub:
             return
         old = self._hub
         if old is not None:
-            if self._listener is not None and hasattr(old, "remove_listener"):
+            if self._listener is not None:
                 old.remove_listener(self._listener)
-            engine = getattr(old, "alerts", None)
-            if self._alert_listener is not None and hasattr(engine, "remove_listener"):
-                engine.remove_listener(self._alert_listener)
+            if self._alert_listener is not None and old.alerts is not None:
+                old.alerts.remove_listener(self._alert_listener)
         self._hub = hub
         self._listener = None
         self._alert_listener = None
         if hub is not None:
             # One closure per hub, so a late call from a replaced hub can be told apart.
-            def listener(snapshot: Any, source: Any = hub) -> None:
+            def listener(snapshot: Snapshot, source: TelemetryFeed = hub) -> None:
                 self._hop(("snapshot", source, snapshot))
 
-            def alert_listener(alert: Any, source: Any = hub) -> None:
+            def alert_listener(alert: Alert, source: TelemetryFeed = hub) -> None:
                 self._hop(("alert", source, alert))
 
             self._listener = listener
             hub.add_listener(listener)
-            engine = getattr(hub, "alerts", None)
-            if hasattr(engine, "add_listener"):
+            if hub.alerts is not None:
                 self._alert_listener = alert_listener
-                engine.add_listener(alert_listener)
+                hub.alerts.add_listener(alert_listener)
         if old is not None or hub is not None:
             self.hub_changed.emit(hub)
 
-    def recent_alerts(self, limit: int = 200) -> list[Any]:
+    def recent_alerts(self, limit: int = 200) -> list[Alert]:
         """Alerts the hub's engine already holds (a replay's, or those before the page opened)."""
-        engine = getattr(self._hub, "alerts", None)
-        recent = getattr(engine, "recent", None)
-        return list(recent(limit)) if callable(recent) else []
+        if self._hub is None or self._hub.alerts is None:
+            return []
+        return self._hub.alerts.recent(limit)
 
     def close(self) -> None:
         self.set_hub(None)
@@ -94,13 +97,5 @@ class TelemetryBridge(QObject):
             return
         if kind == "snapshot":
             self.snapshot_received.emit(item)
-            for alert in snapshot_alerts(item):
-                self.alert_raised.emit(alert)
         else:
             self.alert_raised.emit(item)
-
-
-def snapshot_alerts(snapshot: Any) -> list[Any]:
-    """Alerts a source attached to the snapshot itself (test doubles, custom hubs)."""
-    extra = getattr(snapshot, "extra", None) or {}
-    return list(extra.get("alerts") or ())

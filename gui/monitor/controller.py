@@ -7,12 +7,15 @@ call it; the dashboard and the tray listen through its one bridge.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from gui.monitor.bridge import TelemetryBridge
 
 if TYPE_CHECKING:
     from gui.context import AppContext
+    from services.telemetry.feed import TelemetryFeed
+    from services.telemetry.hub import TelemetryHub
+    from services.telemetry.replay import ReplaySource
 
 
 class TelemetryController:
@@ -24,7 +27,7 @@ class TelemetryController:
 
     # ---- Public API
     @property
-    def hub(self) -> Any:
+    def hub(self) -> TelemetryFeed | None:
         return self._context.telemetry
 
     def bridge(self) -> TelemetryBridge:
@@ -36,7 +39,7 @@ class TelemetryController:
             self._bridge.set_hub(hub)
         return self._bridge
 
-    def attach(self, replay: Any = None, start: bool = True) -> Any:
+    def attach(self, replay: str | ReplaySource | None = None, start: bool = True) -> TelemetryHub:
         """Build the first hub: the demo, a replay (a path or an opened ``ReplaySource``) or NVML."""
         hub = self._build(demo=self._context.demo, replay=replay)
         self._context.telemetry = hub
@@ -44,19 +47,19 @@ class TelemetryController:
             hub.start()
         return hub
 
-    def start_demo(self) -> Any:
+    def start_demo(self) -> TelemetryHub:
         """Replace the running hub with the simulated two-GPU run."""
         return self._replace(demo=True, replay=None)
 
-    def start_live(self) -> Any:
+    def start_live(self) -> TelemetryHub:
         """Replace the running hub with this computer's GPUs (NVML)."""
         return self._replace(demo=False, replay=None)
 
-    def restart(self) -> Any:
+    def restart(self) -> TelemetryHub:
         """Back to the live choice (NVIDIA or the demo) that a replay left, with a fresh hub."""
         return self._replace(demo=self._context.demo, replay=None)
 
-    def open_replay(self, path: str) -> Any:
+    def open_replay(self, path: str) -> TelemetryHub:
         """Show a recording or an nvidia-smi log. Raises ValueError (one line) and keeps
         the current monitoring when the file cannot be read."""
         from services.telemetry.replay import ReplayError, open_replay
@@ -69,17 +72,17 @@ class TelemetryController:
 
     def stop(self) -> None:
         hub = self._context.telemetry
-        if hub is not None and hasattr(hub, "stop"):
+        if hub is not None:
             hub.stop()
 
     # ---- Internals
-    def _build(self, demo: bool, replay: Any) -> Any:
+    def _build(self, demo: bool, replay: str | ReplaySource | None) -> TelemetryHub:
         from services.telemetry.factory import build_hub
 
         context = self._context
         return build_hub(demo=demo, replay=replay, settings=context.settings_store.settings, paths=context.paths)
 
-    def _replace(self, demo: bool, replay: Any) -> Any:
+    def _replace(self, demo: bool, replay: str | ReplaySource | None) -> TelemetryHub:
         # The new hub is built before the old one stops, so a failure leaves monitoring running.
         hub = self._build(demo=demo, replay=replay)
         self.stop()

@@ -260,18 +260,17 @@ class DashboardPage(QWidget):
 
     # ---- Data in
     @Slot(object)
-    def _on_bridge_hub_changed(self, hub: Any) -> None:
+    def _on_bridge_hub_changed(self, hub: TelemetryFeed | None) -> None:
         self._snapshot = None
         self.tabs.show_no_alerts()
         self._rebuild_cards(())
         self._follow_live = True
         self.live_button.setChecked(True)
-        latest = getattr(hub, "latest", None) if hub is not None else None
-        if isinstance(latest, Snapshot):
-            self._snapshot = latest
+        if hub is not None:
+            self._snapshot = hub.latest
         for alert in self.bridge.recent_alerts(MAX_ALERTS_SHOWN):
             self._on_bridge_alert_raised(alert)
-        self._replay = hub is not None and not getattr(hub, "live", True)
+        self._replay = hub is not None and not hub.live
         self.live_button.setEnabled(not self._replay)
         self.back_live_button.setVisible(self._replay)
         self.leave_demo_button.setVisible(hub is not None and not self._replay and _source_kind(hub) == "simulated")
@@ -288,7 +287,7 @@ class DashboardPage(QWidget):
 
     @Slot(object)
     def _on_bridge_snapshot_received(self, snapshot: Snapshot) -> None:
-        if self._label_loading and not getattr(self.bridge.hub, "backfill_pending", False):
+        if self._label_loading and not (self.bridge.hub is not None and self.bridge.hub.backfill_pending):
             self._update_source_label()  # the demo's history is in
         first = self._snapshot is None
         self._snapshot = snapshot
@@ -367,7 +366,8 @@ class DashboardPage(QWidget):
         if self._follow_live or self._view is None:
             self._view = (t1 - self._window_s, t1)
         t0, t1 = self._view
-        history = getattr(hub, "history", None)
+        assert hub is not None  # cards are only shown with a hub
+        history = hub.history
         samples = {s.index: s for s in snapshot.samples}
         now = time.monotonic()
         # Graphs follow at most every GRAPH_MIN_INTERVAL_S (values every tick): a 1-minute window
@@ -379,7 +379,7 @@ class DashboardPage(QWidget):
             if not (force or card.is_on_screen()):
                 continue
             sample = samples.get(index)
-            seconds = history.seconds_in_reason(index) if history is not None else {}
+            seconds = history.seconds_in_reason(index)
             card.update_live(sample, seconds)
             if force or (graphs_slot and card.graphs_due(t0, t1)):
                 drew_graphs = True
@@ -392,14 +392,14 @@ class DashboardPage(QWidget):
             self.tabs.show_insights(_insights_for(hub, snapshot))
         self.repainted.emit()
 
-    def _show_empty_state_if_needed(self, hub: Any, snapshot: Snapshot | None) -> bool:
+    def _show_empty_state_if_needed(self, hub: TelemetryFeed | None, snapshot: Snapshot | None) -> bool:
         """Switch between the cards and the explanation; True when cards are shown."""
         shown = self._cards_or_reason(hub, snapshot)
         for control in (self.window_label, self.window_combo, self.live_button):
             control.setVisible(shown)  # no graphs, nothing to choose a time window for
         return shown
 
-    def _cards_or_reason(self, hub: Any, snapshot: Snapshot | None) -> bool:
+    def _cards_or_reason(self, hub: TelemetryFeed | None, snapshot: Snapshot | None) -> bool:
         demo = bool(self.context.demo)
         if hub is None:
             self.no_gpu.explain(health.StateText(
@@ -423,7 +423,7 @@ class DashboardPage(QWidget):
             return False
         if snapshot.status.state != DeviceState.OK and not snapshot.gpus:
             # A replay that failed is about the file, not about a GPU or its driver.
-            text = health.state_text(snapshot.status.state) if getattr(hub, "live", True) else health.REPLAY_FAILED_TEXT
+            text = health.state_text(snapshot.status.state) if hub.live else health.REPLAY_FAILED_TEXT
             self.no_gpu.explain(text, snapshot.status.describe(), demo)
             self.stack.setCurrentIndex(0)
             return False
@@ -468,10 +468,10 @@ class DashboardPage(QWidget):
         tip = ""
         if kind == "simulated":
             text = self.tr("Demo: a simulated training run")
-            if getattr(hub, "backfill_pending", False):
+            if hub.backfill_pending:
                 text = self.tr("Demo: a simulated training run (loading its past two hours…)")
         elif kind == "replay":
-            path = getattr(getattr(hub, "source", None), "path", None)
+            path = getattr(hub.source, "path", None)  # a replay's file (the TelemetrySource protocol has no path)
             span = hub.history.time_range()
             if path is not None and span is not None:
                 text = self.tr("Replay of {name}, {start} to {end}").format(
@@ -488,7 +488,7 @@ class DashboardPage(QWidget):
             text = self.tr("Live from the NVIDIA driver")
         self.source_label.setText(text)
         self.source_label.setToolTip(tip)
-        self._label_loading = kind == "simulated" and getattr(hub, "backfill_pending", False)
+        self._label_loading = kind == "simulated" and hub.backfill_pending
 
     # ---- Slots
     def _on_window_combo_changed(self, _index: int) -> None:
@@ -554,11 +554,8 @@ def _source_kind(hub: TelemetryFeed) -> SourceKind:
     return hub.source.kind
 
 
-def _insights_for(hub: Any, snapshot: Snapshot) -> list[Any]:
+def _insights_for(hub: TelemetryFeed, snapshot: Snapshot) -> list[Any]:
     """Training-run insights for the newest snapshot (``services.telemetry.insights`` does the analysis)."""
-    history = getattr(hub, "history", None)
-    if history is None:
-        return []
     from services.telemetry.insights import analyze
 
-    return list(analyze(history, snapshot, snapshot.system))
+    return list(analyze(hub.history, snapshot, snapshot.system))

@@ -16,6 +16,7 @@ from gui.i18n import render
 from gui.monitor.widgets import ProcessTableModel
 from services.i18n import Msg
 from services.telemetry import health
+from services.telemetry.alerts import Alert, Severity
 from services.telemetry.model import DeviceState, GpuInfo, GpuSample
 
 
@@ -86,7 +87,7 @@ class BottomPane(QTabWidget):
         super().__init__(parent)
         self.setDocumentMode(True)
         self.max_alerts = max_alerts
-        self.alerts: list[Any] = []
+        self.alerts: list[Alert] = []
         self.processes_tab = QWidget()
         self.processes_layout = QHBoxLayout(self.processes_tab)
         self.processes_layout.setContentsMargins(0, 6, 0, 0)
@@ -181,19 +182,17 @@ class BottomPane(QTabWidget):
         self.alerts_list.addItem(item)
         self.setTabText(2, self.tr("Alerts"))
 
-    def add_alert(self, alert: Any) -> None:
+    def add_alert(self, alert: Alert) -> None:
         """The newest alert on top, coloured by severity; the oldest go past ``max_alerts``."""
         if not self.alerts:
             self.alerts_list.clear()  # the "no alerts" line
         self.alerts.append(alert)
         del self.alerts[:-self.max_alerts]
         stamp = time.strftime("%H:%M:%S", time.localtime(alert.t))
-        title = getattr(alert, "title", None)  # the message itself names the GPU
-        head = f"{render(title)} — " if title is not None else ""
-        item = QListWidgetItem(f"{stamp}   {head}{render(alert.message)}")
-        severity = str(getattr(getattr(alert, "severity", ""), "value", getattr(alert, "severity", "")))
-        item.setForeground(QColor("#c62828") if severity in ("critical", "error") else QColor("#b44d12")
-                           if severity == "warning" else QColor("#1f2933"))
+        # The title says what happened; the message itself names the GPU.
+        item = QListWidgetItem(f"{stamp}   {render(alert.title)} — {render(alert.message)}")
+        item.setForeground(QColor("#c62828") if alert.severity is Severity.CRITICAL else QColor("#b44d12")
+                           if alert.severity is Severity.WARNING else QColor("#1f2933"))
         self.alerts_list.insertItem(0, item)
         while self.alerts_list.count() > self.max_alerts:
             self.alerts_list.takeItem(self.alerts_list.count() - 1)

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon
 from gui.context import AppContext
 from gui.icons import app_icon
 from gui.i18n import render
+from services.telemetry.alerts import Alert, Severity
 from services.telemetry.model import DeviceState, Snapshot
 
 log = logging.getLogger(__name__)
@@ -108,21 +109,18 @@ class TrayController(QObject):
 
     # ---- Slots
     @Slot(object)
-    def _on_bridge_alert_raised(self, alert: Any) -> None:
+    def _on_bridge_alert_raised(self, alert: Alert) -> None:
         text = render(alert.message)
         gpu = alert.gpu_index
         title = self.tr("GPU {index}").format(index=gpu) if gpu is not None else self.tr("GPU Assistant")
         stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(alert.t))
-        severity = getattr(alert, "severity", "")
-        severity = str(getattr(severity, "value", severity))  # an enum from the engine, or plain text
-        line = f"{stamp} [{severity}] {title}: {text}"
+        line = f"{stamp} [{alert.severity.value}] {title}: {text}"
         self.session_log.append(line)
-        rule = getattr(alert, "rule", "?")
-        log.warning("alert %s on GPU %s: %s", getattr(rule, "value", rule), gpu, str(alert.message))
+        log.warning("alert %s on GPU %s: %s", alert.rule.value, gpu, str(alert.message))
         self.logged.emit(line)
         settings = self.context.settings_store.settings.alerts
         if settings.notify_desktop and self.icon is not None:
-            critical = severity.lower() in {"critical", "error"}
+            critical = alert.severity is Severity.CRITICAL
             self.icon.showMessage(title, text, QSystemTrayIcon.MessageIcon.Critical if critical
                                   else QSystemTrayIcon.MessageIcon.Warning, NOTIFY_MS)
             self.notified.emit(title, text)

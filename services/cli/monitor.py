@@ -129,7 +129,7 @@ def _loop(source: Any, args: argparse.Namespace, catalog: Any, writer: "_CsvLog 
     end = start + args.duration if args.duration else math.inf
     next_tick = start
     tick = 0
-    # Rows between two slow readings repeat the last fan, P-state, PCIe and processes;
+    # Rows between two slow readings repeat the last fan, PCIe, encoder/decoder, ECC and processes;
     # left empty they would read as "not supported" (null / [N/A]).
     from services.program import start_up_done
     from services.telemetry.carry import SlowFieldCarry  # only a log carries slow fields over

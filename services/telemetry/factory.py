@@ -14,7 +14,7 @@ import time
 
 from services.i18n import Msg
 from services.paths import AppPaths
-from services.settings import Settings
+from services.settings import AlertSettings, Settings
 from services.telemetry.alerts import Alert, AlertEngine
 from services.telemetry.history import DEFAULT_CAPACITY, History
 from services.telemetry.hub import TelemetryHub
@@ -116,13 +116,20 @@ def build_hub(*, demo: bool, replay: "str | ReplaySource | None", settings: Sett
         from services.telemetry.nvml_source import NvmlSource  # only when monitoring this computer
 
         hub = TelemetryHub(NvmlSource(), history=history, fast_interval_s=fast, slow_interval_s=slow)
-    engine = AlertEngine(settings.alerts)
-    hub.alerts = engine
     if mon.record_sessions:
         recorder = Recorder(paths.recordings_dir, source_name="simulated" if demo else "nvml")
         hub.recorder = recorder
         hub.add_listener(recorder.on_snapshot)
         hub.add_stop_callback(recorder.close)
+    attach_alerts(hub, settings.alerts, recorder)
+    return hub
+
+
+def attach_alerts(hub: TelemetryHub, settings: AlertSettings, recorder: Recorder | None = None) -> AlertEngine:
+    """Give a sampling hub its ``AlertEngine``: every snapshot is evaluated on the sampler
+    thread, and each alert goes to the engine's listeners (and into the recording)."""
+    engine = AlertEngine(settings)
+    hub.alerts = engine
 
     def on_snapshot(snapshot: Snapshot) -> None:
         for alert in engine.evaluate(snapshot):
@@ -131,7 +138,7 @@ def build_hub(*, demo: bool, replay: "str | ReplaySource | None", settings: Sett
                                       str(alert.message))
 
     hub.add_listener(on_snapshot)
-    return hub
+    return engine
 
 
-__all__ = ["Alert", "UnavailableSource", "build_hub"]
+__all__ = ["Alert", "UnavailableSource", "attach_alerts", "build_hub"]

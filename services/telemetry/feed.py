@@ -7,9 +7,10 @@ behaviour to keep in step. Front ends type their hub as ``TelemetryFeed``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
+    from services.telemetry.alerts import AlertEngine
     from services.telemetry.history import History
     from services.telemetry.model import GpuInfo, Snapshot, SourceStatus, TelemetrySource
 
@@ -26,7 +27,7 @@ class TelemetryFeed(Protocol):
 
     source: TelemetrySource
     history: History
-    alerts: Any
+    alerts: AlertEngine | None
 
     @property
     def status(self) -> SourceStatus: ...

@@ -1,4 +1,4 @@
-"""One description of ``GpuSample``'s fields, from which every list of them is derived.
+"""One description of ``GpuSample``'s and ``SystemSample``'s fields, from which every list of them is derived.
 
 The history's metric columns, the recording's ``samples`` columns, the slow
 fields the carry fills, the nvidia-smi CSV columns (written and read back),
@@ -11,6 +11,10 @@ The names of the formats (nvidia-smi query names, dcgm-exporter metric names
 and help texts) are those tools' own and must not change: recordings and CSV
 logs written before must still replay, and dashboards built on the exporter
 must keep working.
+
+``SYSTEM_FIELDS`` does the same for ``SystemSample`` (the host's CPU, RAM, swap
+and disk): the recording's ``system`` columns, the history's system rows and
+the JSON ``system`` object come from it.
 """
 from __future__ import annotations
 
@@ -112,3 +116,33 @@ READING_FIELDS: tuple[str, ...] = tuple(f.name for f in GPU_FIELDS if f.tier is 
 # Read on SLOW ticks only; a FAST-only reading leaves them None (carry.SlowFieldCarry fills them).
 SLOW_FIELDS: tuple[str, ...] = tuple(f.name for f in GPU_FIELDS if f.tier is Tier.SLOW)
 INTEGER_FIELDS: frozenset[str] = frozenset(f.name for f in GPU_FIELDS if f.integer)
+
+
+@dataclass(frozen=True, slots=True)
+class SystemFieldSpec:
+    """One ``SystemSample`` field after ``t``, and where it is kept."""
+
+    name: str  # the SystemSample attribute
+    unit: str = ""  # "%", "MiB", "MiB/s"; "" for a count
+    integer: bool = False  # an int in SystemSample (the recording stores REAL, read back as int)
+    graphed: bool = True  # a row of the history (the insights read it); totals that never move are not
+
+
+# In SystemSample order, which is also the recording's system columns (the file format: never reorder).
+SYSTEM_FIELDS: tuple[SystemFieldSpec, ...] = (
+    SystemFieldSpec("cpu_pct", "%"),
+    SystemFieldSpec("cpu_count", integer=True, graphed=False),
+    SystemFieldSpec("ram_used_mib", "MiB"),
+    SystemFieldSpec("ram_total_mib", "MiB"),
+    SystemFieldSpec("swap_used_mib", "MiB"),
+    SystemFieldSpec("swap_total_mib", "MiB", graphed=False),
+    SystemFieldSpec("disk_read_mib_s", "MiB/s"),
+    SystemFieldSpec("disk_write_mib_s", "MiB/s"),
+    SystemFieldSpec("iowait_pct", "%"),
+)
+
+# Every SystemSample value: the recording's system columns and the JSON system object.
+SYSTEM_VALUE_FIELDS: tuple[str, ...] = tuple(f.name for f in SYSTEM_FIELDS)
+# The history's system rows.
+SYSTEM_GRAPHED_FIELDS: tuple[str, ...] = tuple(f.name for f in SYSTEM_FIELDS if f.graphed)
+SYSTEM_INTEGER_FIELDS: frozenset[str] = frozenset(f.name for f in SYSTEM_FIELDS if f.integer)

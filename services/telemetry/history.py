@@ -25,22 +25,14 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from services.telemetry.fields import METRIC_FIELDS
+from services.telemetry.fields import METRIC_FIELDS, SYSTEM_GRAPHED_FIELDS
 from services.telemetry.model import DeviceState, GpuSample, Snapshot
 from services.telemetry.throttle import BY_CODE, REASONS
 
 # GpuSample fields that are numbers, in column order. Names are the field names.
 # (energy_j in float32: ~8 J resolution at 1e8 J, plenty for a graph.)
 METRICS: tuple[str, ...] = METRIC_FIELDS
-SYSTEM_METRICS: tuple[str, ...] = (
-    "cpu_pct",
-    "ram_used_mib",
-    "ram_total_mib",
-    "swap_used_mib",
-    "disk_read_mib_s",
-    "disk_write_mib_s",
-    "iowait_pct",
-)
+SYSTEM_METRICS: tuple[str, ...] = SYSTEM_GRAPHED_FIELDS
 METRIC_INDEX = {name: i for i, name in enumerate(METRICS)}
 SYSTEM_INDEX = {name: i for i, name in enumerate(SYSTEM_METRICS)}
 UNKNOWN_BIT = 1 << 31  # throttle reasons not reported for this row

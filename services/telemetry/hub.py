@@ -25,7 +25,7 @@ import logging
 import math
 import threading
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from collections.abc import Callable, Iterable
 
 from services.telemetry.carry import SlowFieldCarry
@@ -39,6 +39,9 @@ from services.telemetry.model import (
     TelemetrySource,
     Tier,
 )
+
+if TYPE_CHECKING:
+    from services.telemetry.alerts import AlertEngine
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +79,7 @@ class TelemetryHub:
         self.slow_interval_s = max(float(slow_interval_s), self.fast_interval_s)
         self._clock = clock
         self._wall = wall
-        self.alerts: Any = None
+        self.alerts: AlertEngine | None = None
         self.recorder: Any = None
         self._listeners: list[Listener] = []
         self._stop_callbacks: list[Callable[[], None]] = []

@@ -16,7 +16,7 @@ from typing import Any
 
 
 from services.telemetry.history import mask_to_reasons
-from services.telemetry.fields import INTEGER_FIELDS, METRIC_FIELDS
+from services.telemetry.fields import INTEGER_FIELDS, METRIC_FIELDS, SYSTEM_INTEGER_FIELDS, SYSTEM_VALUE_FIELDS
 from services.telemetry.model import (
     DeviceState,
     GpuInfo,
@@ -35,11 +35,8 @@ COMMIT_EVERY_S = 1.0  # sampling-clock seconds between commits: at most ~1-2 s l
 
 # The samples table's value columns (their order is the file format: never reorder).
 SAMPLE_COLUMNS: tuple[str, ...] = METRIC_FIELDS
-SYSTEM_COLUMNS: tuple[str, ...] = (
-    "cpu_pct", "cpu_count", "ram_used_mib", "ram_total_mib", "swap_used_mib", "swap_total_mib",
-    "disk_read_mib_s", "disk_write_mib_s", "iowait_pct",
-)
-_INT_FIELDS = INTEGER_FIELDS | {"cpu_count"}
+SYSTEM_COLUMNS: tuple[str, ...] = SYSTEM_VALUE_FIELDS
+_INT_FIELDS = INTEGER_FIELDS | SYSTEM_INTEGER_FIELDS
 
 SCHEMA_SQL = f"""
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);

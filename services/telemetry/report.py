@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from services.i18n import Catalog, translate
 from services.telemetry import throttle
+from services.telemetry.fields import SYSTEM_VALUE_FIELDS
 from services.telemetry.model import DeviceState, GpuInfo, GpuSample, Snapshot
 from services.telemetry.states import state_label
 
@@ -155,13 +156,7 @@ def snapshot_to_dict(snapshot: Snapshot, source: str) -> dict[str, Any]:
         "source": source,
         "status": {"state": snapshot.status.state.value, "message": snapshot.status.message},
         "gpus": [sample_to_dict(infos.get(s.uuid), s) for s in snapshot.samples],
-        "system": None if system is None else {
-            "cpu_pct": system.cpu_pct, "cpu_count": system.cpu_count,
-            "ram_used_mib": system.ram_used_mib, "ram_total_mib": system.ram_total_mib,
-            "swap_used_mib": system.swap_used_mib, "swap_total_mib": system.swap_total_mib,
-            "disk_read_mib_s": system.disk_read_mib_s, "disk_write_mib_s": system.disk_write_mib_s,
-            "iowait_pct": system.iowait_pct,
-        },
+        "system": None if system is None else {name: getattr(system, name) for name in SYSTEM_VALUE_FIELDS},
     }
 
 

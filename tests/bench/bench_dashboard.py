@@ -62,6 +62,7 @@ def _day_window(history):
 
     class StaticHub:  # the hub's surface the dashboard reads, without a sampler thread
         live = True
+        backfill_pending = False
         alerts = None
         source = SimulatedSource(seed=0, gpus=2)  # what the history holds (never read here)
 

@@ -4,6 +4,9 @@
 status handling as the app's) whose source returns the snapshots a test
 pushes. ``push(..., threaded=True)`` makes the reading on a worker thread, so
 the listeners are called off the GUI thread, as in the app.
+
+Its alert engine is attached the way the app attaches it (``attach_alerts``),
+so a test raises an alert by pushing readings that cross the thresholds.
 """
 from __future__ import annotations
 
@@ -12,6 +15,8 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
+from services.settings import AlertSettings
+from services.telemetry.factory import attach_alerts
 from services.telemetry.hub import TelemetryHub
 from services.telemetry.model import (
     DeviceState, GpuInfo, GpuSample, ProcessSample, Snapshot, SourceKind, SourceStatus, Tier,
@@ -57,10 +62,11 @@ class FakeHub(TelemetryHub):
     """A real hub whose every ``push`` is one due sampler step (all tiers read)."""
 
     def __init__(self, kind: SourceKind = SourceKind.NVML, *, name: str = "scripted",
-                 path: Path | None = None) -> None:
+                 path: Path | None = None, alerts: AlertSettings | None = None) -> None:
         self._step_clock = _StepClock()
         self.scripted = ScriptedSource(kind, name, path)
         super().__init__(self.scripted, fast_interval_s=1.0, slow_interval_s=1.0, clock=self._step_clock)
+        attach_alerts(self, alerts if alerts is not None else AlertSettings())
 
     def push(self, snapshot: Snapshot, threaded: bool = False) -> None:
         self.scripted.queue(snapshot)

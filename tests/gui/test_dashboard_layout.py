@@ -127,9 +127,9 @@ def test_empty_tabs_say_so_and_alerts_reset_with_the_source(qtbot, context):
     with qtbot.waitSignal(page.repainted, timeout=2000):
         _feed(hub, 1)
     assert page.tabs.alerts_list.item(0).text() == page.tabs.no_alerts_label
-    alert = type("A", (), {"t": time.time(), "message": "hot", "title": None, "severity": "warning"})()
-    page._on_bridge_alert_raised(alert)
-    assert page.tabs.tabText(2).endswith("(1)")
+    hub.push(snapshot(1, time.time() + 1, throttle=frozenset({"sw_thermal"})))  # the engine: "slowed down by heat"
+    qtbot.waitUntil(lambda: page.tabs.tabText(2).endswith("(1)"))
+    assert "Slowed down by heat" in page.tabs.alerts_list.item(0).text()
     page.bridge.set_hub(FakeHub())  # a recording was opened
     assert page.tabs.tabText(2) == "Alerts"
     assert page.tabs.alerts_list.count() == 1 and page.tabs.alerts_list.item(0).text() == page.tabs.no_alerts_label

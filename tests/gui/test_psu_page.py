@@ -10,7 +10,8 @@ from PySide6.QtCore import Qt
 from gui.app import build_context
 from gui.psu.page import PsuPage
 from services.hardware import detect
-from services.telemetry.model import GpuInfo
+from services.telemetry.model import DeviceState, GpuInfo, Snapshot, SourceStatus
+from tests.gui.fake_hub import FakeHub
 
 
 @pytest.fixture
@@ -256,30 +257,17 @@ def test_page_in_chinese(qtbot, qapp, context):
         translators.install(qapp, "en")
 
 
-class FakeHub:
-    """The telemetry hub's listener API; devices arrive after the page is built."""
-
-    def __init__(self):
-        self.devices = ()
-        self.listeners = []
-
-    def add_listener(self, fn):
-        self.listeners.append(fn)
-
-    def remove_listener(self, fn):
-        self.listeners.remove(fn)
-
-
 def test_devices_found_after_start_replace_the_example(qtbot, context):
     hub = FakeHub()
     context.telemetry = hub
     widget = PsuPage(context)
     qtbot.addWidget(widget)
     assert widget.build().gpus[0].name == "GeForce RTX 4090"  # the example
-    snapshot = SimpleNamespace(gpus=(GpuInfo(index=0, name="NVIDIA GeForce RTX 3090", uuid="GPU-0", pci_device_id=0x220410DE),
-                                     GpuInfo(index=1, name="NVIDIA GeForce RTX 3090", uuid="GPU-1", pci_device_id=0x220410DE)))
+    snapshot = Snapshot(t=0.0, status=SourceStatus(DeviceState.OK), gpus=(
+        GpuInfo(index=0, name="NVIDIA GeForce RTX 3090", uuid="GPU-0", pci_device_id=0x220410DE),
+        GpuInfo(index=1, name="NVIDIA GeForce RTX 3090", uuid="GPU-1", pci_device_id=0x220410DE)))
     with qtbot.waitSignal(widget.result_changed):
-        hub.listeners[0](snapshot)
+        hub.push(snapshot)  # devices arrive after the page is built
     assert [g.name for g in widget.build().gpus] == ["GeForce RTX 3090"] * 2
     assert not widget.waiting_for_devices()  # one answer is enough
 
@@ -290,7 +278,8 @@ def test_late_devices_do_not_overwrite_the_users_build(qtbot, context):
     widget = PsuPage(context)
     qtbot.addWidget(widget)
     widget.add_gpu(widget.catalog.gpu("rtx-5080"))
-    hub.listeners[0](SimpleNamespace(gpus=(GpuInfo(index=0, name="NVIDIA GeForce RTX 3090", uuid="GPU-0"),)))
+    hub.push(Snapshot(t=0.0, status=SourceStatus(DeviceState.OK),
+                      gpus=(GpuInfo(index=0, name="NVIDIA GeForce RTX 3090", uuid="GPU-0"),)))
     qtbot.waitUntil(lambda: not widget.waiting_for_devices())
     assert [g.key for g in widget.build().gpus] == ["rtx-4090", "rtx-5080"]
     widget.shutdown()

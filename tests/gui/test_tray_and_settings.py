@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import time
 
 import pytest
@@ -12,42 +11,31 @@ from gui.main_window import MainWindow
 from gui.monitor.settings_groups import AlertSettingsGroup, MonitorSettingsGroup
 from gui.icons import app_icon
 from gui.monitor.tray import TrayController
-from services.i18n import translate
 from services.settings import SettingsStore
-from services.telemetry.model import DeviceState, Snapshot
+from services.telemetry.model import DeviceState
 from tests.gui.fake_hub import FakeHub, snapshot
-
-
-@dataclasses.dataclass(frozen=True)
-class _Alert:  # the shape of services.telemetry.alerts.Alert
-    t: float
-    gpu_index: int | None
-    rule: str
-    severity: str
-    message: object
 
 
 @pytest.fixture
 def context(app_paths):
     ctx = build_context(argparse.Namespace(demo=False), app_paths)
-    ctx.telemetry = FakeHub()
+    ctx.telemetry = FakeHub(alerts=ctx.settings_store.settings.alerts)
     return ctx
 
 
-def _alert_snapshot(t: float) -> Snapshot:
-    s = snapshot(1, t, temperature=91.0)
-    alert = _Alert(t, 0, "temperature", "warning",
-                   translate("Alerts", "GPU {index} has been above {limit} °C for {seconds} s.").format(
-                       index=0, limit=83, seconds=30))
-    return dataclasses.replace(s, extra={"alerts": [alert]})
+def _run_hot(hub: FakeHub, t: float, threaded: bool = False) -> None:
+    """Readings at 91 °C for 30 s: the temperature rule (above 83 °C for 30 s by default) fires on the last."""
+    hub.push(snapshot(1, t - 30.0, temperature=91.0), threaded=threaded)
+    assert hub.alerts is not None and hub.alerts.recent() == []  # hot, but not yet for long enough
+    hub.push(snapshot(1, t, temperature=91.0), threaded=threaded)
 
 
 def test_alert_becomes_notification_and_log_line(qtbot, context):
     tray = TrayController(context, tray_available=True)
     with qtbot.waitSignal(tray.notified, timeout=2000) as notified, qtbot.waitSignal(tray.logged, timeout=2000) as logged:
-        context.telemetry.push(_alert_snapshot(time.time()), threaded=True)
+        _run_hot(context.telemetry, time.time(), threaded=True)
     assert notified.args[0] == "GPU 0"
-    assert "above 83 °C for 30 s" in notified.args[1]
+    assert "above 83 °C for 30 s (now 91 °C)" in notified.args[1]
     assert "above 83 °C" in logged.args[0] and "[warning]" in logged.args[0]
     assert tray.session_log == [logged.args[0]]
     tray.shutdown()
@@ -60,7 +48,7 @@ def test_no_notification_when_switched_off(qtbot, context):
     shown = []
     tray.notified.connect(lambda *a: shown.append(a))
     with qtbot.waitSignal(tray.logged, timeout=2000):
-        context.telemetry.push(_alert_snapshot(time.time()))
+        _run_hot(context.telemetry, time.time())
     assert shown == []  # still logged, not shown
     tray.shutdown()
     tray.bridge.close()
@@ -70,7 +58,7 @@ def test_alert_reaches_dashboard_alerts_tab(qtbot, context):
     window = MainWindow(context)
     qtbot.addWidget(window)
     page = window.show_page("dashboard")
-    context.telemetry.push(_alert_snapshot(time.time()))
+    _run_hot(context.telemetry, time.time())
     qtbot.waitUntil(lambda: len(page.alerts_shown()) == 1)
     assert page.tabs.alerts_list.count() == 1  # the alert replaced the "no alerts yet" line
     assert "above 83 °C" in page.tabs.alerts_list.item(0).text()

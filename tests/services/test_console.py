@@ -5,6 +5,8 @@ import io
 import subprocess
 import sys
 
+import pytest
+
 from services.console import make_readable
 
 ROOT_LINE = "GPU ≥ 80 °C → throttling × 2 … 显存 12 GiB – ✓"
@@ -44,6 +46,7 @@ def test_utf8_streams_are_left_alone():
     assert raw.getvalue().decode("utf-8") == ROOT_LINE
 
 
+@pytest.mark.end2end  # the console code page is the real process's stdout encoding
 def test_a_piped_command_on_a_narrow_code_page_does_not_fail():
     # The whole program, as a Windows user redirecting output gets it: stdout encoded as cp1252.
     # Chinese text (the troubleshooter in the system language) onto an English code page.

@@ -159,18 +159,15 @@ def test_normalize_url_rejects_bad_input(bad):
         normalize_url(bad)
 
 
-def test_exporter_cli_speaks_the_users_language(tmp_path):
+def test_exporter_cli_speaks_the_users_language(tmp_path, monkeypatch, capsys):
     import json
-    import os
-    import subprocess
-    import sys
-    from pathlib import Path
 
-    root = Path(__file__).resolve().parents[2]
+    from main import main
+
     (tmp_path / "config").mkdir()
     (tmp_path / "config" / "settings.json").write_text(json.dumps({"general": {"language": "zh_CN"}}))
-    env = dict(os.environ, GPU_ASSISTANT_HOME=str(tmp_path))
-    result = subprocess.run([sys.executable, str(root / "main.py"), "exporter", "--demo", "--port", "0",
-                             "--duration", "0.5", "--no-record"], capture_output=True, text=True, env=env, cwd=root)
-    assert result.returncode == 0, result.stderr
-    assert "正在" in result.stdout and "/metrics" in result.stdout
+    monkeypatch.setenv("GPU_ASSISTANT_HOME", str(tmp_path))
+    code = main(["exporter", "--demo", "--port", "0", "--duration", "0.1", "--no-record"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "正在" in out and "/metrics" in out

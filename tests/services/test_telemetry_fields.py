@@ -80,3 +80,49 @@ def test_a_remote_exporter_is_read_into_the_fields_it_publishes():
     for metric, name in SAMPLE_FIELDS.items():
         assert GPU_FIELD[name].dcgm == metric
     assert "DCGM_FI_DEV_GPU_UTIL" in SAMPLE_FIELDS and "DCGM_FI_DEV_PSTATE" not in SAMPLE_FIELDS
+
+
+def test_the_system_table_lists_every_system_sample_field_in_order_with_its_kind():
+    from services.telemetry.fields import SYSTEM_FIELDS
+    from services.telemetry.model import SystemSample
+
+    assert ["t", *(f.name for f in SYSTEM_FIELDS)] == [f.name for f in dataclasses.fields(SystemSample)]
+    hints = typing.get_type_hints(SystemSample, vars(model))
+    for spec in SYSTEM_FIELDS:
+        assert hints[spec.name] in (int | None, float | None), spec.name
+        assert spec.integer == (hints[spec.name] == int | None), spec.name
+
+
+def test_recording_system_columns_and_history_system_rows_are_unchanged():
+    # Recordings written before must still replay: the system table's columns and their order.
+    from services.telemetry.history import SYSTEM_METRICS
+    from services.telemetry.recording import SCHEMA_SQL, SYSTEM_COLUMNS
+
+    assert SYSTEM_COLUMNS == ("cpu_pct", "cpu_count", "ram_used_mib", "ram_total_mib", "swap_used_mib",
+                              "swap_total_mib", "disk_read_mib_s", "disk_write_mib_s", "iowait_pct")
+    assert ("CREATE TABLE IF NOT EXISTS system(t REAL PRIMARY KEY, cpu_pct REAL, cpu_count REAL, ram_used_mib REAL, "
+            "ram_total_mib REAL, swap_used_mib REAL, swap_total_mib REAL, disk_read_mib_s REAL, disk_write_mib_s REAL, "
+            "iowait_pct REAL);") in SCHEMA_SQL
+    assert SYSTEM_METRICS == ("cpu_pct", "ram_used_mib", "ram_total_mib", "swap_used_mib", "disk_read_mib_s",
+                              "disk_write_mib_s", "iowait_pct")
+
+
+def test_a_system_sample_round_trips_through_a_recording_and_the_json(tmp_path):
+    from services.telemetry.model import DeviceState, Snapshot, SourceStatus, SystemSample
+    from services.telemetry.recorder import Recorder
+    from services.telemetry.recording import read_recording
+    from services.telemetry.report import snapshot_to_dict
+
+    system = SystemSample(t=100.0, cpu_pct=12.5, cpu_count=16, ram_used_mib=9000.0, ram_total_mib=64000.0,
+                          swap_used_mib=10.0, swap_total_mib=8192.0, disk_read_mib_s=1.5, disk_write_mib_s=2.5,
+                          iowait_pct=0.5)
+    snap = Snapshot(t=100.0, status=SourceStatus(DeviceState.OK), gpus=(),
+                    samples=(GpuSample(t=100.0, index=0, uuid="GPU-0", utilization_pct=50.0),), system=system)
+    recorder = Recorder(tmp_path, clock=lambda: 0.0)
+    recorder.on_snapshot(snap)
+    recorder.close()
+    (back,) = read_recording(recorder.path)
+    assert back.system == system and isinstance(back.system.cpu_count, int)
+    assert snapshot_to_dict(snap, "nvml")["system"] == {
+        "cpu_pct": 12.5, "cpu_count": 16, "ram_used_mib": 9000.0, "ram_total_mib": 64000.0, "swap_used_mib": 10.0,
+        "swap_total_mib": 8192.0, "disk_read_mib_s": 1.5, "disk_write_mib_s": 2.5, "iowait_pct": 0.5}

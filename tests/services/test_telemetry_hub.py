@@ -69,6 +69,28 @@ def test_the_hub_is_the_feed_front_ends_read_and_live_follows_the_source_kind():
     assert not TelemetryHub(replayed).live
 
 
+def test_the_hub_implements_every_member_of_the_feed_as_declared():
+    """isinstance() on a Protocol only checks that the names exist: check properties and call signatures too."""
+    import inspect
+
+    hub, _, _ = make()
+    members = set(TelemetryFeed.__annotations__) | {
+        name for name, value in vars(TelemetryFeed).items() if callable(value) or isinstance(value, property)
+    } - {name for name in vars(TelemetryFeed) if name.startswith("_")}
+    assert {"source", "history", "alerts", "latest", "live", "backfill_pending", "add_listener", "start"} <= members
+    for name in members:
+        declared = vars(TelemetryFeed).get(name)
+        if name in TelemetryFeed.__annotations__:
+            assert name in vars(hub), name  # a data attribute every hub sets
+        elif isinstance(declared, property):
+            assert isinstance(inspect.getattr_static(TelemetryHub, name), property), name
+        else:
+            def shape(fn):  # names, kinds and defaults (the annotations are strings under postponed evaluation)
+                return [(p.name, p.kind, p.default) for p in inspect.signature(fn).parameters.values()]
+
+            assert shape(getattr(TelemetryHub, name)) == shape(declared), name
+
+
 def test_every_shipped_source_says_its_kind(tmp_path):
     from services.telemetry.factory import UnavailableSource
     from services.telemetry.nvml_source import NvmlSource
