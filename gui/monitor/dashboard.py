@@ -471,7 +471,7 @@ class DashboardPage(QWidget):
             if hub.backfill_pending:
                 text = self.tr("Demo: a simulated training run (loading its past two hours…)")
         elif kind == "replay":
-            path = getattr(hub.source, "path", None)  # a replay's file (the TelemetrySource protocol has no path)
+            path = hub.source.path
             span = hub.history.time_range()
             if path is not None and span is not None:
                 text = self.tr("Replay of {name}, {start} to {end}").format(

@@ -53,6 +53,7 @@ class UnavailableSource:
     """A source that cannot give readings, with the reason as its state."""
 
     kind = SourceKind.NVML  # stands in for the driver's readings: every reading says why there are none
+    path = None
 
     def __init__(self, state: DeviceState, message: Msg | str, name: str = "unavailable") -> None:
         self.name = name

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from services.i18n import Msg
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 class DeviceState(str, enum.Enum):
@@ -155,7 +158,6 @@ class Snapshot:
     gpus: tuple[GpuInfo, ...] = ()
     samples: tuple[GpuSample, ...] = ()
     system: SystemSample | None = None
-    extra: dict = field(default_factory=dict)
 
 
 class TelemetrySource(Protocol):
@@ -163,6 +165,7 @@ class TelemetrySource(Protocol):
 
     name: str
     kind: SourceKind
+    path: Path | None  # the file a replay reads; None for a live source
 
     def open(self) -> SourceStatus: ...
 

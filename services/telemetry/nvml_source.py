@@ -73,6 +73,7 @@ class NvmlSource:
 
     name = "nvml"
     kind = SourceKind.NVML
+    path = None
 
     def __init__(self, nvml_module: Any = None, *, sysfs_root: str | os.PathLike = "/",
                  clock: Callable[[], float] = time.monotonic,

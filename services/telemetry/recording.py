@@ -293,6 +293,6 @@ def _read_snapshots(conn: sqlite3.Connection, skips: CellSkips | None = None) ->
             status_pos += 1
         gpus = tuple(_info_at(infos, s.uuid, s.index) for s in samples)
         snapshots.append(Snapshot(t=t, status=status, gpus=gpus, samples=tuple(samples),
-                                  system=system.get(t), extra={"source": "recording"}))
+                                  system=system.get(t)))
     return snapshots
 

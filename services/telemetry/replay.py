@@ -540,7 +540,7 @@ class _Grouper:
         self.widest = max(self.widest, len(samples))
         gpus = tuple(self._infos[s.index] for s in samples)
         self.kept.append(Snapshot(t=group[0][0], status=SourceStatus(DeviceState.OK), gpus=gpus,
-                                  samples=tuple(samples), extra={"source": "replay"}))
+                                  samples=tuple(samples)))
         self.readings += len(samples)
         while len(self.kept) > 1 and (self.readings > self.keep_readings or len(self.kept) > self.keep_snapshots):
             old = self.kept.popleft()

@@ -171,6 +171,7 @@ class SimulatedSource:
 
     name = "simulated"
     kind = SourceKind.SIMULATED
+    path = None
 
     def __init__(self, seed: int = 0, gpus: int = 2, start_wall: float | None = None,
                  gpu_lost_window: tuple[float, float] | None = None) -> None:
@@ -211,7 +212,6 @@ class SimulatedSource:
             gpus=self._infos,
             samples=samples,
             system=self._system(e, now),
-            extra={"source": self.name},
         )
 
     def prehistory(self, seconds: float, step: float = 1.0) -> list[Snapshot]:
