@@ -101,13 +101,13 @@ def test_detected_gpu_without_telemetry_still_answers(qtbot, page):
 
 def test_detected_gpu_reads_the_hub_snapshot(qtbot, app_paths):
     from services.telemetry.model import DeviceState, GpuInfo, GpuSample, Snapshot, SourceStatus
+    from tests.gui.fake_hub import FakeHub
 
-    class Hub:
-        latest = Snapshot(t=0, status=SourceStatus(DeviceState.OK), gpus=(GpuInfo(0, "NVIDIA GeForce RTX 4090", "u"),),
-                          samples=(GpuSample(t=0, index=0, uuid="u", memory_total_mib=24564, memory_used_mib=20000),))
-
+    hub = FakeHub()  # the real hub, fed one reading
+    hub.push(Snapshot(t=0, status=SourceStatus(DeviceState.OK), gpus=(GpuInfo(0, "NVIDIA GeForce RTX 4090", "u"),),
+                      samples=(GpuSample(t=0, index=0, uuid="u", memory_total_mib=24564, memory_used_mib=20000),)))
     context = build_context(argparse.Namespace(demo=False), app_paths)
-    context.telemetry = Hub()
+    context.telemetry = hub
     widget = FitPage(context)
     qtbot.addWidget(widget)
     with qtbot.waitSignal(widget.updated, timeout=2000):

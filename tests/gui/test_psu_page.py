@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-from types import SimpleNamespace
 
 import pytest
 from PySide6.QtCore import Qt
@@ -38,8 +37,10 @@ def test_example_build_when_nothing_is_detected(page):
 
 def test_detected_gpu_and_cpu_are_prefilled(qtbot, context, monkeypatch):
     monkeypatch.setattr(detect, "detected_cpu_name", lambda: "AMD Ryzen 9 7950X 16-Core Processor")
-    context.telemetry = SimpleNamespace(devices=(GpuInfo(index=0, name="NVIDIA GeForce RTX 5090", uuid="GPU-1",
-                                                          pci_device_id=0x2B8510DE),))
+    hub = FakeHub()  # the real hub, whose device list comes from its first reading
+    hub.push(Snapshot(t=0, status=SourceStatus(DeviceState.OK),
+                      gpus=(GpuInfo(index=0, name="NVIDIA GeForce RTX 5090", uuid="GPU-1", pci_device_id=0x2B8510DE),)))
+    context.telemetry = hub
     widget = PsuPage(context)
     qtbot.addWidget(widget)
     assert [g.name for g in widget.build().gpus] == ["GeForce RTX 5090"]

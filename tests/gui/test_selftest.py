@@ -122,11 +122,11 @@ def test_command_line_self_test_passes_every_check_and_leaves_the_home_alone(tmp
 
 
 def test_telemetry_check_reports_a_hub_without_readings(qapp):  # its event loop needs the application
-    class SilentHub:
-        latest = None
-        source = types.SimpleNamespace(name="simulated")
+    from services.telemetry.model import SourceKind
+    from tests.gui.fake_hub import FakeHub
 
-    context = types.SimpleNamespace(telemetry=SilentHub())
+    silent = FakeHub(SourceKind.SIMULATED, name="simulated")  # the real hub, never fed a reading
+    context = types.SimpleNamespace(telemetry=silent)
     result = selftest.check_telemetry(context, timeout_s=0.2)
     assert result.status == selftest.FAIL and "no reading from the simulated source" in result.detail
 
