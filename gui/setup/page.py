@@ -27,7 +27,9 @@ from gui.widgets.background import BackgroundWork, describe_error
 from gui.setup.troubleshoot_tab import TroubleshootTab
 from gui.setup.wizard_tab import WizardTab
 from services.setup.doctor import DoctorReport, run_doctor
-from services.setup.executor import ProgressStore, StepExecutor, StepOutcome, default_elevation, step_states
+from services.setup.elevation import default_elevation
+from services.setup.executor import StepExecutor, StepOutcome
+from services.setup.progress import ProgressStore, step_states
 from services.setup.fmt import command_line
 from services.setup.plan import Plan, SkippedStep, Step
 from services.setup.planner import known_systems, plan_for_report, plan_for_target, resolve_card, setup_dir

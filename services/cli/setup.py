@@ -36,7 +36,9 @@ def run(args: argparse.Namespace) -> int:
     from services.cli.doctor import catalog, check_python_path
     from services.paths import AppPaths
     from services.setup.doctor import run_doctor
-    from services.setup.executor import ProgressStore, StepExecutor, default_elevation, step_states
+    from services.setup.elevation import default_elevation
+    from services.setup.executor import StepExecutor
+    from services.setup.progress import ProgressStore, step_states
     from services.setup.fmt import command_line, confirm_question, nothing_changed, pad_columns, setup_word
     from services.setup.planner import facts_for_plan, inputs_for, parse_pci_id, plan_for_os, plan_for_report, setup_dir
     from services.setup.probes import OsInfo, parse_os_release
@@ -179,7 +181,7 @@ def run(args: argparse.Namespace) -> int:
 def render_plan(plan, executor, progress, cat) -> str:
     from services.setup.fmt import flags_label, setup_word, skipped_heading, undo_hint
 
-    from services.setup.executor import step_states
+    from services.setup.progress import step_states
 
     out = [cat.render(plan.summary)]
     if getattr(plan, "outcome", None) is not None:  # the driver it ends with and the PyTorch build for it
