@@ -198,7 +198,7 @@ class SetupPage(QWidget):
         self._skipped: dict[str, SkippedStep] = {}
         # The files picked for this machine's plan come back from progress.json, so the
         # wizard reopened in Safe Mode (RunOnce) still has the DDU and driver package.
-        self._windows_options: dict[str, str] = self._remembered_windows_files()
+        self._windows_options: dict[str, str] = self.session.picked_files()
         self._show_step(None)
         return tab
 
@@ -576,18 +576,9 @@ class SetupPage(QWidget):
         if path:
             self.set_windows_file(key, path)
 
-    def _remembered_windows_files(self) -> dict[str, str]:
-        from dataclasses import fields
-
-        from services.setup.windows import WindowsPlanOptions
-
-        known = {f.name for f in fields(WindowsPlanOptions)} - {"reopen_command"}
-        return {k: v for k, v in self.progress.picked_files.items() if k in known}
-
     def set_windows_file(self, key: str, path: str) -> None:
         self._windows_options[key] = path
-        if not self.session.preview:
-            self.progress.pick_file(key, path)
+        self.session.pick_file(key, path)
         if self.session.preview:
             self.plan_other_machine()
         else:

@@ -90,6 +90,22 @@ class WizardSession:
             return "waits"
         return state
 
+    # ---- the files the person picked ---------------------------------------------------------
+    def picked_files(self) -> dict[str, str]:
+        """The files picked for this machine's plan (the offline driver package, DDU), by plan
+        option, as progress.json keeps them: the wizard reopened in Safe Mode still has them."""
+        from dataclasses import fields
+
+        from services.setup.windows import WindowsPlanOptions
+
+        known = {f.name for f in fields(WindowsPlanOptions)} - {"reopen_command"}
+        return {k: v for k, v in self.progress.picked_files.items() if k in known}
+
+    def pick_file(self, option: str, path: str) -> None:
+        """Remember a picked file ('' forgets it); another machine's plan remembers nothing here."""
+        if not self.preview:
+            self.progress.pick_file(option, path)
+
     # ---- where to be --------------------------------------------------------------------------
     def first_open(self) -> int | None:
         """The index of the first step still to do (where to pick up after a restart)."""

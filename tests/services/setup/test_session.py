@@ -162,3 +162,18 @@ def test_step_flags_name_the_privilege_by_system():
     assert step_flags(s, "linux") == ["root", "reboot", "by hand"]
     assert step_flags(s, "windows") == ["admin", "reboot", "by hand"]
     assert step_flags(step("y"), "linux") == []
+
+
+def test_picked_files_come_back_for_this_machine_only(session, tmp_path):
+    session.pick_file("ddu_exe", "C:\\Tools\\DDU\\Display Driver Uninstaller.exe")
+    session.progress.pick_file("reopen_command", "x.exe")  # not a file the person picks
+    session.progress.pick_file("not-an-option", "y.exe")
+    reopened = WizardSession(ProgressStore(tmp_path / "progress.json").load(), make_plan("windows"))
+    assert reopened.picked_files() == {"ddu_exe": "C:\\Tools\\DDU\\Display Driver Uninstaller.exe"}
+    reopened.preview = True  # another machine's plan: its picks are not this machine's
+    reopened.pick_file("driver_package", "D:\\581.57.exe")
+    reopened.pick_file("ddu_exe", "")
+    again = WizardSession(ProgressStore(tmp_path / "progress.json").load())
+    assert again.picked_files() == {"ddu_exe": "C:\\Tools\\DDU\\Display Driver Uninstaller.exe"}
+    again.pick_file("ddu_exe", "")
+    assert WizardSession(ProgressStore(tmp_path / "progress.json").load()).picked_files() == {}
