@@ -1,8 +1,9 @@
 """The Setup page: environment doctor, setup wizard and troubleshooter.
 
-Thin on purpose: the doctor, the plans, the executor and the troubleshooter
-are services (``services.setup``); this page shows them and runs slow work on
-a thread pool so the window never freezes.
+Thin on purpose: the doctor, the plans, the executor, the wizard's decisions
+(``WizardSession``: step states, which buttons apply, where to resume) and the
+troubleshooter are services (``services.setup``); this page shows them and runs
+slow work on a thread pool so the window never freezes.
 """
 from __future__ import annotations
 
@@ -27,11 +28,14 @@ from gui.widgets.background import BackgroundWork, describe_error
 from gui.setup.troubleshoot_tab import TroubleshootTab
 from gui.setup.wizard_tab import WizardTab
 from services.setup.doctor import DoctorReport, run_doctor
-from services.setup.executor import ProgressStore, StepExecutor, StepOutcome, default_elevation, step_states
+from services.setup.elevation import default_elevation
+from services.setup.executor import StepExecutor, StepOutcome
+from services.setup.progress import ProgressStore
 from services.setup.fmt import command_line
 from services.setup.plan import Plan, SkippedStep, Step
 from services.setup.planner import known_systems, plan_for_report, plan_for_target, resolve_card, setup_dir
 from services.setup.rules import Rules, RulesError, load_rules
+from services.setup.session import BY_HAND, DRY_RUN, NOTHING, WizardSession, step_flags
 from services.setup.system import SubprocessRunner, SystemRoot
 
 STATE_MARKS = {"done": "✔", "skipped": "↷", "failed": "✖", "undone": "↺", "pending": "○"}
@@ -72,7 +76,6 @@ class SetupPage(QWidget):
         self.context = context
         self._work_queue = BackgroundWork(self, max_threads=1, name="setup")  # one probe or step at a time, in order
         self.report: DoctorReport | None = None
-        self.plan: Plan | None = None
         self._work = setup_dir(context.paths)
         self._rules_error: str | None = None
         try:
@@ -86,12 +89,22 @@ class SetupPage(QWidget):
             elevation="none" if self.demo else default_elevation(self.system, gui=True, root=self.root),
             system=self.system,
         )
-        self.check_states: dict[str, str] = {}
+        # The plan shown, its check results and whether it is another machine's: the wizard's
+        # decisions (states, buttons, where to resume) are the session's; the page shows them.
+        self.session = WizardSession(self.progress)
         # Asked before a step restarts the computer; tests replace it.
         self.confirm: Callable[[str], bool] = self._confirm_dialog
         self.setStyleSheet(PAGE_STYLE)
         self._started = False
         self._build()
+
+    @property
+    def plan(self) -> Plan | None:
+        return self.session.plan
+
+    @property
+    def check_states(self) -> dict[str, str]:
+        return self.session.checks
 
     def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
         # Probe only when the page is first shown: opening the app stays fast.
@@ -181,12 +194,11 @@ class SetupPage(QWidget):
         self.target_combo.currentIndexChanged.connect(self._on_target_changed)
         self.full_check.toggled.connect(self._on_full_toggled)
         self.plan_other_button.clicked.connect(lambda: self.plan_other_machine())
-        self._preview = False  # the plan shown is for another machine: nothing runs here
         self._preview_executor: StepExecutor | None = None
         self._skipped: dict[str, SkippedStep] = {}
         # The files picked for this machine's plan come back from progress.json, so the
         # wizard reopened in Safe Mode (RunOnce) still has the DDU and driver package.
-        self._windows_options: dict[str, str] = self._remembered_windows_files()
+        self._windows_options: dict[str, str] = self.session.picked_files()
         self._show_step(None)
         return tab
 
@@ -237,11 +249,11 @@ class SetupPage(QWidget):
 
     # ---- wizard -----------------------------------------------------------------------------------
     def _rebuild_plan(self) -> None:
-        if self.report is None or self.rules is None or self._preview:
+        if self.report is None or self.rules is None or self.session.preview:
             return
         if self.report.gpu is None:
             # Nothing to set up here, but the wizard still plans for the machine the card goes into.
-            self.plan = None
+            self.session.plan = None
             self.step_list.clear()
             self._show_step(None)
             self.target_combo.setCurrentIndex(self.target_combo.findData("other"))
@@ -249,8 +261,8 @@ class SetupPage(QWidget):
         from services.setup.windows import WindowsPlanOptions
 
         options = WindowsPlanOptions(**self._windows_options)
-        self.plan = plan_for_report(self.report, self.rules, self.root, self._work / "staged", options,
-                                    full=self.full_check.isChecked())
+        self.session.plan = plan_for_report(self.report, self.rules, self.root, self._work / "staged", options,
+                                            full=self.full_check.isChecked())
         self.progress.adopt(self.plan)
         self._fill_steps()
         self._check_all()
@@ -259,7 +271,7 @@ class SetupPage(QWidget):
         assert self.plan is not None
         self.plan_summary.setText(render(self.plan.summary))
         notes = [render(n) for n in self.plan.notes]
-        if self._preview:
+        if self.session.preview:
             notes.insert(0, self.tr("A plan for another machine: nothing runs on this computer. Copy the commands, or run 'python main.py setup' on that machine."))
         self.plan_notes.setText("\n".join("• " + n for n in notes))
         self._skipped = {x.step.id: x for x in self.plan.skipped}
@@ -276,8 +288,8 @@ class SetupPage(QWidget):
             item.setForeground(self.palette().placeholderText())
             self.step_list.addItem(item)
         self.step_list.blockSignals(False)
-        row = self._resume_row(current.id if current else None)
-        self._auto_select = current is None and not self._preview  # first plan: jump to where the work is once checks are in
+        row = self.session.resume_index(current.id if current else None)  # the open one, else where to resume
+        self._auto_select = current is None and not self.session.preview  # first plan: jump to where the work is once checks are in
         self.step_list.setCurrentRow(row)
         self._show_step(self._current_step())
 
@@ -292,8 +304,8 @@ class SetupPage(QWidget):
         self.full_check.setVisible(not other)
         self.target_error.setVisible(False)
         if other:
-            self._preview = True
-            self.plan = None
+            self.session.preview = True
+            self.session.plan = None
             self.step_list.clear()
             self._show_step(None)
             if self.report is not None and self.report.gpu is None:
@@ -302,8 +314,8 @@ class SetupPage(QWidget):
                 self.plan_summary.setText(self.tr("Pick the other machine's system and card, then 'Show the plan'."))
             self.plan_notes.setText("")
         else:
-            self._preview = False
-            self.plan = None
+            self.session.preview = False
+            self.session.plan = None
             self.step_list.clear()
             self.plan_summary.setText(self.tr("The plan appears after the checks."))
             self._rebuild_plan()
@@ -335,29 +347,29 @@ class SetupPage(QWidget):
             return None
         from services.setup.windows import WindowsPlanOptions
 
-        self._preview = True
+        self.session.preview = True
         # The other machine's own paths (/etc/...), not this page's root (a demo or test folder).
-        self.plan = plan_for_target(self.rules, target, device_id, name, self._work / "staged", SystemRoot(),
-                                    WindowsPlanOptions(**self._windows_options))
+        self.session.plan = plan_for_target(self.rules, target, device_id, name, self._work / "staged", SystemRoot(),
+                                            WindowsPlanOptions(**self._windows_options))
         system = self.plan.system
         self._preview_executor = StepExecutor(
             self.runner, SystemRoot(), ProgressStore(self._work / "preview-progress.json"), self._work / "backups",
             elevation="uac" if system == "windows" else "sudo", system=system, probe_files=False)
-        self.check_states = {}
+        self.session.checks = {}
         self._fill_steps()
         self.plan_ready.emit(self.plan)
         return self.plan
 
     def _view_executor(self) -> StepExecutor:
         """The executor that describes the plan shown (another machine's has no progress, reads nothing)."""
-        if self._preview and self._preview_executor is not None:
+        if self.session.preview and self._preview_executor is not None:
             return self._preview_executor
         return self.executor
 
     def _check_all(self) -> None:
         """Run every step's check in the background: the list shows what is already done."""
         plan, executor = self.plan, self.executor
-        if plan is None or self._preview:
+        if plan is None or self.session.preview:
             return
 
         def work(_line):
@@ -366,40 +378,20 @@ class SetupPage(QWidget):
         self._start(work, self._on_checks)
 
     def _on_checks(self, states: dict) -> None:
-        self.check_states = states
+        self.session.checks = states
         self._refresh_step_labels()
-        if self._preview or self.plan is None:
+        if self.session.preview or self.plan is None:
             return  # the checks of this machine's plan came back after switching to another machine
         if getattr(self, "_auto_select", False):
             self._auto_select = False
-            truth = step_states(self.plan, self.progress, states)
-            for i, s in enumerate(self.plan.steps):
-                if truth[s.id] not in ("done", "skipped"):
-                    self.step_list.setCurrentRow(i)
-                    break
+            first = self.session.first_open()
+            if first is not None:
+                self.step_list.setCurrentRow(first)
         self._show_step(self._current_step())
         self.plan_ready.emit(self.plan)
 
-    def _resume_row(self, keep: str | None) -> int:
-        """The step to show: the one that was open, else the first not done (resume after reboot)."""
-        assert self.plan is not None
-        ids = [s.id for s in self.plan.steps]
-        if keep in ids:
-            return ids.index(keep)
-        for i, s in enumerate(self.plan.steps):
-            if self._state_of(s) not in ("done", "skipped"):
-                return i
-        return 0
-
-    def _state_of(self, step: Step) -> str:
-        """The step's true state: recorded, or found done by its check; a reboot is not done
-        while a step that needs it is still to do."""
-        if self._preview or self.plan is None:
-            return "pending"
-        return step_states(self.plan, self.progress, self.check_states).get(step.id, "pending")
-
     def _step_label(self, index: int, step: Step) -> str:
-        state = self._state_of(step)
+        state = self.session.state(step)
         return f"{STATE_MARKS.get(state, '○')}  {index}. {render(step.title)}"
 
     def _refresh_step_labels(self) -> None:
@@ -433,22 +425,18 @@ class SetupPage(QWidget):
                 return
 
     def _show_step(self, step: Step | None) -> None:
-        has = step is not None
-        here = has and not self._preview and not self.busy()
         dry = self.dry_run_check.isChecked()
-        # Another machine's plan: show and copy only (and show what would run).
-        self.run_button.setEnabled(has and not self.busy() and (not self._preview or dry))
-        for w in (self.skip_button, self.check_step_button):
-            w.setEnabled(here)
-        for w in (self.copy_button, self.dry_run_check):
-            w.setEnabled(has and not self.busy())
-        recorded = self.progress.state(step.id) if has and not self._preview else "pending"
-        self.undo_button.setEnabled(here and step.undoable and recorded in ("done", "failed"))
-        self.done_button.setEnabled(here and step.manual)
-        is_windows = bool(self.plan and self.plan.system == "windows")
-        self.pick_driver_button.setVisible(is_windows and has and step.id in ("download-driver", "install-driver"))
-        self.pick_ddu_button.setVisible(is_windows and has and step.id in ("download-ddu", "run-ddu"))
-        skipped = None if has else self._current_skipped()
+        can = self.session.actions(step, busy=self.busy(), dry=dry)
+        self.run_button.setEnabled(can.run)
+        self.skip_button.setEnabled(can.skip)
+        self.check_step_button.setEnabled(can.check)
+        self.copy_button.setEnabled(can.copy)
+        self.dry_run_check.setEnabled(can.copy)
+        self.undo_button.setEnabled(can.undo)
+        self.done_button.setEnabled(can.mark_done)
+        self.pick_driver_button.setVisible(can.pick_driver)
+        self.pick_ddu_button.setVisible(can.pick_ddu)
+        skipped = None if step is not None else self._current_skipped()
         if step is None:
             self.step_title.setText(render(skipped.step.title) if skipped else "")
             self.step_flags.setText(self.tr("not in this plan") if skipped else "")
@@ -457,25 +445,18 @@ class SetupPage(QWidget):
             self.undo_text.setPlainText("")
             return
         self.step_title.setText(render(step.title))
-        flags = []
-        if step.needs_root:
-            flags.append(self.tr("needs administrator rights") if is_windows else self.tr("needs root (asks for your password)"))
-        if step.needs_reboot:
-            flags.append(self.tr("restarts the computer"))
-        if step.manual:
-            flags.append(self.tr("you do this step"))
-        if self._preview:
+        flag_words = {"admin": self.tr("needs administrator rights"), "root": self.tr("needs root (asks for your password)"),
+                      "reboot": self.tr("restarts the computer"), "by hand": self.tr("you do this step")}
+        flags = [flag_words[f] for f in step_flags(step, self.plan.system if self.plan else "")]
+        if self.session.preview:
             flags.append(self.tr("for another machine"))
         else:
-            state = self._state_of(step)
-            states = {"done": self.tr("done"), "skipped": self.tr("skipped"), "failed": self.tr("failed"),
-                      "undone": self.tr("undone"), "pending": self.tr("not run yet")}
-            status = states.get(state, state)
-            if recorded == "pending" and state == "done":
-                status = self.tr("already done (its check passes)")
-            elif recorded == "done" and state == "pending":
-                status = self.tr("waits: a step before it still needs doing, or ran after it")
-            flags.append(self.tr("status: {state}").format(state=status))
+            status = self.session.status(step)
+            words = {"done": self.tr("done"), "skipped": self.tr("skipped"), "failed": self.tr("failed"),
+                     "undone": self.tr("undone"), "pending": self.tr("not run yet"),
+                     "already-done": self.tr("already done (its check passes)"),
+                     "waits": self.tr("waits: a step before it still needs doing, or ran after it")}
+            flags.append(self.tr("status: {state}").format(state=words.get(status, status)))
         self.step_flags.setText("  ·  ".join(flags))
         text = render(step.explanation)
         if step.link:
@@ -533,7 +514,8 @@ class SetupPage(QWidget):
         step = self._current_step()
         if not step:
             return
-        if self.dry_run_check.isChecked() or self.demo or self._preview:
+        mode = self.session.run_mode(step, dry=self.dry_run_check.isChecked(), demo=self.demo)
+        if mode == DRY_RUN:
             outcome = self._view_executor().dry_run(step)
             self.step_output.appendPlainText("\n".join(outcome.lines))
             note = render(outcome.message)
@@ -541,12 +523,12 @@ class SetupPage(QWidget):
                 note += "  " + self.tr("(demo machine: nothing runs)")
             self.step_output.appendPlainText(note + "\n")
             return
-        if step.manual and not step.commands:
+        if mode == BY_HAND:
             if step.link:
                 QDesktopServices.openUrl(QUrl(step.link))
             self.step_output.appendPlainText(render(step.explanation) + "\n")
             return
-        if step.needs_reboot and not self.confirm(self.tr("This step restarts the computer. Save your work first. Continue?")):
+        if self.session.asks_first(step) and not self.confirm(self.tr("This step restarts the computer. Save your work first. Continue?")):
             return
         self._set_busy(True)
         executor, plan = self.executor, self.plan
@@ -558,11 +540,12 @@ class SetupPage(QWidget):
         step = self._current_step()
         if not step:
             return
-        if self.dry_run_check.isChecked() or self.demo:
+        mode = self.session.undo_mode(dry=self.dry_run_check.isChecked(), demo=self.demo)
+        if mode == DRY_RUN:
             outcome = self.executor.undo(step, dry_run=True)
             self.step_output.appendPlainText("\n".join(outcome.lines) + "\n" + render(outcome.message) + "\n")
             return
-        if self._preview:
+        if mode == NOTHING:
             return
         self._set_busy(True)
         executor = self.executor
@@ -581,8 +564,7 @@ class SetupPage(QWidget):
         self._refresh_step_labels()
         self._set_busy(False)
         self.step_finished.emit(outcome)
-        step = self._current_step()
-        if outcome.ok and step and step.id in ("verify-driver", "install-pytorch", "reboot"):
+        if self.session.recheck_after(self._current_step(), outcome.ok):
             self.run_doctor()  # the driver or torch changed: re-read, the plan follows
 
     def _confirm_dialog(self, text: str) -> bool:
@@ -594,19 +576,10 @@ class SetupPage(QWidget):
         if path:
             self.set_windows_file(key, path)
 
-    def _remembered_windows_files(self) -> dict[str, str]:
-        from dataclasses import fields
-
-        from services.setup.windows import WindowsPlanOptions
-
-        known = {f.name for f in fields(WindowsPlanOptions)} - {"reopen_command"}
-        return {k: v for k, v in self.progress.picked_files.items() if k in known}
-
     def set_windows_file(self, key: str, path: str) -> None:
         self._windows_options[key] = path
-        if not self._preview:
-            self.progress.pick_file(key, path)
-        if self._preview:
+        self.session.pick_file(key, path)
+        if self.session.preview:
             self.plan_other_machine()
         else:
             self._rebuild_plan()

@@ -36,11 +36,14 @@ def run(args: argparse.Namespace) -> int:
     from services.cli.doctor import catalog, check_python_path
     from services.paths import AppPaths
     from services.setup.doctor import run_doctor
-    from services.setup.executor import ProgressStore, StepExecutor, default_elevation, step_states
+    from services.setup.elevation import default_elevation
+    from services.setup.executor import StepExecutor
+    from services.setup.progress import ProgressStore
     from services.setup.fmt import command_line, confirm_question, nothing_changed, pad_columns, setup_word
     from services.setup.planner import facts_for_plan, inputs_for, parse_pci_id, plan_for_os, plan_for_report, setup_dir
     from services.setup.probes import OsInfo, parse_os_release
     from services.setup.rules import RulesError, load_rules
+    from services.setup.session import BY_HAND, DRY_RUN, WizardSession
     from services.setup.system import SubprocessRunner, SystemRoot
     from services.setup.windows import WindowsPlanOptions
 
@@ -94,16 +97,17 @@ def run(args: argparse.Namespace) -> int:
     executor = StepExecutor(runner, root, progress, work / "backups",
                             elevation=default_elevation(plan.system, gui=False, root=root), system=plan.system)
     cat = catalog()
+    session = WizardSession(progress, plan)  # the step states and what "run" means, as the Setup page has them
 
     if args.plan:
         if args.json:
             data = plan.to_json()
-            states = step_states(plan, progress)
+            states = session.states()
             for s in data["steps"]:
                 s["state"] = states[s["id"]]
             print(json.dumps(data, indent=2, ensure_ascii=False))
             return EXIT_OK
-        print(render_plan(plan, executor, progress, cat))
+        print(render_plan(plan, executor, session, cat))
         return EXIT_OK
 
     if hypothetical and (args.run is not None or args.undo is not None or args.status):
@@ -112,7 +116,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.status:
         results = {s.id: executor.check(s) for s in plan.steps}
-        states = step_states(plan, progress, {k: r.state for k, r in results.items()})
+        session.checks = {k: r.state for k, r in results.items()}
+        states = session.states()
         rows = []
         for s in plan.steps:
             result = results[s.id]
@@ -145,10 +150,11 @@ def run(args: argparse.Namespace) -> int:
     print(cat.render(step.title))
     for line in lines:
         print("  " + line)
-    if args.dry_run:
+    mode = session.undo_mode(dry=args.dry_run) if undo else session.run_mode(step, dry=args.dry_run)
+    if mode == DRY_RUN:
         print(cat.render(executor.dry_run(step).message) if not undo else cat.render(executor.undo(step, dry_run=True).message))
         return EXIT_OK
-    if step.manual and not step.commands and not undo:
+    if mode == BY_HAND:
         print(cat.render(step.explanation))
         if step.link:
             print(step.link)
@@ -176,10 +182,9 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK if outcome.ok else EXIT_FAILED
 
 
-def render_plan(plan, executor, progress, cat) -> str:
+def render_plan(plan, executor, session, cat) -> str:
     from services.setup.fmt import flags_label, setup_word, skipped_heading, undo_hint
-
-    from services.setup.executor import step_states
+    from services.setup.session import step_flags
 
     out = [cat.render(plan.summary)]
     if getattr(plan, "outcome", None) is not None:  # the driver it ends with and the PyTorch build for it
@@ -189,16 +194,9 @@ def render_plan(plan, executor, progress, cat) -> str:
     for note in plan.notes:
         out.append("  * " + cat.render(note))
     out.append("")
-    states = step_states(plan, progress)
+    states = session.states()
     for i, s in enumerate(plan.steps, 1):
-        flags = []
-        if s.needs_root:
-            flags.append("admin" if plan.system == "windows" else "root")
-        if s.needs_reboot:
-            flags.append("reboot")
-        if s.manual:
-            flags.append("by hand")
-        flags = [setup_word(f) for f in flags]
+        flags = [setup_word(f) for f in step_flags(s, plan.system)]
         state = states[s.id]
         shown_state = cat.render(setup_word(state))
         out.append(f"{i}. [{s.id}] {cat.render(s.title)}" + (f"  {cat.render(flags_label(flags))}" if flags else "") + (f"  <{shown_state}>" if state != "pending" else ""))

@@ -271,7 +271,7 @@ def test_plan_for_another_machine(qtbot, page, machine, system):
     wait_report(qtbot, page)
     calls = len(machine.runner.calls)
     plan = page.plan_other_machine(system, "GeForce RTX 5090 (10de:2b85)")
-    assert plan is not None and page._preview
+    assert plan is not None and page.session.preview
     assert plan.system == ("windows" if system == "windows" else "linux")
     assert "RTX 5090" in page.plan_summary.text() or "RTX 5090" in str(plan.summary)
     assert "nothing runs on this computer" in page.plan_notes.text()
@@ -291,7 +291,7 @@ def test_plan_for_another_machine(qtbot, page, machine, system):
     assert "neither a PCI id" in page.target_error.text()
     # back to this computer: its own plan again
     page.target_combo.setCurrentIndex(0)
-    assert not page._preview and page.plan is not None and page.plan.key.startswith("ubuntu")
+    assert not page.session.preview and page.plan is not None and page.plan.key.startswith("ubuntu")
 
 
 def test_every_known_system_is_offered():

@@ -120,7 +120,8 @@ def windows_plan(tmp_path):
 
 
 def executor(tmp_path):
-    from services.setup.executor import ProgressStore, StepExecutor
+    from services.setup.executor import StepExecutor
+    from services.setup.progress import ProgressStore
     from services.setup.system import SubprocessRunner, SystemRoot
 
     # Real reg.exe writes, real winreg reads; no UAC here (Wine has none, and HKLM is writable in the prefix).
@@ -234,7 +235,7 @@ def test_hybrid_command_without_gpu_counters_says_so():
 # ---- elevation: the command line Start-Process hands over ------------------------------------------
 @pytest.mark.parametrize("quote", ["'", "‘", "’", "‚", "‛"])
 def test_uac_argument_line_parses_back_with_commandlinetoargvw(quote):
-    from services.setup.executor import windows_command_line
+    from services.setup.elevation import windows_command_line
 
     args = ["add", "HKLM\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion", "/d",
             f'{quote}; Start-Process calc; {quote}', 'say "hi"', "C:\\dir with space\\", "显卡", ""]

@@ -13,7 +13,8 @@ import pytest
 import main
 from services.setup import system as system_module
 from services.setup.doctor import MachineFacts, diagnose
-from services.setup.executor import OWNED_MARK, ProgressStore, StepExecutor
+from services.setup.executor import OWNED_MARK, StepExecutor
+from services.setup.progress import ProgressStore
 from services.setup.pci_ids import lookup_device_name, parse_device_name
 from services.setup.planner import inputs_for, plan_for_os
 from services.setup.probes import (PythonEnvState, UbuntuDriversList, parse_os_release, parse_ubuntu_drivers_list,

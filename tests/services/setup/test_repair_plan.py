@@ -8,7 +8,7 @@ import pytest
 
 import main
 from services.setup.doctor import collect_facts, diagnose
-from services.setup.executor import ProgressStore, step_states
+from services.setup.progress import ProgressStore, step_states
 from services.setup.planner import plan_for_report
 from services.setup.rules import load_rules
 from services.setup.system import CommandResult, FakeRunner, SystemRoot

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from services.setup.executor import ProgressStore, StepExecutor
+from services.setup.executor import StepExecutor
+from services.setup.progress import ProgressStore
 from services.setup.linux_plans import NOUVEAU_BLACKLIST, NOUVEAU_FILE
 from services.setup.planner import inputs_for, plan_for_os
 from services.setup.probes import parse_os_release

@@ -4,7 +4,9 @@ from __future__ import annotations
 import pytest
 
 from services.setup.doctor import collect_facts, diagnose
-from services.setup.executor import ProgressStore, StepExecutor, uac_wrap
+from services.setup.elevation import uac_wrap
+from services.setup.executor import StepExecutor
+from services.setup.progress import ProgressStore
 from services.setup.planner import inputs_for, plan_for_os
 from services.setup.probes import OsInfo
 from services.setup.rules import load_rules

@@ -1,0 +1,231 @@
+"""The progress of a plan's steps, saved as progress.json so the wizard resumes after a reboot.
+
+Each step's record keeps its state and the first backup of every file and registry value it
+changed; a record with a wrong-typed field is kept but marked invalid, so undo refuses it.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from services.setup.plan import Plan
+
+STATES = ("pending", "done", "skipped", "failed", "undone")
+# Steps that do not change the driver stack, so a restart does not wait for them.
+PYTHON_STEPS = ("install-venv-support", "create-venv", "install-pytorch", "verify-pytorch")
+
+
+@dataclass
+class StepRecord:
+    state: str = "pending"
+    at: float = 0.0
+    message: str = ""
+    # The FIRST backup of each declared file, kept until an undo consumes it:
+    # {"path", "kind": file|symlink|absent, "backup" (file), "mode", "uid", "gid", "link" (symlink)}
+    backups: list[dict] = field(default_factory=list)
+    registry_before: list[dict] = field(default_factory=list)  # {"key","name","kind","data"|None}
+    invalid: str = ""  # why this record could not be trusted (undo refuses with it)
+
+
+class ProgressStore:
+    """Progress of one plan, saved as JSON so the wizard resumes after a reboot."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.plan_key = ""
+        self.records: dict[str, StepRecord] = {}
+        # Files the user picked for the plan (the offline driver package, DDU), by option name:
+        # kept so the wizard reopened in Safe Mode or after a restart still has them.
+        self.picked_files: dict[str, str] = {}
+        self.load_problem: str | None = None
+
+    def load(self) -> "ProgressStore":
+        self.load_problem = None
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return self
+        except (OSError, ValueError, RecursionError) as exc:  # RecursionError: absurdly deep nesting
+            # Keep the broken file for the user; never lose the backup list silently.
+            self.load_problem = f"{self.path.name} could not be read ({exc.__class__.__name__}); starting fresh"
+            try:
+                os.replace(self.path, self.path.with_name(self.path.name + f".broken-{int(time.time())}"))
+            except OSError:
+                pass
+            return self
+        if not isinstance(data, dict):
+            self._keep_broken(f"{self.path.name}: the top level is not an object")
+            return self
+        self.plan_key = data.get("plan_key") if isinstance(data.get("plan_key"), str) else ""
+        picked = data.get("picked_files") or {}
+        # A wrong-typed entry is dropped (the user picks the file again), never trusted as a path.
+        self.picked_files = {k: v for k, v in picked.items() if isinstance(k, str) and isinstance(v, str) and v} \
+            if isinstance(picked, dict) else {}
+        steps = data.get("steps") or {}
+        if not isinstance(steps, dict):
+            self._keep_broken(f"{self.path.name}: 'steps' is not an object")
+            return self
+        problems = []
+        for sid, raw in steps.items():
+            rec, problem = parse_record(str(sid), raw)
+            self.records[str(sid)] = rec
+            if problem:
+                problems.append(problem)
+        if problems:
+            self._keep_broken(f"{self.path.name}: " + problems[0] + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
+        return self
+
+    def _keep_broken(self, problem: str) -> None:
+        """Copy the file aside (never lose the backup list) and say what was wrong."""
+        kept = self.path.with_name(self.path.name + f".broken-{int(time.time())}")
+        try:
+            shutil.copy2(self.path, kept)
+            self.load_problem = f"{problem}; the file was kept as {kept.name}"
+        except OSError:
+            self.load_problem = problem
+
+    def save(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_suffix(".tmp")
+        data = {
+            "version": 1,
+            "plan_key": self.plan_key,
+            "picked_files": self.picked_files,
+            "steps": {sid: vars(rec) for sid, rec in self.records.items()},
+        }
+        tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
+        os.replace(tmp, self.path)
+
+    def pick_file(self, option: str, path: str) -> None:
+        """Remember a file the user chose for the plan ('' forgets it) and save at once."""
+        if path:
+            self.picked_files[option] = path
+        else:
+            self.picked_files.pop(option, None)
+        self.save()
+
+    def record(self, step_id: str) -> StepRecord:
+        return self.records.setdefault(step_id, StepRecord())
+
+    def state(self, step_id: str) -> str:
+        rec = self.records.get(step_id)
+        return rec.state if rec else "pending"
+
+    def set_state(self, step_id: str, state: str, message: str = "") -> None:
+        rec = self.record(step_id)
+        rec.state, rec.at, rec.message = state, time.time(), message
+        self.save()
+
+    def adopt(self, plan: Plan) -> None:
+        """Start a new record when the plan is for another machine or GPU, but keep every
+        record that still holds a backup no undo has consumed: those files are this system's."""
+        if self.plan_key and self.plan_key != plan.key:
+            self.records = {sid: rec for sid, rec in self.records.items()
+                            if rec.backups or rec.registry_before or rec.invalid}
+        self.plan_key = plan.key
+
+
+BACKUP_KINDS = ("file", "symlink", "absent")
+_MODE = re.compile(r"^0?[0-7]{3,4}$")
+
+
+def _typed(value, kinds, name: str) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, kinds):
+        want = " or ".join("null" if k is type(None) else {"str": "text", "int": "a whole number", "float": "a number", "list": "a list", "dict": "an object"}.get(k.__name__, k.__name__) for k in kinds)
+        return f"{name} should be {want}, not {type(value).__name__} {json.dumps(value)[:40]}"
+    return None
+
+
+def parse_record(sid: str, raw) -> tuple[StepRecord, str | None]:
+    """One step's record from progress.json; wrong-typed fields make it 'invalid' with a clear reason."""
+    where = f"steps.{sid}"
+    if not isinstance(raw, dict):
+        return StepRecord(invalid=f"{where} is not an object"), f"{where} is not an object"
+    problem = (_typed(raw.get("state", "pending"), (str,), f"{where}.state")
+               or _typed(raw.get("at", 0), (int, float), f"{where}.at")
+               or _typed(raw.get("message", ""), (str,), f"{where}.message")
+               or _typed(raw.get("backups", []), (list,), f"{where}.backups")
+               or _typed(raw.get("registry_before", []), (list,), f"{where}.registry_before")
+               or _typed(raw.get("invalid", ""), (str,), f"{where}.invalid"))
+    if problem is None and raw.get("state", "pending") not in STATES:
+        problem = f"{where}.state is {json.dumps(raw.get('state'))[:40]}, not one of {', '.join(STATES)}"
+    if problem is None:
+        for i, b in enumerate(raw.get("backups", [])):
+            problem = _backup_problem(b, f"{where}.backups[{i}]")
+            if problem:
+                break
+    if problem is None:
+        for i, r in enumerate(raw.get("registry_before", [])):
+            w = f"{where}.registry_before[{i}]"
+            problem = (_typed(r, (dict,), w) or _typed(r.get("key"), (str,), w + ".key") or _typed(r.get("name"), (str,), w + ".name")
+                       or _typed(r.get("kind", "REG_DWORD"), (str,), w + ".kind") or _typed(r.get("data"), (str, type(None)), w + ".data"))
+            if problem:
+                break
+    if problem:
+        state = raw.get("state") if raw.get("state") in STATES else "failed"
+        return StepRecord(state=state, invalid=problem), problem
+    return StepRecord(state=raw.get("state", "pending"), at=float(raw.get("at", 0)), message=raw.get("message", ""),
+                      backups=[_normal_backup(b) for b in raw.get("backups", [])],
+                      registry_before=list(raw.get("registry_before", [])), invalid=raw.get("invalid", "")), None
+
+
+def _backup_problem(b, where: str) -> str | None:
+    problem = _typed(b, (dict,), where) or _typed(b.get("path"), (str,), where + ".path") or _typed(b.get("backup"), (str, type(None)), where + ".backup")
+    if problem:
+        return problem
+    kind = b.get("kind", "file" if b.get("backup") else "absent")
+    if kind not in BACKUP_KINDS:
+        return f"{where}.kind is {json.dumps(kind)[:40]}, not one of {', '.join(BACKUP_KINDS)}"
+    problem = (_typed(b.get("mode", "0644"), (str,), where + ".mode") or _typed(b.get("uid"), (int, type(None)), where + ".uid")
+               or _typed(b.get("gid"), (int, type(None)), where + ".gid") or _typed(b.get("link", ""), (str,), where + ".link")
+               or _typed(b.get("sha256", ""), (str,), where + ".sha256") or _typed(b.get("written", ""), (str,), where + ".written"))
+    if problem:
+        return problem
+    if not _MODE.match(b.get("mode", "0644")):
+        return f"{where}.mode is {json.dumps(b.get('mode'))[:20]}, not an octal file mode"
+    if kind == "file" and not b.get("backup"):
+        return f"{where}.backup is missing for a file"
+    if kind == "symlink" and not b.get("link"):
+        return f"{where}.link is missing for a symbolic link"
+    return None
+
+
+def _normal_backup(b: dict) -> dict:
+    """Records from before kinds were kept: a backup file is a 0644 file, none means absent."""
+    out = dict(b)
+    out.setdefault("kind", "file" if b.get("backup") else "absent")
+    out.setdefault("mode", "0644")
+    return out
+
+
+def step_states(plan: Plan, progress: ProgressStore, checks: dict[str, str] | None = None) -> dict[str, str]:
+    """The state each step really is in. A step whose check passes counts as done; a
+    reboot step is not done while a step before it that needs the reboot is still to
+    do, or ran after the reboot did."""
+    checks = checks or {}
+    out: dict[str, str] = {}
+    for i, step in enumerate(plan.steps):
+        state = progress.state(step.id)
+        if state == "pending" and checks.get(step.id) == "done":
+            state = "done"
+        if step.id == "reboot" and state == "done":
+            own = progress.records.get(step.id)
+            at = own.at if own is not None and own.state == "done" else None  # None: found done by its check
+            for earlier in plan.steps[:i]:
+                if not (earlier.needs_root or earlier.needs_reboot) or earlier.id in PYTHON_STEPS:
+                    continue  # a download, a check or Python's venv support does not wait for the restart
+                if out.get(earlier.id) not in ("done", "skipped"):
+                    state = "pending"
+                    break
+                rec = progress.records.get(earlier.id)
+                if at is not None and rec is not None and rec.state == "done" and rec.at > at:
+                    state = "pending"  # changed after the restart: it needs another one
+                    break
+        out[step.id] = state
+    return out
+
