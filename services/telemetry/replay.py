@@ -266,7 +266,7 @@ def open_replay(path: str | os.PathLike, progress: Progress | None = None) -> Re
     try:  # a FIFO would block the open below forever
         check_regular_file(p, may_be_missing=True)
     except UnsafePathError as exc:
-        raise ReplayError(getattr(exc, "message", None) or str(exc)) from None
+        raise ReplayError(str(exc)) from None  # services.paths says it in English only
     try:
         with p.open("rb") as fh:
             head = fh.read(len(SQLITE_MAGIC))
