@@ -60,14 +60,14 @@ class TelemetryController:
         return self._replace(demo=self._context.demo, replay=None)
 
     def open_replay(self, path: str) -> TelemetryHub:
-        """Show a recording or an nvidia-smi log. Raises ValueError (one line) and keeps
-        the current monitoring when the file cannot be read."""
+        """Show a recording or an nvidia-smi log. Raises ValueError (one line: ``args[0]`` is the
+        translatable ``Msg``, ``str()`` English) and keeps the current monitoring when the file cannot be read."""
         from services.telemetry.replay import ReplayError, open_replay
 
         try:
             source = open_replay(path)
         except ReplayError as exc:
-            raise ValueError(str(exc)) from None
+            raise ValueError(exc.message) from None  # str() English; the Msg for the dialog (``render``)
         return self._replace(demo=self._context.demo, replay=source)
 
     def stop(self) -> None:

@@ -6,6 +6,7 @@ nvidia-smi CSV log restarts the hub on the replay source.
 """
 from __future__ import annotations
 
+import html
 import time
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from PySide6.QtWidgets import (
 from gui.context import AppContext
 from gui.i18n import render
 from gui.monitor.widgets import DASH, format_duration, format_mib
+from services.i18n import Msg
 from services.telemetry import throttle
 
 
@@ -106,7 +108,7 @@ class SessionsDialog(QDialog):
                 item = QTableWidgetItem(text)
                 if info.problem:
                     item.setForeground(QColor("#9aa5b1"))
-                    item.setToolTip(info.problem)
+                    item.setToolTip(render(info.shown_problem))
                 self.table.setItem(row, column, item)
         self.table.resizeColumnsToContents()
         self.table.horizontalHeader().setSectionResizeMode(self.GPUS, QHeaderView.ResizeMode.Stretch)
@@ -147,7 +149,7 @@ class SessionsDialog(QDialog):
             control.open_replay(path)
         except (ValueError, RuntimeError, OSError) as exc:
             QGuiApplication.restoreOverrideCursor()
-            self._problem(self.tr("This file cannot be opened"), str(exc))
+            self._problem(self.tr("This file cannot be opened"), _said(exc))
             return False
         QGuiApplication.restoreOverrideCursor()
         self.replay_opened.emit(path)
@@ -161,7 +163,7 @@ class SessionsDialog(QDialog):
         self.export_button.setEnabled(len(readable) == 1 and len(chosen) == 1)
         unreadable = self.tr("This recording cannot be read.")
         if len(chosen) == 1 and chosen[0].problem:
-            self.details.setHtml(f"<p><b>{unreadable}</b><br>{chosen[0].problem}</p>")
+            self.details.setHtml(f"<p><b>{unreadable}</b><br>{html.escape(render(chosen[0].shown_problem))}</p>")
         elif len(readable) == 1:
             self._show_summaries([readable[0]])
         elif len(readable) == 2:
@@ -185,7 +187,7 @@ class SessionsDialog(QDialog):
         try:
             rows = self.export_selected(Path(target))
         except Exception as exc:  # RecordingError or OSError: one line, the recording is untouched
-            self._problem(self.tr("The export failed"), str(exc))
+            self._problem(self.tr("The export failed"), _said(exc))
             return
         QMessageBox.information(self, self.tr("Export session"),
                                 self.tr("Saved {rows} rows to {path}.").format(rows=rows, path=target))
@@ -232,6 +234,15 @@ class SessionsDialog(QDialog):
         box = QMessageBox(QMessageBox.Icon.Warning, title, detail, QMessageBox.StandardButton.Ok, self)
         box.setObjectName("sessionsProblem")
         box.open()
+
+
+def _said(exc: BaseException) -> str:
+    """An error's one line in the UI language: a RecordingError/ReplayError (or the ValueError that
+    carries one) has a translatable ``Msg``; an OSError and the like are shown as they come."""
+    message = getattr(exc, "message", None)
+    if message is None and exc.args and isinstance(exc.args[0], Msg):
+        message = exc.args[0]
+    return render(message) if isinstance(message, (Msg, str)) and message else str(exc)
 
 
 def _energy(wh: float | None) -> str:

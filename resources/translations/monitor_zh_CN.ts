@@ -1007,6 +1007,104 @@
     </message>
 </context>
 <context>
+    <name>Recording</name>
+    <message>
+        <source>{path}: no such recording</source>
+        <translation>{path}：没有这个录制文件</translation>
+    </message>
+    <message>
+        <source>{name}: not a readable recording ({error})</source>
+        <translation>{name}：不是可读取的录制文件（{error}）</translation>
+    </message>
+    <message>
+        <source>{name}: an SQLite file, but not a GPU Assistant recording</source>
+        <translation>{name}：是 SQLite 文件，但不是 GPU Assistant 的录制文件</translation>
+    </message>
+    <message>
+        <source>{name}: damaged recording ({error})</source>
+        <translation>{name}：录制文件已损坏（{error}）</translation>
+    </message>
+    <message>
+        <source>{name}: {rows} unreadable rows skipped</source>
+        <translation>{name}：已跳过 {rows} 行无法读取的数据</translation>
+    </message>
+    <message>
+        <source>{name}: {cells} unreadable values skipped</source>
+        <translation>{name}：已跳过 {cells} 个无法读取的数值</translation>
+    </message>
+    <message>
+        <source>{name}: {rows} unreadable rows and {cells} unreadable values skipped</source>
+        <translation>{name}：已跳过 {rows} 行无法读取的数据和 {cells} 个无法读取的数值</translation>
+    </message>
+    <message>
+        <source>no session {session} in {folder}</source>
+        <translation>{folder} 中没有会话 {session}</translation>
+    </message>
+</context>
+<context>
+    <name>Replay</name>
+    <message>
+        <source>{path}: no such file</source>
+        <translation>{path}：文件不存在</translation>
+    </message>
+    <message>
+        <source>{path}: is a folder, not a file</source>
+        <translation>{path}：这是文件夹，不是文件</translation>
+    </message>
+    <message>
+        <source>{path}: cannot read it ({reason})</source>
+        <translation>{path}：无法读取（{reason}）</translation>
+    </message>
+    <message>
+        <source>{path}: the recording holds no readable samples</source>
+        <translation>{path}：录制文件中没有可读取的采样</translation>
+    </message>
+    <message>
+        <source>{name}: showing the newest {kept} of {total} readings</source>
+        <translation>{name}：共 {total} 条读数，显示最新的 {kept} 条</translation>
+    </message>
+    <message>
+        <source>{name}: showing the newest {kept} of {total} readings (what the history holds)</source>
+        <translation>{name}：共 {total} 条读数，显示最新的 {kept} 条（历史记录的容量上限）</translation>
+    </message>
+    <message>
+        <source>{path}: not an nvidia-smi CSV log or a GPU Assistant recording (binary data)</source>
+        <translation>{path}：不是 nvidia-smi CSV 日志，也不是 GPU Assistant 录制文件（二进制数据）</translation>
+    </message>
+    <message>
+        <source>{path}: not an nvidia-smi CSV log (a line longer than {kib} KiB)</source>
+        <translation>{path}：不是 nvidia-smi CSV 日志（有一行超过 {kib} KiB）</translation>
+    </message>
+    <message>
+        <source>{path}: the file is empty</source>
+        <translation>{path}：文件是空的</translation>
+    </message>
+    <message>
+        <source>{path}: no header line; record with --format=csv (without noheader)</source>
+        <translation>{path}：没有表头行；请用 --format=csv 记录（不要加 noheader）</translation>
+    </message>
+    <message>
+        <source>{path}: not an nvidia-smi CSV log or a GPU Assistant recording</source>
+        <translation>{path}：不是 nvidia-smi CSV 日志，也不是 GPU Assistant 录制文件</translation>
+    </message>
+    <message>
+        <source>{path}: the log has a header but no readings</source>
+        <translation>{path}：日志只有表头，没有读数</translation>
+    </message>
+    <message>
+        <source>{path}: {bad} of {total} rows are unreadable; not a usable nvidia-smi CSV log</source>
+        <translation>{path}：{total} 行中有 {bad} 行无法读取，不是可用的 nvidia-smi CSV 日志</translation>
+    </message>
+    <message>
+        <source>{name}: {count} lines longer than {kib} KiB skipped</source>
+        <translation>{name}：已跳过 {count} 行超过 {kib} KiB 的内容</translation>
+    </message>
+    <message>
+        <source>{name}: {count} unreadable rows skipped</source>
+        <translation>{name}：已跳过 {count} 行无法读取的数据</translation>
+    </message>
+</context>
+<context>
     <name>SessionsDialog</name>
     <message>
         <source>Recorded sessions</source>

@@ -54,7 +54,7 @@ def _resolve(store: SessionStore, session: str) -> str:
     try:
         return str(store.path_of(session))
     except RecordingError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(exc.message) from None
 
 
 def _is_earlier_export(path: Path) -> bool:
@@ -88,7 +88,7 @@ def _export(store: SessionStore, session: str, target: Path) -> int:
     try:
         rows, skipped = store.export_csv_checked(session, target)
     except RecordingError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(exc.message) from None
     except OSError as exc:
         return fail(CANNOT_WRITE.format(path=str(target), reason=exc.strerror), EXIT_FAILED)
     catalog = _catalog()
@@ -103,7 +103,7 @@ def _compare(store: SessionStore, a: str, b: str, as_json: bool) -> int:
     try:
         first, second = store.compare(a, b)
     except RecordingError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(exc.message) from None
     if as_json:
         print(json.dumps({"sessions": [first.to_json(), second.to_json()]}, indent=2))
         return EXIT_OK

@@ -92,7 +92,7 @@ def build_hub(*, demo: bool, replay: "str | ReplaySource | None", settings: Sett
             # An already opened replay (the app checks the file before any window) is used as it is.
             source = replay if isinstance(replay, ReplaySource) else open_replay(replay)
         except ReplayError as exc:
-            hub = TelemetryHub(_ReplayFailed(DeviceState.ERROR, str(exc), "replay"),
+            hub = TelemetryHub(_ReplayFailed(DeviceState.ERROR, exc.message, "replay"),
                                fast_interval_s=fast, slow_interval_s=slow)
             hub.alerts = AlertEngine(settings.alerts)
             return hub

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 
+from services.i18n import Msg, translate
 from services.telemetry.history import mask_to_reasons
 from services.telemetry.fields import INTEGER_FIELDS, METRIC_FIELDS, SYSTEM_INTEGER_FIELDS, SYSTEM_VALUE_FIELDS
 from services.telemetry.model import (
@@ -57,7 +58,22 @@ CREATE TABLE IF NOT EXISTS alerts(t REAL NOT NULL, gpu INTEGER, rule TEXT, sever
 
 
 class RecordingError(Exception):
-    """A recording cannot be read; ``str()`` is one line."""
+    """A recording cannot be read. ``str()`` is one line in English (JSON, logs);
+    ``message`` is the same line translatable, for a person (CLI ``fail``, GUI ``render``)."""
+
+    def __init__(self, message: Msg | str) -> None:
+        super().__init__(str(message))
+        self.message = message
+
+
+# What a person is told about a recording; file names, ids and SQLite's own words are placeholders.
+NO_SUCH_RECORDING = translate("Recording", "{path}: no such recording")
+NOT_READABLE = translate("Recording", "{name}: not a readable recording ({error})")
+NOT_A_RECORDING = translate("Recording", "{name}: an SQLite file, but not a GPU Assistant recording")
+DAMAGED = translate("Recording", "{name}: damaged recording ({error})")
+ROWS_SKIPPED = translate("Recording", "{name}: {rows} unreadable rows skipped")
+VALUES_SKIPPED = translate("Recording", "{name}: {cells} unreadable values skipped")
+ROWS_AND_VALUES_SKIPPED = translate("Recording", "{name}: {rows} unreadable rows and {cells} unreadable values skipped")
 
 
 # ---------------------------------------------------------------- reading
@@ -72,7 +88,7 @@ def session_id_of(path: Path) -> str:
 
 def connect_readonly(path: Path) -> sqlite3.Connection:
     if not path.is_file():
-        raise RecordingError(f"{path}: no such recording")
+        raise RecordingError(NO_SUCH_RECORDING.format(path=str(path)))
     # A closed session has no -wal file: open it immutable so reading creates
     # no side files. A live or crashed one is read through its WAL.
     wal = path.with_name(path.name + "-wal")
@@ -81,13 +97,13 @@ def connect_readonly(path: Path) -> sqlite3.Connection:
         return _opened(sqlite3.connect(f"{path.resolve().as_uri()}?{query}", uri=True))
     except sqlite3.DatabaseError as exc:
         if "not a database" in str(exc) or "malformed" in str(exc):
-            raise RecordingError(f"{path.name}: not a readable recording ({exc})") from None
+            raise RecordingError(NOT_READABLE.format(name=path.name, error=str(exc))) from None
     # A crashed session's WAL without its index cannot be opened read-only; a
     # normal connection recovers it (without losing anything).
     try:
         return _opened(sqlite3.connect(str(path)))
     except sqlite3.DatabaseError as exc:
-        raise RecordingError(f"{path.name}: not a readable recording ({exc})") from None
+        raise RecordingError(NOT_READABLE.format(name=path.name, error=str(exc))) from None
 
 
 def _opened(conn: sqlite3.Connection) -> sqlite3.Connection:
@@ -104,9 +120,9 @@ def check_schema(conn: sqlite3.Connection, path: Path) -> None:
     try:
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     except sqlite3.DatabaseError as exc:
-        raise RecordingError(f"{path.name}: not a readable recording ({exc})") from None
+        raise RecordingError(NOT_READABLE.format(name=path.name, error=str(exc))) from None
     if not {"meta", "gpus", "samples"} <= tables:
-        raise RecordingError(f"{path.name}: an SQLite file, but not a GPU Assistant recording")
+        raise RecordingError(NOT_A_RECORDING.format(name=path.name))
 
 
 class CellSkips:
@@ -119,13 +135,13 @@ class CellSkips:
     def __bool__(self) -> bool:
         return bool(self.cells or self.rows)
 
-    def describe(self) -> str:
-        parts = []
+    def describe(self, name: str) -> Msg:
+        """What was left out of the file ``name``, one line (``str()`` is English)."""
+        if self.rows and self.cells:
+            return ROWS_AND_VALUES_SKIPPED.format(name=name, rows=self.rows, cells=self.cells)
         if self.rows:
-            parts.append(f"{self.rows} unreadable rows")
-        if self.cells:
-            parts.append(f"{self.cells} unreadable values")
-        return " and ".join(parts) + " skipped"
+            return ROWS_SKIPPED.format(name=name, rows=self.rows)
+        return VALUES_SKIPPED.format(name=name, cells=self.cells)
 
 
 def number_cell(value: Any, column: str, skips: CellSkips | None = None) -> Any:
@@ -197,7 +213,7 @@ def read_recording(path: Path) -> list[Snapshot]:
     return read_recording_checked(path)[0]
 
 
-def read_recording_checked(path: Path) -> tuple[list[Snapshot], str | None]:
+def read_recording_checked(path: Path) -> tuple[list[Snapshot], Msg | None]:
     """All readable snapshots of one recording, and what was skipped as unreadable (or None)."""
     path = Path(path)
     conn = connect_readonly(path)
@@ -207,8 +223,8 @@ def read_recording_checked(path: Path) -> tuple[list[Snapshot], str | None]:
         try:
             snaps = _read_snapshots(conn, skips)
         except sqlite3.DatabaseError as exc:
-            raise RecordingError(f"{path.name}: damaged recording ({exc})") from None
-        return snaps, (f"{path.name}: {skips.describe()}" if skips else None)
+            raise RecordingError(DAMAGED.format(name=path.name, error=str(exc))) from None
+        return snaps, (skips.describe(path.name) if skips else None)
     finally:
         conn.close()
 

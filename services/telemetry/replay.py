@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from collections.abc import Callable, Iterator
 
+from services.i18n import Msg, translate
 from services.telemetry.fields import GPU_FIELDS, METRIC_FIELDS, FieldSpec
 from services.telemetry.smi_csv import EXPORT_COLUMNS, format_timestamp  # noqa: F401 - re-exported
 from services.telemetry.model import (
@@ -51,7 +52,30 @@ MAX_BAD_SHARE = 0.5
 
 
 class ReplayError(Exception):
-    """The file cannot be replayed; ``str()`` is one line for the user."""
+    """The file cannot be replayed. ``str()`` is one line in English (JSON, logs);
+    ``message`` is the same line translatable, for a person (CLI ``fail``, GUI ``render``)."""
+
+    def __init__(self, message: Msg | str) -> None:
+        super().__init__(str(message))
+        self.message = message
+
+
+# What a person is told about a file to replay; file names, counts and the OS's own words are placeholders.
+NO_SUCH_FILE = translate("Replay", "{path}: no such file")
+IS_A_FOLDER = translate("Replay", "{path}: is a folder, not a file")
+CANNOT_READ = translate("Replay", "{path}: cannot read it ({reason})")
+NO_READABLE_SAMPLES = translate("Replay", "{path}: the recording holds no readable samples")
+SHOWING_NEWEST = translate("Replay", "{name}: showing the newest {kept} of {total} readings")
+SHOWING_NEWEST_HISTORY = translate("Replay", "{name}: showing the newest {kept} of {total} readings (what the history holds)")
+BINARY_DATA = translate("Replay", "{path}: not an nvidia-smi CSV log or a GPU Assistant recording (binary data)")
+LINE_TOO_LONG = translate("Replay", "{path}: not an nvidia-smi CSV log (a line longer than {kib} KiB)")
+EMPTY_FILE = translate("Replay", "{path}: the file is empty")
+NO_HEADER = translate("Replay", "{path}: no header line; record with --format=csv (without noheader)")
+NOT_A_LOG = translate("Replay", "{path}: not an nvidia-smi CSV log or a GPU Assistant recording")
+NO_READINGS = translate("Replay", "{path}: the log has a header but no readings")
+TOO_MANY_BAD = translate("Replay", "{path}: {bad} of {total} rows are unreadable; not a usable nvidia-smi CSV log")
+LONG_LINES_SKIPPED = translate("Replay", "{name}: {count} lines longer than {kib} KiB skipped")
+BAD_ROWS_SKIPPED = translate("Replay", "{name}: {count} unreadable rows skipped")
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,11 +211,11 @@ class ReplaySource:
     kind = SourceKind.REPLAY
 
     def __init__(self, path: Path, snapshots: list[Snapshot], file_format: str, skipped_rows: int = 0,
-                 notes: tuple[str, ...] = ()) -> None:
+                 notes: tuple[Msg | str, ...] = ()) -> None:
         self.path = path
         self.file_format = file_format  # "nvidia-smi-csv" | "recording"
         self.skipped_rows = skipped_rows
-        self.notes = notes  # one English line each: what was skipped, dropped or capped
+        self.notes = notes  # one line each (``str()`` English): what was skipped, dropped or capped
         self._snapshots = snapshots
         gpus: dict[str, GpuInfo] = {}
         for snap in snapshots:
@@ -242,28 +266,28 @@ def open_replay(path: str | os.PathLike, progress: Progress | None = None) -> Re
     try:  # a FIFO would block the open below forever
         check_regular_file(p, may_be_missing=True)
     except UnsafePathError as exc:
-        raise ReplayError(str(exc)) from None
+        raise ReplayError(str(exc)) from None  # services.paths says it in English only
     try:
         with p.open("rb") as fh:
             head = fh.read(len(SQLITE_MAGIC))
     except FileNotFoundError:
-        raise ReplayError(f"{p}: no such file") from None
+        raise ReplayError(NO_SUCH_FILE.format(path=str(p))) from None
     except IsADirectoryError:
-        raise ReplayError(f"{p}: is a folder, not a file") from None
+        raise ReplayError(IS_A_FOLDER.format(path=str(p))) from None
     except OSError as exc:
-        raise ReplayError(f"{p}: cannot read it ({exc.strerror})") from None
+        raise ReplayError(CANNOT_READ.format(path=str(p), reason=exc.strerror)) from None
     if head == SQLITE_MAGIC:
         from services.telemetry.recording import RecordingError, read_recording_checked
 
         try:
             snaps, skipped = read_recording_checked(p)
         except RecordingError as exc:
-            raise ReplayError(str(exc)) from None
+            raise ReplayError(exc.message) from None
         if not snaps:
-            raise ReplayError(f"{p}: the recording holds no readable samples")
-        notes = (skipped,) if skipped else ()
+            raise ReplayError(NO_READABLE_SAMPLES.format(path=str(p)))
+        notes: tuple[Msg | str, ...] = (skipped,) if skipped else ()
         if len(snaps) > KEEP_SNAPSHOTS:
-            notes += (f"{p.name}: showing the newest {KEEP_SNAPSHOTS} of {len(snaps)} readings",)
+            notes += (SHOWING_NEWEST.format(name=p.name, kept=KEEP_SNAPSHOTS, total=len(snaps)),)
             snaps = snaps[-KEEP_SNAPSHOTS:]
         return ReplaySource(p, snaps, "recording", notes=notes)
     snaps, skipped, notes = read_nvidia_smi_csv_streaming(p, progress=progress)
@@ -297,7 +321,7 @@ def _capped_lines(fh, counters: dict) -> "Iterator[str]":
 
 def read_nvidia_smi_csv_streaming(path: Path, *, progress: Progress | None = None,
                                   keep_readings: int = KEEP_READINGS,
-                                  keep_snapshots: int = KEEP_SNAPSHOTS) -> tuple[list[Snapshot], int, tuple[str, ...]]:
+                                  keep_snapshots: int = KEEP_SNAPSHOTS) -> tuple[list[Snapshot], int, tuple[Msg | str, ...]]:
     """Read an nvidia-smi CSV log row by row: (newest snapshots, rows skipped, notes).
 
     Nothing but the snapshots kept is held in memory: a 100 MB log is read in one pass
@@ -307,37 +331,36 @@ def read_nvidia_smi_csv_streaming(path: Path, *, progress: Progress | None = Non
         size = path.stat().st_size
         fh = path.open("r", encoding="utf-8-sig", errors="strict", newline="")
     except OSError as exc:
-        raise ReplayError(f"{path}: cannot read it ({exc.strerror})") from None
+        raise ReplayError(CANNOT_READ.format(path=str(path), reason=exc.strerror)) from None
     counters = {"too_long": 0, "lines": 0}
     try:
         with fh:
             try:
                 return _stream(path, fh, size, counters, progress, keep_readings, keep_snapshots)
             except UnicodeDecodeError:
-                raise ReplayError(f"{path}: not an nvidia-smi CSV log or a GPU Assistant recording "
-                                  "(binary data)") from None
+                raise ReplayError(BINARY_DATA.format(path=str(path))) from None
             except OSError as exc:
-                raise ReplayError(f"{path}: cannot read it ({exc.strerror})") from None
+                raise ReplayError(CANNOT_READ.format(path=str(path), reason=exc.strerror)) from None
     except ReplayError:
         raise
 
 
 def _stream(path: Path, fh, size: int, counters: dict, progress: Progress | None,
-            keep_readings: int, keep_snapshots: int) -> tuple[list[Snapshot], int, tuple[str, ...]]:
+            keep_readings: int, keep_snapshots: int) -> tuple[list[Snapshot], int, tuple[Msg | str, ...]]:
     lines = _capped_lines(fh, counters)
     reader = csv.reader(lines, skipinitialspace=True)
     header_row = _next_row(reader)
     if header_row is None:
         if counters["too_long"]:
-            raise ReplayError(f"{path}: not an nvidia-smi CSV log (a line longer than {MAX_FIELD_BYTES // 1024} KiB)")
-        raise ReplayError(f"{path}: the file is empty")
+            raise ReplayError(LINE_TOO_LONG.format(path=str(path), kib=MAX_FIELD_BYTES // 1024))
+        raise ReplayError(EMPTY_FILE.format(path=str(path)))
     header = [column_key(h) for h in header_row]
     known = [COLUMNS.get(h) for h in header]
     measured = [c for c in known if c and c.field not in ("timestamp", "index", "uuid") and not c.field.startswith("info:")]
     if not measured:
         if any(_number(h) is not None for h in header_row):
-            raise ReplayError(f"{path}: no header line; record with --format=csv (without noheader)")
-        raise ReplayError(f"{path}: not an nvidia-smi CSV log or a GPU Assistant recording")
+            raise ReplayError(NO_HEADER.format(path=str(path)))
+        raise ReplayError(NOT_A_LOG.format(path=str(path)))
     has_time = "timestamp" in header
     total_lines = _count_lines(path)
     grouper = _Grouper(has_index="index" in header, keep_readings=keep_readings, keep_snapshots=keep_snapshots)
@@ -387,20 +410,19 @@ def _stream(path: Path, fh, size: int, counters: dict, progress: Progress | None
     bad_all = bad + too_long
     snaps = grouper.finish()
     if total == 0:
-        raise ReplayError(f"{path}: the log has a header but no readings")
+        raise ReplayError(NO_READINGS.format(path=str(path)))
     if not snaps or bad_all > MAX_BAD_SHARE * total:
-        raise ReplayError(f"{path}: {bad_all} of {total} rows are unreadable; not a usable nvidia-smi CSV log")
+        raise ReplayError(TOO_MANY_BAD.format(path=str(path), bad=bad_all, total=total))
     if not has_time:
         shift = path.stat().st_mtime - rows
         snaps = [_shifted(snap, shift) for snap in snaps]
-    notes: list[str] = []
+    notes: list[Msg | str] = []
     if too_long:
-        notes.append(f"{path.name}: {too_long} lines longer than {MAX_FIELD_BYTES // 1024} KiB skipped")
+        notes.append(LONG_LINES_SKIPPED.format(name=path.name, count=too_long, kib=MAX_FIELD_BYTES // 1024))
     if bad:
-        notes.append(f"{path.name}: {bad} unreadable rows skipped")
+        notes.append(BAD_ROWS_SKIPPED.format(name=path.name, count=bad))
     if grouper.dropped or grouper.dropped_rows:
-        notes.append(f"{path.name}: showing the newest {sum(len(s.samples) for s in snaps)} of {rows} readings "
-                     "(what the history holds)")
+        notes.append(SHOWING_NEWEST_HISTORY.format(name=path.name, kept=sum(len(s.samples) for s in snaps), total=rows))
     return snaps, bad_all, tuple(notes)
 
 

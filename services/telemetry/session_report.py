@@ -54,7 +54,7 @@ def render_list(sessions: list[SessionInfo], folder: str, catalog: Catalog) -> s
     notes = []
     for s in sessions:
         if s.problem:
-            notes.append(f"{s.id}  {tr(_UNREADABLE.format(problem=s.problem))}")
+            notes.append(f"{s.id}  {tr(_UNREADABLE.format(problem=s.shown_problem))}")
             continue
         rows.append([s.id, when(s.start), duration(s.duration_s), str(s.samples), s.source or _DASH,
                      ", ".join(s.gpus) or _DASH])

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from services.i18n import Msg, translate
 from services.telemetry.history import MAX_COUNTED_GAP_S, mask_to_reasons, reasons_to_mask, UNKNOWN_BIT
 from services.telemetry.model import (
     DeviceState,
@@ -27,6 +28,7 @@ from services.telemetry.smi_csv import EXPORT_COLUMNS, format_timestamp
 from services.telemetry.throttle import REASONS
 from services.telemetry.recording import (
     PREFIX,
+    DAMAGED,
     RecordingError,
     SAMPLE_COLUMNS,
     SUFFIX,
@@ -45,6 +47,8 @@ from services.telemetry.recording import (
 
 # ---------------------------------------------------------------- sessions
 
+NO_SESSION = translate("Recording", "no session {session} in {folder}")
+
 
 @dataclass(frozen=True, slots=True)
 class SessionInfo:
@@ -55,7 +59,14 @@ class SessionInfo:
     gpus: tuple[str, ...] = ()
     samples: int = 0
     source: str | None = None
-    problem: str | None = None  # set when the file cannot be read: shown, never deleted
+    problem: str | None = None  # set when the file cannot be read: shown, never deleted (English: JSON, CSV)
+    # The same line translatable, for a person (see ``shown_problem``).
+    problem_message: Msg | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def shown_problem(self) -> Msg | str | None:
+        """Why the file cannot be read, to show a person: the translatable line, else the English one."""
+        return self.problem_message if self.problem_message is not None else self.problem
 
     @property
     def duration_s(self) -> float | None:
@@ -140,6 +151,12 @@ def summarize_gpu(index: int, name: str, uuid: str, t: np.ndarray, temp: np.ndar
     )
 
 
+def _unreadable(sid: str, path: Path, message: Msg | str) -> SessionInfo:
+    """A listed file that cannot be read: its problem in English and, for a person, translatable."""
+    return SessionInfo(sid, path, problem=str(message),
+                       problem_message=message if isinstance(message, Msg) else None)
+
+
 class SessionStore:
     """The recordings in one folder."""
 
@@ -165,14 +182,14 @@ class SessionStore:
                 return candidate
         except OSError:  # not even a valid file name here (too long, ...): no such session either
             pass
-        raise RecordingError(f"no session {session[:80]!r} in {self.directory}")
+        raise RecordingError(NO_SESSION.format(session=repr(session[:80]), folder=str(self.directory)))
 
     def info(self, path: Path) -> SessionInfo:
         sid = session_id_of(path)
         try:
             conn = connect_readonly(path)
         except RecordingError as exc:
-            return SessionInfo(sid, path, problem=str(exc))
+            return _unreadable(sid, path, exc.message)
         try:
             check_schema(conn, path)
             meta = {k: v for k, v in conn.execute("SELECT key, value FROM meta") if isinstance(k, str)}
@@ -187,9 +204,9 @@ class SessionStore:
                                gpus=tuple(g.name for g in sorted(infos.values(), key=lambda g: g.index)),
                                source=source if isinstance(source, str) else None)
         except RecordingError as exc:
-            return SessionInfo(sid, path, problem=str(exc))
+            return _unreadable(sid, path, exc.message)
         except sqlite3.DatabaseError as exc:
-            return SessionInfo(sid, path, problem=f"{path.name}: damaged recording ({exc})")
+            return _unreadable(sid, path, DAMAGED.format(name=path.name, error=str(exc)))
         finally:
             conn.close()
 
@@ -201,7 +218,7 @@ class SessionStore:
         path = self.path_of(session)
         info = self.info(path)
         if info.problem:
-            raise RecordingError(info.problem)
+            raise RecordingError(info.shown_problem or info.problem)
         conn = connect_readonly(path)
         try:
             infos, by_index = read_gpu_infos(conn)
@@ -229,7 +246,7 @@ class SessionStore:
                                           arr[:, 0], arr[:, 1], arr[:, 2], arr[:, 3], arr[:, 4], masks))
             return SessionSummary(info, tuple(gpus))
         except sqlite3.DatabaseError as exc:
-            raise RecordingError(f"{path.name}: damaged recording ({exc})") from None
+            raise RecordingError(DAMAGED.format(name=path.name, error=str(exc))) from None
         finally:
             conn.close()
 
@@ -240,7 +257,7 @@ class SessionStore:
         """Write the session as an nvidia-smi style CSV; returns the rows written."""
         return self.export_csv_checked(session, target)[0]
 
-    def export_csv_checked(self, session: str, target: Path) -> tuple[int, str | None]:
+    def export_csv_checked(self, session: str, target: Path) -> tuple[int, Msg | None]:
         """Write the session as an nvidia-smi style CSV: (rows written, what was skipped as unreadable).
 
         Streams the rows straight from the database (no snapshots are built),
@@ -249,7 +266,7 @@ class SessionStore:
         path = self.path_of(session)
         info = self.info(path)
         if info.problem:
-            raise RecordingError(info.problem)
+            raise RecordingError(info.shown_problem or info.problem)
         conn = connect_readonly(path)
         skips = CellSkips()
         try:
@@ -277,9 +294,9 @@ class SessionStore:
                                     **values), (dataclasses.replace(gi, index=gpu) if gi else None)
 
             written = _write_csv(samples(), Path(target))
-            return written, (f"{path.name}: {skips.describe()}" if skips else None)
+            return written, (skips.describe(path.name) if skips else None)
         except sqlite3.DatabaseError as exc:
-            raise RecordingError(f"{path.name}: damaged recording ({exc})") from None
+            raise RecordingError(DAMAGED.format(name=path.name, error=str(exc))) from None
         finally:
             conn.close()
 

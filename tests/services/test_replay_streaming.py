@@ -12,7 +12,7 @@ def test_an_over_long_line_is_skipped_with_a_note(tmp_path):
     log = tmp_path / "run.csv"
     write_log(log, 0.05, 2)  # holds one 200 KiB line after the 10th second
     src = open_replay(log)
-    assert any("longer than 128 KiB" in note for note in src.notes)
+    assert any("longer than 128 KiB" in str(note) for note in src.notes)
     assert src.skipped_rows == 1
     assert len(src.snapshots()) > 10
 
@@ -24,7 +24,7 @@ def test_only_the_newest_readings_are_kept_and_the_rest_is_said(tmp_path, monkey
     snaps, _, notes = read_nvidia_smi_csv_streaming(log, keep_readings=200, keep_snapshots=100)
     assert 90 <= len(snaps) <= 102
     assert all(len(s.samples) == 2 for s in snaps[1:])
-    assert any(f"of {rows} readings" in n for n in notes)
+    assert any(f"of {rows} readings" in str(n) for n in notes)
     times = [s.t for s in snaps]
     assert times == sorted(times)
     full, _, _ = read_nvidia_smi_csv_streaming(log)
@@ -69,9 +69,9 @@ def test_a_recording_with_wrong_typed_cells_opens_and_says_what_was_skipped(tmp_
     conn.close()
     src = open_replay(rec.path)
     assert len(src.snapshots()) == 8
-    assert any("2 unreadable rows" in n and "2 unreadable values" in n for n in src.notes), src.notes
+    assert any("2 unreadable rows" in str(n) and "2 unreadable values" in str(n) for n in src.notes), src.notes
     store = SessionStore(tmp_path)
     summary = store.summary(str(rec.path))
     assert summary.gpus[0].peak_temperature_c == 60.0
     rows, skipped = store.export_csv_checked(str(rec.path), tmp_path / "out.csv")
-    assert rows == 8 and "unreadable" in skipped
+    assert rows == 8 and "unreadable" in str(skipped)
