@@ -13,7 +13,7 @@ import sys
 
 from services.cli import (
     CANNOT_USE, COMMANDS, EXIT_FAILED, EXIT_USAGE, UsageError, available_commands, check_path_options, cli_catalog,
-    command_available, fail, load_command,
+    command_available, fail, load_command, note,
 )
 from services.console import configure_output
 from services.i18n import LANGUAGE_OVERRIDE_ENV, LANGUAGES, translate
@@ -298,6 +298,28 @@ def app_usage_problem(args: argparse.Namespace) -> int | None:
     return None
 
 
+def open_app_inputs(args: argparse.Namespace) -> tuple[int | None, object | None]:
+    """The window's own inputs, checked before it is built (Qt is known to load by now): the page
+    named, and the ``--replay`` file opened once. Returns (exit code or None, the replay source)."""
+    from gui.pages import PAGES
+
+    keys = [spec.key for spec in PAGES]
+    if args.page and args.page not in keys:  # bad usage: say so, do not open some other page
+        return fail(translate("Cli", "unknown page {page}; pages: {pages}").format(
+            page=repr(args.page), pages=", ".join(keys)), EXIT_USAGE), None
+    if not args.replay or args.self_test:
+        return None, None
+    from services.telemetry.replay import ReplayError, open_replay, text_progress
+
+    try:
+        source = open_replay(args.replay, progress=text_progress(args.replay, sys.stderr))
+    except ReplayError as exc:
+        return fail(exc.message, EXIT_USAGE), None
+    for line in source.notes:  # what a damaged or huge file left out, said once
+        note(line)
+    return None, source
+
+
 def main(argv: list[str] | None = None) -> int:
     ensure_std_streams()
     configure_output()  # piped output on a Windows code page (1252, 936) degrades instead of raising
@@ -319,11 +341,15 @@ def main(argv: list[str] | None = None) -> int:
     if problem:
         print(problem, file=sys.stderr)
         return 4
+    with run_language(args.lang):
+        problem, replay_source = open_app_inputs(args)
+    if problem is not None:
+        return problem
     from gui.app import run_app
     from services.program import start_up_done
 
     start_up_done()  # the window keeps running: the collector's normal pace from here on
-    return run_app(args, run_captured)
+    return run_app(args, run_captured, replay_source)
 
 
 if __name__ == "__main__":

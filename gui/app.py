@@ -254,24 +254,11 @@ def save_screenshot(window: MainWindow, path: str, settle_ms: int = 1500) -> boo
 
 
 def run_app(args: argparse.Namespace,
-            run_command: Callable[[str, list[str]], tuple[int | None, str, str]] | None = None) -> int:
-    """``run_command``: main.run_captured, for the self-test's calculator checks."""
-    page = getattr(args, "page", None)
-    if page and page not in {spec.key for spec in PAGES}:  # bad usage: say so, do not open some other page
-        print(f"error: unknown page {page!r}; pages: {', '.join(spec.key for spec in PAGES)}", file=sys.stderr)
-        return 2
-    replay_source = None
-    if getattr(args, "replay", None) and not args.self_test:
-        # Bad input is one line and exit 2 before any window, not a dashboard waiting forever.
-        from services.telemetry.replay import ReplayError, open_replay, text_progress
-
-        try:
-            replay_source = open_replay(args.replay, progress=text_progress(args.replay, sys.stderr))
-        except ReplayError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            return 2
-        for note in replay_source.notes:  # what a damaged or huge file left out, said once
-            print(f"note: {note}", file=sys.stderr)
+            run_command: Callable[[str, list[str]], tuple[int | None, str, str]] | None = None,
+            replay_source: object | None = None) -> int:
+    """``run_command``: main.run_captured, for the self-test's calculator checks. ``replay_source``:
+    the ``--replay`` file, already opened and checked by main.py before any window (bad input is one
+    line in the run's language and exit 2, not a dashboard waiting forever)."""
     headless = bool(args.screenshot or args.self_test)
     if headless and not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")

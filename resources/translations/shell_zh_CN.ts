@@ -59,6 +59,10 @@
         <translation>--screenshot：{message}</translation>
     </message>
     <message>
+        <source>unknown page {page}; pages: {pages}</source>
+        <translation>没有页面 {page}；可用页面：{pages}</translation>
+    </message>
+    <message>
         <source>error: {message}</source>
         <translation>错误：{message}</translation>
     </message>

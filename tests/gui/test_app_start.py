@@ -132,9 +132,23 @@ def test_unreadable_replay_is_one_line_and_exit_2_before_any_window(tmp_path, ca
         target.write_bytes(content)
     built = []
     monkeypatch.setattr(app_module, "create_application", lambda *a: built.append(1))
-    args = main.build_parser(["--replay", str(target)]).parse_args(
-        ["--replay", str(target), "--screenshot", str(tmp_path / "x.png")])
-    assert app_module.run_app(args) == 2
+    assert main.main(["--replay", str(target), "--screenshot", str(tmp_path / "x.png")]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and "run.csv" in err and len(err.strip().splitlines()) == 1
     assert not built and not (tmp_path / "x.png").exists()
+    # In Chinese, the whole line is Chinese (the file name aside), not an English message behind 错误.
+    assert main.main(["--lang", "zh_CN", "--replay", str(target), "--screenshot", str(tmp_path / "x.png")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("错误：") and "run.csv" in err and len(err.strip().splitlines()) == 1
+    assert "not " not in err and "no such" not in err  # the English message is not behind the prefix
+
+
+def test_an_unknown_page_is_one_line_in_the_runs_language(tmp_path, capsys):
+    import main
+
+    assert main.main(["--page", "nope", "--screenshot", str(tmp_path / "x.png")]) == 2
+    assert capsys.readouterr().err == (
+        "error: unknown page 'nope'; pages: dashboard, setup, hybrid, psu, fit, hosts, settings\n")
+    assert main.main(["--lang", "zh_CN", "--page", "nope", "--screenshot", str(tmp_path / "x.png")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("错误：") and "'nope'" in err and "dashboard, setup" in err
