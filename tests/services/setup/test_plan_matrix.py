@@ -204,7 +204,7 @@ def test_rules_rows_carry_their_sources():
 
 def test_pytorch_for_driver_prefers_the_newest_release_then_the_newest_cuda():
     assert RULES.pytorch_for_driver("sm_89", "580.65.06", "linux").variant.variant == "cu130"
-    older = RULES.pytorch_for_driver("sm_89", "535.247.01", "linux")  # Debian 12
+    older = RULES.pytorch_for_driver("sm_89", "535.261.03", "linux")  # Debian 12
     assert older.variant.variant == "cu126" and older.compat == "minor_compat" and older.floor_driver == "525.60.13"
     assert RULES.pytorch_for_driver("sm_120", "570.124.06", "linux").variant.variant == "cu128"  # last in 2.11
     assert RULES.pytorch_for_driver("sm_61", "580.65.06", "linux").variant.variant == "cu126"  # cu130 starts at Turing

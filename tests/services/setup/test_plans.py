@@ -351,7 +351,7 @@ def test_a_failing_line_handler_does_not_leave_the_command_running():
 def test_cli_plan_text_says_what_it_ends_with(capsys):
     assert main.main(["setup", "--plan", "--os-release", str(DATA / "os-release" / "debian-12"), "--gpu", "10de:2684"]) == 0
     line = capsys.readouterr().out.splitlines()[1]
-    assert line == "  = Ends with driver 535.247.01 or newer (nvidia-driver) and PyTorch 2.14 cu126, which that driver runs."
+    assert line == "  = Ends with driver 535.261.03 or newer (nvidia-driver) and PyTorch 2.14 cu126, which that driver runs."
 
 
 def test_picked_files_survive_a_reload_and_bad_entries_are_dropped(tmp_path):
