@@ -670,8 +670,8 @@
         <translation>无法从 PCI ID 判断这张显卡的架构，所以计划不替你在开源内核模块（仅支持 Turing 及更新的显卡）和闭源模块之间做选择：驱动步骤会说明怎么选，PyTorch 则选用支持显卡架构最多的版本。</translation>
     </message>
     <message>
-        <source>{generation} cards run on NVIDIA&apos;s open kernel modules (NVIDIA&apos;s default since driver 560; RTX 50 cards work only with them). This installs nvidia-driver-{branch}-open by name, never the &apos;recommended&apos; pick, which can be the closed module. Branch {branch} is the newest in this Ubuntu release that runs the card; the first command makes sure the tool is there.</source>
-        <translation>{generation} 显卡使用 NVIDIA 的开源内核模块（自 560 驱动起为 NVIDIA 默认；RTX 50 只能用它）。这里按名称安装 nvidia-driver-{branch}-open，绝不用“推荐”项，因为推荐的可能是闭源模块。{branch} 分支是此 Ubuntu 版本中能驱动这张卡的最新分支；第一条命令确保工具已安装。</translation>
+        <source>{generation} cards run on NVIDIA&apos;s open kernel modules (NVIDIA&apos;s default since driver 560; RTX 50 cards work only with them). This installs nvidia-driver-{branch}-open by name, never the &apos;recommended&apos; pick, which can be the closed module. Branch {branch} is the newest that this Ubuntu release supports (its restricted archive) and that runs the card; the first command makes sure the tool is there.</source>
+        <translation>{generation} 显卡使用 NVIDIA 的开源内核模块（自 560 驱动起为 NVIDIA 默认；RTX 50 只能用它）。这里按名称安装 nvidia-driver-{branch}-open，绝不用“推荐”项，因为推荐的可能是闭源模块。{branch} 分支是此 Ubuntu 版本官方支持（restricted 仓库）且能驱动这张卡的最新分支；第一条命令确保工具已安装。</translation>
     </message>
     <message>
         <source>Install NVIDIA driver {branch} (proprietary kernel module)</source>

@@ -71,7 +71,7 @@ def ubuntu_plan(os: OsInfo, inputs: PlanInputs, rules: Rules) -> Plan:
         install_cmd: tuple[str, ...] = ("ubuntu-drivers", "install", f"nvidia:{branch}{suffix}")
         if module == "open":
             title = translate("Setup", "Install NVIDIA driver {branch} with the open kernel modules").format(branch=branch)
-            explanation = translate("Setup", "{generation} cards run on NVIDIA's open kernel modules (NVIDIA's default since driver 560; RTX 50 cards work only with them). This installs nvidia-driver-{branch}-open by name, never the 'recommended' pick, which can be the closed module. Branch {branch} is the newest in this Ubuntu release that runs the card; the first command makes sure the tool is there.").format(generation=gen.name, branch=branch)
+            explanation = translate("Setup", "{generation} cards run on NVIDIA's open kernel modules (NVIDIA's default since driver 560; RTX 50 cards work only with them). This installs nvidia-driver-{branch}-open by name, never the 'recommended' pick, which can be the closed module. Branch {branch} is the newest that this Ubuntu release supports (its restricted archive) and that runs the card; the first command makes sure the tool is there.").format(generation=gen.name, branch=branch)
         else:
             title = translate("Setup", "Install NVIDIA driver {branch} (proprietary kernel module)").format(branch=branch)
             explanation = translate("Setup", "{generation} cards need NVIDIA's proprietary kernel module, and driver branch {last} is the last that supports them. This installs nvidia-driver-{branch} by name; the first command makes sure the tool is there.").format(generation=gen.name, branch=branch, last=gen.last_branch or "580")
