@@ -99,7 +99,8 @@ def live_gpu_from_nvml(index: int = 0, catalogue: GpuCatalogue | None = None, mo
     """Ask NVML directly (headless CLI): name, total and used memory of GPU ``index``."""
     inventory = list_devices(module)
     if not inventory.ok:
-        raise NoGpuError(translate("FitErrors", "NVML is not available: {reason}").format(reason=str(inventory.error)))
+        raise NoGpuError(translate("FitErrors", "NVML is not available: {reason}").format(
+            reason=inventory.error_text or str(inventory.error)))
     if len(inventory.devices) <= index:
         raise NoGpuError(translate("FitErrors", "no NVIDIA GPU found"))
     device = inventory.devices[index]
