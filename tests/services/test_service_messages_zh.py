@@ -8,6 +8,7 @@ which the CLI and the GUI render in the user's language.
 from __future__ import annotations
 
 import errno
+import io
 import json
 import os
 import re
@@ -165,15 +166,9 @@ def test_gguf_error_keeps_its_english():
     from services.modelfit import gguf
 
     with pytest.raises(gguf.GgufError) as info:
-        gguf.parse(_Bytes(b"GGUF" + (7).to_bytes(4, "little")))
+        gguf.parse(io.BytesIO(b"GGUF" + (7).to_bytes(4, "little")))
     assert str(info.value) == "unsupported GGUF version 7 (big-endian or damaged file?)"
     assert Catalog.load("zh_CN").render(info.value.message) == "不支持的 GGUF 版本 7（大端格式或文件已损坏？）"
-
-
-def _Bytes(data: bytes):  # noqa: N802 - reads like a type
-    import io
-
-    return io.BytesIO(data)
 
 
 def test_psu_model_errors_with_closest_names_are_chinese(capsys):
