@@ -474,6 +474,25 @@
     </message>
 </context>
 <context>
+    <name>Settings</name>
+    <message>
+        <source>{problem}; using the default settings</source>
+        <translation>{problem}；改用默认设置</translation>
+    </message>
+    <message>
+        <source>cannot read {file}: {reason}</source>
+        <translation>无法读取 {file}：{reason}</translation>
+    </message>
+    <message>
+        <source>{file} was unreadable; kept it as {kept}</source>
+        <translation>{file} 无法读取；已将其保留为 {kept}</translation>
+    </message>
+    <message>
+        <source>{file} was unreadable</source>
+        <translation>{file} 无法读取</translation>
+    </message>
+</context>
+<context>
     <name>SettingsPage</name>
     <message>
         <source>Settings</source>

@@ -60,3 +60,21 @@ def test_a_model_that_cannot_be_sized_is_explained_in_chinese_on_the_psu_page(qt
     text = compare.need_label.text()
     assert text.startswith("全参数微调需要 16 位或 32 位权重"), text
     assert "最接近的：" in text and "closest" not in text
+
+
+def test_a_broken_settings_file_is_explained_in_chinese_on_the_settings_page(qtbot, app_paths, chinese):
+    from PySide6.QtWidgets import QLabel
+
+    from gui.context import AppContext
+    from gui.settings_page import SettingsPage
+    from services.settings import SettingsStore
+
+    app_paths.settings_file.parent.mkdir(parents=True, exist_ok=True)
+    app_paths.settings_file.write_bytes(b"{ broken")
+    store = SettingsStore(app_paths.settings_file)
+    store.load()
+    page = SettingsPage(AppContext(paths=app_paths, settings_store=store))
+    qtbot.addWidget(page)
+    texts = [label.text() for label in page.findChildren(QLabel) if "settings.json" in label.text()]
+    assert texts and "settings.json 无法读取；已将其保留为 settings.json.broken-" in texts[0], texts
+    assert "unreadable" not in texts[0]

@@ -315,3 +315,34 @@ def test_every_service_error_sentence_is_translated():
         chinese = zh.tr(context, text)
         assert chinese != text and CJK.search(chinese), (context, text)
         assert sorted(re.findall(r"\{\w+\}", chinese)) == sorted(re.findall(r"\{\w+\}", text))
+
+
+# --- the settings file refused or unreadable (services/settings.py) ------------------------
+
+@needs_fifo
+def test_a_fifo_settings_file_is_explained_in_chinese(tmp_path):
+    from services.settings import SettingsStore
+
+    path = tmp_path / "settings.json"
+    os.mkfifo(path)
+    store = SettingsStore(path)
+    store.load()
+    assert store.load_problem == (f"{path} is a named pipe (FIFO), not a regular file; refusing to use it; "
+                                  "using the default settings")
+    assert str(store.load_problem_text) == store.load_problem
+    assert Catalog.load("zh_CN").render(store.load_problem_text) == \
+        f"{path} 是命名管道（FIFO），不是普通文件；拒绝使用；改用默认设置"
+
+
+def test_a_broken_settings_file_is_explained_in_chinese(tmp_path):
+    from services.settings import SettingsStore
+
+    path = tmp_path / "settings.json"
+    path.write_bytes(b"{ broken")
+    store = SettingsStore(path)
+    store.load()
+    kept = next(tmp_path.glob("settings.json.broken-*")).name
+    assert store.load_problem == f"settings.json was unreadable; kept it as {kept}"
+    assert Catalog.load("zh_CN").render(store.load_problem_text) == f"settings.json 无法读取；已将其保留为 {kept}"
+    store.load()  # a good (now missing) file: no problem left over
+    assert store.load_problem is None and store.load_problem_text is None
