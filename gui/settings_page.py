@@ -7,6 +7,7 @@ from PySide6.QtWidgets import (
 )
 
 from gui.context import AppContext
+from gui.i18n import render
 
 
 class SettingsPage(QWidget):
@@ -69,7 +70,8 @@ class SettingsPage(QWidget):
         store.subscribe(listener)
         self.destroyed.connect(lambda *_: store.unsubscribe(listener))
         if self._store.load_problem:
-            note = QLabel(self.tr("Your settings file could not be read: {problem}").format(problem=self._store.load_problem))
+            note = QLabel(self.tr("Your settings file could not be read: {problem}").format(
+                problem=render(self._store.load_problem_text) if self._store.load_problem_text else self._store.load_problem))
             note.setWordWrap(True)
             layout.addWidget(note)
 

@@ -53,8 +53,8 @@ class Msg:
 
 def translations_dir() -> Path:
     """The folder of the ``.ts``/``.qm`` files. Found when first needed: code that only makes
-    ``Msg`` objects (``monitor --once --json``) does not need ``services.paths``."""
-    from services.paths import resource_path
+    ``Msg`` objects (``monitor --once --json``) does not need ``services.resources``."""
+    from services.resources import resource_path
 
     return resource_path("translations")
 

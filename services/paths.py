@@ -6,29 +6,18 @@ so they never touch the user's real settings or recordings.
 from __future__ import annotations
 
 import os
-import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+# resources/ is found in services.resources (services.i18n needs it without importing this module)
+from services.resources import RESOURCES_DIR, find_resources_dir, resource_path  # noqa: F401 - re-exported
 from services.version import APP_ID
 
+if TYPE_CHECKING:
+    from services.i18n import Msg
+
 HOME_ENV = "GPU_ASSISTANT_HOME"
-
-
-def find_resources_dir(frozen: bool, bundle_dir: str | None, module_file: str) -> Path:
-    """Where ``resources/`` is, in a checkout or in a PyInstaller bundle.
-
-    In a checkout it sits beside ``services/``. A PyInstaller build unpacks the
-    data files under ``sys._MEIPASS`` (the ``_internal`` folder of a one-folder
-    build), which is not where the frozen modules claim to live on every
-    version, so the bundle's own directory is asked first.
-    """
-    if frozen and bundle_dir:
-        return Path(bundle_dir) / "resources"
-    return Path(module_file).resolve().parent.parent / "resources"
-
-
-RESOURCES_DIR = find_resources_dir(bool(getattr(sys, "frozen", False)), getattr(sys, "_MEIPASS", None), __file__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,30 +45,35 @@ class AppPaths:
         )
 
 
-def resource_path(*parts: str) -> Path:
-    """Path of a file under resources/ (works from a checkout and a bundle)."""
-    return RESOURCES_DIR.joinpath(*parts)
-
-
 class UnsafePathError(ValueError):
-    """A path the app must not open or write: ``str()`` is one line for the user."""
+    """A path the app must not open or write: ``str()`` is one line for the user, in English.
+
+    ``message`` is the same sentence as a translatable ``Msg`` (the CLI and the GUI show it in the
+    user's language; ``str(exc)`` and JSON output stay English).
+    """
+
+    def __init__(self, message: "Msg") -> None:
+        super().__init__(str(message).strip())
+        self.message = message
 
 
-def _kind_of(mode: int) -> str | None:
+def _kind_of(mode: int) -> "Msg | None":
     """What a non-regular file is, in words; None for a regular file or a folder."""
     import stat
 
+    from services.i18n import translate
+
     if stat.S_ISFIFO(mode):
-        return "a named pipe (FIFO)"
+        return translate("Paths", "a named pipe (FIFO)")
     if stat.S_ISCHR(mode):
-        return "a character device"
+        return translate("Paths", "a character device")
     if stat.S_ISBLK(mode):
-        return "a block device"
+        return translate("Paths", "a block device")
     if stat.S_ISSOCK(mode):
-        return "a socket"
+        return translate("Paths", "a socket")
     if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
         return None
-    return "not a regular file"
+    return translate("Paths", "not a regular file")
 
 
 def check_regular_file(path: str | os.PathLike, option: str = "", *, may_be_missing: bool = False,
@@ -93,29 +87,43 @@ def check_regular_file(path: str | os.PathLike, option: str = "", *, may_be_miss
     the caller wants it said here. Folders are left to the caller too unless ``may_be_folder`` is
     False. Raises ``UnsafePathError`` with the option's name in the message.
     """
-    label = f"{option} " if option else ""
+    from services.i18n import translate
+
     text = os.fspath(path)
     if not str(text).strip():
-        raise UnsafePathError(f"{label}needs a file name, not an empty string".strip())
+        if option:
+            raise UnsafePathError(translate("Paths", "{option} needs a file name, not an empty string").format(
+                option=option))
+        raise UnsafePathError(translate("Paths", "needs a file name, not an empty string"))
+    # "--csv PATH ..." or "PATH ..." (today's English: the sentence is stripped when no option is named)
+    label = f"{option} " if option else ""
+    shown = str(text) if option else str(text).lstrip()
     try:
         st = os.stat(text)  # follows links: a link to a FIFO is a FIFO
     except FileNotFoundError:
         if may_be_missing:
             return
-        raise UnsafePathError(f"{label}{text}: no such file".strip()) from None
+        raise UnsafePathError(translate("Paths", "{option}{path}: no such file").format(
+            option=label, path=shown)) from None
     except OSError as exc:  # name too long, a file where a folder should be, no permission
         if may_be_missing and exc.errno in (20,):  # ENOTDIR: a part of the path is a file
-            raise UnsafePathError(f"{label}{text}: a part of the path is a file, not a folder".strip()) from None
-        raise UnsafePathError(f"{label}{text}: cannot use it ({exc.strerror or exc})".strip()) from None
+            raise UnsafePathError(translate("Paths", "{option}{path}: a part of the path is a file, not a folder").format(
+                option=label, path=shown)) from None
+        raise UnsafePathError(translate("Paths", "{option}{path}: cannot use it ({reason})").format(
+            option=label, path=shown, reason=exc.strerror or str(exc))) from None
     import stat
 
     if stat.S_ISDIR(st.st_mode):
         if not may_be_folder:
-            raise UnsafePathError(f"{label}{text} is a folder; give a file name".strip())
+            raise UnsafePathError(translate("Paths", "{option}{path} is a folder; give a file name").format(
+                option=label, path=shown))
         return
     kind = _kind_of(st.st_mode)
     if kind is not None:
-        raise UnsafePathError(f"{label}{text} is {kind}, not a regular file; refusing to use it".strip())
+        raise UnsafePathError(translate("Paths", "{option}{path} is {kind}, not a regular file; refusing to use it").format(
+            option=label, path=shown, kind=kind))
+
+
 def _platformdirs():  # noqa: ANN202
     """Imported when a path is first needed: commands that read no settings skip its cost."""
     import platformdirs

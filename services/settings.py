@@ -16,7 +16,10 @@ import time
 import typing
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from services.i18n import Msg
 
 
 @dataclass
@@ -217,19 +220,25 @@ class SettingsStore:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.settings = Settings()
-        self.load_problem: str | None = None
+        self.load_problem: str | None = None  # English, one line
+        self.load_problem_text: Msg | None = None  # the same line, translatable (None: show load_problem)
         self.load_notes: list[str] = []  # one line per field that was clamped or reset on load
         self._listeners: list[typing.Callable[[Settings], None]] = []
 
+    def _problem(self, message: Msg) -> None:
+        self.load_problem, self.load_problem_text = str(message), message
+
     def load(self) -> Settings:
-        self.load_problem = None
+        from services.i18n import translate
+
+        self.load_problem = self.load_problem_text = None
         self.load_notes: list[str] = []
         from services.paths import UnsafePathError, check_regular_file
 
         try:  # a FIFO here would block the read forever; a device is no settings file either
             check_regular_file(self.path, may_be_missing=True, may_be_folder=False)
         except UnsafePathError as exc:
-            self.load_problem = f"{exc}; using the default settings"
+            self._problem(translate("Settings", "{problem}; using the default settings").format(problem=exc.message))
             self.settings = Settings()
             return self.settings
         try:
@@ -238,7 +247,8 @@ class SettingsStore:
             self.settings = Settings()
             return self.settings
         except OSError as exc:
-            self.load_problem = f"cannot read {self.path.name}: {exc.strerror}"
+            self._problem(translate("Settings", "cannot read {file}: {reason}").format(
+                file=self.path.name, reason=str(exc.strerror)))
             self.settings = Settings()
             return self.settings
         try:
@@ -248,9 +258,10 @@ class SettingsStore:
             kept = self.path.with_name(f"{self.path.name}.broken-{time.strftime('%Y%m%d-%H%M%S')}")
             try:
                 os.replace(self.path, kept)
-                self.load_problem = f"{self.path.name} was unreadable; kept it as {kept.name}"
+                self._problem(translate("Settings", "{file} was unreadable; kept it as {kept}").format(
+                    file=self.path.name, kept=kept.name))
             except OSError:
-                self.load_problem = f"{self.path.name} was unreadable"
+                self._problem(translate("Settings", "{file} was unreadable").format(file=self.path.name))
             data = {}
         self.settings = from_dict(Settings, data)
         self.load_notes = validate(self.settings)

@@ -36,6 +36,7 @@ from services.hardware.compare import (
     listed_cards,
     rank_cards,
 )
+from services.i18n import Msg
 from services.modelfit.workload import estimate_with_modelfit, modelfit_model_names
 
 MAX_COMPARED = 3
@@ -207,7 +208,8 @@ class CompareTab(QWidget):
             workload = estimate_with_modelfit(model, None if model else params_b, dtype, task)
         except ValueError as exc:
             if model:
-                self.need_label.setText(str(exc))  # e.g. that model cannot be trained in fp8
+                message = getattr(exc, "message", None)  # e.g. that model cannot be trained in fp8
+                self.need_label.setText(render(message) if isinstance(message, Msg) else str(exc))
                 self.rank_table.setRowCount(0)
                 return None, False
             workload = None  # by size: fall back on the rule of thumb

@@ -27,6 +27,7 @@ from gui.setup.doctor_tab import DoctorTab
 from gui.widgets.background import BackgroundWork, describe_error
 from gui.setup.troubleshoot_tab import TroubleshootTab
 from gui.setup.wizard_tab import WizardTab
+from services.i18n import Msg
 from services.setup.doctor import DoctorReport, run_doctor
 from services.setup.elevation import default_elevation
 from services.setup.executor import StepExecutor, StepOutcome
@@ -77,11 +78,11 @@ class SetupPage(QWidget):
         self._work_queue = BackgroundWork(self, max_threads=1, name="setup")  # one probe or step at a time, in order
         self.report: DoctorReport | None = None
         self._work = setup_dir(context.paths)
-        self._rules_error: str | None = None
+        self._rules_error: Msg | None = None
         try:
             self.rules: Rules | None = load_rules()
         except RulesError as exc:
-            self.rules, self._rules_error = None, str(exc)
+            self.rules, self._rules_error = None, exc.message
         self._setup_machine()
         self.progress = ProgressStore(self._work / "progress.json").load()
         self.executor = StepExecutor(
@@ -153,7 +154,7 @@ class SetupPage(QWidget):
             head.addWidget(badge)
         outer.addLayout(head)
         if self._rules_error:
-            err = QLabel(self.tr("The rules file could not be read: {error}").format(error=self._rules_error))
+            err = QLabel(self.tr("The rules file could not be read: {error}").format(error=render(self._rules_error)))
             err.setWordWrap(True)
             outer.addWidget(err)
         self.tabs = QTabWidget(self)

@@ -15,6 +15,10 @@
         <source>Serving Prometheus metrics at {url}</source>
         <translation>正在 {url} 提供 Prometheus 指标</translation>
     </message>
+    <message>
+        <source>cannot listen on {host}:{port}: {reason}</source>
+        <translation>无法在 {host}:{port} 上监听：{reason}</translation>
+    </message>
 </context>
 <context>
     <name>Hosts</name>

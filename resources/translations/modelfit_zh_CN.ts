@@ -79,6 +79,18 @@
         <translation>未知显卡“{name}”</translation>
     </message>
     <message>
+        <source>NVML is not available: {reason}</source>
+        <translation>NVML 不可用：{reason}</translation>
+    </message>
+    <message>
+        <source>no NVIDIA GPU found</source>
+        <translation>未找到 NVIDIA 显卡</translation>
+    </message>
+    <message>
+        <source>NVML reports no memory figures for {name}</source>
+        <translation>NVML 没有报告 {name} 的显存数据</translation>
+    </message>
+    <message>
         <source>Implausible {field} = {value} in the model description</source>
         <translation>模型描述中的 {field} = {value} 不合理</translation>
     </message>
@@ -161,6 +173,58 @@
     <message>
         <source>Unsupported file {path}: use config.json, .safetensors or .gguf</source>
         <translation>不支持的文件 {path}：请用 config.json、.safetensors 或 .gguf</translation>
+    </message>
+    <message>
+        <source>unknown ggml tensor type {type} for {name}</source>
+        <translation>{name} 的 ggml 张量类型 {type} 未知</translation>
+    </message>
+    <message>
+        <source>file ends inside the GGUF header</source>
+        <translation>文件在 GGUF 头部中途结束</translation>
+    </message>
+    <message>
+        <source>implausible string length in the GGUF header</source>
+        <translation>GGUF 头部中的字符串长度不合理</translation>
+    </message>
+    <message>
+        <source>GGUF metadata arrays nested too deeply</source>
+        <translation>GGUF 元数据数组嵌套过深</translation>
+    </message>
+    <message>
+        <source>implausible array length in the GGUF header</source>
+        <translation>GGUF 头部中的数组长度不合理</translation>
+    </message>
+    <message>
+        <source>unknown GGUF metadata type {type}</source>
+        <translation>未知的 GGUF 元数据类型 {type}</translation>
+    </message>
+    <message>
+        <source>cannot read {path}: {reason}</source>
+        <translation>无法读取 {path}：{reason}</translation>
+    </message>
+    <message>
+        <source>not a GGUF file (bad magic)</source>
+        <translation>不是 GGUF 文件（文件标识不对）</translation>
+    </message>
+    <message>
+        <source>GGUF version 1 is not supported (re-convert with a current llama.cpp)</source>
+        <translation>不支持 GGUF 第 1 版（请用新版 llama.cpp 重新转换）</translation>
+    </message>
+    <message>
+        <source>unsupported GGUF version {version} (big-endian or damaged file?)</source>
+        <translation>不支持的 GGUF 版本 {version}（大端格式或文件已损坏？）</translation>
+    </message>
+    <message>
+        <source>implausible tensor or metadata count in the GGUF header</source>
+        <translation>GGUF 头部中的张量或元数据数量不合理</translation>
+    </message>
+    <message>
+        <source>implausible dimension count {count} for tensor {name}</source>
+        <translation>张量 {name} 的维数 {count} 不合理</translation>
+    </message>
+    <message>
+        <source>{message}; closest: {names}</source>
+        <translation>{message}；最接近的：{names}</translation>
     </message>
 </context>
 <context>

@@ -1030,6 +1030,10 @@
         <translation>PyTorch {version} 已能在 GPU 上运行</translation>
     </message>
     <message>
+        <source>not an NVIDIA PCI id: {text} (expected something like 10de:2684)</source>
+        <translation>不是 NVIDIA PCI ID：{text}（应类似 10de:2684）</translation>
+    </message>
+    <message>
         <source>nouveau is not loaded</source>
         <translation>nouveau 没有加载</translation>
     </message>
@@ -1090,6 +1094,10 @@
         <translation>诊断发现驱动安装已损坏或混杂（{reason}），因此这是用 DDU 的彻底重装。</translation>
     </message>
     <message>
+        <source>not a PCI id (like 10de:2684) or a card GPU Assistant knows: {text}</source>
+        <translation>既不是 PCI ID（如 10de:2684），也不是 GPU Assistant 认识的显卡：{text}</translation>
+    </message>
+    <message>
         <source>no working NVIDIA driver was found</source>
         <translation>没有找到可用的 NVIDIA 驱动</translation>
     </message>
@@ -1120,6 +1128,26 @@
     <message>
         <source>the clean reinstall with DDU is for a broken or mixed driver install; choose &apos;Reinstall everything&apos; to do it anyway</source>
         <translation>用 DDU 彻底重装只针对损坏或混杂的驱动安装；如仍要执行，请选择“全部重装”</translation>
+    </message>
+    <message>
+        <source>rules file lacks &apos;{key}&apos;</source>
+        <translation>规则文件里没有 “{key}”</translation>
+    </message>
+    <message>
+        <source>cannot read the rules file {path}: {reason}</source>
+        <translation>无法读取规则文件 {path}：{reason}</translation>
+    </message>
+    <message>
+        <source>the rules file {path} is not valid JSON (line {line})</source>
+        <translation>规则文件 {path} 不是有效的 JSON（第 {line} 行）</translation>
+    </message>
+    <message>
+        <source>the rules file {path} has an unknown schema</source>
+        <translation>规则文件 {path} 的格式版本未知</translation>
+    </message>
+    <message>
+        <source>the rules file {path} is malformed: {reason}</source>
+        <translation>规则文件 {path} 格式有误：{reason}</translation>
     </message>
 </context>
 <context>

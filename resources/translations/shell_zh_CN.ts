@@ -412,6 +412,57 @@
     </message>
 </context>
 <context>
+    <name>Paths</name>
+    <message>
+        <source>a named pipe (FIFO)</source>
+        <translation>命名管道（FIFO）</translation>
+    </message>
+    <message>
+        <source>a character device</source>
+        <translation>字符设备</translation>
+    </message>
+    <message>
+        <source>a block device</source>
+        <translation>块设备</translation>
+    </message>
+    <message>
+        <source>a socket</source>
+        <translation>套接字</translation>
+    </message>
+    <message>
+        <source>not a regular file</source>
+        <translation>特殊文件</translation>
+    </message>
+    <message>
+        <source>{option} needs a file name, not an empty string</source>
+        <translation>{option} 需要文件名，而不是空字符串</translation>
+    </message>
+    <message>
+        <source>needs a file name, not an empty string</source>
+        <translation>需要文件名，而不是空字符串</translation>
+    </message>
+    <message>
+        <source>{option}{path}: no such file</source>
+        <translation>{option}{path}：没有这个文件</translation>
+    </message>
+    <message>
+        <source>{option}{path}: a part of the path is a file, not a folder</source>
+        <translation>{option}{path}：路径中的某一部分是文件，而不是文件夹</translation>
+    </message>
+    <message>
+        <source>{option}{path}: cannot use it ({reason})</source>
+        <translation>{option}{path}：无法使用（{reason}）</translation>
+    </message>
+    <message>
+        <source>{option}{path} is a folder; give a file name</source>
+        <translation>{option}{path} 是文件夹；请给出文件名</translation>
+    </message>
+    <message>
+        <source>{option}{path} is {kind}, not a regular file; refusing to use it</source>
+        <translation>{option}{path} 是{kind}，不是普通文件；拒绝使用</translation>
+    </message>
+</context>
+<context>
     <name>PsuReport</name>
     <message>
         <source>{gpu} price: {note}</source>
@@ -424,6 +475,25 @@
     <message>
         <source>{gpu} cloud price: {source}; converted from USD</source>
         <translation>{gpu} 云端价格：{source}；由美元换算</translation>
+    </message>
+</context>
+<context>
+    <name>Settings</name>
+    <message>
+        <source>{problem}; using the default settings</source>
+        <translation>{problem}；改用默认设置</translation>
+    </message>
+    <message>
+        <source>cannot read {file}: {reason}</source>
+        <translation>无法读取 {file}：{reason}</translation>
+    </message>
+    <message>
+        <source>{file} was unreadable; kept it as {kept}</source>
+        <translation>{file} 无法读取；已将其保留为 {kept}</translation>
+    </message>
+    <message>
+        <source>{file} was unreadable</source>
+        <translation>{file} 无法读取</translation>
     </message>
 </context>
 <context>

@@ -93,7 +93,7 @@ def check_output_file(path: Path) -> None:
         check_regular_file(path, may_be_missing=True)
     except UnsafePathError as exc:
         if "is a folder" not in str(exc):
-            raise UsageError(str(exc)) from None
+            raise UsageError(exc.message) from None
     try:
         path.stat()
     except FileNotFoundError:
@@ -138,7 +138,7 @@ def check_path_options(args) -> None:  # noqa: ANN001 - an argparse namespace
             try:
                 check_regular_file(item, option, may_be_missing=True)
             except UnsafePathError as exc:
-                raise UsageError(str(exc)) from None
+                raise UsageError(exc.message) from None
 
 
 def cli_catalog() -> "Catalog":

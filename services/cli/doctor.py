@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         rules = load_rules()
     except RulesError as exc:
-        raise UsageError(str(exc)) from exc
+        raise UsageError(exc.message) from exc
     windows_probe = None
     if sys.platform == "win32":
         from services.setup.windows import LiveWindowsProbe

@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
         # seconds, and a scrape meanwhile gets an (empty) answer at once instead of waiting.
         server.start()
     except ExporterError as exc:
-        fail(str(exc), catalog=catalog)  # the server's own sentence: English
+        fail(exc.message, catalog=catalog)
         _discard(hub)
         # A host name that does not resolve is bad input; a busy port is a failure of the run.
         return EXIT_USAGE if isinstance(exc.__cause__, socket.gaierror) else EXIT_FAILED

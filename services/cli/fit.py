@@ -217,7 +217,7 @@ def _answer(args: argparse.Namespace, render):
                 gpu = live_gpu_from_nvml()
             except NoGpuError as exc:
                 raise _NoGpu(translate("Cli", "{reason} (use --gpu NAME to pick one from the catalogue)").format(
-                    reason=str(exc))) from None
+                    reason=exc.message)) from None
         else:
             try:
                 gpu = default_gpu_catalogue().find(args.gpu)

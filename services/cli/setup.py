@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     from services.setup.executor import StepExecutor
     from services.setup.progress import ProgressStore
     from services.setup.fmt import command_line, confirm_question, nothing_changed, pad_columns, setup_word
-    from services.setup.planner import facts_for_plan, inputs_for, parse_pci_id, plan_for_os, plan_for_report, setup_dir
+    from services.setup.planner import PciIdError, facts_for_plan, inputs_for, parse_pci_id, plan_for_os, plan_for_report, setup_dir
     from services.setup.probes import OsInfo, parse_os_release
     from services.setup.rules import RulesError, load_rules
     from services.setup.session import BY_HAND, DRY_RUN, WizardSession
@@ -50,14 +50,14 @@ def run(args: argparse.Namespace) -> int:
     try:
         rules = load_rules()
     except RulesError as exc:
-        raise UsageError(str(exc)) from exc
+        raise UsageError(exc.message) from exc
     python = check_python_path(args.python) if args.python else None
     device_id = None
     if args.gpu is not None:  # --gpu "" is a bad id, not "no --gpu"
         try:
             device_id = parse_pci_id(args.gpu)
-        except ValueError as exc:
-            raise UsageError(str(exc)) from exc
+        except PciIdError as exc:
+            raise UsageError(exc.message) from exc
     paths = AppPaths.default()
     work = setup_dir(paths)
     root = SystemRoot()

@@ -13,6 +13,7 @@ from prometheus_client import CollectorRegistry
 from prometheus_client.registry import Collector
 
 from services.exporter.metrics import render_text
+from services.i18n import Msg, translate
 
 DEFAULT_HOST = "127.0.0.1"  # loopback unless the user says otherwise
 DEFAULT_PORT = 9400  # dcgm-exporter's default port
@@ -22,6 +23,12 @@ CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 class ExporterError(Exception):
     """The endpoint could not start (port in use, address not available, ...)."""
 
+    def __init__(self, message: Msg) -> None:
+        super().__init__(str(message))
+        self.message = message  # the same sentence, translatable (``str(exc)`` stays English)
+
+
+_CANNOT_LISTEN = translate("Exporter", "cannot listen on {host}:{port}: {reason}")
 
 # Under load (issue 16): 50 scrapers at once, idle or half-open connections by the thousand.
 LISTEN_BACKLOG = 128  # the kernel queue of connections not yet accepted (socketserver's default is 5)
@@ -213,9 +220,9 @@ class ExporterServer:
         try:
             self._httpd = make_server(self.host, self.port, make_app(registry), server_cls, handler_class=_QuietHandler)
         except OSError as exc:
-            raise ExporterError(f"cannot listen on {self.host}:{self.port}: {exc.strerror or exc}") from exc
+            raise ExporterError(_CANNOT_LISTEN.format(host=self.host, port=self.port, reason=exc.strerror or str(exc))) from exc
         except (OverflowError, ValueError, TypeError) as exc:  # a port of 99999 or -1 from a bad settings file
-            raise ExporterError(f"cannot listen on {self.host}:{self.port}: {exc}") from exc
+            raise ExporterError(_CANNOT_LISTEN.format(host=self.host, port=self.port, reason=str(exc))) from exc
         self._thread = threading.Thread(target=self._httpd.serve_forever, name="metrics-http", daemon=True)
         self._thread.start()
 

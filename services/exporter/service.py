@@ -54,7 +54,7 @@ class ExporterService:
             try:
                 server.start()
             except ExporterError as exc:
-                self.problem = translate("Exporter", "The metrics endpoint could not start: {error}").format(error=str(exc))
+                self.problem = translate("Exporter", "The metrics endpoint could not start: {error}").format(error=exc.message)
                 return
             self._server = server
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from services.i18n import Msg, translate
 from services.modelfit.dtypes import GGML_TYPES
 
 MAGIC = b"GGUF"
@@ -29,6 +30,10 @@ T_STRING, T_ARRAY = 8, 9
 
 class GgufError(ValueError):
     """The file is not a GGUF v2/v3 file or its header is damaged."""
+
+    def __init__(self, message: Msg) -> None:
+        super().__init__(str(message))
+        self.message = message  # the same sentence, translatable (``str(exc)`` stays English)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +57,8 @@ class GgufTensor:
     @property
     def nbytes(self) -> int:
         if self.ggml_type not in GGML_TYPES:
-            raise GgufError(f"unknown ggml tensor type {self.ggml_type} for {self.name}")
+            raise GgufError(translate("FitErrors", "unknown ggml tensor type {type} for {name}").format(
+                type=self.ggml_type, name=self.name))
         _, block, size = GGML_TYPES[self.ggml_type]
         return self.numel // block * size
 
@@ -78,7 +84,7 @@ class _Reader:
     def read(self, n: int) -> bytes:
         data = self.fh.read(n)
         if len(data) != n:
-            raise GgufError("file ends inside the GGUF header")
+            raise GgufError(translate("FitErrors", "file ends inside the GGUF header"))
         return data
 
     def unpack(self, fmt: str) -> Any:
@@ -87,18 +93,18 @@ class _Reader:
     def string(self) -> str:
         length = self.unpack("<Q")
         if length > MAX_STRING:
-            raise GgufError("implausible string length in the GGUF header")
+            raise GgufError(translate("FitErrors", "implausible string length in the GGUF header"))
         return self.read(length).decode("utf-8", errors="replace")
 
     def skip_string(self) -> None:
         length = self.unpack("<Q")
         if length > MAX_STRING:
-            raise GgufError("implausible string length in the GGUF header")
+            raise GgufError(translate("FitErrors", "implausible string length in the GGUF header"))
         self.fh.seek(length, 1)
 
     def value(self, vtype: int, depth: int = 0) -> Any:
         if depth > MAX_DEPTH:
-            raise GgufError("GGUF metadata arrays nested too deeply")
+            raise GgufError(translate("FitErrors", "GGUF metadata arrays nested too deeply"))
         if vtype in _SCALARS:
             return self.unpack(_SCALARS[vtype])
         if vtype == T_STRING:
@@ -107,7 +113,7 @@ class _Reader:
             item_type = self.unpack("<I")
             count = self.unpack("<Q")
             if count > MAX_ARRAY:
-                raise GgufError("implausible array length in the GGUF header")
+                raise GgufError(translate("FitErrors", "implausible array length in the GGUF header"))
             if item_type == T_STRING:
                 # Token lists hold 100k+ strings: skip them, keep only how many.
                 for _ in range(count):
@@ -122,7 +128,7 @@ class _Reader:
                 raw = self.read(size * count)
                 return list(struct.unpack("<" + fmt[1:] * count, raw))
             return [self.value(item_type, depth + 1) for _ in range(count)]
-        raise GgufError(f"unknown GGUF metadata type {vtype}")
+        raise GgufError(translate("FitErrors", "unknown GGUF metadata type {type}").format(type=vtype))
 
 
 class _ArrayLen(int):
@@ -134,22 +140,24 @@ def read_header(path: Path) -> GgufHeader:
         with open(path, "rb") as fh:
             return parse(fh)
     except OSError as exc:
-        raise GgufError(f"cannot read {path.name}: {exc.strerror or exc}") from exc
+        raise GgufError(translate("FitErrors", "cannot read {path}: {reason}").format(
+            path=path.name, reason=exc.strerror or str(exc))) from exc
 
 
 def parse(fh: BinaryIO) -> GgufHeader:
     r = _Reader(fh)
     if r.read(4) != MAGIC:
-        raise GgufError("not a GGUF file (bad magic)")
+        raise GgufError(translate("FitErrors", "not a GGUF file (bad magic)"))
     version = r.unpack("<I")
     if version not in (2, 3):
         if version == 1:
-            raise GgufError("GGUF version 1 is not supported (re-convert with a current llama.cpp)")
-        raise GgufError(f"unsupported GGUF version {version} (big-endian or damaged file?)")
+            raise GgufError(translate("FitErrors", "GGUF version 1 is not supported (re-convert with a current llama.cpp)"))
+        raise GgufError(translate("FitErrors", "unsupported GGUF version {version} (big-endian or damaged file?)").format(
+            version=version))
     n_tensors = r.unpack("<Q")
     n_kv = r.unpack("<Q")
     if n_tensors > MAX_TENSORS or n_kv > MAX_KV:
-        raise GgufError("implausible tensor or metadata count in the GGUF header")
+        raise GgufError(translate("FitErrors", "implausible tensor or metadata count in the GGUF header"))
     metadata: dict[str, Any] = {}
     for _ in range(n_kv):
         key = r.string()
@@ -159,7 +167,8 @@ def parse(fh: BinaryIO) -> GgufHeader:
         name = r.string()
         n_dims = r.unpack("<I")
         if not 1 <= n_dims <= 8:
-            raise GgufError(f"implausible dimension count {n_dims} for tensor {name}")
+            raise GgufError(translate("FitErrors", "implausible dimension count {count} for tensor {name}").format(
+                count=n_dims, name=name))
         shape = tuple(r.unpack("<Q") for _ in range(n_dims))
         ggml_type = r.unpack("<I")
         offset = r.unpack("<Q")

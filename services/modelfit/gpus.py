@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from services.hardware.catalog import Gpu, find_gpu, load_gpus, suggest_gpus
-from services.i18n import translate
+from services.i18n import Msg, translate
 from services.modelfit.errors import ModelInputError
 from services.nvml_devices import list_devices
 
@@ -90,15 +90,20 @@ def _live_spec(name: str, total_mib: float, used_mib: float, catalogue: GpuCatal
 class NoGpuError(RuntimeError):
     """No NVIDIA driver / NVML or no GPU: exit code 3 in the CLI."""
 
+    def __init__(self, message: Msg) -> None:
+        super().__init__(str(message))
+        self.message = message  # the same sentence, translatable (``str(exc)`` stays English)
+
 
 def live_gpu_from_nvml(index: int = 0, catalogue: GpuCatalogue | None = None, module: Any = None) -> GpuSpec:
     """Ask NVML directly (headless CLI): name, total and used memory of GPU ``index``."""
     inventory = list_devices(module)
     if not inventory.ok:
-        raise NoGpuError(f"NVML is not available: {inventory.error}")
+        raise NoGpuError(translate("FitErrors", "NVML is not available: {reason}").format(
+            reason=inventory.error_text or str(inventory.error)))
     if len(inventory.devices) <= index:
-        raise NoGpuError("no NVIDIA GPU found")
+        raise NoGpuError(translate("FitErrors", "no NVIDIA GPU found"))
     device = inventory.devices[index]
     if device.memory_total_mib is None or device.memory_used_mib is None:
-        raise NoGpuError(f"NVML reports no memory figures for {device.name}")
+        raise NoGpuError(translate("FitErrors", "NVML reports no memory figures for {name}").format(name=device.name))
     return _live_spec(device.name, device.memory_total_mib, device.memory_used_mib, catalogue)

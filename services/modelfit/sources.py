@@ -365,7 +365,7 @@ def load_gguf(path: Path) -> ModelArch:
     try:
         header = gguf.read_header(path)
     except gguf.GgufError as exc:
-        raise _bad(translate("FitErrors", "{path}: {reason}"), path=path.name, reason=str(exc)) from None
+        raise _bad(translate("FitErrors", "{path}: {reason}"), path=path.name, reason=exc.message) from None
     groups: dict[tuple[str, str], list[int]] = {}
     for t in header.tensors:
         if any(d > MAX_DIM for d in t.shape) or t.numel > MAX_PARAMS:
@@ -374,7 +374,7 @@ def load_gguf(path: Path) -> ModelArch:
         try:
             nbytes = t.nbytes
         except gguf.GgufError as exc:
-            raise _bad(translate("FitErrors", "{path}: {reason}"), path=path.name, reason=str(exc)) from None
+            raise _bad(translate("FitErrors", "{path}: {reason}"), path=path.name, reason=exc.message) from None
         kind = classify_tensor(t.name, len(t.shape))
         slot = groups.setdefault((kind, t.type_name), [0, 0])
         slot[0] += t.numel

@@ -6,8 +6,9 @@ It lives on the model-fit side so the hardware package never imports model-fit
 from __future__ import annotations
 
 from services.hardware.compare import Task, Workload
-from services.i18n import translate
+from services.i18n import Msg, translate
 from services.modelfit.catalogue import default_catalogue
+from services.modelfit.errors import ModelInputError
 from services.modelfit.estimate import FitRequest, estimate
 from services.modelfit.sources import load_model
 
@@ -42,8 +43,14 @@ def estimate_with_modelfit(model: str | None, params_b: float | None, dtype: str
         result = estimate(arch, request)
     except ValueError as exc:  # ModelInputError: unknown model, a combination that makes no sense
         choices = tuple(getattr(exc, "choices", ()) or ())
-        hint = f"; closest: {', '.join(choices[:3])}" if choices else ""
-        raise ValueError(f"{exc}{hint}") from None
+        message = getattr(exc, "message", None)
+        if not isinstance(message, Msg):
+            hint = f"; closest: {', '.join(choices[:3])}" if choices else ""
+            raise ValueError(f"{exc}{hint}") from None
+        if choices:  # same English as before: "<sentence>; closest: a, b, c"
+            message = translate("FitErrors", "{message}; closest: {names}").format(
+                message=message, names=", ".join(choices[:3]))
+        raise ModelInputError(message, choices) from None
     label = f"{model or f'{params_b:g}B'} {dtype} {task.value}"
     return Workload(float(result.per_gpu_gib), task, label, translate(
         "Compare", "model-fit estimate for {seq} tokens, batch 1").format(seq=seq))

@@ -28,11 +28,21 @@ def setup_dir(paths: AppPaths) -> Path:
     return paths.data_dir / "setup"
 
 
+class PciIdError(ValueError):
+    """Not a PCI id (or a card name the rules know). ``str(exc)`` is English; ``message`` the same
+    sentence, translatable."""
+
+    def __init__(self, message: Msg) -> None:
+        super().__init__(str(message))
+        self.message = message
+
+
 def parse_pci_id(text: str) -> str:
-    """'10de:2684' or '2684' -> '2684'; ValueError otherwise."""
+    """'10de:2684' or '2684' -> '2684'; ``PciIdError`` (a ValueError) otherwise."""
     m = PCI_ID.match(text.strip())
     if not m:
-        raise ValueError(f"not an NVIDIA PCI id: {text!r} (expected something like 10de:2684)")
+        raise PciIdError(translate("Setup", "not an NVIDIA PCI id: {text} (expected something like 10de:2684)").format(
+            text=repr(text)))
     return m.group(1).lower()
 
 
@@ -435,7 +445,8 @@ def resolve_card(rules: Rules, text: str) -> tuple[str, str]:
     for g in rules.gpu_ids:
         if wanted and wanted in (_normal_name(g.name), _normal_name(f"{g.name} (10de:{g.device_id})")):
             return g.device_id, g.name
-    raise ValueError(f"not a PCI id (like 10de:2684) or a card GPU Assistant knows: {text!r}")
+    raise PciIdError(translate("Setup", "not a PCI id (like 10de:2684) or a card GPU Assistant knows: {text}").format(
+        text=repr(text)))
 
 
 def _normal_name(name: str) -> str:

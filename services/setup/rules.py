@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from services.i18n import Msg, translate
 from services.paths import resource_path
 
 RULES_FILE = resource_path("data", "setup_rules.json")
@@ -18,6 +19,10 @@ RULES_FILE = resource_path("data", "setup_rules.json")
 
 class RulesError(ValueError):
     """The rules file is missing or malformed."""
+
+    def __init__(self, message: Msg) -> None:
+        super().__init__(str(message))
+        self.message = message  # the same sentence, translatable (``str(exc)`` stays English)
 
 
 def parse_version(text: str | None) -> tuple[int, ...] | None:
@@ -298,7 +303,7 @@ class WheelChoice:
 
 def _req(data: dict, key: str):
     if key not in data:
-        raise RulesError(f"rules file lacks '{key}'")
+        raise RulesError(translate("Setup", "rules file lacks '{key}'").format(key=key))
     return data[key]
 
 
@@ -321,11 +326,13 @@ def load_rules(path: Path | None = None) -> Rules:
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
-        raise RulesError(f"cannot read the rules file {path}: {exc.strerror or exc}") from exc
+        raise RulesError(translate("Setup", "cannot read the rules file {path}: {reason}").format(
+            path=str(path), reason=exc.strerror or str(exc))) from exc
     except json.JSONDecodeError as exc:
-        raise RulesError(f"the rules file {path} is not valid JSON (line {exc.lineno})") from exc
+        raise RulesError(translate("Setup", "the rules file {path} is not valid JSON (line {line})").format(
+            path=str(path), line=exc.lineno)) from exc
     if not isinstance(data, dict) or data.get("schema") != 1:
-        raise RulesError(f"the rules file {path} has an unknown schema")
+        raise RulesError(translate("Setup", "the rules file {path} has an unknown schema").format(path=str(path)))
     try:
         return Rules(
             version=str(_req(data, "version")),
@@ -362,4 +369,5 @@ def load_rules(path: Path | None = None) -> Rules:
             driver_sources={r["id"]: r for r in data.get("driver_sources", ())},
         )
     except (KeyError, TypeError, ValueError, re.error) as exc:
-        raise RulesError(f"the rules file {path} is malformed: {exc}") from exc
+        raise RulesError(translate("Setup", "the rules file {path} is malformed: {reason}").format(
+            path=str(path), reason=exc.message if isinstance(exc, RulesError) else str(exc))) from exc
