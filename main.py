@@ -312,7 +312,7 @@ def open_app_inputs(args: argparse.Namespace) -> tuple[int | None, object | None
     from services.telemetry.replay import ReplayError, open_replay, text_progress
 
     try:
-        source = open_replay(args.replay, progress=text_progress(args.replay, sys.stderr))
+        source = open_replay(args.replay, progress=text_progress(args.replay, sys.stderr, render=cli_catalog().render))
     except ReplayError as exc:
         return fail(exc.message, EXIT_USAGE), None
     for line in source.notes:  # what a damaged or huge file left out, said once

@@ -1103,6 +1103,10 @@
         <source>{name}: {count} unreadable rows skipped</source>
         <translation>{name}：已跳过 {count} 行无法读取的数据</translation>
     </message>
+    <message>
+        <source>reading {name}: {pct}%</source>
+        <translation>正在读取 {name}：{pct}%</translation>
+    </message>
 </context>
 <context>
     <name>SessionsDialog</name>

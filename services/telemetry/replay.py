@@ -243,8 +243,10 @@ class ReplaySource:
         return self._snapshots[-1]
 
 
-def text_progress(path: str | os.PathLike, out, min_bytes: int = 32 * 2**20) -> Progress:
-    """A progress callback writing "reading FILE: 40%" lines to ``out`` (a big file only, every 10%)."""
+def text_progress(path: str | os.PathLike, out, min_bytes: int = 32 * 2**20,
+                  render: Callable[[Msg], str] = str) -> Progress:
+    """A progress callback writing "reading FILE: 40%" lines to ``out`` (a big file only, every 10%),
+    each through ``render`` (the caller's language; English by default)."""
     shown = {"step": -1}
 
     def report(done: int, total: int) -> None:
@@ -253,7 +255,8 @@ def text_progress(path: str | os.PathLike, out, min_bytes: int = 32 * 2**20) -> 
         step = min(10, done * 10 // total)
         if step > shown["step"]:
             shown["step"] = step
-            print(f"reading {Path(path).name}: {step * 10}%", file=out, flush=True)
+            line = translate("Replay", "reading {name}: {pct}%").format(name=Path(path).name, pct=step * 10)
+            print(render(line), file=out, flush=True)
 
     return report
 

@@ -219,3 +219,16 @@ def test_every_message_has_a_chinese_line_with_the_same_placeholders(zh):
         chinese = zh.tr(msg.context, msg.text)
         assert chinese != msg.text and CJK.search(chinese), msg.text
         assert _placeholders(chinese) == _placeholders(msg.text), (msg.text, chinese)
+
+
+def test_the_replay_progress_line_speaks_the_callers_language():
+    import io
+
+    from services.i18n import Catalog
+    from services.telemetry.replay import text_progress
+
+    english, chinese = io.StringIO(), io.StringIO()
+    text_progress("run.csv", english, min_bytes=0)(40, 100)
+    text_progress("run.csv", chinese, min_bytes=0, render=Catalog.load("zh_CN").render)(40, 100)
+    assert english.getvalue() == "reading run.csv: 40%\n"
+    assert chinese.getvalue() == "正在读取 run.csv：40%\n"
