@@ -8,14 +8,11 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 # resources/ is found in services.resources (services.i18n needs it without importing this module)
 from services.resources import RESOURCES_DIR, find_resources_dir, resource_path  # noqa: F401 - re-exported
+from services.i18n import Msg, TranslatableError
 from services.version import APP_ID
-
-if TYPE_CHECKING:
-    from services.i18n import Msg
 
 HOME_ENV = "GPU_ASSISTANT_HOME"
 
@@ -45,16 +42,13 @@ class AppPaths:
         )
 
 
-class UnsafePathError(ValueError):
+class UnsafePathError(TranslatableError, ValueError):
     """A path the app must not open or write: ``str()`` is one line for the user, in English.
 
     ``message`` is the same sentence as a translatable ``Msg`` (the CLI and the GUI show it in the
     user's language; ``str(exc)`` and JSON output stay English).
     """
 
-    def __init__(self, message: "Msg") -> None:
-        super().__init__(str(message).strip())
-        self.message = message
 
 
 def _kind_of(mode: int) -> "Msg | None":

@@ -13,19 +13,16 @@ from prometheus_client import CollectorRegistry
 from prometheus_client.registry import Collector
 
 from services.exporter.metrics import render_text
-from services.i18n import Msg, translate
+from services.i18n import TranslatableError, translate
 
 DEFAULT_HOST = "127.0.0.1"  # loopback unless the user says otherwise
 DEFAULT_PORT = 9400  # dcgm-exporter's default port
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
 
-class ExporterError(Exception):
+class ExporterError(TranslatableError):
     """The endpoint could not start (port in use, address not available, ...)."""
 
-    def __init__(self, message: Msg) -> None:
-        super().__init__(str(message))
-        self.message = message  # the same sentence, translatable (``str(exc)`` stays English)
 
 
 _CANNOT_LISTEN = translate("Exporter", "cannot listen on {host}:{port}: {reason}")

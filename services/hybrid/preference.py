@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable
 
 from services.hybrid.model import GpuKind, Inventory, Vendor
 from services.hybrid.windows import HKCU, Registry, RegistryError
-from services.i18n import Msg, translate
+from services.i18n import Msg, TranslatableError, translate
 
 USER_GPU_PREFERENCES = r"Software\Microsoft\DirectX\UserGpuPreferences"
 HIGH_PERFORMANCE = "2"
@@ -36,12 +36,9 @@ NVIDIA_OFFLOAD_ENV: tuple[tuple[str, str], ...] = (
 MARKER = "Made by GPU Assistant"
 
 
-class PlanError(Exception):
+class PlanError(TranslatableError):
     """The change cannot be planned or applied; ``message`` says why in one line."""
 
-    def __init__(self, message: Msg) -> None:
-        super().__init__(str(message))
-        self.message = message
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,10 +1,10 @@
 """The one error the fit service raises for bad input."""
 from __future__ import annotations
 
-from services.i18n import Msg
+from services.i18n import Msg, TranslatableError
 
 
-class ModelInputError(ValueError):
+class ModelInputError(TranslatableError, ValueError):
     """Bad input (unknown model, unreadable or malformed file, absurd size).
 
     ``message`` is a translatable one-line ``Msg``; ``choices`` are the closest
@@ -12,6 +12,5 @@ class ModelInputError(ValueError):
     """
 
     def __init__(self, message: Msg, choices: tuple[str, ...] = ()) -> None:
-        super().__init__(str(message))
-        self.message = message
+        super().__init__(message)
         self.choices = choices

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from services.i18n import Msg, translate
+from services.i18n import TranslatableError, translate
 from services.modelfit.dtypes import GGML_TYPES
 
 MAGIC = b"GGUF"
@@ -28,12 +28,9 @@ _SCALARS = {0: "<B", 1: "<b", 2: "<H", 3: "<h", 4: "<I", 5: "<i", 6: "<f", 7: "<
 T_STRING, T_ARRAY = 8, 9
 
 
-class GgufError(ValueError):
+class GgufError(TranslatableError, ValueError):
     """The file is not a GGUF v2/v3 file or its header is damaged."""
 
-    def __init__(self, message: Msg) -> None:
-        super().__init__(str(message))
-        self.message = message  # the same sentence, translatable (``str(exc)`` stays English)
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from services.hardware.catalog import Gpu, find_gpu, load_gpus, suggest_gpus
-from services.i18n import Msg, translate
+from services.i18n import TranslatableError, translate
 from services.modelfit.errors import ModelInputError
 from services.nvml_devices import list_devices
 
@@ -87,12 +87,9 @@ def _live_spec(name: str, total_mib: float, used_mib: float, catalogue: GpuCatal
                    "NVML (live free memory)", True, total_mib / 1024)
 
 
-class NoGpuError(RuntimeError):
+class NoGpuError(TranslatableError, RuntimeError):
     """No NVIDIA driver / NVML or no GPU: exit code 3 in the CLI."""
 
-    def __init__(self, message: Msg) -> None:
-        super().__init__(str(message))
-        self.message = message  # the same sentence, translatable (``str(exc)`` stays English)
 
 
 def live_gpu_from_nvml(index: int = 0, catalogue: GpuCatalogue | None = None, module: Any = None) -> GpuSpec:

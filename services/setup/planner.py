@@ -11,7 +11,7 @@ import dataclasses
 import re
 from pathlib import Path
 
-from services.i18n import Msg, translate
+from services.i18n import Msg, TranslatableError, translate
 from services.paths import AppPaths
 from services.setup.doctor import DoctorReport
 from services.setup.linux_plans import PlanInputs, build_linux_plan, plan_outcome, pytorch_steps
@@ -28,13 +28,10 @@ def setup_dir(paths: AppPaths) -> Path:
     return paths.data_dir / "setup"
 
 
-class PciIdError(ValueError):
+class PciIdError(TranslatableError, ValueError):
     """Not a PCI id (or a card name the rules know). ``str(exc)`` is English; ``message`` the same
     sentence, translatable."""
 
-    def __init__(self, message: Msg) -> None:
-        super().__init__(str(message))
-        self.message = message
 
 
 def parse_pci_id(text: str) -> str:

@@ -11,18 +11,15 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from services.i18n import Msg, translate
+from services.i18n import TranslatableError, translate
 from services.paths import resource_path
 
 RULES_FILE = resource_path("data", "setup_rules.json")
 
 
-class RulesError(ValueError):
+class RulesError(TranslatableError, ValueError):
     """The rules file is missing or malformed."""
 
-    def __init__(self, message: Msg) -> None:
-        super().__init__(str(message))
-        self.message = message  # the same sentence, translatable (``str(exc)`` stays English)
 
 
 def parse_version(text: str | None) -> tuple[int, ...] | None:

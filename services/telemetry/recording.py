@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 
-from services.i18n import Msg, translate
+from services.i18n import Msg, TranslatableError, translate
 from services.telemetry.history import mask_to_reasons
 from services.telemetry.fields import INTEGER_FIELDS, METRIC_FIELDS, SYSTEM_INTEGER_FIELDS, SYSTEM_VALUE_FIELDS
 from services.telemetry.model import (
@@ -57,13 +57,10 @@ CREATE TABLE IF NOT EXISTS alerts(t REAL NOT NULL, gpu INTEGER, rule TEXT, sever
 """
 
 
-class RecordingError(Exception):
+class RecordingError(TranslatableError):
     """A recording cannot be read. ``str()`` is one line in English (JSON, logs);
     ``message`` is the same line translatable, for a person (CLI ``fail``, GUI ``render``)."""
 
-    def __init__(self, message: Msg | str) -> None:
-        super().__init__(str(message))
-        self.message = message
 
 
 # What a person is told about a recording; file names, ids and SQLite's own words are placeholders.

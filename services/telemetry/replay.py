@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from collections.abc import Callable, Iterator
 
-from services.i18n import Msg, translate
+from services.i18n import Msg, TranslatableError, translate
 from services.telemetry.fields import GPU_FIELDS, METRIC_FIELDS, FieldSpec
 from services.telemetry.smi_csv import EXPORT_COLUMNS, format_timestamp  # noqa: F401 - re-exported
 from services.telemetry.model import (
@@ -51,13 +51,10 @@ SAME_TICK_S = 0.5
 MAX_BAD_SHARE = 0.5
 
 
-class ReplayError(Exception):
+class ReplayError(TranslatableError):
     """The file cannot be replayed. ``str()`` is one line in English (JSON, logs);
     ``message`` is the same line translatable, for a person (CLI ``fail``, GUI ``render``)."""
 
-    def __init__(self, message: Msg | str) -> None:
-        super().__init__(str(message))
-        self.message = message
 
 
 # What a person is told about a file to replay; file names, counts and the OS's own words are placeholders.
