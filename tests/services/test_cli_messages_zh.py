@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import errno
 import io
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -16,26 +15,11 @@ from pathlib import Path
 import pytest
 
 import main
+from tests.cli_helpers import CJK, english_system, run  # noqa: F401 - english_system is a fixture
+
+pytestmark = pytest.mark.usefixtures("english_system")
 
 ROOT = Path(__file__).resolve().parents[2]
-CJK = re.compile(r"[\u4e00-\u9fff]")
-
-
-@pytest.fixture(autouse=True)
-def _english_system(monkeypatch):
-    """The system locale is English; the language comes from ``--lang`` or the settings only."""
-    for var in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
-        monkeypatch.delenv(var, raising=False)
-    monkeypatch.setenv("LANG", "en_US.UTF-8")
-
-
-def run(argv: list[str], capsys) -> tuple[int, str, str]:
-    try:
-        code = main.main(argv)
-    except SystemExit as exc:  # argparse refused the arguments
-        code = exc.code
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def _no_os_release(tmp_path: Path) -> str:

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-import main
+from tests.cli_helpers import CJK, english_system, run  # noqa: F401 - english_system is a fixture
+
 from services.i18n import Catalog, Msg
 from services.telemetry import recording, replay, session_store
 from services.telemetry.model import DeviceState, GpuInfo, GpuSample, Snapshot, SourceStatus
@@ -24,16 +25,9 @@ from services.telemetry.recording import RecordingError
 from services.telemetry.replay import ReplayError, open_replay
 from services.telemetry.session_store import SessionStore
 
-CJK = re.compile(r"[\u4e00-\u9fff]")
+pytestmark = pytest.mark.usefixtures("english_system")
+
 DAMAGED_ID = "20200101-000000"
-
-
-@pytest.fixture(autouse=True)
-def _english_system(monkeypatch):
-    """The system locale is English; the language comes from ``--lang`` only."""
-    for var in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
-        monkeypatch.delenv(var, raising=False)
-    monkeypatch.setenv("LANG", "en_US.UTF-8")
 
 
 @pytest.fixture(scope="module")
@@ -48,12 +42,6 @@ def folder(tmp_path) -> Path:
     d.mkdir()
     (d / f"session-{DAMAGED_ID}.sqlite").write_bytes(b"this is no database")
     return d
-
-
-def run(argv: list[str], capsys) -> tuple[int, str, str]:
-    code = main.main(argv)
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def _recording_with_bad_cells(directory: Path) -> Path:

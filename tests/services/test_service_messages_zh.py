@@ -17,28 +17,13 @@ import sys
 
 import pytest
 
-import main
+from tests.cli_helpers import CJK, english_system, run  # noqa: F401 - english_system is a fixture
+
 from services.i18n import Catalog
 from tests.fakes.fake_nvml import FakeNvml, make_gpu, scenario
 
-CJK = re.compile(r"[\u4e00-\u9fff]")
+pytestmark = pytest.mark.usefixtures("english_system")
 
-
-@pytest.fixture(autouse=True)
-def _english_system(monkeypatch):
-    """The system locale is English; the language comes from ``--lang`` only."""
-    for var in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
-        monkeypatch.delenv(var, raising=False)
-    monkeypatch.setenv("LANG", "en_US.UTF-8")
-
-
-def run(argv: list[str], capsys) -> tuple[int, str, str]:
-    try:
-        code = main.main(argv)
-    except SystemExit as exc:
-        code = exc.code
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def both(argv: list[str], capsys) -> tuple[tuple[int, str, str], tuple[int, str, str]]:
