@@ -15,12 +15,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.services.telemetry_helpers import recording_with_bad_cells
 from tests.cli_helpers import CJK, english_system, run  # noqa: F401 - english_system is a fixture
 
 from services.i18n import Catalog, Msg
 from services.telemetry import recording, replay, session_store
-from services.telemetry.model import DeviceState, GpuInfo, GpuSample, Snapshot, SourceStatus
-from services.telemetry.recorder import Recorder
 from services.telemetry.recording import RecordingError
 from services.telemetry.replay import ReplayError, open_replay
 from services.telemetry.session_store import SessionStore
@@ -42,24 +41,6 @@ def folder(tmp_path) -> Path:
     d.mkdir()
     (d / f"session-{DAMAGED_ID}.sqlite").write_bytes(b"this is no database")
     return d
-
-
-def _recording_with_bad_cells(directory: Path) -> Path:
-    """A recording of 10 readings where two rows and two values were damaged by hand."""
-    rec = Recorder(directory)
-    info = GpuInfo(index=0, name="RTX", uuid="GPU-a")
-    for t in range(10):
-        rec.on_snapshot(Snapshot(t=1_700_000_000.0 + t, status=SourceStatus(DeviceState.OK), gpus=(info,),
-                                 samples=(GpuSample(t=1_700_000_000.0 + t, index=0, uuid="GPU-a",
-                                                    temperature_c=60.0, pstate=2),)))
-    rec.close()
-    conn = sqlite3.connect(rec.path)
-    conn.execute("UPDATE samples SET temperature_c = 'hot', pstate = 'P-two' WHERE rowid = 2")
-    conn.execute("UPDATE samples SET t = 'yesterday' WHERE rowid = 3")
-    conn.execute("UPDATE samples SET gpu = 'zero' WHERE rowid = 4")
-    conn.commit()
-    conn.close()
-    return rec.path
 
 
 # ---------------------------------------------------------------- the CLI
@@ -111,7 +92,7 @@ def test_session_list_says_the_problem_in_chinese_and_json_stays_english(folder,
 
 
 def test_export_of_a_partly_damaged_recording_notes_what_was_skipped(tmp_path, capsys):
-    path = _recording_with_bad_cells(tmp_path)
+    path = recording_with_bad_cells(tmp_path)
     target = tmp_path / "out.csv"
     args = ["sessions", "--dir", str(tmp_path), "--export", str(path), "--csv", str(target)]
     code, _, err = run(["--lang", "zh_CN", *args], capsys)
@@ -183,7 +164,7 @@ def test_unreadable_session_problem_keeps_english_and_offers_the_translation(fol
 
 
 def test_skipped_rows_notes_of_a_replay_are_translatable(tmp_path, zh):
-    path = _recording_with_bad_cells(tmp_path)
+    path = recording_with_bad_cells(tmp_path)
     (note,) = open_replay(path).notes
     assert str(note) == f"{path.name}: 2 unreadable rows and 2 unreadable values skipped"
     assert zh.render(note) == f"{path.name}：已跳过 2 行无法读取的数据和 2 个无法读取的数值"

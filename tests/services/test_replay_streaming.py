@@ -49,29 +49,19 @@ def test_progress_is_reported_for_a_big_file(tmp_path, monkeypatch):
 
 
 def test_a_recording_with_wrong_typed_cells_opens_and_says_what_was_skipped(tmp_path):
-    from services.telemetry.model import DeviceState, GpuInfo, GpuSample, Snapshot, SourceStatus
-    from services.telemetry.recorder import Recorder
     from services.telemetry.session_store import SessionStore
+    from tests.services.telemetry_helpers import recording_with_bad_cells
 
-    rec = Recorder(tmp_path)
-    info = GpuInfo(index=0, name="RTX", uuid="GPU-a")
-    for t in range(10):
-        rec.on_snapshot(Snapshot(t=1_700_000_000.0 + t, status=SourceStatus(DeviceState.OK), gpus=(info,),
-                                 samples=(GpuSample(t=1_700_000_000.0 + t, index=0, uuid="GPU-a",
-                                                    temperature_c=60.0, pstate=2),)))
-    rec.close()
-    conn = sqlite3.connect(rec.path)
-    conn.execute("UPDATE samples SET temperature_c = 'hot', pstate = 'P-two' WHERE rowid = 2")
-    conn.execute("UPDATE samples SET t = 'yesterday' WHERE rowid = 3")
-    conn.execute("UPDATE samples SET gpu = 'zero' WHERE rowid = 4")
+    path = recording_with_bad_cells(tmp_path)
+    conn = sqlite3.connect(path)
     conn.execute("UPDATE gpus SET info = '[1, 2'")
     conn.commit()
     conn.close()
-    src = open_replay(rec.path)
+    src = open_replay(path)
     assert len(src.snapshots()) == 8
     assert any("2 unreadable rows" in str(n) and "2 unreadable values" in str(n) for n in src.notes), src.notes
     store = SessionStore(tmp_path)
-    summary = store.summary(str(rec.path))
+    summary = store.summary(str(path))
     assert summary.gpus[0].peak_temperature_c == 60.0
-    rows, skipped = store.export_csv_checked(str(rec.path), tmp_path / "out.csv")
+    rows, skipped = store.export_csv_checked(str(path), tmp_path / "out.csv")
     assert rows == 8 and "unreadable" in str(skipped)
