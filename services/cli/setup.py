@@ -23,8 +23,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--windows", action="store_true", help="plan for Windows (clean reinstall with DDU) instead of this machine")
     parser.add_argument("--gpu", metavar="PCI_ID", help="plan for this NVIDIA PCI id, e.g. 10de:2684")
     parser.add_argument("--python", metavar="PATH", help="the Python environment the PyTorch step installs into")
-    parser.add_argument("--driver-package", metavar="EXE", help="Windows: the NVIDIA offline driver package you downloaded")
-    parser.add_argument("--ddu", metavar="EXE", help="Windows: 'Display Driver Uninstaller.exe' you downloaded")
+    parser.add_argument("--driver-package", metavar="EXE", help="Windows: the NVIDIA offline driver package you downloaded (remembered for this machine's plan)")
+    parser.add_argument("--ddu", metavar="EXE", help="Windows: 'Display Driver Uninstaller.exe' you downloaded (remembered for this machine's plan)")
     parser.add_argument("--full", action="store_true",
                         help="reinstall everything: every step, also those the doctor found not needed (Windows: the DDU clean reinstall)")
     parser.add_argument("--dry-run", action="store_true", help="with --run/--undo: print every action, change nothing")
@@ -62,8 +62,19 @@ def run(args: argparse.Namespace) -> int:
     work = setup_dir(paths)
     root = SystemRoot()
     runner = SubprocessRunner()
-    win_opts = WindowsPlanOptions(driver_package=args.driver_package or "", ddu_exe=args.ddu or "")
     hypothetical = bool(args.os_release or args.windows)
+    progress = ProgressStore(work / "progress.json").load()
+    if progress.load_problem:
+        print_note(progress.load_problem)
+    # The files picked for this machine (here or on the Setup page) stay picked: --ddu and
+    # --driver-package are remembered in progress.json, and a plan for this machine uses them.
+    picking = WizardSession(progress, preview=hypothetical)
+    for option, value in (("driver_package", args.driver_package), ("ddu_exe", args.ddu)):
+        if value:
+            picking.pick_file(option, value)
+    picked = {} if hypothetical else picking.picked_files()
+    win_opts = WindowsPlanOptions(driver_package=args.driver_package or picked.get("driver_package", ""),
+                                  ddu_exe=args.ddu or picked.get("ddu_exe", ""))
     if args.os_release:
         try:
             text = Path(args.os_release).read_text(encoding="utf-8", errors="replace")
@@ -90,9 +101,6 @@ def run(args: argparse.Namespace) -> int:
         else:
             plan = plan_for_report(report, rules, root, work / "staged", win_opts, full=args.full)
 
-    progress = ProgressStore(work / "progress.json").load()
-    if progress.load_problem:
-        print_note(progress.load_problem)
     progress.adopt(plan)
     executor = StepExecutor(runner, root, progress, work / "backups",
                             elevation=default_elevation(plan.system, gui=False, root=root), system=plan.system)

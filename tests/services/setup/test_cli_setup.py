@@ -91,3 +91,18 @@ def test_setup_undo_of_a_step_never_run(machine, capsys):
 def test_setup_unknown_step(machine, capsys):
     assert main.main(["setup", "--run", "frobnicate"]) == 2
     assert "no step 'frobnicate' in this plan" in capsys.readouterr().err
+
+
+def test_picked_windows_files_are_remembered_for_this_machine_only(machine, capsys, app_paths):
+    progress_file = app_paths.data_dir / "setup" / "progress.json"
+    ddu = "C:\\Tools\\DDU\\Display Driver Uninstaller.exe"
+    # Another machine's plan (--windows) uses the file but remembers nothing here.
+    assert main.main(["setup", "--plan", "--windows", "--gpu", "10de:2684", "--full", "--ddu", ddu, "--json"]) == 0
+    plan = json.loads(capsys.readouterr().out)
+    assert any(ddu in " ".join(c) for s in plan["steps"] for c in s["commands"])
+    kept = json.loads(progress_file.read_text(encoding="utf-8")) if progress_file.exists() else {}
+    assert kept.get("picked_files", {}) == {}
+    # This machine's plan remembers it, as the Setup page's file picker does.
+    assert main.main(["setup", "--plan", "--ddu", ddu]) == 0
+    capsys.readouterr()
+    assert json.loads(progress_file.read_text(encoding="utf-8"))["picked_files"] == {"ddu_exe": ddu}
