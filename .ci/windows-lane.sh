@@ -34,6 +34,16 @@ fi
 
 win() { "$TOOLS/run.sh" "$WINPY" "$@"; }
 
+# The prefix's Windows system processes (services.exe, explorer, winedevice, ...) are started by the
+# first program that needs them and inherit its output. When that program's output is a pipe (run.sh
+# pipes through `cat`), `cat` then waits for those processes, which live as long as any program in
+# the prefix: with the bundle building beside the commands, minutes per command. So boot them first,
+# detached from every pipe, and keep the wineserver up until the commands and tests are done.
+prefix_wine() { WINEPREFIX="$WINPY/prefix" WINEDEBUG=-all "$@" < /dev/null > /dev/null 2>&1; }
+prefix_wine wineserver -p || true  # persistent until `wineserver -k` below
+trap 'prefix_wine wineserver -k || true' EXIT
+prefix_wine wine wineboot || true
+
 # expect CODE LANG NAME ARGS... : run main.py ARGS on that Windows, output piped; the exit code must be
 # CODE and there must be no traceback. The output is kept in build/windows-lane/NAME-LANG.txt.
 expect() {
@@ -120,6 +130,9 @@ if grep -q "Windows only" "$LOGS/pytest.txt"; then fail "the windows-marked test
 if [ "$INSTALLER" != 0 ]; then
   wait "$bundle_pid" || true
   tail -n 3 "$LOGS/bundle.txt"
+  # Nothing else runs in the prefix now: back to a wineserver that ends with its last program, so
+  # settle's `wineserver -w` can wait for the installer and the uninstaller.
+  prefix_wine wineserver -k || true
   [ -f dist/windows/gpu-assistant/gpu-assistant-cli.exe ] || { fail "no Windows bundle"; cat "$FAILURES" >&2; exit 1; }
 
   step "installer (makensis)"
