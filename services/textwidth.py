@@ -22,3 +22,9 @@ def display_width(text: str) -> int:
 def pad(text: str, width: int) -> str:
     """``text`` left-aligned in ``width`` columns (never cut)."""
     return text + " " * max(0, width - display_width(text))
+
+
+def align_columns(rows: list[list[str]], gap: str = "  ") -> list[str]:
+    """Rows of cells as lines whose columns line up on a terminal (trailing spaces dropped)."""
+    widths = [max(display_width(row[c]) for row in rows) for c in range(len(rows[0]))]
+    return [gap.join(pad(cell, widths[c]) for c, cell in enumerate(row)).rstrip() for row in rows]

@@ -254,11 +254,6 @@ def _pcie(sample: GpuSample, info: GpuInfo | None, tr: Callable[[Any], str]) -> 
 
 
 def _align(rows: list[list[str]]) -> list[str]:
-    from services.textwidth import display_width, pad  # the table only: JSON and CSV output never measure text
+    from services.textwidth import align_columns  # the table only: JSON and CSV output never measure text
 
-    widths = [max(display_width(row[c]) for row in rows) for c in range(len(rows[0]))]
-    out = []
-    for row in rows:
-        cells = [pad(cell, widths[c]) for c, cell in enumerate(row)]
-        out.append("  ".join(cells).rstrip())
-    return out
+    return align_columns(rows)

@@ -6,8 +6,8 @@ command stays English with stable field names.
 from __future__ import annotations
 
 import time
-import unicodedata
 
+from services.textwidth import align_columns
 from services.i18n import Catalog
 from services.i18n import translate
 from services.telemetry.session_store import SessionInfo, SessionSummary
@@ -79,11 +79,5 @@ def render_exported(rows: int, file: str, catalog: Catalog) -> str:
     return catalog.render(_EXPORTED.format(rows=rows, file=file))
 
 
-def _width(text: str) -> int:
-    return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
-
-
 def _align(rows: list[list[str]]) -> list[str]:
-    widths = [max(_width(row[c]) for row in rows) for c in range(len(rows[0]))]
-    return ["  ".join(cell + " " * (widths[c] - _width(cell)) for c, cell in enumerate(row)).rstrip()
-            for row in rows]
+    return align_columns(rows)
