@@ -22,9 +22,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the report as JSON (stable codes, English text)")
 
 
-def catalog() -> Catalog:
-    return cli_catalog()
-
 
 NO_INTERPRETER = translate("Cli", "no such interpreter: {path}")
 
@@ -64,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
             for e in envs:
                 print(f"{e.kind:6} {e.name:24} {e.python}")
             if not envs:
-                print(catalog().render(translate(
+                print(cli_catalog().render(translate(
                     "Cli", "no venvs or conda environments found in the usual places; pass --python PATH")))
         return EXIT_OK
     if args.explain is not None and args.explain != "-" and not args.explain.strip():
@@ -87,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
         return code
-    cat = catalog()
+    cat = cli_catalog()
     print(render_text(report, cat))
     if python is None:
         envs = find_python_envs(Path.home())
@@ -147,7 +144,7 @@ def explain_cli(args: argparse.Namespace, report) -> int:
     if args.json:
         print(json.dumps([d.to_json() for d in found], indent=2, ensure_ascii=False))
         return EXIT_OK if found else EXIT_FAILED
-    cat = catalog()
+    cat = cli_catalog()
     if not found:
         print(cat.render(no_match_message()))
         return EXIT_FAILED

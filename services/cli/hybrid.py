@@ -40,9 +40,6 @@ def build_service():
     return default_service()
 
 
-def _catalog() -> Catalog:
-    return cli_catalog()
-
 
 NO_PROGRAM = translate("Cli", "no such program: {program}")
 
@@ -78,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
 
     from services.hybrid.preference import PlanError
 
-    cat = _catalog()
+    cat = cli_catalog()
     service = build_service()
     try:
         if args.undo:

@@ -86,12 +86,12 @@ def run(args: argparse.Namespace, *, source: Any = None,
                 print(json.dumps({"status": {"state": status.state.value, "message": status.message},
                                   "gpus": []}), file=out)
             # The line for the person reading the terminal, in their language.
-            catalog = _catalog()
+            catalog = cli_catalog()
             if status.state is not DeviceState.OK:
                 reason = status.describe() or catalog.render(state_label(status.state))
                 return fail(f"{catalog.render(reason)} [{status.state.value}]", EXIT_NO_GPU, err=err, catalog=catalog)
             return fail(status.describe() or NO_GPU_FOUND, EXIT_NO_GPU, err=err, catalog=catalog)
-        catalog = None if args.json else _catalog()
+        catalog = None if args.json else cli_catalog()
         try:
             writer = _CsvLog(csv_path) if csv_path else None
         except CsvLogError as exc:
@@ -281,9 +281,6 @@ def _make_source(name: str) -> Any:
     cls = getattr(module, "SimulatedSource", None)
     return cls() if cls is not None else None
 
-
-def _catalog() -> Any:
-    return cli_catalog()
 
 
 class _sigterm_as_interrupt:

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from services.cli import ALREADY_EXISTS, CANNOT_WRITE, EXIT_FAILED, EXIT_OK, UsageError, check_output_file, cli_catalog, fail, note
-from services.i18n import Catalog, translate
+from services.i18n import translate
 from services.paths import AppPaths
 from services.telemetry.recording import RecordingError
 from services.telemetry.session_store import SessionStore
@@ -66,16 +66,13 @@ def _is_earlier_export(path: Path) -> bool:
         return False
 
 
-def _catalog() -> Catalog:
-    return cli_catalog()
-
 
 def _list(store: SessionStore, as_json: bool) -> int:
     sessions = store.list()
     if as_json:
         print(json.dumps({"directory": str(store.directory), "sessions": [s.to_json() for s in sessions]}, indent=2))
         return EXIT_OK
-    print(render_list(sessions, str(store.directory), _catalog()))
+    print(render_list(sessions, str(store.directory), cli_catalog()))
     return EXIT_OK
 
 
@@ -91,7 +88,7 @@ def _export(store: SessionStore, session: str, target: Path) -> int:
         raise UsageError(exc.message) from None
     except OSError as exc:
         return fail(CANNOT_WRITE.format(path=str(target), reason=exc.strerror), EXIT_FAILED)
-    catalog = _catalog()
+    catalog = cli_catalog()
     print(render_exported(rows, str(target), catalog))
     if skipped:  # a damaged recording exports what can be read and says what was left out
         note(skipped, catalog=catalog)
@@ -107,7 +104,7 @@ def _compare(store: SessionStore, a: str, b: str, as_json: bool) -> int:
     if as_json:
         print(json.dumps({"sessions": [first.to_json(), second.to_json()]}, indent=2))
         return EXIT_OK
-    catalog = _catalog()
+    catalog = cli_catalog()
     print(render_summary(first, catalog))
     print(render_summary(second, catalog))
     return EXIT_OK

@@ -6,7 +6,7 @@ import json
 import sys
 from pathlib import Path
 
-from services.cli import CANNOT_READ, EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError, fail, program_name
+from services.cli import CANNOT_READ, EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError, cli_catalog, fail, program_name
 from services.cli import note as print_note
 from services.i18n import translate
 
@@ -33,7 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from services.cli.doctor import catalog, check_python_path
+    from services.cli.doctor import check_python_path
     from services.paths import AppPaths
     from services.setup.doctor import run_doctor
     from services.setup.elevation import default_elevation
@@ -104,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
     progress.adopt(plan)
     executor = StepExecutor(runner, root, progress, work / "backups",
                             elevation=default_elevation(plan.system, gui=False, root=root), system=plan.system)
-    cat = catalog()
+    cat = cli_catalog()
     session = WizardSession(progress, plan)  # the step states and what "run" means, as the Setup page has them
 
     if args.plan:

@@ -146,7 +146,7 @@ def test_no_driver_exits_3_with_one_line(tmp_path, code, state):
 
 
 def test_no_driver_line_is_in_the_users_language_and_json_stays_english(tmp_path, monkeypatch):
-    monkeypatch.setattr(monitor, "_catalog", lambda: Catalog.load("zh_CN"))
+    monkeypatch.setattr(monitor, "cli_catalog", lambda: Catalog.load("zh_CN"))
     fake = lambda: NvmlSource(FakeNvml(1, init_error=NVML_ERROR_LIBRARY_NOT_FOUND), sysfs_root=tmp_path)  # noqa: E731
     rc, _, err = run(["--once"], fake())
     assert rc == 3 and err == "错误：未找到 NVIDIA 驱动（缺少 NVML 库）：请安装 NVIDIA 驱动 [no_driver]\n"
