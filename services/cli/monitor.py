@@ -72,7 +72,7 @@ def run(args: argparse.Namespace, *, source: Any = None,
     _validate(args)
     csv_path = _check_csv_path(Path(args.csv).expanduser()) if args.csv else None
     if source is None:
-        source = _make_source(args.source)
+        source = _make_source(args.source, once=args.once)
         if source is None:
             return fail(translate("Cli", "the demo source is not in this build yet "
                                          "(services.telemetry.simulated is missing)"), EXIT_FAILED, err=err)
@@ -269,11 +269,14 @@ def _check_csv_path(path: Path) -> Path:
     return path
 
 
-def _make_source(name: str) -> Any:
+def _make_source(name: str, *, once: bool = False) -> Any:
     if name == "nvml":
         from services.telemetry.nvml_source import NvmlSource
+        from services.telemetry.system import SystemProbe
 
-        return NvmlSource()
+        # One reading has no rates (CPU %, disk, a process's CPU need two), so it reads no rate
+        # counters: on Linux it then never loads psutil.
+        return NvmlSource(system_probe=SystemProbe(rates=not once))
     try:
         module = importlib.import_module("services.telemetry.simulated")
     except ModuleNotFoundError:

@@ -88,7 +88,19 @@ def test_a_json_snapshot_imports_only_what_it_uses(tmp_path):
     loaded = {name: _loaded(modules, name) for name in NOT_FOR_A_SNAPSHOT}
     assert {name: found for name, found in loaded.items() if found} == {}
     # What it does need, so that the list above is not passing for an empty run.
-    assert {"services.cli.monitor", "services.telemetry.nvml_source", "psutil", "pynvml"} <= set(modules)
+    assert {"services.cli.monitor", "services.telemetry.nvml_source", "pynvml"} <= set(modules)
+    # One reading has no rates to count: on Linux memory and process names come from /proc, so psutil
+    # (about 10 ms) is not loaded; elsewhere it reads them.
+    assert ("psutil" in modules) is not sys.platform.startswith("linux")
+
+
+def test_a_table_or_log_reads_the_rates_through_psutil(tmp_path):
+    """A second reading has CPU and disk rates: the probe of a running table loads psutil for them."""
+    result, out = _run_main(tmp_path, "monitor", "--json", "--interval", "0.5", "--duration", "1")
+    assert result["code"] == 0 and "psutil" in result["modules"]
+    readings = [json.loads(line) for line in out.splitlines()]
+    assert len(readings) == 2
+    assert readings[0]["system"]["cpu_pct"] is None and readings[1]["system"]["cpu_pct"] is not None
 
 
 def test_the_table_still_finds_its_language(tmp_path):
