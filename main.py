@@ -1,301 +1,26 @@
 """GPU Assistant: the composition root.
 
 ``python main.py`` opens the app; ``python main.py <command>`` runs a headless
-command (``--help`` lists them). Headless commands never import Qt.
+command (``--help`` lists them). Headless commands never import Qt. The parser and
+the running of a command are the command line's front end (``services/cli/front.py``);
+this file decides between a command and the window, and wires the window's inputs.
 """
 from __future__ import annotations
 
+if __name__ == "__main__":  # before the first import: start-up makes objects that all live on
+    from services.program import collect_less_while_starting
+
+    collect_less_while_starting()  # until what keeps running says it has started (start_up_done)
+
 import argparse
-import contextlib
-import errno
-import os
 import sys
 
-from services.cli import (
-    CANNOT_USE, COMMANDS, EXIT_FAILED, EXIT_USAGE, UsageError, available_commands, check_path_options, cli_catalog,
-    command_available, fail, load_command, note,
+from services.cli import EXIT_FAILED, EXIT_USAGE, cli_catalog, fail, note
+from services.cli.front import (
+    app_usage_problem, build_parser, ensure_std_streams, lang_option, run_captured, run_command, run_language,
 )
 from services.console import configure_output
-from services.i18n import LANGUAGE_OVERRIDE_ENV, LANGUAGES, translate
-from services.version import APP_ID, APP_NAME, __version__
-
-
-# App options, and those of them that take a value: a command line made only of these starts the
-# window, which does not need the command modules (loading them all costs about a third of a second).
-APP_FLAGS = {"--demo", "--self-test", "--minimized", "--version"}
-APP_VALUE_OPTIONS = {"--replay", "--screenshot", "--page", "--lang", "--window-size"}
-
-
-def _words(argv: list[str]):
-    """Each word of ``argv`` that is not the value of an app option (``--page fit`` skips ``fit``)."""
-    expect_value = False
-    for arg in argv:
-        if expect_value:
-            expect_value = False
-        elif arg in APP_VALUE_OPTIONS:
-            expect_value = True
-        else:
-            yield arg
-
-
-def command_named(argv: list[str], commands: dict[str, str]) -> str | None:
-    """The command ``argv`` runs (its first word that is not an app option), or None.
-
-    ``main.py monitor --once`` then builds the parser of ``monitor`` alone: importing every
-    command (the exporter's HTTP server, the recorder, numpy, the model-fit estimator) would
-    cost a one-shot snapshot several times its own run time.
-    """
-    for arg in _words(argv):
-        if arg.startswith("-"):
-            if arg in ("-h", "--help"):
-                return None  # the whole list of commands
-            continue
-        return arg if arg in commands else None
-    return None
-
-
-def names_a_command(argv: list[str] | None) -> bool:
-    """False only when ``argv`` holds nothing but app options; help, commands and typos get the full parser."""
-    if argv is None:
-        return True
-    return any(not (arg in APP_FLAGS or arg.split("=", 1)[0] in APP_VALUE_OPTIONS) for arg in _words(argv))
-
-
-class _AppDemoAction(argparse.Action):
-    """``--demo`` before a command: remembered apart from ``args.demo``, which a command's own
-    ``--demo`` (exporter) would overwrite with its default when argparse merges the sub-namespace."""
-
-    def __call__(self, parser, namespace, values, option_string=None) -> None:  # noqa: ANN001
-        namespace.demo = True
-        namespace.app_demo = True
-
-
-def apply_app_demo(args: argparse.Namespace, module) -> None:  # noqa: ANN001
-    """``main.py --demo monitor ...``: the command runs on its simulated source, or says it has none."""
-    if not getattr(args, "app_demo", False):
-        return
-    use_demo = getattr(module, "use_demo_source", None)
-    if use_demo is None:
-        raise UsageError(translate("Cli", "--demo is for the app and for the commands with a simulated source "
-                                          "(monitor, exporter), not for '{command}'").format(command=args.command))
-    use_demo(args)
-
-
-def window_size(text: str) -> tuple[int, int]:
-    """``1024x640`` -> (1024, 640); argparse turns the ValueError into a one-line usage error."""
-    width, sep, height = text.lower().partition("x")
-    try:
-        size = (int(width), int(height)) if sep else None
-    except ValueError:
-        size = None
-    if size is None or not (320 <= size[0] <= 10000 and 240 <= size[1] <= 10000):
-        # Raised while parsing, where ``main`` has already set this run's language.
-        raise argparse.ArgumentTypeError(cli_catalog().render(translate(
-            "Cli", "--window-size needs WIDTHxHEIGHT in pixels, e.g. 1024x640, not {value}").format(value=repr(text))))
-    return size
-
-
-# argparse's own sentence ({message}) stays English; our frame around it follows the language.
-PARSE_ERROR = translate("Cli", "{prog}: error: {message} (see: {prog} --help)")
-
-
-class OneLineParser(argparse.ArgumentParser):
-    """Bad usage is one line plus where to look, not argparse's whole usage block (exit 2)."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        line = cli_catalog().render(PARSE_ERROR.format(prog=self.prog, message=message))
-        self.exit(EXIT_USAGE, line + "\n")
-
-
-def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
-    parser = OneLineParser(
-        # In the bundle the user typed "gpu-assistant", not "main.py".
-        prog=APP_ID if getattr(sys, "frozen", False) else "main.py",
-        description=f"{APP_NAME}: set up, watch and size NVIDIA GPUs for AI work.",
-    )
-    parser.add_argument("--version", action="version", version=f"{APP_NAME} {__version__}")
-    gui = parser.add_argument_group("app options")
-    gui.add_argument("--demo", action=_AppDemoAction, nargs=0, default=False,
-                     help="run on the simulated two-GPU training run (also before 'monitor' and 'exporter')")
-    gui.add_argument("--replay", metavar="FILE", help="open a recording or an nvidia-smi CSV log")
-    gui.add_argument("--screenshot", metavar="FILE.png", help="render the main window to a PNG and exit")
-    gui.add_argument("--page", metavar="NAME", help="page to show first (dashboard, setup, hybrid, psu, fit, hosts, settings)")
-    gui.add_argument("--lang", choices=["en", "zh_CN"], help="language for this run")
-    gui.add_argument("--window-size", metavar="WxH", type=window_size,
-                     help="the window's size, e.g. 1024x640 (with --screenshot: the picture's size; default 1280x820)")
-    gui.add_argument("--self-test", action="store_true", help="open every page offscreen and run one estimate each")
-    gui.add_argument("--minimized", action="store_true",
-                     help="start in the tray without showing the window (used when starting with the system)")
-    chosen = command_named(argv, COMMANDS) if argv is not None else None
-    if chosen is not None and command_available(chosen):
-        commands = {chosen: COMMANDS[chosen]}
-    else:
-        commands = available_commands() if names_a_command(argv) else {}
-    if commands:
-        sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
-        for name in commands:
-            try:
-                module = load_command(name)
-            except ImportError as exc:
-                # One command's missing package must not take the others (or --help) down.
-                # No option prefix: whatever follows is swallowed, so the message below is what the user sees.
-                broken = sub.add_parser(name, help=f"(unavailable: {exc.name or exc} is not installed)",
-                                        prefix_chars="\x00", add_help=False)
-                broken.add_argument("rest", nargs="*")
-                broken.set_defaults(unavailable=translate(
-                    "Cli", "the {command} command needs the Python package '{package}': "
-                           "run the setup command from README.md").format(command=name, package=exc.name or str(exc)))
-                continue
-            cmd_parser = sub.add_parser(name, help=module.HELP, description=module.HELP)
-            module.add_arguments(cmd_parser)
-    return parser
-
-
-def ensure_std_streams() -> None:
-    """A windowed Windows build (gpu-assistant.exe) has no console: sys.stdout and sys.stderr are
-    None there, and the first print would raise. Send them to the null device instead; the console
-    twin gpu-assistant-cli.exe is the one for text output."""
-    if sys.stdout is None or sys.stderr is None:
-        sink = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - lives as long as the process
-        sys.stdout = sys.stdout or sink
-        sys.stderr = sys.stderr or sink
-
-
-def quiet_closed_pipe() -> None:
-    """``main.py fit --json | head`` closed our stdout: what was wanted was delivered."""
-    try:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
-
-
-# What a write to a full disk, past a file-size limit or to a failing device raises. The write that
-# failed cannot be told apart afterwards (the buffer that failed is dropped), so an OSError of this
-# kind that names no file is taken to be our own output (``monitor --once > /dev/full``).
-OUTPUT_ERRNOS = frozenset(getattr(errno, name) for name in ("ENOSPC", "EFBIG", "EIO", "EDQUOT", "ENXIO")
-                          if hasattr(errno, name))
-
-
-OUTPUT_FAILED = translate("Cli", "cannot write the output: {reason}")
-
-
-def os_failure(exc: OSError) -> int:
-    """An OSError out of a command is one line on stderr and exit code 1, never a traceback.
-    Our own output failing (``monitor --once > /dev/full``) is said as such."""
-    reason = exc.strerror or str(exc)
-    if exc.filename is None and exc.errno in OUTPUT_ERRNOS:
-        quiet_closed_pipe()  # what is left in the buffer must not fail again at exit
-        message = OUTPUT_FAILED.format(reason=reason)
-    elif exc.filename:
-        message = CANNOT_USE.format(path=str(exc.filename), reason=reason)
-    else:
-        message = reason
-    with contextlib.suppress(OSError, ValueError):  # stderr may be unwritable as well
-        fail(message, EXIT_FAILED)
-    return EXIT_FAILED
-
-
-def run_captured(name: str, argv: list[str]) -> tuple[int | None, str, str]:
-    """Run one headless command in this process with its output captured: (exit code, stdout,
-    stderr), or (None, "", "") when this build has no such command. The GUI's self-test runs the
-    calculators through it without the GUI importing the command-line front end."""
-    import contextlib
-    import io
-
-    if name not in available_commands():
-        return None, "", ""
-    module = load_command(name)
-    parser = argparse.ArgumentParser(prog=name)
-    module.add_arguments(parser)
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = module.run(parser.parse_args(argv))
-        except SystemExit as exc:  # argparse refused the arguments
-            code = exc.code if isinstance(exc.code, int) else EXIT_USAGE
-        except UsageError as exc:
-            code = fail(exc.message, EXIT_USAGE)
-    return code, out.getvalue(), err.getvalue()
-
-
-command_ran = False  # main() ran a headless command in this process (not the window)
-
-
-def run_command(args: argparse.Namespace) -> int:
-    """One headless command, with bad usage, Ctrl-C and a closed pipe handled alike."""
-    global command_ran
-    command_ran = True
-    module = load_command(args.command)
-    try:
-        check_path_options(args)
-        apply_app_demo(args, module)
-        code = module.run(args)
-        sys.stdout.flush()
-        return code
-    except UsageError as exc:
-        return fail(exc.message, EXIT_USAGE)
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:
-        quiet_closed_pipe()
-        return 0
-    except OSError as exc:
-        return os_failure(exc)
-
-
-def lang_option(argv: list[str]) -> str | None:
-    """The value of ``--lang`` in ``argv``, read before argparse so that its own errors follow it."""
-    for i, arg in enumerate(argv):
-        if arg == "--":
-            break
-        if arg == "--lang" and i + 1 < len(argv):
-            value = argv[i + 1]
-        elif arg.startswith("--lang="):
-            value = arg.partition("=")[2]
-        else:
-            continue
-        return value if value in LANGUAGES else None
-    return None
-
-
-@contextlib.contextmanager
-def run_language(language: str | None):
-    """``--lang zh_CN ...``: what this run prints is in that language (and only this run:
-    ``main()`` is also called in-process, by the tests and the self-test)."""
-    if not language:
-        yield
-        return
-    before = os.environ.get(LANGUAGE_OVERRIDE_ENV)
-    os.environ[LANGUAGE_OVERRIDE_ENV] = language
-    try:
-        yield
-    finally:
-        if before is None:
-            os.environ.pop(LANGUAGE_OVERRIDE_ENV, None)
-        else:
-            os.environ[LANGUAGE_OVERRIDE_ENV] = before
-
-
-def app_usage_problem(args: argparse.Namespace) -> int | None:
-    """Bad app options (before any window is built): printed, and the exit code; None when fine."""
-    try:
-        check_path_options(args)
-    except UsageError as exc:
-        return fail(exc.message, EXIT_USAGE)
-    if args.screenshot is not None and not args.screenshot.lower().endswith(".png"):
-        # The picture is always PNG; any other name would overwrite that file with PNG bytes.
-        return fail(translate("Cli", "--screenshot needs a file name ending in .png, not {value}").format(
-            value=repr(args.screenshot)), EXIT_USAGE)
-    if args.screenshot:
-        from pathlib import Path
-
-        from services.cli import check_output_file
-
-        try:  # a missing folder or a file in the way is bad input
-            check_output_file(Path(args.screenshot))
-        except UsageError as exc:
-            return fail(translate("Cli", "--screenshot: {message}").format(message=exc.message), EXIT_USAGE)
-    return None
+from services.i18n import translate
 
 
 def open_app_inputs(args: argparse.Namespace) -> tuple[int | None, object | None]:
@@ -320,7 +45,11 @@ def open_app_inputs(args: argparse.Namespace) -> tuple[int | None, object | None
     return None, source
 
 
+command_ran = False  # main() ran a headless command in this process (not the window)
+
+
 def main(argv: list[str] | None = None) -> int:
+    global command_ran
     ensure_std_streams()
     configure_output()  # piped output on a Windows code page (1252, 936) degrades instead of raising
     argv = sys.argv[1:] if argv is None else argv
@@ -331,6 +60,7 @@ def main(argv: list[str] | None = None) -> int:
         if getattr(args, "unavailable", None):
             return fail(args.unavailable, EXIT_FAILED)
         if getattr(args, "command", None):
+            command_ran = True
             return run_command(args)
         problem = app_usage_problem(args)
     if problem is not None:
@@ -353,9 +83,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    from services.program import collect_less_while_starting, end_now_if_done
+    from services.program import end_now_if_done
 
-    collect_less_while_starting()  # until what keeps running says it has started (start_up_done)
     exit_code = main()
     if command_ran:  # a finished headless command; the window's teardown is left to the interpreter
         end_now_if_done(exit_code)

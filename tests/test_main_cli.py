@@ -49,10 +49,10 @@ def test_app_demo_before_monitor_runs_it_on_the_simulated_source(capsys):
 
 
 def _parsed(*argv):
-    from services.cli import load_command
+    from services.cli import front, load_command
 
     args = main.build_parser(list(argv)).parse_args(list(argv))
-    main.apply_app_demo(args, load_command(args.command))
+    front.apply_app_demo(args, load_command(args.command))
     return args
 
 

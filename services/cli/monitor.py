@@ -53,7 +53,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def use_demo_source(args: argparse.Namespace) -> None:
-    """The app's ``--demo`` given before ``monitor`` (see main.apply_app_demo)."""
+    """The app's ``--demo`` given before ``monitor`` (see services.cli.front.apply_app_demo)."""
     if args.source == "nvml":
         raise UsageError(translate("Cli", "--demo and --source nvml contradict each other; give one of them"))
     args.source = "demo"

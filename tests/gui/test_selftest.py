@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-import main
+from services.cli import front  # main.py hands the GUI front.run_captured
 from gui import selftest
 from gui.pages import PAGES
 
@@ -63,23 +63,23 @@ def _fake_command(output: str, code: int = 0):
     ("{}", 2, selftest.FAIL, "exit code 2"),
 ])
 def test_calculator_results_are_checked(monkeypatch, output, code, status, words):
-    monkeypatch.setattr(main, "available_commands", lambda: {"fit": "x"})
-    monkeypatch.setattr(main, "load_command", lambda name: _fake_command(output, code))
-    result = selftest.run_calculator("fit", ["--params-b", "7", "--json"], ["total_gib"], main.run_captured)
+    monkeypatch.setattr(front, "available_commands", lambda: {"fit": "x"})
+    monkeypatch.setattr(front, "load_command", lambda name: _fake_command(output, code))
+    result = selftest.run_calculator("fit", ["--params-b", "7", "--json"], ["total_gib"], front.run_captured)
     assert result.status == status
     assert words in result.detail
 
 
 def test_changed_command_flags_are_a_failure_not_a_crash(monkeypatch):
-    monkeypatch.setattr(main, "available_commands", lambda: {"fit": "x"})
-    monkeypatch.setattr(main, "load_command", lambda name: _fake_command("{}"))
-    result = selftest.run_calculator("fit", ["--no-such-flag"], ["total_gib"], main.run_captured)
+    monkeypatch.setattr(front, "available_commands", lambda: {"fit": "x"})
+    monkeypatch.setattr(front, "load_command", lambda name: _fake_command("{}"))
+    result = selftest.run_calculator("fit", ["--no-such-flag"], ["total_gib"], front.run_captured)
     assert result.status == selftest.FAIL and "exit code 2" in result.detail and "--no-such-flag" in result.detail
 
 
 def test_missing_calculator_is_a_failure(monkeypatch):
-    monkeypatch.setattr(main, "available_commands", lambda: {})
-    result = selftest.run_calculator("psu", [], ["x"], main.run_captured)
+    monkeypatch.setattr(front, "available_commands", lambda: {})
+    result = selftest.run_calculator("psu", [], ["x"], front.run_captured)
     assert result.status == selftest.FAIL and "'psu'" in result.detail
 
 
