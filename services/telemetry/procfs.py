@@ -29,11 +29,12 @@ _COMM_LEN = 15  # TASK_COMM_LEN - 1: the kernel keeps this many bytes of a name
 
 
 class HostMemory(NamedTuple):  # not a dataclass: a fifth of the start-up cost to create
-    """Bytes. ``available`` is what programs can still get without swapping."""
-    total: int
-    available: int
-    swap_total: int
-    swap_used: int
+    """Bytes; None where the system did not say. ``available`` is what programs can still get without
+    swapping."""
+    total: int | None
+    available: int | None
+    swap_total: int | None
+    swap_used: int | None
 
 
 def read_memory(proc_root: str = "/proc") -> HostMemory | None:

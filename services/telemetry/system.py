@@ -76,15 +76,15 @@ class SystemProbe:
             disk_write = max(0.0, (disk.write_bytes - self._last_disk.write_bytes) / _MIB / elapsed)
         if elapsed is None or elapsed >= _MIN_INTERVAL_S:
             self._last_cpu, self._last_disk, self._last_t = cpu, disk, t
-        memory = self._safe(self._read_memory)
+        memory = self._safe(self._read_memory) or _NO_MEMORY
         return SystemSample(
             t=now,
             cpu_pct=cpu_pct,
             cpu_count=self._cpu_count,
-            ram_used_mib=(memory.total - memory.available) / _MIB if memory is not None else None,
-            ram_total_mib=memory.total / _MIB if memory is not None else None,
-            swap_used_mib=memory.swap_used / _MIB if memory is not None else None,
-            swap_total_mib=memory.swap_total / _MIB if memory is not None else None,
+            ram_used_mib=_mib(memory.total - memory.available) if memory.available is not None else None,
+            ram_total_mib=_mib(memory.total),
+            swap_used_mib=_mib(memory.swap_used),
+            swap_total_mib=_mib(memory.swap_total),
             disk_read_mib_s=disk_read,
             disk_write_mib_s=disk_write,
             iowait_pct=iowait_pct,
@@ -121,8 +121,7 @@ class SystemProbe:
                 self._primed.discard(pid)
 
     def _psutil_memory(self) -> procfs.HostMemory:
-        vm, swap = self._ps.virtual_memory(), self._ps.swap_memory()
-        return procfs.HostMemory(total=vm.total, available=vm.available, swap_total=swap.total, swap_used=swap.used)
+        return _memory_of(self._ps, self._safe)
 
     @staticmethod
     def _safe(fn: Callable[[], Any]) -> Any:
@@ -155,14 +154,29 @@ def _total(times: Any) -> float:
 _LINUX = sys.platform.startswith("linux")
 
 
-def _linux_memory() -> procfs.HostMemory | None:
+_NO_MEMORY = procfs.HostMemory(None, None, None, None)
+
+
+def _mib(value: int | None) -> float | None:
+    return value / _MIB if value is not None else None
+
+
+def _memory_of(ps: Any, safe: Callable[[Callable[[], Any]], Any]) -> procfs.HostMemory:
+    """psutil's figures, each pair on its own: Windows reads swap from performance counters, which
+    can be switched off (psutil then raises), and the RAM figures must not go with it."""
+    vm, swap = safe(ps.virtual_memory), safe(ps.swap_memory)
+    return procfs.HostMemory(total=vm.total if vm is not None else None,
+                             available=vm.available if vm is not None else None,
+                             swap_total=swap.total if swap is not None else None,
+                             swap_used=swap.used if swap is not None else None)
+
+
+def _linux_memory() -> procfs.HostMemory:
     memory = procfs.read_memory()
     if memory is None:  # no MemAvailable (a kernel before 3.14): psutil estimates it
         import psutil
 
-        vm, swap = psutil.virtual_memory(), psutil.swap_memory()
-        memory = procfs.HostMemory(total=vm.total, available=vm.available, swap_total=swap.total,
-                                   swap_used=swap.used)
+        memory = _memory_of(psutil, SystemProbe._safe)
     return memory
 
 

@@ -110,3 +110,17 @@ def test_process_cpu_and_identity():
     assert probe.process_cpu_pct(2**22 + 999) is None
     probe.forget_processes(set())
     assert probe.process_cpu_pct(pid) is None  # baseline dropped with the cache
+
+
+def test_swap_without_performance_counters_keeps_the_ram():
+    """Windows reads swap through performance counters; switched off, psutil raises RuntimeError
+    ("PdhAddEnglishCounterW failed", as under Wine). The RAM figures do not go with it."""
+    ps = FakePsutil()
+
+    def no_counters():
+        raise RuntimeError("PdhAddEnglishCounterW failed. Performance counters may be disabled.")
+
+    ps.swap_memory = no_counters
+    sample = SystemProbe(psutil_module=ps).sample(now=0)
+    assert sample.ram_used_mib == 12 * 1024 and sample.ram_total_mib == 32 * 1024
+    assert sample.swap_used_mib is None and sample.swap_total_mib is None

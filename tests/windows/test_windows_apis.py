@@ -232,6 +232,24 @@ def test_hybrid_command_without_gpu_counters_says_so():
     assert done.returncode in (0, 1, 3), done.stderr
 
 
+# ---- the host's load through psutil (Windows has no /proc) -------------------------------------
+def test_the_system_probe_reads_ram_through_psutil_even_without_swap_counters():
+    import psutil
+
+    from services.telemetry.system import SystemProbe
+
+    probe = SystemProbe(rates=False)
+    sample = probe.sample(now=0.0)
+    assert sample.cpu_count == psutil.cpu_count()
+    assert 0 < sample.ram_used_mib <= sample.ram_total_mib  # Windows' own memory status
+    try:  # swap comes from performance counters: Wine's pdh.dll lacks them, and Windows can switch them off
+        swap = psutil.swap_memory()
+    except RuntimeError:
+        assert sample.swap_total_mib is None and sample.swap_used_mib is None
+    else:
+        assert sample.swap_total_mib == swap.total / 2**20
+
+
 # ---- elevation: the command line Start-Process hands over ------------------------------------------
 @pytest.mark.parametrize("quote", ["'", "‘", "’", "‚", "‛"])
 def test_uac_argument_line_parses_back_with_commandlinetoargvw(quote):
