@@ -53,38 +53,29 @@ def _fill_day(history) -> None:
 
 
 def _day_window(history):
-    """A dashboard window over a hub-like object holding ``history``."""
+    """A dashboard window over the app's real hub holding ``history``, with no sampler thread: a
+    scripted source (the GUI tests' ``ScriptedSource``) gives it one more reading, so its latest
+    reading and status are the hub's own."""
     import argparse
 
     from gui.app import AppController, build_context, create_application
-
+    from services.telemetry.hub import TelemetryHub
+    from services.telemetry.model import SourceKind, Tier
     from services.telemetry.simulated import SimulatedSource
+    from tests.gui.fake_hub import ScriptedSource
 
-    class StaticHub:  # the hub's surface the dashboard reads, without a sampler thread
-        live = True
-        backfill_pending = False
-        alerts = None
-        source = SimulatedSource(seed=0, gpus=2)  # what the history holds (never read here)
-
-        def __init__(self, history):
-            self.history = history
-            self.latest = history.latest()
-            self.status = self.latest.status
-
-        def add_listener(self, fn):
-            pass
-
-        def remove_listener(self, fn):
-            pass
-
-        def stop(self):
-            pass
+    scripted = ScriptedSource(SourceKind.SIMULATED, name="demo")
+    hub = TelemetryHub(scripted, history=history)
+    following = SimulatedSource(seed=0, gpus=2)
+    following.open()
+    scripted.queue(following.read(Tier.FAST | Tier.SLOW | Tier.STATIC, history.latest().t + 1.0))
+    hub.tick()
 
     app = create_application()
     home = tempfile.mkdtemp(prefix="bench-home-")
     os.environ["GPU_ASSISTANT_HOME"] = home
     context = build_context(argparse.Namespace(demo=True))
-    context.telemetry = StaticHub(history)
+    context.telemetry = hub
     controller = AppController(app, context, language_override="en")
     window = controller.build_window("dashboard", restore=False)
     window.resize(1280, 820)
