@@ -113,13 +113,22 @@ class GpuCard(GpuCardFrame):
     def update_live(self, sample: GpuSample | None, seconds_in_reason: dict[str, float]) -> None:
         """Header, tiles and the throttle legend from the newest sample."""
         self.sample = sample
-        info = self.info
         alerts = self._alert_settings()
         state = sample.state if sample else DeviceState.OK
         self._update_state(sample, state)
-        s = sample if state == DeviceState.OK else None
+        s = sample if state == DeviceState.OK else None  # a lost or sleeping GPU shows dashes
+        self._show_utilisation(s)
+        self._show_memory(s, alerts)
+        self._show_temperature(s)
+        self._show_power(s)
+        self._show_clocks(s)
+        self._show_fan(s, alerts)
+        self._show_badges(s)
+        self._update_throttle_chips(s)
+        self._update_band_legend(seconds_in_reason)
 
-        # Utilisation
+    def _show_utilisation(self, s: GpuSample | None) -> None:
+        """Busy %, with the memory bus and the video engines when they are used."""
         if s and s.utilization_pct is not None:
             parts = []
             if s.memory_utilization_pct is not None:
@@ -130,7 +139,9 @@ class GpuCard(GpuCardFrame):
         else:
             self.tile_util.set_values(DASH, "", "ok", self._missing_tip(s))
 
-        # Memory
+    def _show_memory(self, s: GpuSample | None, alerts: AlertSettings) -> None:
+        """Used memory of the total, coloured by the user's alert threshold."""
+        info = self.info
         fraction = health.memory_fraction(info, s)
         if s and s.memory_used_mib is not None:
             total = s.memory_total_mib or info.memory_total_mib
@@ -139,7 +150,9 @@ class GpuCard(GpuCardFrame):
         else:
             self.tile_memory.set_values(DASH, "", "ok", self._missing_tip(s))
 
-        # Temperature
+    def _show_temperature(self, s: GpuSample | None) -> None:
+        """Core temperature, where the card slows down, and memory temperature where reported."""
+        info = self.info
         if s and s.temperature_c is not None:
             parts = []
             if info.temp_slowdown_c is not None:
@@ -153,7 +166,9 @@ class GpuCard(GpuCardFrame):
         else:
             self.tile_temp.set_values(DASH, "", "ok", self._missing_tip(s))
 
-        # Power
+    def _show_power(self, s: GpuSample | None) -> None:
+        """Power draw against its limit."""
+        info = self.info
         if s and s.power_w is not None:
             limit = s.power_limit_w or info.power_limit_default_w
             detail = self.tr("limit {w:.0f} W").format(w=limit) if limit else ""
@@ -161,7 +176,9 @@ class GpuCard(GpuCardFrame):
         else:
             self.tile_power.set_values(DASH, "", "ok", self._missing_tip(s))
 
-        # Clocks
+    def _show_clocks(self, s: GpuSample | None) -> None:
+        """SM clock, its maximum and the memory clock."""
+        info = self.info
         if s and s.sm_clock_mhz is not None:
             parts = []
             if info.sm_clock_max_mhz:
@@ -172,14 +189,17 @@ class GpuCard(GpuCardFrame):
         else:
             self.tile_clock.set_values(DASH, "", "ok", self._missing_tip(s))
 
-        # Fan
+    def _show_fan(self, s: GpuSample | None, alerts: AlertSettings) -> None:
+        """Fan target speed; cards without a fan reading say so."""
         if s and s.fan_pct is not None:
             self.tile_fan.set_values(f"{s.fan_pct:.0f} %", self.tr("target speed"), health.fan_level(s, alerts))
         else:
             self.tile_fan.set_values(DASH, self.tr("no fan reading") if s else "", "ok",
                                      self.tr("Laptops and some cards do not report a fan speed."))
 
-        # Badges
+    def _show_badges(self, s: GpuSample | None) -> None:
+        """The P-state and PCIe link badges in the header."""
+        info = self.info
         if s and s.pstate is not None:
             _set_text(self.pstate_badge, f"P{s.pstate}")
             self.pstate_badge.setToolTip(self.tr("Performance state: P0 is full speed, higher numbers save power."))
@@ -197,8 +217,6 @@ class GpuCard(GpuCardFrame):
             self.pcie_badge.show()
         else:
             self.pcie_badge.hide()
-        self._update_throttle_chips(s)
-        self._update_band_legend(seconds_in_reason)
 
     # ---- Internals
     def _set_title(self) -> None:
