@@ -492,8 +492,9 @@ class SetupPage(QWidget):
 
     def _advance(self) -> None:
         row = self.step_list.currentRow()
-        if row + 1 < self.step_list.count():
-            self.step_list.setCurrentRow(row + 1)
+        target = self.session.next_open(row)
+        if target != row:
+            self.step_list.setCurrentRow(target)
         else:
             self._show_step(self._current_step())
 

@@ -114,6 +114,20 @@ class WizardSession:
         states = self.states()
         return next((i for i, s in enumerate(self.plan.steps) if states[s.id] not in FINISHED), None)
 
+    def next_open(self, after: int) -> int:
+        """Where to go once the step at ``after`` is skipped or marked done: the next step still to do
+        (done or skipped rows, a passing check included, are passed over); when none is left after
+        it, the first still to do before it; when nothing is left at all, the next row (or this one,
+        the last)."""
+        if self.plan is None:
+            return after
+        states = self.states()
+        steps = self.plan.steps
+        for i in (*range(after + 1, len(steps)), *range(after)):
+            if states[steps[i].id] not in FINISHED:
+                return i
+        return min(after + 1, len(steps) - 1)
+
     def resume_index(self, keep: str | None = None) -> int:
         """The step to show: ``keep`` (the one that was open) if the plan has it, else the
         first still to do, else the first."""

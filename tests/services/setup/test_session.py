@@ -177,3 +177,27 @@ def test_picked_files_come_back_for_this_machine_only(session, tmp_path):
     assert again.picked_files() == {"ddu_exe": "C:\\Tools\\DDU\\Display Driver Uninstaller.exe"}
     again.pick_file("ddu_exe", "")
     assert WizardSession(ProgressStore(tmp_path / "progress.json").load()).picked_files() == {}
+
+
+def test_after_skip_or_done_the_next_step_still_to_do(session):
+    # Nothing finished: the next row.
+    assert session.next_open(0) == 1
+    # Rows already done (recorded, or found done by a check) are passed over.
+    session.progress.set_state("install-driver", "done")
+    session.checks = {"enroll-mok": "done"}
+    session.progress.set_state("update-package-lists", "skipped")
+    assert session.next_open(0) == 3  # reboot
+    # None left after it: back to the first still to do before it.
+    session.progress.set_state("install-pytorch", "done")
+    session.progress.set_state("reboot", "done")
+    session.progress.set_state("update-package-lists", "pending")
+    assert session.next_open(4) == 0
+    # Everything finished: the next row, and the last stays where it is.
+    for s in STEPS:  # in order: a reboot recorded before a step that needs it would wait for it
+        session.progress.set_state(s.id, "done")
+    assert session.first_open() is None
+    assert session.next_open(1) == 2 and session.next_open(4) == 4
+
+
+def test_no_plan_stays_put(tmp_path):
+    assert WizardSession(ProgressStore(tmp_path / "progress.json")).next_open(3) == 3
