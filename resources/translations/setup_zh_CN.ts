@@ -1149,6 +1149,30 @@
         <source>the rules file {path} is malformed: {reason}</source>
         <translation>规则文件 {path} 格式有误：{reason}</translation>
     </message>
+    <message>
+        <source>{file} could not be read ({error}); starting fresh</source>
+        <translation>{file} 无法读取（{error}）；将从头开始记录进度</translation>
+    </message>
+    <message>
+        <source>{file}: the top level is not an object</source>
+        <translation>{file}：顶层不是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>{file}: &apos;steps&apos; is not an object</source>
+        <translation>{file}：“steps” 不是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>{file}: {problem} (and {count} more)</source>
+        <translation>{file}：{problem}（另有 {count} 处问题）</translation>
+    </message>
+    <message>
+        <source>{file}: {problem}</source>
+        <translation>{file}：{problem}</translation>
+    </message>
+    <message>
+        <source>{problem}; the file was kept as {kept}</source>
+        <translation>{problem}；原文件已保留为 {kept}</translation>
+    </message>
 </context>
 <context>
     <name>SetupCli</name>
@@ -1234,6 +1258,10 @@
     <message>
         <source>The rules file could not be read: {error}</source>
         <translation>无法读取规则文件：{error}</translation>
+    </message>
+    <message>
+        <source>Saved setup progress: {problem}</source>
+        <translation>已保存的安装进度：{problem}</translation>
     </message>
     <message>
         <source>Doctor</source>

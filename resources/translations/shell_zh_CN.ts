@@ -560,6 +560,18 @@
 <context>
     <name>Settings</name>
     <message>
+        <source>{field} = {value} is out of range ({low} to {high}); using {fixed}</source>
+        <translation>{field} = {value} 超出范围（{low} 到 {high}）；改用 {fixed}</translation>
+    </message>
+    <message>
+        <source>{field} = {value} is not one of {allowed}; using {fixed}</source>
+        <translation>{field} = {value} 不是 {allowed} 之一；改用 {fixed}</translation>
+    </message>
+    <message>
+        <source>{earlier}; {later}</source>
+        <translation>{earlier}；{later}</translation>
+    </message>
+    <message>
         <source>{problem}; using the default settings</source>
         <translation>{problem}；改用默认设置</translation>
     </message>

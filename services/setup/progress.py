@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from services.i18n import Msg, translate
 from services.setup.plan import Plan
 
 STATES = ("pending", "done", "skipped", "failed", "undone")
@@ -42,24 +43,29 @@ class ProgressStore:
         # Files the user picked for the plan (the offline driver package, DDU), by option name:
         # kept so the wizard reopened in Safe Mode or after a restart still has them.
         self.picked_files: dict[str, str] = {}
-        self.load_problem: str | None = None
+        self.load_problem: str | None = None  # English, one line (logs, tests)
+        self.load_problem_text: Msg | None = None  # the same line, translatable
+
+    def _problem(self, message: Msg) -> None:
+        self.load_problem, self.load_problem_text = str(message), message
 
     def load(self) -> "ProgressStore":
-        self.load_problem = None
+        self.load_problem = self.load_problem_text = None
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except FileNotFoundError:
             return self
         except (OSError, ValueError, RecursionError) as exc:  # RecursionError: absurdly deep nesting
             # Keep the broken file for the user; never lose the backup list silently.
-            self.load_problem = f"{self.path.name} could not be read ({exc.__class__.__name__}); starting fresh"
+            self._problem(translate("Setup", "{file} could not be read ({error}); starting fresh").format(
+                file=self.path.name, error=exc.__class__.__name__))
             try:
                 os.replace(self.path, self.path.with_name(self.path.name + f".broken-{int(time.time())}"))
             except OSError:
                 pass
             return self
         if not isinstance(data, dict):
-            self._keep_broken(f"{self.path.name}: the top level is not an object")
+            self._keep_broken(translate("Setup", "{file}: the top level is not an object").format(file=self.path.name))
             return self
         self.plan_key = data.get("plan_key") if isinstance(data.get("plan_key"), str) else ""
         picked = data.get("picked_files") or {}
@@ -68,7 +74,7 @@ class ProgressStore:
             if isinstance(picked, dict) else {}
         steps = data.get("steps") or {}
         if not isinstance(steps, dict):
-            self._keep_broken(f"{self.path.name}: 'steps' is not an object")
+            self._keep_broken(translate("Setup", "{file}: 'steps' is not an object").format(file=self.path.name))
             return self
         problems = []
         for sid, raw in steps.items():
@@ -76,18 +82,23 @@ class ProgressStore:
             self.records[str(sid)] = rec
             if problem:
                 problems.append(problem)
-        if problems:
-            self._keep_broken(f"{self.path.name}: " + problems[0] + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
+        if problems:  # the first field's problem stays as parse_record says it (a path into the JSON)
+            if len(problems) > 1:
+                first = translate("Setup", "{file}: {problem} (and {count} more)").format(count=len(problems) - 1)
+            else:
+                first = translate("Setup", "{file}: {problem}")
+            self._keep_broken(first.format(file=self.path.name, problem=problems[0]))
         return self
 
-    def _keep_broken(self, problem: str) -> None:
+    def _keep_broken(self, problem: Msg) -> None:
         """Copy the file aside (never lose the backup list) and say what was wrong."""
         kept = self.path.with_name(self.path.name + f".broken-{int(time.time())}")
         try:
             shutil.copy2(self.path, kept)
-            self.load_problem = f"{problem}; the file was kept as {kept.name}"
+            self._problem(translate("Setup", "{problem}; the file was kept as {kept}").format(
+                problem=problem, kept=kept.name))
         except OSError:
-            self.load_problem = problem
+            self._problem(problem)
 
     def save(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
