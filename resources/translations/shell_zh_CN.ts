@@ -29,6 +29,21 @@
     </message>
 </context>
 <context>
+    <name>App</name>
+    <message>
+        <source>the window cannot be {wanted}; the picture is {got}</source>
+        <translation>窗口无法设为 {wanted}；截图为 {got}</translation>
+    </message>
+    <message>
+        <source>the graphs were not drawn in time; the picture may show empty plots</source>
+        <translation>图表未能及时绘制；截图中的图表可能是空的</translation>
+    </message>
+    <message>
+        <source>could not write {path}</source>
+        <translation>无法写入 {path}</translation>
+    </message>
+</context>
+<context>
     <name>Cli</name>
     <message>
         <source>--demo is for the app and for the commands with a simulated source (monitor, exporter), not for &apos;{command}&apos;</source>
