@@ -173,7 +173,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         catalog = load_catalog()
     except CatalogError as exc:
-        return fail(str(exc), EXIT_FAILED)
+        return fail(exc.message, EXIT_FAILED)
     store = SettingsStore(AppPaths.default().settings_file)
     settings = store.load()
     language = resolve_language(settings.general.language)
