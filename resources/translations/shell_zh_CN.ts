@@ -102,6 +102,10 @@
         <translation>需要 {count} 个值</translation>
     </message>
     <message>
+        <source>invalid choice: {value}, maybe you meant {closest}? (choose from {choices})</source>
+        <translation>无效的选择：{value}，是否想用 {closest}？（可选：{choices}）</translation>
+    </message>
+    <message>
         <source>invalid choice: {value} (choose from {choices})</source>
         <translation>无效的选择：{value}（可选：{choices}）</translation>
     </message>

@@ -98,7 +98,7 @@ def window_size(text: str) -> tuple[int, int]:
 
 PARSE_ERROR = translate("Cli", "{prog}: error: {message} (see: {prog} --help)")
 
-# argparse's own sentences (its ``_()`` and ``ngettext()`` strings, Python 3.11 to 3.13), with its
+# argparse's own sentences (its ``_()`` and ``ngettext()`` strings, Python 3.11 to 3.14), with its
 # %-placeholders written as {names}. The English argparse printed is matched against them and said
 # again through our catalogue, so the option names, values and choices stay exactly as argparse
 # wrote them (3.13.1 lists choices without quotes, 3.11 with: both match). A sentence not listed
@@ -116,6 +116,8 @@ ARGPARSE_SENTENCES = (
     translate("Cli", "expected at least one argument"),
     translate("Cli", "expected {count} argument"),
     translate("Cli", "expected {count} arguments"),
+    # Python 3.14 with suggest_on_error: before the plain one, whose {value} would swallow the suggestion
+    translate("Cli", "invalid choice: {value}, maybe you meant {closest}? (choose from {choices})"),
     translate("Cli", "invalid choice: {value} (choose from {choices})"),
     translate("Cli", "invalid {type} value: {value}"),
     translate("Cli", "ambiguous option: {option} could match {matches}"),

@@ -130,6 +130,7 @@ def test_each_argparse_sentence_of_this_python_is_translated(argv, chinese, caps
 @pytest.mark.parametrize("message", [
     "argument --need: expected one argument",
     "argument -o/--out: invalid choice: 'x' (choose from a, b)",  # 3.13.1 lists choices without quotes
+    "argument --lang: invalid choice: 'zh', maybe you meant 'zh_CN'? (choose from en, zh_CN)",  # 3.14
     "argument --in: invalid float value: '1,5'",
     "ambiguous option: --co=1 could match --compare, --count",
     "one of the arguments --list --export is required",
@@ -153,3 +154,6 @@ def test_an_unknown_sentence_keeps_its_english_inside_a_chinese_frame():
     assert argparse_sentence("a sentence from a newer Python") == "a sentence from a newer Python"
     assert zh.render(argparse_sentence("expected 3 arguments")) == "需要 3 个值"
     assert zh.render(argparse_sentence("invalid choice: 'x' (choose from a, b)")) == "无效的选择：'x'（可选：a, b）"
+    assert zh.render(argparse_sentence("argument --lang: invalid choice: 'zh', maybe you meant 'zh_CN'? "
+                                       "(choose from en, zh_CN)")) == \
+        "参数 --lang：无效的选择：'zh'，是否想用 'zh_CN'？（可选：en, zh_CN）"
