@@ -1173,6 +1173,54 @@
         <source>{problem}; the file was kept as {kept}</source>
         <translation>{problem}；原文件已保留为 {kept}</translation>
     </message>
+    <message>
+        <source>text</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <source>a whole number</source>
+        <translation>整数</translation>
+    </message>
+    <message>
+        <source>a number</source>
+        <translation>数字</translation>
+    </message>
+    <message>
+        <source>a list</source>
+        <translation>列表</translation>
+    </message>
+    <message>
+        <source>an object</source>
+        <translation>JSON 对象</translation>
+    </message>
+    <message>
+        <source>{field} is not an object</source>
+        <translation>{field} 不是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>{field} is {value}, not one of {choices}</source>
+        <translation>{field} 为 {value}，不是 {choices} 之一</translation>
+    </message>
+    <message>
+        <source>{either} or {other}</source>
+        <translation>{either}或{other}</translation>
+    </message>
+    <message>
+        <source>{field} should be {want}, not {type} {value}</source>
+        <translation>{field} 应为{want}，而不是 {type} {value}</translation>
+    </message>
+    <message>
+        <source>{field} is {value}, not an octal file mode</source>
+        <translation>{field} 为 {value}，不是八进制的文件权限</translation>
+    </message>
+    <message>
+        <source>{field} is missing for a file</source>
+        <translation>{field} 缺失：文件的备份记录必须有这一项</translation>
+    </message>
+    <message>
+        <source>{field} is missing for a symbolic link</source>
+        <translation>{field} 缺失：符号链接的备份记录必须有这一项</translation>
+    </message>
 </context>
 <context>
     <name>SetupCli</name>

@@ -88,15 +88,32 @@ def test_an_unreadable_progress_file_in_english_and_chinese(tmp_path):
 @pytest.mark.parametrize(("text", "english", "chinese"), [
     ("[1, 2]", "progress.json: the top level is not an object", "progress.json：顶层不是 JSON 对象"),
     ('{"steps": [1]}', "progress.json: 'steps' is not an object", "progress.json：“steps” 不是 JSON 对象"),
-    ('{"steps": {"a": 1}}', "progress.json: steps.a is not an object", "progress.json：steps.a is not an object"),
+    ('{"steps": {"a": 1}}', "progress.json: steps.a is not an object", "progress.json：steps.a 不是 JSON 对象"),
     ('{"steps": {"a": 1, "b": 2, "c": 3}}', "progress.json: steps.a is not an object (and 2 more)",
-     "progress.json：steps.a is not an object（另有 2 处问题）"),
+     "progress.json：steps.a 不是 JSON 对象（另有 2 处问题）"),
+    ('{"steps": {"a": {"at": "5"}}}', 'progress.json: steps.a.at should be a whole number or a number, not str "5"',
+     'progress.json：steps.a.at 应为整数或数字，而不是 str "5"'),
+    ('{"steps": {"a": {"state": "gone"}}}',
+     'progress.json: steps.a.state is "gone", not one of pending, done, skipped, failed, undone',
+     'progress.json：steps.a.state 为 "gone"，不是 pending, done, skipped, failed, undone 之一'),
+    ('{"steps": {"a": {"backups": [{"path": "/x", "kind": "file", "mode": "9"}]}}}',
+     'progress.json: steps.a.backups[0].mode is "9", not an octal file mode',
+     'progress.json：steps.a.backups[0].mode 为 "9"，不是八进制的文件权限'),
+    ('{"steps": {"a": {"backups": [{"path": "/x", "kind": "symlink"}]}}}',
+     "progress.json: steps.a.backups[0].link is missing for a symbolic link",
+     "progress.json：steps.a.backups[0].link 缺失：符号链接的备份记录必须有这一项"),
 ])
 def test_a_damaged_progress_file_is_kept_and_said_in_both_languages(tmp_path, text, english, chinese):
     progress = _progress(tmp_path, text)
     kept = _kept(tmp_path)
     assert progress.load_problem == f"{english}; the file was kept as {kept}"
     assert ZH.render(progress.load_problem_text) == f"{chinese}；原文件已保留为 {kept}"
+    # a damaged step's record keeps the English reason (saved with it; undo refuses with it)
+    invalid = [rec.invalid for rec in progress.records.values() if rec.invalid]
+    if "steps." in english:
+        assert invalid[0] == english.removeprefix("progress.json: ").removesuffix(" (and 2 more)")
+    else:
+        assert invalid == []
 
 
 def test_the_setup_command_notes_a_damaged_progress_file_in_chinese(app_paths, capsys):
