@@ -124,8 +124,8 @@ ARGPARSE_SENTENCES = (
     translate("Cli", "unexpected option string: {option}"),
     translate("Cli", "unknown parser {parser} (choices: {choices})"),
 )
-# What a placeholder may match where "anything" would be too much.
-_PLACEHOLDER_PATTERNS = {"count": r"\d+", "argument": r"\S+?", "type": r"\S+?"}
+# What a placeholder may match where "anything" would be too much ("expected one argument" is no count).
+_PLACEHOLDER_PATTERNS = {"count": r"\d+"}
 
 
 def _sentence_pattern(template: Msg) -> re.Pattern[str]:
