@@ -12,12 +12,12 @@ from PySide6.QtCore import QCoreApplication, QEventLoop, QSettings, QTimer
 from PySide6.QtWidgets import QApplication
 
 from gui.context import AppContext
-from gui.i18n import TranslatorSet
+from gui.i18n import TranslatorSet, render
 from gui.icons import app_icon
 from gui.main_window import MainWindow
 from gui.monitor.controller import TelemetryController
 from gui.pages import PAGES
-from services.i18n import resolve_language
+from services.i18n import Msg, resolve_language, translate
 from services.paths import AppPaths, resource_path
 from services.settings import SettingsStore
 from services.version import APP_ID, APP_NAME, DESKTOP_ID, __version__
@@ -253,6 +253,41 @@ def save_screenshot(window: MainWindow, path: str, settle_ms: int = 1500) -> boo
     return window.grab().save(str(target), "PNG")
 
 
+# The command line's "warning: ..." and "error: ..." lines (services.cli has the same two, which
+# gui/ may not import): what ``--screenshot`` says on stderr reads like every other command's line.
+WARNING_LINE = translate("Cli", "warning: {message}")
+ERROR_LINE = translate("Cli", "error: {message}")
+
+
+def say_on_stderr(line: Msg, message: Msg) -> None:
+    """One line on stderr in the window's language (its translators are installed by now)."""
+    print(render(line.format(message=message)), file=sys.stderr)
+
+
+def take_screenshot(controller: AppController, window: MainWindow, path: str, size: tuple[int, int],
+                    settle_ms: int = 1500) -> int:
+    """``--screenshot``: the window at ``size`` saved as a PNG at ``path``, then closed. What went
+    wrong is said on stderr in the window's language. Returns the exit code."""
+    width, height = size
+    window.resize(width, height)
+    window.show()
+    if (window.width(), window.height()) != (width, height):
+        say_on_stderr(WARNING_LINE, translate("App", "the window cannot be {wanted}; the picture is {got}").format(
+            wanted=f"{width}x{height}", got=f"{window.width()}x{window.height()}"))
+    wait_for_first_reading(controller.context)
+    if not wait_for_drawn_page(window):
+        say_on_stderr(WARNING_LINE, translate(
+            "App", "the graphs were not drawn in time; the picture may show empty plots"))
+    ok = save_screenshot(window, path, settle_ms)
+    controller.shutdown(save_state=False)
+    window.quit()
+    if not ok:
+        say_on_stderr(ERROR_LINE, translate("App", "could not write {path}").format(path=path))
+        return 1
+    print(path)
+    return 0
+
+
 def run_app(args: argparse.Namespace,
             run_command: Callable[[str, list[str]], tuple[int | None, str, str]] | None = None,
             replay_source: object | None = None) -> int:
@@ -275,23 +310,7 @@ def run_app(args: argparse.Namespace,
     start_telemetry_soon(context)
     if args.screenshot:
         # Screenshots are the same size whatever the last session left.
-        width, height = getattr(args, "window_size", None) or (1280, 820)
-        window.resize(width, height)
-        window.show()
-        if (window.width(), window.height()) != (width, height):
-            print(f"warning: the window cannot be {width}x{height}; the picture is "
-                  f"{window.width()}x{window.height()}", file=sys.stderr)
-        wait_for_first_reading(context)
-        if not wait_for_drawn_page(window):
-            print("warning: the graphs were not drawn in time; the picture may show empty plots", file=sys.stderr)
-        ok = save_screenshot(window, args.screenshot)
-        controller.shutdown(save_state=False)
-        window.quit()
-        if not ok:
-            print(f"error: could not write {args.screenshot}", file=sys.stderr)
-            return 1
-        print(args.screenshot)
-        return 0
+        return take_screenshot(controller, window, args.screenshot, getattr(args, "window_size", None) or (1280, 820))
     attach_tray(controller, app)
     if getattr(args, "window_size", None):
         window.resize(*args.window_size)

@@ -178,11 +178,14 @@ CHOICES: dict[tuple[str, str], tuple[str, ...]] = {
 }
 
 
-def validate(settings: Settings) -> list[str]:
+def validate(settings: Settings) -> list[Msg]:
     """Clamp out-of-range numbers and replace non-finite ones or unknown choices with the
-    default, in place. Returns one English line per field changed (what it was, what it is)."""
+    default, in place. Returns one line per field changed (what it was, what it is): a ``Msg``,
+    English through ``str()``."""
+    from services.i18n import translate
+
     defaults = Settings()
-    notes: list[str] = []
+    notes: list[Msg] = []
     for (section, name), (low, high) in LIMITS.items():
         part = getattr(settings, section, None)
         if part is None or not hasattr(part, name):
@@ -201,17 +204,29 @@ def validate(settings: Settings) -> list[str]:
             continue
         fixed = type(default)(fixed)
         setattr(part, name, fixed)
-        notes.append(f"{section}.{name} = {value!r} is out of range ({low:g} to {high:g}); using {fixed!r}")
+        notes.append(translate("Settings", "{field} = {value} is out of range ({low} to {high}); using {fixed}").format(
+            field=f"{section}.{name}", value=repr(value), low=f"{low:g}", high=f"{high:g}", fixed=repr(fixed)))
     for (section, name), allowed in CHOICES.items():
         part = getattr(settings, section, None)
         value = getattr(part, name, None)
         if value is not None and value not in allowed:
             fixed = getattr(getattr(defaults, section), name)
             setattr(part, name, fixed)
-            notes.append(f"{section}.{name} = {value!r} is not one of {', '.join(allowed)}; using {fixed!r}")
+            notes.append(translate("Settings", "{field} = {value} is not one of {allowed}; using {fixed}").format(
+                field=f"{section}.{name}", value=repr(value), allowed=", ".join(allowed), fixed=repr(fixed)))
     if settings.monitor.slow_interval_s < settings.monitor.fast_interval_s:
         settings.monitor.slow_interval_s = settings.monitor.fast_interval_s
     return notes
+
+
+def _joined(notes: list[Msg]) -> Msg:
+    """The notes as one line ("a; b; c"), each said in the reader's language."""
+    from services.i18n import translate
+
+    line = notes[0]
+    for later in notes[1:]:
+        line = translate("Settings", "{earlier}; {later}").format(earlier=line, later=later)
+    return line
 
 
 class SettingsStore:
@@ -222,7 +237,8 @@ class SettingsStore:
         self.settings = Settings()
         self.load_problem: str | None = None  # English, one line
         self.load_problem_text: Msg | None = None  # the same line, translatable (None: show load_problem)
-        self.load_notes: list[str] = []  # one line per field that was clamped or reset on load
+        self.load_notes: list[str] = []  # one line per field that was clamped or reset on load (English)
+        self.load_notes_text: list[Msg] = []  # the same lines, translatable
         self._listeners: list[typing.Callable[[Settings], None]] = []
 
     def _problem(self, message: Msg) -> None:
@@ -232,7 +248,8 @@ class SettingsStore:
         from services.i18n import translate
 
         self.load_problem = self.load_problem_text = None
-        self.load_notes: list[str] = []
+        self.load_notes = []
+        self.load_notes_text = []
         from services.paths import UnsafePathError, check_regular_file
 
         try:  # a FIFO here would block the read forever; a device is no settings file either
@@ -264,9 +281,10 @@ class SettingsStore:
                 self._problem(translate("Settings", "{file} was unreadable").format(file=self.path.name))
             data = {}
         self.settings = from_dict(Settings, data)
-        self.load_notes = validate(self.settings)
-        if self.load_notes and self.load_problem is None:
-            self.load_problem = "; ".join(self.load_notes)
+        self.load_notes_text = validate(self.settings)
+        self.load_notes = [str(note) for note in self.load_notes_text]
+        if self.load_notes_text and self.load_problem is None:
+            self._problem(_joined(self.load_notes_text))
         return self.settings
 
     def save(self, settings: Settings | None = None) -> None:

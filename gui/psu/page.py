@@ -72,7 +72,7 @@ class PsuPage(QWidget):
         except CatalogError as exc:
             self.catalog = None
             layout = QVBoxLayout(self)
-            layout.addWidget(QLabel(self.tr("The hardware catalogue could not be read: {error}").format(error=str(exc))))
+            layout.addWidget(QLabel(self.tr("The hardware catalogue could not be read: {error}").format(error=render(exc.message))))
             return
         settings = context.settings_store.settings
         try:

@@ -157,6 +157,11 @@ class SetupPage(QWidget):
             err = QLabel(self.tr("The rules file could not be read: {error}").format(error=render(self._rules_error)))
             err.setWordWrap(True)
             outer.addWidget(err)
+        if self.progress.load_problem_text:  # a damaged progress.json was kept aside: say so, as the CLI does
+            self.progress_problem_label = QLabel(self.tr("Saved setup progress: {problem}").format(
+                problem=render(self.progress.load_problem_text)))
+            self.progress_problem_label.setWordWrap(True)
+            outer.addWidget(self.progress_problem_label)
         self.tabs = QTabWidget(self)
         windows = self.system == "windows"
         self.doctor_tab = DoctorTab(self.demo_python, self.home, windows, self.open_step)

@@ -2,6 +2,17 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>Catalog</name>
+    <message>
+        <source>cannot read {file}: {reason}</source>
+        <translation>无法读取 {file}：{reason}</translation>
+    </message>
+    <message>
+        <source>catalogue data is malformed: {problem}</source>
+        <translation>硬件目录数据格式有误：{problem}</translation>
+    </message>
+</context>
+<context>
     <name>Compare</name>
     <message>
         <source>weights x 1.2 (rule of thumb; long contexts need more for the KV cache)</source>

@@ -1149,6 +1149,78 @@
         <source>the rules file {path} is malformed: {reason}</source>
         <translation>规则文件 {path} 格式有误：{reason}</translation>
     </message>
+    <message>
+        <source>{file} could not be read ({error}); starting fresh</source>
+        <translation>{file} 无法读取（{error}）；将从头开始记录进度</translation>
+    </message>
+    <message>
+        <source>{file}: the top level is not an object</source>
+        <translation>{file}：顶层不是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>{file}: &apos;steps&apos; is not an object</source>
+        <translation>{file}：“steps” 不是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>{file}: {problem} (and {count} more)</source>
+        <translation>{file}：{problem}（另有 {count} 处问题）</translation>
+    </message>
+    <message>
+        <source>{file}: {problem}</source>
+        <translation>{file}：{problem}</translation>
+    </message>
+    <message>
+        <source>{problem}; the file was kept as {kept}</source>
+        <translation>{problem}；原文件已保留为 {kept}</translation>
+    </message>
+    <message>
+        <source>text</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <source>a whole number</source>
+        <translation>整数</translation>
+    </message>
+    <message>
+        <source>a number</source>
+        <translation>数字</translation>
+    </message>
+    <message>
+        <source>a list</source>
+        <translation>列表</translation>
+    </message>
+    <message>
+        <source>an object</source>
+        <translation>JSON 对象</translation>
+    </message>
+    <message>
+        <source>{field} is not an object</source>
+        <translation>{field} 不是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>{field} is {value}, not one of {choices}</source>
+        <translation>{field} 为 {value}，不是 {choices} 之一</translation>
+    </message>
+    <message>
+        <source>{either} or {other}</source>
+        <translation>{either}或{other}</translation>
+    </message>
+    <message>
+        <source>{field} should be {want}, not {type} {value}</source>
+        <translation>{field} 应为{want}，而不是 {type} {value}</translation>
+    </message>
+    <message>
+        <source>{field} is {value}, not an octal file mode</source>
+        <translation>{field} 为 {value}，不是八进制的文件权限</translation>
+    </message>
+    <message>
+        <source>{field} is missing for a file</source>
+        <translation>{field} 缺失：文件的备份记录必须有这一项</translation>
+    </message>
+    <message>
+        <source>{field} is missing for a symbolic link</source>
+        <translation>{field} 缺失：符号链接的备份记录必须有这一项</translation>
+    </message>
 </context>
 <context>
     <name>SetupCli</name>
@@ -1234,6 +1306,10 @@
     <message>
         <source>The rules file could not be read: {error}</source>
         <translation>无法读取规则文件：{error}</translation>
+    </message>
+    <message>
+        <source>Saved setup progress: {problem}</source>
+        <translation>已保存的安装进度：{problem}</translation>
     </message>
     <message>
         <source>Doctor</source>

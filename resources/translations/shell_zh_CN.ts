@@ -29,6 +29,21 @@
     </message>
 </context>
 <context>
+    <name>App</name>
+    <message>
+        <source>the window cannot be {wanted}; the picture is {got}</source>
+        <translation>窗口无法设为 {wanted}；截图为 {got}</translation>
+    </message>
+    <message>
+        <source>the graphs were not drawn in time; the picture may show empty plots</source>
+        <translation>图表未能及时绘制；截图中的图表可能是空的</translation>
+    </message>
+    <message>
+        <source>could not write {path}</source>
+        <translation>无法写入 {path}</translation>
+    </message>
+</context>
+<context>
     <name>Cli</name>
     <message>
         <source>--demo is for the app and for the commands with a simulated source (monitor, exporter), not for &apos;{command}&apos;</source>
@@ -41,6 +56,74 @@
     <message>
         <source>{prog}: error: {message} (see: {prog} --help)</source>
         <translation>{prog}：错误：{message}（参见：{prog} --help）</translation>
+    </message>
+    <message>
+        <source>argument {argument}: {message}</source>
+        <translation>参数 {argument}：{message}</translation>
+    </message>
+    <message>
+        <source>the following arguments are required: {arguments}</source>
+        <translation>缺少必需的参数：{arguments}</translation>
+    </message>
+    <message>
+        <source>one of the arguments {arguments} is required</source>
+        <translation>必须给出以下参数之一：{arguments}</translation>
+    </message>
+    <message>
+        <source>unrecognized arguments: {arguments}</source>
+        <translation>无法识别的参数：{arguments}</translation>
+    </message>
+    <message>
+        <source>not allowed with argument {argument}</source>
+        <translation>不能与参数 {argument} 同时使用</translation>
+    </message>
+    <message>
+        <source>ignored explicit argument {value}</source>
+        <translation>此选项不接受值，{value} 被忽略</translation>
+    </message>
+    <message>
+        <source>expected one argument</source>
+        <translation>需要一个值</translation>
+    </message>
+    <message>
+        <source>expected at most one argument</source>
+        <translation>最多接受一个值</translation>
+    </message>
+    <message>
+        <source>expected at least one argument</source>
+        <translation>至少需要一个值</translation>
+    </message>
+    <message>
+        <source>expected {count} argument</source>
+        <translation>需要 {count} 个值</translation>
+    </message>
+    <message>
+        <source>expected {count} arguments</source>
+        <translation>需要 {count} 个值</translation>
+    </message>
+    <message>
+        <source>invalid choice: {value}, maybe you meant {closest}? (choose from {choices})</source>
+        <translation>无效的选择：{value}，是否想用 {closest}？（可选：{choices}）</translation>
+    </message>
+    <message>
+        <source>invalid choice: {value} (choose from {choices})</source>
+        <translation>无效的选择：{value}（可选：{choices}）</translation>
+    </message>
+    <message>
+        <source>invalid {type} value: {value}</source>
+        <translation>无效的 {type} 值：{value}</translation>
+    </message>
+    <message>
+        <source>ambiguous option: {option} could match {matches}</source>
+        <translation>选项不明确：{option} 可能是 {matches}</translation>
+    </message>
+    <message>
+        <source>unexpected option string: {option}</source>
+        <translation>意外的选项：{option}</translation>
+    </message>
+    <message>
+        <source>unknown parser {parser} (choices: {choices})</source>
+        <translation>未知的命令 {parser}（可选：{choices}）</translation>
     </message>
     <message>
         <source>the {command} command needs the Python package &apos;{package}&apos;: run the setup command from README.md</source>
@@ -275,6 +358,22 @@
         <translation>--duration 必须是正的秒数</translation>
     </message>
     <message>
+        <source>&apos;{value}&apos; is not a whole number</source>
+        <translation>“{value}” 不是整数</translation>
+    </message>
+    <message>
+        <source>must be from 0 to {limit}</source>
+        <translation>必须在 0 到 {limit} 之间</translation>
+    </message>
+    <message>
+        <source>&apos;{value}&apos; is not a number</source>
+        <translation>“{value}” 不是数字</translation>
+    </message>
+    <message>
+        <source>must be between {low} and {high}</source>
+        <translation>必须在 {low} 到 {high} 之间</translation>
+    </message>
+    <message>
         <source>{message}; closest: {choices}</source>
         <translation>{message}；最接近的：{choices}</translation>
     </message>
@@ -479,6 +578,18 @@
 </context>
 <context>
     <name>Settings</name>
+    <message>
+        <source>{field} = {value} is out of range ({low} to {high}); using {fixed}</source>
+        <translation>{field} = {value} 超出范围（{low} 到 {high}）；改用 {fixed}</translation>
+    </message>
+    <message>
+        <source>{field} = {value} is not one of {allowed}; using {fixed}</source>
+        <translation>{field} = {value} 不是 {allowed} 之一；改用 {fixed}</translation>
+    </message>
+    <message>
+        <source>{earlier}; {later}</source>
+        <translation>{earlier}；{later}</translation>
+    </message>
     <message>
         <source>{problem}; using the default settings</source>
         <translation>{problem}；改用默认设置</translation>

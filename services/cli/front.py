@@ -10,13 +10,14 @@ import argparse
 import contextlib
 import errno
 import os
+import re
 import sys
 
 from services.cli import (
     CANNOT_USE, COMMANDS, EXIT_FAILED, EXIT_USAGE, UsageError, available_commands, check_path_options, cli_catalog,
     command_available, fail, load_command,
 )
-from services.i18n import LANGUAGE_OVERRIDE_ENV, LANGUAGES, translate
+from services.i18n import LANGUAGE_OVERRIDE_ENV, LANGUAGES, Msg, translate
 from services.version import APP_ID, APP_NAME, __version__
 
 
@@ -95,15 +96,66 @@ def window_size(text: str) -> tuple[int, int]:
     return size
 
 
-# argparse's own sentence ({message}) stays English; our frame around it follows the language.
 PARSE_ERROR = translate("Cli", "{prog}: error: {message} (see: {prog} --help)")
+
+# argparse's own sentences (its ``_()`` and ``ngettext()`` strings, Python 3.11 to 3.14), with its
+# %-placeholders written as {names}. The English argparse printed is matched against them and said
+# again through our catalogue, so the option names, values and choices stay exactly as argparse
+# wrote them (3.13.1 lists choices without quotes, 3.11 with: both match). A sentence not listed
+# here is printed as argparse wrote it. Specific ones come first ("expected one argument" before
+# "expected {count} argument").
+ARGUMENT_SENTENCE = translate("Cli", "argument {argument}: {message}")
+ARGPARSE_SENTENCES = (
+    translate("Cli", "the following arguments are required: {arguments}"),
+    translate("Cli", "one of the arguments {arguments} is required"),
+    translate("Cli", "unrecognized arguments: {arguments}"),
+    translate("Cli", "not allowed with argument {argument}"),
+    translate("Cli", "ignored explicit argument {value}"),
+    translate("Cli", "expected one argument"),
+    translate("Cli", "expected at most one argument"),
+    translate("Cli", "expected at least one argument"),
+    translate("Cli", "expected {count} argument"),
+    translate("Cli", "expected {count} arguments"),
+    # Python 3.14 with suggest_on_error: before the plain one, whose {value} would swallow the suggestion
+    translate("Cli", "invalid choice: {value}, maybe you meant {closest}? (choose from {choices})"),
+    translate("Cli", "invalid choice: {value} (choose from {choices})"),
+    translate("Cli", "invalid {type} value: {value}"),
+    translate("Cli", "ambiguous option: {option} could match {matches}"),
+    translate("Cli", "unexpected option string: {option}"),
+    translate("Cli", "unknown parser {parser} (choices: {choices})"),
+)
+# What a placeholder may match where "anything" would be too much ("expected one argument" is no count).
+_PLACEHOLDER_PATTERNS = {"count": r"\d+"}
+
+
+def _sentence_pattern(template: Msg) -> re.Pattern[str]:
+    """``template``'s English as a regular expression with one named group per placeholder."""
+    parts = re.split(r"\{(\w+)\}", template.text)
+    pattern = "".join(re.escape(part) if i % 2 == 0 else f"(?P<{part}>{_PLACEHOLDER_PATTERNS.get(part, '.+?')})"
+                      for i, part in enumerate(parts))
+    return re.compile(pattern, re.DOTALL)
+
+
+def argparse_sentence(message: str) -> "Msg | str":
+    """argparse's English ``message`` as one of our translatable sentences (the English it renders
+    to is ``message`` itself), or ``message`` unchanged when it is no sentence we know.
+    "argument --seq: invalid int value: 'abc'" is the frame around one of argparse's sentences."""
+    framed = _sentence_pattern(ARGUMENT_SENTENCE).fullmatch(message)
+    if framed:
+        return ARGUMENT_SENTENCE.format(argument=framed["argument"], message=argparse_sentence(framed["message"]))
+    for template in ARGPARSE_SENTENCES:
+        found = _sentence_pattern(template).fullmatch(message)
+        if found:
+            return template.format(**found.groupdict())
+    return message
 
 
 class OneLineParser(argparse.ArgumentParser):
-    """Bad usage is one line plus where to look, not argparse's whole usage block (exit 2)."""
+    """Bad usage is one line plus where to look, not argparse's whole usage block (exit 2).
+    argparse's sentence follows the run's language too (``argparse_sentence``)."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        line = cli_catalog().render(PARSE_ERROR.format(prog=self.prog, message=message))
+        line = cli_catalog().render(PARSE_ERROR.format(prog=self.prog, message=argparse_sentence(message)))
         self.exit(EXIT_USAGE, line + "\n")
 
 

@@ -7,10 +7,15 @@ import math
 import os
 import sys
 
-from services.cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError, fail
+from services.cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError, cli_catalog, fail
 from services.i18n import Msg, translate
 
 HELP = "size a PSU for a build (GPUs, CPU, drives), check cables and PCIe lanes, compare cards"
+
+
+def _type_error(message: Msg) -> argparse.ArgumentTypeError:
+    """argparse prints ``str()`` of the error: said now, in this run's language (``main`` has set it)."""
+    return argparse.ArgumentTypeError(cli_catalog().render(message))
 
 
 def _count(limit: int):
@@ -18,9 +23,9 @@ def _count(limit: int):
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+            raise _type_error(translate("Cli", "'{value}' is not a whole number").format(value=text)) from None
         if not 0 <= value <= limit:
-            raise argparse.ArgumentTypeError(f"must be from 0 to {limit}")
+            raise _type_error(translate("Cli", "must be from 0 to {limit}").format(limit=limit))
         return value
     return parse
 
@@ -30,9 +35,10 @@ def _number(low: float, high: float):
         try:
             value = float(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
+            raise _type_error(translate("Cli", "'{value}' is not a number").format(value=text)) from None
         if not math.isfinite(value) or not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"must be between {low:g} and {high:g}")
+            raise _type_error(translate("Cli", "must be between {low} and {high}").format(
+                low=f"{low:g}", high=f"{high:g}"))
         return value
     return parse
 
@@ -167,7 +173,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         catalog = load_catalog()
     except CatalogError as exc:
-        return fail(str(exc), EXIT_FAILED)
+        return fail(exc.message, EXIT_FAILED)
     store = SettingsStore(AppPaths.default().settings_file)
     settings = store.load()
     language = resolve_language(settings.general.language)

@@ -64,8 +64,8 @@ def run(args: argparse.Namespace) -> int:
     runner = SubprocessRunner()
     hypothetical = bool(args.os_release or args.windows)
     progress = ProgressStore(work / "progress.json").load()
-    if progress.load_problem:
-        print_note(progress.load_problem)
+    if progress.load_problem_text:
+        print_note(progress.load_problem_text)
     # The files picked for this machine (here or on the Setup page) stay picked: --ddu and
     # --driver-package are remembered in progress.json, and a plan for this machine uses them.
     picking = WizardSession(progress, preview=hypothetical)

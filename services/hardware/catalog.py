@@ -18,14 +18,16 @@ from pathlib import Path
 from typing import Any, TypeVar
 from collections.abc import Iterable, Sequence
 
+from services.i18n import TranslatableError, translate
 from services.paths import resource_path
 
 DATA_DIR = resource_path("data")
 NVIDIA_VENDOR_ID = 0x10DE
 
 
-class CatalogError(Exception):
-    """The catalogue file is missing or malformed (a packaging bug, not user input)."""
+class CatalogError(TranslatableError):
+    """The catalogue file is missing or malformed (a packaging bug, not user input). ``str(exc)`` is
+    English; ``message`` the same line, translatable (the parser's own detail stays English)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +165,8 @@ def _read_json(path: Path) -> Any:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise CatalogError(f"cannot read {path.name}: {exc}") from exc
+        raise CatalogError(translate("Catalog", "cannot read {file}: {reason}").format(
+            file=path.name, reason=str(exc))) from exc
 
 
 def _gpu_from(d: dict[str, Any]) -> Gpu:
@@ -210,7 +213,8 @@ def load_catalog(data_dir: Path = DATA_DIR) -> Catalog:
                  for p in cloud_doc["prices"]}
         rules = _read_json(data_dir / "psu.json")
     except (KeyError, TypeError, ValueError) as exc:
-        raise CatalogError(f"catalogue data is malformed: {exc!r}") from exc
+        raise CatalogError(translate("Catalog", "catalogue data is malformed: {problem}").format(
+            problem=repr(exc))) from exc
     return Catalog(gpus, cpus, comps, cloud, rules, cloud_doc.get("electricity", {}), cloud_doc)
 
 

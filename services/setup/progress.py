@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from services.i18n import Msg, translate
 from services.setup.plan import Plan
 
 STATES = ("pending", "done", "skipped", "failed", "undone")
@@ -42,24 +43,29 @@ class ProgressStore:
         # Files the user picked for the plan (the offline driver package, DDU), by option name:
         # kept so the wizard reopened in Safe Mode or after a restart still has them.
         self.picked_files: dict[str, str] = {}
-        self.load_problem: str | None = None
+        self.load_problem: str | None = None  # English, one line (logs, tests)
+        self.load_problem_text: Msg | None = None  # the same line, translatable
+
+    def _problem(self, message: Msg) -> None:
+        self.load_problem, self.load_problem_text = str(message), message
 
     def load(self) -> "ProgressStore":
-        self.load_problem = None
+        self.load_problem = self.load_problem_text = None
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except FileNotFoundError:
             return self
         except (OSError, ValueError, RecursionError) as exc:  # RecursionError: absurdly deep nesting
             # Keep the broken file for the user; never lose the backup list silently.
-            self.load_problem = f"{self.path.name} could not be read ({exc.__class__.__name__}); starting fresh"
+            self._problem(translate("Setup", "{file} could not be read ({error}); starting fresh").format(
+                file=self.path.name, error=exc.__class__.__name__))
             try:
                 os.replace(self.path, self.path.with_name(self.path.name + f".broken-{int(time.time())}"))
             except OSError:
                 pass
             return self
         if not isinstance(data, dict):
-            self._keep_broken(f"{self.path.name}: the top level is not an object")
+            self._keep_broken(translate("Setup", "{file}: the top level is not an object").format(file=self.path.name))
             return self
         self.plan_key = data.get("plan_key") if isinstance(data.get("plan_key"), str) else ""
         picked = data.get("picked_files") or {}
@@ -68,7 +74,7 @@ class ProgressStore:
             if isinstance(picked, dict) else {}
         steps = data.get("steps") or {}
         if not isinstance(steps, dict):
-            self._keep_broken(f"{self.path.name}: 'steps' is not an object")
+            self._keep_broken(translate("Setup", "{file}: 'steps' is not an object").format(file=self.path.name))
             return self
         problems = []
         for sid, raw in steps.items():
@@ -77,17 +83,22 @@ class ProgressStore:
             if problem:
                 problems.append(problem)
         if problems:
-            self._keep_broken(f"{self.path.name}: " + problems[0] + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""))
+            if len(problems) > 1:
+                first = translate("Setup", "{file}: {problem} (and {count} more)").format(count=len(problems) - 1)
+            else:
+                first = translate("Setup", "{file}: {problem}")
+            self._keep_broken(first.format(file=self.path.name, problem=problems[0]))
         return self
 
-    def _keep_broken(self, problem: str) -> None:
+    def _keep_broken(self, problem: Msg) -> None:
         """Copy the file aside (never lose the backup list) and say what was wrong."""
         kept = self.path.with_name(self.path.name + f".broken-{int(time.time())}")
         try:
             shutil.copy2(self.path, kept)
-            self.load_problem = f"{problem}; the file was kept as {kept.name}"
+            self._problem(translate("Setup", "{problem}; the file was kept as {kept}").format(
+                problem=problem, kept=kept.name))
         except OSError:
-            self.load_problem = problem
+            self._problem(problem)
 
     def save(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -134,18 +145,32 @@ BACKUP_KINDS = ("file", "symlink", "absent")
 _MODE = re.compile(r"^0?[0-7]{3,4}$")
 
 
-def _typed(value, kinds, name: str) -> str | None:
+# What a field should hold, in the problem lines ("steps.x.at should be a whole number or a number, ...").
+_KIND_NAMES = {"str": translate("Setup", "text"), "int": translate("Setup", "a whole number"),
+               "float": translate("Setup", "a number"), "list": translate("Setup", "a list"),
+               "dict": translate("Setup", "an object")}
+_NOT_AN_OBJECT = translate("Setup", "{field} is not an object")
+_NOT_ONE_OF = translate("Setup", "{field} is {value}, not one of {choices}")
+
+
+def _typed(value, kinds, name: str) -> Msg | None:
     if isinstance(value, bool) or not isinstance(value, kinds):
-        want = " or ".join("null" if k is type(None) else {"str": "text", "int": "a whole number", "float": "a number", "list": "a list", "dict": "an object"}.get(k.__name__, k.__name__) for k in kinds)
-        return f"{name} should be {want}, not {type(value).__name__} {json.dumps(value)[:40]}"
+        names = ["null" if k is type(None) else _KIND_NAMES.get(k.__name__, k.__name__) for k in kinds]
+        want = names[0]
+        for other in names[1:]:
+            want = translate("Setup", "{either} or {other}").format(either=want, other=other)
+        return translate("Setup", "{field} should be {want}, not {type} {value}").format(
+            field=name, want=want, type=type(value).__name__, value=json.dumps(value)[:40])
     return None
 
 
-def parse_record(sid: str, raw) -> tuple[StepRecord, str | None]:
-    """One step's record from progress.json; wrong-typed fields make it 'invalid' with a clear reason."""
+def parse_record(sid: str, raw) -> tuple[StepRecord, Msg | None]:
+    """One step's record from progress.json; wrong-typed fields make it 'invalid' with a clear reason
+    (``invalid`` is the English line, saved with the record; the ``Msg`` is returned beside it)."""
     where = f"steps.{sid}"
     if not isinstance(raw, dict):
-        return StepRecord(invalid=f"{where} is not an object"), f"{where} is not an object"
+        problem = _NOT_AN_OBJECT.format(field=where)
+        return StepRecord(invalid=str(problem)), problem
     problem = (_typed(raw.get("state", "pending"), (str,), f"{where}.state")
                or _typed(raw.get("at", 0), (int, float), f"{where}.at")
                or _typed(raw.get("message", ""), (str,), f"{where}.message")
@@ -153,7 +178,8 @@ def parse_record(sid: str, raw) -> tuple[StepRecord, str | None]:
                or _typed(raw.get("registry_before", []), (list,), f"{where}.registry_before")
                or _typed(raw.get("invalid", ""), (str,), f"{where}.invalid"))
     if problem is None and raw.get("state", "pending") not in STATES:
-        problem = f"{where}.state is {json.dumps(raw.get('state'))[:40]}, not one of {', '.join(STATES)}"
+        problem = _NOT_ONE_OF.format(field=f"{where}.state", value=json.dumps(raw.get("state"))[:40],
+                                     choices=", ".join(STATES))
     if problem is None:
         for i, b in enumerate(raw.get("backups", [])):
             problem = _backup_problem(b, f"{where}.backups[{i}]")
@@ -168,30 +194,31 @@ def parse_record(sid: str, raw) -> tuple[StepRecord, str | None]:
                 break
     if problem:
         state = raw.get("state") if raw.get("state") in STATES else "failed"
-        return StepRecord(state=state, invalid=problem), problem
+        return StepRecord(state=state, invalid=str(problem)), problem
     return StepRecord(state=raw.get("state", "pending"), at=float(raw.get("at", 0)), message=raw.get("message", ""),
                       backups=[_normal_backup(b) for b in raw.get("backups", [])],
                       registry_before=list(raw.get("registry_before", [])), invalid=raw.get("invalid", "")), None
 
 
-def _backup_problem(b, where: str) -> str | None:
+def _backup_problem(b, where: str) -> Msg | None:
     problem = _typed(b, (dict,), where) or _typed(b.get("path"), (str,), where + ".path") or _typed(b.get("backup"), (str, type(None)), where + ".backup")
     if problem:
         return problem
     kind = b.get("kind", "file" if b.get("backup") else "absent")
     if kind not in BACKUP_KINDS:
-        return f"{where}.kind is {json.dumps(kind)[:40]}, not one of {', '.join(BACKUP_KINDS)}"
+        return _NOT_ONE_OF.format(field=f"{where}.kind", value=json.dumps(kind)[:40], choices=", ".join(BACKUP_KINDS))
     problem = (_typed(b.get("mode", "0644"), (str,), where + ".mode") or _typed(b.get("uid"), (int, type(None)), where + ".uid")
                or _typed(b.get("gid"), (int, type(None)), where + ".gid") or _typed(b.get("link", ""), (str,), where + ".link")
                or _typed(b.get("sha256", ""), (str,), where + ".sha256") or _typed(b.get("written", ""), (str,), where + ".written"))
     if problem:
         return problem
     if not _MODE.match(b.get("mode", "0644")):
-        return f"{where}.mode is {json.dumps(b.get('mode'))[:20]}, not an octal file mode"
+        return translate("Setup", "{field} is {value}, not an octal file mode").format(
+            field=f"{where}.mode", value=json.dumps(b.get("mode"))[:20])
     if kind == "file" and not b.get("backup"):
-        return f"{where}.backup is missing for a file"
+        return translate("Setup", "{field} is missing for a file").format(field=f"{where}.backup")
     if kind == "symlink" and not b.get("link"):
-        return f"{where}.link is missing for a symbolic link"
+        return translate("Setup", "{field} is missing for a symbolic link").format(field=f"{where}.link")
     return None
 
 

@@ -109,10 +109,11 @@ def test_a_chinese_system_locale_is_used(capsys, monkeypatch):
 
 
 def test_argparse_errors_get_our_frame_in_chinese(capsys):
-    """argparse's own sentence stays English; the prefix and the pointer to --help follow the language."""
+    """The prefix, argparse's sentence and the pointer to --help follow the language
+    (tests/services/test_argparse_messages_zh.py has argparse's sentences one by one)."""
     code, _, err = run(["--lang", "zh_CN", "hybrid"], capsys)
     assert code == 2
-    assert err.startswith("main.py hybrid：错误：one of the arguments ")
+    assert err.startswith("main.py hybrid：错误：必须给出以下参数之一：--list --pid ")
     assert err.endswith("（参见：main.py hybrid --help）\n")
     code, _, err = run(["--lang=zh_CN", "--window-size", "3x3"], capsys)
     assert code == 2
@@ -200,5 +201,5 @@ def test_a_chinese_usage_error_on_code_page_1252_does_not_raise(monkeypatch):
     assert exc.value.code == 2
     stderr.flush()
     text = raw.getvalue().decode("cp1252")
-    assert text.startswith("main.py hybrid:??:one of the arguments ")
+    assert text.startswith("main.py hybrid:??:??????????:--list --pid ")
     assert text.endswith("(??:main.py hybrid --help)\n")

@@ -1,0 +1,77 @@
+"""The settings page says which settings were clamped or reset on load, and the setup page says
+that a damaged progress.json was set aside: in Chinese under the Chinese translators, and in the
+same English as before otherwise."""
+from __future__ import annotations
+
+import argparse
+import json
+
+import pytest
+from PySide6.QtWidgets import QLabel
+
+from gui.app import build_context
+from gui.i18n import TranslatorSet
+from services.hardware import detect
+
+
+@pytest.fixture
+def chinese(qapp):
+    translators = TranslatorSet()
+    translators.install(qapp, "zh_CN")
+    yield
+    translators.install(qapp, "en")
+
+
+def _settings_page_notes(qtbot, app_paths) -> list[str]:
+    from gui.context import AppContext
+    from gui.settings_page import SettingsPage
+    from services.settings import SettingsStore
+
+    app_paths.settings_file.parent.mkdir(parents=True, exist_ok=True)
+    app_paths.settings_file.write_text(json.dumps({"exporter": {"port": 99999}, "general": {"language": "klingon"}}),
+                                       encoding="utf-8")
+    store = SettingsStore(app_paths.settings_file)
+    store.load()
+    page = SettingsPage(AppContext(paths=app_paths, settings_store=store))
+    qtbot.addWidget(page)
+    return [label.text() for label in page.findChildren(QLabel) if "exporter.port" in label.text()]
+
+
+def test_clamped_settings_are_listed_in_chinese_on_the_settings_page(qtbot, app_paths, chinese):
+    texts = _settings_page_notes(qtbot, app_paths)
+    assert texts == ["无法读取设置文件：exporter.port = 99999 超出范围（1 到 65535）；改用 65535；"
+                     "general.language = 'klingon' 不是 auto, en, zh_CN 之一；改用 'auto'"]
+
+
+def test_clamped_settings_are_listed_in_english_as_before(qtbot, app_paths):
+    texts = _settings_page_notes(qtbot, app_paths)
+    assert texts == ["Your settings file could not be read: exporter.port = 99999 is out of range (1 to 65535); "
+                     "using 65535; general.language = 'klingon' is not one of auto, en, zh_CN; using 'auto'"]
+
+
+def _setup_page_problem(qtbot, app_paths, monkeypatch) -> str | None:
+    from gui.setup.page import SetupPage
+    from services.setup.planner import setup_dir
+
+    monkeypatch.setattr(detect, "detected_cpu_name", lambda: None)
+    context = build_context(argparse.Namespace(demo=False), app_paths)
+    work = setup_dir(app_paths)
+    work.mkdir(parents=True, exist_ok=True)
+    (work / "progress.json").write_text("{ not json", encoding="utf-8")
+    page = SetupPage(context)
+    qtbot.addWidget(page)
+    try:
+        label = getattr(page, "progress_problem_label", None)
+        return label.text() if label is not None else None
+    finally:
+        page.shutdown()
+
+
+def test_a_damaged_progress_file_is_said_in_chinese_on_the_setup_page(qtbot, app_paths, monkeypatch, chinese):
+    assert _setup_page_problem(qtbot, app_paths, monkeypatch) == \
+        "已保存的安装进度：progress.json 无法读取（JSONDecodeError）；将从头开始记录进度"
+
+
+def test_a_damaged_progress_file_is_said_in_english_on_the_setup_page(qtbot, app_paths, monkeypatch):
+    assert _setup_page_problem(qtbot, app_paths, monkeypatch) == \
+        "Saved setup progress: progress.json could not be read (JSONDecodeError); starting fresh"
