@@ -70,8 +70,12 @@ class SettingsPage(QWidget):
         store.subscribe(listener)
         self.destroyed.connect(lambda *_: store.unsubscribe(listener))
         if self._store.load_problem:
-            note = QLabel(self.tr("Your settings file could not be read: {problem}").format(
-                problem=render(self._store.load_problem_text) if self._store.load_problem_text else self._store.load_problem))
+            problem = render(self._store.load_problem_text) if self._store.load_problem_text else self._store.load_problem
+            if self._store.load_corrected_only:  # the file was read: some values in it were not usable
+                intro = self.tr("Some saved settings were out of range and were corrected: {problem}")
+            else:
+                intro = self.tr("Your settings file could not be read: {problem}")
+            note = QLabel(intro.format(problem=problem))
             note.setWordWrap(True)
             layout.addWidget(note)
 

@@ -239,6 +239,8 @@ class SettingsStore:
         self.load_problem_text: Msg | None = None  # the same line, translatable (None: show load_problem)
         self.load_notes: list[str] = []  # one line per field that was clamped or reset on load (English)
         self.load_notes_text: list[Msg] = []  # the same lines, translatable
+        # The file was read, and the only problem is values corrected on load (load_problem lists them).
+        self.load_corrected_only = False
         self._listeners: list[typing.Callable[[Settings], None]] = []
 
     def _problem(self, message: Msg) -> None:
@@ -250,6 +252,7 @@ class SettingsStore:
         self.load_problem = self.load_problem_text = None
         self.load_notes = []
         self.load_notes_text = []
+        self.load_corrected_only = False
         from services.paths import UnsafePathError, check_regular_file
 
         try:  # a FIFO here would block the read forever; a device is no settings file either
@@ -285,6 +288,7 @@ class SettingsStore:
         self.load_notes = [str(note) for note in self.load_notes_text]
         if self.load_notes_text and self.load_problem is None:
             self._problem(_joined(self.load_notes_text))
+            self.load_corrected_only = True
         return self.settings
 
     def save(self, settings: Settings | None = None) -> None:

@@ -39,14 +39,31 @@ def _settings_page_notes(qtbot, app_paths) -> list[str]:
 
 def test_clamped_settings_are_listed_in_chinese_on_the_settings_page(qtbot, app_paths, chinese):
     texts = _settings_page_notes(qtbot, app_paths)
-    assert texts == ["无法读取设置文件：exporter.port = 99999 超出范围（1 到 65535）；改用 65535；"
+    assert texts == ["部分已保存的设置超出范围，已更正：exporter.port = 99999 超出范围（1 到 65535）；改用 65535；"
                      "general.language = 'klingon' 不是 auto, en, zh_CN 之一；改用 'auto'"]
 
 
-def test_clamped_settings_are_listed_in_english_as_before(qtbot, app_paths):
+def test_clamped_settings_are_listed_in_english(qtbot, app_paths):
     texts = _settings_page_notes(qtbot, app_paths)
-    assert texts == ["Your settings file could not be read: exporter.port = 99999 is out of range (1 to 65535); "
+    assert texts == ["Some saved settings were out of range and were corrected: exporter.port = 99999 is out of range (1 to 65535); "
                      "using 65535; general.language = 'klingon' is not one of auto, en, zh_CN; using 'auto'"]
+
+
+def test_an_unreadable_settings_file_is_said_as_such(qtbot, app_paths):
+    """Not "corrected": the file could not be read at all, and was set aside."""
+    from gui.context import AppContext
+    from gui.settings_page import SettingsPage
+    from services.settings import SettingsStore
+
+    app_paths.settings_file.parent.mkdir(parents=True, exist_ok=True)
+    app_paths.settings_file.write_text("{ not json", encoding="utf-8")
+    store = SettingsStore(app_paths.settings_file)
+    store.load()
+    assert not store.load_corrected_only
+    page = SettingsPage(AppContext(paths=app_paths, settings_store=store))
+    qtbot.addWidget(page)
+    texts = [label.text() for label in page.findChildren(QLabel) if "settings.json" in label.text()]
+    assert len(texts) == 1 and texts[0].startswith("Your settings file could not be read: settings.json was unreadable")
 
 
 def _setup_page_problem(qtbot, app_paths, monkeypatch) -> str | None:
