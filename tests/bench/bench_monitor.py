@@ -18,8 +18,9 @@ the host's memory and process names. ``monitor --once`` on Linux reads those fro
 (``services/telemetry/procfs.py``) and does not load psutil; elsewhere it does. The difference of
 each program to these lines is its own work.
 
-Figures on the 2-core development machine, 21 rounds (other jobs move each median by 10-60 ms;
-compare the ratios, and run it twice):
+Figures on the 2-core development machine, 21 rounds (other jobs move each median by 10-60 ms, and
+slow nvitop more than ``monitor``: compare ratios of runs with a similar ``python -c pass`` floor, and
+run it twice):
 
 - before issue 15's start-up work: ``monitor`` 0.80x of ``nvitop -1``;
 - after its first round (one command's modules, no teardown, the collector's start-up pace):
