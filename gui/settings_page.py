@@ -77,7 +77,10 @@ class SettingsPage(QWidget):
                 intro = self.tr("Your settings file could not be read: {problem}")
             note = QLabel(intro.format(problem=problem))
             note.setWordWrap(True)
-            layout.addWidget(note)
+            note.setObjectName("loadNote")  # amber, as the other pages' warnings
+            note.setStyleSheet("#loadNote { border: 1px solid #d9a400; border-left: 5px solid #d9a400;"
+                               " border-radius: 6px; background: rgba(217, 164, 0, 28); padding: 8px 12px; }")
+            layout.insertWidget(1, note)  # under the title, where it is seen without scrolling
 
     def _build_exporter_group(self, settings) -> QGroupBox:
         group = QGroupBox(self.tr("Metrics for Prometheus"), self)

@@ -22,7 +22,7 @@ def chinese(qapp):
     translators.install(qapp, "en")
 
 
-def _settings_page_notes(qtbot, app_paths) -> list[str]:
+def _settings_page(qtbot, app_paths):
     from gui.context import AppContext
     from gui.settings_page import SettingsPage
     from services.settings import SettingsStore
@@ -34,6 +34,11 @@ def _settings_page_notes(qtbot, app_paths) -> list[str]:
     store.load()
     page = SettingsPage(AppContext(paths=app_paths, settings_store=store))
     qtbot.addWidget(page)
+    return page
+
+
+def _settings_page_notes(qtbot, app_paths) -> list[str]:
+    page = _settings_page(qtbot, app_paths)
     return [label.text() for label in page.findChildren(QLabel) if "exporter.port" in label.text()]
 
 
@@ -47,6 +52,12 @@ def test_clamped_settings_are_listed_in_english(qtbot, app_paths):
     texts = _settings_page_notes(qtbot, app_paths)
     assert texts == ["Some saved settings were out of range and were corrected: exporter.port = 99999 is out of range (1 to 65535); "
                      "using 65535; general.language = 'klingon' is not one of auto, en, zh_CN; using 'auto'"]
+
+
+def test_the_note_is_under_the_title_not_below_every_section(qtbot, app_paths):
+    """Seen without scrolling: the first thing after the page's title."""
+    note = _settings_page(qtbot, app_paths).findChild(QLabel, "loadNote")
+    assert note is not None and note.parentWidget().layout().indexOf(note) == 1
 
 
 def test_an_unreadable_settings_file_is_said_as_such(qtbot, app_paths):
