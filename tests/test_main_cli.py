@@ -100,3 +100,25 @@ def test_lang_before_a_command_does_not_outlive_the_call(capsys, monkeypatch):
     assert LANGUAGE_OVERRIDE_ENV not in os.environ  # the next in-process call speaks its own language
     assert main.main(["psu", "--gpu", "4090"]) == 0
     assert "Recommended" in capsys.readouterr().out
+
+
+def test_a_service_error_no_command_expected_is_one_line_not_a_traceback(monkeypatch, capsys):
+    """A TranslatableError escaping a command (here the hardware catalogue's, as a damaged data
+    file raises it) is one line in the run's language and exit code 1."""
+    import types
+
+    from services.cli import front
+    from services.hardware.catalog import CatalogError
+    from services.i18n import translate
+
+    def run(args):
+        raise CatalogError(translate("Catalog", "catalogue data is malformed: {problem}").format(problem="KeyError('gpus')"))
+
+    real_load = front.load_command
+    monkeypatch.setattr(front, "load_command", lambda name: types.SimpleNamespace(
+        HELP="psu", add_arguments=real_load(name).add_arguments, run=run))
+    code, out, err = _main(["psu"], capsys)
+    assert (code, out) == (1, "")
+    assert err == "error: catalogue data is malformed: KeyError('gpus')\n"
+    code, out, err = _main(["--lang", "zh_CN", "psu"], capsys)
+    assert (code, err) == (1, "错误：硬件目录数据格式有误：KeyError('gpus')\n")

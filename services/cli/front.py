@@ -17,7 +17,7 @@ from services.cli import (
     CANNOT_USE, COMMANDS, EXIT_FAILED, EXIT_USAGE, UsageError, available_commands, check_path_options, cli_catalog,
     command_available, fail, load_command,
 )
-from services.i18n import LANGUAGE_OVERRIDE_ENV, LANGUAGES, Msg, translate
+from services.i18n import LANGUAGE_OVERRIDE_ENV, LANGUAGES, Msg, TranslatableError, translate
 from services.version import APP_ID, APP_NAME, __version__
 
 
@@ -287,6 +287,10 @@ def run_command(args: argparse.Namespace) -> int:
         return 0
     except OSError as exc:
         return os_failure(exc)
+    except TranslatableError as exc:
+        # A service's error a command did not expect here (a damaged data file the app ships, say):
+        # still one line in the reader's language and a failure code, never a traceback.
+        return fail(exc.message, EXIT_FAILED)
 
 
 def lang_option(argv: list[str]) -> str | None:
