@@ -17,6 +17,7 @@ from gui.icons import app_icon
 from gui.main_window import MainWindow
 from gui.monitor.controller import TelemetryController
 from gui.pages import PAGES
+from services.console import ERROR_LINE, WARNING_LINE  # the commands' lines: --screenshot reads alike
 from services.i18n import Msg, resolve_language, translate
 from services.paths import AppPaths, resource_path
 from services.settings import SettingsStore
@@ -253,10 +254,6 @@ def save_screenshot(window: MainWindow, path: str, settle_ms: int = 1500) -> boo
     return window.grab().save(str(target), "PNG")
 
 
-# The command line's "warning: ..." and "error: ..." lines (services.cli has the same two, which
-# gui/ may not import): what ``--screenshot`` says on stderr reads like every other command's line.
-WARNING_LINE = translate("Cli", "warning: {message}")
-ERROR_LINE = translate("Cli", "error: {message}")
 
 
 def say_on_stderr(line: Msg, message: Msg) -> None:

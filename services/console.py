@@ -13,6 +13,14 @@ import codecs
 import sys
 from typing import TextIO
 
+from services.i18n import translate
+
+# The lines a program prints on stderr around its own text, for both front ends (the commands and the
+# window's ``--screenshot``); {message} is already translated.
+ERROR_LINE = translate("Cli", "error: {message}")
+NOTE_LINE = translate("Cli", "note: {message}")
+WARNING_LINE = translate("Cli", "warning: {message}")
+
 ERROR_HANDLER = "gpu_assistant_readable"
 
 # Symbols our messages use, in a form every code page holds (ASCII). Several of them are in 1252 or

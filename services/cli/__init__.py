@@ -18,6 +18,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, TextIO
 
+from services.console import ERROR_LINE, NOTE_LINE, WARNING_LINE
 from services.i18n import Msg, translate
 from services.program import program_name  # noqa: F401 - both front ends print it
 
@@ -74,10 +75,6 @@ class UsageError(Exception):
         return self.args[0] if self.args else ""
 
 
-# The lines the commands print on stderr around their own text; {message} is already translated.
-ERROR_LINE = translate("Cli", "error: {message}")
-NOTE_LINE = translate("Cli", "note: {message}")
-WARNING_LINE = translate("Cli", "warning: {message}")
 CANNOT_USE = translate("Cli", "cannot use {path}: {reason}")
 CANNOT_READ = translate("Cli", "cannot read {path}: {reason}")
 CANNOT_WRITE = translate("Cli", "cannot write {path}: {reason}")
