@@ -2,7 +2,7 @@
 
 ``python main.py`` opens the app; ``python main.py <command>`` runs a headless
 command (``--help`` lists them). Headless commands never import Qt. The parser and
-the running of a command are the command line's front end (``services/cli/front.py``);
+the running of a command are the command line's front end (``cli/front.py``);
 this file decides between a command and the window, and wires the window's inputs.
 """
 from __future__ import annotations
@@ -15,8 +15,8 @@ if __name__ == "__main__":  # before the first import: start-up makes objects th
 import argparse
 import sys
 
-from services.cli import EXIT_FAILED, EXIT_USAGE, cli_catalog, fail, note
-from services.cli.front import (
+from cli import EXIT_FAILED, EXIT_USAGE, cli_catalog, fail, note
+from cli.front import (
     app_usage_problem, build_parser, ensure_std_streams, lang_option, run_captured, run_command, run_language,
 )
 from services.console import configure_output

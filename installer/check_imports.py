@@ -7,7 +7,7 @@ Reads main.py, gui/ and services/ and reports, one line each:
 - import cycles between files (function-level imports count: they still tie
   the two files together; imports under ``if TYPE_CHECKING:`` do not);
 - any file other than the one NVML wrapper that imports ``pynvml``;
-- gui/ importing the command-line front end (services.cli);
+- gui/ importing the command-line front end (cli);
 - services/ importing Qt (PySide6, shiboken6, pyqtgraph).
 
 Exit status 0 when clean, 1 with the list of problems.
@@ -22,7 +22,7 @@ from pathlib import Path
 
 NVML_WRAPPER = "services.telemetry.nvml"
 QT_PACKAGES = ("PySide6", "shiboken6", "pyqtgraph")
-CLI_PACKAGE = "services.cli"
+CLI_PACKAGE = "cli"
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +37,7 @@ def module_files(root: Path) -> dict[str, Path]:
     found: dict[str, Path] = {}
     if (root / "main.py").is_file():
         found["main"] = root / "main.py"
-    for package in ("gui", "services"):
+    for package in ("gui", "services", "cli"):
         for path in sorted((root / package).rglob("*.py")):
             if "__pycache__" in path.parts:
                 continue
@@ -147,7 +147,7 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def _one_per_statement(problems: list[str]) -> list[str]:
-    """``from services.cli import a, b``: one line for the statement, not one per name."""
+    """``from cli import a, b``: one line for the statement, not one per name."""
     seen: set[str] = set()
     out = []
     for line in problems:

@@ -6,7 +6,7 @@
     python installer/i18n.py apply AREA MAP.json
         # fill translations from {"source text": "译文"} or {"Context|source": "译文"}
 
-Areas: the shell (main.py, gui/*.py, services/*.py, services/cli/*.py) and one
+Areas: the shell (main.py, gui/*.py, services/*.py, cli/*.py) and one
 per tool package that exists under gui/ or services/ (``monitor`` covers
 gui/monitor and services/telemetry). Each area has its own
 ``resources/translations/<area>_zh_CN.ts`` so tools can be translated apart.
@@ -30,7 +30,7 @@ SKIP = {"__pycache__", "cli"}
 def areas() -> dict[str, list[Path]]:
     result: dict[str, list[Path]] = {"shell": [ROOT / "main.py"]}
     result["shell"] += sorted((ROOT / "gui").glob("*.py")) + sorted((ROOT / "services").glob("*.py"))
-    result["shell"] += sorted((ROOT / "services" / "cli").glob("*.py"))
+    result["shell"] += sorted((ROOT / "cli").glob("*.py"))
     names = set(ALIASES)
     for base in ("gui", "services"):
         for d in (ROOT / base).iterdir():

@@ -83,7 +83,7 @@ def translate(context: str, text: str) -> Msg:
 class TranslatableError(Exception):
     """An error told to a person: ``str(exc)`` is one line in English (logs, JSON output, tests);
     ``message`` is the same sentence as a translatable ``Msg`` (or a plain str), which the CLI
-    (``services.cli.fail``) and the GUI (``gui.i18n.render``) show in the user's language."""
+    (``cli.fail``) and the GUI (``gui.i18n.render``) show in the user's language."""
 
     def __init__(self, message: "Msg | str") -> None:
         super().__init__(str(message).strip())

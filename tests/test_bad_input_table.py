@@ -548,7 +548,7 @@ def _run_monitor(d: Path, log: Path, capsys, seconds: float = 5) -> tuple[int, s
 def test_monitor_csv_stops_cleanly_when_the_disk_fills(world, capsys, monkeypatch):
     d, _ = world
     log = d / "log.csv"
-    from services.cli import monitor
+    from cli import monitor
 
     real_write = os.write
     budget = {"bytes": 2500}

@@ -49,7 +49,7 @@ def test_app_demo_before_monitor_runs_it_on_the_simulated_source(capsys):
 
 
 def _parsed(*argv):
-    from services.cli import front, load_command
+    from cli import front, load_command
 
     args = main.build_parser(list(argv)).parse_args(list(argv))
     front.apply_app_demo(args, load_command(args.command))
@@ -65,7 +65,7 @@ def test_app_demo_before_exporter_survives_the_commands_own_default():
 
 
 def test_app_demo_where_it_means_nothing_or_contradicts_is_bad_usage():
-    from services.cli import UsageError
+    from cli import UsageError
 
     with pytest.raises(UsageError, match="not for 'fit'"):
         _parsed("--demo", "fit", "--params-b", "7")
@@ -83,7 +83,7 @@ def test_a_command_whose_package_is_missing_does_not_break_the_others(monkeypatc
             raise ModuleNotFoundError("No module named 'prometheus_client'", name="prometheus_client")
         return real_import(name, *args, **kwargs)
 
-    for mod in [m for m in sys.modules if m.startswith(("services.cli.exporter", "services.exporter", "prometheus_client"))]:
+    for mod in [m for m in sys.modules if m.startswith(("cli.exporter", "services.exporter", "prometheus_client"))]:
         monkeypatch.delitem(sys.modules, mod)
     monkeypatch.setattr(builtins, "__import__", no_prometheus)
     assert main.main(["exporter", "--demo"]) == 1
@@ -107,7 +107,7 @@ def test_a_service_error_no_command_expected_is_one_line_not_a_traceback(monkeyp
     file raises it) is one line in the run's language and exit code 1."""
     import types
 
-    from services.cli import front
+    from cli import front
     from services.hardware.catalog import CatalogError
     from services.i18n import translate
 

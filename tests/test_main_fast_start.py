@@ -1,7 +1,7 @@
 """Starting the window does not load every command module; anything else gets the full parser."""
 from __future__ import annotations
 
-from services.cli import front
+from cli import front
 
 
 def test_app_options_alone_skip_the_command_modules():

@@ -22,7 +22,7 @@ from services.modelfit.estimate import GIB, FitRequest, estimate  # noqa: E402
 from services.modelfit.gpus import default_gpu_catalogue  # noqa: E402
 from services.modelfit.grid import fit_grid  # noqa: E402
 from services.modelfit.solver import max_seq_that_fits  # noqa: E402
-from services.cli.fit_validation import (  # noqa: E402
+from tests.fit_validation import (  # noqa: E402
     accuracy, compare, load_model_table, load_points, rule_accuracy,
 )
 
@@ -52,7 +52,7 @@ def main() -> int:
     gguf_req = FitRequest(engine="ollama", weights="q4_k_m", seq=8192, gpu_total_gib=gpu.total_gib)
     grid_infer = timed(lambda: fit_grid(arch, gguf_req, gpu), 20)
     grid_train = timed(lambda: fit_grid(arch, train.with_changes(gpu_total_gib=gpu.total_gib), gpu), 20)
-    from services.cli.fit import fit_json
+    from cli.fit import fit_json
 
     command = timed(lambda: fit_json(["--model", "meta-llama/Llama-3.1-8B", "--engine", "ollama", "--gpu", "4090", "--grid"]), 10)
     print("speed (median per call)")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from services.cli import front  # main.py hands the GUI front.run_captured
+from cli import front  # main.py hands the GUI front.run_captured
 from gui import selftest
 from gui.pages import PAGES
 

@@ -22,11 +22,11 @@ def _tree(root: Path, files: dict[str, str]) -> Path:
 
 
 CLEAN = {
-    "main.py": "from gui import app\nfrom services.cli import run\n",
+    "main.py": "from gui import app\nfrom cli import run\n",
     "gui/__init__.py": "",
     "gui/app.py": "from PySide6.QtWidgets import QWidget\nfrom services.nvml_devices import list_devices\n",
     "services/__init__.py": "",
-    "services/cli/__init__.py": "from services.nvml_devices import list_devices\ndef run(): ...\n",
+    "cli/__init__.py": "from services.nvml_devices import list_devices\ndef run(): ...\n",
     "services/nvml_devices.py": "from services.telemetry.nvml import Nvml\n",
     "services/telemetry/__init__.py": "",
     "services/telemetry/nvml.py": "def load():\n    import pynvml\n    return pynvml\n",
@@ -44,7 +44,7 @@ def test_a_clean_tree_passes(tmp_path, capsys):
 def test_each_rule_is_reported_with_file_and_line(tmp_path):
     root = _tree(tmp_path, {
         **CLEAN,
-        "gui/page.py": "from services.cli import run, other\n",  # one line, not one per name
+        "gui/page.py": "from cli import run, other\n",  # one line, not one per name
         "services/a.py": "x = 1\nfrom . import b\n",  # relative import, resolved
         "services/b.py": "def f():\n    from services.a import x  # function-level: still a cycle\n",
         "services/qt_user.py": "import pyqtgraph\n",
@@ -56,7 +56,7 @@ def test_each_rule_is_reported_with_file_and_line(tmp_path):
     })
     problems, _, _ = check_imports.check(root)
     assert problems == [
-        "gui/page.py:1: gui imports the command-line front end (services.cli.run)",
+        "gui/page.py:1: gui imports the command-line front end (cli.run)",
         "services/qt_user.py:1: services import Qt (pyqtgraph)",
         "services/modelfit/gpus.py:2: imports pynvml; only services.telemetry.nvml may (use services.nvml_devices)",
         "import cycle between services.a, services.b: services.a:2 -> services.b; services.b:2 -> services.a",

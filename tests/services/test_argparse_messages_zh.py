@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.cli.front import OneLineParser, argparse_sentence
+from cli.front import OneLineParser, argparse_sentence
 from services.i18n import LANGUAGE_OVERRIDE_ENV, Catalog, Msg
 from tests.cli_helpers import english_system, run  # noqa: F401 - english_system is a fixture
 

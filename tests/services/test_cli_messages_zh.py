@@ -2,7 +2,7 @@
 settings, the system locale), and writing our output never ends in a traceback.
 
 In-process through ``main.main`` as a user's command line goes: the exit codes are those of
-``services.cli`` (2 bad usage, 1 failed, 3 no GPU) in every language.
+``cli`` (2 bad usage, 1 failed, 3 no GPU) in every language.
 """
 from __future__ import annotations
 
@@ -156,7 +156,7 @@ def test_output_on_a_full_disk_is_one_line_and_exit_1(lang, capsys, monkeypatch)
 
 
 def test_another_os_error_names_its_file(capsys, monkeypatch):
-    from services.cli import psu
+    from cli import psu
 
     def broken(args):
         raise PermissionError(errno.EACCES, "Permission denied", "/somewhere/prices.json")

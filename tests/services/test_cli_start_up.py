@@ -17,7 +17,7 @@ import pytest
 
 import main
 from services import program
-from services.cli import monitor
+from cli import monitor
 from services.telemetry.nvml_source import NvmlSource
 from tests.fakes.fake_nvml import FakeNvml
 
@@ -35,7 +35,7 @@ NOT_FOR_A_SNAPSHOT = (
     "xml.etree",  # the translation catalogue: only for text output
     "unicodedata",  # column widths: only for the table
     "urllib.request", "http.client",
-    *(f"services.cli.{name}" for name in ("sessions", "fit", "fit_validation", "psu", "doctor", "setup",
+    *(f"cli.{name}" for name in ("sessions", "fit", "fit_validation", "psu", "doctor", "setup",
                                           "hybrid", "exporter")),
 )
 
@@ -88,7 +88,7 @@ def test_a_json_snapshot_imports_only_what_it_uses(tmp_path):
     loaded = {name: _loaded(modules, name) for name in NOT_FOR_A_SNAPSHOT}
     assert {name: found for name, found in loaded.items() if found} == {}
     # What it does need, so that the list above is not passing for an empty run.
-    assert {"services.cli.monitor", "services.telemetry.nvml_source", "pynvml"} <= set(modules)
+    assert {"cli.monitor", "services.telemetry.nvml_source", "pynvml"} <= set(modules)
     # One reading has no rates to count: on Linux memory and process names come from /proc, so psutil
     # (about 10 ms) is not loaded; elsewhere it reads them.
     assert ("psutil" in modules) is not sys.platform.startswith("linux")

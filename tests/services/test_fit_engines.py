@@ -6,7 +6,7 @@ import json
 import pytest
 
 from main import main
-from services.cli.fit import fit_json
+from cli.fit import fit_json
 
 
 def run_json(capsys, *args):

@@ -15,7 +15,7 @@ from services.modelfit.estimate import GIB, FitRequest, estimate, kv_cache_bytes
 from services.modelfit.gpus import default_gpu_catalogue, live_gpu_from_snapshot
 from services.modelfit.solver import answer, max_seq_that_fits, suggestions
 from services.modelfit.sources import arch_from_config, arch_from_param_count, load_model
-from services.cli.fit_validation import accuracy, compare, load_model_table, load_points
+from tests.fit_validation import accuracy, compare, load_model_table, load_points
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
@@ -305,7 +305,7 @@ def test_public_measurements_median_error_and_verdicts():
 def test_validation_figures_are_the_commands_own(capsys, tmp_path):
     # The same argv given to `python main.py fit` prints the figure the validation compared.
     from main import main
-    from services.cli.fit_validation import point_argv, point_config
+    from tests.fit_validation import point_argv, point_config
 
     points = {p.id: p for p in load_points(DATA / "vram_measurements_public.csv")}
     models = load_model_table(DATA / "vram_models.csv")

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from main import build_parser, main
-from services.cli import UsageError
-from services.cli import monitor
+from cli import UsageError
+from cli import monitor
 from services.i18n import Catalog
 from services.telemetry.model import Snapshot, SourceStatus, DeviceState, GpuInfo, GpuSample
 from services.telemetry.nvml_source import NvmlSource
@@ -345,7 +345,7 @@ def test_signal_ends_a_real_logging_process_cleanly(tmp_path, sig):
         import sys
         sys.path.insert(0, {str(ROOT)!r})
         from main import build_parser
-        from services.cli import monitor
+        from cli import monitor
         from services.telemetry.nvml_source import NvmlSource
         from tests.fakes.fake_nvml import FakeNvml
         args = build_parser().parse_args(["monitor", "--interval", "0.1", "--csv", {str(target)!r}])

@@ -6,7 +6,7 @@ import os
 import pytest
 
 import main
-import services.cli.hybrid as cli
+import cli.hybrid as cli
 from services.hybrid.nvidia import NvidiaProcess, NvidiaUtilization
 from services.hybrid.service import HybridService
 from tests.fakes.hybrid_fakes import INTEL_IGPU, NVIDIA_DGPU, FakeNvidiaProbe, FakeRunner, build_sysfs

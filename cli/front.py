@@ -13,7 +13,7 @@ import os
 import re
 import sys
 
-from services.cli import (
+from cli import (
     CANNOT_USE, COMMANDS, EXIT_FAILED, EXIT_USAGE, UsageError, available_commands, check_path_options, cli_catalog,
     command_available, fail, load_command,
 )
@@ -339,7 +339,7 @@ def app_usage_problem(args: argparse.Namespace) -> int | None:
     if args.screenshot:
         from pathlib import Path
 
-        from services.cli import check_output_file
+        from cli import check_output_file
 
         try:  # a missing folder or a file in the way is bad input
             check_output_file(Path(args.screenshot))

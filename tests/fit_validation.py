@@ -19,8 +19,8 @@ import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from services.cli import UsageError
-from services.cli.fit import fit_json
+from cli import UsageError
+from cli.fit import fit_json
 
 GIB = float(1 << 30)
 

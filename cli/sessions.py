@@ -5,7 +5,7 @@ import argparse
 import json
 from pathlib import Path
 
-from services.cli import ALREADY_EXISTS, CANNOT_WRITE, EXIT_FAILED, EXIT_OK, UsageError, check_output_file, cli_catalog, fail, note
+from cli import ALREADY_EXISTS, CANNOT_WRITE, EXIT_FAILED, EXIT_OK, UsageError, check_output_file, cli_catalog, fail, note
 from services.i18n import translate
 from services.paths import AppPaths
 from services.telemetry.recording import RecordingError

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, TextIO
 from collections.abc import Callable
 
-from services.cli import (
+from cli import (
     ALREADY_EXISTS, CANNOT_READ, CANNOT_WRITE, EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError, check_output_file, fail,
     cli_catalog, info, note,
 )
@@ -53,7 +53,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def use_demo_source(args: argparse.Namespace) -> None:
-    """The app's ``--demo`` given before ``monitor`` (see services.cli.front.apply_app_demo)."""
+    """The app's ``--demo`` given before ``monitor`` (see cli.front.apply_app_demo)."""
     if args.source == "nvml":
         raise UsageError(translate("Cli", "--demo and --source nvml contradict each other; give one of them"))
     args.source = "demo"

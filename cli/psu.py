@@ -7,7 +7,7 @@ import math
 import os
 import sys
 
-from services.cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError, cli_catalog, fail
+from cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError, cli_catalog, fail
 from services.i18n import Msg, translate
 
 HELP = "size a PSU for a build (GPUs, CPU, drives), check cables and PCIe lanes, compare cards"

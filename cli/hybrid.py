@@ -7,7 +7,7 @@ import os
 import shutil
 from typing import Any
 
-from services.cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, EXIT_USAGE, UsageError, cli_catalog, fail, program_name
+from cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, EXIT_USAGE, UsageError, cli_catalog, fail, program_name
 from services.hybrid.cli_text import t
 from services.i18n import Catalog, translate
 

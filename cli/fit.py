@@ -9,7 +9,7 @@ import json
 import math
 import sys
 
-from services.cli import EXIT_NO_GPU, EXIT_OK, UsageError, cli_catalog, fail
+from cli import EXIT_NO_GPU, EXIT_OK, UsageError, cli_catalog, fail
 from services.i18n import Msg, translate
 
 HELP = "estimate the GPU memory a model needs for inference or training, and whether it fits"

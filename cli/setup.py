@@ -6,8 +6,8 @@ import json
 import sys
 from pathlib import Path
 
-from services.cli import CANNOT_READ, EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError, cli_catalog, fail, program_name
-from services.cli import note as print_note
+from cli import CANNOT_READ, EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError, cli_catalog, fail, program_name
+from cli import note as print_note
 from services.i18n import translate
 
 HELP = "show the driver/CUDA/PyTorch install plan for this machine; run, dry-run, check or undo one step"
@@ -33,7 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from services.cli.doctor import check_python_path
+    from cli.doctor import check_python_path
     from services.paths import AppPaths
     from services.setup.doctor import run_doctor
     from services.setup.elevation import default_elevation

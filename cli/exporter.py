@@ -7,7 +7,7 @@ import signal
 import socket
 import threading
 
-from services.cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, EXIT_USAGE, UsageError, cli_catalog, fail, warn
+from cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, EXIT_USAGE, UsageError, cli_catalog, fail, warn
 from services.exporter.server import DEFAULT_HOST, DEFAULT_PORT, ExporterError, ExporterServer
 from services.exporter.service import hub_collector
 from services.i18n import translate

@@ -29,14 +29,14 @@ EXIT_NO_GPU = 3
 
 # command name -> module (kept one per line so tools can be added independently)
 COMMANDS: dict[str, str] = {
-    "monitor": "services.cli.monitor",
-    "sessions": "services.cli.sessions",
-    "fit": "services.cli.fit",
-    "psu": "services.cli.psu",
-    "doctor": "services.cli.doctor",
-    "setup": "services.cli.setup",
-    "hybrid": "services.cli.hybrid",
-    "exporter": "services.cli.exporter",
+    "monitor": "cli.monitor",
+    "sessions": "cli.sessions",
+    "fit": "cli.fit",
+    "psu": "cli.psu",
+    "doctor": "cli.doctor",
+    "setup": "cli.setup",
+    "hybrid": "cli.hybrid",
+    "exporter": "cli.exporter",
 }
 
 

@@ -7,7 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-from services.cli import CANNOT_USE, EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError, cli_catalog, program_name
+from cli import CANNOT_USE, EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError, cli_catalog, program_name
 from services.i18n import Catalog, translate
 
 HELP = "check the NVIDIA driver, CUDA and PyTorch in a Python environment, and say how to fix problems"
