@@ -1687,6 +1687,14 @@
 <context>
     <name>Troubleshooter</name>
     <message>
+        <source>On this machine now: {finding}. The message is from before, or from another environment.</source>
+        <translation>本机现在：{finding}。这条消息是之前的，或来自另一个 Python 环境。</translation>
+    </message>
+    <message>
+        <source>On this machine now: {finding}. The message is from before, or from another machine.</source>
+        <translation>本机现在：{finding}。这条消息是之前的，或来自另一台电脑。</translation>
+    </message>
+    <message>
         <source>The driver was updated but Windows still runs the old one</source>
         <translation>驱动已更新，但 Windows 仍在运行旧驱动</translation>
     </message>
@@ -1719,8 +1727,208 @@
         <translation>以清洁安装方式重装驱动（安装向导）</translation>
     </message>
     <message>
+        <source>Windows stopped the card: Code 43</source>
+        <translation>Windows 停用了显卡：代码 43</translation>
+    </message>
+    <message>
+        <source>Code 43 is Device Manager saying the driver started and then reported a failure. On Linux there is no Code 43; it appears there only inside a Windows virtual machine that was given the card.</source>
+        <translation>代码 43 是设备管理器在说：驱动启动后报告了故障。Linux 上没有代码 43；只有把显卡直通给 Windows 虚拟机时，才会在虚拟机里看到它。</translation>
+    </message>
+    <message>
+        <source>See the display adapters and their problem code</source>
+        <translation>查看显示适配器及其问题代码</translation>
+    </message>
+    <message>
+        <source>Code 43 is Device Manager saying the driver started and then reported a failure. The usual causes: a damaged or mixed driver install (often after Windows Update replaced part of it), a card that lacks power (check every power connector) or a failing card. First do the clean reinstall with DDU in Safe Mode and NVIDIA&apos;s offline package; if Code 43 stays, test the card in another PC or slot.</source>
+        <translation>代码 43 是设备管理器在说：驱动启动后报告了故障。常见原因：驱动安装损坏或新旧混杂（常见于 Windows 更新替换了其中一部分之后）、显卡供电不足（逐个检查供电接口），或显卡本身故障。先在安全模式下用 DDU 彻底清除驱动，再装 NVIDIA 的离线安装包；如果仍是代码 43，把显卡换到另一台电脑或另一个插槽上测试。</translation>
+    </message>
+    <message>
         <source>Start the clean reinstall with DDU (setup wizard)</source>
         <translation>开始用 DDU 彻底重装（安装向导）</translation>
+    </message>
+    <message>
+        <source>nvidia-smi is not installed</source>
+        <translation>没有安装 nvidia-smi</translation>
+    </message>
+    <message>
+        <source>nvidia-smi comes with the NVIDIA driver. If it is missing, the driver is not installed, or only the kernel module is (Ubuntu and Debian put nvidia-smi in a separate utils package, e.g. nvidia-utils-580). Install the driver with the setup wizard; the doctor says which part is missing.</source>
+        <translation>nvidia-smi 随 NVIDIA 驱动一起安装。找不到它，说明驱动没装，或者只装了内核模块（Ubuntu 和 Debian 把 nvidia-smi 放在单独的 utils 包里，例如 nvidia-utils-580）。用安装向导安装驱动；环境诊断会告诉你缺的是哪一部分。</translation>
+    </message>
+    <message>
+        <source>Install the driver (setup wizard)</source>
+        <translation>安装驱动（安装向导）</translation>
+    </message>
+    <message>
+        <source>nvidia-smi comes with the NVIDIA driver: current drivers put nvidia-smi.exe in C:\Windows\System32, old ones in C:\Program Files\NVIDIA Corporation\NVSMI (which is not on PATH). If it is in neither folder, the NVIDIA driver is not installed (Windows may be using its basic display driver).</source>
+        <translation>nvidia-smi 随 NVIDIA 驱动一起安装：新版驱动把 nvidia-smi.exe 放在 C:\Windows\System32，旧版放在 C:\Program Files\NVIDIA Corporation\NVSMI（该目录不在 PATH 里）。两个目录里都没有，说明没有安装 NVIDIA 驱动（Windows 可能正在用它的基本显示驱动）。</translation>
+    </message>
+    <message>
+        <source>Look for nvidia-smi.exe</source>
+        <translation>查找 nvidia-smi.exe</translation>
+    </message>
+    <message>
+        <source>CUDA&apos;s forward-compatibility package is loaded on a card that does not support it (error 804)</source>
+        <translation>在不支持的显卡上加载了 CUDA 向前兼容包（错误 804）</translation>
+    </message>
+    <message>
+        <source>A cuda-compat library (a newer libcuda.so meant for data-centre GPUs) is loaded instead of the driver&apos;s own. GeForce and most RTX workstation cards do not support forward compatibility. It comes from a cuda-compat-XX-Y package, an LD_LIBRARY_PATH entry such as /usr/local/cuda/compat, or a container image that enables it. Remove that package or path so the driver&apos;s libcuda.so is used; if the program needs a newer CUDA than the driver supports, update the driver instead.</source>
+        <translation>加载的是 cuda-compat 库（为数据中心 GPU 准备的较新 libcuda.so），而不是驱动自带的那个。GeForce 和大多数 RTX 工作站显卡不支持向前兼容。它来自 cuda-compat-XX-Y 软件包、LD_LIBRARY_PATH 里的某一项（如 /usr/local/cuda/compat），或启用了它的容器镜像。删掉那个包或路径，让程序用驱动自带的 libcuda.so；如果程序需要比驱动支持的更新的 CUDA，就升级驱动。</translation>
+    </message>
+    <message>
+        <source>See which libcuda.so is found</source>
+        <translation>查看找到的是哪个 libcuda.so</translation>
+    </message>
+    <message>
+        <source>The GPUs&apos; NVSwitch fabric is not ready (error 802)</source>
+        <translation>GPU 之间的 NVSwitch 互连还没准备好（错误 802）</translation>
+    </message>
+    <message>
+        <source>On servers whose GPUs are joined by NVSwitch (HGX/DGX boards with 4 or 8 GPUs), CUDA waits for NVIDIA Fabric Manager. Error 802 means its service is not running, or its version differs from the driver&apos;s. Install nvidia-fabricmanager of exactly the driver&apos;s version and start it. Desktop RTX cards have no NVSwitch: there this error means the driver install is incomplete.</source>
+        <translation>在 GPU 通过 NVSwitch 互连的服务器上（4 卡或 8 卡的 HGX/DGX 主板），CUDA 要等 NVIDIA Fabric Manager 就绪。错误 802 表示它的服务没有运行，或者版本与驱动不一致。安装与驱动版本完全相同的 nvidia-fabricmanager 并启动它。桌面 RTX 显卡没有 NVSwitch：在这类机器上出现这个错误，说明驱动没有装完整。</translation>
+    </message>
+    <message>
+        <source>Check the Fabric Manager service</source>
+        <translation>检查 Fabric Manager 服务</translation>
+    </message>
+    <message>
+        <source>Start it now and at every boot</source>
+        <translation>立即启动，并设为开机启动</translation>
+    </message>
+    <message>
+        <source>The CUDA runtime library is missing</source>
+        <translation>缺少 CUDA 运行时库</translation>
+    </message>
+    <message>
+        <source>libcudart (the CUDA runtime) is not part of the driver: it comes with the CUDA toolkit or with a Python wheel. PyTorch brings its own; other programs (TensorFlow, llama.cpp builds, compiled extensions) need the runtime of the CUDA major version they were built for, e.g. libcudart.so.12 for CUDA 12. Install that CUDA toolkit or the pip package nvidia-cuda-runtime-cu12 in the same environment, and make sure the folder is on the library path.</source>
+        <translation>libcudart（CUDA 运行时）不属于驱动：它随 CUDA 工具包或 Python wheel 一起安装。PyTorch 自带一份；其他程序（TensorFlow、自己编译的 llama.cpp、编译出来的扩展）需要与其构建时 CUDA 主版本相同的运行时，例如 CUDA 12 对应 libcudart.so.12。在同一个环境里安装那个版本的 CUDA 工具包或 pip 包 nvidia-cuda-runtime-cu12，并确保它所在的目录在库搜索路径里。</translation>
+    </message>
+    <message>
+        <source>See which CUDA runtimes are installed</source>
+        <translation>查看已安装了哪些 CUDA 运行时</translation>
+    </message>
+    <message>
+        <source>The driver&apos;s CUDA library is missing</source>
+        <translation>缺少驱动的 CUDA 库</translation>
+    </message>
+    <message>
+        <source>libcuda.so.1 belongs to the NVIDIA driver. It is missing when the driver is not installed; under WSL2 when /usr/lib/wsl/lib is not on the library path (never install a Linux driver inside WSL2: Windows&apos; driver provides it); in a container started without the NVIDIA Container Toolkit (docker run --gpus all).</source>
+        <translation>libcuda.so.1 属于 NVIDIA 驱动。以下情况会缺它：没有安装驱动；在 WSL2 里 /usr/lib/wsl/lib 不在库搜索路径中（不要在 WSL2 里安装 Linux 驱动：它由 Windows 的驱动提供）；容器启动时没有用 NVIDIA Container Toolkit（docker run --gpus all）。</translation>
+    </message>
+    <message>
+        <source>See whether the library is known</source>
+        <translation>查看系统是否能找到这个库</translation>
+    </message>
+    <message>
+        <source>cuBLAS could not start: usually the GPU is out of memory</source>
+        <translation>cuBLAS 无法启动：通常是显存不够</translation>
+    </message>
+    <message>
+        <source>cuBLAS allocates its workspace the first time a program multiplies matrices. When the GPU is already full (another process, or this program&apos;s own tensors) that fails with CUBLAS_STATUS_NOT_INITIALIZED or ALLOC_FAILED rather than &apos;out of memory&apos;. See what holds the memory and make the job smaller. Less often, a CUDA toolkit on LD_LIBRARY_PATH puts a different cuBLAS in front of PyTorch&apos;s own: unset LD_LIBRARY_PATH and try again.</source>
+        <translation>程序第一次做矩阵乘法时，cuBLAS 会分配它的工作区。如果显存已经满了（被别的进程或本程序自己的张量占着），报出来的就是 CUBLAS_STATUS_NOT_INITIALIZED 或 ALLOC_FAILED，而不是“显存不足”。看看是谁占着显存，并把任务调小。少数情况下，是 LD_LIBRARY_PATH 里的 CUDA 工具包让另一个 cuBLAS 排在了 PyTorch 自带的前面：取消 LD_LIBRARY_PATH 后再试。</translation>
+    </message>
+    <message>
+        <source>cuDNN could not start: usually the GPU is out of memory</source>
+        <translation>cuDNN 无法启动：通常是显存不够</translation>
+    </message>
+    <message>
+        <source>cuDNN reports a failed start when the GPU has no memory left for its workspace, and sometimes when an older cuDNN from the system is loaded in place of the one PyTorch ships. Free GPU memory or make the job smaller; unset LD_LIBRARY_PATH if it points at a CUDA toolkit.</source>
+        <translation>显存不够放下 cuDNN 的工作区时，它会报启动失败；有时也是因为加载了系统里较旧的 cuDNN，而不是 PyTorch 自带的那个。释放显存或把任务调小；如果 LD_LIBRARY_PATH 指向某个 CUDA 工具包，取消它。</translation>
+    </message>
+    <message>
+        <source>NVML lost the GPU inside a container</source>
+        <translation>容器里的 NVML 失去了 GPU</translation>
+    </message>
+    <message>
+        <source>A known problem of containers with the systemd cgroup driver: after the host runs &apos;systemctl daemon-reload&apos; (package updates do), a running container loses access to /dev/nvidia*. Restarting the container restores it; NVIDIA&apos;s container-toolkit guide gives the lasting fix (create the /dev/char symlinks with &apos;nvidia-ctk system create-dev-char-symlinks&apos; or use the cgroupfs driver). Outside a container this message points at permissions on /dev/nvidia*: the doctor checks them.</source>
+        <translation>这是使用 systemd cgroup 驱动的容器的已知问题：宿主机执行 &apos;systemctl daemon-reload&apos; 之后（软件包更新时就会执行），正在运行的容器会失去对 /dev/nvidia* 的访问。重启容器即可恢复；NVIDIA 容器工具包的文档给出了长期解决办法（用 &apos;nvidia-ctk system create-dev-char-symlinks&apos; 创建 /dev/char 符号链接，或改用 cgroupfs 驱动）。如果不在容器里，这条消息说明 /dev/nvidia* 的权限有问题：环境诊断会检查它们。</translation>
+    </message>
+    <message>
+        <source>Create the device symlinks on the host</source>
+        <translation>在宿主机上创建设备符号链接</translation>
+    </message>
+    <message>
+        <source>Docker cannot give the container a GPU</source>
+        <translation>Docker 无法把 GPU 分配给容器</translation>
+    </message>
+    <message>
+        <source>Docker needs the NVIDIA Container Toolkit to pass GPUs into containers (&apos;--gpus all&apos;). Install nvidia-container-toolkit from NVIDIA&apos;s repository, register it with Docker (&apos;nvidia-ctk runtime configure --runtime=docker&apos;) and restart Docker. &apos;initialization error&apos; from nvidia-container-cli means the toolkit is there but the host driver is not working: fix the driver first.</source>
+        <translation>Docker 需要 NVIDIA Container Toolkit 才能把 GPU 交给容器（&apos;--gpus all&apos;）。从 NVIDIA 的软件源安装 nvidia-container-toolkit，把它注册到 Docker（&apos;nvidia-ctk runtime configure --runtime=docker&apos;），然后重启 Docker。如果 nvidia-container-cli 报 &apos;initialization error&apos;，说明工具包已装好，但宿主机的驱动不工作：先修好驱动。</translation>
+    </message>
+    <message>
+        <source>Register the toolkit with Docker</source>
+        <translation>把工具包注册到 Docker</translation>
+    </message>
+    <message>
+        <source>Restart Docker</source>
+        <translation>重启 Docker</translation>
+    </message>
+    <message>
+        <source>Secure Boot refused the NVIDIA kernel module</source>
+        <translation>安全启动拒绝了 NVIDIA 内核模块</translation>
+    </message>
+    <message>
+        <source>With Secure Boot on, the kernel loads only signed modules. The NVIDIA module was built on this machine (DKMS) and signed with a key the firmware does not know yet. Enrol the key with mokutil, reboot and confirm it in the blue MOK manager screen, or turn Secure Boot off in the firmware. The setup wizard has the enrolment step.</source>
+        <translation>开启安全启动后，内核只加载签过名的模块。NVIDIA 模块是在本机编译的（DKMS），签名用的密钥固件还不认识。用 mokutil 登记这个密钥，重启后在蓝色的 MOK 管理界面里确认；或者在固件设置里关闭安全启动。安装向导里有登记密钥这一步。</translation>
+    </message>
+    <message>
+        <source>See Secure Boot&apos;s state</source>
+        <translation>查看安全启动状态</translation>
+    </message>
+    <message>
+        <source>Enrol the module signing key (setup wizard)</source>
+        <translation>登记模块签名密钥（安装向导）</translation>
+    </message>
+    <message>
+        <source>A GPU kernel ran too long and was stopped</source>
+        <translation>一个 GPU 内核运行太久，被强行停止</translation>
+    </message>
+    <message>
+        <source>On a GPU that also drives a display, the system resets any GPU task that takes more than a few seconds so the screen does not freeze. Run compute on a GPU without a monitor attached, or make each step shorter (smaller batch).</source>
+        <translation>如果这块 GPU 同时在驱动显示器，系统会重置任何超过几秒的 GPU 任务，以免屏幕卡死。把计算放到没接显示器的 GPU 上，或者让每一步更短（减小批大小）。</translation>
+    </message>
+    <message>
+        <source>Windows&apos; Timeout Detection and Recovery (TDR) resets a GPU that does not answer within 2 seconds. A long CUDA kernel on the GPU that drives the display hits it. Run on a GPU without a monitor, make each step shorter, or raise TdrDelay in the registry (Microsoft&apos;s TDR registry keys; restart after changing it).</source>
+        <translation>Windows 的超时检测与恢复（TDR）会重置 2 秒内没有响应的 GPU。在驱动显示器的 GPU 上运行耗时长的 CUDA 内核就会触发它。把计算放到没接显示器的 GPU 上、让每一步更短，或在注册表里调大 TdrDelay（见微软的 TDR 注册表项说明；改完要重启）。</translation>
+    </message>
+    <message>
+        <source>A DLL PyTorch needs could not be loaded</source>
+        <translation>无法加载 PyTorch 需要的 DLL</translation>
+    </message>
+    <message>
+        <source>On Windows this usually means the Microsoft Visual C++ Redistributable (2015-2022, x64) is missing or broken; PyTorch&apos;s Windows notes name it first. Install it, then open a new terminal. If it still fails, reinstall torch in a fresh virtual environment (a half-finished pip install leaves DLLs out).</source>
+        <translation>在 Windows 上，这通常说明缺少 Microsoft Visual C++ 可再发行组件包（2015-2022，x64）或它已损坏；PyTorch 的 Windows 说明把它列为第一个原因。安装它，然后打开一个新的终端。如果还不行，在新建的虚拟环境里重新安装 torch（中途中断的 pip 安装会缺 DLL）。</translation>
+    </message>
+    <message>
+        <source>Install the Visual C++ Redistributable</source>
+        <translation>安装 Visual C++ 可再发行组件包</translation>
+    </message>
+    <message>
+        <source>No PyTorch build for this Python</source>
+        <translation>没有适用于这个 Python 的 PyTorch</translation>
+    </message>
+    <message>
+        <source>PyTorch publishes wheels for 64-bit CPython of recent versions only. A Python that is too new (before PyTorch catches up), too old, or 32-bit finds nothing to install. The doctor shows which Python this is; make a virtual environment with a supported version and install there.</source>
+        <translation>PyTorch 只为较新版本的 64 位 CPython 发布 wheel。Python 太新（PyTorch 还没跟上）、太旧或是 32 位的，都找不到可安装的版本。环境诊断会显示这是哪个 Python；用受支持的版本新建一个虚拟环境，装在那里。</translation>
+    </message>
+    <message>
+        <source>This CUDA toolkit is older than your GPU</source>
+        <translation>这个 CUDA 工具包比你的 GPU 旧</translation>
+    </message>
+    <message>
+        <source>nvcc does not know the architecture it was asked to compile for. RTX 50 cards (compute_120) need CUDA 12.8 or newer; RTX 40 (compute_89) need 11.8. Install a newer CUDA toolkit, or set TORCH_CUDA_ARCH_LIST to architectures this nvcc knows when building an extension.</source>
+        <translation>nvcc 不认识要编译的目标架构。RTX 50 系列（compute_120）需要 CUDA 12.8 或更新版本；RTX 40 系列（compute_89）需要 11.8。安装更新的 CUDA 工具包，或者在编译扩展时把 TORCH_CUDA_ARCH_LIST 设为这个 nvcc 认识的架构。</translation>
+    </message>
+    <message>
+        <source>CUDA sees no GPU</source>
+        <translation>CUDA 看不到 GPU</translation>
+    </message>
+    <message>
+        <source>The driver may be fine while CUDA is told to see nothing: CUDA_VISIBLE_DEVICES set to an empty or wrong value, a container started without &apos;--gpus all&apos;, or a laptop whose NVIDIA GPU is switched off in the firmware or by the graphics mode. If nvidia-smi lists the card, look at CUDA_VISIBLE_DEVICES first.</source>
+        <translation>驱动可能没问题，只是 CUDA 被设置成什么也看不到：CUDA_VISIBLE_DEVICES 为空或取值错误、容器启动时没加 &apos;--gpus all&apos;，或笔记本的 NVIDIA GPU 被固件或显卡模式关掉了。如果 nvidia-smi 能列出显卡，先检查 CUDA_VISIBLE_DEVICES。</translation>
+    </message>
+    <message>
+        <source>See the GPUs the driver knows</source>
+        <translation>查看驱动识别到的 GPU</translation>
     </message>
     <message>
         <source>The GPU stopped responding</source>

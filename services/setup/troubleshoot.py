@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from services.i18n import Msg, translate
 from services.setup.doctor import DoctorReport, Fix
+from services.setup.known_errors import match_known
 from services.setup.probes import cuda_from_driver_int
 
 
@@ -41,7 +42,7 @@ PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple((c, re.compile(p, re.I
     ("winerror_1455", r"winerror 1455|paging file is too small"),
     ("win_0x80070002", r"0x80070002"),
     ("basic_display", r"microsoft basic display adapter|basic render driver"),
-    ("fell_off_bus", r"fallen off the bus|xid[^\n]{0,20}\b79\b"),
+    ("fell_off_bus", r"fallen off the bus|xid[^\n]{0,20}\b79\b|unable to determine the device handle for gpu"),
     ("device_assert", r"device-side assert triggered"),
     ("illegal_memory", r"an illegal memory access was encountered"),
 ))
@@ -58,7 +59,30 @@ def explain(text: str, report: DoctorReport | None = None, system: str | None = 
         if m:
             found.append(_diagnose_windows(code, report) if system == "windows" and code in WINDOWS_ANSWERS
                          else _diagnose(code, text, report))
-    return found
+    for code, title, cause, fixes in match_known(text, system):
+        found.append(Diagnosis(code, title, cause, fixes, _works_now(code, report)))
+    return [d if d.on_this_machine or not _works_now(d.code, report) else
+            Diagnosis(d.code, d.title, d.cause, d.fixes, _works_now(d.code, report)) for d in found]
+
+
+# Messages that say the driver (or PyTorch) does not work: when the doctor's report shows that it does now,
+# the answer says so first, since the pasted text is then old or from another machine.
+DRIVER_CODES = frozenset({"nvml_mismatch", "no_driver_comm", "no_driver", "basic_display", "code_43", "smi_not_found",
+                          "libcuda_missing", "key_rejected", "no_cuda_device"})
+TORCH_CODES = frozenset({"cpu_build", "no_kernel_image", "invalid_device_function", "driver_insufficient", "win_dll_missing",
+                         "libcudart_missing", "no_torch_wheel"})
+
+
+def _works_now(code: str, report: DoctorReport | None) -> tuple[Msg, ...]:
+    if report is None:
+        return ()
+    if code in TORCH_CODES:
+        return tuple(translate("Troubleshooter", "On this machine now: {finding}. The message is from before, or from another environment.").format(finding=f.title)
+                     for f in report.findings if f.code == "torch_ok")
+    if code in DRIVER_CODES:
+        return tuple(translate("Troubleshooter", "On this machine now: {finding}. The message is from before, or from another machine.").format(finding=f.title)
+                     for f in report.findings if f.code == "driver_ok")
+    return ()
 
 
 # Problems whose cause and fix differ on Windows (no kernel modules, DKMS, MOK or nouveau there).
