@@ -45,6 +45,12 @@ def test_defaults_are_sourced_and_say_when_converted(catalog):
     assert money.default_cloud_rate(catalog, catalog.gpu("rtx-4090"), usd).amount == 0.34
 
 
+def test_the_5090_in_yuan_is_its_chinese_list_price_not_the_dollar_price_converted(catalog):
+    cny = money.currency(catalog, "CNY")
+    price = money.default_card_price(catalog, catalog.gpu("rtx-5090"), cny)
+    assert price.amount == 16499 and not price.converted and price.read == "2025-01-30"
+
+
 def test_saved_tariff_keeps_its_currency(catalog):
     usd, cny = money.currency(catalog, "USD"), money.currency(catalog, "CNY")
     assert money.saved_electricity(catalog, cny, 0.56, "CNY") == 0.56

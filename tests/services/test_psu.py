@@ -331,3 +331,28 @@ def test_cards_without_a_vendor_figure_say_so(catalog):
     assert rated.vendor_figure_missing == () and rated.vendor_missing_text() is None
     row = next(r for r in compare_specs([unpublished[0], catalog.find_gpu("4090")]) if r.key == "rsp_w")
     assert str(row.values[0]) == "none in our sources: sized from the parts" and row.values[1] == "850 W"
+
+
+# ---- Issue 22: the sizes that are sold and the figures NVIDIA names
+
+def test_600_and_700_watt_units_are_sizes_so_a_600_watt_figure_stays_600(catalog):
+    gpu = catalog.gpu("rtx-5060-ti-16gb")
+    assert gpu.required_system_power_w == 600
+    result = calculate(Build(gpus=(gpu,), cpu=catalog.find_cpu("Ryzen 5 7600X")), catalog)
+    assert result.recommended_psu_w == 600
+
+
+def test_the_rtx_5060_has_nvidia_s_550_watt_figure(catalog):
+    gpu = catalog.gpu("rtx-5060")
+    assert gpu.required_system_power_w == 550 and gpu.rsp_confidence == "secondary"
+    result = calculate(Build(gpus=(gpu,), cpu=catalog.find_cpu("Ryzen 5 7600X")), catalog)
+    assert result.recommended_psu_w == 550
+
+
+@pytest.mark.parametrize("typed,name", [("EPYC 9654", "EPYC 9654"), ("9554", "EPYC 9554"),
+                                        ("9995WX", "Ryzen Threadripper PRO 9995WX"), ("i9-13900K", "Core i9-13900K")])
+def test_server_and_workstation_cpus_are_in_the_catalogue(catalog, typed, name):
+    cpu = catalog.find_cpu(typed)
+    assert cpu is not None and cpu.name == name
+    if cpu.name.startswith("EPYC"):
+        assert cpu.gpu_lanes == 128 and cpu.max_power_w >= cpu.base_power_w
