@@ -23,7 +23,7 @@ from services.version import APP_ID, APP_NAME, __version__
 
 # App options, and those of them that take a value: a command line made only of these starts the
 # window, which does not need the command modules (loading them all costs about a third of a second).
-APP_FLAGS = {"--demo", "--self-test", "--minimized", "--version"}
+APP_FLAGS = {"--demo", "--self-test", "--minimized", "--version", "--record"}
 APP_VALUE_OPTIONS = {"--replay", "--screenshot", "--page", "--lang", "--window-size"}
 
 
@@ -171,6 +171,8 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
                      help="run on the simulated two-GPU training run (also before 'monitor' and 'exporter')")
     gui.add_argument("--replay", metavar="FILE", help="open a recording or an nvidia-smi CSV log")
     gui.add_argument("--screenshot", metavar="FILE.png", help="render the main window to a PNG and exit")
+    gui.add_argument("--record", action="store_true",
+                     help="record this run's session even for the demo (sessions of this computer are recorded as Settings say)")
     gui.add_argument("--page", metavar="NAME", help="page to show first (dashboard, setup, hybrid, psu, fit, hosts, settings)")
     gui.add_argument("--lang", choices=["en", "zh_CN"], help="language for this run")
     gui.add_argument("--window-size", metavar="WxH", type=window_size,

@@ -21,6 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     action.add_argument("--list", action="store_true", help="list the recorded sessions")
     action.add_argument("--export", metavar="ID", help="export one session (ID or recording file) to CSV")
     action.add_argument("--compare", nargs=2, metavar=("ID", "ID"), help="compare two sessions per GPU")
+    action.add_argument("--delete", nargs="+", metavar="ID", help="delete recorded sessions (ids as --list shows them)")
     parser.add_argument("--csv", metavar="FILE", help="target file for --export (nvidia-smi CSV columns)")
     parser.add_argument("--json", action="store_true", help="machine-readable output for --list and --compare")
     parser.add_argument("--dir", metavar="DIR", help="recordings folder (default: the app's data folder)")
@@ -33,6 +34,8 @@ def run(args: argparse.Namespace) -> int:
     store = SessionStore(directory)
     if args.list:
         return _list(store, args.json)
+    if args.delete:
+        return _delete(store, args.delete, args.json)
     if args.export:
         if not args.csv:
             raise UsageError(translate("Cli", "--export needs --csv FILE"))
@@ -55,6 +58,14 @@ def _resolve(store: SessionStore, session: str) -> str:
         return str(store.path_of(session))
     except RecordingError as exc:
         raise UsageError(exc.message) from None
+
+
+def _exists(store: SessionStore, session: str) -> bool:
+    try:
+        store.path_of(session)
+    except RecordingError:
+        return False
+    return True
 
 
 def _is_earlier_export(path: Path) -> bool:
@@ -93,6 +104,22 @@ def _export(store: SessionStore, session: str, target: Path) -> int:
     if skipped:  # a damaged recording exports what can be read and says what was left out
         note(skipped, catalog=catalog)
     return EXIT_OK
+
+
+def _delete(store: SessionStore, sessions: list[str], as_json: bool) -> int:
+    unknown = [s for s in sessions if not _exists(store, s)]
+    if unknown:  # bad input: nothing is deleted until every id names a session
+        _resolve(store, unknown[0])
+    deleted, refused = store.delete(sessions)
+    if as_json:
+        print(json.dumps({"deleted": deleted, "refused": [{"id": sid, "reason": str(why)} for sid, why in refused]}, indent=2))
+    else:
+        catalog = cli_catalog()
+        for sid in deleted:
+            print(catalog.render(translate("Cli", "deleted {session}").format(session=sid)))
+        for sid, why in refused:
+            fail(translate("Cli", "{session}: {reason}").format(session=sid, reason=why), EXIT_FAILED, catalog=catalog)
+    return EXIT_FAILED if refused else EXIT_OK
 
 
 def _compare(store: SessionStore, a: str, b: str, as_json: bool) -> int:

@@ -158,7 +158,12 @@ def build_context(args: argparse.Namespace, paths: AppPaths | None = None) -> Ap
     store = SettingsStore(paths.settings_file)
     store.load()
     context = AppContext(paths=paths, settings_store=store, demo=bool(getattr(args, "demo", False)))
-    context.telemetry_control = TelemetryController(context)
+    # A screenshot or self-test run is never recorded; the demo only with --record.
+    if getattr(args, "screenshot", None) or getattr(args, "self_test", False):
+        record: bool | None = False
+    else:
+        record = True if getattr(args, "record", False) else None
+    context.telemetry_control = TelemetryController(context, record=record)
     return context
 
 

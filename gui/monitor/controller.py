@@ -21,9 +21,10 @@ if TYPE_CHECKING:
 class TelemetryController:
     """The hub of one app run (``context.telemetry``) and the bridge that carries its readings to the GUI."""
 
-    def __init__(self, context: AppContext) -> None:
+    def __init__(self, context: AppContext, record: bool | None = None) -> None:
         self._context = context
         self._bridge: TelemetryBridge | None = None
+        self._record = record  # services.telemetry.factory.build_hub's ``record``: None, the settings decide
 
     # ---- Public API
     @property
@@ -80,7 +81,8 @@ class TelemetryController:
         from services.telemetry.factory import build_hub
 
         context = self._context
-        return build_hub(demo=demo, replay=replay, settings=context.settings_store.settings, paths=context.paths)
+        return build_hub(demo=demo, replay=replay, settings=context.settings_store.settings, paths=context.paths,
+                         record=self._record)
 
     def _replace(self, demo: bool, replay: str | ReplaySource | None) -> TelemetryHub:
         # The new hub is built before the old one stops, so a failure leaves monitoring running.

@@ -23,6 +23,7 @@ from gui.i18n import render
 from gui.monitor.widgets import DASH, format_duration, format_mib
 from services.i18n import Msg
 from services.telemetry import throttle
+from services.telemetry.session_report import source_name
 
 
 def _stamp(t: float | None) -> str:
@@ -87,9 +88,12 @@ class SessionsDialog(QDialog):
         self.file_button.setToolTip(self.tr("A recording from another computer, or a log written by\n"
                                             "nvidia-smi --query-gpu=... --format=csv -l 1"))
         self.file_button.clicked.connect(self._on_file_button_clicked)
+        self.delete_button = QPushButton(self.tr("Delete…"), self)
+        self.delete_button.setToolTip(self.tr("Delete the selected recordings from this computer (asks first)."))
+        self.delete_button.clicked.connect(self._on_delete_button_clicked)
         close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         close.rejected.connect(self.reject)
-        for button in (self.open_button, self.export_button, self.file_button):
+        for button in (self.open_button, self.export_button, self.file_button, self.delete_button):
             buttons.addWidget(button)
         buttons.addStretch(1)
         buttons.addWidget(close)
@@ -103,7 +107,7 @@ class SessionsDialog(QDialog):
         for row, info in enumerate(self.sessions):
             duration = info.duration_s
             cells = (_stamp(info.start), format_duration(duration) if duration is not None else DASH,
-                     ", ".join(info.gpus) or DASH, str(info.samples), info.source or DASH)
+                     ", ".join(info.gpus) or DASH, str(info.samples), render(source_name(info.source)))
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if info.problem:
@@ -138,6 +142,17 @@ class SessionsDialog(QDialog):
         finally:
             QGuiApplication.restoreOverrideCursor()
 
+    def delete_sessions(self, ids: list[str]) -> list[tuple[str, Msg]]:
+        """Delete recordings by id (never the one being recorded now); returns what could not be deleted."""
+        recorder = getattr(self.context.telemetry, "recorder", None)
+        keep = getattr(recorder, "path", None)
+        _deleted, refused = self.store.delete(ids, keep=keep)
+        self.refresh()
+        if refused:
+            self._problem(self.tr("Some sessions were not deleted"),
+                          "\n".join(f"{sid}: {render(why)}" for sid, why in refused))
+        return refused
+
     def open_path(self, path: str) -> bool:
         """Show a recording or an nvidia-smi CSV in the dashboard. False (after saying why) if it cannot be read."""
         control = self.context.telemetry_control
@@ -161,6 +176,7 @@ class SessionsDialog(QDialog):
         readable = [s for s in chosen if not s.problem]
         self.open_button.setEnabled(len(readable) == 1 and len(chosen) == 1)
         self.export_button.setEnabled(len(readable) == 1 and len(chosen) == 1)
+        self.delete_button.setEnabled(bool(chosen))
         unreadable = self.tr("This recording cannot be read.")
         if len(chosen) == 1 and chosen[0].problem:
             self.details.setHtml(f"<p><b>{unreadable}</b><br>{html.escape(render(chosen[0].shown_problem))}</p>")
@@ -191,6 +207,23 @@ class SessionsDialog(QDialog):
             return
         QMessageBox.information(self, self.tr("Export session"),
                                 self.tr("Saved {rows} rows to {path}.").format(rows=rows, path=target))
+
+    def _on_delete_button_clicked(self) -> None:
+        chosen = self.selected()
+        if not chosen:
+            return
+        ids = [s.id for s in chosen]
+        names = ", ".join(ids[:5]) + (" …" if len(ids) > 5 else "")
+        text = (self.tr("Delete the recorded session {name}?").format(name=ids[0]) if len(ids) == 1 else
+                self.tr("Delete {count} recorded sessions ({names})?").format(count=len(ids), names=names))
+        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Delete sessions"),
+                          text + "\n" + self.tr("The files are removed from this computer; this cannot be undone."),
+                          QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel, self)
+        box.setObjectName("sessionsDelete")
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        box.buttonClicked.connect(
+            lambda button: self.delete_sessions(ids) if box.standardButton(button) == QMessageBox.StandardButton.Yes else None)
+        box.open()
 
     def _on_file_button_clicked(self) -> None:
         path, _ = QFileDialog.getOpenFileName(

@@ -1040,6 +1040,30 @@
         <source>no session {session} in {folder}</source>
         <translation>{folder} 中没有会话 {session}</translation>
     </message>
+    <message>
+        <source>not a recording of this folder</source>
+        <translation>不是这个文件夹里的记录</translation>
+    </message>
+    <message>
+        <source>this session is being recorded now</source>
+        <translation>这个会话正在记录中</translation>
+    </message>
+    <message>
+        <source>cannot remove it: {reason}</source>
+        <translation>无法删除：{reason}</translation>
+    </message>
+    <message>
+        <source>demo (simulated)</source>
+        <translation>演示（模拟）</translation>
+    </message>
+    <message>
+        <source>this computer</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <source>replay</source>
+        <translation>回放</translation>
+    </message>
 </context>
 <context>
     <name>Replay</name>
@@ -1161,8 +1185,20 @@ nvidia-smi --query-gpu=... --format=csv -l 1</source>
 nvidia-smi --query-gpu=... --format=csv -l 1</translation>
     </message>
     <message>
+        <source>Delete…</source>
+        <translation>删除…</translation>
+    </message>
+    <message>
+        <source>Delete the selected recordings from this computer (asks first).</source>
+        <translation>从本机删除选中的记录（会先确认）。</translation>
+    </message>
+    <message>
         <source>No recorded sessions yet. They appear here after the app has monitored for a while.</source>
         <translation>还没有记录的会话。应用监控一段时间后，会话会出现在这里。</translation>
+    </message>
+    <message>
+        <source>Some sessions were not deleted</source>
+        <translation>有些会话没有删除</translation>
     </message>
     <message>
         <source>This file cannot be opened</source>
@@ -1195,6 +1231,22 @@ nvidia-smi --query-gpu=... --format=csv -l 1</translation>
     <message>
         <source>Saved {rows} rows to {path}.</source>
         <translation>已将 {rows} 行保存到 {path}。</translation>
+    </message>
+    <message>
+        <source>Delete the recorded session {name}?</source>
+        <translation>删除已记录的会话 {name}？</translation>
+    </message>
+    <message>
+        <source>Delete {count} recorded sessions ({names})?</source>
+        <translation>删除 {count} 个已记录的会话（{names}）？</translation>
+    </message>
+    <message>
+        <source>Delete sessions</source>
+        <translation>删除会话</translation>
+    </message>
+    <message>
+        <source>The files are removed from this computer; this cannot be undone.</source>
+        <translation>文件会从本机删除，无法撤销。</translation>
     </message>
     <message>
         <source>Open a log file</source>

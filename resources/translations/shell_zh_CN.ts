@@ -422,6 +422,14 @@
         <translation>需要会话 ID（见 sessions --list）</translation>
     </message>
     <message>
+        <source>deleted {session}</source>
+        <translation>已删除 {session}</translation>
+    </message>
+    <message>
+        <source>{session}: {reason}</source>
+        <translation>{session}：{reason}</translation>
+    </message>
+    <message>
         <source>{path} is not an os-release file (no ID= line)</source>
         <translation>{path} 不是 os-release 文件（没有 ID= 行）</translation>
     </message>

@@ -19,7 +19,7 @@ from services.telemetry.alerts import Alert, AlertEngine
 from services.telemetry.history import DEFAULT_CAPACITY, History
 from services.telemetry.hub import TelemetryHub
 from services.telemetry.model import DeviceState, GpuInfo, Snapshot, SourceKind, SourceStatus, Tier
-from services.telemetry.recorder import Recorder
+from services.telemetry.recorder import MIN_KEPT_S, Recorder
 from services.telemetry.replay import ReplayError, ReplaySource, open_replay
 from services.telemetry.simulated import STEADY_S, THERMAL, SimulatedSource
 
@@ -82,7 +82,9 @@ def _capacity(interval_s: float) -> int:
 
 
 def build_hub(*, demo: bool, replay: "str | ReplaySource | None", settings: Settings, paths: AppPaths,
-              demo_gpus: int = 2) -> TelemetryHub:
+              demo_gpus: int = 2, record: bool | None = None) -> TelemetryHub:
+    """``record``: None records this computer's sessions (when Settings say so) and never the demo;
+    True records the demo too (the user asked: ``--record``); False records nothing (a screenshot run)."""
     mon = settings.monitor
     fast = max(0.25, float(mon.fast_interval_s))  # below 0.25 s polling itself disturbs the GPU
     slow = max(fast, float(mon.slow_interval_s))
@@ -117,8 +119,8 @@ def build_hub(*, demo: bool, replay: "str | ReplaySource | None", settings: Sett
         from services.telemetry.nvml_source import NvmlSource  # only when monitoring this computer
 
         hub = TelemetryHub(NvmlSource(), history=history, fast_interval_s=fast, slow_interval_s=slow)
-    if mon.record_sessions:
-        recorder = Recorder(paths.recordings_dir, source_name="simulated" if demo else "nvml")
+    if mon.record_sessions and (not demo if record is None else record):
+        recorder = Recorder(paths.recordings_dir, source_name="simulated" if demo else "nvml", min_kept_s=MIN_KEPT_S)
         hub.recorder = recorder
         hub.add_listener(recorder.on_snapshot)
         hub.add_stop_callback(recorder.close)

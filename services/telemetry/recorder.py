@@ -38,6 +38,10 @@ from services.telemetry.recording import (
 
 log = logging.getLogger(__name__)
 
+# A session shorter than this and without an alert is not kept: opening the app for a glance, a
+# screenshot run or a quick restart would otherwise fill the sessions list with seconds of nothing.
+MIN_KEPT_S = 10.0
+
 
 # ---------------------------------------------------------------- writing
 
@@ -52,8 +56,10 @@ class Recorder:
 
     def __init__(self, directory: Path, *, source_name: str = "nvml",
                  clock: Callable[[], float] = time.monotonic, commit_every_s: float = COMMIT_EVERY_S,
-                 on_commit: Callable[[int], None] | None = None) -> None:
+                 on_commit: Callable[[int], None] | None = None, min_kept_s: float = 0.0) -> None:
+        """``min_kept_s``: a session shorter than this with no alert is removed on close (the app uses MIN_KEPT_S)."""
         self.directory = Path(directory)
+        self.min_kept_s = min_kept_s
         self.source_name = source_name
         self.commit_every_s = commit_every_s
         self.problem: str | None = None
@@ -70,7 +76,10 @@ class Recorder:
         self._last_procs: dict[str, tuple] = {}  # by uuid
         self._last_status: tuple | None = None
         self._last_t = -math.inf
+        self._first_t: float | None = None
+        self._alerts = 0
         self._closed = False
+        self.discarded = False  # closed too short and quiet to keep (MIN_KEPT_S): the file was removed
 
     @property
     def session_id(self) -> str | None:
@@ -107,6 +116,8 @@ class Recorder:
         if self._conn is None and not snapshot.samples:
             return  # no GPU readings yet (no driver, ...): do not leave empty sessions behind
         self._last_t = snapshot.t
+        if self._first_t is None:
+            self._first_t = snapshot.t
         with self._lock:
             try:
                 if self._conn is None:
@@ -130,6 +141,7 @@ class Recorder:
                 return
             try:
                 self._conn.execute("INSERT INTO alerts VALUES (?, ?, ?, ?, ?)", (t, gpu_index, rule, severity, message))
+                self._alerts += 1
             except sqlite3.Error as exc:
                 self._fail(exc)
 
@@ -216,4 +228,21 @@ class Recorder:
                 log.warning("closing the recording failed: %s", exc)
             finally:
                 conn.close()
+            if self._alerts == 0 and self._first_t is not None and self._last_t - self._first_t < self.min_kept_s:
+                self._discard()
+
+    def _discard(self) -> None:
+        """Remove this session's own file (and SQLite's side files): it holds seconds and no alert."""
+        path = self.path
+        if path is None:
+            return
+        for p in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+            try:
+                p.unlink()
+            except FileNotFoundError:
+                pass
+            except OSError as exc:  # kept then: a short session listed is better than an error
+                log.warning("could not remove the short recording %s: %s", p, exc)
+                return
+        self.discarded = True
 

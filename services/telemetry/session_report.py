@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 
 from services.textwidth import align_columns
-from services.i18n import Catalog
+from services.i18n import Catalog, Msg
 from services.i18n import translate
 from services.telemetry.session_store import SessionInfo, SessionSummary
 from services.telemetry.throttle import BY_CODE, REASONS
@@ -46,6 +46,20 @@ def _num(value: float | None, digits: int = 0) -> str:
     return _DASH if value is None else f"{value:.{digits}f}"
 
 
+# What a recording's ``source`` meta value is called for a person (the JSON keeps the value itself).
+SOURCE_NAMES = {
+    "simulated": translate("Recording", "demo (simulated)"),
+    "nvml": translate("Recording", "this computer"),
+    "replay": translate("Recording", "replay"),
+}
+
+
+def source_name(source: str | None) -> Msg | str:
+    if not source:
+        return _DASH
+    return SOURCE_NAMES.get(source, source)
+
+
 def render_list(sessions: list[SessionInfo], folder: str, catalog: Catalog) -> str:
     tr = catalog.render
     if not sessions:
@@ -56,7 +70,7 @@ def render_list(sessions: list[SessionInfo], folder: str, catalog: Catalog) -> s
         if s.problem:
             notes.append(f"{s.id}  {tr(_UNREADABLE.format(problem=s.shown_problem))}")
             continue
-        rows.append([s.id, when(s.start), duration(s.duration_s), str(s.samples), s.source or _DASH,
+        rows.append([s.id, when(s.start), duration(s.duration_s), str(s.samples), tr(source_name(s.source)),
                      ", ".join(s.gpus) or _DASH])
     return "\n".join(_align(rows) + notes)
 

@@ -213,6 +213,40 @@ class SessionStore:
     def open(self, session: str) -> list[Snapshot]:
         return read_recording(self.path_of(session))
 
+    def delete(self, sessions: Iterable[str], keep: Path | None = None) -> tuple[list[str], list[tuple[str, Msg]]]:
+        """Remove recordings of this folder (ids as listed, or their paths) with SQLite's side files.
+
+        Returns (deleted ids, [(id, why not)]). Only a recording file directly in this folder is removed,
+        never one elsewhere, a link or ``keep`` (the session being recorded now)."""
+        deleted: list[str] = []
+        refused: list[tuple[str, Msg]] = []
+        here = self.directory.resolve()
+        for session in sessions:
+            try:
+                path = self.path_of(session)
+            except RecordingError as exc:
+                refused.append((session, exc.message))
+                continue
+            sid = session_id_of(path)
+            if path.is_symlink() or path.resolve().parent != here:
+                refused.append((sid, translate("Recording", "not a recording of this folder")))
+                continue
+            if keep is not None and path.resolve() == keep.resolve():
+                refused.append((sid, translate("Recording", "this session is being recorded now")))
+                continue
+            try:
+                path.unlink()
+            except OSError as exc:
+                refused.append((sid, translate("Recording", "cannot remove it: {reason}").format(reason=exc.strerror or str(exc))))
+                continue
+            for side in (path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+                try:
+                    side.unlink()
+                except OSError:
+                    pass  # absent (a closed session has none) or held: the main file is gone either way
+            deleted.append(sid)
+        return deleted, refused
+
     def summary(self, session: str) -> SessionSummary:
         """Per-GPU statistics, one entry per card (by UUID: a card that changed index stays one)."""
         path = self.path_of(session)

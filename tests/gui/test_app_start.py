@@ -152,3 +152,20 @@ def test_an_unknown_page_is_one_line_in_the_runs_language(tmp_path, capsys):
     assert main.main(["--lang", "zh_CN", "--page", "nope", "--screenshot", str(tmp_path / "x.png")]) == 2
     err = capsys.readouterr().err
     assert err.startswith("错误：") and "'nope'" in err and "dashboard, setup" in err
+
+
+@pytest.mark.parametrize("argv,recordings", [
+    (["--demo", "--screenshot", "x.png"], 0),   # a screenshot run is never recorded
+    (["--demo"], 0),                            # the demo only when asked
+    (["--demo", "--record"], 1),
+])
+def test_which_runs_leave_a_recorded_session(app_paths, argv, recordings):
+    from cli.front import build_parser
+    from services.telemetry.session_store import SessionStore
+
+    args = build_parser().parse_args(argv)
+    context = build_context(args, app_paths)
+    hub = context.telemetry_control.attach(start=False)
+    hub.tick()  # the demo's first reading raises alerts, so even a one-reading session is worth keeping
+    hub.stop()
+    assert len(SessionStore(app_paths.recordings_dir).list()) == recordings

@@ -26,9 +26,9 @@ def context(app_paths):
         ctx.telemetry.stop()
 
 
-def _demo_hub(context):
+def _demo_hub(context, record=None):
     settings = context.settings_store.settings
-    return build_hub(demo=True, replay=None, settings=settings, paths=context.paths)
+    return build_hub(demo=True, replay=None, settings=settings, paths=context.paths, record=record)
 
 
 def test_demo_run_fills_two_cards_insights_and_processes(qtbot, context):
@@ -57,7 +57,7 @@ def test_demo_run_fills_two_cards_insights_and_processes(qtbot, context):
 
 def test_alert_fires_to_notification_dashboard_and_session_log(qtbot, context):
     context.settings_store.settings.alerts.memory_pct = 50.0  # the demo's cards sit above this
-    context.telemetry = _demo_hub(context)
+    context.telemetry = _demo_hub(context, record=True)  # the demo is recorded only when asked
     tray = TrayController(context, tray_available=True)
     window = MainWindow(context)
     qtbot.addWidget(window)
@@ -142,8 +142,8 @@ def test_a_broken_log_says_why_and_keeps_monitoring(qtbot, context, tmp_path):
 def test_sessions_dialog_lists_compares_exports_and_opens(qtbot, context, tmp_path):
     from gui.monitor.sessions import SessionsDialog
 
-    for _ in range(2):  # two short recorded sessions
-        hub = _demo_hub(context)
+    for _ in range(2):  # two short recorded sessions (kept: the demo's first reading raises alerts)
+        hub = _demo_hub(context, record=True)
         hub.tick()
         for _ in range(3):
             hub._next_fast = None  # due now: record a few readings without waiting
@@ -168,6 +168,38 @@ def test_sessions_dialog_lists_compares_exports_and_opens(qtbot, context, tmp_pa
         assert dialog.open_path(str(dialog.selected()[0].path))
     assert not context.telemetry.live
     context.telemetry.stop()
+
+
+def test_sessions_can_be_deleted_after_a_confirmation_but_never_the_one_being_recorded(qtbot, context):
+    from PySide6.QtWidgets import QMessageBox
+
+    from gui.monitor.sessions import SessionsDialog
+
+    for _ in range(3):
+        hub = _demo_hub(context, record=True)
+        hub.tick()
+        hub.stop()
+    live = _demo_hub(context, record=True)
+    live.tick()  # the session being recorded now
+    context.telemetry = live
+    dialog = SessionsDialog(context)
+    qtbot.addWidget(dialog)
+    assert dialog.table.rowCount() == 4
+    assert not dialog.delete_button.isEnabled()
+    dialog.select_rows(0, 1)
+    assert dialog.delete_button.isEnabled()
+    dialog.delete_button.click()
+    box = dialog.findChild(QMessageBox, "sessionsDelete")
+    assert box is not None and "Delete 2 recorded sessions" in box.text()
+    box.button(QMessageBox.StandardButton.Cancel).click()
+    assert dialog.table.rowCount() == 4  # cancelled: nothing removed
+    ids = [s.id for s in dialog.sessions]
+    live_id = live.recorder.session_id
+    refused = dialog.delete_sessions(ids)
+    assert [sid for sid, _ in refused] == [live_id]  # the live one stays, and says why
+    assert [s.id for s in dialog.sessions] == [live_id]
+    assert "being recorded now" in dialog.findChild(QMessageBox, "sessionsProblem").text()
+    live.stop()
 
 
 def test_a_replay_that_failed_shows_its_reason_not_starting(qtbot, context, tmp_path):

@@ -14,8 +14,8 @@ pytestmark = pytest.mark.usefixtures("english_system")
 
 # (arguments after the language, the Chinese line, the English line): a user's command lines.
 CASES = [
-    (["sessions"], "main.py sessions：错误：必须给出以下参数之一：--list --export --compare（参见：main.py sessions --help）",
-     "main.py sessions: error: one of the arguments --list --export --compare is required "
+    (["sessions"], "main.py sessions：错误：必须给出以下参数之一：--list --export --compare --delete（参见：main.py sessions --help）",
+     "main.py sessions: error: one of the arguments --list --export --compare --delete is required "
      "(see: main.py sessions --help)"),
     (["psu", "--foo"], "main.py：错误：无法识别的参数：--foo（参见：main.py --help）",
      "main.py: error: unrecognized arguments: --foo (see: main.py --help)"),

@@ -13,7 +13,7 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 
 def test_demo_hub_backfills_samples_records_and_alerts(app_paths):
     settings = Settings()
-    hub = build_hub(demo=True, replay=None, settings=settings, paths=app_paths)
+    hub = build_hub(demo=True, replay=None, settings=settings, paths=app_paths, record=True)
     try:
         first = hub.tick()  # backfill + first live reading, on this thread
         assert first.status.state == DeviceState.OK
@@ -25,7 +25,21 @@ def test_demo_hub_backfills_samples_records_and_alerts(app_paths):
     finally:
         hub.stop()
     sessions = SessionStore(app_paths.recordings_dir).list()
+    # One reading is a session of no length: kept only because the demo's first reading raised alerts.
+    assert hub.recorder._alerts > 0 and not hub.recorder.discarded
     assert len(sessions) == 1 and sessions[0].source == "simulated" and sessions[0].samples == 1
+
+
+def test_the_demo_is_recorded_only_when_asked_and_a_screenshot_run_never(app_paths):
+    for record in (None, False):
+        hub = build_hub(demo=True, replay=None, settings=Settings(), paths=app_paths, record=record)
+        hub.tick()
+        hub.stop()
+        assert hub.recorder is None
+    hub = build_hub(demo=False, replay=None, settings=Settings(), paths=app_paths, record=False)
+    hub.stop()
+    assert hub.recorder is None
+    assert not app_paths.recordings_dir.exists() or not any(app_paths.recordings_dir.iterdir())
 
 
 def test_recording_can_be_switched_off(app_paths):

@@ -244,3 +244,47 @@ def test_a_recording_that_cannot_be_opened_leaves_no_connection_open(tmp_path, m
     with pytest.raises(RecordingError):
         recording.connect_readonly(broken)
     assert opened and opened == closed
+
+
+def _snaps(seconds: int):
+    return SimulatedSource(start_wall=START).prehistory(seconds)
+
+
+def test_a_short_quiet_session_is_not_kept_but_a_long_one_or_one_with_an_alert_is(tmp_path):
+    short = Recorder(tmp_path / "a", min_kept_s=10.0)
+    for snap in _snaps(5):
+        short.on_snapshot(snap)
+    assert short.path is not None and short.path.exists()
+    short.close()
+    assert short.discarded and not any((tmp_path / "a").iterdir())  # the -wal and -shm files too
+
+    alerted = Recorder(tmp_path / "b", min_kept_s=10.0)
+    for snap in _snaps(5):
+        alerted.on_snapshot(snap)
+    alerted.record_alert(START + 2, 0, "temperature", "warning", "GPU 0 at 84 °C")
+    alerted.close()
+    assert not alerted.discarded and len(SessionStore(tmp_path / "b").list()) == 1
+
+    long = Recorder(tmp_path / "c", min_kept_s=10.0)
+    for snap in _snaps(12):
+        long.on_snapshot(snap)
+    long.close()
+    assert not long.discarded and SessionStore(tmp_path / "c").list()[0].samples == 12
+
+
+def test_sessions_delete_removes_only_this_folders_recordings(tmp_path, capsys):
+    import main
+
+    folder = tmp_path / "rec"
+    rec = record(folder, SimulatedSource(start_wall=START).prehistory(5))
+    rec.close()
+    other = record(tmp_path / "elsewhere", SimulatedSource(start_wall=START).prehistory(5))
+    other.close()
+    sid = rec.session_id
+    assert main.main(["sessions", "--dir", str(folder), "--delete", sid, "nope"]) == 2  # an unknown id: nothing deleted
+    assert rec.path.exists()
+    assert main.main(["sessions", "--dir", str(folder), "--delete", str(other.path)]) == 1  # not of this folder
+    assert other.path.exists()
+    assert main.main(["sessions", "--dir", str(folder), "--delete", sid, "--json"]) == 0
+    assert not rec.path.exists() and not any(folder.iterdir())
+    assert f'"deleted": [\n    "{sid}"' in capsys.readouterr().out
