@@ -21,7 +21,7 @@ from gui.widgets.background import BackgroundWork, Job, describe_error
 from gui.widgets.visible_timer import VisibleTimer
 from services.hybrid.launch import LaunchReport
 from services.hybrid.model import Placement, ProcessReport, ScanResult
-from services.hybrid.preference import PlanError, PreferencePlan
+from services.hybrid.preference import AppliedRecord, PlanError, PreferencePlan
 
 REFRESH_MS = 3000
 FIRST_INTERVAL_S = 0.5
@@ -295,13 +295,28 @@ class HybridPage(QWidget):
         if self._last_record is None:
             return
         try:
-            self.service.undo(self._last_record.plan.program)
+            record = self.service.undo(self._last_record.plan.program)
         except PlanError as exc:
             self._say(render(exc.message), error=True)
             return
-        self._say(self.tr("Undone: {program} is back as it was.").format(program=esc(self._last_record.plan.program)))
+        self._say(self.undone_text(record))
         self._last_record = None
         self.details.undo_button.hide()
+
+    def undone_text(self, record: AppliedRecord) -> str:
+        """What undo changed: the program itself never was (Linux: a launcher and a menu entry beside it;
+        Windows: the graphics preference value)."""
+        program = esc(record.plan.program)
+        if all(c.kind == "registry" for c in record.plan.changes):
+            return self.tr("Undone: the graphics preference for {program} is back as it was.").format(program=program)
+        removed = [esc(c.target) for c in record.plan.changes if c.kind == "file" and c.before is None]
+        restored = [esc(c.target) for c in record.plan.changes if c.kind == "file" and c.before is not None]
+        lines = [self.tr("Undone. {program} itself was never changed.").format(program=program)]
+        if removed:
+            lines.append(self.tr("Removed what GPU Assistant made for it: {files}").format(files=", ".join(removed)))
+        if restored:
+            lines.append(self.tr("Put back as they were: {files}").format(files=", ".join(restored)))
+        return "<br>".join(lines)
 
     def _on_launch_clicked(self) -> None:
         report = self.selected_report()

@@ -481,6 +481,22 @@
         <translation>刷新</translation>
     </message>
     <message>
+        <source>Undone: the graphics preference for {program} is back as it was.</source>
+        <translation>已撤销：{program} 的图形首选项已恢复原样。</translation>
+    </message>
+    <message>
+        <source>Undone. {program} itself was never changed.</source>
+        <translation>已撤销。{program} 本身从未被修改。</translation>
+    </message>
+    <message>
+        <source>Removed what GPU Assistant made for it: {files}</source>
+        <translation>已删除 GPU 助手为它创建的文件：{files}</translation>
+    </message>
+    <message>
+        <source>Put back as they were: {files}</source>
+        <translation>已恢复原样：{files}</translation>
+    </message>
+    <message>
         <source>Launch and check…</source>
         <translation>启动并检查…</translation>
     </message>
@@ -519,10 +535,6 @@
     <message>
         <source>Done. The old state is backed up in {path}</source>
         <translation>完成。原来的状态已备份到 {path}</translation>
-    </message>
-    <message>
-        <source>Undone: {program} is back as it was.</source>
-        <translation>已撤销：{program} 已恢复原状。</translation>
     </message>
     <message>
         <source>Choose a program to launch</source>

@@ -109,7 +109,10 @@ def test_run_on_nvidia_shows_change_applies_and_undoes(qtbot, app_paths, laptop_
     assert f"cd '{tmp_path / 'project'}'" in script and f"exec '{tmp_path / 'bin/python3'}' 'train.py' \"$@\"" in script
     assert page.details.undo_button.isVisible()
     page.details.undo_button.click()
-    assert not launcher.exists() and "Undone" in page.details.action_label.text()
+    said = page.details.action_label.text()
+    assert not launcher.exists() and "Undone" in said
+    # Undo removed the launcher: it says so, and never that the interpreter was "back as it was".
+    assert "was never changed" in said and "python3-train-on-nvidia" in said and "back as it was" not in said
     page.shutdown()
 
 
@@ -189,4 +192,5 @@ def test_windows_laptop_counters_and_registry_preference(qtbot, app_paths, tmp_p
     assert "Restart the program" in page.details.action_label.text()
     page.details.undo_button.click()
     assert exe[9920] not in registry.values(HKCU, USER_GPU_PREFERENCES)
+    assert "graphics preference" in page.details.action_label.text()
     page.shutdown()
