@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import os
@@ -9,6 +10,8 @@ import sys
 
 from cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError, cli_catalog, fail
 from services.i18n import Msg, translate
+
+DAYS_PER_MONTH = 365.25 / 12  # tariffs' tiers are per month
 
 HELP = "size a PSU for a build (GPUs, CPU, drives), check cables and PCIe lanes, compare cards"
 
@@ -269,13 +272,27 @@ def run(args: argparse.Namespace) -> int:
             result = calculate(build, catalog)
         except BuildError as exc:
             raise UsageError(str(exc)) from None
+        tiered = None
+        if kwh_origin == "default":
+            # A tiered household tariff prices this PC's kWh by how many there are: from the result's wall
+            # power and hours a day, then the cost again at that average price.
+            tiered = money.tiered_price(catalog, cur, result.cost.wall_w / 1000.0 * result.cost.hours_per_day * DAYS_PER_MONTH)
+            if tiered is not None:
+                price_kwh, kwh_origin = tiered.per_kwh, "default_tiered"
+                result = calculate(dataclasses.replace(build, price_per_kwh=price_kwh), catalog)
         out.update(result.to_json())
         out["wall"]["currency"] = cur.code
         out["wall"]["price_per_kwh_origin"] = kwh_origin
         if kwh_origin == "default":
             out["wall"]["price_per_kwh_read"] = default_kwh.read
             out["wall"]["price_per_kwh_converted_from_usd"] = default_kwh.converted
+        if tiered is not None:
+            out["wall"]["tiered"] = {"kwh_per_month": round(tiered.kwh_per_month, 1), "base_kwh": tiered.base_kwh,
+                                     "tiers_used": [{"kwh": round(k, 1), "price_per_kwh": p} for k, p in tiered.tiers_used],
+                                     "what": tiered.what, "date": tiered.date, "source": tiered.source}
         text.append(render_result(result, render, cur.symbol))
+        if tiered is not None:
+            text.append(render(tiered.note(cur)))
         if gpus:
             purchases: list[float | None] = []
             rates: list[float | None] = []
@@ -308,6 +325,7 @@ def run(args: argparse.Namespace) -> int:
             notes = list({str(n): n for n in notes}.values())
             if kwh_origin == "default":
                 notes.append(money.electricity_note(catalog, cur, default_kwh))
+
             if cur.rate_text() is not None and any(n for n in notes):
                 notes.append(cur.rate_text())
             if cur.code == "CNY" and catalog.money.get("cloud_cn_note"):

@@ -162,12 +162,24 @@
         <translation>中国居民平均电价（2024 年 3 月）</translation>
     </message>
     <message>
+        <source>China suggested retail price at launch (VAT included)</source>
+        <translation>国内首发建议零售价（含增值税）</translation>
+    </message>
+    <message>
+        <source>Beijing household tiered tariff (no time-of-use), per month</source>
+        <translation>北京居民阶梯电价（非峰谷），按月计</translation>
+    </message>
+    <message>
         <source>{what} ({read}); converted from USD at {rate} ({date})</source>
         <translation>{what}（{read}）；按 {rate}（{date}）由美元换算</translation>
     </message>
     <message>
         <source>{what} ({read})</source>
         <translation>{what}（{read}）</translation>
+    </message>
+    <message>
+        <source>Tiered tariff ({what}, from {date}): this PC&apos;s {kwh} kWh a month come on top of a household&apos;s first {base} kWh, so they cost {parts}: {avg}/kWh on average. Enter your own tariff if it differs.</source>
+        <translation>阶梯电价（{what}，自 {date} 起）：这台电脑每月 {kwh} kWh 的用电叠加在家庭本身的前 {base} kWh 之上，所以按 {parts} 计价：平均每 kWh {avg}。如果你的电价不同，请填入自己的电价。</translation>
     </message>
     <message>
         <source>{provider}, lowest price listed on a public price index (snapshot about {snapshot}), read {read}</source>

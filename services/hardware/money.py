@@ -7,6 +7,7 @@ override every amount (CLI flags, page fields).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,6 +82,8 @@ def what_text(what: str) -> "Msg | str":
         "China suggested retail price at launch": translate("Money", "China suggested retail price at launch"),
         "US residential average, July 2026": translate("Money", "US residential average, July 2026"),
         "China household average, March 2024": translate("Money", "China household average, March 2024"),
+        "China suggested retail price at launch (VAT included)": translate("Money", "China suggested retail price at launch (VAT included)"),
+        "Beijing household tiered tariff (no time-of-use), per month": translate("Money", "Beijing household tiered tariff (no time-of-use), per month"),
     }
     return known.get(what, what)
 
@@ -113,6 +116,47 @@ def default_electricity(catalog: Catalog, cur: Currency) -> DatedAmount:
     usd = float(us.get("usd_per_kwh", 0.0))
     return DatedAmount(cur.from_usd(usd), str(us.get("read", "")), str(us.get("source", "")), cur.code != "USD",
                        str(us.get("what", "")))
+
+
+@dataclass(frozen=True, slots=True)
+class TieredPrice:
+    """What a PC's own electricity costs under a tiered household tariff: its kWh come on top of the
+    household's, so they are priced from ``base_kwh`` up through the tiers."""
+
+    per_kwh: float  # the average over the PC's kWh
+    kwh_per_month: float
+    tiers_used: tuple[tuple[float, float], ...]  # (kWh, price) in each tier the PC reaches
+    base_kwh: float
+    what: str
+    date: str
+    source: str
+
+    def note(self, cur: Currency) -> Msg:
+        parts = ", ".join(f"{kwh:.0f} kWh × {cur.symbol}{price:.4g}" for kwh, price in self.tiers_used)
+        return translate("Money", "Tiered tariff ({what}, from {date}): this PC's {kwh} kWh a month come on top of a household's first {base} kWh, so they cost {parts}: {avg}/kWh on average. Enter your own tariff if it differs.").format(
+            what=what_text(self.what), date=self.date, kwh=f"{self.kwh_per_month:.0f}", base=f"{self.base_kwh:.0f}",
+            parts=parts, avg=f"{cur.symbol}{self.per_kwh:.4f}")
+
+
+def tiered_price(catalog: Catalog, cur: Currency, kwh_per_month: float) -> TieredPrice | None:
+    """The average price of a PC's ``kwh_per_month`` under the currency's sourced tiered household tariff
+    (None where the data has none, or for no use)."""
+    tiers = catalog.money.get("electricity_by_currency", {}).get(cur.code, {}).get("tiers")
+    if not tiers or not (kwh_per_month > 0 and math.isfinite(kwh_per_month)):
+        return None
+    limits = [float(x) for x in tiers["monthly_kwh_limits"]]
+    prices = [float(x) for x in tiers["per_kwh"]]
+    base = float(tiers.get("household_base_kwh", 0.0))
+    bounds = [0.0, *limits, math.inf]
+    start, end = base, base + kwh_per_month
+    used = []
+    for (low, high), price in zip(zip(bounds, bounds[1:]), prices):
+        kwh = max(0.0, min(end, high) - max(start, low))
+        if kwh > 0:
+            used.append((kwh, price))
+    total = sum(k * p for k, p in used)
+    return TieredPrice(total / kwh_per_month, kwh_per_month, tuple(used), base, str(tiers.get("what", "")),
+                       str(tiers.get("date", "")), str(tiers.get("source", "")))
 
 
 def cloud_rate_note(amount: DatedAmount) -> Msg:

@@ -58,3 +58,32 @@ def test_saved_tariff_keeps_its_currency(catalog):
     assert money.saved_electricity(catalog, usd, 0.0, "") is None
     assert money.saved_electricity(catalog, usd, 0.30, "") is None  # the old built-in default, not the user's
     assert money.saved_electricity(catalog, cny, 0.25, "") == pytest.approx(0.25 * 7.1057)  # old files were USD
+
+
+def test_a_tiered_tariff_prices_a_pcs_kwh_from_the_second_tier_up(catalog):
+    cny, usd = money.currency(catalog, "CNY"), money.currency(catalog, "USD")
+    # Beijing: the household's own first 240 kWh, then 160 kWh at 0.5383, the rest at 0.7883.
+    small = money.tiered_price(catalog, cny, 100)
+    assert small.tiers_used == ((100.0, 0.5383),) and small.per_kwh == pytest.approx(0.5383)
+    rig = money.tiered_price(catalog, cny, 432)  # ~600 W from the wall, 24 hours a day
+    assert rig.tiers_used == ((160.0, 0.5383), (272.0, 0.7883))
+    assert rig.per_kwh == pytest.approx((160 * 0.5383 + 272 * 0.7883) / 432)
+    assert rig.per_kwh > money.default_electricity(catalog, cny).amount  # a 24/7 rig lands in the top tier
+    assert "2012-07-01" in str(rig.note(cny)) and "0.6957" in str(rig.note(cny))
+    assert money.tiered_price(catalog, usd, 432) is None  # no tiers on file for the US average
+    assert money.tiered_price(catalog, cny, 0) is None
+
+
+def test_the_psu_command_uses_the_tiered_price_unless_the_user_gives_one(capsys):
+    import json
+
+    import main
+
+    argv = ["psu", "--gpu", "4090", "--cpu", "13900K", "--usage", "training-24x7", "--currency", "CNY", "--json"]
+    assert main.main(argv) == 0
+    wall = json.loads(capsys.readouterr().out)["wall"]
+    assert wall["price_per_kwh_origin"] == "default_tiered" and wall["tiered"]["base_kwh"] == 240
+    assert wall["price_per_kwh"] > 0.7  # mostly third-tier kWh
+    assert main.main([*argv, "--price-kwh", "0.5"]) == 0
+    wall = json.loads(capsys.readouterr().out)["wall"]
+    assert wall["price_per_kwh_origin"] == "argument" and "tiered" not in wall and wall["price_per_kwh"] == 0.5

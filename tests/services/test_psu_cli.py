@@ -165,7 +165,8 @@ def test_chinese_shows_cny_with_rate_and_dates_and_takes_edits(capsys, app_paths
     data = json.loads(out)
     assert data["currency"]["code"] == "CNY" and data["currency"]["per_usd"] == 7.1057 and data["currency"]["rate_date"]
     assert data["buy_vs_rent"][0]["purchase"] == 12999  # the dated China launch price, not a conversion
-    assert data["wall"]["price_per_kwh"] == 0.5542  # China household average (Statista, March 2024), converted
+    # Beijing's tiered tariff: 4 h a day of this PC is about 100 kWh a month, all in the second tier
+    assert data["wall"]["price_per_kwh"] == 0.5383 and data["wall"]["price_per_kwh_origin"] == "default_tiered"
     assert data["buy_vs_rent"][0]["cloud_per_hour"] == 1.24  # a Chinese platform's listed price, not a conversion
     code, out, _ = run(capsys, "--gpu", "4090", "--cpu", "13900K")
     assert "¥12,999" in out and "7.1057" in out and "2025-09-23" in out
