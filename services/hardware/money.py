@@ -150,7 +150,7 @@ def tiered_price(catalog: Catalog, cur: Currency, kwh_per_month: float) -> Tiere
     bounds = [0.0, *limits, math.inf]
     start, end = base, base + kwh_per_month
     used = []
-    for (low, high), price in zip(zip(bounds, bounds[1:]), prices):
+    for (low, high), price in zip(zip(bounds[:-1], bounds[1:], strict=True), prices, strict=True):
         kwh = max(0.0, min(end, high) - max(start, low))
         if kwh > 0:
             used.append((kwh, price))
