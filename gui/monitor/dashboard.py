@@ -40,6 +40,20 @@ NARROW_PAGE_PX = 1030  # page width (window less the 190 px sidebar and margins)
 WINDOWS_S = (60, 300, 600, 1800, 3600, 6 * 3600, 24 * 3600)
 
 
+
+# A live view never spans less than this, so the first readings do not fill the whole width.
+MIN_LIVE_SPAN_S = 60.0
+
+
+def live_view_start(recorded: tuple[float, float] | None, now: float, window_s: float) -> float:
+    """Where a live view starts: the chosen window back from ``now``, but no earlier than the first reading
+    (with at least MIN_LIVE_SPAN_S shown), so a fresh start fills the width and widens as data comes in
+    instead of sitting at the right edge of a 10-minute window for ten minutes."""
+    start = now - window_s
+    if recorded is None:
+        return start
+    return max(start, min(recorded[0], now - MIN_LIVE_SPAN_S))
+
 class DashboardPage(QWidget):
     """Live GPU cards, processes, insights and alerts.
 
@@ -363,11 +377,11 @@ class DashboardPage(QWidget):
             return
         self._dirty = False
         t1 = snapshot.t
-        if self._follow_live or self._view is None:
-            self._view = (t1 - self._window_s, t1)
-        t0, t1 = self._view
         assert hub is not None  # cards are only shown with a hub
         history = hub.history
+        if self._follow_live or self._view is None:
+            self._view = (live_view_start(history.time_range(), t1, self._window_s), t1)
+        t0, t1 = self._view
         samples = {s.index: s for s in snapshot.samples}
         now = time.monotonic()
         # Graphs follow at most every GRAPH_MIN_INTERVAL_S (values every tick): a 1-minute window
