@@ -54,7 +54,8 @@ PLOTS: tuple[PlotSpec, ...] = (
 
 
 # Tick spacings that divide a day, so a tick lands on local midnight whenever it is in view.
-TICK_STEPS_S = (5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 2 * 3600, 3 * 3600, 6 * 3600, 12 * 3600, 24 * 3600)
+TICK_STEPS_S = (5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 2 * 3600, 3 * 3600, 4 * 3600, 6 * 3600, 8 * 3600,
+                12 * 3600, 24 * 3600)
 TICK_LABEL_PX = 58  # room one "HH:MM" label needs at 7.5 pt, with a gap
 
 

@@ -205,3 +205,10 @@ def test_lost_gpu_note_says_since_when_once_and_fits_the_machine(qtbot, context,
     assert "fallen off the bus" not in note  # the driver's line is in the badge's tooltip, not repeated
     page.shutdown()
     page.bridge.close()
+
+
+@pytest.mark.parametrize("width_px", [180, 230, 350])
+def test_a_24_hour_axis_has_at_least_three_labels_at_every_plot_width(width_px):
+    t1 = _local(2026, 12, 3, 15, 17)
+    step, ticks = time_ticks(t1 - 24 * 3600, t1, width_px)
+    assert len(ticks) >= 3 and len(ticks) <= max(2, int(width_px // 58))  # and never more than fit
