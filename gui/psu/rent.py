@@ -74,9 +74,10 @@ class RentBox(QGroupBox):
         keep = self.rent_card_combo.currentIndex()
         with QSignalBlocker(self.rent_card_combo):
             self.rent_card_combo.clear()
-            for gpu in self._gpus:
+            for gpu in {g.key: g for g in self._gpus}.values():  # two identical cards: one entry
                 self.rent_card_combo.addItem(gpu.name.removeprefix("GeForce "), gpu.key)
-            self.rent_card_combo.setCurrentIndex(min(max(keep, 0), len(self._gpus) - 1) if self._gpus else -1)
+            count = self.rent_card_combo.count()
+            self.rent_card_combo.setCurrentIndex(min(max(keep, 0), count - 1) if count else -1)
         for gpu in self._gpus:
             if gpu.key not in self._card_prices:
                 dated = money.default_card_price(self.catalog, gpu, self._cur)
@@ -173,6 +174,10 @@ class RentBox(QGroupBox):
         rows = buy_vs_rent_per_card(r, [self._card_prices.get(g.key) or None for g in r.build.gpus],
                                     [self._cloud_rates.get(g.key) or None for g in r.build.gpus],
                                     self.resale_spin.value(), self._cur.symbol)
+        # The card the picker names (rows of identical cards are alike: the first one).
+        selected = self._selected_gpu()
+        picked = next((row for row in rows if selected is not None and row.gpu.key == selected.key), None)
+        rows = [picked] if picked is not None else rows[:1]  # a result not yet recomputed for a new card: its first
         lines = []
         for row in rows:
             text = render(row.message)

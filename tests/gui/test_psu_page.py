@@ -102,13 +102,19 @@ def test_buy_vs_rent_is_card_by_card(qtbot, page):
     page.add_gpu(page.catalog.gpu("rtx-3090"))
     assert page.rent.rent_card_combo.count() == 2
     text = page.rent.rent_result_label.text()
-    # the 4090 pays off against a rented 4090; the 3090 has no cloud price on file and says so
-    assert "GeForce RTX 4090: Owning pays off" in text and "GeForce RTX 3090: no cloud price" in text
+    # the picked card only (the 4090 pays off against a rented 4090), not every card of the build
+    assert "GeForce RTX 4090: Owning pays off" in text and "3090" not in text
     page.rent.rent_card_combo.setCurrentIndex(1)
+    # the 3090 has no cloud price on file and says so
+    assert "GeForce RTX 3090: no cloud price" in page.rent.rent_result_label.text()
     page.rent.cloud_spin.setValue(0.22)  # the user's price for a rented 3090
     assert "GeForce RTX 3090: Owning pays off" in page.rent.rent_result_label.text()
     page.rent.rent_card_combo.setCurrentIndex(0)
     assert page.rent.cloud_spin.value() == pytest.approx(0.34)  # each card keeps its own figures
+    page.add_gpu(page.catalog.gpu("rtx-3090"))  # a second, identical 3090: one entry, one answer
+    assert page.rent.rent_card_combo.count() == 2
+    page.rent.rent_card_combo.setCurrentIndex(1)
+    assert page.rent.rent_result_label.text().count("GeForce RTX 3090") == 1
 
 
 def test_typed_cpu_counts_and_matches_the_cli(qtbot, page, capsys):
