@@ -114,7 +114,10 @@ class ResultPanel(QWidget):
         segments = [Segment(line.key, render(line.label), line.watts) for line in r.lines]
         psu_text = (self.tr("your PSU {w} W") if r.build.psu_w else self.tr("recommended PSU {w} W")).format(w=round(capacity))
         spike_text = self.tr("GPU spikes (10 ms) {w} W").format(w=round(r.peak_10ms_w))
-        self.watt_bar.set_segments(segments, capacity, r.peak_10ms_w, psu_text, spike_text)
+        allowance = r.spike_allowance_10ms_w(capacity)
+        allowance_text = (self.tr("ATX 3.x allows {w} W for 10 ms") if r.excursion_10ms_factor >= 1.6
+                          else self.tr("ATX 2.x allows {w} W for 10 ms")).format(w=round(allowance))
+        self.watt_bar.set_segments(segments, capacity, r.peak_10ms_w, psu_text, spike_text, allowance, allowance_text)
         legend = []
         for key in ("cpu", "gpu", "board", "ram", "storage", "cooling", "usb"):
             parts = [s for s in segments if s.key == key and s.watts > 0]
@@ -125,17 +128,17 @@ class ResultPanel(QWidget):
             legend.append(f"<span style='color:{SEGMENT_COLOURS[key]}'>&#9632;</span>&nbsp;{_unbroken(name)}&nbsp;{watts:.0f}&nbsp;W")
         legend.append("<b>&#9475;</b>&nbsp;" + _unbroken(psu_text))
         legend.append("<span style='color:#c0392b'><b>&#9478;</b></span>&nbsp;" + _unbroken(spike_text))
+        legend.append("<span style='color:#2f9e44'><b>&#9482;</b></span>&nbsp;" + _unbroken(allowance_text))
         self.legend_label.setText(" &nbsp; ".join(legend))
 
     def _show_why(self, r: Result) -> None:
         why_heading = self.tr("Why {w} W").format(w=r.recommended_psu_w)
         why = [f"<b>{why_heading}</b>", render(r.reason_text())]
-        biggest = max(r.candidates, key=lambda c: c.watts)
-        for c in r.candidates:
-            if c.watts <= 0:
-                continue
-            text = f"{render(c.label)}: {c.watts:.0f} W"
-            why.append(f"<b>{text}</b>" if c is biggest else text)
+        others = [c for c in r.candidates if c.watts > 0 and c.key != r.deciding]  # the deciding rule is said above
+        if others:
+            why.append(self.tr("The other rules ask for less:"))
+        for c in others:
+            why.append(f"{render(c.label)}: {c.watts:.0f} W")
         missing = r.vendor_missing_text()
         if missing is not None:
             why.append(render(missing))

@@ -33,26 +33,31 @@ class Segment:
 
 class WattBar(QWidget):
     """A horizontal bar split by where the sustained watts go, on a scale that also holds the
-    PSU's rating (a solid marker) and the GPU spike level (a dashed marker)."""
+    PSU's rating (a solid marker), the GPU spike level (a dashed red marker) and what the PSU standard
+    lets the unit carry for 10 ms (a dotted green marker): a spike left of it is within spec, not an overload."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._segments: list[Segment] = []
         self._capacity_w = 0.0
         self._spike_w = 0.0
+        self._allowance_w = 0.0
         self._scale_w = 1.0
         self.setMinimumHeight(44)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
 
     def set_segments(self, segments: list[Segment], capacity_w: float, spike_w: float = 0.0,
-                     capacity_text: str = "", spike_text: str = "") -> None:
+                     capacity_text: str = "", spike_text: str = "", allowance_w: float = 0.0,
+                     allowance_text: str = "") -> None:
         self._segments = [s for s in segments if s.watts > 0]
         self._capacity_w = max(capacity_w, 0.0)
         self._spike_w = max(spike_w, 0.0)
-        # the scale holds the load, the PSU and the spikes, with a little room at the end
-        self._scale_w = max(self._capacity_w, self._spike_w, sum(s.watts for s in self._segments), 1.0) * 1.04
+        self._allowance_w = max(allowance_w, 0.0)
+        # the scale holds the load, the PSU, the spikes and the allowance, with a little room at the end
+        self._scale_w = max(self._capacity_w, self._spike_w, self._allowance_w,
+                            sum(s.watts for s in self._segments), 1.0) * 1.04
         tip = [f"{s.label}: {s.watts:.0f} W" for s in self._segments]
-        tip += [t for t in (capacity_text, spike_text) if t]
+        tip += [t for t in (capacity_text, spike_text, allowance_text) if t]
         self.setToolTip("\n".join(tip))
         self.update()
 
@@ -62,6 +67,10 @@ class WattBar(QWidget):
     def marker_positions(self) -> tuple[float, float]:
         """(PSU, spike) marker positions as fractions of the bar's width."""
         return self._capacity_w / self._scale_w, self._spike_w / self._scale_w
+
+    def allowance_position(self) -> float:
+        """The 10 ms allowance marker's position as a fraction of the bar's width (0: none)."""
+        return self._allowance_w / self._scale_w
 
     def sizeHint(self) -> QSize:  # noqa: N802
         return QSize(400, 44)
@@ -96,11 +105,14 @@ class WattBar(QWidget):
         painter.setPen(self.palette().color(QPalette.ColorRole.Mid))
         painter.drawPath(outline)
         text_colour = self.palette().color(QPalette.ColorRole.WindowText)
-        for watts, style in ((self._capacity_w, Qt.PenStyle.SolidLine), (self._spike_w, Qt.PenStyle.DashLine)):
+        markers = ((self._allowance_w, Qt.PenStyle.DotLine, QColor("#2f9e44")),
+                   (self._capacity_w, Qt.PenStyle.SolidLine, text_colour),
+                   (self._spike_w, Qt.PenStyle.DashLine, QColor("#c0392b")))
+        for watts, style, colour in markers:
             if watts <= 0:
                 continue
             mx = rect.left() + rect.width() * watts / self._scale_w
-            pen = QPen(text_colour if style is Qt.PenStyle.SolidLine else QColor("#c0392b"), 2.5, style)
+            pen = QPen(colour, 2.5, style)
             painter.setPen(pen)
             painter.drawLine(QPointF(mx, full.top()), QPointF(mx, rect.bottom()))
         painter.end()

@@ -449,12 +449,24 @@
         <translation>显卡瞬时峰值（10 毫秒）{w} W</translation>
     </message>
     <message>
+        <source>ATX 3.x allows {w} W for 10 ms</source>
+        <translation>ATX 3.x 允许 10 ms 内达到 {w} W</translation>
+    </message>
+    <message>
+        <source>ATX 2.x allows {w} W for 10 ms</source>
+        <translation>ATX 2.x 允许 10 ms 内达到 {w} W</translation>
+    </message>
+    <message>
         <source>{n} GPUs</source>
         <translation>{n} 张显卡</translation>
     </message>
     <message>
         <source>Why {w} W</source>
         <translation>为什么是 {w} W</translation>
+    </message>
+    <message>
+        <source>The other rules ask for less:</source>
+        <translation>其他规则要求的更低：</translation>
     </message>
 </context>
 </TS>

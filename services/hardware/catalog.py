@@ -267,12 +267,16 @@ def _ranked(query: str, items: Sequence[T], names_of, noise: set[str]) -> list[T
     if not q:
         return []
     qs = set(q)
+    # A family name is not a model: "AMD EPYC" (what a virtual machine reports) is not the EPYC 9124.
+    names_a_model = any(any(ch.isdigit() for ch in word) for word in q)
     scores: dict[int, tuple[tuple[int, int, int], T]] = {}
     for order, item in enumerate(items):
         for name in names_of(item):
             c = _tokens(name, noise)
             cs = set(c)
             if not qs <= cs:
+                continue
+            if not names_a_model and any(any(ch.isdigit() for ch in word) for word in c):
                 continue
             score = (len(cs - qs), 0 if c == q else 1, order)
             if order not in scores or score < scores[order][0]:

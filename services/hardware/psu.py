@@ -208,6 +208,12 @@ class Result:
     vendor_methods: tuple[Msg, ...] = ()
     required_w: float = 0.0  # the largest requirement before rounding to a size
     deciding: str = ""  # the candidate key that decided the size
+    # What the PSU standard lets a unit carry for 10 ms, as a multiple of its rating (ATX 3.x with the
+    # native lead: 1.6; ATX 2.x: psu.json's lower figure): a spike under rating x this is within spec.
+    excursion_10ms_factor: float = 1.0
+
+    def spike_allowance_10ms_w(self, capacity_w: float) -> float:
+        return capacity_w * self.excursion_10ms_factor
 
     def vendor_missing_text(self) -> Msg | None:
         if not self.vendor_methods:
@@ -541,7 +547,7 @@ def calculate(build: Build, catalog: Catalog) -> Result:
         warnings.append(BuildWarning("size_boundary", Severity.INFO, boundary.message))
     return Result(build, tuple(lines), sustained, typical, peak_10ms, peak_100us, hdd_spinup, candidates,
                   minimum, recommended, connectors, lane_plan, tuple(warnings), verdict, cost, by_level, missing,
-                  boundary, methods, required, deciding.key)
+                  boundary, methods, required, deciding.key, float(exc["10ms"]))
 
 
 def _connector_warnings(build: Build, plan: ConnectorPlan, warnings: list[BuildWarning]) -> None:

@@ -356,3 +356,10 @@ def test_server_and_workstation_cpus_are_in_the_catalogue(catalog, typed, name):
     assert cpu is not None and cpu.name == name
     if cpu.name.startswith("EPYC"):
         assert cpu.gpu_lanes == 128 and cpu.max_power_w >= cpu.base_power_w
+
+
+def test_a_family_name_is_not_a_model(catalog):
+    # What a virtual machine reports as its CPU: no model number, so no model is guessed for it.
+    assert catalog.find_cpu("AMD EPYC") is None and catalog.find_cpu("Intel(R) Xeon(R) CPU") is None
+    assert catalog.find_cpu("AMD EPYC 9124 16-Core Processor").name == "EPYC 9124"
+    assert catalog.find_gpu("NVIDIA GeForce RTX") is None
