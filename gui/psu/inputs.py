@@ -8,6 +8,7 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
+    QCompleter,
     QDoubleSpinBox,
     QFormLayout,
     QGridLayout,
@@ -72,6 +73,9 @@ class PartsBox(QGroupBox):
         for cpu in cpus:
             self.cpu_combo.addItem(cpu.name, cpu.name)
         self.cpu_combo.completer().setFilterMode(Qt.MatchFlag.MatchContains)
+        # A list to pick from, never text filled in: inline completion turned a typed "i9-13900K" into
+        # "i9-13900KS", and Enter then took the KS (issue 22). What was typed is matched by the catalogue.
+        self.cpu_combo.completer().setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
         self.cpu_combo.setMinimumContentsLength(16)
         self.cpu_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         parts.addWidget(QLabel(QCoreApplication.translate("PsuPage", "CPU")), 0, 0)

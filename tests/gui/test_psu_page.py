@@ -5,6 +5,7 @@ import argparse
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QCompleter
 
 from gui.app import build_context
 from gui.psu.page import PsuPage
@@ -128,6 +129,7 @@ def test_typed_cpu_counts_and_matches_the_cli(qtbot, page, capsys):
     with qtbot.waitSignal(page.result_changed):
         qtbot.keyClick(line, Qt.Key.Key_Return)
     assert page.build().cpu.name == "Core i9-13900K"
+    assert page.cpu_combo.completer().completionMode() == QCompleter.CompletionMode.PopupCompletion  # no "KS" filled in
     assert "Core&nbsp;i9-13900K" in page.results.legend_label.text() and "253&nbsp;W" in page.results.legend_label.text()
     assert main.main(["psu", "--gpu", "4090", "--cpu", "i9-13900K", "--json"]) == 0
     cli = json.loads(capsys.readouterr().out)
