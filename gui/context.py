@@ -1,12 +1,13 @@
 """What every page is given: the services it may use. Built by ``gui.app``."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from services.paths import AppPaths
 from services.settings import SettingsStore
+from services.telemetry.hub import CurrentHub
 
 if TYPE_CHECKING:
     from gui.monitor.controller import TelemetryController
@@ -37,8 +38,9 @@ class AppContext:
     settings_store: SettingsStore
     language: str = "en"
     demo: bool = False
-    # The telemetry hub (services.telemetry), or None when it is not running.
-    telemetry: TelemetryFeed | None = None
+    # The hub monitored now and the event of its replacement (demo, live, a recording):
+    # views and services that show readings are given this, never a hub to keep.
+    hubs: CurrentHub = field(default_factory=CurrentHub)
     # Starts and replaces the hub; made by gui.app.build_context.
     telemetry_control: TelemetryController | None = None
     # Serves this machine's metrics when Settings say so; made by gui.app.attach_exporter.
@@ -47,3 +49,12 @@ class AppContext:
     hybrid_service: HybridService | None = None
     # What the Setup page runs against; None: this computer.
     setup_machine: SetupMachine | None = None
+
+    @property
+    def telemetry(self) -> TelemetryFeed | None:
+        """The current hub, or None when monitoring is not running."""
+        return self.hubs.hub
+
+    @telemetry.setter
+    def telemetry(self, hub: TelemetryFeed | None) -> None:
+        self.hubs.replace(hub)  # its followers hear of it

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 
 from services.i18n import Msg
 from services.paths import AppPaths
@@ -18,7 +19,7 @@ from services.settings import AlertSettings, Settings
 from services.telemetry.alerts import Alert, AlertEngine
 from services.telemetry.history import DEFAULT_CAPACITY, History
 from services.telemetry.hub import TelemetryHub
-from services.telemetry.model import DeviceState, GpuInfo, Snapshot, SourceKind, SourceStatus, Tier
+from services.telemetry.model import DeviceState, GpuInfo, Snapshot, SourceKind, SourceStatus, TelemetrySource, Tier
 from services.telemetry.recorder import Recorder
 from services.telemetry.replay import ReplayError, ReplaySource, open_replay
 from services.telemetry.simulated import STEADY_S, THERMAL, SimulatedSource
@@ -82,7 +83,8 @@ def _capacity(interval_s: float) -> int:
 
 
 def build_hub(*, demo: bool, replay: "str | ReplaySource | None", settings: Settings, paths: AppPaths,
-              demo_gpus: int = 2) -> TelemetryHub:
+              demo_gpus: int = 2, live_source: Callable[[], TelemetrySource] | None = None) -> TelemetryHub:
+    """``live_source``: makes the source for this computer's GPUs (None: NVML; tests: NVML over a fake binding)."""
     mon = settings.monitor
     fast = max(0.25, float(mon.fast_interval_s))  # below 0.25 s polling itself disturbs the GPU
     slow = max(fast, float(mon.slow_interval_s))
@@ -114,9 +116,11 @@ def build_hub(*, demo: bool, replay: "str | ReplaySource | None", settings: Sett
         # Generated on the sampler thread so the window does not wait for it.
         hub.set_backfill(lambda: _demo_prehistory(source, start, fast))
     else:
-        from services.telemetry.nvml_source import NvmlSource  # only when monitoring this computer
+        if live_source is None:
+            from services.telemetry.nvml_source import NvmlSource  # only when monitoring this computer
 
-        hub = TelemetryHub(NvmlSource(), history=history, fast_interval_s=fast, slow_interval_s=slow)
+            live_source = NvmlSource
+        hub = TelemetryHub(live_source(), history=history, fast_interval_s=fast, slow_interval_s=slow)
     if mon.record_sessions:
         recorder = Recorder(paths.recordings_dir, source_name="simulated" if demo else "nvml")
         hub.recorder = recorder
