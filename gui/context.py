@@ -3,17 +3,40 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from services.paths import AppPaths
 from services.settings import SettingsStore
 from services.telemetry.hub import CurrentHub
 
 if TYPE_CHECKING:
-    from gui.monitor.controller import TelemetryController
     from services.telemetry.feed import TelemetryFeed
     from services.exporter.service import ExporterService
     from services.hybrid.service import HybridService
+
+
+class TelemetryControl(Protocol):
+    """What pages ask of ``gui.monitor.controller.TelemetryController`` (typed here, so that
+    this module, which every page imports, does not import the monitor package back)."""
+
+    hubs: CurrentHub
+
+    @property
+    def hub(self) -> TelemetryFeed | None: ...
+
+    def bridge(self) -> Any: ...  # the run's TelemetryBridge: hub_changed(object), snapshot_received(object)
+
+    def start_demo(self) -> Any: ...
+
+    def start_live(self) -> Any: ...
+
+    def restart(self) -> Any: ...
+
+    def open_replay(self, path: str) -> Any: ...
+
+    def stop(self) -> None: ...
+
+    def close(self) -> None: ...
 
 
 @dataclass
@@ -42,7 +65,7 @@ class AppContext:
     # views and services that show readings are given this, never a hub to keep.
     hubs: CurrentHub = field(default_factory=CurrentHub)
     # Starts and replaces the hub; made by gui.app.build_context.
-    telemetry_control: TelemetryController | None = None
+    telemetry_control: TelemetryControl | None = None
     # Serves this machine's metrics when Settings say so; made by gui.app.attach_exporter.
     exporter: ExporterService | None = None
     # The hybrid-GPU service; the Hybrid page makes the default one on first use.
