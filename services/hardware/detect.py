@@ -80,7 +80,9 @@ def cpu_name_windows(read_registry: Callable[[], str | None] | None = None) -> s
     """ProcessorNameString from the registry (the name Task Manager shows)."""
     if read_registry is None:
         def read_registry() -> str | None:
-            import winreg  # Windows only; imported here so this module loads on Linux
+            import winreg as winreg_module  # Windows only; imported here so this module loads on Linux
+
+            winreg: Any = winreg_module  # typeshed has winreg on win32 only; mypy checks as on Linux
 
             with winreg.OpenKey(winreg.HKEY_LOCAL_MACHINE, r"HARDWARE\DESCRIPTION\System\CentralProcessor\0") as key:
                 return str(winreg.QueryValueEx(key, "ProcessorNameString")[0])

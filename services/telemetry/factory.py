@@ -92,14 +92,14 @@ def build_hub(*, demo: bool, replay: "str | ReplaySource | None", settings: Sett
     if replay:
         try:
             # An already opened replay (the app checks the file before any window) is used as it is.
-            source = replay if isinstance(replay, ReplaySource) else open_replay(replay)
+            replayed = replay if isinstance(replay, ReplaySource) else open_replay(replay)
         except ReplayError as exc:
             hub = TelemetryHub(_ReplayFailed(DeviceState.ERROR, exc.message, "replay"),
                                fast_interval_s=fast, slow_interval_s=slow)
             hub.alerts = AlertEngine(settings.alerts)
             return hub
-        snaps = source.snapshots()
-        hub = TelemetryHub(source, history=History(capacity=max(len(snaps) + 1, 2)),
+        snaps = replayed.snapshots()
+        hub = TelemetryHub(replayed, history=History(capacity=max(len(snaps) + 1, 2)),
                            fast_interval_s=fast, slow_interval_s=slow)
         engine = AlertEngine(settings.alerts)
         for snap in snaps:  # the alerts this run would have raised, in its own time
@@ -111,16 +111,17 @@ def build_hub(*, demo: bool, replay: "str | ReplaySource | None", settings: Sett
     history = History(capacity=_capacity(fast))
     if demo:
         start = time.time() - DEMO_PREHISTORY_S
-        source = SimulatedSource(seed=0, gpus=demo_gpus, start_wall=start)
-        hub = TelemetryHub(source, history=history, fast_interval_s=fast, slow_interval_s=slow)
+        simulated = SimulatedSource(seed=0, gpus=demo_gpus, start_wall=start)
+        hub = TelemetryHub(simulated, history=history, fast_interval_s=fast, slow_interval_s=slow)
         # Generated on the sampler thread so the window does not wait for it.
-        hub.set_backfill(lambda: _demo_prehistory(source, start, fast))
+        hub.set_backfill(lambda: _demo_prehistory(simulated, start, fast))
     else:
         if live_source is None:
             from services.telemetry.nvml_source import NvmlSource  # only when monitoring this computer
 
-            live_source = NvmlSource
-        hub = TelemetryHub(live_source(), history=history, fast_interval_s=fast, slow_interval_s=slow)
+            hub = TelemetryHub(NvmlSource(), history=history, fast_interval_s=fast, slow_interval_s=slow)
+        else:
+            hub = TelemetryHub(live_source(), history=history, fast_interval_s=fast, slow_interval_s=slow)
     if mon.record_sessions:
         recorder = Recorder(paths.recordings_dir, source_name="simulated" if demo else "nvml")
         hub.recorder = recorder

@@ -213,8 +213,9 @@ def render_table(snapshot: Snapshot, catalog: Catalog) -> str:
             _pcie(s, info, tr),
             reason_text,
         ])
-        if s.state is not DeviceState.OK and s.state_detail:
-            details.append(f"GPU {s.index}: {tr(s.describe_state())}")
+        why = s.describe_state()
+        if s.state is not DeviceState.OK and s.state_detail and why is not None:
+            details.append(f"GPU {s.index}: {tr(why)}")
         if s.processes:
             procs = "; ".join(
                 f"{p.pid} {p.name} ({tr(_KINDS[p.kind]) if p.kind in _KINDS else p.kind}, "
