@@ -123,7 +123,7 @@ def build_hub(*, demo: bool, replay: "str | ReplaySource | None", settings: Sett
         else:
             hub = TelemetryHub(live_source(), history=history, fast_interval_s=fast, slow_interval_s=slow)
     if mon.record_sessions:
-        recorder = Recorder(paths.recordings_dir, source_name="simulated" if demo else "nvml")
+        recorder = Recorder(paths.recordings_dir, source_name=(SourceKind.SIMULATED if demo else SourceKind.NVML).value)
         hub.recorder = recorder
         hub.add_listener(recorder.on_snapshot)
         hub.add_stop_callback(recorder.close)
