@@ -300,7 +300,7 @@ class PsuPage(QWidget):
     def _prefill(self) -> None:
         cat = self.catalog
         assert cat is not None
-        gpus = detect.detected_gpus(self.context.telemetry, cat.gpus)
+        gpus = detect.detected_gpus(self._monitored_devices(), cat.gpus)
         cpu = detect.detected_cpu(cat.cpus)
         if gpus or cpu:
             names = [g.name for g in gpus] + ([cpu.name] if cpu else [])
@@ -316,11 +316,15 @@ class PsuPage(QWidget):
         self._refresh_gpu_list()
         self.rent.set_cards(self._build_gpus)
 
+    def _monitored_devices(self) -> tuple:
+        hub = self.context.telemetry
+        return hub.devices if hub is not None else ()
+
     def detect_hardware(self) -> bool:
         """Replace the build's cards and CPU with this PC's; False when nothing is found."""
         cat = self.catalog
         assert cat is not None
-        gpus = detect.detected_gpus(self.context.telemetry, cat.gpus)
+        gpus = detect.detected_gpus(self._monitored_devices(), cat.gpus)
         if not gpus and self.context.telemetry is None:
             gpus = detect.detected_gpus_nvml(cat.gpus)  # the monitor is not running: ask the driver once
         cpu = detect.detected_cpu(cat.cpus)
