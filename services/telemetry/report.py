@@ -87,14 +87,7 @@ def _smi_timestamp(t: float) -> str:
 
 
 def _mask_hex(codes: frozenset[str] | None) -> str | None:
-    if codes is None:
-        return None
-    mask = 0
-    for code in codes:
-        reason = throttle.BY_CODE.get(code)
-        if reason is not None:
-            mask |= reason.bit
-    return f"0x{mask:016X}"
+    return None if codes is None else f"0x{throttle.encode(codes):016X}"
 
 
 # ---- JSON
