@@ -141,7 +141,7 @@ def attach_alerts(hub: TelemetryHub, settings: AlertSettings, recorder: Recorder
         for alert in engine.evaluate(snapshot):
             if recorder is not None:
                 recorder.record_alert(alert.t, alert.gpu_index, alert.rule.value, alert.severity.value,
-                                      str(alert.message))
+                                      str(alert.message), alert.gpu_uuid)
 
     hub.add_listener(on_snapshot)
     return engine
