@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterable
 
 from services.telemetry.carry import SlowFieldCarry
 from services.telemetry.history import History
+from services.telemetry.schedule import next_slot as _next_slot
 from services.telemetry.model import (
     DeviceState,
     GpuInfo,
@@ -355,16 +356,6 @@ class TelemetryHub:
                 fn(snapshot)
             except Exception:  # a broken listener is logged, never kills the sampler
                 log.exception("telemetry listener %r failed", fn)
-
-
-def _next_slot(previous: float | None, interval: float, now: float) -> float:
-    """The next due time on the schedule, skipping slots already missed."""
-    if previous is None:
-        return now + interval
-    nxt = previous + interval
-    if nxt <= now:
-        nxt += math.floor((now - nxt) / interval + 1) * interval
-    return nxt
 
 
 HubListener = Callable[["TelemetryFeed | None"], None]

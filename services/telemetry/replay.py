@@ -294,11 +294,6 @@ def open_replay(path: str | os.PathLike, progress: Progress | None = None) -> Re
     return ReplaySource(p, snaps, "nvidia-smi-csv", skipped_rows, notes)
 
 
-def read_nvidia_smi_csv(path: Path) -> tuple[list[Snapshot], int]:
-    snaps, skipped, _ = read_nvidia_smi_csv_streaming(path)
-    return snaps, skipped
-
-
 def _capped_lines(fh, counters: dict) -> "Iterator[str]":
     """The file's non-empty lines; a line longer than MAX_FIELD_BYTES is skipped whole
     (read through in pieces, never held), and counted."""
