@@ -98,14 +98,14 @@ def window_size(text: str) -> tuple[int, int]:
 
 PARSE_ERROR = translate("Cli", "{prog}: error: {message} (see: {prog} --help)")
 
-# argparse's own sentences (its ``_()`` and ``ngettext()`` strings, Python 3.11 to 3.14), with its
-# %-placeholders written as {names}. The English argparse printed is matched against them and said
-# again through our catalogue, so the option names, values and choices stay exactly as argparse
-# wrote them (3.13.1 lists choices without quotes, 3.11 with: both match). A sentence not listed
-# here is printed as argparse wrote it. Specific ones come first ("expected one argument" before
-# "expected {count} argument").
+# argparse's own sentences, as it hands them to its module-level gettext functions (``argparse._`` and
+# ``argparse.ngettext``, Python 3.10 to 3.14), with its %-placeholders written as {names}, in the
+# order argparse has them. ``argparse_gettext`` (set as argparse's ``_`` below) says a sentence
+# listed here in the run's language, still as a %-template: argparse fills in the option names,
+# values and choices itself. A sentence not listed here stays argparse's English.
 ARGUMENT_SENTENCE = translate("Cli", "argument {argument}: {message}")
 ARGPARSE_SENTENCES = (
+    ARGUMENT_SENTENCE,
     translate("Cli", "the following arguments are required: {arguments}"),
     translate("Cli", "one of the arguments {arguments} is required"),
     translate("Cli", "unrecognized arguments: {arguments}"),
@@ -116,46 +116,67 @@ ARGPARSE_SENTENCES = (
     translate("Cli", "expected at least one argument"),
     translate("Cli", "expected {count} argument"),
     translate("Cli", "expected {count} arguments"),
-    # Python 3.14 with suggest_on_error: before the plain one, whose {value} would swallow the suggestion
-    translate("Cli", "invalid choice: {value}, maybe you meant {closest}? (choose from {choices})"),
+    translate("Cli", "invalid choice: {value}, maybe you meant {closest}? (choose from {choices})"),  # 3.14
     translate("Cli", "invalid choice: {value} (choose from {choices})"),
     translate("Cli", "invalid {type} value: {value}"),
     translate("Cli", "ambiguous option: {option} could match {matches}"),
     translate("Cli", "unexpected option string: {option}"),
     translate("Cli", "unknown parser {parser} (choices: {choices})"),
 )
-# What a placeholder may match where "anything" would be too much ("expected one argument" is no count).
-_PLACEHOLDER_PATTERNS = {"count": r"\d+"}
+_PERCENT_SPEC = re.compile(r"%(?:\(\w+\))?[sr]")
+_BRACE_NAME = re.compile(r"\{(\w+)\}")
+_templates: dict[str, tuple[Msg, dict[str, str]] | None] = {}  # argparse's msgid -> our sentence, its specs
 
 
-def _sentence_pattern(template: Msg) -> re.Pattern[str]:
-    """``template``'s English as a regular expression with one named group per placeholder."""
-    parts = re.split(r"\{(\w+)\}", template.text)
-    pattern = "".join(re.escape(part) if i % 2 == 0 else f"(?P<{part}>{_PLACEHOLDER_PATTERNS.get(part, '.+?')})"
-                      for i, part in enumerate(parts))
-    return re.compile(pattern, re.DOTALL)
+def _template_of(msgid: str) -> tuple[Msg, dict[str, str]] | None:
+    """Our sentence whose text is ``msgid`` with its %-specs as {names}, and each name's spec."""
+    if msgid not in _templates:
+        found = None
+        literal, specs = _PERCENT_SPEC.split(msgid), _PERCENT_SPEC.findall(msgid)
+        for template in ARGPARSE_SENTENCES:
+            parts = _BRACE_NAME.split(template.text)
+            if parts[0::2] == literal and len(parts[1::2]) == len(specs):
+                found = (template, dict(zip(parts[1::2], specs, strict=True)))
+                break
+        _templates[msgid] = found
+    return _templates[msgid]
 
 
-def argparse_sentence(message: str) -> "Msg | str":
-    """argparse's English ``message`` as one of our translatable sentences (the English it renders
-    to is ``message`` itself), or ``message`` unchanged when it is no sentence we know.
-    "argument --seq: invalid int value: 'abc'" is the frame around one of argparse's sentences."""
-    framed = _sentence_pattern(ARGUMENT_SENTENCE).fullmatch(message)
-    if framed:
-        return ARGUMENT_SENTENCE.format(argument=framed["argument"], message=argparse_sentence(framed["message"]))
-    for template in ARGPARSE_SENTENCES:
-        found = _sentence_pattern(template).fullmatch(message)
-        if found:
-            return template.format(**found.groupdict())
-    return message
+def argparse_gettext(msgid: str) -> str:
+    """argparse's ``_``: ``msgid`` in the run's language, a %-template argparse then fills in."""
+    known = _template_of(msgid) if isinstance(msgid, str) else None  # argparse may pass None (an empty title)
+    if known is None:
+        return msgid  # help texts, "usage: ", a sentence of a newer Python: argparse's own
+    template, specs = known
+    translated = cli_catalog().tr(template.context, template.text)
+    pieces = _BRACE_NAME.split(translated)
+    if any(name not in specs for name in pieces[1::2]):
+        return msgid  # a translation with a placeholder argparse does not fill: keep argparse's
+    return "".join(piece.replace("%", "%%") if i % 2 == 0 else specs[piece] for i, piece in enumerate(pieces))
+
+
+def argparse_ngettext(singular: str, plural: str, n: int) -> str:
+    """argparse's ``ngettext`` (our catalogue has one sentence per English form)."""
+    return argparse_gettext(singular if n == 1 else plural)
+
+
+# argparse's translation hook (it calls these module-level names for every sentence it says;
+# https://docs.python.org/3/library/argparse.html#translations).
+argparse._ = argparse_gettext  # type: ignore[attr-defined]
+argparse.ngettext = argparse_ngettext  # type: ignore[attr-defined]
 
 
 class OneLineParser(argparse.ArgumentParser):
     """Bad usage is one line plus where to look, not argparse's whole usage block (exit 2).
-    argparse's sentence follows the run's language too (``argparse_sentence``)."""
+    argparse's sentence follows the run's language (``argparse_gettext``)."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        line = cli_catalog().render(PARSE_ERROR.format(prog=self.prog, message=argparse_sentence(message)))
+        failed = sys.exc_info()[1]
+        if isinstance(failed, argparse.ArgumentError) and failed.argument_name and str(failed) == message:
+            # Python 3.10 frames "argument X: ..." without its gettext: frame the sentence ourselves.
+            message = cli_catalog().render(ARGUMENT_SENTENCE.format(argument=failed.argument_name,
+                                                                   message=failed.message))
+        line = cli_catalog().render(PARSE_ERROR.format(prog=self.prog, message=message))
         self.exit(EXIT_USAGE, line + "\n")
 
 

@@ -45,6 +45,33 @@ NO_PROGRAM = translate("Cli", "no such program: {program}")
 
 
 def run(args: argparse.Namespace) -> int:
+    program = _parse(args)
+    from services.hybrid.preference import PlanError
+
+    cat = cli_catalog()
+    service = build_service()
+    try:  # each action calls the service and renders its answer (text or --json)
+        if args.undo:
+            return _undo(service, args.undo, cat, args.json)
+        inventory = service.inventory()
+        if not inventory.has_gpu:
+            return _no_gpu(inventory, cat, args.json)
+        if args.list:
+            return _list(service, inventory, args, cat)
+        if args.pid is not None:
+            return _pid(service, inventory, args, cat)
+        if args.prefer_nvidia:
+            return _prefer(service, inventory, args.prefer_nvidia, args.dry_run, cat, args.json)
+        return _launch(service, inventory, program, args, cat)
+    except PlanError as exc:
+        return fail(exc.message, EXIT_USAGE, catalog=cat)
+    finally:
+        service.close()
+
+
+def _parse(args: argparse.Namespace) -> list[str]:
+    """Check what argparse cannot (ranges, which options go together, that the program exists);
+    returns the program to ``--launch`` (empty without it). Raises UsageError."""
     # Written as "not inside" so that NaN (every comparison false) is refused too.
     if not 0 < args.interval <= 60:
         raise UsageError(translate("Cli", "--interval must be between 0 and 60 seconds"))
@@ -72,28 +99,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(NO_PROGRAM.format(program=args.prefer_nvidia))
     if program and not os.path.isfile(os.path.expanduser(program[0])) and shutil.which(program[0]) is None:
         raise UsageError(NO_PROGRAM.format(program=program[0]))
-
-    from services.hybrid.preference import PlanError
-
-    cat = cli_catalog()
-    service = build_service()
-    try:
-        if args.undo:
-            return _undo(service, args.undo, cat, args.json)
-        inventory = service.inventory()
-        if not inventory.has_gpu:
-            return _no_gpu(inventory, cat, args.json)
-        if args.list:
-            return _list(service, inventory, args, cat)
-        if args.pid is not None:
-            return _pid(service, inventory, args, cat)
-        if args.prefer_nvidia:
-            return _prefer(service, inventory, args.prefer_nvidia, args.dry_run, cat, args.json)
-        return _launch(service, inventory, program, args, cat)
-    except PlanError as exc:
-        return fail(exc.message, EXIT_USAGE, catalog=cat)
-    finally:
-        service.close()
+    return program
 
 
 # ---- JSON shapes ---------------------------------------------------------------------------

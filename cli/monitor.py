@@ -133,6 +133,7 @@ def _loop(source: Any, args: argparse.Namespace, catalog: Any, writer: "_CsvLog 
     # left empty they would read as "not supported" (null / [N/A]).
     from services.program import start_up_done
     from services.telemetry.carry import SlowFieldCarry  # only a log carries slow fields over
+    from services.telemetry.schedule import next_slot  # the hub's schedule too
 
     start_up_done()  # a table or a log keeps running: the garbage collector's normal pace from here on
     carry = SlowFieldCarry()
@@ -147,13 +148,8 @@ def _loop(source: Any, args: argparse.Namespace, catalog: Any, writer: "_CsvLog 
                 snapshot = carry.apply(source.read(tiers, wall_clock()), tiers)
                 _emit(snapshot, args, catalog, writer, out, source_name=args.source, clear=clear)
                 tick += 1
-                # Paced by the schedule, not by "now + interval", so the rate does
-                # not drift by the time each reading takes.
-                next_tick += interval
-                now = clock()
-                if now > next_tick:
-                    # Fell behind (suspend, a slow call): skip the missed ticks instead of bursting.
-                    next_tick += math.ceil((now - next_tick) / interval) * interval
+                # Paced by the schedule, not by "now + interval"; missed ticks are skipped, not burst.
+                next_tick = next_slot(next_tick, interval, clock())
                 if next_tick >= end - 1e-9:
                     break
                 sleep(max(0.0, next_tick - clock()))

@@ -7,6 +7,9 @@ import json
 import math
 import os
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
 
 from cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError, cli_catalog, fail
 from services.i18n import Msg, translate
@@ -157,36 +160,76 @@ def _cloud_read(money, catalog, gpu, cur) -> str | None:
     return dated.read if dated else None
 
 
+@dataclass
+class _Inputs:
+    """What the command line asks, resolved against the catalogue (the parse step)."""
+
+    catalog: Any
+    settings: Any
+    cur: Any
+    render: Callable[[Any], str]
+    gpus: list
+    cpu: Any
+    picks: list
+    prices: dict[str, float]
+    cloud_rates: dict[str, float]
+    cloud_all: float | None
+
+
+@dataclass
+class _Answer:
+    """The command's answer: the JSON document and the text blocks, filled part by part."""
+
+    out: dict
+    text: list[str] = field(default_factory=list)
+
+
 def run(args: argparse.Namespace) -> int:
-    from services.hardware import detect
-    from services.hardware import money
-    from services.hardware.catalog import CatalogError, load_catalog
-    from services.hardware.compare import (
-        Task, cheapest_fitting, compare_specs, rank_cards,
-    )
-    from services.modelfit.workload import estimate_with_modelfit
-    from services.hardware.psu import Build, BuildError, PsuStandard, Usage, buy_vs_rent_per_card, calculate
-    from services.hardware.report import (
-        cloud_source_text, gpu_pick_text, render_buy_vs_rent, render_ranking, render_result, render_specs,
-    )
+    from services.hardware.catalog import CatalogError
+
+    try:
+        inputs = _parse(args)
+    except CatalogError as exc:
+        return fail(exc.message, EXIT_FAILED)
+    if inputs is None:
+        return fail(translate("Cli", "no NVIDIA GPU detected (no driver, or a card the catalogue does not "
+                                     "know); name the cards with --gpu"), EXIT_NO_GPU)
+    cur = inputs.cur
+    answer = _Answer({"currency": {"code": cur.code, "per_usd": cur.per_usd, "rate_date": cur.date or None,
+                                   "rate_source": cur.source or None}})
+    if inputs.picks:
+        from services.hardware.report import gpu_pick_text
+
+        answer.out["gpu_name_matches"] = [{"query": q, "gpu": m.gpu.name, "also_matches": m.passed_over.name,
+                                           "reason": "add_in_card_preferred"} for q, m in inputs.picks]
+        answer.text.append("\n".join(inputs.render(gpu_pick_text(q, m)) for q, m in inputs.picks))
+    if args.compare:
+        _compare(args, inputs, answer)
+    if args.recommend or args.budget is not None or args.params_b is not None or args.model:
+        _recommend(args, inputs, answer)
+    # --compare / --recommend alone answer only that; a CPU or a PSU to check asks for the build too
+    if not (args.compare or "recommend" in answer.out) or inputs.cpu is not None or args.psu_w is not None:
+        _build(args, inputs, answer)
+    return _print(answer, args.json)
+
+
+def _parse(args: argparse.Namespace) -> _Inputs | None:
+    """The catalogue, the settings' currency and the cards, CPU and prices named (None: --detect found no GPU).
+    Raises UsageError for what the person typed wrong, CatalogError for a damaged catalogue."""
+    from services.hardware import detect, money
+    from services.hardware.catalog import load_catalog
     from services.i18n import Catalog as Translations, resolve_language
     from services.paths import AppPaths
     from services.settings import SettingsStore
 
-    try:
-        catalog = load_catalog()
-    except CatalogError as exc:
-        return fail(exc.message, EXIT_FAILED)
-    store = SettingsStore(AppPaths.default().settings_file)
-    settings = store.load()
+    catalog = load_catalog()
+    settings = SettingsStore(AppPaths.default().settings_file).load()
     language = resolve_language(settings.general.language)
-    render = Translations.load(language).render
     try:
         cur = money.currency(catalog, money.resolve_currency_code(
             args.currency or money.currency_setting(settings.power_cost.currency, settings.power_cost.price_currency), language))
     except money.CurrencyError as exc:
         raise UsageError(str(exc)) from None
-
     picks: list = []
     gpus = [_resolve_gpu(catalog, name, picks) for name in args.gpu]
     cpu = _resolve_cpu(catalog, args.cpu) if args.cpu else None
@@ -194,158 +237,187 @@ def run(args: argparse.Namespace) -> int:
         if not gpus:
             gpus = detect.detected_gpus_nvml(catalog.gpus)
             if not gpus:
-                return fail(translate("Cli", "no NVIDIA GPU detected (no driver, or a card the catalogue does not "
-                                             "know); name the cards with --gpu"), EXIT_NO_GPU)
+                return None
         if cpu is None:
             cpu = detect.detected_cpu(catalog.cpus)
     prices, _ = _prices(catalog, args.price)  # in the chosen currency
     cloud_rates, cloud_all = _prices(catalog, args.cloud_rate, "--cloud-rate", allow_plain=True)
-    out: dict = {"currency": {"code": cur.code, "per_usd": cur.per_usd, "rate_date": cur.date or None, "rate_source": cur.source or None}}
-    text: list[str] = []
-    if picks:
-        out["gpu_name_matches"] = [{"query": q, "gpu": m.gpu.name, "also_matches": m.passed_over.name,
-                                    "reason": "add_in_card_preferred"} for q, m in picks]
-        text.append("\n".join(render(gpu_pick_text(q, m)) for q, m in picks))
+    return _Inputs(catalog, settings, cur, Translations.load(language).render, gpus, cpu, picks, prices,
+                   cloud_rates, cloud_all)
 
-    if args.compare:
-        if not 1 <= len(gpus) <= 3:  # more would be dropped silently from the table
-            raise UsageError(translate("Cli", "--compare needs one to three --gpu, got {count}").format(count=len(gpus)))
-        rows = compare_specs(gpus)
-        shown = [g.name for g in gpus[:3]]
-        out["compare"] = {"gpus": shown, "rows": [{"key": r.key, "values": [str(v) for v in r.values], "best": r.best} for r in rows]}
-        text.append(render_specs(shown, rows, render))
-    if args.recommend or args.budget is not None or args.params_b is not None or args.model:
-        workload, how = None, None
-        if args.model or args.params_b:
-            try:
-                workload = estimate_with_modelfit(args.model, args.params_b, args.dtype, Task(args.task), int(args.seq))
-            except ValueError as exc:  # a model-fit input error carries its translatable Msg
-                message = getattr(exc, "message", None)
-                raise UsageError(message if isinstance(message, Msg) else str(exc)) from None
-            how = "modelfit"
-        prices_usd = {key: cur.to_usd(amount) for key, amount in prices.items()}
-        budget_usd = cur.to_usd(args.budget) if args.budget is not None else None
-        ranked = rank_cards(catalog.gpus, workload, budget_usd, prices_usd)
-        fitting = [r for r in ranked if r.fits]
-        listed = ranked[:20] + [r for r in fitting if r not in ranked[:20]]
 
-        def amount(usd: float | None) -> float | None:
-            return None if usd is None else round(cur.from_usd(usd), 2)
+def _compare(args: argparse.Namespace, inputs: _Inputs, answer: _Answer) -> None:
+    from services.hardware.compare import compare_specs
+    from services.hardware.report import render_specs
 
-        out["recommend"] = {
-            "vram_needed_gib": round(workload.vram_needed_gib, 2) if workload else None,
-            "estimate": how,
-            "budget": args.budget,
-            "cards_that_fit": [r.gpu.name for r in fitting],
-            "cards": [{"gpu": r.gpu.name, "key": r.gpu.key, "price": amount(r.price_usd),
-                       "price_usd": None if r.price_usd is None else round(r.price_usd, 2),
-                       "price_is_launch_msrp": r.price_is_default and r.price_usd is not None, "needs_price": r.needs_price,
-                       "fits": r.fits, "vram_gb": r.gpu.vram_gb, "bf16_dense_tflops": r.gpu.tensor_bf16_dense_tflops,
-                       "bandwidth_gbs": r.gpu.bandwidth_gbs,
-                       "tflops_per_kusd": None if r.tflops_per_kusd is None else round(r.tflops_per_kusd, 2),
-                       "gbs_per_kusd": None if r.gbs_per_kusd is None else round(r.gbs_per_kusd, 1),
-                       "score": None if r.score is None else round(r.score, 2)} for r in listed],
-        }
-        cheapest = cheapest_fitting(catalog.gpus, workload, prices_usd) if workload else None
-        out["recommend"]["cheapest_fitting"] = cheapest.gpu.name if cheapest else None
-        text.append(render_ranking(ranked, workload, budget_usd, render, cheapest=cheapest, cur=cur))
+    gpus = inputs.gpus
+    if not 1 <= len(gpus) <= 3:  # more would be dropped silently from the table
+        raise UsageError(translate("Cli", "--compare needs one to three --gpu, got {count}").format(count=len(gpus)))
+    rows = compare_specs(gpus)
+    shown = [g.name for g in gpus[:3]]
+    answer.out["compare"] = {"gpus": shown, "rows": [{"key": r.key, "values": [str(v) for v in r.values], "best": r.best}
+                                                     for r in rows]}
+    answer.text.append(render_specs(shown, rows, inputs.render))
 
-    # --compare / --recommend alone answer only that; a CPU or a PSU to check asks for the build too
-    wants_build = not (args.compare or "recommend" in out) or cpu is not None or args.psu_w is not None
-    if wants_build:
-        if not gpus and cpu is None:
-            raise UsageError(translate("Cli", "give at least one --gpu or --cpu (or --detect)"))
-        default_kwh = money.default_electricity(catalog, cur)
-        saved_kwh = money.saved_electricity(catalog, cur, settings.power_cost.price_per_kwh, settings.power_cost.price_currency)
-        if args.price_kwh is not None:
-            price_kwh, kwh_origin = args.price_kwh, "argument"
-        elif saved_kwh is not None:
-            price_kwh, kwh_origin = saved_kwh, "settings"
-        else:
-            price_kwh, kwh_origin = default_kwh.amount, "default"
-        build = Build(gpus=tuple(gpus), cpu=cpu, cpu_w_override=args.cpu_w, ram_sticks=args.ram_sticks, nvme=args.nvme,
-                      sata_ssd=args.sata, hdd=args.hdd, fans=args.fans, aio_pumps=args.pumps, argb_channels=args.argb,
-                      usb_devices=args.usb, usage=Usage(args.usage), psu_standard=PsuStandard(args.psu_standard),
-                      efficiency=args.efficiency, psu_w=args.psu_w, psu_native_12v2x6=args.psu_12v2x6,
-                      psu_pcie_8pin=args.psu_8pin, price_per_kwh=price_kwh, gaming_hours_per_day=args.hours_per_day)
+
+def _recommend(args: argparse.Namespace, inputs: _Inputs, answer: _Answer) -> None:
+    from services.hardware.compare import Task, cheapest_fitting, rank_cards
+    from services.hardware.report import render_ranking
+    from services.modelfit.workload import estimate_with_modelfit
+
+    catalog, cur = inputs.catalog, inputs.cur
+    workload, how = None, None
+    if args.model or args.params_b:
         try:
-            result = calculate(build, catalog)
-        except BuildError as exc:
-            raise UsageError(str(exc)) from None
-        tiered = None
-        if kwh_origin == "default":
-            # A tiered household tariff prices this PC's kWh by how many there are: from the result's wall
-            # power and hours a day, then the cost again at that average price.
-            tiered = money.tiered_price(catalog, cur, result.cost.wall_w / 1000.0 * result.cost.hours_per_day * DAYS_PER_MONTH)
-            if tiered is not None:
-                price_kwh, kwh_origin = tiered.per_kwh, "default_tiered"
-                result = calculate(dataclasses.replace(build, price_per_kwh=price_kwh), catalog)
-        out.update(result.to_json())
-        out["wall"]["currency"] = cur.code
-        out["wall"]["price_per_kwh_origin"] = kwh_origin
-        if kwh_origin == "default":
-            out["wall"]["price_per_kwh_read"] = default_kwh.read
-            out["wall"]["price_per_kwh_converted_from_usd"] = default_kwh.converted
-        if tiered is not None:
-            out["wall"]["tiered"] = {"kwh_per_month": round(tiered.kwh_per_month, 1), "base_kwh": tiered.base_kwh,
-                                     "tiers_used": [{"kwh": round(k, 1), "price_per_kwh": p} for k, p in tiered.tiers_used],
-                                     "what": tiered.what, "date": tiered.date, "source": tiered.source}
-        text.append(render_result(result, render, cur.symbol))
-        if tiered is not None:
-            text.append(render(tiered.note(cur)))
-        if gpus:
-            purchases: list[float | None] = []
-            rates: list[float | None] = []
-            notes: list = []
-            for i, gpu in enumerate(gpus):
-                if gpu.key in prices:
-                    purchases.append(prices[gpu.key])
-                elif i == 0 and args.card_price is not None:
-                    purchases.append(args.card_price)
-                else:
-                    dated = money.default_card_price(catalog, gpu, cur)
-                    purchases.append(dated.amount if dated else None)
-                    if dated:
-                        notes.append(money.translate("PsuReport", "{gpu} price: {note}").format(gpu=gpu.name, note=dated.note(cur)))
-                if gpu.key in cloud_rates:
-                    rates.append(cloud_rates[gpu.key])
-                elif cloud_all is not None:
-                    rates.append(cloud_all)
-                else:
-                    dated_rate = money.default_cloud_rate(catalog, gpu, cur)
-                    rates.append(dated_rate.amount if dated_rate else None)
-                    cloud = catalog.cloud_prices.get(gpu.key)
-                    if dated_rate is not None and not dated_rate.converted and cur.code != "USD":
-                        notes.append(money.translate("PsuReport", "{gpu} cloud price: {source}").format(
-                            gpu=gpu.name, source=money.cloud_rate_note(dated_rate)))
-                    elif cloud is not None and cur.code == "USD":
-                        notes.append(money.translate("PsuReport", "{gpu} cloud price: {source}").format(gpu=gpu.name, source=cloud_source_text(cloud)))
-                    elif cloud is not None:
-                        notes.append(money.translate("PsuReport", "{gpu} cloud price: {source}; converted from USD").format(gpu=gpu.name, source=cloud_source_text(cloud)))
-            notes = list({str(n): n for n in notes}.values())
-            if kwh_origin == "default":
-                notes.append(money.electricity_note(catalog, cur, default_kwh))
+            workload = estimate_with_modelfit(args.model, args.params_b, args.dtype, Task(args.task), int(args.seq))
+        except ValueError as exc:  # a model-fit input error carries its translatable Msg
+            message = getattr(exc, "message", None)
+            raise UsageError(message if isinstance(message, Msg) else str(exc)) from None
+        how = "modelfit"
+    prices_usd = {key: cur.to_usd(amount) for key, amount in inputs.prices.items()}
+    budget_usd = cur.to_usd(args.budget) if args.budget is not None else None
+    ranked = rank_cards(catalog.gpus, workload, budget_usd, prices_usd)
+    fitting = [r for r in ranked if r.fits]
+    listed = ranked[:20] + [r for r in fitting if r not in ranked[:20]]
 
-            if cur.rate_text() is not None and any(n for n in notes):
-                notes.append(cur.rate_text())
-            if cur.code == "CNY" and catalog.money.get("cloud_cn_note"):
-                notes.append(money.translate("Money", "No dated AutoDL price was found in our sources: cloud prices in CNY are the lowest listed on a public price index, or converted from USD; enter the price you see (--cloud-rate CARD=AMOUNT)."))
-            rows = buy_vs_rent_per_card(result, purchases, rates, args.resale, cur.symbol)
-            out["buy_vs_rent"] = [{"gpu": row.gpu.name, "purchase": row.purchase, "resale": min(args.resale, row.purchase or 0.0),
-                                   "cloud_per_hour": row.cloud_per_hour, "power_share_w": round(row.power_share_w, 1),
-                                   "cloud_price_read": (_cloud_read(money, catalog, row.gpu, cur)
-                                                        if row.gpu.key not in cloud_rates and cloud_all is None else None),
-                                   "energy_per_hour": None if row.outcome is None else round(row.outcome.energy_usd_per_hour, 4),
-                                   "break_even_hours": None if row.outcome is None or row.outcome.break_even_hours is None
-                                   else round(row.outcome.break_even_hours, 1),
-                                   "message": str(row.message)} for row in rows]
-            text.append(render_buy_vs_rent(rows, cur, price_kwh, notes, render))
+    def amount(usd: float | None) -> float | None:
+        return None if usd is None else round(cur.from_usd(usd), 2)
+
+    answer.out["recommend"] = {
+        "vram_needed_gib": round(workload.vram_needed_gib, 2) if workload else None,
+        "estimate": how,
+        "budget": args.budget,
+        "cards_that_fit": [r.gpu.name for r in fitting],
+        "cards": [{"gpu": r.gpu.name, "key": r.gpu.key, "price": amount(r.price_usd),
+                   "price_usd": None if r.price_usd is None else round(r.price_usd, 2),
+                   "price_is_launch_msrp": r.price_is_default and r.price_usd is not None, "needs_price": r.needs_price,
+                   "fits": r.fits, "vram_gb": r.gpu.vram_gb, "bf16_dense_tflops": r.gpu.tensor_bf16_dense_tflops,
+                   "bandwidth_gbs": r.gpu.bandwidth_gbs,
+                   "tflops_per_kusd": None if r.tflops_per_kusd is None else round(r.tflops_per_kusd, 2),
+                   "gbs_per_kusd": None if r.gbs_per_kusd is None else round(r.gbs_per_kusd, 1),
+                   "score": None if r.score is None else round(r.score, 2)} for r in listed],
+    }
+    cheapest = cheapest_fitting(catalog.gpus, workload, prices_usd) if workload else None
+    answer.out["recommend"]["cheapest_fitting"] = cheapest.gpu.name if cheapest else None
+    answer.text.append(render_ranking(ranked, workload, budget_usd, inputs.render, cheapest=cheapest, cur=cur))
+
+
+def _build(args: argparse.Namespace, inputs: _Inputs, answer: _Answer) -> None:
+    """The PSU for the build, then (with cards) buying against renting each card."""
+    from services.hardware import money
+    from services.hardware.psu import Build, BuildError, PsuStandard, Usage, calculate
+    from services.hardware.report import render_result
+
+    catalog, cur, settings, gpus, cpu = inputs.catalog, inputs.cur, inputs.settings, inputs.gpus, inputs.cpu
+    if not gpus and cpu is None:
+        raise UsageError(translate("Cli", "give at least one --gpu or --cpu (or --detect)"))
+    default_kwh = money.default_electricity(catalog, cur)
+    saved_kwh = money.saved_electricity(catalog, cur, settings.power_cost.price_per_kwh, settings.power_cost.price_currency)
+    if args.price_kwh is not None:
+        price_kwh, kwh_origin = args.price_kwh, "argument"
+    elif saved_kwh is not None:
+        price_kwh, kwh_origin = saved_kwh, "settings"
+    else:
+        price_kwh, kwh_origin = default_kwh.amount, "default"
+    build = Build(gpus=tuple(gpus), cpu=cpu, cpu_w_override=args.cpu_w, ram_sticks=args.ram_sticks, nvme=args.nvme,
+                  sata_ssd=args.sata, hdd=args.hdd, fans=args.fans, aio_pumps=args.pumps, argb_channels=args.argb,
+                  usb_devices=args.usb, usage=Usage(args.usage), psu_standard=PsuStandard(args.psu_standard),
+                  efficiency=args.efficiency, psu_w=args.psu_w, psu_native_12v2x6=args.psu_12v2x6,
+                  psu_pcie_8pin=args.psu_8pin, price_per_kwh=price_kwh, gaming_hours_per_day=args.hours_per_day)
     try:
-        if args.json:
-            json.dump(out, sys.stdout, indent=2, ensure_ascii=False)
+        result = calculate(build, catalog)
+    except BuildError as exc:
+        raise UsageError(str(exc)) from None
+    tiered = None
+    if kwh_origin == "default":
+        # A tiered household tariff prices this PC's kWh by how many there are: from the result's wall
+        # power and hours a day, then the cost again at that average price.
+        tiered = money.tiered_price(catalog, cur, result.cost.wall_w / 1000.0 * result.cost.hours_per_day * DAYS_PER_MONTH)
+        if tiered is not None:
+            price_kwh, kwh_origin = tiered.per_kwh, "default_tiered"
+            result = calculate(dataclasses.replace(build, price_per_kwh=price_kwh), catalog)
+    out = answer.out
+    out.update(result.to_json())
+    out["wall"]["currency"] = cur.code
+    out["wall"]["price_per_kwh_origin"] = kwh_origin
+    if kwh_origin == "default":
+        out["wall"]["price_per_kwh_read"] = default_kwh.read
+        out["wall"]["price_per_kwh_converted_from_usd"] = default_kwh.converted
+    if tiered is not None:
+        out["wall"]["tiered"] = {"kwh_per_month": round(tiered.kwh_per_month, 1), "base_kwh": tiered.base_kwh,
+                                 "tiers_used": [{"kwh": round(k, 1), "price_per_kwh": p} for k, p in tiered.tiers_used],
+                                 "what": tiered.what, "date": tiered.date, "source": tiered.source}
+    answer.text.append(render_result(result, inputs.render, cur.symbol))
+    if tiered is not None:
+        answer.text.append(inputs.render(tiered.note(cur)))
+    if gpus:
+        _buy_vs_rent(args, inputs, answer, result, price_kwh, default_kwh if kwh_origin == "default" else None)
+
+
+def _buy_vs_rent(args: argparse.Namespace, inputs: _Inputs, answer: _Answer, result: Any, price_kwh: float,
+                 default_kwh: Any) -> None:
+    """``default_kwh``: the dated default electricity price when the build used it (its note is shown)."""
+    from services.hardware import money
+    from services.hardware.psu import buy_vs_rent_per_card
+    from services.hardware.report import cloud_source_text, render_buy_vs_rent
+
+    catalog, cur, prices, cloud_rates, cloud_all = (inputs.catalog, inputs.cur, inputs.prices, inputs.cloud_rates,
+                                                    inputs.cloud_all)
+    purchases: list[float | None] = []
+    rates: list[float | None] = []
+    notes: list = []
+    for i, gpu in enumerate(inputs.gpus):
+        if gpu.key in prices:
+            purchases.append(prices[gpu.key])
+        elif i == 0 and args.card_price is not None:
+            purchases.append(args.card_price)
+        else:
+            dated = money.default_card_price(catalog, gpu, cur)
+            purchases.append(dated.amount if dated else None)
+            if dated:
+                notes.append(money.translate("PsuReport", "{gpu} price: {note}").format(gpu=gpu.name, note=dated.note(cur)))
+        if gpu.key in cloud_rates:
+            rates.append(cloud_rates[gpu.key])
+        elif cloud_all is not None:
+            rates.append(cloud_all)
+        else:
+            dated_rate = money.default_cloud_rate(catalog, gpu, cur)
+            rates.append(dated_rate.amount if dated_rate else None)
+            cloud = catalog.cloud_prices.get(gpu.key)
+            if dated_rate is not None and not dated_rate.converted and cur.code != "USD":
+                notes.append(money.translate("PsuReport", "{gpu} cloud price: {source}").format(
+                    gpu=gpu.name, source=money.cloud_rate_note(dated_rate)))
+            elif cloud is not None and cur.code == "USD":
+                notes.append(money.translate("PsuReport", "{gpu} cloud price: {source}").format(gpu=gpu.name, source=cloud_source_text(cloud)))
+            elif cloud is not None:
+                notes.append(money.translate("PsuReport", "{gpu} cloud price: {source}; converted from USD").format(gpu=gpu.name, source=cloud_source_text(cloud)))
+    notes = list({str(n): n for n in notes}.values())
+    if default_kwh is not None:
+        notes.append(money.electricity_note(catalog, cur, default_kwh))
+    if cur.rate_text() is not None and any(n for n in notes):
+        notes.append(cur.rate_text())
+    if cur.code == "CNY" and catalog.money.get("cloud_cn_note"):
+        notes.append(money.translate("Money", "No dated AutoDL price was found in our sources: cloud prices in CNY are the lowest listed on a public price index, or converted from USD; enter the price you see (--cloud-rate CARD=AMOUNT)."))
+    rows = buy_vs_rent_per_card(result, purchases, rates, args.resale, cur.symbol)
+    answer.out["buy_vs_rent"] = [{"gpu": row.gpu.name, "purchase": row.purchase, "resale": min(args.resale, row.purchase or 0.0),
+                                  "cloud_per_hour": row.cloud_per_hour, "power_share_w": round(row.power_share_w, 1),
+                                  "cloud_price_read": (_cloud_read(money, catalog, row.gpu, cur)
+                                                       if row.gpu.key not in cloud_rates and cloud_all is None else None),
+                                  "energy_per_hour": None if row.outcome is None else round(row.outcome.energy_usd_per_hour, 4),
+                                  "break_even_hours": None if row.outcome is None or row.outcome.break_even_hours is None
+                                  else round(row.outcome.break_even_hours, 1),
+                                  "message": str(row.message)} for row in rows]
+    answer.text.append(render_buy_vs_rent(rows, cur, price_kwh, notes, inputs.render))
+
+
+def _print(answer: _Answer, as_json: bool) -> int:
+    """The render step: the JSON document or the text blocks."""
+    try:
+        if as_json:
+            json.dump(answer.out, sys.stdout, indent=2, ensure_ascii=False)
             sys.stdout.write("\n")
         else:
-            print("\n\n".join(text))
+            print("\n\n".join(answer.text))
         sys.stdout.flush()
     except BrokenPipeError:  # "| head" closed the pipe: not an error of ours
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

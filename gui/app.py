@@ -85,7 +85,7 @@ class AppController:
         if self.context.exporter is not None:
             self.context.exporter.stop()
         if self.context.telemetry_control is not None:
-            self.context.telemetry_control.stop()
+            self.context.telemetry_control.close()
 
     def _on_settings_saved(self, settings) -> None:
         if settings.general.language != self._language_setting:
@@ -241,9 +241,11 @@ def attach_exporter(context: AppContext) -> None:
     """Serve this machine's metrics in the background when Settings say so."""
     if context.telemetry is None:
         return
-    from services.exporter.service import ExporterService, hub_collector
+    from services.exporter.service import ExporterService, current_hub_collector
 
-    service = ExporterService(lambda: hub_collector(context.telemetry))
+    # The model, not the first hub: each scrape reads the hub that is current then.
+    hubs = context.hubs
+    service = ExporterService(lambda: current_hub_collector(hubs))
     service.apply(context.settings_store.settings.exporter)
     context.settings_store.subscribe(lambda settings: service.apply(settings.exporter))
     context.exporter = service

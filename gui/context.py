@@ -1,18 +1,42 @@
 """What every page is given: the services it may use. Built by ``gui.app``."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from services.paths import AppPaths
 from services.settings import SettingsStore
+from services.telemetry.hub import CurrentHub
 
 if TYPE_CHECKING:
-    from gui.monitor.controller import TelemetryController
     from services.telemetry.feed import TelemetryFeed
     from services.exporter.service import ExporterService
     from services.hybrid.service import HybridService
+
+
+class TelemetryControl(Protocol):
+    """What pages ask of ``gui.monitor.controller.TelemetryController`` (typed here, so that
+    this module, which every page imports, does not import the monitor package back)."""
+
+    hubs: CurrentHub
+
+    @property
+    def hub(self) -> TelemetryFeed | None: ...
+
+    def bridge(self) -> Any: ...  # the run's TelemetryBridge: hub_changed(object), snapshot_received(object)
+
+    def start_demo(self) -> Any: ...
+
+    def start_live(self) -> Any: ...
+
+    def restart(self) -> Any: ...
+
+    def open_replay(self, path: str) -> Any: ...
+
+    def stop(self) -> None: ...
+
+    def close(self) -> None: ...
 
 
 @dataclass
@@ -37,13 +61,23 @@ class AppContext:
     settings_store: SettingsStore
     language: str = "en"
     demo: bool = False
-    # The telemetry hub (services.telemetry), or None when it is not running.
-    telemetry: TelemetryFeed | None = None
+    # The hub monitored now and the event of its replacement (demo, live, a recording):
+    # views and services that show readings are given this, never a hub to keep.
+    hubs: CurrentHub = field(default_factory=CurrentHub)
     # Starts and replaces the hub; made by gui.app.build_context.
-    telemetry_control: TelemetryController | None = None
+    telemetry_control: TelemetryControl | None = None
     # Serves this machine's metrics when Settings say so; made by gui.app.attach_exporter.
     exporter: ExporterService | None = None
     # The hybrid-GPU service; the Hybrid page makes the default one on first use.
     hybrid_service: HybridService | None = None
     # What the Setup page runs against; None: this computer.
     setup_machine: SetupMachine | None = None
+
+    @property
+    def telemetry(self) -> TelemetryFeed | None:
+        """The current hub, or None when monitoring is not running."""
+        return self.hubs.hub
+
+    @telemetry.setter
+    def telemetry(self, hub: TelemetryFeed | None) -> None:
+        self.hubs.replace(hub)  # its followers hear of it

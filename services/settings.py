@@ -131,7 +131,7 @@ def from_dict(cls: type, data: Any) -> Any:
         hint = hints[f.name]
         value = data[f.name]
         current = getattr(obj, f.name)
-        if dataclasses.is_dataclass(hint):
+        if isinstance(hint, type) and dataclasses.is_dataclass(hint):
             setattr(obj, f.name, from_dict(hint, value))
         elif _type_ok(current, value):
             setattr(obj, f.name, type(current)(value) if isinstance(current, float) else value)

@@ -24,7 +24,10 @@ class RemoteGpuCard(GpuCardFrame):
         self.values.setProperty("role", "muted")
         layout.addWidget(self.title)
         layout.addWidget(self.values)
-        self.graphs = self.add_graphs()
+        # pyqtgraph is imported with the first card, not with the page: the window paints sooner
+        from gui.monitor.graphs import GpuGraphs
+
+        self.graphs = self.add_graphs(GpuGraphs)
         self.graphs.setMinimumHeight(170)
         layout.addWidget(self.graphs)
         self.update_gpu(gpu)

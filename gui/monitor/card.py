@@ -69,7 +69,10 @@ class GpuCard(GpuCardFrame):
         self._tiles = (self.tile_util, self.tile_memory, self.tile_temp, self.tile_power, self.tile_clock, self.tile_fan)
         layout.addLayout(self.tiles_grid)
 
-        self.graphs = self.add_graphs()
+        # pyqtgraph is imported with the first card, not with the page: the window paints sooner
+        from gui.monitor.graphs import GpuGraphs
+
+        self.graphs = self.add_graphs(GpuGraphs)
         self.graphs.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         layout.addWidget(self.graphs, 1)
         self.band_legend = QLabel(self)

@@ -1,12 +1,16 @@
 """Starts, replaces and stops the telemetry hub; pages ask it rather than the composition root.
 
-``gui.app`` makes one per run (``build_context``) and hands it to every page
-through ``AppContext.telemetry_control``. The dashboard's "Show the demo",
-"Leave the demo" and "Back to live" buttons and the sessions dialog's "Open"
-call it; the dashboard and the tray listen through its one bridge.
+``gui.app`` makes one per run (``build_context``) and hands it to the views that
+show readings. The dashboard's "Show the demo", "Leave the demo" and "Back to
+live" buttons and the sessions dialog's "Open" call it. Each replacement goes
+through ``hubs`` (a ``services.telemetry.hub.CurrentHub``), the event its users
+follow: the exporter (``gui.app.attach_exporter``), and in the GUI thread the
+one bridge (its ``hub_changed`` signal) that the dashboard, its process view and
+the tray listen to.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from gui.monitor.bridge import TelemetryBridge
@@ -14,6 +18,8 @@ from gui.monitor.bridge import TelemetryBridge
 if TYPE_CHECKING:
     from gui.context import AppContext
     from services.telemetry.feed import TelemetryFeed
+    from services.telemetry.hub import CurrentHub
+    from services.telemetry.model import TelemetrySource
     from services.telemetry.hub import TelemetryHub
     from services.telemetry.replay import ReplaySource
 
@@ -21,19 +27,25 @@ if TYPE_CHECKING:
 class TelemetryController:
     """The hub of one app run (``context.telemetry``) and the bridge that carries its readings to the GUI."""
 
-    def __init__(self, context: AppContext, record: bool | None = None) -> None:
+    def __init__(self, context: AppContext, live_source: Callable[[], TelemetrySource] | None = None,
+                 record: bool | None = None) -> None:
+        """``live_source``: the source of this computer's GPUs (None: NVML; tests: NVML over a fake binding).
+        ``record``: services.telemetry.factory.build_hub's ``record`` (None: the settings decide)."""
         self._context = context
+        self._live_source = live_source
         self._bridge: TelemetryBridge | None = None
-        self._record = record  # services.telemetry.factory.build_hub's ``record``: None, the settings decide
+        self._record = record
+        self.hubs: CurrentHub = context.hubs
+        self.hubs.subscribe(self._follow)
 
     # ---- Public API
     @property
     def hub(self) -> TelemetryFeed | None:
-        return self._context.telemetry
+        return self.hubs.hub
 
     def bridge(self) -> TelemetryBridge:
         """The run's one bridge, listening to the current hub (made on first use)."""
-        hub = self._context.telemetry
+        hub = self.hubs.hub
         if self._bridge is None:
             self._bridge = TelemetryBridge(hub)
         elif self._bridge.hub is not hub:
@@ -43,7 +55,7 @@ class TelemetryController:
     def attach(self, replay: str | ReplaySource | None = None, start: bool = True) -> TelemetryHub:
         """Build the first hub: the demo, a replay (a path or an opened ``ReplaySource``) or NVML."""
         hub = self._build(demo=self._context.demo, replay=replay)
-        self._context.telemetry = hub
+        self.hubs.replace(hub)
         if start:
             hub.start()
         return hub
@@ -72,9 +84,14 @@ class TelemetryController:
         return self._replace(demo=self._context.demo, replay=source)
 
     def stop(self) -> None:
-        hub = self._context.telemetry
+        hub = self.hubs.hub
         if hub is not None:
             hub.stop()
+
+    def close(self) -> None:
+        """Stop the hub and stop following replacements (the end of the run)."""
+        self.stop()
+        self.hubs.unsubscribe(self._follow)
 
     # ---- Internals
     def _build(self, demo: bool, replay: str | ReplaySource | None) -> TelemetryHub:
@@ -82,16 +99,18 @@ class TelemetryController:
 
         context = self._context
         return build_hub(demo=demo, replay=replay, settings=context.settings_store.settings, paths=context.paths,
-                         record=self._record)
+                         live_source=self._live_source, record=self._record)
 
     def _replace(self, demo: bool, replay: str | ReplaySource | None) -> TelemetryHub:
         # The new hub is built before the old one stops, so a failure leaves monitoring running.
         hub = self._build(demo=demo, replay=replay)
         self.stop()
-        self._context.telemetry = hub
         if replay is None:  # a replay leaves the live choice (NVIDIA or demo) to come back to
             self._context.demo = demo
+        self.hubs.replace(hub)  # the followers move before it starts, so no reading is missed
         hub.start()
+        return hub
+
+    def _follow(self, hub: TelemetryFeed | None) -> None:
         if self._bridge is not None:
             self._bridge.set_hub(hub)
-        return hub

@@ -287,7 +287,7 @@ class DashboardPage(QWidget):
         self._replay = hub is not None and not hub.live
         self.live_button.setEnabled(not self._replay)
         self.back_live_button.setVisible(self._replay)
-        self.leave_demo_button.setVisible(hub is not None and not self._replay and _source_kind(hub) == "simulated")
+        self.leave_demo_button.setVisible(hub is not None and not self._replay and _source_kind(hub) is SourceKind.SIMULATED)
         if self._replay:
             # A replay does not move: show all of it, then let the user zoom in.
             span = hub.history.time_range()
@@ -426,7 +426,7 @@ class DashboardPage(QWidget):
         if snapshot is None:
             # The hub reports every outcome (a missing driver too) as a snapshot; until the first
             # one arrives it is starting (the demo first fills hours of history).
-            if _source_kind(hub) == "simulated":
+            if _source_kind(hub) is SourceKind.SIMULATED:
                 starting = health.StateText(self.tr("Starting the demo…"), self.tr(
                     "Simulating a two-GPU training run: the first readings come in a moment, "
                     "its past two hours just after."), False)
@@ -480,11 +480,11 @@ class DashboardPage(QWidget):
             return
         kind = _source_kind(hub)
         tip = ""
-        if kind == "simulated":
+        if kind is SourceKind.SIMULATED:
             text = self.tr("Demo: a simulated training run")
             if hub.backfill_pending:
                 text = self.tr("Demo: a simulated training run (loading its past two hours…)")
-        elif kind == "replay":
+        elif kind is SourceKind.REPLAY:
             path = hub.source.path
             span = hub.history.time_range()
             if path is not None and span is not None:
@@ -502,7 +502,7 @@ class DashboardPage(QWidget):
             text = self.tr("Live from the NVIDIA driver")
         self.source_label.setText(text)
         self.source_label.setToolTip(tip)
-        self._label_loading = kind == "simulated" and hub.backfill_pending
+        self._label_loading = kind is SourceKind.SIMULATED and hub.backfill_pending
 
     # ---- Slots
     def _on_window_combo_changed(self, _index: int) -> None:
@@ -564,7 +564,7 @@ def _preload_graphs() -> None:
 
 
 def _source_kind(hub: TelemetryFeed) -> SourceKind:
-    """Live, demo or replay, as the source says (a ``SourceKind`` compares equal to its value)."""
+    """Live, demo or replay, as the source says."""
     return hub.source.kind
 
 

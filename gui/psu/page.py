@@ -7,12 +7,11 @@ Recomputing is cheap, so every edit recomputes at once: no timers, no threads.
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QSignalBlocker, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
-    QListWidgetItem,
     QScrollArea,
     QTabWidget,
     QVBoxLayout,
@@ -116,11 +115,6 @@ class PsuPage(QWidget):
 
     # ---- Layout
 
-    def _adopt(self, box: QWidget, *names: str) -> None:
-        """The box's controls under the page's names (the page wires and reads them)."""
-        for name in names:
-            setattr(self, name, getattr(box, name))
-
     def _make_build_tab(self, price_per_kwh: float) -> QWidget:
         tab = QWidget()
         row = QHBoxLayout(tab)
@@ -131,32 +125,22 @@ class PsuPage(QWidget):
         cat = self.catalog
         assert cat is not None
 
-        gpu_box = GpuPickerBox(cat.gpus, left)
-        self._adopt(gpu_box, 'add_button', 'detect_button', 'detected_label', 'gpu_combo', 'gpu_list', 'remove_button')
-        self.gpu_combo.lineEdit().returnPressed.connect(self._on_add_button_clicked)
-        self.detect_button.clicked.connect(self._on_detect_button_clicked)
-        self.add_button.clicked.connect(self._on_add_button_clicked)
-        self.remove_button.clicked.connect(self._on_remove_button_clicked)
-        left_layout.addWidget(gpu_box)
+        self.gpu_box = GpuPickerBox(cat.gpus, left)
+        self.gpu_box.add_requested.connect(self._on_add_requested)
+        self.gpu_box.remove_requested.connect(self.remove_gpu)
+        self.gpu_box.detect_requested.connect(self.detect_hardware)
+        left_layout.addWidget(self.gpu_box)
 
-        parts_box = PartsBox(cat.cpus, left)
-        self._adopt(parts_box, 'cpu_combo', 'spins')
-        for spin in self.spins.values():
-            spin.valueChanged.connect(self.recompute)
-        self.cpu_combo.currentIndexChanged.connect(self.recompute)
-        # a typed CPU counts once the user presses Enter or leaves the field, like a picked one
-        self.cpu_combo.lineEdit().returnPressed.connect(self._on_cpu_typed)
-        self.cpu_combo.lineEdit().editingFinished.connect(self._on_cpu_typed)
-        left_layout.addWidget(parts_box)
+        self.parts_box = PartsBox(cat.cpus, left)
+        self.parts_box.changed.connect(self.recompute)
+        self.parts_box.cpu_typed.connect(self._on_cpu_typed)
+        left_layout.addWidget(self.parts_box)
 
-        psu_box = PsuBox(self._cur.code, price_per_kwh, left)
-        self._adopt(psu_box, 'currency_combo', 'efficiency_combo', 'money_note_label', 'price_spin', 'psu_spin', 'standard_combo', 'usage_combo')
-        for combo in (self.usage_combo, self.standard_combo, self.efficiency_combo):
-            combo.currentIndexChanged.connect(self.recompute)
-        self.psu_spin.valueChanged.connect(self.recompute)
-        self.price_spin.valueChanged.connect(self._on_price_spin_changed)
-        self.currency_combo.currentIndexChanged.connect(self._on_currency_changed)
-        left_layout.addWidget(psu_box)
+        self.psu_box = PsuBox(self._cur.code, price_per_kwh, left)
+        self.psu_box.changed.connect(self.recompute)
+        self.psu_box.price_changed.connect(self._on_price_changed)
+        self.psu_box.currency_chosen.connect(self._on_currency_chosen)
+        left_layout.addWidget(self.psu_box)
         left_layout.addStretch(1)
         left_scroll = _scrolled(left)
         left_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -184,13 +168,12 @@ class PsuPage(QWidget):
         cat = self.catalog
         assert cat is not None
         cpu = self._current_cpu()
-        psu_w = self.psu_spin.value()
+        psu, psu_w = self.psu_box, self.psu_box.psu_w()
         return Build(
-            gpus=tuple(self._build_gpus), cpu=cpu,
-            **{key: spin.value() for key, spin in self.spins.items()},
-            usage=Usage(self.usage_combo.currentData()), psu_standard=PsuStandard(self.standard_combo.currentData()),
-            efficiency=self.efficiency_combo.currentData(), psu_w=float(psu_w) if psu_w else None,
-            price_per_kwh=self.price_spin.value(),
+            gpus=tuple(self._build_gpus), cpu=cpu, **self.parts_box.counts(),
+            usage=Usage(psu.usage()), psu_standard=PsuStandard(psu.standard()),
+            efficiency=psu.efficiency(), psu_w=float(psu_w) if psu_w else None,
+            price_per_kwh=psu.price(),
         )
 
     def resizeEvent(self, event) -> None:  # noqa: N802
@@ -202,11 +185,10 @@ class PsuPage(QWidget):
         """The picked CPU, or the one the typed text names (the CLI's name matching)."""
         cat = self.catalog
         assert cat is not None
-        index = self.cpu_combo.currentIndex()
-        typed = self.cpu_combo.currentText().strip()
-        if index >= 0 and self.cpu_combo.itemText(index) == typed:
-            name = self.cpu_combo.currentData()
+        if self.parts_box.is_picked():
+            name = self.parts_box.picked_cpu()
             return cat.find_cpu(name) if name else None
+        typed = self.parts_box.typed_cpu()
         return cat.find_cpu(typed) if typed else None
 
     def shutdown(self) -> None:
@@ -238,8 +220,7 @@ class PsuPage(QWidget):
             self.results.verdict_label.setText(str(exc))
             return
         self.result = result
-        combo = self.efficiency_combo
-        self.results.show_result(result, self._cur.symbol, lambda level: combo.itemText(combo.findData(level)))
+        self.results.show_result(result, self._cur.symbol, self.psu_box.efficiency_name)
         self.rent.show_result(result)
         if not self._loading:
             self._leave_example()  # any edit makes the build the user's own
@@ -249,13 +230,8 @@ class PsuPage(QWidget):
     # ---- Rendering
 
     def _refresh_gpu_list(self) -> None:
-        self.gpu_list.clear()
-        for gpu in self._build_gpus:
-            item = QListWidgetItem(self.tr("{name}  ({tgp} W)").format(name=gpu.name, tgp=round(gpu.tgp_w or 0)))
-            self.gpu_list.addItem(item)
-        if self._build_gpus:
-            self.gpu_list.setCurrentRow(len(self._build_gpus) - 1)
-        self.remove_button.setEnabled(bool(self._build_gpus))
+        self.gpu_box.show_cards([self.tr("{name}  ({tgp} W)").format(name=gpu.name, tgp=round(gpu.tgp_w or 0))
+                                 for gpu in self._build_gpus])
 
     def _refresh_money_note(self) -> None:
         cat = self.catalog
@@ -271,9 +247,7 @@ class PsuPage(QWidget):
                 rate=f"{self._cur.per_usd:g}", code=self._cur.code, date=self._cur.date))
         if self._cur.rate_text() is not None:
             tips.append(render(self._cur.rate_text()))
-        self.money_note_label.setToolTip("\n".join(t for t in tips if t))
-        self.money_note_label.setText(" ".join(parts))
-        self.money_note_label.setVisible(bool(parts))
+        self.psu_box.show_money_note(" ".join(parts), "\n".join(t for t in tips if t))
 
     def set_currency(self, code: str) -> None:
         """Show every amount in ``code``; amounts already entered are converted at the dated rate."""
@@ -284,14 +258,10 @@ class PsuPage(QWidget):
             return
         old, self._cur = self._cur, new
         self.rent.set_currency(new)
-        with QSignalBlocker(self.price_spin):
-            if self._price_edited:
-                self.price_spin.setValue(new.from_usd(old.to_usd(self.price_spin.value())))
-            else:
-                self.price_spin.setValue(money.default_electricity(cat, new).amount)
-        self.price_spin.setSuffix(f" {new.code}/kWh")
-        with QSignalBlocker(self.currency_combo):
-            self.currency_combo.setCurrentIndex(self.currency_combo.findData(new.code))
+        if self._price_edited:
+            self.psu_box.show_price(new.from_usd(old.to_usd(self.psu_box.price())), new.code)
+        else:
+            self.psu_box.show_price(money.default_electricity(cat, new).amount, new.code)
         settings = self.context.settings_store.settings
         settings.power_cost.currency = new.code
         if not self._price_edited:  # marks the choice as the user's (see money.currency_setting)
@@ -301,35 +271,28 @@ class PsuPage(QWidget):
         self.recompute()
         self.compare.set_currency(new)
 
-    def _on_currency_changed(self, _index: int) -> None:
-        code = self.currency_combo.currentData()
-        if code:
-            self.set_currency(code)
-            try:
-                self.context.settings_store.save()
-            except OSError:
-                pass
+    def _on_currency_chosen(self, code: str) -> None:
+        self.set_currency(code)
+        try:
+            self.context.settings_store.save()
+        except OSError:
+            pass
 
-    def _on_price_spin_changed(self, _value: float) -> None:
+    def _on_price_changed(self, _value: float) -> None:
         if not self._loading:
             self._price_edited = True
             self._refresh_money_note()
         self.recompute()
 
-    def _on_cpu_typed(self) -> None:
+    def _on_cpu_typed(self, typed: str) -> None:
         cat = self.catalog
         assert cat is not None
-        typed = self.cpu_combo.currentText().strip()
-        index = self.cpu_combo.currentIndex()
-        if index >= 0 and self.cpu_combo.itemText(index) == typed:
-            return  # a picked entry: currentIndexChanged already recomputed
         cpu = cat.find_cpu(typed) if typed else None
         if cpu is None and typed:
-            self.detected_label.setText(self.tr("Unknown CPU: {name}. Closest: {names}").format(
+            self.gpu_box.say(self.tr("Unknown CPU: {name}. Closest: {names}").format(
                 name=typed, names=", ".join(suggest_cpus(typed, cat.cpus))))
             return
-        with QSignalBlocker(self.cpu_combo):
-            self.cpu_combo.setCurrentIndex(max(0, self.cpu_combo.findData(cpu.name if cpu else None)))
+        self.parts_box.set_cpu(cpu.name if cpu else None)
         self.recompute()
 
     # ---- Prefill
@@ -337,44 +300,46 @@ class PsuPage(QWidget):
     def _prefill(self) -> None:
         cat = self.catalog
         assert cat is not None
-        gpus = detect.detected_gpus(self.context.telemetry, cat.gpus)
+        gpus = detect.detected_gpus(self._monitored_devices(), cat.gpus)
         cpu = detect.detected_cpu(cat.cpus)
         if gpus or cpu:
             names = [g.name for g in gpus] + ([cpu.name] if cpu else [])
-            self.detected_label.setText(self.tr("Detected on this PC: {parts}").format(parts=", ".join(names)))
+            self.gpu_box.say(self.tr("Detected on this PC: {parts}").format(parts=", ".join(names)))
         if not gpus:
             self._showing_example = True
             gpus = [cat.gpu(EXAMPLE_GPU)]
             if cpu is None:
                 cpu = cat.find_cpu(EXAMPLE_CPU)
-                self.detected_label.setText(self.tr("Nothing detected: showing an example build. Replace it with yours."))
-        with QSignalBlocker(self.cpu_combo):
-            self.cpu_combo.setCurrentIndex(max(0, self.cpu_combo.findData(cpu.name if cpu else None)))
+                self.gpu_box.say(self.tr("Nothing detected: showing an example build. Replace it with yours."))
+        self.parts_box.set_cpu(cpu.name if cpu else None)
         self._build_gpus = list(gpus)
         self._refresh_gpu_list()
         self.rent.set_cards(self._build_gpus)
+
+    def _monitored_devices(self) -> tuple:
+        hub = self.context.telemetry
+        return hub.devices if hub is not None else ()
 
     def detect_hardware(self) -> bool:
         """Replace the build's cards and CPU with this PC's; False when nothing is found."""
         cat = self.catalog
         assert cat is not None
-        gpus = detect.detected_gpus(self.context.telemetry, cat.gpus)
+        gpus = detect.detected_gpus(self._monitored_devices(), cat.gpus)
         if not gpus and self.context.telemetry is None:
             gpus = detect.detected_gpus_nvml(cat.gpus)  # the monitor is not running: ask the driver once
         cpu = detect.detected_cpu(cat.cpus)
         if not gpus and cpu is None:
-            self.detected_label.setText(self.tr("No NVIDIA GPU or known CPU found on this PC."))
+            self.gpu_box.say(self.tr("No NVIDIA GPU or known CPU found on this PC."))
             return False
         names = [g.name for g in gpus] + ([cpu.name] if cpu else [])
-        self.detected_label.setText(self.tr("Detected on this PC: {parts}").format(parts=", ".join(names)))
+        self.gpu_box.say(self.tr("Detected on this PC: {parts}").format(parts=", ".join(names)))
         if gpus:
             self._showing_example = False
             self._build_gpus = list(gpus)
             self._refresh_gpu_list()
             self.rent.set_cards(self._build_gpus)
         if cpu is not None:
-            with QSignalBlocker(self.cpu_combo):
-                self.cpu_combo.setCurrentIndex(max(0, self.cpu_combo.findData(cpu.name)))
+            self.parts_box.set_cpu(cpu.name)
         self.recompute()
         return True
 
@@ -385,15 +350,14 @@ class PsuPage(QWidget):
         settings = self.context.settings_store.settings
         saved = settings.psu
         saved.gpus = [g.key for g in self._build_gpus]
-        saved.cpu = self.cpu_combo.currentData() or ""
-        for key, spin in self.spins.items():
-            setattr(saved, key, spin.value())
-        saved.usage = self.usage_combo.currentData()
-        saved.psu_standard = self.standard_combo.currentData()
-        saved.efficiency = self.efficiency_combo.currentData()
-        saved.psu_w = self.psu_spin.value()
+        saved.cpu = self.parts_box.listed_cpu() or ""
+        for key, value in self.parts_box.counts().items():
+            setattr(saved, key, value)  # the saved build has a field per count
+        psu = self.psu_box
+        saved.usage, saved.psu_standard, saved.efficiency = psu.usage(), psu.standard(), psu.efficiency()
+        saved.psu_w = psu.psu_w()
         if self._price_edited:  # the dated default is not the user's price: leave it unset
-            settings.power_cost.price_per_kwh = self.price_spin.value()
+            settings.power_cost.price_per_kwh = psu.price()
             settings.power_cost.price_currency = self._cur.code
         try:
             self.context.settings_store.save()
@@ -414,17 +378,10 @@ class PsuPage(QWidget):
         if not gpus and not saved.cpu:
             return False
         self._build_gpus = gpus
-        self.cpu_combo.setCurrentIndex(max(0, self.cpu_combo.findData(saved.cpu or None)))
-        for key, spin in self.spins.items():
-            value = getattr(saved, key, spin.value())
-            spin.setValue(value if isinstance(value, int) else spin.value())  # the spin clamps the range
-        for combo, value in ((self.usage_combo, saved.usage), (self.standard_combo, saved.psu_standard),
-                             (self.efficiency_combo, saved.efficiency)):
-            index = combo.findData(value)
-            if index >= 0:
-                combo.setCurrentIndex(index)
-        self.psu_spin.setValue(saved.psu_w if isinstance(saved.psu_w, int) else 0)
-        self.detected_label.setText(self.tr("Your last build. 'Use this PC' fills in this computer's hardware."))
+        self.parts_box.set_cpu(saved.cpu or None, quiet=False)
+        self.parts_box.set_counts({key: getattr(saved, key, None) for key in self.parts_box.counts()})
+        self.psu_box.choose(saved.usage, saved.psu_standard, saved.efficiency, psu_w=saved.psu_w)
+        self.gpu_box.say(self.tr("Your last build. 'Use this PC' fills in this computer's hardware."))
         self._refresh_gpu_list()
         self.rent.set_cards(self._build_gpus)
         return True
@@ -432,7 +389,7 @@ class PsuPage(QWidget):
     def _leave_example(self) -> None:
         if self._showing_example:
             self._showing_example = False
-            self.detected_label.setText("")  # "showing an example" is no longer true
+            self.gpu_box.say("")  # "showing an example" is no longer true
 
     def waiting_for_devices(self) -> bool:
         """True while the page still listens for the monitored GPUs to replace its example build."""
@@ -462,32 +419,23 @@ class PsuPage(QWidget):
         self._build_gpus = gpus
         self._refresh_gpu_list()
         self.rent.set_cards(self._build_gpus)
-        cpu_name = self.cpu_combo.currentData()
+        cpu_name = self.parts_box.listed_cpu()
         names = [g.name for g in gpus] + ([cpu_name] if cpu_name and cpu_name != EXAMPLE_CPU else [])
-        self.detected_label.setText(self.tr("Detected on this PC: {parts}").format(parts=", ".join(names)))
+        self.gpu_box.say(self.tr("Detected on this PC: {parts}").format(parts=", ".join(names)))
         self.recompute()
 
-    def _on_detect_button_clicked(self) -> None:
-        self.detect_hardware()
-
-    def _on_add_button_clicked(self) -> None:
+    def _on_add_requested(self, key: str | None, typed: str) -> None:
         cat = self.catalog
         assert cat is not None
-        key = self.gpu_combo.currentData()
-        typed = self.gpu_combo.currentText().strip()
-        index = self.gpu_combo.currentIndex()
-        if key and index >= 0 and self.gpu_combo.itemText(index) == typed:
+        if key:
             self.add_gpu(cat.gpu(key))
             return
         match = find_gpu_for_build(typed, cat.gpus)
         if match is None:
-            self.detected_label.setText(self.tr("Unknown card: {name}. Closest: {names}").format(
+            self.gpu_box.say(self.tr("Unknown card: {name}. Closest: {names}").format(
                 name=typed, names=", ".join(suggest_gpus(typed, cat.gpus))))
             return
         self.add_gpu(match.gpu)
         if match.passed_over is not None:  # "H100": say that the PCIe card was taken, not the SXM module
-            self.detected_label.setText(render(gpu_pick_text(typed, match)))
-
-    def _on_remove_button_clicked(self) -> None:
-        self.remove_gpu(self.gpu_list.currentRow())
+            self.gpu_box.say(render(gpu_pick_text(typed, match)))
 

@@ -3,13 +3,26 @@ card frame (the theme's white, rounded card, with an optional accent on its left
 the cards that graph a GPU's history, the graphs and how they are drawn over a time window."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtWidgets import QFrame, QWidget
 
 if TYPE_CHECKING:
-    from gui.monitor.graphs import GpuGraphs
     from services.telemetry.model import GpuInfo, GpuSample
+
+
+class CardGraphs(Protocol):
+    """What a card asks of its graphs (``gui.monitor.graphs.GpuGraphs``): the widgets package
+    does not import a page's package, so the card's owner hands the graphs' class in."""
+
+    def apply_limits(self, info: GpuInfo | None, sample: GpuSample | None) -> None: ...
+
+    def set_x_range(self, t0: float, t1: float) -> None: ...
+
+    def refresh(self, history: Any, slot: int, t0: float, t1: float) -> None: ...
+
+    def master_plot(self) -> Any: ...
 
 
 class GpuCardFrame(QFrame):
@@ -24,16 +37,12 @@ class GpuCardFrame(QFrame):
         if accent is not None:
             self.setObjectName("accentCard")
             self.setStyleSheet(f"#accentCard {{ border-left: 5px solid {accent}; }}")
-        self.graphs: GpuGraphs | None = None
+        self.graphs: Any = None  # the CardGraphs made by add_graphs
         self.graphs_view: tuple[float, float] | None = None  # the time range the graphs last drew
 
-    def add_graphs(self) -> GpuGraphs:
-        """The five graphs of one GPU, made here (the caller places them)."""
-        # pyqtgraph is imported with the first card, not with the page: the window
-        # paints sooner, and a machine without a GPU never pays for it.
-        from gui.monitor.graphs import GpuGraphs
-
-        self.graphs = GpuGraphs(self)
+    def add_graphs(self, make: Callable[[QWidget], Any]) -> Any:
+        """The graphs of one GPU, made here by ``make`` (``GpuGraphs``; the caller places them)."""
+        self.graphs = make(self)
         return self.graphs
 
     def draw_graphs(self, info: GpuInfo | None, sample: GpuSample | None, history: Any, slot: int,

@@ -16,6 +16,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from typing import Any
 from dataclasses import dataclass
 
 from prometheus_client.parser import text_string_to_metric_families
@@ -130,7 +131,7 @@ def _gpus_from_labelled(values: dict[tuple, dict[str, float]], fallback_host: st
         total = metrics.get("DCGM_FI_DEV_FB_TOTAL")
         if total is None and "DCGM_FI_DEV_FB_FREE" in metrics and "DCGM_FI_DEV_FB_USED" in metrics:
             total = metrics["DCGM_FI_DEV_FB_FREE"] + metrics["DCGM_FI_DEV_FB_USED"]
-        fields = {attr: metrics[m] for m, attr in SAMPLE_FIELDS.items() if m in metrics}
+        fields: dict[str, Any] = {attr: metrics[m] for m, attr in SAMPLE_FIELDS.items() if m in metrics}
         mask = metrics.get("DCGM_FI_DEV_CLOCK_THROTTLE_REASONS")
         if mask is not None:
             fields["throttle_reasons"] = decode(int(mask))
@@ -329,7 +330,7 @@ class RemoteHost:
             gpus = []
             for uuid, gpu in by_uuid.items():
                 values = {m: lookup[m].get(uuid, {}).get(t) for m in BACKFILL}
-                fields = {SAMPLE_FIELDS[m]: v for m, v in values.items() if m in SAMPLE_FIELDS and v is not None}
+                fields: dict[str, Any] = {SAMPLE_FIELDS[m]: v for m, v in values.items() if m in SAMPLE_FIELDS and v is not None}
                 if not fields:
                     continue
                 total = gpu.info.memory_total_mib

@@ -83,6 +83,7 @@ class _Server(WSGIServer):
                         self._accept(selector, pending)
                     else:
                         conn = key.fileobj
+                        assert isinstance(conn, socket.socket)  # only accepted sockets carry data
                         selector.unregister(conn)
                         address, _ = pending.pop(conn)
                         self._dispatch(conn, address)
@@ -190,7 +191,7 @@ class ExporterServer:
     port: int = DEFAULT_PORT
 
     def __post_init__(self) -> None:
-        self._httpd = None
+        self._httpd: _Server | None = None
         self._thread: threading.Thread | None = None
 
     @property
@@ -211,7 +212,7 @@ class ExporterServer:
             return
         registry = CollectorRegistry(auto_describe=False)
         registry.register(self.collector)
-        server_cls = _Server
+        server_cls: type[_Server] = _Server
         if ":" in self.host:
             server_cls = type("_Server6", (_Server,), {"address_family": socket.AF_INET6})
         try:
@@ -220,7 +221,8 @@ class ExporterServer:
             raise ExporterError(_CANNOT_LISTEN.format(host=self.host, port=self.port, reason=exc.strerror or str(exc))) from exc
         except (OverflowError, ValueError, TypeError) as exc:  # a port of 99999 or -1 from a bad settings file
             raise ExporterError(_CANNOT_LISTEN.format(host=self.host, port=self.port, reason=str(exc))) from exc
-        self._thread = threading.Thread(target=self._httpd.serve_forever, name="metrics-http", daemon=True)
+        httpd = self._httpd
+        self._thread = threading.Thread(target=httpd.serve_forever, name="metrics-http", daemon=True)
         self._thread.start()
 
     def stop(self) -> None:

@@ -1,7 +1,7 @@
 """Runs the metrics endpoint beside the app, following the user's settings."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 from collections.abc import Callable
 
 from services.exporter.metrics import TelemetryCollector
@@ -10,20 +10,33 @@ from services.i18n import Msg, translate
 from services.settings import ExporterSettings
 from services.telemetry.model import Snapshot
 
+if TYPE_CHECKING:
+    from services.telemetry.feed import TelemetryFeed
+    from services.telemetry.hub import CurrentHub
 
-def hub_collector(hub: Any, hostname: str | None = None) -> TelemetryCollector:
-    """A collector reading a TelemetryHub's latest snapshot and throttle seconds."""
 
+def hub_collector(hub: TelemetryFeed, hostname: str | None = None) -> TelemetryCollector:
+    """A collector reading one hub's latest snapshot and throttle seconds (``exporter``: one hub per run)."""
+    return following_collector(lambda: hub, hostname)
+
+
+def current_hub_collector(hubs: CurrentHub, hostname: str | None = None) -> TelemetryCollector:
+    """A collector reading whichever hub is current at scrape time: the app's exporter follows
+    the demo, "Leave the demo" and an opened recording instead of serving the first hub."""
+    return following_collector(lambda: hubs.hub, hostname)
+
+
+def following_collector(hub: Callable[[], TelemetryFeed | None], hostname: str | None = None) -> TelemetryCollector:
     def latest() -> Snapshot | None:
-        value = hub.latest
-        return value() if callable(value) else value
+        current = hub()
+        return current.latest if current is not None else None
 
     def throttle_seconds(gpu: int | str) -> dict[str, float]:
-        history = getattr(hub, "history", None)
-        if history is None or not hasattr(history, "seconds_in_reason"):
+        current = hub()
+        if current is None:
             return {}
         try:
-            return dict(history.seconds_in_reason(gpu))
+            return dict(current.history.seconds_in_reason(gpu))
         except (IndexError, KeyError, ValueError):
             return {}
 

@@ -11,7 +11,7 @@ import platform
 import sys
 from pathlib import Path
 from typing import Any
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from services.hardware.catalog import Cpu, Gpu, find_cpu, find_gpu
 from services.nvml_devices import list_devices
@@ -29,21 +29,9 @@ def match_gpu_info(info: Any, gpus: Sequence[Gpu]) -> Gpu | None:
     return find_gpu(name, gpus) if name else None
 
 
-def telemetry_devices(telemetry: Any) -> tuple[Any, ...]:
-    """The hub's device list, whether it is an attribute or a method; () when unknown."""
-    if telemetry is None:
-        return ()
-    devices = getattr(telemetry, "devices", None)
-    try:
-        if callable(devices):
-            devices = devices()
-        return tuple(devices or ())
-    except Exception:  # noqa: BLE001 - a hub that cannot answer just means "nothing detected"
-        return ()
-
-
-def detected_gpus(telemetry: Any, gpus: Sequence[Gpu]) -> list[Gpu]:
-    found = [match_gpu_info(info, gpus) for info in telemetry_devices(telemetry)]
+def detected_gpus(devices: Iterable[Any], gpus: Sequence[Gpu]) -> list[Gpu]:
+    """Catalogue cards for the GPUs a hub found (its ``devices``), in their order; unknown ones left out."""
+    found = [match_gpu_info(info, gpus) for info in devices]
     return [g for g in found if g is not None]
 
 
@@ -80,7 +68,9 @@ def cpu_name_windows(read_registry: Callable[[], str | None] | None = None) -> s
     """ProcessorNameString from the registry (the name Task Manager shows)."""
     if read_registry is None:
         def read_registry() -> str | None:
-            import winreg  # Windows only; imported here so this module loads on Linux
+            import winreg as winreg_module  # Windows only; imported here so this module loads on Linux
+
+            winreg: Any = winreg_module  # typeshed has winreg on win32 only; mypy checks as on Linux
 
             with winreg.OpenKey(winreg.HKEY_LOCAL_MACHINE, r"HARDWARE\DESCRIPTION\System\CentralProcessor\0") as key:
                 return str(winreg.QueryValueEx(key, "ProcessorNameString")[0])

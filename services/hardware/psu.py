@@ -464,10 +464,10 @@ def calculate(build: Build, catalog: Catalog) -> Result:
     vendor = 0.0
     if rated:
         # NVIDIA's figure assumes one card: add the other cards' TGP to the largest requirement
-        top = max(rated, key=lambda i: cards[i].required_system_power_w)
-        vendor = float(cards[top].required_system_power_w) + sum(float(g.tgp_w or 0) for i, g in enumerate(cards) if i != top)
+        top = max(rated, key=lambda i: cards[i].required_system_power_w or 0.0)
+        vendor = float(cards[top].required_system_power_w or 0.0) + sum(float(g.tgp_w or 0) for i, g in enumerate(cards) if i != top)
         vendor_reason = translate("Psu", "NVIDIA's required system power for {gpu}: {w} W").format(
-            gpu=cards[top].name, w=round(cards[top].required_system_power_w))
+            gpu=cards[top].name, w=round(cards[top].required_system_power_w or 0.0))
         if len(cards) > 1:
             vendor_reason = translate("Psu", "{base}, plus the other cards' board power").format(base=vendor_reason)
     else:

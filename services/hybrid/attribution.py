@@ -28,7 +28,11 @@ Waiter = Callable[[float], bool]  # waits up to N seconds; True if asked to stop
 
 def _waiter(stop: threading.Event | None) -> Waiter:
     if stop is None:
-        return lambda seconds: (time.sleep(seconds), False)[1]
+        def sleep(seconds: float) -> bool:
+            time.sleep(seconds)
+            return False  # never stopped
+
+        return sleep
     return stop.wait
 
 

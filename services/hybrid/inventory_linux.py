@@ -175,7 +175,7 @@ def read_linux_inventory(root: Path | str = "/") -> Inventory:
     any_connector_info = bool(connectors)
     for key in order:
         info = by_address[key]
-        device: Path = info["device"]
+        device = info["device"]
         vendor_id = _hex(_read(device / "vendor"))
         device_id = _hex(_read(device / "device"))
         vendor = vendor_of(vendor_id)
@@ -183,7 +183,7 @@ def read_linux_inventory(root: Path | str = "/") -> Inventory:
         boot_vga = None if boot_vga_text is None else boot_vga_text == "1"
         outputs = tuple(o for card in info["cards"] for o in connectors.get(card, []))
         if any_connector_info:
-            drives = bool(outputs)
+            drives: bool | None = bool(outputs)
         else:
             drives = boot_vga  # no connector information (e.g. headless or fake root): firmware's primary
         name = None

@@ -46,7 +46,9 @@ class WinRegistry:
     """``Registry`` on the real Windows registry."""
 
     def __init__(self) -> None:
-        import winreg  # Windows only; imported here so the module loads on Linux
+        import winreg as winreg_module  # Windows only; imported here so the module loads on Linux
+
+        winreg: Any = winreg_module  # typeshed has winreg on win32 only; mypy checks as on Linux
 
         self._winreg = winreg
         self._hives = {HKLM: winreg.HKEY_LOCAL_MACHINE, HKCU: winreg.HKEY_CURRENT_USER}

@@ -286,7 +286,8 @@ def _bits(kind: str, fmt: str, double_quant: bool) -> float:
         ftype = GGUF_FILE_TYPES[fmt]
         if kind == OTHER:
             return 32.0  # llama.cpp keeps norms and biases in F32
-        return plain_bits(ftype.embed_type) if kind == EMBED else ftype.effective_bits
+        embed_bits = plain_bits(ftype.embed_type) if kind == EMBED else None
+        return embed_bits if embed_bits is not None else ftype.effective_bits
     if plain is not None:
         return plain
     return 16.0
@@ -509,7 +510,7 @@ def _train(arch: ModelArch, req: FitRequest) -> Estimate:
     if req.method == "full":
         trainable = total_params
         w_bytes = {"fp32": 4, "mixed": 4, "bf16": 2}[precision]
-        weights = trainable * w_bytes
+        weights: float = trainable * w_bytes
         if precision == "mixed":
             # autocast caches a 16-bit copy of each weight for forward/backward (HF: "18 bytes per parameter").
             weights += total_params * 2
@@ -530,7 +531,7 @@ def _train(arch: ModelArch, req: FitRequest) -> Estimate:
         grad_bytes = req.lora_adapter_bytes
         state_bytes = req.lora_adapter_bytes  # torch AdamW keeps its states in the parameter's dtype
         matrices = [(req.lora_rank, i + o, arch.layers) for i, o, _ in arch.linear_shapes().values()]
-    gradients = trainable * grad_bytes
+    gradients: float = trainable * grad_bytes
     if req.optimizer_in_backward:
         # Optimizer step fused into backward (torchtune): only the largest gradient is alive at once.
         largest = max(arch.largest_linear(), arch.vocab * arch.hidden) if req.method == "full" else trainable / max(arch.layers, 1)
@@ -555,7 +556,7 @@ def _train(arch: ModelArch, req: FitRequest) -> Estimate:
     resid_bytes = 4 if precision in ("fp32", "mixed") or upcast else 2
     if req.grad_ckpt:
         # One checkpoint (the layer input) per decoder layer plus one layer recomputed (research 0.5).
-        checkpoints = arch.layers * tokens * arch.hidden * resid_bytes
+        checkpoints: float = arch.layers * tokens * arch.hidden * resid_bytes
         if req.strategy == "tp":
             checkpoints /= n
         if req.activation_offload:
@@ -571,7 +572,7 @@ def _train(arch: ModelArch, req: FitRequest) -> Estimate:
             # Cut Cross-Entropy (Wijmans et al. 2024; unsloth calls cut_cross_entropy.linear_cross_entropy,
             # unsloth_zoo/loss_utils.py): logits are computed block by block in on-chip memory and never
             # stored; what stays per token is the fp32 log-sum-exp and the label.
-            logits = tokens * (4 + 8)
+            logits: float = tokens * (4 + 8)
         elif req.chunked_loss:
             logits = tokens * v * (lb + 8 / LOSS_CHUNKS)
         else:

@@ -56,7 +56,7 @@ def grid_rows(arch: ModelArch, req: FitRequest) -> tuple[GridRow, ...]:
                 GridRow("full bf16", (("method", "full"), ("weights", "bf16"), ("precision", None)))]
         return tuple(rows)
     if req.runtime == "llamacpp":
-        formats = ("q8_0", "q6_k", "q5_k_m", "q4_k_m", "q4_0")
+        formats: tuple[str, ...] = ("q8_0", "q6_k", "q5_k_m", "q4_k_m", "q4_0")
     elif req.runtime == "vllm":
         formats = ("bf16", "fp8", "int4")
     else:

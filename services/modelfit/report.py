@@ -34,7 +34,7 @@ GRID_STATUS: dict[str, Msg] = {
 }
 
 
-def as_measured(est) -> dict[str, float]:
+def as_measured(est) -> dict[str, float | None]:
     """The figure each common counter would show for this run, so a measurement can be compared
     with the same thing: torch.cuda.max_memory_allocated (no CUDA context, no allocator slack),
     max_memory_reserved (no CUDA context), an engine's own log (vLLM's profiling lines: weights,
@@ -155,7 +155,7 @@ def answer_lines(ans: FitAnswer, gpu: GpuSpec | None, speed: SpeedEstimate | Non
                 gpu=gpu.name, budget=gpu.memory_gib, what=what, left=ans.headroom_gib)))
         else:
             lines.append(render(translate("FitReport", "Does NOT fit on {gpu} ({budget:.1f} GiB {what}): {short:.2f} GiB short").format(
-                gpu=gpu.name, budget=gpu.memory_gib, what=what, short=-ans.headroom_gib)))
+                gpu=gpu.name, budget=gpu.memory_gib, what=what, short=-(ans.headroom_gib or 0.0))))
         if ans.fits is not None and req.runtime == "vllm" and req.gpu_total_gib is not None:
             lines.append(render(translate("FitReport", "vLLM starts with this max_model_len") if ans.fits
                                 else translate("FitReport", "vLLM does not start with this max_model_len")))

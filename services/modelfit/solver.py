@@ -54,7 +54,8 @@ def fits_in(est: Estimate, budget_bytes: float) -> bool:
     the CUDA graphs fits the memory there is); other engines: the per-GPU peak fits."""
     if est.request.runtime == "vllm" and est.request.gpu_total_gib is not None:
         share = est.request.gpu_memory_utilization * est.request.gpu_total_gib * GIB
-        return vllm_needs_bytes(est) <= share and vllm_takes_bytes(est) <= budget_bytes
+        takes = vllm_takes_bytes(est)
+        return vllm_needs_bytes(est) <= share and takes is not None and takes <= budget_bytes
     return est.per_gpu_bytes <= budget_bytes
 
 

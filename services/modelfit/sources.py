@@ -7,6 +7,7 @@ import math
 import re
 import struct
 from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
 from services.i18n import translate
@@ -30,7 +31,7 @@ def _bad(text_msg, **args) -> ModelInputError:
     return ModelInputError(text_msg.format(**args))
 
 
-def _check_ranges(values: dict[str, int]) -> None:
+def _check_ranges(values: Mapping[str, int | None]) -> None:
     for key, value in values.items():
         limit = LIMITS.get(key)
         if value is None:
@@ -309,7 +310,7 @@ def load_safetensors(path: Path) -> ModelArch:
     for g in tensor_groups:
         if g.kind == LINEAR:
             dtype_counts[g.dtype or ""] = dtype_counts.get(g.dtype or "", 0) + g.numel
-    native = max(dtype_counts, key=dtype_counts.get) if dtype_counts else None
+    native = max(dtype_counts, key=lambda name: dtype_counts[name]) if dtype_counts else None
     native = {"f32": "fp32", "f16": "fp16", "f8_e4m3": "fp8", "f8_e5m2": "fp8", "i8": "int8"}.get(native or "", native)
     return base.with_changes(groups=tensor_groups, native_format=native, params=sum(g.numel for g in tensor_groups),
                              model_id=path.name, source=f"safetensors header: {path.name}")
@@ -394,7 +395,7 @@ def load_gguf(path: Path) -> ModelArch:
     inter = _meta_int(header.arch_value("feed_forward_length"), f"{arch_name}.feed_forward_length", limit="intermediate") or 4 * hidden
     tokens = header.metadata.get("tokenizer.ggml.tokens")
     vocab = (embd.shape[1] if embd is not None and len(embd.shape) == 2 else None) or (
-        _meta_int(tokens, "tokenizer.ggml.tokens") if isinstance(tokens, int) and not isinstance(tokens, bool) else 32000)
+        _as_int(tokens, "tokenizer.ggml.tokens", high=1 << 40) if isinstance(tokens, int) and not isinstance(tokens, bool) else 32000)
     window = _meta_int(header.arch_value("attention.sliding_window"), f"{arch_name}.attention.sliding_window", limit="sliding_window", low=0)
     experts = _meta_int(header.arch_value("expert_count"), f"{arch_name}.expert_count", limit="experts", low=0) or 0
     values = {"layers": layers, "hidden": hidden, "heads": heads, "kv_heads": kv, "head_dim": head_dim,

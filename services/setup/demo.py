@@ -59,7 +59,7 @@ class DemoNvml:
         return self._d["name"]
 
     def nvmlDeviceGetCudaComputeCapability(self, handle: int) -> tuple[int, int]:
-        return tuple(self._d["capability"])  # type: ignore[return-value]
+        return tuple(self._d["capability"])
 
     def nvmlDeviceGetPciInfo(self, handle: int) -> _PciInfo:
         return _PciInfo(self._d["bus"])

@@ -196,10 +196,10 @@ class StepExecutor:
         if c.kind == "debian_components":
             from services.setup.linux_plans import debian_components_present
 
-            text = self.root.read_text(c.paths[0]) if c.paths else None
-            if text is None:
+            sources = self.root.read_text(c.paths[0]) if c.paths else None
+            if sources is None:
                 return CheckResult("unknown", f"cannot read {c.paths[0] if c.paths else '?'}")
-            return CheckResult("done" if debian_components_present(text, c.text.split()) else "not_done")
+            return CheckResult("done" if debian_components_present(sources, c.text.split()) else "not_done")
         if c.kind == "file_exists":
             return CheckResult("done" if all(Path(p).is_file() for p in c.paths) else "not_done")
         if c.kind == "command_ok":
@@ -294,9 +294,9 @@ class StepExecutor:
         self.progress.save()
         # What this run writes: undo later refuses to throw away changes made after it.
         for b in rec.backups:
-            f = next((f for f in step.files if f.path == b.get("path")), None)
-            if f is not None:
-                b["written"] = content_fingerprint(f.content)
+            written = next((f for f in step.files if f.path == b.get("path")), None)
+            if written is not None:
+                b["written"] = content_fingerprint(written.content)
         self.progress.save()
         # 2. stage file contents (user-owned) for the privileged copy
         for f in step.files:
@@ -435,7 +435,7 @@ class StepExecutor:
         # install -o/-g needs root; a test root run by a normal user keeps its own owner.
         return self.elevation != "none" or (hasattr(os, "geteuid") and os.geteuid() == 0)
 
-    def _backup_files(self, step: Step, already: set[str] = frozenset()) -> list[dict]:
+    def _backup_files(self, step: Step, already: frozenset[str] | set[str] = frozenset()) -> list[dict]:
         """Save each declared file not saved yet: its bytes, mode and owner, or its link,
         or that it did not exist. Raises OSError when a file cannot be read."""
         saved: list[dict] = []

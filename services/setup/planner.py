@@ -189,7 +189,7 @@ def driver_problem(report: DoctorReport, rules: Rules) -> Msg | None:
         return translate("Setup", "the driver does not answer (see the doctor)")
     if f.os_name == "windows" and windows_mixed(report):
         return translate("Setup", "the driver Windows has on the card ({device}) is not the one that answers ({answers}): a mixed install").format(
-            device=f.windows.driver_version, answers=f.nvml.driver_version)
+            device=f.windows.driver_version, answers=f.nvml.driver_version if f.nvml is not None else "")
     driver = f.driver_version
     working = "driver_ok" in codes or (f.nvidia_smi is not None and f.nvidia_smi.exit_code == 0 and driver is not None)
     if not working:
@@ -237,7 +237,7 @@ def nvidia_driver_on_device(version: str | None) -> bool:
     from services.setup.rules import parse_version
 
     parsed = parse_version(version)
-    return bool(parsed) and parsed[0] >= 300
+    return parsed is not None and bool(parsed) and parsed[0] >= 300
 
 
 def windows_repair_mode(report: DoctorReport, driver: Msg | None) -> str:

@@ -67,7 +67,8 @@ class ProgressStore:
         if not isinstance(data, dict):
             self._keep_broken(translate("Setup", "{file}: the top level is not an object").format(file=self.path.name))
             return self
-        self.plan_key = data.get("plan_key") if isinstance(data.get("plan_key"), str) else ""
+        plan_key = data.get("plan_key")
+        self.plan_key = plan_key if isinstance(plan_key, str) else ""
         picked = data.get("picked_files") or {}
         # A wrong-typed entry is dropped (the user picks the file again), never trusted as a path.
         self.picked_files = {k: v for k, v in picked.items() if isinstance(k, str) and isinstance(v, str) and v} \
@@ -169,8 +170,8 @@ def parse_record(sid: str, raw) -> tuple[StepRecord, Msg | None]:
     (``invalid`` is the English line, saved with the record; the ``Msg`` is returned beside it)."""
     where = f"steps.{sid}"
     if not isinstance(raw, dict):
-        problem = _NOT_AN_OBJECT.format(field=where)
-        return StepRecord(invalid=str(problem)), problem
+        not_an_object = _NOT_AN_OBJECT.format(field=where)
+        return StepRecord(invalid=str(not_an_object)), not_an_object
     problem = (_typed(raw.get("state", "pending"), (str,), f"{where}.state")
                or _typed(raw.get("at", 0), (int, float), f"{where}.at")
                or _typed(raw.get("message", ""), (str,), f"{where}.message")
@@ -193,7 +194,7 @@ def parse_record(sid: str, raw) -> tuple[StepRecord, Msg | None]:
             if problem:
                 break
     if problem:
-        state = raw.get("state") if raw.get("state") in STATES else "failed"
+        state = str(raw.get("state")) if raw.get("state") in STATES else "failed"
         return StepRecord(state=state, invalid=str(problem)), problem
     return StepRecord(state=raw.get("state", "pending"), at=float(raw.get("at", 0)), message=raw.get("message", ""),
                       backups=[_normal_backup(b) for b in raw.get("backups", [])],

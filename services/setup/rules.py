@@ -125,7 +125,7 @@ class Generation:
         old_enough = True
         if self.last_branch:
             d = parse_version(driver)
-            old_enough = bool(d) and d[0] <= int(self.last_branch)
+            old_enough = d is not None and bool(d) and d[0] <= int(self.last_branch)
         return bool(new_enough) and old_enough
 
     @property
@@ -232,7 +232,7 @@ class Rules:
         if not want:
             return None
         for row in reversed(self.toolkit_minimums):  # oldest first
-            if parse_version(row.cuda)[:2] == want[:2]:
+            if (parse_version(row.cuda) or ())[:2] == want[:2]:
                 return row.windows_min_driver if os_name == "windows" else row.linux_min_driver
         return None
 
@@ -267,11 +267,11 @@ class Rules:
             if not widest:
                 return None
             best = min(widest, key=lambda v: (sm_number(v.arch_min), -(sm_number(v.arch_max) or 0)))
-            return WheelChoice(best, self.index_url(best.variant), driver_ok=bool(driver) and self.driver_ok_for_cuda(driver, best.cuda, os_name) == "ok",
+            return WheelChoice(best, self.index_url(best.variant), driver_ok=bool(driver) and self.driver_ok_for_cuda(driver or "", best.cuda, os_name) == "ok",
                                needs_driver=self.toolkit_min_driver(best.cuda, os_name) or self.minor_compat_min_driver(best.cuda, os_name),
                                most_compatible=True)
         candidates = [v for v in self.variants if v.status == "current" and v.supports(sm)]
-        candidates.sort(key=lambda v: parse_version(v.cuda), reverse=True)
+        candidates.sort(key=lambda v: parse_version(v.cuda) or (), reverse=True)
         if not candidates:
             return None
         if driver:

@@ -184,7 +184,7 @@ def _diagnose(code: str, text: str, report: DoctorReport | None) -> Diagnosis:
             lines.append(translate("Troubleshooter", "It asked for {want} while only {free} of {total} was free.").format(want=m.group(1), free=m.group(3), total=m.group(2)))
         if re.search(r"reserved but unallocated", text, re.IGNORECASE):
             lines.append(translate("Troubleshooter", "PyTorch says much memory is reserved but unused (fragmentation): set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True before starting."))
-        if facts is not None and facts.windows is not None:
+        if report is not None and facts is not None and facts.windows is not None:
             lines += [translate("Troubleshooter", "This machine: {finding}").format(finding=f.title) for f in report.findings if f.code == "win_gpu_memory_spill"]
         return Diagnosis(code,
             translate("Troubleshooter", "The GPU ran out of memory"),

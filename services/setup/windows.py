@@ -67,7 +67,9 @@ class WinregReader:
     """``RegistryReader`` on the real registry, through ``winreg`` (no reg.exe output to parse)."""
 
     def __init__(self) -> None:
-        import winreg  # Windows only; imported here so the module loads on Linux
+        import winreg as winreg_module  # Windows only; imported here so the module loads on Linux
+
+        winreg: Any = winreg_module  # typeshed has winreg on win32 only; mypy checks as on Linux
 
         self._winreg = winreg
         self._kinds = {winreg.REG_SZ: "REG_SZ", winreg.REG_EXPAND_SZ: "REG_EXPAND_SZ", winreg.REG_DWORD: "REG_DWORD",
@@ -242,7 +244,7 @@ def vars_of(obj: Any) -> dict:
     return {k: getattr(obj, k) for k in obj.__slots__}
 
 
-class WindowsProbe:
+class WindowsProbe(Protocol):
     """The questions the doctor asks Windows: PowerShell/powercfg answers as raw text in Windows' own
     format, registry values through a ``RegistryReader``."""
 

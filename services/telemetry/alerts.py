@@ -68,13 +68,14 @@ class Alert:
     rule: Rule
     severity: Severity
     message: Msg
+    gpu_uuid: str | None = None  # the GPU's identity (its index can change after a resume or a driver reload)
 
     @property
     def title(self) -> Msg:
         return RULE_TITLES[self.rule]
 
     def to_json(self) -> dict:
-        return {"t": self.t, "gpu_index": self.gpu_index, "rule": self.rule.value,
+        return {"t": self.t, "gpu_index": self.gpu_index, "gpu_uuid": self.gpu_uuid, "rule": self.rule.value,
                 "severity": self.severity.value, "message": str(self.message)}
 
 
@@ -135,10 +136,10 @@ class AlertEngine:
         if not s.enabled:
             return []
         fired: list[Alert] = []
-        names = {g.index: g.name for g in snapshot.gpus}
+        names = {g.uuid: g.name for g in snapshot.gpus}  # by UUID, like the samples and the episodes
         for sample in snapshot.samples:
             state = self._gpus.setdefault(sample.uuid, _GpuState())
-            name = names.get(sample.index, f"GPU {sample.index}")
+            name = names.get(sample.uuid, f"GPU {sample.index}")
             fired += self._evaluate_gpu(sample, name, state, snapshot.t)
         if fired:
             with self._lock:
@@ -155,7 +156,7 @@ class AlertEngine:
         ep = st.episodes
 
         def fire(rule: Rule, severity: Severity, message: Msg) -> None:
-            out.append(Alert(t, g.index, rule, severity, message))
+            out.append(Alert(t, g.index, rule, severity, message, g.uuid))
 
         # GPU lost
         lost = g.state == DeviceState.LOST

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 
 from services.i18n import Msg
 from services.paths import AppPaths
@@ -18,7 +19,7 @@ from services.settings import AlertSettings, Settings
 from services.telemetry.alerts import Alert, AlertEngine
 from services.telemetry.history import DEFAULT_CAPACITY, History
 from services.telemetry.hub import TelemetryHub
-from services.telemetry.model import DeviceState, GpuInfo, Snapshot, SourceKind, SourceStatus, Tier
+from services.telemetry.model import DeviceState, GpuInfo, Snapshot, SourceKind, SourceStatus, TelemetrySource, Tier
 from services.telemetry.recorder import MIN_KEPT_S, Recorder
 from services.telemetry.replay import ReplayError, ReplaySource, open_replay
 from services.telemetry.simulated import STEADY_S, THERMAL, SimulatedSource
@@ -82,8 +83,10 @@ def _capacity(interval_s: float) -> int:
 
 
 def build_hub(*, demo: bool, replay: "str | ReplaySource | None", settings: Settings, paths: AppPaths,
-              demo_gpus: int = 2, record: bool | None = None) -> TelemetryHub:
-    """``record``: None records this computer's sessions (when Settings say so) and never the demo;
+              demo_gpus: int = 2, live_source: Callable[[], TelemetrySource] | None = None,
+              record: bool | None = None) -> TelemetryHub:
+    """``live_source``: makes the source for this computer's GPUs (None: NVML; tests: NVML over a fake binding).
+    ``record``: None records this computer's sessions (when Settings say so) and never the demo;
     True records the demo too (the user asked: ``--record``); False records nothing (a screenshot run)."""
     mon = settings.monitor
     fast = max(0.25, float(mon.fast_interval_s))  # below 0.25 s polling itself disturbs the GPU
@@ -92,14 +95,14 @@ def build_hub(*, demo: bool, replay: "str | ReplaySource | None", settings: Sett
     if replay:
         try:
             # An already opened replay (the app checks the file before any window) is used as it is.
-            source = replay if isinstance(replay, ReplaySource) else open_replay(replay)
+            replayed = replay if isinstance(replay, ReplaySource) else open_replay(replay)
         except ReplayError as exc:
             hub = TelemetryHub(_ReplayFailed(DeviceState.ERROR, exc.message, "replay"),
                                fast_interval_s=fast, slow_interval_s=slow)
             hub.alerts = AlertEngine(settings.alerts)
             return hub
-        snaps = source.snapshots()
-        hub = TelemetryHub(source, history=History(capacity=max(len(snaps) + 1, 2)),
+        snaps = replayed.snapshots()
+        hub = TelemetryHub(replayed, history=History(capacity=max(len(snaps) + 1, 2)),
                            fast_interval_s=fast, slow_interval_s=slow)
         engine = AlertEngine(settings.alerts)
         for snap in snaps:  # the alerts this run would have raised, in its own time
@@ -111,16 +114,20 @@ def build_hub(*, demo: bool, replay: "str | ReplaySource | None", settings: Sett
     history = History(capacity=_capacity(fast))
     if demo:
         start = time.time() - DEMO_PREHISTORY_S
-        source = SimulatedSource(seed=0, gpus=demo_gpus, start_wall=start)
-        hub = TelemetryHub(source, history=history, fast_interval_s=fast, slow_interval_s=slow)
+        simulated = SimulatedSource(seed=0, gpus=demo_gpus, start_wall=start)
+        hub = TelemetryHub(simulated, history=history, fast_interval_s=fast, slow_interval_s=slow)
         # Generated on the sampler thread so the window does not wait for it.
-        hub.set_backfill(lambda: _demo_prehistory(source, start, fast))
+        hub.set_backfill(lambda: _demo_prehistory(simulated, start, fast))
     else:
-        from services.telemetry.nvml_source import NvmlSource  # only when monitoring this computer
+        if live_source is None:
+            from services.telemetry.nvml_source import NvmlSource  # only when monitoring this computer
 
-        hub = TelemetryHub(NvmlSource(), history=history, fast_interval_s=fast, slow_interval_s=slow)
+            hub = TelemetryHub(NvmlSource(), history=history, fast_interval_s=fast, slow_interval_s=slow)
+        else:
+            hub = TelemetryHub(live_source(), history=history, fast_interval_s=fast, slow_interval_s=slow)
     if mon.record_sessions and (not demo if record is None else record):
-        recorder = Recorder(paths.recordings_dir, source_name="simulated" if demo else "nvml", min_kept_s=MIN_KEPT_S)
+        recorder = Recorder(paths.recordings_dir, source_name=(SourceKind.SIMULATED if demo else SourceKind.NVML).value,
+                            min_kept_s=MIN_KEPT_S)
         hub.recorder = recorder
         hub.add_listener(recorder.on_snapshot)
         hub.add_stop_callback(recorder.close)
@@ -138,7 +145,7 @@ def attach_alerts(hub: TelemetryHub, settings: AlertSettings, recorder: Recorder
         for alert in engine.evaluate(snapshot):
             if recorder is not None:
                 recorder.record_alert(alert.t, alert.gpu_index, alert.rule.value, alert.severity.value,
-                                      str(alert.message))
+                                      str(alert.message), alert.gpu_uuid)
 
     hub.add_listener(on_snapshot)
     return engine

@@ -27,7 +27,7 @@ import numpy as np
 
 from services.telemetry.fields import METRIC_FIELDS, SYSTEM_GRAPHED_FIELDS
 from services.telemetry.model import DeviceState, GpuSample, Snapshot
-from services.telemetry.throttle import BY_CODE, REASONS
+from services.telemetry.throttle import BY_CODE, REASONS, encode
 
 # GpuSample fields that are numbers, in column order. Names are the field names.
 # (energy_j in float32: ~8 J resolution at 1e8 J, plenty for a graph.)
@@ -51,14 +51,7 @@ _get_system = operator.attrgetter(*SYSTEM_METRICS)
 
 
 def reasons_to_mask(codes: frozenset[str] | None) -> int:
-    if codes is None:
-        return UNKNOWN_BIT
-    mask = 0
-    for code in codes:
-        reason = BY_CODE.get(code)
-        if reason is not None:
-            mask |= reason.bit
-    return mask
+    return UNKNOWN_BIT if codes is None else encode(codes)
 
 
 @functools.lru_cache(maxsize=1024)  # few distinct masks occur; reading a long recording repeats them

@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterable
 
 from services.telemetry.carry import SlowFieldCarry
 from services.telemetry.history import History
+from services.telemetry.schedule import next_slot as _next_slot
 from services.telemetry.model import (
     DeviceState,
     GpuInfo,
@@ -42,6 +43,7 @@ from services.telemetry.model import (
 
 if TYPE_CHECKING:
     from services.telemetry.alerts import AlertEngine
+    from services.telemetry.feed import TelemetryFeed
 
 log = logging.getLogger(__name__)
 
@@ -356,11 +358,47 @@ class TelemetryHub:
                 log.exception("telemetry listener %r failed", fn)
 
 
-def _next_slot(previous: float | None, interval: float, now: float) -> float:
-    """The next due time on the schedule, skipping slots already missed."""
-    if previous is None:
-        return now + interval
-    nxt = previous + interval
-    if nxt <= now:
-        nxt += math.floor((now - nxt) / interval + 1) * interval
-    return nxt
+HubListener = Callable[["TelemetryFeed | None"], None]
+
+
+class CurrentHub:
+    """The hub a run monitors now, and the event of its replacement.
+
+    The demo, "Leave the demo", opening a recording and "Back to live" each build a
+    new hub and stop the old one. Whatever shows or serves the readings (the
+    exporter, the dashboard, the process view, the recorder's indicator) is given
+    this object and follows ``subscribe``: it must never keep the first hub it saw.
+    Callbacks run on the thread that calls ``replace`` (the GUI thread in the app).
+    """
+
+    def __init__(self, hub: TelemetryFeed | None = None) -> None:
+        self._hub = hub
+        self._lock = threading.Lock()
+        self._subscribers: list[HubListener] = []
+
+    @property
+    def hub(self) -> TelemetryFeed | None:
+        return self._hub
+
+    def replace(self, hub: TelemetryFeed | None) -> None:
+        """Make ``hub`` the current one and tell every subscriber (not when it is the same hub)."""
+        with self._lock:
+            if hub is self._hub:
+                return
+            self._hub = hub
+            subscribers = list(self._subscribers)
+        for fn in subscribers:
+            try:
+                fn(hub)
+            except Exception:  # one broken follower must not keep the others on the old hub
+                log.exception("hub replacement subscriber %r failed", fn)
+
+    def subscribe(self, fn: HubListener) -> None:
+        with self._lock:
+            if fn not in self._subscribers:
+                self._subscribers.append(fn)
+
+    def unsubscribe(self, fn: HubListener) -> None:
+        with self._lock:
+            if fn in self._subscribers:
+                self._subscribers.remove(fn)

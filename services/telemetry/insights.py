@@ -187,6 +187,7 @@ def _clocks(history: History, t1: float, sample: GpuSample) -> list[Insight]:
             ).format(**args)
         else:
             detail = translate("Insights", "{explanation} The SM clock is {clock} MHz; held back since {since}.").format(**args)
+        fixes: tuple[Msg, ...]
         if code in ("sw_thermal", "hw_thermal"):
             fixes = (FIX_AIRFLOW, FIX_FAN_CURVE, FIX_POWER_LIMIT)
         elif code == "power_cap":

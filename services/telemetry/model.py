@@ -163,9 +163,16 @@ class Snapshot:
 class TelemetrySource(Protocol):
     """NVML, Simulated and Replay sources all look like this. No method raises."""
 
-    name: str
-    kind: SourceKind
-    path: Path | None  # the file a replay reads; None for a live source
+    # Read-only (properties), so that a class attribute of a narrower type satisfies them:
+    # a replay's ``path`` is a Path, a live source's None.
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def kind(self) -> SourceKind: ...
+
+    @property
+    def path(self) -> Path | None: ...  # the file a replay reads; None for a live source
 
     def open(self) -> SourceStatus: ...
 

@@ -273,7 +273,7 @@ class Nvml:
     def call(self, function: str | Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Call one NVML function; raises the binding's NVMLError unchanged."""
         self.calls += 1
-        if function.__class__ is not str:
+        if not isinstance(function, str):
             return function(*args, **kwargs)
         fn = getattr(self._lib, function, None)
         if fn is None:
@@ -344,7 +344,7 @@ class Nvml:
         if steady is not None and steady[0] is attempts:
             # Steady state: the entry point that worked last time, no bookkeeping.
             attempt = steady[1]
-            fn = attempt.function if attempt.function.__class__ is not str else getattr(
+            fn = attempt.function if not isinstance(attempt.function, str) else getattr(
                 self._lib, attempt.function, None)
             if fn is not None and attempt.validate is None:
                 self.calls += 1

@@ -167,14 +167,12 @@ class NvmlSource:
             samples = tuple(self._state_sample(s, now) for s in self._slots)
             return Snapshot(t=now, status=self._status, gpus=self._infos, samples=samples, system=system)
         self._retry_failed()
-        samples = []
-        for slot in self._slots:
-            samples.append(self._read_slot(slot, tiers, now))
+        samples = tuple(self._read_slot(slot, tiers, now) for slot in self._slots)
         if tiers & Tier.SLOW:
             live = {p.pid for s in samples for p in (s.processes or ())}
             self._system.forget_processes(live)
             self._identities = {pid: v for pid, v in self._identities.items() if pid in live}
-        return Snapshot(t=now, status=self._status, gpus=self._infos, samples=tuple(samples), system=system)
+        return Snapshot(t=now, status=self._status, gpus=self._infos, samples=samples, system=system)
 
     def _read_slot(self, slot: _Slot, tiers: Tier, now: float) -> GpuSample:
         if slot.state not in (DeviceState.OK, DeviceState.SLEEPING):
@@ -201,8 +199,8 @@ class NvmlSource:
             self._slot_failed(slot, failure)
             return self._state_sample(slot, now)
         slot.failures = 0
-        return GpuSample(t=now, index=slot.index, uuid=slot.key,
-                         **{name: values.get(name) for name in READING_FIELDS})
+        fields: dict[str, Any] = {name: values.get(name) for name in READING_FIELDS}
+        return GpuSample(t=now, index=slot.index, uuid=slot.key, **fields)
 
     def _read_fast(self, slot: _Slot, q: MetricReader, v: dict[str, Any]) -> None:
         key, plan = slot.key, slot.plan
@@ -326,8 +324,8 @@ class NvmlSource:
                 handle = self.nvml.device_call("nvmlDeviceGetHandleByIndex", index)
                 uuid = text(self.nvml.device_call("nvmlDeviceGetUUID", handle))
                 found.append((index, handle, uuid or None, None))
-            except DeviceFailure as failure:
-                found.append((index, None, None, failure))
+            except DeviceFailure as exc:
+                found.append((index, None, None, exc))
         seen = {uuid for _, _, uuid, _ in found if uuid}
         # Slots whose GPU did not answer with a UUID this time, by the index it had.
         unmatched = {s.index: s for s in self._slots if s.key not in seen}
@@ -336,7 +334,7 @@ class NvmlSource:
         for index, handle, uuid, failure in found:
             if uuid is None:
                 # No identity: keep the history of the GPU that sat at this index, if any.
-                slot = unmatched.pop(index, None) or _Slot(
+                slot = unmatched.pop(index) if index in unmatched else _Slot(
                     key=f"unavailable-{index}", index=index, handle=None,
                     info=GpuInfo(index=index, name="NVIDIA GPU", uuid=f"unavailable-{index}"))
                 known.pop(slot.key, None)
@@ -344,10 +342,8 @@ class NvmlSource:
                 self._slot_failed(slot, failure or DeviceFailure(None, translate("NvmlState", "GPU has no UUID")))
                 slots.append(slot)
                 continue
-            slot = known.pop(uuid, None)
-            if slot is None:
-                slot = _Slot(key=uuid, index=index, handle=handle,
-                             info=GpuInfo(index=index, name="NVIDIA GPU", uuid=uuid))
+            slot = known.pop(uuid) if uuid in known else _Slot(key=uuid, index=index, handle=handle,
+                                                              info=GpuInfo(index=index, name="NVIDIA GPU", uuid=uuid))
             slot.index, slot.handle = index, handle
             # failures is reset by the next good reading, so a GPU that keeps
             # failing right after a restart still backs off.

@@ -133,14 +133,16 @@ class Recorder:
             except (sqlite3.Error, OSError) as exc:
                 self._fail(exc)
 
-    def record_alert(self, t: float, gpu_index: int | None, rule: str, severity: str, message: str) -> None:
+    def record_alert(self, t: float, gpu_index: int | None, rule: str, severity: str, message: str,
+                     gpu_uuid: str | None = None) -> None:
         if self.problem or self._closed:
             return
         with self._lock:
             if self._conn is None:
                 return
             try:
-                self._conn.execute("INSERT INTO alerts VALUES (?, ?, ?, ?, ?)", (t, gpu_index, rule, severity, message))
+                self._conn.execute("INSERT INTO alerts(t, gpu, rule, severity, message, uuid) VALUES (?, ?, ?, ?, ?, ?)",
+                                   (t, gpu_index, rule, severity, message, gpu_uuid))
                 self._alerts += 1
             except sqlite3.Error as exc:
                 self._fail(exc)

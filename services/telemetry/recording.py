@@ -53,7 +53,7 @@ CREATE TABLE IF NOT EXISTS processes(
     used_mib REAL, cpu_pct REAL, uuid TEXT);
 CREATE INDEX IF NOT EXISTS processes_t ON processes(t);
 CREATE TABLE IF NOT EXISTS status(t REAL NOT NULL, state TEXT, message TEXT);
-CREATE TABLE IF NOT EXISTS alerts(t REAL NOT NULL, gpu INTEGER, rule TEXT, severity TEXT, message TEXT);
+CREATE TABLE IF NOT EXISTS alerts(t REAL NOT NULL, gpu INTEGER, rule TEXT, severity TEXT, message TEXT, uuid TEXT);
 """
 
 

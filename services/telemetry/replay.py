@@ -290,13 +290,8 @@ def open_replay(path: str | os.PathLike, progress: Progress | None = None) -> Re
             notes += (SHOWING_NEWEST.format(name=p.name, kept=KEEP_SNAPSHOTS, total=len(snaps)),)
             snaps = snaps[-KEEP_SNAPSHOTS:]
         return ReplaySource(p, snaps, "recording", notes=notes)
-    snaps, skipped, notes = read_nvidia_smi_csv_streaming(p, progress=progress)
-    return ReplaySource(p, snaps, "nvidia-smi-csv", skipped, notes)
-
-
-def read_nvidia_smi_csv(path: Path) -> tuple[list[Snapshot], int]:
-    snaps, skipped, _ = read_nvidia_smi_csv_streaming(path)
-    return snaps, skipped
+    snaps, skipped_rows, notes = read_nvidia_smi_csv_streaming(p, progress=progress)
+    return ReplaySource(p, snaps, "nvidia-smi-csv", skipped_rows, notes)
 
 
 def _capped_lines(fh, counters: dict) -> "Iterator[str]":

@@ -87,14 +87,7 @@ def _smi_timestamp(t: float) -> str:
 
 
 def _mask_hex(codes: frozenset[str] | None) -> str | None:
-    if codes is None:
-        return None
-    mask = 0
-    for code in codes:
-        reason = throttle.BY_CODE.get(code)
-        if reason is not None:
-            mask |= reason.bit
-    return f"0x{mask:016X}"
+    return None if codes is None else f"0x{throttle.encode(codes):016X}"
 
 
 # ---- JSON
@@ -213,8 +206,9 @@ def render_table(snapshot: Snapshot, catalog: Catalog) -> str:
             _pcie(s, info, tr),
             reason_text,
         ])
-        if s.state is not DeviceState.OK and s.state_detail:
-            details.append(f"GPU {s.index}: {tr(s.describe_state())}")
+        why = s.describe_state()
+        if s.state is not DeviceState.OK and s.state_detail and why is not None:
+            details.append(f"GPU {s.index}: {tr(why)}")
         if s.processes:
             procs = "; ".join(
                 f"{p.pid} {p.name} ({tr(_KINDS[p.kind]) if p.kind in _KINDS else p.kind}, "

@@ -5,6 +5,7 @@ it is: recordings are the user's data and are never deleted.
 """
 from __future__ import annotations
 
+import builtins
 import csv
 import dataclasses
 import math
@@ -210,7 +211,7 @@ class SessionStore:
         finally:
             conn.close()
 
-    def open(self, session: str) -> list[Snapshot]:
+    def open(self, session: str) -> builtins.list[Snapshot]:  # list: the method above
         return read_recording(self.path_of(session))
 
     def delete(self, sessions: Iterable[str], keep: Path | None = None) -> tuple[list[str], list[tuple[str, Msg]]]:

@@ -81,7 +81,8 @@ class SystemProbe:
             t=now,
             cpu_pct=cpu_pct,
             cpu_count=self._cpu_count,
-            ram_used_mib=_mib(memory.total - memory.available) if memory.available is not None else None,
+            ram_used_mib=(_mib(memory.total - memory.available)
+                          if memory.total is not None and memory.available is not None else None),
             ram_total_mib=_mib(memory.total),
             swap_used_mib=_mib(memory.swap_used),
             swap_total_mib=_mib(memory.swap_total),
@@ -189,7 +190,9 @@ def process_identity(pid: int, psutil_module: Any = None) -> tuple[str | None, s
     if psutil_module is None:
         if _LINUX:
             return procfs.process_identity(pid)
-        import psutil as psutil_module
+        import psutil
+
+        psutil_module = psutil
     try:
         proc = psutil_module.Process(pid)
         with proc.oneshot():

@@ -48,6 +48,16 @@ REASONS: tuple[ThrottleReason, ...] = (
 BY_CODE: dict[str, ThrottleReason] = {r.code: r for r in REASONS}
 
 
+def encode(codes: frozenset[str]) -> int:
+    """The NVML bit mask of reason codes (codes we do not know add nothing): ``decode`` turned round."""
+    mask = 0
+    for code in codes:
+        reason = BY_CODE.get(code)
+        if reason is not None:
+            mask |= reason.bit
+    return mask
+
+
 def decode(mask: int | None, supported: int | None = None) -> frozenset[str] | None:
     """Codes of the reasons set in ``mask`` (ANDed with ``supported`` when known)."""
     if mask is None:

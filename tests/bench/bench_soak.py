@@ -89,7 +89,8 @@ def run_soak(seconds: int, directory: Path) -> SoakResult:
         nonlocal alerts
         for alert in engine.evaluate(snapshot):
             alerts += 1
-            recorder.record_alert(alert.t, alert.gpu_index, alert.rule.value, alert.severity.value, str(alert.message))
+            recorder.record_alert(alert.t, alert.gpu_index, alert.rule.value, alert.severity.value, str(alert.message),
+                                  alert.gpu_uuid)
 
     hub.add_listener(recorder.on_snapshot)
     hub.add_listener(on_snapshot)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import re
 import sqlite3
 from pathlib import Path
@@ -73,8 +74,9 @@ def test_alert_fires_to_notification_dashboard_and_session_log(qtbot, context):
     context.telemetry.stop()
     files = sorted(context.paths.recordings_dir.glob("*.sqlite"))
     assert files, "the session was recorded"
-    with sqlite3.connect(files[-1]) as conn:
-        rules = [r[0] for r in conn.execute("SELECT rule FROM alerts")]
+    with contextlib.closing(sqlite3.connect(files[-1])) as conn:  # sqlite3's own "with" does not close it
+        # each alert names its GPU by UUID, the key of the recording's GPUs
+        rules = [r[0] for r in conn.execute("SELECT alerts.rule FROM alerts JOIN gpus ON alerts.uuid = gpus.uuid")]
     assert "memory_full" in rules
     assert recording is None or Path(recording) == files[-1]
     tray.shutdown()

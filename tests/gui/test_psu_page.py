@@ -30,10 +30,10 @@ def page(qtbot, context):
 
 
 def test_example_build_when_nothing_is_detected(page):
-    assert page.gpu_list.count() == 1
+    assert page.gpu_box.gpu_list.count() == 1
     assert page.result is not None
     assert page.results.recommended_card.value.text() == f"{page.result.recommended_psu_w} W"
-    assert "example" in page.detected_label.text()
+    assert "example" in page.gpu_box.detected_label.text()
 
 
 def test_detected_gpu_and_cpu_are_prefilled(qtbot, context, monkeypatch):
@@ -46,48 +46,48 @@ def test_detected_gpu_and_cpu_are_prefilled(qtbot, context, monkeypatch):
     qtbot.addWidget(widget)
     assert [g.name for g in widget.build().gpus] == ["GeForce RTX 5090"]
     assert widget.build().cpu.name == "Ryzen 9 7950X"
-    assert "RTX 5090" in widget.detected_label.text()
+    assert "RTX 5090" in widget.gpu_box.detected_label.text()
 
 
 def test_add_and_remove_cards_update_the_totals_live(qtbot, page):
     before = page.result.sustained_w
-    page.gpu_combo.setEditText("3090")
+    page.gpu_box.gpu_combo.setEditText("3090")
     with qtbot.waitSignal(page.result_changed) as blocker:
-        qtbot.mouseClick(page.add_button, Qt.MouseButton.LeftButton)
-    assert page.gpu_list.count() == 2
+        qtbot.mouseClick(page.gpu_box.add_button, Qt.MouseButton.LeftButton)
+    assert page.gpu_box.gpu_list.count() == 2
     assert blocker.args[0].sustained_w == pytest.approx(before + 350)
     assert page.results.sustained_card.value.text() == f"{before + 350:.0f} W"
     gpu_segments = [s for s in page.results.watt_bar.segments() if s.key == "gpu"]
     assert len(gpu_segments) == 2
-    page.gpu_list.setCurrentRow(1)
-    qtbot.mouseClick(page.remove_button, Qt.MouseButton.LeftButton)
-    assert page.gpu_list.count() == 1
+    page.gpu_box.gpu_list.setCurrentRow(1)
+    qtbot.mouseClick(page.gpu_box.remove_button, Qt.MouseButton.LeftButton)
+    assert page.gpu_box.gpu_list.count() == 1
     assert page.result.sustained_w == pytest.approx(before)
 
 
 def test_unknown_card_is_reported_not_added(qtbot, page):
-    page.gpu_combo.setEditText("4095")
-    qtbot.mouseClick(page.add_button, Qt.MouseButton.LeftButton)
-    assert page.gpu_list.count() == 1
-    assert "4095" in page.detected_label.text()
+    page.gpu_box.gpu_combo.setEditText("4095")
+    qtbot.mouseClick(page.gpu_box.add_button, Qt.MouseButton.LeftButton)
+    assert page.gpu_box.gpu_list.count() == 1
+    assert "4095" in page.gpu_box.detected_label.text()
 
 
 def test_small_psu_shows_the_verdict_and_an_inline_warning(qtbot, page):
-    page.psu_spin.setValue(550)
+    page.psu_box.psu_spin.setValue(550)
     assert page.result.verdict.value == "insufficient"
     assert page.results.verdict_label.isVisible()
     names = [label.objectName() for label in page.results.warning_labels]
     assert names[0] == "warning_psu_insufficient"  # problems first
-    page.psu_spin.setValue(0)
+    page.psu_box.psu_spin.setValue(0)
     assert page.result.verdict is None and not page.results.verdict_label.isVisible()
 
 
 def test_parts_and_usage_change_the_recommendation(page):
     gaming = page.result.recommended_psu_w
-    page.usage_combo.setCurrentIndex(page.usage_combo.findData("training-24x7"))
+    page.psu_box.usage_combo.setCurrentIndex(page.psu_box.usage_combo.findData("training-24x7"))
     assert page.result.recommended_psu_w >= gaming
     hdd_before = page.result.sustained_w
-    page.spins["hdd"].setValue(4)
+    page.parts_box.spins["hdd"].setValue(4)
     assert page.result.sustained_w == pytest.approx(hdd_before + 32)
     assert "warning_hdd_spinup" in [label.objectName() for label in page.results.warning_labels]
 
@@ -123,13 +123,13 @@ def test_typed_cpu_counts_and_matches_the_cli(qtbot, page, capsys):
 
     import main
 
-    line = page.cpu_combo.lineEdit()
+    line = page.parts_box.cpu_combo.lineEdit()
     line.selectAll()
     qtbot.keyClicks(line, "i9-13900K")
     with qtbot.waitSignal(page.result_changed):
         qtbot.keyClick(line, Qt.Key.Key_Return)
     assert page.build().cpu.name == "Core i9-13900K"
-    assert page.cpu_combo.completer().completionMode() == QCompleter.CompletionMode.PopupCompletion  # no "KS" filled in
+    assert page.parts_box.cpu_combo.completer().completionMode() == QCompleter.CompletionMode.PopupCompletion  # no "KS" filled in
     assert "Core&nbsp;i9-13900K" in page.results.legend_label.text() and "253&nbsp;W" in page.results.legend_label.text()
     assert main.main(["psu", "--gpu", "4090", "--cpu", "i9-13900K", "--json"]) == 0
     cli = json.loads(capsys.readouterr().out)
@@ -142,7 +142,7 @@ def test_typed_cpu_counts_and_matches_the_cli(qtbot, page, capsys):
     line.selectAll()
     qtbot.keyClicks(line, "i9-99999Z")
     qtbot.keyClick(line, Qt.Key.Key_Return)
-    assert "Unknown CPU" in page.detected_label.text() and page.result.recommended_psu_w == 1000
+    assert "Unknown CPU" in page.gpu_box.detected_label.text() and page.result.recommended_psu_w == 1000
 
 
 def test_watt_bar_marks_the_psu_and_the_spikes(page):
@@ -166,7 +166,7 @@ def test_watt_bar_marks_the_psu_and_the_spikes(page):
     assert f"recommended&nbsp;PSU&nbsp;{r.recommended_psu_w}&nbsp;W" in legend
     assert f"GPU&nbsp;spikes&nbsp;(10&nbsp;ms)&nbsp;{round(r.peak_10ms_w)}&nbsp;W" in legend
     assert "bar width" not in legend
-    page.psu_spin.setValue(850)
+    page.psu_box.psu_spin.setValue(850)
     assert "your&nbsp;PSU&nbsp;850&nbsp;W" in page.results.legend_label.text()
 
 
@@ -174,20 +174,20 @@ def test_chinese_user_sees_cny_by_default_and_can_switch(qtbot, context):
     context.language = "zh_CN"
     widget = PsuPage(context)
     qtbot.addWidget(widget)
-    assert widget.currency_combo.currentData() == "CNY"
+    assert widget.psu_box.currency_combo.currentData() == "CNY"
     assert widget.rent.card_price_spin.value() == pytest.approx(12999)  # the dated China launch price of the 4090
-    assert widget.rent.card_price_spin.prefix() == "¥" and "CNY/kWh" in widget.price_spin.suffix()
-    assert widget.price_spin.value() == pytest.approx(0.5542, abs=0.001)  # China household average, dated
-    assert "China household average" in widget.money_note_label.text()
+    assert widget.rent.card_price_spin.prefix() == "¥" and "CNY/kWh" in widget.psu_box.price_spin.suffix()
+    assert widget.psu_box.price_spin.value() == pytest.approx(0.5542, abs=0.001)  # China household average, dated
+    assert "China household average" in widget.psu_box.money_note_label.text()
     assert widget.rent.cloud_spin.value() == pytest.approx(1.24) and "算家云" in widget.rent.cloud_source_label.text()
-    assert "7.1057" in widget.money_note_label.text() and "2025-09-23" in widget.money_note_label.text()
-    assert "China Foreign Exchange Trade System" in widget.money_note_label.toolTip()
+    assert "7.1057" in widget.psu_box.money_note_label.text() and "2025-09-23" in widget.psu_box.money_note_label.text()
+    assert "China Foreign Exchange Trade System" in widget.psu_box.money_note_label.toolTip()
     assert "AutoDL" in widget.rent.cloud_source_label.text()
-    widget.price_spin.setValue(0.56)  # the user's own tariff is kept, with its currency
+    widget.psu_box.price_spin.setValue(0.56)  # the user's own tariff is kept, with its currency
     assert context.settings_store.settings.power_cost.price_per_kwh == pytest.approx(0.56)
     assert context.settings_store.settings.power_cost.price_currency == "CNY"
-    widget.currency_combo.setCurrentIndex(widget.currency_combo.findData("USD"))
-    assert widget.price_spin.value() == pytest.approx(0.56 / 7.1057, abs=0.001)
+    widget.psu_box.currency_combo.setCurrentIndex(widget.psu_box.currency_combo.findData("USD"))
+    assert widget.psu_box.price_spin.value() == pytest.approx(0.56 / 7.1057, abs=0.001)
     assert widget.rent.card_price_spin.prefix() == "$"
 
 
@@ -251,7 +251,7 @@ def test_use_this_pc_button(qtbot, page, monkeypatch):
         {"index": 0, "name": "NVIDIA GeForce RTX 3090", "pci_device_id": 0x220410DE, "memory_total_mib": 24576},
         {"index": 1, "name": "NVIDIA GeForce RTX 3090", "pci_device_id": 0x220410DE, "memory_total_mib": 24576}])
     monkeypatch.setattr(detect, "detected_cpu_name", lambda: "AMD Ryzen Threadripper 7960X 24-Cores")
-    qtbot.mouseClick(page.detect_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(page.gpu_box.detect_button, Qt.MouseButton.LeftButton)
     build = page.build()
     assert [g.name for g in build.gpus] == ["GeForce RTX 3090", "GeForce RTX 3090"]
     assert build.cpu.name == "Ryzen Threadripper 7960X"
@@ -259,7 +259,7 @@ def test_use_this_pc_button(qtbot, page, monkeypatch):
     monkeypatch.setattr(detect, "nvml_devices", lambda nvml=None: [])
     monkeypatch.setattr(detect, "detected_cpu_name", lambda: None)
     assert page.detect_hardware() is False
-    assert page.gpu_list.count() == 2  # nothing found: the build is kept
+    assert page.gpu_box.gpu_list.count() == 2  # nothing found: the build is kept
 
 
 def test_page_in_chinese(qtbot, qapp, context):
@@ -321,9 +321,9 @@ def test_rank_by_a_named_model_when_model_fit_is_present(page):
 def test_the_build_is_remembered_between_sessions(qtbot, page, context):
     assert context.settings_store.settings.psu.gpus == []  # the untouched example is not saved
     page.add_gpu(page.catalog.gpu("rtx-3090"))
-    page.spins["hdd"].setValue(3)
-    page.psu_spin.setValue(1000)
-    page.price_spin.setValue(0.25)
+    page.parts_box.spins["hdd"].setValue(3)
+    page.psu_box.psu_spin.setValue(1000)
+    page.psu_box.price_spin.setValue(0.25)
     from services.settings import SettingsStore
 
     reloaded = SettingsStore(context.settings_store.path)
@@ -350,24 +350,24 @@ def test_a_saved_build_with_unknown_cards_still_opens(qtbot, context):
 
 
 def test_typed_ambiguous_name_adds_the_pcie_card_and_says_which(qtbot, page):
-    page.gpu_combo.setEditText("H100")
-    qtbot.mouseClick(page.add_button, Qt.MouseButton.LeftButton)
+    page.gpu_box.gpu_combo.setEditText("H100")
+    qtbot.mouseClick(page.gpu_box.add_button, Qt.MouseButton.LeftButton)
     assert page.build().gpus[-1].name == "H100 PCIe 80GB"
-    assert "H100 SXM5 80GB" in page.detected_label.text() and "H100 PCIe 80GB" in page.detected_label.text()
+    assert "H100 SXM5 80GB" in page.gpu_box.detected_label.text() and "H100 PCIe 80GB" in page.gpu_box.detected_label.text()
 
 
 def test_unknown_typed_card_lists_three_names(qtbot, page):
-    page.gpu_combo.setEditText("RTX9999")
-    qtbot.mouseClick(page.add_button, Qt.MouseButton.LeftButton)
-    assert page.gpu_list.count() == 1
-    assert "RTX9999" in page.detected_label.text() and "GeForce RTX 4090" in page.detected_label.text()
+    page.gpu_box.gpu_combo.setEditText("RTX9999")
+    qtbot.mouseClick(page.gpu_box.add_button, Qt.MouseButton.LeftButton)
+    assert page.gpu_box.gpu_list.count() == 1
+    assert "RTX9999" in page.gpu_box.detected_label.text() and "GeForce RTX 4090" in page.gpu_box.detected_label.text()
 
 
 def test_card_without_a_vendor_figure_says_so_in_why(qtbot, page):
-    page.gpu_list.setCurrentRow(0)
-    qtbot.mouseClick(page.remove_button, Qt.MouseButton.LeftButton)
-    page.gpu_combo.setEditText("3090 Ti")
-    qtbot.mouseClick(page.add_button, Qt.MouseButton.LeftButton)
+    page.gpu_box.gpu_list.setCurrentRow(0)
+    qtbot.mouseClick(page.gpu_box.remove_button, Qt.MouseButton.LeftButton)
+    page.gpu_box.gpu_combo.setEditText("3090 Ti")
+    qtbot.mouseClick(page.gpu_box.add_button, Qt.MouseButton.LeftButton)
     assert "sized from the parts" in page.results.why_label.text()
 
 

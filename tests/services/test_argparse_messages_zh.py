@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from cli.front import OneLineParser, argparse_sentence
-from services.i18n import LANGUAGE_OVERRIDE_ENV, Catalog, Msg
+import argparse
+
+from cli.front import OneLineParser, argparse_gettext, argparse_ngettext
+from services.i18n import LANGUAGE_OVERRIDE_ENV
 from tests.cli_helpers import english_system, run  # noqa: F401 - english_system is a fixture
 
 pytestmark = pytest.mark.usefixtures("english_system")
@@ -63,7 +65,7 @@ def test_a_choice_error_follows_a_chinese_system_even_for_a_bad_lang(capsys, mon
 
 
 class _Recording(OneLineParser):
-    """Our parser that keeps the English sentence argparse handed to ``error``."""
+    """Our parser that keeps the sentence argparse handed to ``error``."""
 
     said: list[str] = []
 
@@ -108,54 +110,50 @@ ARGPARSE_WORDS = {"argument", "arguments", "expected", "invalid", "choice", "cho
 
 @pytest.mark.parametrize(("argv", "chinese"), SENTENCES, ids=[" ".join(s[0]) or "(none)" for s in SENTENCES])
 def test_each_argparse_sentence_of_this_python_is_translated(argv, chinese, capsys, monkeypatch):
-    """Matched against what this Python's argparse really says, not against a copy of its wording."""
-    monkeypatch.setenv(LANGUAGE_OVERRIDE_ENV, "zh_CN")
+    """Said by what this Python's argparse really says, not by a copy of its wording."""
+    monkeypatch.setenv(LANGUAGE_OVERRIDE_ENV, "en")
     _Recording.said = []
+    with pytest.raises(SystemExit):
+        _parser().parse_args(argv)
+    english = _Recording.said[-1]
+    assert capsys.readouterr().err == f"prog: error: {english} (see: prog --help)\n"
+
+    monkeypatch.setenv(LANGUAGE_OVERRIDE_ENV, "zh_CN")
     with pytest.raises(SystemExit) as exc:
         _parser().parse_args(argv)
     assert exc.value.code == 2
-    english = _Recording.said[-1]
     err = capsys.readouterr().err
     assert err.startswith("prog：错误：") and err.endswith("（参见：prog --help）\n"), err
     assert chinese in err
     # what is left in English is only what argparse quoted from the command line or the parser
     assert not ARGPARSE_WORDS.intersection(err.replace(":", " ").split()), (english, err)
 
-    monkeypatch.setenv(LANGUAGE_OVERRIDE_ENV, "en")
-    with pytest.raises(SystemExit):
-        _parser().parse_args(argv)
-    assert capsys.readouterr().err == f"prog: error: {english} (see: prog --help)\n"
+
+def test_our_gettext_is_argparses():
+    assert argparse._ is argparse_gettext and argparse.ngettext is argparse_ngettext
 
 
-@pytest.mark.parametrize("message", [
-    "argument --need: expected one argument",
-    "argument -o/--out: invalid choice: 'x' (choose from a, b)",  # 3.13.1 lists choices without quotes
-    "argument --lang: invalid choice: 'zh', maybe you meant 'zh_CN'? (choose from en, zh_CN)",  # 3.14
-    "argument --in: invalid float value: '1,5'",
-    "ambiguous option: --co=1 could match --compare, --count",
-    "one of the arguments --list --export is required",
-    "expected at most one argument",
-    "unexpected option string: --x",
-    "ignored explicit argument 'yes'",
-    "argument --gpu: something argparse has never said",
-    "argument ID ID: expected 2 arguments",  # a positional's metavar may have spaces
-    "argument --n: invalid <function <lambda> at 0x7f> value: 'x'",  # a type without __name__
-    "a sentence from a newer Python",
+@pytest.mark.parametrize(("msgid", "chinese"), [
+    ("argument %(argument_name)s: %(message)s", "参数 %(argument_name)s：%(message)s"),  # 3.11 on
+    ("invalid choice: %(value)r (choose from %(choices)s)", "无效的选择：%(value)r（可选：%(choices)s）"),
+    ("invalid choice: %(value)r, maybe you meant %(closest)r? (choose from %(choices)s)",  # 3.14
+     "无效的选择：%(value)r，是否想用 %(closest)r？（可选：%(choices)s）"),
+    ("the following arguments are required: %s", "缺少必需的参数：%s"),
+    ("invalid %(type)s value: %(value)r", "无效的 %(type)s 值：%(value)r"),
 ])
-def test_the_english_of_a_matched_sentence_is_argparses_own(message):
-    """``str()`` of what we print in English is the message itself, matched or not."""
-    said = argparse_sentence(message)
-    assert str(said) == message
-    assert isinstance(said, Msg) == (message != "a sentence from a newer Python")
+def test_argparses_msgids_of_python_3_10_to_3_14_become_chinese_templates(msgid, chinese, monkeypatch):
+    monkeypatch.setenv(LANGUAGE_OVERRIDE_ENV, "zh_CN")
+    assert argparse_gettext(msgid) == chinese
+    monkeypatch.setenv(LANGUAGE_OVERRIDE_ENV, "en")
+    assert argparse_gettext(msgid) == msgid
 
 
-def test_an_unknown_sentence_keeps_its_english_inside_a_chinese_frame():
-    zh = Catalog.load("zh_CN")
-    assert zh.render(argparse_sentence("argument --gpu: something argparse has never said")) == \
-        "参数 --gpu：something argparse has never said"
-    assert argparse_sentence("a sentence from a newer Python") == "a sentence from a newer Python"
-    assert zh.render(argparse_sentence("expected 3 arguments")) == "需要 3 个值"
-    assert zh.render(argparse_sentence("invalid choice: 'x' (choose from a, b)")) == "无效的选择：'x'（可选：a, b）"
-    assert zh.render(argparse_sentence("argument --lang: invalid choice: 'zh', maybe you meant 'zh_CN'? "
-                                       "(choose from en, zh_CN)")) == \
-        "参数 --lang：无效的选择：'zh'，是否想用 'zh_CN'？（可选：en, zh_CN）"
+def test_plural_forms_and_sentences_we_do_not_know(monkeypatch):
+    monkeypatch.setenv(LANGUAGE_OVERRIDE_ENV, "zh_CN")
+    assert argparse_ngettext("expected %s argument", "expected %s arguments", 3) % 3 == "需要 3 个值"
+    assert argparse_gettext("a sentence from a newer Python: %s") == "a sentence from a newer Python: %s"
+    assert argparse_gettext("show this help message and exit") == "show this help message and exit"
+    # argparse still fills a known sentence's placeholders
+    said = argparse_gettext("ambiguous option: %(option)s could match %(matches)s") % {
+        "option": "--co", "matches": "--compare, --count"}
+    assert said.startswith("选项不明确") and "--co" in said and "--compare, --count" in said

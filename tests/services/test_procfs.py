@@ -6,6 +6,8 @@ import os
 import shutil
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import psutil
 import pytest
@@ -77,10 +79,15 @@ def test_a_long_name_is_taken_from_the_command_line(tmp_path):
     program.symlink_to(shutil.which("sleep"))
     child = subprocess.Popen([str(program), "30"])
     try:
-        for _ in range(10_000):  # until the child has exec'd (before that it is a copy of us)
-            name, user = procfs.process_identity(child.pid)
-            if name != psutil.Process().name():
+        # Until the child has exec'd: before, it is a copy of us; and exec sets the new name before
+        # the new command line exists (the kernel fills mm->arg_start after setting comm), so wait
+        # for a non-empty command line, with a deadline instead of a count that load can outrun.
+        cmdline = Path(f"/proc/{child.pid}/cmdline")
+        deadline = time.monotonic() + 10.0
+        while time.monotonic() < deadline:
+            if cmdline.read_bytes().startswith(str(program).encode() + b"\x00"):
                 break
+        name, user = procfs.process_identity(child.pid)
         assert name == "gpu-assistant-long-sleeper"  # comm is "gpu-assistant-l"
         assert (name, user) == (psutil.Process(child.pid).name(), psutil.Process(child.pid).username())
     finally:

@@ -213,7 +213,7 @@ def pytorch_steps(inputs: PlanInputs, rules: Rules, os_name: str, target: Driver
         old = inputs.torch_version
         old_variant = old.split("+", 1)[1] if "+" in old else None
         pin = old.split("+", 1)[0]
-        undo_cmd = (python, "-m", "pip", "install", "--force-reinstall", f"torch=={pin}")
+        undo_cmd: tuple[str, ...] = (python, "-m", "pip", "install", "--force-reinstall", f"torch=={pin}")
         if old_variant:
             undo_cmd += ("--index-url", rules.index_url(old_variant))
         undo: tuple[tuple[str, ...], ...] = (undo_cmd,)

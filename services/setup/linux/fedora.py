@@ -26,7 +26,7 @@ def fedora_plan(os: OsInfo, inputs: PlanInputs, rules: Rules) -> Plan:
     release = os.version_id or "41"
     gen = inputs.generation
     if gen and gen.proprietary_only:
-        pkgs = ("akmod-nvidia-580xx", "xorg-x11-drv-nvidia-580xx-cuda")
+        pkgs: tuple[str, ...] = ("akmod-nvidia-580xx", "xorg-x11-drv-nvidia-580xx-cuda")
         target = source_target(rules, "rpmfusion-580xx", "proprietary", pkgs[0], "rpmfusion")
     elif gen:
         # RPM Fusion's Howto: akmod-nvidia for every current card, Blackwell included;

@@ -29,7 +29,8 @@ SRC_NVIDIA_RHEL = ("NVIDIA Driver Installation Guide, Red Hat Enterprise Linux /
 
 def rhel_repo(os: OsInfo) -> tuple[str | None, int]:
     """(NVIDIA repository name, major release) for a Red Hat family system."""
-    major = int(re.match(r"\d+", os.version_id or "0").group(0)) if re.match(r"\d+", os.version_id or "") else 0
+    digits = re.match(r"\d+", os.version_id or "")
+    major = int(digits.group(0)) if digits else 0
     if os.id == "amzn":
         return ("amzn2023" if major >= 2023 else None), major
     if major in (8, 9, 10):

@@ -19,9 +19,6 @@ from tests.real_gpu import nvml_gpu_count
 
 ROOT = Path(__file__).resolve().parents[3]
 
-
-
-
 pytestmark = [
     pytest.mark.real_gpu,
     pytest.mark.skipif(sys.platform != "linux" or nvml_gpu_count() == 0, reason="NVML finds no NVIDIA GPU on this machine"),
@@ -71,3 +68,4 @@ def test_a_cuda_context_is_found_on_the_nvidia_gpu():
     finally:
         child.stdin.close()
         child.wait(timeout=30)
+        child.stdout.close()  # left open, it is a ResourceWarning, and warnings are errors here

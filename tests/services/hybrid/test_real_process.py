@@ -28,6 +28,9 @@ CHILD = textwrap.dedent("""
         sys.stdin.read()
 """)
 
+# Python and nothing else: no GPU library, no GPU selection variable.
+PLAIN_CHILD = 'import sys; print("ready", flush=True); sys.stdin.read()'
+
 
 def _end(pid: int) -> None:
     import os
@@ -58,8 +61,13 @@ def test_child_process_found_in_the_list_with_its_evidence(service, fake_gl_libr
     env = {"PATH": "/usr/bin:/bin", "__NV_PRIME_RENDER_OFFLOAD": "1", "__GLX_VENDOR_LIBRARY_NAME": "nvidia"}
     child = subprocess.Popen([sys.executable, "-c", CHILD, str(fake_gl_library)], stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, env=env, text=True)
+    # A process with no GPU evidence at all. Not this test process: on a machine with an NVIDIA GPU
+    # it has the NVIDIA libraries loaded (NVML, CUDA), and rightly shows up in the list.
+    plain = subprocess.Popen([sys.executable, "-c", PLAIN_CHILD], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             env={"PATH": "/usr/bin:/bin"}, text=True)
     try:
         assert child.stdout.readline().strip() == "ready"
+        assert plain.stdout.readline().strip() == "ready"
         result = service.scan(interval_s=0.05)
         report = result.process(child.pid)
         assert report is not None, "the child is missing from the list"
@@ -71,13 +79,12 @@ def test_child_process_found_in_the_list_with_its_evidence(service, fake_gl_libr
         assert "Loaded NVIDIA driver libraries: libnvidia-glcore.so.550.78" in evidence
         assert any(e.startswith("Started with GPU selection variables: __GLX_VENDOR_LIBRARY_NAME=nvidia") for e in evidence)
         assert str(result.nvidia_status) == "NVIDIA driver not reachable: test"
-        # this test process itself shows no GPU evidence and is not listed
-        import os
-        assert result.process(os.getpid()) is None
+        assert result.process(plain.pid) is None  # no GPU evidence: not listed
     finally:
-        child.stdin.close()
-        child.wait(timeout=10)
-        child.stdout.close()
+        for proc in (child, plain):
+            proc.stdin.close()
+            proc.wait(timeout=10)
+            proc.stdout.close()
 
 
 # launch_and_check lets the launched program outlive the check (services/hybrid/launch.py, the Popen
