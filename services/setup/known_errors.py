@@ -154,7 +154,7 @@ def match_known(text: str, system: str) -> list[tuple[str, Msg, Msg, tuple[Fix, 
         if not row.pattern.search(text or ""):
             continue
         windows = system == "windows" and row.windows_cause is not None
-        cause = row.windows_cause if windows else row.cause
+        cause = row.windows_cause if windows and row.windows_cause is not None else row.cause
         fixes = row.windows_fixes if windows and row.windows_fixes is not None else row.fixes
         found.append((row.code, row.title, cause, tuple(f for f in fixes if _runs_on(f, system))))
     return found

@@ -214,19 +214,20 @@ class SessionStore:
     def open(self, session: str) -> builtins.list[Snapshot]:  # list: the method above
         return read_recording(self.path_of(session))
 
-    def delete(self, sessions: Iterable[str], keep: Path | None = None) -> tuple[list[str], list[tuple[str, Msg]]]:
+    def delete(self, sessions: Iterable[str],
+               keep: Path | None = None) -> tuple[builtins.list[str], builtins.list[tuple[str, Msg]]]:
         """Remove recordings of this folder (ids as listed, or their paths) with SQLite's side files.
 
         Returns (deleted ids, [(id, why not)]). Only a recording file directly in this folder is removed,
         never one elsewhere, a link or ``keep`` (the session being recorded now)."""
-        deleted: list[str] = []
-        refused: list[tuple[str, Msg]] = []
+        deleted: builtins.list[str] = []  # builtins: ``list`` in this class is the method above
+        refused: builtins.list[tuple[str, Msg]] = []
         here = self.directory.resolve()
         for session in sessions:
             try:
                 path = self.path_of(session)
             except RecordingError as exc:
-                refused.append((session, exc.message))
+                refused.append((session, exc.message if isinstance(exc.message, Msg) else Msg("Recording", exc.message)))
                 continue
             sid = session_id_of(path)
             if path.is_symlink() or path.resolve().parent != here:
