@@ -359,7 +359,9 @@ def load_config_file(path: Path) -> ModelArch:
         raise _bad(translate("FitErrors", "Cannot read {path}: {reason}"), path=str(path),
                    reason=exc.strerror or str(exc)) from None
     cfg = _loads(text, path.name)
-    return arch_from_config(cfg, model_id=path.parent.name or path.name)
+    # A file named config.json is named by its folder (the model's); any other name by itself.
+    name = (path.parent.name or path.name) if path.name.lower() == "config.json" else path.stem
+    return arch_from_config(cfg, model_id=name)
 
 
 def _loads(text: str, name: str) -> Any:
