@@ -151,15 +151,6 @@ def _overrides(values: list[str] | None) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _host_ram_gib() -> float | None:
-    try:
-        import psutil
-
-        return psutil.virtual_memory().total / 2**30
-    except Exception:  # noqa: BLE001 - without the figure the plan just does not check RAM
-        return None
-
-
 def fit_json(argv: list[str]) -> dict:
     """The JSON ``fit ... --json`` prints, from the same parser and code, in-process (the validation
     set and benchmarks go through here, as users go through the command). UsageError as the CLI."""
@@ -321,8 +312,8 @@ def _answer(args: argparse.Namespace, render):
                 raise UsageError(translate("Cli", "--plan needs a card: --gpu NAME or --vram-gib X"))
             if task != "inference":
                 raise UsageError(translate("Cli", "--plan is for inference; for training the suggestions say what to change"))
-            from services.modelfit.plan import plan
-            run_plan = plan(arch, req, gpu, ram_gib if ram_gib is not None else _host_ram_gib(), host_bw,
+            from services.modelfit.plan import host_ram_gib, plan
+            run_plan = plan(arch, req, gpu, ram_gib if ram_gib is not None else host_ram_gib(), host_bw,
                             ctx_set_by_user=args.seq is not None)
         grid = None
         if args.grid:

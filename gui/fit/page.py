@@ -251,7 +251,19 @@ class FitPage(QWidget):
         detected_missing = gpu is None and self.workload.gpu_combo.currentData() == DETECTED
         self.results.show_answer(ans, gpu, detected_missing)
         self.results.show_grid(grid)
+        self.results.plan_view.show_plan(*self._run_plan(arch, req, gpu))
         self.updated.emit()
+
+    def _run_plan(self, arch: ModelArch, req, gpu: GpuSpec | None) -> tuple:
+        """The "How to run it" tab's plan (services.modelfit.plan), or None and why not."""
+        if gpu is None or req.task != "inference":
+            return None, ""
+        from services.modelfit.plan import host_ram_gib, plan
+
+        try:
+            return plan(arch, req, gpu, host_ram_gib()), ""
+        except ModelInputError as exc:
+            return None, render(exc.message)
 
     def _show_error(self, text: str, choices: tuple[str, ...] = ()) -> None:
         """The problem in place of the answer, with the valid values offered to apply."""

@@ -33,6 +33,16 @@ LLAMACPP_FIT_MIN_CTX = 4096
 MIN_USEFUL_CTX = 2048
 
 
+def host_ram_gib() -> float | None:
+    """This machine's system RAM (None when it cannot be read: the plan then does not check RAM)."""
+    try:
+        import psutil
+
+        return psutil.virtual_memory().total / GIB
+    except Exception:  # noqa: BLE001 - a missing figure only skips a check
+        return None
+
+
 @dataclass(frozen=True, slots=True)
 class PlanOption:
     engine: str  # llamacpp | ollama | vllm
@@ -244,11 +254,21 @@ def plan(arch: ModelArch, req: FitRequest, gpu: GpuSpec, host_ram_gib: float | N
 def vllm_needs_short(arch: ModelArch, req: FitRequest, budget_bytes: float) -> float | None:
     """The whole GiB of --cpu-offload-gb that lets vLLM start (None: none up to the weights' size)."""
     est = estimate(arch, req)
-    weights = est.parts.get("weights", 0.0) / GIB
-    for gib in range(1, int(math.ceil(weights)) + 1):
-        if _fits(arch, req.with_changes(cpu_offload_gib=float(gib)), budget_bytes):
-            return float(gib)
-    return None
+    top = int(math.ceil(est.parts.get("weights", 0.0) / GIB))
+
+    def fits(gib: int) -> bool:
+        return _fits(arch, req.with_changes(cpu_offload_gib=float(gib)), budget_bytes)
+
+    if top < 1 or not fits(top):
+        return None
+    lo, hi = 0, top  # memory falls as more is offloaded: bisect for the smallest that fits
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if fits(mid):
+            hi = mid
+        else:
+            lo = mid
+    return float(hi)
 
 
 def _fit_message(arch: ModelArch, fit: tuple[int, int, int] | None, options: list[PlanOption]) -> Msg:

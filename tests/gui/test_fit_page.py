@@ -255,3 +255,47 @@ def test_remaining_settings_are_controls_too(qtbot, page):
         page._set_data(page.workload.method_combo, "qlora")
         page.workload.double_quant_check.setChecked(False)
     assert page.last_answer.estimate.request.double_quant is False
+
+
+def _pick(qtbot, page, model: str, gpu: str) -> None:
+    from services.modelfit.catalogue import default_catalogue
+
+    with qtbot.waitSignal(page.updated, timeout=3000):
+        page._set_data(page.workload.gpu_combo, page._gpus.find(gpu).name)
+        page.set_model(default_catalogue().resolve(model).arch)
+
+
+def test_how_to_run_it_tab_lists_what_fits_best_first_and_copies_it(qtbot, page):
+    from PySide6.QtGui import QGuiApplication
+
+    _pick(qtbot, page, "openai/gpt-oss-20b", "RTX 4080")
+    view = page.results.plan_view
+    assert page.results.tabs.indexOf(view) >= 0
+    best = view.plan.options[0]
+    assert best.fits and best.tokens_per_s and "-ngl 999" in view.selected_command()
+    view.copy_button.click()
+    assert QGuiApplication.clipboard().text() == best.command
+    _pick(qtbot, page, "Qwen/Qwen3-30B-A3B", "RTX 3060")
+    assert "--n-cpu-moe" in view.plan.options[0].command or "exps" in view.plan.options[0].command
+    text = view.option_list.item(0).text()
+    assert "tokens/s" in text and "GiB" in text
+    # no speed for options that do not fit
+    for i, o in enumerate(view.plan.options):
+        if not o.fits:
+            assert "tokens/s" not in view.option_list.item(i).text()
+
+
+def test_how_to_run_it_explains_itself_for_training(qtbot, page):
+    with qtbot.waitSignal(page.updated, timeout=2000):
+        page._set_data(page.workload.task_combo, "train")
+    view = page.results.plan_view
+    assert view.plan is None and not view.copy_button.isEnabled() and view.option_list.count() == 1
+
+
+def test_moe_offload_detail_names_the_experts_not_layers(qtbot, page):
+    with qtbot.waitSignal(page.updated, timeout=2000):
+        page._set_data(page.workload.engine_combo, "llamacpp")
+    _pick(qtbot, page, "openai/gpt-oss-120b", "RTX 4090")
+    ans = page.last_answer
+    assert ans.offload is not None and ans.offload.cpu_moe_layers > 0
+    assert "--n-cpu-moe" in page.results.detail_label.text()
