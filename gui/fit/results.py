@@ -49,6 +49,9 @@ class ResultsPanel(QWidget):
         middle.addWidget(self._build_limits_box(), 1)
         layout.addLayout(middle, 0)
         self.tabs = QTabWidget()
+        # At 1024x640 the titles shorten rather than scroll out of sight behind arrows.
+        self.tabs.setUsesScrollButtons(False)
+        self.tabs.setElideMode(Qt.TextElideMode.ElideRight)
         self._build_tabs()
         layout.addWidget(self.tabs, 1)
         self.notes_label = QLabel()

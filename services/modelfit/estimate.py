@@ -302,7 +302,7 @@ def weight_format(arch: ModelArch, req: FitRequest) -> str:
 # ------------------------------------------------------------------ weights
 def _group_bits(arch: ModelArch, g: TensorGroup, fmt: str, double_quant: bool, runtime: str) -> float:
     """Bits per weight of one group stored as ``fmt`` (the checkpoint's own quantisation when it is native)."""
-    if arch.quant_bits and fmt == arch.native_format:
+    if arch.quant_bits and fmt == arch.native_format and not (runtime == "llamacpp" and fmt == "mxfp4"):
         bits = arch.quant_bits_for(g)
         if bits is not None:
             return bits
@@ -486,7 +486,7 @@ def _act_bytes(fmt: str) -> int:
 
 def _inference(arch: ModelArch, req: FitRequest) -> Estimate:
     fmt = weight_format(arch, req)
-    by_kind = weight_bytes_by_kind(arch, fmt, req.double_quant)
+    by_kind = weight_bytes_by_kind(arch, fmt, req.double_quant, req.runtime)
     weights = sum(by_kind.values())
     notes: list[Msg] = []
     parts: dict[str, float] = {}

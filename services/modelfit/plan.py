@@ -282,6 +282,8 @@ def _fit_message(arch: ModelArch, fit: tuple[int, int, int] | None, options: lis
     r = ours.request
     our_ngl = arch.layers + 1 if r.gpu_layers is None else r.gpu_layers
     our_moe = arch.layers if r.override_tensors else r.cpu_moe_layers
+    if (seq, n_moe, min(ngl, arch.layers + 1)) == (r.seq, our_moe, our_ngl) and not n_moe:
+        return translate("FitPlan", "llama.cpp's --fit would choose the same: -c {seq}, every layer on the GPU").format(seq=seq)
     if (seq, n_moe, min(ngl, arch.layers + 1)) == (r.seq, our_moe, our_ngl):
         return translate("FitPlan", "llama.cpp's --fit would choose the same: -c {seq}, -ngl {ngl}, the experts of {n} layers on the CPU").format(
             seq=seq, ngl=our_ngl, n=n_moe)

@@ -66,7 +66,7 @@ def estimate_speed(est: Estimate, gpu: GpuSpec | None, host_bandwidth_gbs: float
                 # only looked up, one row per token: not counted).
                 from services.modelfit.arch import EMBED
                 from services.modelfit.estimate import weight_bytes_by_kind
-                embed = weight_bytes_by_kind(arch, est.weight_format, req.double_quant)[EMBED]
+                embed = weight_bytes_by_kind(arch, est.weight_format, req.double_quant, req.runtime)[EMBED]
                 host_read = max(0.0, est.host_bytes - embed) * share
                 step_s += host_read / (host_bandwidth_gbs * 1e9 * DECODE_BANDWIDTH_EFFICIENCY)
             if req.strategy == "layer_split":
