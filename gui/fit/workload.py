@@ -72,7 +72,8 @@ class WorkloadForm(QGroupBox):
         for spec in gpus.gpus:
             # "GeForce " is on every consumer card: without it the memory size fits the narrow box.
             short = spec.name.removeprefix("GeForce ").removeprefix("NVIDIA ")
-            self.gpu_combo.addItem(f"{short} · {spec.memory_gib:g} GB", spec.name)
+            size = f"{spec.memory_gib:g}GB"
+            self.gpu_combo.addItem(short if short.replace(" ", "").endswith(size) else f"{short} · {size.replace('GB', ' GB')}", spec.name)
             self.gpu_combo.setItemData(self.gpu_combo.count() - 1, spec.name, Qt.ItemDataRole.ToolTipRole)
         self.gpu_combo.setCurrentIndex(max(0, self.gpu_combo.findData(DEFAULT_GPU)))
         self.gpu_combo.currentIndexChanged.connect(self._emit_changed)

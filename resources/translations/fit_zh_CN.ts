@@ -28,6 +28,14 @@
         <translation>{model} · {params:.2f} B 参数</translation>
     </message>
     <message>
+        <source>{n} experts, {k} per token: memory for all, speed for {active:.1f} B active</source>
+        <translation>{n} 个专家，每个 token 用 {k} 个：显存按全部专家算，速度按 {active:.1f} B 激活参数算</translation>
+    </message>
+    <message>
+        <source>Checkpoint stored as {fmt}</source>
+        <translation>检查点以 {fmt} 格式存储</translation>
+    </message>
+    <message>
         <source>Source: {source}</source>
         <translation>来源：{source}</translation>
     </message>
@@ -210,16 +218,20 @@
 <context>
     <name>RunPlanView</name>
     <message>
-        <source>Copy command</source>
-        <translation>复制命令</translation>
+        <source>Copy the best command</source>
+        <translation>复制最佳方案的命令</translation>
     </message>
     <message>
-        <source>Copy the selected option&apos;s command line (or Modelfile lines)</source>
-        <translation>复制所选方案的命令行（或 Modelfile 内容）</translation>
+        <source>Copy the first option&apos;s command line (or Modelfile lines)</source>
+        <translation>复制第一个方案的命令行（或 Modelfile 内容）</translation>
     </message>
     <message>
         <source>Pick a GPU and the inference task to see how to run the model.</source>
         <translation>选择一张 GPU 并把任务设为推理，即可看到运行方法。</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
     </message>
     <message>
         <source>~{tps:.0f} tokens/s</source>
