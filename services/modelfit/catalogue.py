@@ -38,7 +38,7 @@ def _entry(raw: dict) -> CatalogueEntry:
     if isinstance(raw.get("config"), dict):
         # An entry that carries its published config.json: read as a user's file would be (MoE layout,
         # MLA, quantization_config ...), the count from the shapes unless a published one is given.
-        from services.modelfit.sources import arch_from_config
+        from services.modelfit.hfconfig import arch_from_config
 
         arch = arch_from_config(raw["config"], raw["id"]).with_changes(
             model_id=raw["id"], source=raw["source"], notes=raw.get("notes", ""),
