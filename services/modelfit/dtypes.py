@@ -84,11 +84,11 @@ def group_quant_bits(bits: int, group_size: int | None, zero_point: bool = True,
     return bits + (scale_bits + (bits if zero_point else 0)) / group_size
 
 
+_GGML_BITS = {type_name: size * 8 / block for type_name, block, size in GGML_TYPES.values()}
+
+
 def ggml_bits(name: str) -> float | None:
-    for type_name, block, size in GGML_TYPES.values():
-        if type_name == name:
-            return size * 8 / block
-    return None
+    return _GGML_BITS.get(name)
 
 
 @dataclass(frozen=True, slots=True)

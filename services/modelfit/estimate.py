@@ -12,6 +12,7 @@ from collections.abc import Mapping
 
 from services.i18n import Msg, translate
 import re
+from functools import lru_cache
 
 from services.modelfit.arch import EMBED, EXPERTS, HEAD, LINEAR, OTHER, ModelArch, TensorGroup
 from services.modelfit.dtypes import (
@@ -341,9 +342,11 @@ def _bits(kind: str, fmt: str, double_quant: bool) -> float:
     return 16.0
 
 
+@lru_cache(maxsize=256)
 def weight_bytes_by_group(arch: ModelArch, fmt: str, double_quant: bool = True,
-                          runtime: str = "torch") -> list[tuple[TensorGroup, float]]:
-    """Each weight group with its bytes, exact when read from a file in its own format."""
+                          runtime: str = "torch") -> tuple[tuple[TensorGroup, float], ...]:
+    """Each weight group with its bytes, exact when read from a file in its own format (cached: the
+    solvers ask for the same model many times)."""
     native = fmt == arch.native_format or fmt == "gguf"
     out = []
     for g in arch.weight_groups():
@@ -352,7 +355,7 @@ def weight_bytes_by_group(arch: ModelArch, fmt: str, double_quant: bool = True,
         else:
             # Norms and biases ("other") are never quantised: the bits stay at 16/32.
             out.append((g, g.numel * _group_bits(arch, g, fmt, double_quant, runtime) / 8))
-    return out
+    return tuple(out)
 
 
 def weight_bytes_by_kind(arch: ModelArch, fmt: str, double_quant: bool = True, runtime: str = "torch") -> dict[str, float]:
@@ -436,15 +439,36 @@ def cpu_override_patterns(arch: ModelArch, req: FitRequest) -> list[re.Pattern[s
     return out
 
 
+@lru_cache(maxsize=64)
+def _layer_profile(arch: ModelArch, fmt: str, double_quant: bool) -> tuple[tuple[tuple[str, str, float, float], ...], ...]:
+    """Per layer: (name, part, bytes, share read per token) summed by part, as place_layer_tensors spreads them."""
+    full = place_layer_tensors(arch, fmt, FitRequest(engine="llamacpp", double_quant=double_quant, override_tensors=(".^",)))
+    layers: list[dict[str, list[float]]] = [{} for _ in range(max(1, arch.layers))]
+    for name, part, nbytes, share, _gpu in full:
+        index = int(name.split(".")[1])
+        slot = layers[index].setdefault(part, [0.0, share])
+        slot[0] += nbytes
+    return tuple(tuple((f"blk.{i}.{part}", part, nbytes, share) for part, (nbytes, share) in layer.items())
+                 for i, layer in enumerate(layers))
+
+
 def place_layer_tensors(arch: ModelArch, fmt: str, req: FitRequest) -> list[tuple[str, str, float, float, bool]]:
     """Each layer tensor as (name, part, bytes, share read per token, on the GPU). A part's bytes are spread
     evenly over the layers that hold it and over its tensors; a tensor is on the GPU when its layer is
     among the last -ngl ones and no CPU override matches its name (llama.cpp matches with regex_search)."""
+    layers = max(1, arch.layers)
+    ngl = layers + 1 if req.gpu_layers is None else req.gpu_layers
+    first_gpu = layers - min(ngl, layers)
+    patterns = cpu_override_patterns(arch, req)
+    if not patterns:
+        # No override to match: one entry per layer and part (cached; the solvers ask for many of these).
+        return [(name, part, nbytes, share, index >= first_gpu)
+                for index, layer in enumerate(_layer_profile(arch, fmt, req.double_quant))
+                for name, part, nbytes, share in layer]
     by_part = weight_bytes_by_part(arch, fmt, req.double_quant, "llamacpp")
     other = weight_bytes_by_kind(arch, fmt, req.double_quant, "llamacpp")[OTHER]
     unknown = by_part.pop("", 0.0)  # a file that did not say: count it as the layers' dense part
     by_part["mlp"] = by_part.get("mlp", 0.0) + unknown
-    layers = max(1, arch.layers)
     names = [layer_tensor_names(arch, i) for i in range(layers)]
     holders: dict[str, int] = {}
     for layer in names:
@@ -453,9 +477,6 @@ def place_layer_tensors(arch: ModelArch, fmt: str, req: FitRequest) -> list[tupl
     if "mlp" not in holders and by_part.get("mlp"):
         by_part["attn"] = by_part.get("attn", 0.0) + by_part.pop("mlp")
     totals = {**by_part, OTHER: other}
-    ngl = layers + 1 if req.gpu_layers is None else req.gpu_layers
-    first_gpu = layers - min(ngl, layers)
-    patterns = cpu_override_patterns(arch, req)
     expert_share = arch.experts_per_token / arch.experts if arch.experts and arch.experts_per_token else 1.0
     placed = []
     for index, layer in enumerate(names):
