@@ -589,6 +589,13 @@ def _inference(arch: ModelArch, req: FitRequest) -> Estimate:
         # gate/up output + SiluAndMul output = 2h + 3I per token), then the sampler on `seqs` rows.
         ffn_gpu = ffn / tp
         forward = tokens * (2 * h + 3 * ffn_gpu) * b_act
+        if arch.experts and arch.experts_per_token:
+            # Fused MoE (vllm/model_executor/layers/fused_moe/fused_moe.py fused_experts_impl): per token and
+            # routed expert, intermediate_cache1 (2N: gate and up), cache2 (N) and cache3 (K = hidden), N the
+            # expert width per GPU; the token chunk is VLLM_FUSED_MOE_CHUNK_SIZE (32768) at most.
+            chunk = min(tokens, 32768)
+            moe = chunk * arch.experts_per_token * (3 * arch.ffn_width / tp + h) * b_act + tokens * 2 * h * b_act
+            forward = max(forward, moe)
         sampler = seqs * arch.vocab * VLLM_SAMPLER_BYTES_PER_VOCAB + tokens * h * b_act
         parts["activations"] = max(forward, sampler)
         if req.vllm_legacy:

@@ -239,3 +239,11 @@ def test_catalogue_configs_are_the_test_configs():
                            ("zai-org/GLM-4.5", "GLM-4.5"), ("Qwen/Qwen3-Next-80B-A3B-Instruct", "Qwen3-Next-80B-A3B-Instruct")):
         entry = cat.resolve(model_id)
         assert entry.arch.total_params == arch(name).total_params and entry.arch.source.startswith("https://huggingface.co/")
+
+
+def test_vllm_profile_counts_the_fused_moe_caches():
+    a = arch("Qwen3-30B-A3B")
+    est = estimate(a, FitRequest(engine="vllm", seq=8192, vllm_max_batched_tokens=8192, gpu_total_gib=80))
+    # 8192 tokens x 8 experts x (3 x 768 + 2048) x 2 B, plus the residual and normed input
+    expected = 8192 * 8 * (3 * 768 + 2048) * 2 + 8192 * 2 * 2048 * 2
+    assert est.parts["activations"] >= expected * 0.999
