@@ -326,8 +326,8 @@ def _quantization(qcfg: Any) -> tuple[str | None, tuple[tuple[str, float], ...]]
         group = whole(weights.get("group_size"), "group_size", 0) if strategy == "group" else 0
         kind = str(weights.get("type", "int")).lower()
         if strategy == "block" and isinstance(weights.get("block_structure"), list):
-            b0, b1 = (weights["block_structure"] + [128, 128])[:2]
-            total = bits + 32 / max(1, int(b0) * int(b1))
+            b0, b1 = (list(weights["block_structure"]) + [128, 128])[:2]
+            total = bits + 32 / max(1, _as_int(b0, "block_structure", high=1 << 20) * _as_int(b1, "block_structure", high=1 << 20))
         else:
             total = group_quant_bits(bits, group, zero_point=not weights.get("symmetric", True))
         name = f"{'fp' if kind == 'float' else 'int'}{bits}"

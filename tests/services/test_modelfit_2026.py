@@ -247,3 +247,26 @@ def test_vllm_profile_counts_the_fused_moe_caches():
     # 8192 tokens x 8 experts x (3 x 768 + 2048) x 2 B, plus the residual and normed input
     expected = 8192 * 8 * (3 * 768 + 2048) * 2 + 8192 * 2 * 2048 * 2
     assert est.parts["activations"] >= expected * 0.999
+
+
+@pytest.mark.parametrize("changes", [
+    {"kv_lora_rank": "big"}, {"n_shared_experts": -1}, {"first_k_dense_replace": 1e9},
+    {"quantization_config": {"quant_method": "awq", "bits": "four"}},
+    {"quantization_config": {"quant_method": "gptq", "bits": 4, "group_size": float("nan")}},
+    {"quantization_config": {"quant_method": "compressed-tensors", "config_groups": {"g": {"weights": {
+        "num_bits": 8, "type": "float", "strategy": "block", "block_structure": ["x", 128]}}}}},
+    {"linear_num_value_heads": 32, "linear_key_head_dim": True},
+    {"attention_chunk_size": -5},
+])
+def test_hostile_2026_fields_are_one_line_errors(tmp_path, changes):
+    import json
+
+    from cli import UsageError as Usage
+
+    cfg = json.loads((CONFIGS / "Qwen3-30B-A3B.json").read_text())
+    cfg.update(changes)
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(cfg, allow_nan=True))
+    with pytest.raises(Usage) as info:
+        fit_json(["--model", str(path)])
+    assert "\n" not in str(info.value)
