@@ -54,6 +54,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-num-batched-tokens", default=None, metavar="N", help="vLLM: tokens per step (default 2048, 8192 on >= 70 GiB cards)")
     parser.add_argument("--vllm-v0", action="store_true", help="vLLM before V1 (0.6.x): larger non-torch memory, max_model_len tokens profiled")
     parser.add_argument("--gpu-layers", default=None, metavar="N", help="llama.cpp -ngl / Ollama num_gpu: layers on the GPU (default all, or what fits)")
+    parser.add_argument("--n-cpu-moe", default=None, metavar="N", help="llama.cpp: keep the experts of the first N layers in system RAM (every layer stays on the GPU)")
+    parser.add_argument("--cpu-moe", action="store_true", help="llama.cpp: keep all experts in system RAM (--n-cpu-moe for every layer)")
+    parser.add_argument("--override-tensor", "-ot", action="append", default=None, metavar="REGEX=CPU",
+                        help="llama.cpp: tensors whose GGUF name matches REGEX stay in system RAM, e.g. exps=CPU or 'blk\\.(1[3-9]|[2-9][0-9])\\.ffn_.*=CPU' (repeatable; comma-separated lists too)")
+    parser.add_argument("--cpu-offload-gb", default=None, metavar="X", help="vLLM: GiB of weights per GPU kept in system RAM and read over PCIe")
+    parser.add_argument("--ollama-version", default=None, metavar="X.Y", help="Ollama's version, for its defaults (flash attention from 0.20, context lowered before offloading from 0.30; default 0.30)")
+    parser.add_argument("--parallel", default=None, metavar="N", help="llama.cpp -np / Ollama OLLAMA_NUM_PARALLEL: each slot gets the whole context of KV cache (same as --batch)")
+    parser.add_argument("--plan", action="store_true", help="how to run it on the card: llama.cpp, Ollama and vLLM command lines that fit, best first")
+    parser.add_argument("--ram-gib", default=None, metavar="X", help="system RAM for --plan (default: this machine's)")
     parser.add_argument("--cuda-context-gib", default=None, metavar="X", help="CUDA context size if you know it (default 0.5; llama.cpp 0.3)")
     parser.add_argument("--gpu", metavar="NAME|detected", help="judge the fit against a GPU from the catalogue, or the detected GPU's free memory")
     parser.add_argument("--vram-gib", default=None, metavar="X", help="judge the fit against a card with X GiB (instead of --gpu)")
@@ -128,6 +137,20 @@ class _NoGpu(Exception):
     pass
 
 
+def _overrides(values: list[str] | None) -> tuple[str, ...]:
+    """-ot values as llama.cpp reads them: comma-separated REGEX=BUFFER pairs. Only CPU moves memory
+    off the card; another buffer (CUDA0 ...) keeps the tensor on a GPU, which one GPU already does."""
+    out: list[str] = []
+    for value in values or ():
+        for item in value.split(","):
+            regex, sep, buffer = item.rpartition("=")
+            if not sep or not regex:
+                raise UsageError(translate("Cli", "{option} takes REGEX=CPU, got '{value}'").format(option="--override-tensor", value=item))
+            if buffer.strip().upper() == "CPU":
+                out.append(regex)
+    return tuple(out)
+
+
 def fit_json(argv: list[str]) -> dict:
     """The JSON ``fit ... --json`` prints, from the same parser and code, in-process (the validation
     set and benchmarks go through here, as users go through the command). UsageError as the CLI."""
@@ -181,6 +204,22 @@ def _answer(args: argparse.Namespace, render):
     max_seqs = _int(args.max_num_seqs, "--max-num-seqs", 65536)
     max_tokens = _int(args.max_num_batched_tokens, "--max-num-batched-tokens", 16 * 1024 * 1024)
     gpu_layers = _int(args.gpu_layers, "--gpu-layers", 100000, low=0)
+    cpu_moe = _int(args.n_cpu_moe, "--n-cpu-moe", 100000, low=0)
+    offload_gib = _float(args.cpu_offload_gb, "--cpu-offload-gb", 0.0, 1_000_000.0)
+    ram_gib = _float(args.ram_gib, "--ram-gib", 0.25, 1_000_000.0)
+    parallel = _int(args.parallel, "--parallel", 65536)
+    if parallel is not None:
+        if args.batch not in (None, "1"):
+            raise UsageError(translate("Cli", "give one of --parallel and --batch"))
+        batch = parallel
+    overrides = _overrides(args.override_tensor)
+    from services.modelfit.engines import OLLAMA_CURRENT, parse_version
+    ollama_version = OLLAMA_CURRENT
+    if args.ollama_version is not None:
+        ollama_version = parse_version(args.ollama_version)
+        if ollama_version is None:
+            raise UsageError(translate("Cli", "{option} must look like 0.30, got '{value}'").format(
+                option="--ollama-version", value=args.ollama_version))
     util = _float(args.gpu_memory_utilization, "--gpu-memory-utilization", 0.05, 1.0)
     ctx_gib = _float(args.cuda_context_gib, "--cuda-context-gib", 0.0, 64.0)
     vram_gib = _float(args.vram_gib, "--vram-gib", 0.25, 1_000_000.0)
@@ -206,7 +245,7 @@ def _answer(args: argparse.Namespace, render):
         engine = "llamacpp" if is_gguf_source(arch) and task == "inference" else "transformers"
     method = _choice(args.method, METHODS, "--method") or (default_method(engine) if task == "train" else "full")
     if weights is None and not is_gguf_source(arch):
-        weights = default_weights(engine)
+        weights = default_weights(engine, arch.native_format)
     if strategy is None:
         strategy = default_strategy(gpus, task, engine)
 
@@ -236,7 +275,7 @@ def _answer(args: argparse.Namespace, render):
             seq = arch.max_context
         else:
             seq = min(4096, arch.max_context) if arch.max_context else 4096
-    preset = engine_defaults(engine, task, method, gpus)
+    preset = engine_defaults(engine, task, method, gpus, ollama_version)
     chosen = {
         "grad_ckpt": args.grad_ckpt, "activation_offload": args.activation_offload, "chunked_loss": args.chunked_loss,
         "fused_loss": args.fused_loss, "optimizer_in_backward": args.optimizer_in_backward, "compile": args.compile,
@@ -255,9 +294,27 @@ def _answer(args: argparse.Namespace, render):
             vllm_max_batched_tokens=max_tokens, vllm_max_seqs=max_seqs,
             gpu_memory_utilization=util if util is not None else 0.9,
             gpu_total_gib=gpu.total_gib if gpu else None, gpu_name=gpu.name if gpu else None,
-            cuda_context_gib=ctx_gib, gpu_layers=gpu_layers, **settings,
+            cuda_context_gib=ctx_gib, gpu_layers=gpu_layers, cpu_moe_layers=(arch.layers if args.cpu_moe else cpu_moe or 0),
+            override_tensors=overrides, cpu_offload_gib=offload_gib or 0.0, **settings,
         )
         ans = answer(arch, req, gpu.memory_gib if gpu else None)
+        lowered = None
+        if engine == "ollama" and args.seq is None and gpu is not None and ans.fits is False and gpu_layers is None:
+            from services.modelfit.engines import ollama_lowered_context
+
+            lowered = ollama_lowered_context(arch, req, gpu.memory_gib, ollama_version)
+            if lowered:
+                req = req.with_changes(seq=lowered)
+                ans = answer(arch, req, gpu.memory_gib)
+        run_plan = None
+        if args.plan:
+            if gpu is None:
+                raise UsageError(translate("Cli", "--plan needs a card: --gpu NAME or --vram-gib X"))
+            if task != "inference":
+                raise UsageError(translate("Cli", "--plan is for inference; for training the suggestions say what to change"))
+            from services.modelfit.plan import host_ram_gib, plan
+            run_plan = plan(arch, req, gpu, ram_gib if ram_gib is not None else host_ram_gib(), host_bw,
+                            ctx_set_by_user=args.seq is not None)
         grid = None
         if args.grid:
             if gpu is None:
@@ -267,10 +324,21 @@ def _answer(args: argparse.Namespace, render):
             grid = fit_grid(arch, req, gpu)
     except ModelInputError as exc:
         raise UsageError(_message(exc)) from None
-    speed = estimate_speed(ans.estimate, gpu, host_bw)
+    # No speed for what does not run: a figure beside "does NOT fit" reads as a promise.
+    speed = estimate_speed(ans.estimate, gpu, host_bw) if ans.fits is not False else None
     offload_speed = estimate_speed(ans.offload.estimate, gpu, host_bw) if ans.offload else None
     data = answer_to_json(ans, gpu, speed, offload_speed)
     lines = answer_lines(ans, gpu, speed, render, offload_speed)
+    if lowered:
+        note = translate("FitReport", "Ollama {version} lowers its automatic context to {seq} tokens before it moves layers to the CPU").format(
+            version=".".join(map(str, ollama_version)), seq=lowered)
+        lines.append(render(note))
+        data["notes"].append(str(note))
+    if run_plan is not None:
+        from services.modelfit.plan import plan_lines, plan_to_json
+
+        data["plan"] = plan_to_json(run_plan)
+        lines = [*lines, "", *plan_lines(run_plan, render)]
     if grid is not None:
         from services.modelfit.grid import grid_lines, grid_to_json
         from services.modelfit.report import GRID_STATUS

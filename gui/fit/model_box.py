@@ -69,8 +69,14 @@ class ModelBox(QGroupBox):
         self.model_list.blockSignals(False)
 
     def show_model(self, arch: ModelArch) -> None:
-        self.model_label.setText(self.tr("{model} · {params:.2f} B parameters").format(
-            model=arch.model_id, params=arch.total_params / 1e9) + (f"\n{arch.notes}" if arch.notes else ""))
+        lines = [self.tr("{model} · {params:.2f} B parameters").format(model=arch.model_id, params=arch.total_params / 1e9)]
+        # What changes the answer, in the reader's language (the catalogue's notes are English data).
+        if arch.experts:
+            lines.append(self.tr("{n} experts, {k} per token: memory for all, speed for {active:.1f} B active").format(
+                n=arch.experts, k=arch.experts_per_token, active=arch.active_params() / 1e9))
+        if arch.quant_bits and arch.native_format:
+            lines.append(self.tr("Checkpoint stored as {fmt}").format(fmt=arch.native_format.upper()))
+        self.model_label.setText("\n".join(lines))
         self.model_label.setToolTip(self.tr("Source: {source}").format(source=arch.source or "–"))
 
     # ---- slots

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QVBoxLayout, QWidget
 
 from gui.context import AppContext
 from gui.fit import controls
@@ -81,13 +81,10 @@ class FitPage(QWidget):
         column.addWidget(self.model_box)
         column.addWidget(self.workload)
         column.addStretch(1)
-        controls_column.setMaximumWidth(322)
-        scroll = QScrollArea()
-        scroll.setWidget(controls_column)
-        scroll.setWidgetResizable(True)
-        scroll.setFixedWidth(340)
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        outer.addWidget(scroll)
+        # No scroll area of its own: a second, thin scroll bar beside the window's read as a divider and
+        # hid the lower controls at 1024x640 (issue 30). The window's page holder scrolls the whole page.
+        controls_column.setFixedWidth(334)
+        outer.addWidget(controls_column, 0, Qt.AlignmentFlag.AlignTop)
         self.results = ResultsPanel()
         self.results.request_chosen.connect(self.workload.apply_request)
         self.results.choice_chosen.connect(self.workload.apply_choice)
@@ -251,7 +248,19 @@ class FitPage(QWidget):
         detected_missing = gpu is None and self.workload.gpu_combo.currentData() == DETECTED
         self.results.show_answer(ans, gpu, detected_missing)
         self.results.show_grid(grid)
+        self.results.plan_view.show_plan(*self._run_plan(arch, req, gpu))
         self.updated.emit()
+
+    def _run_plan(self, arch: ModelArch, req, gpu: GpuSpec | None) -> tuple:
+        """The "How to run it" tab's plan (services.modelfit.plan), or None and why not."""
+        if gpu is None or req.task != "inference":
+            return None, ""
+        from services.modelfit.plan import host_ram_gib, plan
+
+        try:
+            return plan(arch, req, gpu, host_ram_gib()), ""
+        except ModelInputError as exc:
+            return None, render(exc.message)
 
     def _show_error(self, text: str, choices: tuple[str, ...] = ()) -> None:
         """The problem in place of the answer, with the valid values offered to apply."""

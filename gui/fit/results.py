@@ -10,6 +10,7 @@ from PySide6.QtWidgets import (
 )
 
 from gui.fit.bar import COLORS, MemoryBar
+from gui.fit.run_plan import RunPlanView
 from gui.i18n import render
 from services.modelfit.grid import FitGrid, context_label
 from services.modelfit.gpus import GpuSpec
@@ -48,6 +49,9 @@ class ResultsPanel(QWidget):
         middle.addWidget(self._build_limits_box(), 1)
         layout.addLayout(middle, 0)
         self.tabs = QTabWidget()
+        # At 1024x640 the titles shorten rather than scroll out of sight behind arrows.
+        self.tabs.setUsesScrollButtons(False)
+        self.tabs.setElideMode(Qt.TextElideMode.ElideRight)
         self._build_tabs()
         layout.addWidget(self.tabs, 1)
         self.notes_label = QLabel()
@@ -119,6 +123,10 @@ class ResultsPanel(QWidget):
         self.grid_hint.setProperty("role", "muted")
         self.tabs.addTab(_padded(self.grid_table, self.grid_hint), self.tr("Weights × context"))
         self.tabs.addTab(self.table, self.tr("Parts"))
+        self.plan_view = RunPlanView()
+        self.tabs.addTab(self.plan_view, self.tr("How to run it"))
+        self.tabs.setTabToolTip(self.tabs.indexOf(self.plan_view), self.tr(
+            "llama.cpp, Ollama and vLLM settings for this card, best first"))
 
     # ---- Public API
     def show_error(self, text: str, choices: tuple[str, ...] = ()) -> None:
@@ -134,6 +142,7 @@ class ResultsPanel(QWidget):
         self.speed_label.setText("")
         self.notes_label.setText("")
         self.show_grid(None)
+        self.plan_view.show_plan(None)
         self._suggestions = []
         self.suggestion_list.clear()
         for choice in choices:
@@ -226,7 +235,10 @@ class ResultsPanel(QWidget):
         if req.runtime == "vllm" and ans.vllm_takes_gib is not None:
             details.append(self.tr("vLLM needs {needs:.1f} GiB; at start it takes {takes:.1f} GiB ({util:.0%} of the card + CUDA graphs)").format(
                 needs=vllm_needs_bytes(est) / 2**30, takes=ans.vllm_takes_gib, util=req.gpu_memory_utilization))
-        if ans.offload is not None:
+        if ans.offload is not None and ans.offload.cpu_moe_layers:
+            details.append(self.tr("Experts of the first {n} layers moved to system RAM ({flag}), every layer on the GPU, {host:.1f} GiB in system RAM").format(
+                n=ans.offload.cpu_moe_layers, flag=ans.offload.flag, host=ans.offload.host_gib))
+        elif ans.offload is not None:
             flag = "-ngl" if req.engine == "llamacpp" else "num_gpu"
             details.append(self.tr("Partial offload: {n} of {total} layers on the GPU ({flag} {n}), {host:.1f} GiB in system RAM").format(
                 n=min(ans.offload.gpu_layers, ans.offload.layers), total=ans.offload.layers, flag=flag, host=ans.offload.host_gib))
@@ -261,7 +273,10 @@ class ResultsPanel(QWidget):
         self.max_rank_label.setText(str(ans.max_lora_rank) if ans.max_lora_rank else "–")
 
     def _show_speed(self, ans: FitAnswer, gpu: GpuSpec | None) -> None:
-        # What runs is the split when part of the model is offloaded.
+        # What runs is the split when part of the model is offloaded; nothing runs when it does not fit.
+        if ans.offload is None and ans.fits is False:
+            self.speed_label.setText("")
+            return
         speed = estimate_speed(ans.offload.estimate if ans.offload is not None else ans.estimate, gpu)
         if speed and speed.decode_tokens_per_s:
             self.speed_label.setText(self.tr("Estimate: ~{tps:.0f} tokens/s generated, ~{pps:.0f} tokens/s prompt").format(

@@ -56,7 +56,7 @@ class WorkloadForm(QGroupBox):
         self.method_combo = self._combo([(self.tr("LoRA"), "lora"), (self.tr("QLoRA (4-bit base)"), "qlora"),
                                          (self.tr("Full fine-tuning"), "full")])
         self.weights_combo = self._combo([(self.tr("Model's own"), None), ("BF16", "bf16"), ("FP16", "fp16"),
-                                          ("FP32", "fp32"), ("FP8", "fp8"), (self.tr("INT8 (bitsandbytes)"), "int8"),
+                                          ("FP32", "fp32"), ("FP8", "fp8"), ("MXFP4", "mxfp4"), (self.tr("INT8 (bitsandbytes)"), "int8"),
                                           (self.tr("INT4 (GPTQ/AWQ)"), "int4"),
                                           (self.tr("NF4 (bitsandbytes)"), "nf4"), (self.tr("FP4 (bitsandbytes)"), "fp4"),
                                           ("GGUF Q8_0", "q8_0"), ("GGUF Q6_K", "q6_k"), ("GGUF Q5_K_M", "q5_k_m"),
@@ -70,7 +70,11 @@ class WorkloadForm(QGroupBox):
         controls.compact(self.gpu_combo)
         self.gpu_combo.addItem(self.tr("Detected GPU (free memory)"), DETECTED)
         for spec in gpus.gpus:
-            self.gpu_combo.addItem(f"{spec.name} · {spec.memory_gib:g} GB", spec.name)
+            # "GeForce " is on every consumer card: without it the memory size fits the narrow box.
+            short = spec.name.removeprefix("GeForce ").removeprefix("NVIDIA ")
+            size = f"{spec.memory_gib:g}GB"
+            self.gpu_combo.addItem(short if short.replace(" ", "").endswith(size) else f"{short} · {size.replace('GB', ' GB')}", spec.name)
+            self.gpu_combo.setItemData(self.gpu_combo.count() - 1, spec.name, Qt.ItemDataRole.ToolTipRole)
         self.gpu_combo.setCurrentIndex(max(0, self.gpu_combo.findData(DEFAULT_GPU)))
         self.gpu_combo.currentIndexChanged.connect(self._emit_changed)
 
@@ -287,7 +291,9 @@ class WorkloadForm(QGroupBox):
             self.max_seqs_spin.setValue(0)
             self.batched_tokens_spin.setValue(0)
         weights = self.weights_combo.currentData() or ""
-        gguf = weights.startswith("q") or (not weights and is_gguf_source(self.arch))
+        # The model's own format runs in llama.cpp when it is a GGUF, or converts (gpt-oss MXFP4, AWQ/FP8 -> Q4_K_M).
+        own_runs = is_gguf_source(self.arch) or bool(self.arch.quant_bits)
+        gguf = weights.startswith("q") or weights == "mxfp4" or (not weights and own_runs)
         if engine in LLAMACPP_ENGINES and not gguf:
             controls.set_data(self.weights_combo, "q4_k_m")
         elif engine not in LLAMACPP_ENGINES and weights.startswith("q"):

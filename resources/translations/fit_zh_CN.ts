@@ -28,6 +28,14 @@
         <translation>{model} · {params:.2f} B 参数</translation>
     </message>
     <message>
+        <source>{n} experts, {k} per token: memory for all, speed for {active:.1f} B active</source>
+        <translation>{n} 个专家，每个 token 用 {k} 个：显存按全部专家算，速度按 {active:.1f} B 激活参数算</translation>
+    </message>
+    <message>
+        <source>Checkpoint stored as {fmt}</source>
+        <translation>检查点以 {fmt} 格式存储</translation>
+    </message>
+    <message>
         <source>Source: {source}</source>
         <translation>来源：{source}</translation>
     </message>
@@ -95,6 +103,14 @@
         <translation>组成部分</translation>
     </message>
     <message>
+        <source>How to run it</source>
+        <translation>怎么运行</translation>
+    </message>
+    <message>
+        <source>llama.cpp, Ollama and vLLM settings for this card, best first</source>
+        <translation>这张卡上 llama.cpp、Ollama 和 vLLM 的运行设置，最好的排在前面</translation>
+    </message>
+    <message>
         <source>Use {value}</source>
         <translation>改用 {value}</translation>
     </message>
@@ -155,6 +171,10 @@
         <translation>vLLM 需要 {needs:.1f} GiB；启动时占用 {takes:.1f} GiB（显卡的 {util:.0%} + CUDA 图）</translation>
     </message>
     <message>
+        <source>Experts of the first {n} layers moved to system RAM ({flag}), every layer on the GPU, {host:.1f} GiB in system RAM</source>
+        <translation>前 {n} 层的专家卸载到内存（{flag}），所有层都留在 GPU 上，内存中 {host:.1f} GiB</translation>
+    </message>
+    <message>
         <source>Partial offload: {n} of {total} layers on the GPU ({flag} {n}), {host:.1f} GiB in system RAM</source>
         <translation>部分卸载：{total} 层中 {n} 层放在 GPU（{flag} {n}），{host:.1f} GiB 在系统内存</translation>
     </message>
@@ -193,6 +213,45 @@
     <message>
         <source>No single change makes it fit.</source>
         <translation>单项调整都无法放下。</translation>
+    </message>
+</context>
+<context>
+    <name>RunPlanView</name>
+    <message>
+        <source>Copy the best command</source>
+        <translation>复制最佳方案的命令</translation>
+    </message>
+    <message>
+        <source>Copy the first option&apos;s command line (or Modelfile lines)</source>
+        <translation>复制第一个方案的命令行（或 Modelfile 内容）</translation>
+    </message>
+    <message>
+        <source>Pick a GPU and the inference task to see how to run the model.</source>
+        <translation>选择一张 GPU 并把任务设为推理，即可看到运行方法。</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>~{tps:.0f} tokens/s</source>
+        <translation>约 {tps:.0f} token/秒</translation>
+    </message>
+    <message>
+        <source>fits</source>
+        <translation>放得下</translation>
+    </message>
+    <message>
+        <source>needs more system RAM than this PC has</source>
+        <translation>需要的内存超过这台电脑的容量</translation>
+    </message>
+    <message>
+        <source>does not fit</source>
+        <translation>放不下</translation>
+    </message>
+    <message>
+        <source>{title}: {gpu:.1f} GiB on the GPU, {host:.1f} GiB in system RAM · {state}</source>
+        <translation>{title}：GPU 上 {gpu:.1f} GiB，内存中 {host:.1f} GiB · {state}</translation>
     </message>
 </context>
 <context>

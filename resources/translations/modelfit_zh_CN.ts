@@ -23,6 +23,22 @@
         <translation>{field} 须在 1 到 {top} 之间，当前为 {value}</translation>
     </message>
     <message>
+        <source>MXFP4 weights are for Mixture-of-Experts models (their experts); pick another format</source>
+        <translation>MXFP4 权重只用于混合专家（MoE）模型的专家层；请选择其他格式</translation>
+    </message>
+    <message>
+        <source>--n-cpu-moe moves experts: {model} has none (use --gpu-layers)</source>
+        <translation>--n-cpu-moe 移动的是专家层：{model} 没有专家（请用 --gpu-layers）</translation>
+    </message>
+    <message>
+        <source>--n-cpu-moe and --override-tensor are llama.cpp options: use --engine llamacpp</source>
+        <translation>--n-cpu-moe 和 --override-tensor 是 llama.cpp 的选项：请用 --engine llamacpp</translation>
+    </message>
+    <message>
+        <source>--cpu-offload-gb is a vLLM option: use --engine vllm</source>
+        <translation>--cpu-offload-gb 是 vLLM 的选项：请用 --engine vllm</translation>
+    </message>
+    <message>
         <source>GGUF weights cannot be trained: pick bf16, nf4 or int8 weights</source>
         <translation>GGUF 权重无法训练：请选 bf16、nf4 或 int8 权重</translation>
     </message>
@@ -73,6 +89,10 @@
     <message>
         <source>Tensor parallel cannot split {heads} attention heads and {kv} KV heads over {gpus} GPUs; valid GPU counts: {valid}</source>
         <translation>张量并行无法把 {heads} 个注意力头和 {kv} 个 KV 头平均分到 {gpus} 张 GPU 上；可用的 GPU 数量：{valid}</translation>
+    </message>
+    <message>
+        <source>--override-tensor &apos;{regex}&apos; is not a valid regular expression</source>
+        <translation>--override-tensor &apos;{regex}&apos; 不是有效的正则表达式</translation>
     </message>
     <message>
         <source>Unknown GPU &apos;{name}&apos;</source>
@@ -226,6 +246,10 @@
         <source>{message}; closest: {names}</source>
         <translation>{message}；最接近的：{names}</translation>
     </message>
+    <message>
+        <source>The run plan is for inference; for training see the suggestions</source>
+        <translation>运行方案只针对推理；训练请看调整建议</translation>
+    </message>
 </context>
 <context>
     <name>FitNotes</name>
@@ -236,6 +260,14 @@
     <message>
         <source>llama.cpp keeps the token-embedding table ({gib:.2f} GiB) in system RAM</source>
         <translation>llama.cpp 把词嵌入表（{gib:.2f} GiB）放在内存中</translation>
+    </message>
+    <message>
+        <source>{gib:.1f} GiB of expert weights stay in system RAM and run on the CPU; every layer&apos;s attention stays on the GPU</source>
+        <translation>{gib:.1f} GiB 的专家权重放在内存里、由 CPU 计算；每一层的注意力仍在 GPU 上</translation>
+    </message>
+    <message>
+        <source>--cpu-offload-gb keeps {gib:.1f} GiB of weights in system RAM; the GPU reads them over PCIe for every token</source>
+        <translation>--cpu-offload-gb 把 {gib:.1f} GiB 权重卸载到内存；每生成一个 token，GPU 都要经 PCIe 读取它们</translation>
     </message>
     <message>
         <source>vLLM takes {util:.0%} of the GPU at start ({gib:.1f} GiB) and fills the rest with KV cache: that is expected, not a leak</source>
@@ -302,6 +334,101 @@
     </message>
 </context>
 <context>
+    <name>FitPlan</name>
+    <message>
+        <source>llama.cpp, everything on the GPU</source>
+        <translation>llama.cpp，全部放在 GPU 上</translation>
+    </message>
+    <message>
+        <source>llama.cpp with a q8_0 KV cache</source>
+        <translation>llama.cpp，KV 缓存用 q8_0</translation>
+    </message>
+    <message>
+        <source>llama.cpp, experts of the first {n} layers in system RAM</source>
+        <translation>llama.cpp，前 {n} 层的专家卸载到内存</translation>
+    </message>
+    <message>
+        <source>llama.cpp, all routed experts in system RAM (-ot exps=CPU)</source>
+        <translation>llama.cpp，所有路由专家卸载到内存（-ot exps=CPU）</translation>
+    </message>
+    <message>
+        <source>llama.cpp, {n} of {total} layers on the GPU, the rest in system RAM</source>
+        <translation>llama.cpp，{total} 层中 {n} 层放在 GPU 上，其余卸载到内存</translation>
+    </message>
+    <message>
+        <source>llama.cpp, everything on the GPU with a {seq}-token context</source>
+        <translation>llama.cpp，全部放在 GPU 上，上下文 {seq} token</translation>
+    </message>
+    <message>
+        <source>Ollama, everything on the GPU</source>
+        <translation>Ollama，全部放在 GPU 上</translation>
+    </message>
+    <message>
+        <source>Ollama, everything on the GPU with num_ctx {seq}</source>
+        <translation>Ollama，全部放在 GPU 上，num_ctx {seq}</translation>
+    </message>
+    <message>
+        <source>Ollama, {n} of {total} layers on the GPU (num_gpu), the rest in system RAM</source>
+        <translation>Ollama，{total} 层中 {n} 层放在 GPU 上（num_gpu），其余卸载到内存</translation>
+    </message>
+    <message>
+        <source>vLLM</source>
+        <translation>vLLM</translation>
+    </message>
+    <message>
+        <source>vLLM with an FP8 KV cache</source>
+        <translation>vLLM，KV 缓存用 FP8</translation>
+    </message>
+    <message>
+        <source>vLLM with {gib:g} GiB of weights in system RAM (--cpu-offload-gb)</source>
+        <translation>vLLM，{gib:g} GiB 权重卸载到内存（--cpu-offload-gb）</translation>
+    </message>
+    <message>
+        <source>vLLM with --max-model-len {seq}</source>
+        <translation>vLLM，--max-model-len {seq}</translation>
+    </message>
+    <message>
+        <source>llama.cpp&apos;s --fit would not find a setting that fits either</source>
+        <translation>llama.cpp 自带的 --fit 也找不到放得下的设置</translation>
+    </message>
+    <message>
+        <source>llama.cpp&apos;s --fit would choose -c {seq} -ngl {ngl} with the experts of {n} layers on the CPU</source>
+        <translation>llama.cpp 自带的 --fit 会选 -c {seq} -ngl {ngl}，并把 {n} 层的专家放到 CPU</translation>
+    </message>
+    <message>
+        <source>llama.cpp&apos;s --fit would choose the same: -c {seq}, every layer on the GPU</source>
+        <translation>llama.cpp 自带的 --fit 会做同样的选择：-c {seq}，所有层都在 GPU 上</translation>
+    </message>
+    <message>
+        <source>llama.cpp&apos;s --fit would choose the same: -c {seq}, -ngl {ngl}, the experts of {n} layers on the CPU</source>
+        <translation>llama.cpp 自带的 --fit 会做同样的选择：-c {seq}，-ngl {ngl}，{n} 层的专家放到 CPU</translation>
+    </message>
+    <message>
+        <source>llama.cpp&apos;s --fit would choose -c {seq} -ngl {ngl} with the experts of {n} layers on the CPU, where the first option here says -c {our_seq} -ngl {our_ngl} and {our_n}: --fit keeps 1 GiB free per GPU (--fit-target) and lowers a context you did not set down to 4096 before moving tensors, while this plan uses the whole card at the context you asked for</source>
+        <translation>llama.cpp 自带的 --fit 会选 -c {seq} -ngl {ngl}，把 {n} 层的专家放到 CPU；这里的第一个方案是 -c {our_seq} -ngl {our_ngl}、{our_n} 层专家放到 CPU。区别在于：--fit 每张 GPU 留 1 GiB 余量（--fit-target），并会在移动张量之前把你没指定的上下文降到最低 4096；而本方案按你要求的上下文用满整张卡</translation>
+    </message>
+    <message>
+        <source>How to run {model} on {gpu} ({budget:.1f} GiB), best first:</source>
+        <translation>在 {gpu}（{budget:.1f} GiB）上运行 {model} 的方法，最好的排在前面：</translation>
+    </message>
+    <message>
+        <source>about {tps:.0f} tokens/s</source>
+        <translation>约 {tps:.0f} token/秒</translation>
+    </message>
+    <message>
+        <source>needs more system RAM than there is</source>
+        <translation>需要的内存超过现有容量</translation>
+    </message>
+    <message>
+        <source>does not fit</source>
+        <translation>放不下</translation>
+    </message>
+    <message>
+        <source>{n}. {title}: {gpu:.1f} GiB on the GPU, {host:.1f} GiB in system RAM; {state}</source>
+        <translation>{n}. {title}：GPU 上 {gpu:.1f} GiB，内存中 {host:.1f} GiB；{state}</translation>
+    </message>
+</context>
+<context>
     <name>FitReport</name>
     <message>
         <source>{model}: {params:.2f} B parameters, {weights} weights</source>
@@ -362,6 +489,10 @@
     <message>
         <source>No context length fits with these settings</source>
         <translation>按当前设置，任何上下文长度都放不下</translation>
+    </message>
+    <message>
+        <source>Expert offload: every layer on the GPU, the experts of the first {n} layers in system RAM ({flag}), {gpu:.2f} GiB on the GPU and {host:.2f} GiB in system RAM</source>
+        <translation>专家卸载到内存：所有层留在 GPU 上，前 {n} 层的专家放到内存（{flag}），GPU 上 {gpu:.2f} GiB，内存中 {host:.2f} GiB</translation>
     </message>
     <message>
         <source>Partial offload: {n} of {total} layers on the GPU ({flag}), {gpu:.2f} GiB there and {host:.2f} GiB in system RAM</source>
@@ -499,8 +630,8 @@
         <translation>把序列长度缩短到 {seq} 个 token</translation>
     </message>
     <message>
-        <source>Split across {gpus} GPUs ({strategy})</source>
-        <translation>拆分到 {gpus} 张卡上（{strategy}）</translation>
+        <source>On a rented machine with {gpus} such GPUs ({strategy})</source>
+        <translation>租用一台有 {gpus} 张这种 GPU 的机器（{strategy}）</translation>
     </message>
     <message>
         <source>Offload the checkpointed activations to system RAM (unsloth&apos;s gradient checkpointing, torchtune enable_activation_offloading)</source>

@@ -258,8 +258,20 @@
         <translation>{message}（最接近的：{choices}）</translation>
     </message>
     <message>
+        <source>{option} takes REGEX=CPU, got &apos;{value}&apos;</source>
+        <translation>{option} 的格式是 REGEX=CPU，收到的是 &apos;{value}&apos;</translation>
+    </message>
+    <message>
         <source>fit exited with {code}</source>
         <translation>fit 以退出码 {code} 结束</translation>
+    </message>
+    <message>
+        <source>give one of --parallel and --batch</source>
+        <translation>--parallel 和 --batch 只能给一个</translation>
+    </message>
+    <message>
+        <source>{option} must look like 0.30, got &apos;{value}&apos;</source>
+        <translation>{option} 应写成 0.30 这样的版本号，收到的是 &apos;{value}&apos;</translation>
     </message>
     <message>
         <source>give a model to start, e.g. --model llama-3.1-8b (popular: {models}); or --model PATH (config.json, .safetensors, .gguf), --model-config FILE.json, --params-b X</source>
@@ -276,6 +288,14 @@
     <message>
         <source>{reason} (use --gpu NAME to pick one from the catalogue)</source>
         <translation>{reason}（可用 --gpu NAME 从目录中选一张显卡）</translation>
+    </message>
+    <message>
+        <source>--plan needs a card: --gpu NAME or --vram-gib X</source>
+        <translation>--plan 需要指定显卡：--gpu 名称 或 --vram-gib X</translation>
+    </message>
+    <message>
+        <source>--plan is for inference; for training the suggestions say what to change</source>
+        <translation>--plan 只针对推理；训练请看调整建议</translation>
     </message>
     <message>
         <source>--grid needs a card: --gpu NAME or --vram-gib X</source>
@@ -471,6 +491,13 @@
     <message>
         <source>listening beyond this machine without authentication; see the README section on the exporter for putting TLS and a password in front of it</source>
         <translation>正在向本机以外开放且没有身份验证；请按 README 中导出器一节的说明，在前面加上 TLS 和密码</translation>
+    </message>
+</context>
+<context>
+    <name>FitReport</name>
+    <message>
+        <source>Ollama {version} lowers its automatic context to {seq} tokens before it moves layers to the CPU</source>
+        <translation>Ollama {version} 会先把自动上下文降到 {seq} token，再考虑把层放到 CPU</translation>
     </message>
 </context>
 <context>

@@ -35,6 +35,15 @@ POPULAR_MODELS = ("meta-llama/Llama-3.1-8B", "Qwen/Qwen2.5-7B", "Qwen/Qwen2.5-14
 
 
 def _entry(raw: dict) -> CatalogueEntry:
+    if isinstance(raw.get("config"), dict):
+        # An entry that carries its published config.json: read as a user's file would be (MoE layout,
+        # MLA, quantization_config ...), the count from the shapes unless a published one is given.
+        from services.modelfit.hfconfig import arch_from_config
+
+        arch = arch_from_config(raw["config"], raw["id"]).with_changes(
+            model_id=raw["id"], source=raw["source"], notes=raw.get("notes", ""),
+            params=int(raw["params"]) if raw.get("params") else None)
+        return CatalogueEntry(arch, raw.get("name") or raw["id"], tuple(raw.get("aliases", ())), raw.get("params_source", ""))
     arch = ModelArch(
         model_id=raw["id"], layers=int(raw["layers"]), hidden=int(raw["hidden"]), heads=int(raw["heads"]),
         kv_heads=int(raw["kv_heads"]), head_dim=int(raw["head_dim"]), intermediate=int(raw["intermediate"]),

@@ -50,6 +50,7 @@ GGML_TYPES: dict[int, tuple[str, int, int]] = {
     28: ("f64", 1, 8),
     29: ("iq1_m", 256, 56),
     30: ("bf16", 1, 2),
+    39: ("mxfp4", 32, 17),  # ggml.h GGML_TYPE_MXFP4; ggml-common.h block_mxfp4: one E8M0 scale + 16 B of nibbles
 }
 
 # Plain element formats (also safetensors dtypes, lower-cased).
@@ -67,13 +68,27 @@ NF4_BITS_DOUBLE_QUANT = 4 + 8 / 64 + 32 / (64 * 256)  # 4.127
 # (research 0.1: 4.125-4.25 bits per weight for the linears; the rest stays fp16).
 INT4_GROUP_BITS = 4 + 16 / 128 + 4 / 128
 NF4_BITS_SINGLE = 4 + 32 / 64  # 4.5
+# MXFP4 (OCP Microscaling spec v1.0): blocks of 32 FP4 (E2M1) values sharing one 8-bit E8M0 scale
+# = 4 + 8/32 = 4.25 bits; gpt-oss stores the experts so (*_blocks uint8 [.., 16] + *_scales uint8), and
+# ggml's block_mxfp4 is the same 17 B per 32 weights.
+MXFP4_BITS = 4 + 8 / 32
+
+
+def group_quant_bits(bits: int, group_size: int | None, zero_point: bool = True, scale_bits: int = 16) -> float:
+    """Integer weight-only quantisation (AWQ, GPTQ, compressed-tensors pack-quantized): ``bits`` per weight
+    plus one 16-bit scale and (asymmetric) one packed ``bits``-bit zero point per group (AutoAWQ WQLinear:
+    qweight int32-packed, qzeros packed per group, scales fp16 per group; GPTQ QuantLinear the same plus a
+    g_idx int32 per input row, under 0.01 bit). group_size -1/None: one scale per output row (~0 bits)."""
+    if not group_size or group_size <= 0:
+        return float(bits)
+    return bits + (scale_bits + (bits if zero_point else 0)) / group_size
+
+
+_GGML_BITS = {type_name: size * 8 / block for type_name, block, size in GGML_TYPES.values()}
 
 
 def ggml_bits(name: str) -> float | None:
-    for type_name, block, size in GGML_TYPES.values():
-        if type_name == name:
-            return size * 8 / block
-    return None
+    return _GGML_BITS.get(name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +117,7 @@ GGUF_FILE_TYPES: dict[str, GgufFileType] = {
 
 # What the user may pick for the weights (CLI --weights / panel).
 WEIGHT_FORMATS: tuple[str, ...] = (
-    "fp32", "bf16", "fp16", "fp8", "int8", "int4", "nf4", "fp4",
+    "fp32", "bf16", "fp16", "fp8", "int8", "int4", "nf4", "fp4", "mxfp4",
     "q4_0", "q4_k_m", "q5_k_m", "q6_k", "q8_0",
 )
 BNB_4BIT = ("nf4", "fp4")

@@ -21,6 +21,11 @@ Every default below is read from the engine's own code or docs:
   Ollama 0.20 measurement shows), so the preset is the non-flash path with llama.cpp's K*Q score buffer;
   ``num_gpu`` (layers on the GPU) chosen to fit the free memory.
 - llama.cpp: every layer on the GPU is asked with ``-ngl 999``; ``-ngl N`` keeps the rest in system RAM.
+- Ollama by version (the user picks it; default the current one, OLLAMA_CURRENT): from 0.20 flash attention
+  is on by default (so the K*Q score buffer is gone and OLLAMA_KV_CACHE_TYPE=q8_0 takes effect); from 0.30
+  the scheduler lowers its automatic context before it moves layers to the CPU (server/sched.go); the
+  library's gpt-oss tags are the MXFP4 GGUF (``ollama show gpt-oss:20b``: quantization MXFP4), other tags
+  Q4_K_M; OLLAMA_NUM_PARALLEL slots each get num_ctx tokens of KV cache (the cache is num_ctx x parallel).
 """
 from __future__ import annotations
 
@@ -38,6 +43,23 @@ ENGINE_LABELS = {
 }
 
 
+OLLAMA_CURRENT = (0, 30)
+OLLAMA_FLASH_DEFAULT = (0, 20)
+OLLAMA_LOWERS_CONTEXT = (0, 30)
+
+
+def parse_version(text: str) -> tuple[int, int] | None:
+    """"0.12", "v0.30.1" -> (0, 12), (0, 30); None when it is not a version."""
+    parts = text.strip().lstrip("vV").split(".")
+    try:
+        numbers = [int(p) for p in parts[:2]]
+    except ValueError:
+        return None
+    if len(numbers) < 2 or any(n < 0 or n > 10000 for n in numbers):
+        return None
+    return numbers[0], numbers[1]
+
+
 def ollama_default_context(vram_gib: float | None) -> int:
     """Ollama's default context length for a card of ``vram_gib`` (docs/context-length.mdx)."""
     if vram_gib is None or vram_gib < 24:
@@ -47,7 +69,8 @@ def ollama_default_context(vram_gib: float | None) -> int:
     return 262144
 
 
-def engine_defaults(engine: str, task: str, method: str, gpus: int = 1) -> dict[str, Any]:
+def engine_defaults(engine: str, task: str, method: str, gpus: int = 1,
+                    ollama_version: tuple[int, int] = OLLAMA_CURRENT) -> dict[str, Any]:
     """FitRequest fields the engine sets unless the user says otherwise."""
     base: dict[str, Any] = {
         "grad_ckpt": True, "activation_offload": False, "chunked_loss": False, "fused_loss": False,
@@ -62,7 +85,7 @@ def engine_defaults(engine: str, task: str, method: str, gpus: int = 1) -> dict[
         if task == "train" and method == "full" and gpus == 1:
             base.update(optimizer="paged_adamw8bit", optimizer_in_backward=True)
     elif engine == "ollama":
-        base.update(attention="eager")
+        base.update(attention="flash" if ollama_version >= OLLAMA_FLASH_DEFAULT else "eager")
     elif engine == "llamacpp":
         base.update(attention="flash")  # llama.cpp's -fa auto turns it on where the GPU supports it
     return base
@@ -88,6 +111,21 @@ def default_method(engine: str) -> str:
     return "qlora" if engine == "unsloth" else "lora"
 
 
-def default_weights(engine: str) -> str | None:
-    """Ollama's library tags without a suffix (``ollama run llama3.1``) pull a Q4_K_M GGUF."""
-    return "q4_k_m" if engine == "ollama" else None
+def default_weights(engine: str, native_format: str | None = None) -> str | None:
+    """Ollama's library tags without a suffix (``ollama run llama3.1``) pull a Q4_K_M GGUF; gpt-oss is
+    shipped in its own MXFP4."""
+    if engine != "ollama":
+        return None
+    return "mxfp4" if native_format == "mxfp4" else "q4_k_m"
+
+
+def ollama_lowered_context(arch, req, budget_gib: float, version: tuple[int, int]) -> int | None:
+    """Ollama >= 0.30 (server/sched.go): when its automatic context does not fit with every layer on the GPU,
+    it lowers the context (not below 2048 tokens here) before it offloads layers. The new context, or None."""
+    if version < OLLAMA_LOWERS_CONTEXT:
+        return None
+    from services.modelfit.estimate import GIB
+    from services.modelfit.solver import max_seq_that_fits
+
+    seq = max_seq_that_fits(arch, req, budget_gib * GIB, upper=req.seq)
+    return seq if 2048 <= seq < req.seq else None

@@ -11,10 +11,13 @@ from dataclasses import dataclass, field, replace
 from collections.abc import Mapping
 
 from services.i18n import Msg, translate
-from services.modelfit.arch import EMBED, HEAD, LINEAR, OTHER, ModelArch
+import re
+from functools import lru_cache
+
+from services.modelfit.arch import EMBED, EXPERTS, HEAD, LINEAR, OTHER, ModelArch, TensorGroup
 from services.modelfit.dtypes import (
-    BNB_4BIT, GGUF_FILE_TYPES, GGUF_FORMATS, INT4_GROUP_BITS, KV_BYTES, NF4_BITS_DOUBLE_QUANT, NF4_BITS_SINGLE,
-    plain_bits,
+    BNB_4BIT, GGUF_FILE_TYPES, GGUF_FORMATS, INT4_GROUP_BITS, KV_BYTES, MXFP4_BITS, NF4_BITS_DOUBLE_QUANT,
+    NF4_BITS_SINGLE, ggml_bits, plain_bits,
 )
 from services.modelfit.errors import ModelInputError
 
@@ -92,6 +95,12 @@ LOSS_CHUNKS = 8
 # LoRA adapters: PEFT keeps them in fp32 (autocast_adapter_dtype=True), torchtune in bf16 (FitRequest field).
 # FSDP keeps ~2 decoder layers gathered (current + prefetch; research 0.7).
 FSDP_GATHERED_LAYERS = 2
+# Linear-attention state (Qwen3-Next Gated DeltaNet): transformers' torch_chunk_gated_delta_rule returns the
+# recurrent state in float32 (modeling_qwen3_next.py), so 4 B per element of the fixed per-sequence state.
+LINEAR_STATE_BYTES = 4
+# llama.cpp --n-cpu-moe N writes, for each of the first N layers, the override "blk\.{i}\.ffn_(up|down|gate)_(ch|)exps"
+# = CPU (common/arg.cpp, llm_ffn_exps_block_regex; LLM_FFN_EXPS_REGEX in common/common.h).
+N_CPU_MOE_PATTERN = r"blk\.{layer}\.ffn_(up|down|gate)_(ch|)exps"
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +140,13 @@ class FitRequest:
     cuda_context_gib: float | None = None
     llamacpp_ubatch: int = LLAMACPP_UBATCH
     gpu_layers: int | None = None  # llama.cpp -ngl / Ollama num_gpu: None = every layer and the output on the GPU
+    # llama.cpp expert offload: --n-cpu-moe N (the first N layers' experts in system RAM) and
+    # -ot/--override-tensor REGEX=CPU (the regexes; matched with a search against GGUF tensor names).
+    cpu_moe_layers: int = 0
+    override_tensors: tuple[str, ...] = ()
+    # vLLM --cpu-offload-gb (GiB: vLLM multiplies by 1024**3): weights kept in pinned host memory and read
+    # over PCIe by every forward pass (vllm/model_executor/models/utils.py maybe_offload_to_cpu).
+    cpu_offload_gib: float = 0.0
 
     def with_changes(self, **changes) -> "FitRequest":
         return replace(self, **changes)
@@ -154,6 +170,9 @@ class Estimate:
     engine_reserved_bytes: float = 0.0  # vLLM pre-allocation beyond what is needed
     weight_format: str = "bf16"
     notes: tuple[Msg, ...] = field(default=())
+    # Bytes one decoding step reads: "gpu" (weights touched + KV), "host" (weights computed on the CPU),
+    # "pcie" (weights read from host memory by the GPU). Empty: the speed model derives it from parts.
+    traffic: Mapping[str, float] = field(default_factory=dict)
 
     @property
     def per_gpu_bytes(self) -> float:
@@ -189,7 +208,7 @@ def validate(arch: ModelArch, req: FitRequest) -> None:
             raise _err(translate("FitErrors", "Unknown {field} '{value}'").format(field=name, value=value), allowed)
     if req.precision is not None and req.precision not in PRECISIONS:
         raise _err(translate("FitErrors", "Unknown {field} '{value}'").format(field="precision", value=req.precision), PRECISIONS)
-    if req.weights is not None and plain_bits(req.weights) is None and req.weights not in BNB_4BIT + GGUF_FORMATS + ("int4",):
+    if req.weights is not None and plain_bits(req.weights) is None and req.weights not in BNB_4BIT + GGUF_FORMATS + ("int4", "mxfp4"):
         from services.modelfit.dtypes import WEIGHT_FORMATS
         raise _err(translate("FitErrors", "Unknown {field} '{value}'").format(field="weights", value=req.weights), WEIGHT_FORMATS)
     for name, value, top in (("seq", req.seq, 16 * 1024 * 1024), ("batch", req.batch, 65536),
@@ -202,6 +221,15 @@ def validate(arch: ModelArch, req: FitRequest) -> None:
             field="gpu_memory_utilization", top=1, value=req.gpu_memory_utilization))
     fmt = weight_format(arch, req)
     gguf = fmt in GGUF_FORMATS or fmt == "gguf"
+    if fmt == "mxfp4" and not arch.experts and not arch.quant_bits:
+        # MXFP4 checkpoints and llama.cpp's MXFP4_MOE file type quantise the routed experts only.
+        raise _err(translate("FitErrors", "MXFP4 weights are for Mixture-of-Experts models (their experts); pick another format"), ("q4_k_m", "int4", "nf4"))
+    if req.cpu_moe_layers and not arch.experts:
+        raise _err(translate("FitErrors", "--n-cpu-moe moves experts: {model} has none (use --gpu-layers)").format(model=arch.model_id), ("gpu_layers",))
+    if (req.cpu_moe_layers or req.override_tensors) and req.runtime != "llamacpp":
+        raise _err(translate("FitErrors", "--n-cpu-moe and --override-tensor are llama.cpp options: use --engine llamacpp"), ("llamacpp",))
+    if req.cpu_offload_gib and req.runtime != "vllm":
+        raise _err(translate("FitErrors", "--cpu-offload-gb is a vLLM option: use --engine vllm"), ("vllm",))
     if req.task == "train":
         if gguf:
             raise _err(translate("FitErrors", "GGUF weights cannot be trained: pick bf16, nf4 or int8 weights"), ("bf16", "nf4", "int8"))
@@ -216,7 +244,7 @@ def validate(arch: ModelArch, req: FitRequest) -> None:
         if req.strategy in ("fsdp", "fsdp_offload"):
             raise _err(translate("FitErrors", "{strategy} is a training strategy; for inference use tp or layer_split").format(
                 strategy=req.strategy), ("tp", "layer_split"))
-        if req.runtime == "llamacpp" and not (gguf or fmt in ("fp32", "fp16", "bf16")):
+        if req.runtime == "llamacpp" and not (gguf or fmt in ("fp32", "fp16", "bf16", "mxfp4")):
             raise _err(translate("FitErrors", "llama.cpp runs GGUF weights, not {weights}").format(weights=fmt), GGUF_FORMATS)
         if req.runtime in ("torch", "vllm") and gguf:
             raise _err(translate("FitErrors", "{weights} is a llama.cpp format: use --engine llamacpp").format(weights=fmt), ("llamacpp",))
@@ -265,10 +293,32 @@ def weight_format(arch: ModelArch, req: FitRequest) -> str:
     native = arch.native_format
     if native in (None, "gguf") and not arch.groups:
         return "bf16"
+    if req.runtime == "llamacpp" and arch.quant_bits:
+        # llama.cpp does not load AWQ/GPTQ/FP8 safetensors: people run the GGUF conversion. gpt-oss's
+        # MXFP4 experts convert as they are (convert_hf_to_gguf.py keeps them MXFP4); others as Q4_K_M.
+        return "mxfp4" if native == "mxfp4" else "q4_k_m"
     return native or "bf16"
 
 
 # ------------------------------------------------------------------ weights
+def _group_bits(arch: ModelArch, g: TensorGroup, fmt: str, double_quant: bool, runtime: str) -> float:
+    """Bits per weight of one group stored as ``fmt`` (the checkpoint's own quantisation when it is native)."""
+    if arch.quant_bits and fmt == arch.native_format and not (runtime == "llamacpp" and fmt == "mxfp4"):
+        bits = arch.quant_bits_for(g)
+        if bits is not None:
+            return bits
+        return 16.0  # what a quantised checkpoint leaves unquantised is kept in its 16-bit dtype
+    if fmt == "mxfp4":
+        if g.part == EXPERTS:
+            return MXFP4_BITS
+        if runtime == "llamacpp":
+            # llama.cpp's MXFP4_MOE file type: experts MXFP4, other matrices Q8_0, norms F32 (ggml-org's
+            # gpt-oss-20b GGUF is 12.1 GB: 19.1 B expert weights x 4.25 bits + 1.8 B x 8.5 bits).
+            return 32.0 if g.kind == OTHER else ggml_bits("q8_0") or 8.5
+        return 16.0
+    return _bits(g.kind, fmt, double_quant)
+
+
 def _bits(kind: str, fmt: str, double_quant: bool) -> float:
     plain = plain_bits(fmt)
     if fmt in ("fp8", "int8"):
@@ -293,35 +343,149 @@ def _bits(kind: str, fmt: str, double_quant: bool) -> float:
     return 16.0
 
 
-def weight_bytes_by_kind(arch: ModelArch, fmt: str, double_quant: bool = True) -> dict[str, float]:
-    """Bytes of the weights per group kind, exact when read from a file in its own format."""
-    out = {LINEAR: 0.0, EMBED: 0.0, HEAD: 0.0, OTHER: 0.0}
+@lru_cache(maxsize=256)
+def weight_bytes_by_group(arch: ModelArch, fmt: str, double_quant: bool = True,
+                          runtime: str = "torch") -> tuple[tuple[TensorGroup, float], ...]:
+    """Each weight group with its bytes, exact when read from a file in its own format (cached: the
+    solvers ask for the same model many times)."""
     native = fmt == arch.native_format or fmt == "gguf"
+    out = []
     for g in arch.weight_groups():
         if g.nbytes is not None and native:
-            out[g.kind] += g.nbytes
+            out.append((g, float(g.nbytes)))
         else:
-            # Norms and biases ("other") are never quantised: _bits keeps them at 16/32 bits.
-            out[g.kind] += g.numel * _bits(g.kind, fmt, double_quant) / 8
+            # Norms and biases ("other") are never quantised: the bits stay at 16/32.
+            out.append((g, g.numel * _group_bits(arch, g, fmt, double_quant, runtime) / 8))
+    return tuple(out)
+
+
+def weight_bytes_by_kind(arch: ModelArch, fmt: str, double_quant: bool = True, runtime: str = "torch") -> dict[str, float]:
+    """Bytes of the weights per group kind."""
+    out = {LINEAR: 0.0, EMBED: 0.0, HEAD: 0.0, OTHER: 0.0}
+    for g, nbytes in weight_bytes_by_group(arch, fmt, double_quant, runtime):
+        out[g.kind] += nbytes
+    return out
+
+
+def weight_bytes_by_part(arch: ModelArch, fmt: str, double_quant: bool = True, runtime: str = "torch") -> dict[str, float]:
+    """Bytes of the linear weights per part (attn / mlp / shared / experts; "" when a file did not say)."""
+    out: dict[str, float] = {}
+    for g, nbytes in weight_bytes_by_group(arch, fmt, double_quant, runtime):
+        if g.kind == LINEAR:
+            out[g.part] = out.get(g.part, 0.0) + nbytes
     return out
 
 
 # ------------------------------------------------------------------ KV cache
 def kv_cache_bytes(arch: ModelArch, tokens: int, batch: int, kv_dtype: str, *, tp: int = 1,
-                   honour_window: bool = True) -> float:
+                   honour_window: bool = True, latent: bool = True) -> float:
     """2 (K and V) x layers x kv heads x head_dim x tokens x batch x bytes (research 0.2).
     Sliding-window layers hold only the window; with tensor parallel each GPU holds
-    max(1, kv // tp) heads (vLLM get_num_kv_heads: replicated when kv < tp)."""
+    max(1, kv // tp) heads (vLLM get_num_kv_heads: replicated when kv < tp).
+
+    MLA (DeepSeek-V2/V3): vLLM and llama.cpp cache the compressed latent, kv_lora_rank + qk_rope_head_dim
+    values per token and layer, the same on every tensor-parallel GPU (vLLM MLAAttention's head_size =
+    kv_lora_rank + qk_rope_head_dim with one KV head; llama.cpp deepseek2 n_embd_head_k_mla). transformers'
+    DeepseekV3Attention caches the decompressed K (heads x (nope + rope)) and V (heads x v_head_dim)
+    (``latent=False``). Linear-attention layers (Qwen3-Next) keep no KV, only a fixed state per sequence."""
     if not arch.has_kv_cache:
         return 0.0
-    kv_heads = max(1, arch.kv_heads // tp) if tp > 1 else arch.kv_heads
-    layers = arch.kv_layers(tokens, honour_window)
-    per_token_layer = 2 * kv_heads * arch.head_dim * KV_BYTES[kv_dtype]
-    full_layers = arch.layers - (arch.sliding_layers if honour_window and arch.sliding_window else 0)
+    attn_layers = arch.layers - arch.linear_attn_layers
+    elem = KV_BYTES[kv_dtype]
+    if arch.is_mla and latent:
+        per_token_layer = (arch.kv_lora_rank + arch.rope_head_dim) * elem
+    elif arch.is_mla:
+        per_token_layer = (arch.heads // max(1, tp)) * (arch.nope_head_dim + arch.rope_head_dim + arch.v_head_dim) * elem
+    else:
+        kv_heads = max(1, arch.kv_heads // tp) if tp > 1 else arch.kv_heads
+        per_token_layer = 2 * kv_heads * arch.head_dim * elem
+    state = arch.linear_attn_layers * arch.linear_state_elems * LINEAR_STATE_BYTES * batch
     if honour_window and arch.sliding_window and arch.sliding_layers:
+        full_layers = max(0, attn_layers - arch.sliding_layers)
         swa_tokens = min(tokens, arch.sliding_window)
-        return per_token_layer * batch * (full_layers * tokens + arch.sliding_layers * swa_tokens)
-    return per_token_layer * batch * layers * tokens
+        return per_token_layer * batch * (full_layers * tokens + arch.sliding_layers * swa_tokens) + state
+    return per_token_layer * batch * attn_layers * tokens + state
+
+
+# ------------------------------------------------------------------ llama.cpp tensor placement
+def layer_tensor_names(arch: ModelArch, index: int) -> list[tuple[str, str]]:
+    """GGUF tensor names of layer ``index`` (llama-arch.cpp LLM_TENSOR_NAMES) with their part, for -ot
+    regexes to match: attention, dense FFN, shared experts (ffn_*_shexp), routed experts (ffn_*_exps)."""
+    blk = f"blk.{index}."
+    names = [(blk + t + ".weight", "attn") for t in (
+        ("attn_q_a", "attn_q_b", "attn_kv_a_mqa", "attn_kv_b", "attn_output") if arch.is_mla else
+        ("attn_q", "attn_k", "attn_v", "attn_output"))]
+    ffn = ("gate", "up", "down") if arch.mlp == "gated" else ("up", "down")
+    if arch.is_moe_layer(index):
+        names += [(f"{blk}ffn_{t}_exps.weight", EXPERTS) for t in ffn]
+        if arch.shared_intermediate:
+            names += [(f"{blk}ffn_{t}_shexp.weight", "shared") for t in ffn]
+        names.append((blk + "ffn_gate_inp.weight", OTHER))
+    else:
+        names += [(f"{blk}ffn_{t}.weight", "mlp") for t in ffn]
+    names.append((blk + "attn_norm.weight", OTHER))
+    return names
+
+
+def cpu_override_patterns(arch: ModelArch, req: FitRequest) -> list[re.Pattern[str]]:
+    """The buffer overrides that say CPU: --n-cpu-moe N's per-layer patterns and each -ot regex."""
+    raw = [N_CPU_MOE_PATTERN.format(layer=i) for i in range(min(req.cpu_moe_layers, arch.layers))]
+    raw += list(req.override_tensors)
+    out = []
+    for text in raw:
+        try:
+            out.append(re.compile(text))
+        except re.error:
+            raise _err(translate("FitErrors", "--override-tensor '{regex}' is not a valid regular expression").format(regex=text)) from None
+    return out
+
+
+@lru_cache(maxsize=64)
+def _layer_profile(arch: ModelArch, fmt: str, double_quant: bool) -> tuple[tuple[tuple[str, str, float, float], ...], ...]:
+    """Per layer: (name, part, bytes, share read per token) summed by part, as place_layer_tensors spreads them."""
+    full = place_layer_tensors(arch, fmt, FitRequest(engine="llamacpp", double_quant=double_quant, override_tensors=(".^",)))
+    layers: list[dict[str, list[float]]] = [{} for _ in range(max(1, arch.layers))]
+    for name, part, nbytes, share, _gpu in full:
+        index = int(name.split(".")[1])
+        slot = layers[index].setdefault(part, [0.0, share])
+        slot[0] += nbytes
+    return tuple(tuple((f"blk.{i}.{part}", part, nbytes, share) for part, (nbytes, share) in layer.items())
+                 for i, layer in enumerate(layers))
+
+
+def place_layer_tensors(arch: ModelArch, fmt: str, req: FitRequest) -> list[tuple[str, str, float, float, bool]]:
+    """Each layer tensor as (name, part, bytes, share read per token, on the GPU). A part's bytes are spread
+    evenly over the layers that hold it and over its tensors; a tensor is on the GPU when its layer is
+    among the last -ngl ones and no CPU override matches its name (llama.cpp matches with regex_search)."""
+    layers = max(1, arch.layers)
+    ngl = layers + 1 if req.gpu_layers is None else req.gpu_layers
+    first_gpu = layers - min(ngl, layers)
+    patterns = cpu_override_patterns(arch, req)
+    if not patterns:
+        # No override to match: one entry per layer and part (cached; the solvers ask for many of these).
+        return [(name, part, nbytes, share, index >= first_gpu)
+                for index, layer in enumerate(_layer_profile(arch, fmt, req.double_quant))
+                for name, part, nbytes, share in layer]
+    by_part = weight_bytes_by_part(arch, fmt, req.double_quant, "llamacpp")
+    other = weight_bytes_by_kind(arch, fmt, req.double_quant, "llamacpp")[OTHER]
+    unknown = by_part.pop("", 0.0)  # a file that did not say: count it as the layers' dense part
+    by_part["mlp"] = by_part.get("mlp", 0.0) + unknown
+    names = [layer_tensor_names(arch, i) for i in range(layers)]
+    holders: dict[str, int] = {}
+    for layer in names:
+        for _, part in layer:
+            holders[part] = holders.get(part, 0) + 1
+    if "mlp" not in holders and by_part.get("mlp"):
+        by_part["attn"] = by_part.get("attn", 0.0) + by_part.pop("mlp")
+    totals = {**by_part, OTHER: other}
+    expert_share = arch.experts_per_token / arch.experts if arch.experts and arch.experts_per_token else 1.0
+    placed = []
+    for index, layer in enumerate(names):
+        for name, part in layer:
+            nbytes = totals.get(part, 0.0) / holders[part]
+            gpu = index >= first_gpu and not any(p.search(name) for p in patterns)
+            placed.append((name, part, nbytes, expert_share if part == EXPERTS else 1.0, gpu))
+    return placed
 
 
 # ------------------------------------------------------------------ estimate
@@ -344,16 +508,20 @@ def _act_bytes(fmt: str) -> int:
 
 def _inference(arch: ModelArch, req: FitRequest) -> Estimate:
     fmt = weight_format(arch, req)
-    by_kind = weight_bytes_by_kind(arch, fmt, req.double_quant)
+    by_kind = weight_bytes_by_kind(arch, fmt, req.double_quant, req.runtime)
     weights = sum(by_kind.values())
     notes: list[Msg] = []
     parts: dict[str, float] = {}
     host = 0.0
     reserved = 0.0
+    traffic: dict[str, float] = {}
     n = req.gpus if req.strategy in ("tp", "layer_split") else 1
     tp = req.gpus if req.strategy == "tp" else 1
     b_act = _act_bytes(fmt)
-    h, ffn = arch.hidden, arch.ffn_width * max(1, arch.experts_per_token or 1)
+    # The widest MLP a token goes through: a dense layer's, or the routed experts plus the shared ones.
+    h = arch.hidden
+    ffn = max(arch.dense_intermediate or arch.intermediate if arch.dense_layers or not arch.experts else 0,
+              arch.ffn_width * max(1, arch.experts_per_token or 1) + arch.shared_intermediate)
     kv_dtype = req.kv_dtype
     if fmt == "fp32" and kv_dtype in ("fp16", "bf16") and req.runtime == "torch":
         kv_dtype = "fp32"  # the cache takes the model's dtype in transformers
@@ -366,28 +534,49 @@ def _inference(arch: ModelArch, req: FitRequest) -> Estimate:
         # Weights: with full offload the token-embedding table stays in host memory (research 1.8).
         # -ngl N puts the last N repeating layers (weights and their KV cells) on the GPU and the
         # output layer too when N > n_layer (llama.cpp llama-model.cpp: i_gpu_start = n_layer - ngl;
-        # the output goes to the GPU when ngl > n_layer). The rest stays in system RAM.
+        # the output goes to the GPU when ngl > n_layer). The rest stays in system RAM, and so do the
+        # tensors an override (-ot REGEX=CPU, --n-cpu-moe N) sends there.
         layers = max(1, arch.layers)
         ngl = layers + 1 if req.gpu_layers is None else req.gpu_layers
         on_gpu = min(ngl, layers) / layers
-        layer_w = by_kind[LINEAR] + by_kind[OTHER]
         head_gpu = by_kind[HEAD] if ngl > layers else 0.0
-        host += by_kind[EMBED] + layer_w * (1 - on_gpu) + (by_kind[HEAD] - head_gpu)
-        parts["weights"] = (layer_w * on_gpu + head_gpu) / n
+        placed = place_layer_tensors(arch, fmt, req)
+        gpu_w = sum(b for _, _, b, _, gpu in placed if gpu)
+        host_w = sum(b for _, _, b, _, gpu in placed if not gpu)
+        host += by_kind[EMBED] + host_w + (by_kind[HEAD] - head_gpu)
+        parts["weights"] = (gpu_w + head_gpu) / n
         n_ctx = -(-req.seq // LLAMACPP_CTX_PAD) * LLAMACPP_CTX_PAD
         kv_all = kv_cache_bytes(arch, n_ctx, req.batch, kv_dtype, honour_window=True)
         parts["kv_cache"] = kv_all * on_gpu / n
         host += kv_all * (1 - on_gpu)
         n_ub = min(req.llamacpp_ubatch, n_ctx * req.batch)
         logits = arch.vocab * n_ub * 4
-        ffn_buf = n_ub * (3 * arch.intermediate + 4 * h) * 4
+        ffn_buf = n_ub * (3 * max(arch.intermediate, arch.ffn_width * max(1, arch.experts_per_token)) + 4 * h) * 4
         kq = 0 if req.attention in ("flash", "sdpa") else n_ctx * n_ub * arch.heads * 4
         # The compute buffer is allocated in full on every GPU (llama.cpp#27953).
         parts["engine_buffers"] = max(kq, logits, ffn_buf) * (1 + LLAMACPP_GRAPH_EXTRA)
         notes.append(translate("FitNotes", "llama.cpp keeps the token-embedding table ({gib:.2f} GiB) in system RAM").format(
             gib=by_kind[EMBED] / GIB))
+        moved = sum(b for _, part, b, _, gpu in placed if not gpu and part == EXPERTS)
+        if moved and (req.cpu_moe_layers or req.override_tensors):
+            notes.append(translate("FitNotes", "{gib:.1f} GiB of expert weights stay in system RAM and run on the CPU; every layer's attention stays on the GPU").format(
+                gib=moved / GIB))
+        # One generated token reads what it touches: all of attention, dense and shared MLPs, and the
+        # experts_per_token routed experts of each MoE layer (the output layer too; the embedding is a lookup).
+        traffic = {"gpu": sum(b * act for _, _, b, act, gpu in placed if gpu) + head_gpu + parts["kv_cache"] * n / 2,
+                   "host": sum(b * act for _, _, b, act, gpu in placed if not gpu) + (by_kind[HEAD] - head_gpu) + kv_all * (1 - on_gpu) / 2}
     elif req.runtime == "vllm":
         parts["weights"] = weights / tp if req.strategy == "tp" else weights / n
+        if req.cpu_offload_gib:
+            # --cpu-offload-gb is per GPU; the GPU reads those weights over PCIe in every forward pass
+            # (UVA views of pinned host memory, vllm/model_executor/models/utils.py maybe_offload_to_cpu).
+            moved = min(req.cpu_offload_gib * GIB, parts["weights"])
+            parts["weights"] -= moved
+            host += moved * n
+            share = arch.active_params() / max(arch.total_params, 1)
+            traffic = {"gpu": parts["weights"] * share, "pcie": moved * share}
+            notes.append(translate("FitNotes", "--cpu-offload-gb keeps {gib:.1f} GiB of weights in system RAM; the GPU reads them over PCIe for every token").format(
+                gib=moved / GIB))
         parts["kv_cache"] = kv_cache_bytes(arch, req.seq, req.batch, kv_dtype, tp=tp, honour_window=True) / (
             n if req.strategy == "layer_split" else 1)
         big = (req.gpu_total_gib or 0) >= VLLM_BIG_GPU_GIB and "a100" not in (req.gpu_name or "").lower()
@@ -401,6 +590,13 @@ def _inference(arch: ModelArch, req: FitRequest) -> Estimate:
         # gate/up output + SiluAndMul output = 2h + 3I per token), then the sampler on `seqs` rows.
         ffn_gpu = ffn / tp
         forward = tokens * (2 * h + 3 * ffn_gpu) * b_act
+        if arch.experts and arch.experts_per_token:
+            # Fused MoE (vllm/model_executor/layers/fused_moe/fused_moe.py fused_experts_impl): per token and
+            # routed expert, intermediate_cache1 (2N: gate and up), cache2 (N) and cache3 (K = hidden), N the
+            # expert width per GPU; the token chunk is VLLM_FUSED_MOE_CHUNK_SIZE (32768) at most.
+            chunk = min(tokens, 32768)
+            moe = chunk * arch.experts_per_token * (3 * arch.ffn_width / tp + h) * b_act + tokens * 2 * h * b_act
+            forward = max(forward, moe)
         sampler = seqs * arch.vocab * VLLM_SAMPLER_BYTES_PER_VOCAB + tokens * h * b_act
         parts["activations"] = max(forward, sampler)
         if req.vllm_legacy:
@@ -417,7 +613,7 @@ def _inference(arch: ModelArch, req: FitRequest) -> Estimate:
                 util=req.gpu_memory_utilization, gib=budget / GIB))
     else:  # transformers / generic
         parts["weights"] = weights / n
-        parts["kv_cache"] = kv_cache_bytes(arch, req.seq, req.batch, kv_dtype, tp=tp, honour_window=honour) / (
+        parts["kv_cache"] = kv_cache_bytes(arch, req.seq, req.batch, kv_dtype, tp=tp, honour_window=honour, latent=False) / (
             n if req.strategy == "layer_split" else 1)
         tokens = req.seq * req.batch
         # Prefill in one pass, no autograd: the peak sits in one MLP (residual, normed input, gate,
@@ -434,7 +630,7 @@ def _inference(arch: ModelArch, req: FitRequest) -> Estimate:
         dynamic = parts["kv_cache"] + parts["activations"] + parts["logits"]
         parts["allocator"] = dynamic * ALLOCATOR_INFER_SHARE
     parts["cuda_context"] = _context_bytes(req)
-    return Estimate(arch, req, {k: v for k, v in parts.items() if v}, host, reserved, fmt, tuple(notes))
+    return Estimate(arch, req, {k: v for k, v in parts.items() if v}, host, reserved, fmt, tuple(notes), traffic)
 
 
 # ------------------------------------------------------------------ training

@@ -64,6 +64,8 @@ def grid_rows(arch: ModelArch, req: FitRequest) -> tuple[GridRow, ...]:
     native = weight_format(arch, req.with_changes(weights=None))
     if arch.groups and native not in formats and native not in BNB_4BIT:
         formats = (native,)  # a file read tensor by tensor: only its own format is exact
+    elif (arch.quant_bits or native == "mxfp4") and native not in formats:
+        formats = (native, *formats)  # a quantised checkpoint (AWQ, FP8, MXFP4) as published comes first
     return tuple(GridRow(f, (("weights", f),)) for f in formats)
 
 

@@ -99,7 +99,8 @@ def answer_to_json(ans: FitAnswer, gpu: GpuSpec | None, speed: SpeedEstimate | N
         },
         "offload": None if ans.offload is None else {
             "gpu_layers": ans.offload.gpu_layers, "layers": ans.offload.layers,
-            "flag": f"-ngl {ans.offload.gpu_layers}" if req.engine == "llamacpp" else f"num_gpu {ans.offload.gpu_layers}",
+            "flag": ans.offload.flag if req.engine == "llamacpp" else f"num_gpu {ans.offload.gpu_layers}",
+            "cpu_moe_layers": ans.offload.cpu_moe_layers or None,
             "gpu_gib": _r(ans.offload.gpu_gib), "host_gib": _r(ans.offload.host_gib),
             "decode_tokens_per_s": None if offload_speed is None else _r(offload_speed.decode_tokens_per_s, 1),
             "speed_label": "rough estimate: GPU layers at 61% of the card's bandwidth, the rest at 61% of the RAM bandwidth",
@@ -166,9 +167,13 @@ def answer_lines(ans: FitAnswer, gpu: GpuSpec | None, speed: SpeedEstimate | Non
                 lines.append(render(translate("FitReport", "Largest context that fits: {seq} tokens").format(seq=ans.max_seq) if ans.max_seq
                                     else translate("FitReport", "No context length fits with these settings")))
         if ans.offload is not None:
-            flag = f"-ngl {ans.offload.gpu_layers}" if req.engine == "llamacpp" else f"num_gpu {ans.offload.gpu_layers}"
-            lines.append(render(translate("FitReport", "Partial offload: {n} of {total} layers on the GPU ({flag}), {gpu:.2f} GiB there and {host:.2f} GiB in system RAM").format(
-                n=min(ans.offload.gpu_layers, ans.offload.layers), total=ans.offload.layers, flag=flag, gpu=ans.offload.gpu_gib, host=ans.offload.host_gib)))
+            flag = ans.offload.flag if req.engine == "llamacpp" else f"num_gpu {ans.offload.gpu_layers}"
+            if ans.offload.cpu_moe_layers:
+                lines.append(render(translate("FitReport", "Expert offload: every layer on the GPU, the experts of the first {n} layers in system RAM ({flag}), {gpu:.2f} GiB on the GPU and {host:.2f} GiB in system RAM").format(
+                    n=ans.offload.cpu_moe_layers, flag=flag, gpu=ans.offload.gpu_gib, host=ans.offload.host_gib)))
+            else:
+                lines.append(render(translate("FitReport", "Partial offload: {n} of {total} layers on the GPU ({flag}), {gpu:.2f} GiB there and {host:.2f} GiB in system RAM").format(
+                    n=min(ans.offload.gpu_layers, ans.offload.layers), total=ans.offload.layers, flag=flag, gpu=ans.offload.gpu_gib, host=ans.offload.host_gib)))
             if offload_speed is not None and offload_speed.decode_tokens_per_s:
                 lines.append(render(translate("FitReport", "Estimate for that split: about {tps:.1f} tokens/s generated (rough: RAM bandwidth limits the layers on the CPU)").format(
                     tps=offload_speed.decode_tokens_per_s)))

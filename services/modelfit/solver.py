@@ -180,7 +180,8 @@ def suggestions(arch: ModelArch, req: FitRequest, budget_bytes: float, current: 
         if gpus <= req.gpus:
             continue
         strategy = ("tp" if req.runtime == "vllm" else "layer_split") if req.task == "inference" else "fsdp"
-        s = _try(arch, req, budget_bytes, f"gpus_{gpus}", translate("FitSuggest", "Split across {gpus} GPUs ({strategy})").format(gpus=gpus, strategy=strategy),
+        # More cards than the user has is a rented machine, and says so (not advice for this PC).
+        s = _try(arch, req, budget_bytes, f"gpus_{gpus}", translate("FitSuggest", "On a rented machine with {gpus} such GPUs ({strategy})").format(gpus=gpus, strategy=strategy),
                  gpus=gpus, strategy=strategy)
         if s is not None and s.fits:
             found.append(s)
@@ -225,7 +226,7 @@ def answer(arch: ModelArch, req: FitRequest, budget_gib: float | None, *, with_s
     if with_suggestions and not fits:
         sugg = tuple(suggestions(arch, req, budget, est))
     offload = None
-    if not fits and req.runtime == "llamacpp" and req.gpu_layers is None:
+    if not fits and req.runtime == "llamacpp" and req.gpu_layers is None and not req.cpu_moe_layers and not req.override_tensors:
         offload = offload_plan(arch, req, budget)
     return FitAnswer(
         est, budget_gib, fits,
@@ -245,9 +246,45 @@ class OffloadPlan:
     gpu_gib: float
     host_gib: float
     estimate: Estimate
+    cpu_moe_layers: int = 0  # llama.cpp --n-cpu-moe: the first N layers' experts in system RAM
+
+    @property
+    def flag(self) -> str:
+        if self.cpu_moe_layers:
+            return f"-ngl 999 --n-cpu-moe {self.cpu_moe_layers}"
+        return f"-ngl {self.gpu_layers}"
+
+
+def min_cpu_moe_layers(arch: ModelArch, req: FitRequest, budget_bytes: float) -> int:
+    """llama.cpp --n-cpu-moe: the fewest layers whose experts go to system RAM for every layer to stay on
+    the GPU; -1 when even all of them are not enough."""
+    if not arch.experts or req.runtime != "llamacpp":
+        return -1
+    top = arch.layers
+    if not _fits_at(arch, req, budget_bytes, gpu_layers=None, cpu_moe_layers=top):
+        return -1
+    if _fits_at(arch, req, budget_bytes, gpu_layers=None, cpu_moe_layers=0):
+        return 0
+    lo, hi = 0, top  # not fits(lo), fits(hi)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if _fits_at(arch, req, budget_bytes, gpu_layers=None, cpu_moe_layers=mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi
 
 
 def offload_plan(arch: ModelArch, req: FitRequest, budget_bytes: float) -> OffloadPlan | None:
+    """What runs when the whole model does not fit. A MoE model under llama.cpp keeps every layer on the
+    GPU and moves experts (--n-cpu-moe): attention and the KV cache stay on the GPU and only the routed
+    experts a token uses are read from RAM, which beats moving whole layers (-ngl). Ollama has no such
+    option (num_gpu only): whole layers."""
+    if req.engine == "llamacpp" and not req.cpu_moe_layers and not req.override_tensors:
+        n_moe = min_cpu_moe_layers(arch, req, budget_bytes)
+        if n_moe > 0:
+            est = estimate(arch, req.with_changes(gpu_layers=None, cpu_moe_layers=n_moe))
+            return OffloadPlan(arch.layers + 1, arch.layers, est.per_gpu_gib, est.host_bytes / GIB, est, n_moe)
     n = max_gpu_layers(arch, req, budget_bytes)
     if n < 0:
         return None

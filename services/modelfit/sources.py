@@ -3,187 +3,21 @@ GGUF headers, or a bare parameter count. Nothing here loads weights."""
 from __future__ import annotations
 
 import json
-import math
 import re
 import struct
 from pathlib import Path
-from collections.abc import Mapping
 from typing import Any
 
 from services.i18n import translate
 from services.modelfit import gguf
 from services.modelfit.arch import EMBED, HEAD, LINEAR, OTHER, ModelArch, TensorGroup
 from services.modelfit.catalogue import Catalogue, default_catalogue
-from services.modelfit.errors import ModelInputError
+from services.modelfit.hfconfig import (  # noqa: F401 - arch_from_config and the limits are used from here too
+    GGUF_FILE_TYPE_NAMES, LIMITS, MAX_DIM, MAX_PARAMS, OPTIONAL_LIMITS, SAFETENSORS_MAX_HEADER, _as_int, _bad,
+    _check_ranges, _NotANumber, _params_b, _show, arch_from_config,
+)
 
 # Plausibility limits: beyond these a number is a typo, not a model.
-MAX_PARAMS = 20e12
-LIMITS = {"layers": 2000, "hidden": 200_000, "heads": 4096, "kv_heads": 4096, "head_dim": 4096,
-          "intermediate": 2_000_000, "vocab": 10_000_000}
-SAFETENSORS_MAX_HEADER = 256 * 1024 * 1024
-
-GGUF_FILE_TYPE_NAMES = {0: "fp32", 1: "fp16", 2: "q4_0", 3: "q4_1", 7: "q8_0", 8: "q5_0", 10: "q2_k",
-                        11: "q3_k_s", 12: "q3_k_m", 13: "q3_k_l", 14: "q4_k_s", 15: "q4_k_m", 16: "q5_k_s",
-                        17: "q5_k_m", 18: "q6_k", 32: "bf16"}
-
-
-def _bad(text_msg, **args) -> ModelInputError:
-    return ModelInputError(text_msg.format(**args))
-
-
-def _check_ranges(values: Mapping[str, int | None]) -> None:
-    for key, value in values.items():
-        limit = LIMITS.get(key)
-        if value is None:
-            continue
-        if value <= 0 or (limit and value > limit):
-            raise _bad(translate("FitErrors", "Implausible {field} = {value} in the model description"),
-                       field=key, value=value)
-
-
-# ---------------------------------------------------------------- config.json
-def _first(cfg: dict, *keys: str, default: Any = None) -> Any:
-    for key in keys:
-        if key in cfg and cfg[key] is not None:
-            return cfg[key]
-    return default
-
-
-# Optional integer fields and the largest value that is still a model, not a typo.
-OPTIONAL_LIMITS = {"experts": 4096, "experts_per_token": 4096, "moe_intermediate": 2_000_000,
-                   "sliding_window": 1 << 26, "sliding_layers": 2000, "max_context": 1 << 28}
-MAX_DIM = 1 << 40  # one tensor dimension
-
-
-class _NotANumber(str):
-    """NaN / Infinity / -Infinity in a JSON file: kept as a marker so the field that holds it is named
-    when it is read (a number field refuses it; a field nobody reads does no harm)."""
-
-    def __repr__(self) -> str:
-        return str(self)
-
-
-def _show(value: Any) -> str:
-    """A hostile value shortened for a one-line message."""
-    text = repr(value) if not isinstance(value, str) else value
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _as_int(value: Any, field: str, low: int = 1, high: int | None = None) -> int:
-    """A whole number from a config/metadata field: no bools, strings, NaN, infinities or fractions,
-    and within [low, high] (high from LIMITS / OPTIONAL_LIMITS when not given)."""
-    high = high if high is not None else LIMITS.get(field) or OPTIONAL_LIMITS.get(field)
-    if (isinstance(value, bool) or not isinstance(value, (int, float))
-            or (isinstance(value, float) and (not math.isfinite(value) or value != int(value)))):
-        raise _bad(translate("FitErrors", "Field {field} must be a whole number, got {value}"), field=field, value=_show(value))
-    number = int(value)
-    if number < low or (high is not None and number > high):
-        raise _bad(translate("FitErrors", "Implausible {field} = {value} in the model description"), field=field, value=_show(value))
-    return number
-
-
-def _opt_int(value: Any, field: str, low: int = 0) -> int | None:
-    return None if value is None else _as_int(value, field, low=low)
-
-
-def _as_bool(value: Any, field: str) -> bool:
-    if isinstance(value, bool) or value in (0, 1):
-        return bool(value)
-    raise _bad(translate("FitErrors", "Field {field} must be true or false, got {value}"), field=field, value=_show(value))
-
-
-def _params_b(value: Any) -> int:
-    if isinstance(value, (bool, _NotANumber)) or not isinstance(value, (int, float, str)):
-        raise _bad(translate("FitErrors", "Field {field} must be a number, got {value}"), field="params_b", value=_show(value))
-    try:
-        number = float(value)
-    except ValueError:
-        raise _bad(translate("FitErrors", "Field {field} must be a number, got {value}"), field="params_b", value=_show(value)) from None
-    if not math.isfinite(number) or not 1e6 <= number * 1e9 <= MAX_PARAMS:
-        raise _bad(translate("FitErrors", "Implausible {field} = {value} in the model description"), field="params_b", value=_show(value))
-    return int(round(number * 1e9))
-
-
-def arch_from_config(cfg: dict, model_id: str = "config.json") -> ModelArch:
-    """An architecture from an HF config.json or from our own field names
-    (params_b, layers, hidden, heads, kv_heads, head_dim, intermediate, vocab, tied_embeddings)."""
-    if not isinstance(cfg, dict):
-        raise _bad(translate("FitErrors", "The model config must be a JSON object"))
-    if isinstance(cfg.get("text_config"), dict):  # multimodal wrappers (Gemma 3, Llava): use the text model
-        cfg = {**cfg["text_config"], "model_type": cfg["text_config"].get("model_type", cfg.get("model_type"))}
-    model_type = str(cfg.get("model_type", "")).lower()
-    layers = _first(cfg, "layers", "num_hidden_layers", "n_layer", "num_layers")
-    hidden = _first(cfg, "hidden", "hidden_size", "n_embd", "d_model")
-    heads = _first(cfg, "heads", "num_attention_heads", "n_head")
-    missing = [n for n, v in (("layers", layers), ("hidden", hidden), ("heads", heads)) if v is None]
-    if missing:
-        raise _bad(translate("FitErrors", "The model config lacks {fields}"), fields=", ".join(missing))
-    layers, hidden, heads = _as_int(layers, "layers"), _as_int(hidden, "hidden"), _as_int(heads, "heads")
-    if heads <= 0 or hidden <= 0:
-        raise _bad(translate("FitErrors", "Implausible {field} = {value} in the model description"), field="heads", value=heads)
-    kv = _first(cfg, "kv_heads", "num_key_value_heads", "n_query_groups")
-    if kv is None:
-        kv = 1 if cfg.get("multi_query") else heads
-    head_dim = _first(cfg, "head_dim", "head_size", default=hidden // heads)
-    intermediate = _first(cfg, "intermediate", "intermediate_size", "n_inner", "ffn_dim", default=4 * hidden)
-    vocab = _first(cfg, "vocab", "vocab_size", "padded_vocab_size", default=32000)
-    values = {"layers": layers, "hidden": hidden, "heads": heads, "kv_heads": _as_int(kv, "kv_heads"),
-              "head_dim": _as_int(head_dim, "head_dim"), "intermediate": _as_int(intermediate, "intermediate"),
-              "vocab": _as_int(vocab, "vocab")}
-    _check_ranges(values)
-    tied = _as_bool(_first(cfg, "tied_embeddings", "tie_word_embeddings", default=model_type in ("gpt2", "bert", "gpt_bigcode", "gemma", "gemma2", "gemma3_text")), "tie_word_embeddings")
-    act = str(_first(cfg, "hidden_act", "activation_function", default="silu")).lower()
-    gated = model_type not in ("gpt2", "bert", "gpt_bigcode", "roberta", "distilbert", "gpt_neox", "opt", "phi")
-    mlp = str(cfg.get("mlp", "gated" if gated else "gelu"))
-    if model_type in ("", None) and "gelu" in act and "mlp" not in cfg:
-        mlp = "gated"
-    family = "encoder" if model_type in ("bert", "roberta", "distilbert", "deberta", "deberta-v2", "xlm-roberta") else str(cfg.get("family", "decoder"))
-    experts = _as_int(_first(cfg, "experts", "num_local_experts", "num_experts", "n_routed_experts", default=0), "experts", low=0)
-    topk = _as_int(_first(cfg, "experts_per_token", "num_experts_per_tok", default=0), "experts_per_token", low=0)
-    moe_inter = _opt_int(_first(cfg, "moe_intermediate", "moe_intermediate_size"), "moe_intermediate")
-    window = _first(cfg, "sliding_window")
-    if cfg.get("use_sliding_window") is False:
-        window = None
-    sliding_layers = 0
-    if window:
-        window = _as_int(window, "sliding_window", low=0)
-        layer_types = cfg.get("layer_types")
-        pattern = cfg.get("sliding_window_pattern")
-        if isinstance(layer_types, list) and layer_types:
-            sliding_layers = sum(1 for t in layer_types if "sliding" in str(t))
-        elif isinstance(pattern, int) and pattern > 0:  # Gemma 3: every pattern-th layer is global
-            sliding_layers = layers - layers // pattern
-        elif model_type == "gemma2":
-            sliding_layers = layers // 2 + layers % 2
-        elif "sliding_layers" in cfg:
-            sliding_layers = _as_int(cfg["sliding_layers"], "sliding_layers", low=0, high=layers)
-        else:
-            sliding_layers = layers
-    max_ctx = _opt_int(_first(cfg, "max_context", "max_position_embeddings", "n_positions", "max_seq_len"), "max_context")
-    params = _params_b(cfg["params_b"]) if "params_b" in cfg else None
-    native = None
-    qcfg = cfg.get("quantization_config")
-    if isinstance(qcfg, dict):
-        method = str(qcfg.get("quant_method", "")).lower()
-        if qcfg.get("load_in_4bit") or method == "bitsandbytes" and qcfg.get("bnb_4bit_quant_type"):
-            native = str(qcfg.get("bnb_4bit_quant_type", "nf4"))
-        elif qcfg.get("load_in_8bit"):
-            native = "int8"
-        elif method in ("fp8", "compressed-tensors"):
-            native = "fp8"
-    if native is None:
-        dtype = str(cfg.get("torch_dtype") or cfg.get("dtype") or "").lower()
-        native = {"bfloat16": "bf16", "float16": "fp16", "float32": "fp32"}.get(dtype)
-    return ModelArch(
-        model_id=str(cfg.get("_name_or_path") or cfg.get("model_id") or model_id), layers=layers, hidden=hidden,
-        heads=heads, kv_heads=values["kv_heads"], head_dim=values["head_dim"], intermediate=values["intermediate"],
-        vocab=values["vocab"], tied_embeddings=bool(tied), mlp=mlp if mlp in ("gated", "gelu") else "gated",
-        family=family, experts=experts, experts_per_token=topk,
-        moe_intermediate=moe_inter or None,
-        qkv_bias=bool(_first(cfg, "qkv_bias", "attention_bias", default=model_type in ("qwen2",))),
-        sliding_window=window or None, sliding_layers=sliding_layers, max_context=max_ctx or None,
-        params=params, source=str(cfg.get("source", "config.json")), native_format=native,
-    )
 
 
 def load_config_file(path: Path) -> ModelArch:
@@ -199,7 +33,9 @@ def load_config_file(path: Path) -> ModelArch:
         raise _bad(translate("FitErrors", "Cannot read {path}: {reason}"), path=str(path),
                    reason=exc.strerror or str(exc)) from None
     cfg = _loads(text, path.name)
-    return arch_from_config(cfg, model_id=path.parent.name or path.name)
+    # A file named config.json is named by its folder (the model's); any other name by itself.
+    name = (path.parent.name or path.name) if path.name.lower() == "config.json" else path.stem
+    return arch_from_config(cfg, model_id=name)
 
 
 def _loads(text: str, name: str) -> Any:

@@ -14,6 +14,11 @@ These are estimates from two numbers on the spec sheet, not benchmarks:
 - llama.cpp / Ollama with layers in system RAM: each token also reads the
   layers left on the CPU from RAM. We assume dual-channel DDR4-3200 (2 x 8 B x
   3200 MT/s = 51.2 GB/s, JEDEC) at the same 61% share unless told otherwise.
+- Mixture-of-Experts: a token reads the experts_per_token routed experts of each
+  layer, not all of them; with experts in system RAM (--n-cpu-moe, -ot exps=CPU)
+  those bytes are read by the CPU at RAM bandwidth while attention stays on the GPU.
+- vLLM --cpu-offload-gb: the offloaded weights the token touches cross PCIe. We take
+  PCIe 4.0 x16 (31.5 GB/s per direction, PCI-SIG) at 80% = 25 GB/s.
 """
 from __future__ import annotations
 
@@ -25,6 +30,7 @@ from services.modelfit.gpus import GpuSpec
 DECODE_BANDWIDTH_EFFICIENCY = 0.61
 HOST_BANDWIDTH_GBS = 51.2
 MODEL_FLOPS_UTILISATION = 0.40
+PCIE_GBS = 25.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +50,13 @@ def estimate_speed(est: Estimate, gpu: GpuSpec | None, host_bandwidth_gbs: float
     flops_rate = gpu.bf16_tflops * 1e12 * MODEL_FLOPS_UTILISATION if gpu.bf16_tflops else None
     if req.task == "inference":
         decode = None
-        if gpu.bandwidth_gbs:
+        if gpu.bandwidth_gbs and est.traffic:
+            rate = DECODE_BANDWIDTH_EFFICIENCY * 1e9
+            step_s = (est.traffic.get("gpu", 0.0) / (gpu.bandwidth_gbs * rate)
+                      + est.traffic.get("host", 0.0) / (host_bandwidth_gbs * rate)
+                      + est.traffic.get("pcie", 0.0) / (PCIE_GBS * 1e9))  # traffic is whole-model: GPUs take turns
+            decode = req.batch / step_s if step_s > 0 else None
+        elif gpu.bandwidth_gbs:
             share = active / max(arch.total_params, 1)
             weight_bytes = est.parts.get("weights", 0.0) * share
             kv_read = est.parts.get("kv_cache", 0.0) / 2  # on average the cache is half full while generating
@@ -54,7 +66,7 @@ def estimate_speed(est: Estimate, gpu: GpuSpec | None, host_bandwidth_gbs: float
                 # only looked up, one row per token: not counted).
                 from services.modelfit.arch import EMBED
                 from services.modelfit.estimate import weight_bytes_by_kind
-                embed = weight_bytes_by_kind(arch, est.weight_format, req.double_quant)[EMBED]
+                embed = weight_bytes_by_kind(arch, est.weight_format, req.double_quant, req.runtime)[EMBED]
                 host_read = max(0.0, est.host_bytes - embed) * share
                 step_s += host_read / (host_bandwidth_gbs * 1e9 * DECODE_BANDWIDTH_EFFICIENCY)
             if req.strategy == "layer_split":

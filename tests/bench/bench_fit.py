@@ -55,6 +55,11 @@ def main() -> int:
     from cli.fit import fit_json
 
     command = timed(lambda: fit_json(["--model", "meta-llama/Llama-3.1-8B", "--engine", "ollama", "--gpu", "4090", "--grid"]), 10)
+    from services.modelfit.plan import plan
+
+    moe = default_catalogue().resolve("Qwen/Qwen3-30B-A3B").arch
+    small = default_gpu_catalogue().find("RTX 3060")
+    run_plan = timed(lambda: plan(moe, FitRequest(seq=16384), small, 64.0), 10)
     print("speed (median per call)")
     print(f"  baseline 'weights x 1.2'      {baseline * 1e6:9.2f} us   1x")
     print(f"  estimate, vLLM inference      {one_inf * 1e3:9.3f} ms   {one_inf / baseline:8.0f}x baseline   target <= 2 ms: {'ok' if one_inf <= 2e-3 else 'SLOW'}")
@@ -62,6 +67,7 @@ def main() -> int:
     print(f"  largest context that fits     {solve * 1e3:9.3f} ms   {solve / baseline:8.0f}x baseline   target <= 50 ms: {'ok' if solve <= 50e-3 else 'SLOW'}")
     for label, t in (("grid, Ollama 5x7 (+ offload)", grid_infer), ("grid, training 3x7", grid_train)):
         print(f"  {label:<29} {t * 1e3:9.3f} ms   {t / baseline:8.0f}x baseline   target <= 100 ms: {'ok' if t <= 100e-3 else 'SLOW'}")
+    print(f"  run plan, Qwen3-30B-A3B 12 GB {run_plan * 1e3:9.3f} ms   {run_plan / baseline:8.0f}x baseline   target <= 100 ms: {'ok' if run_plan <= 100e-3 else 'SLOW'}")
     print(f"  whole fit --grid --json answer {command * 1e3:8.3f} ms   {command / baseline:8.0f}x baseline   (in-process: parse, estimate, solvers, suggestions, grid)")
 
     points = load_points(DATA / "vram_measurements_public.csv")
@@ -96,10 +102,34 @@ def main() -> int:
             measured = int(c.point.row["seq_len"])
             print(f"  {c.point.id:<10} {c.point.row['engine']:<8} measured {measured:>7}  estimated {c.max_tokens:>7}"
                   f"  {(c.max_tokens - measured) / measured:+6.0%}")
+    checkpoint_sizes()
     worst = sorted((c for c in comps if c.error_pct is not None), key=lambda c: -abs(c.error_pct))[:5]
     print()
     print("largest errors: " + ", ".join(f"{c.point.id} {c.error_pct:+.0f}%" for c in worst))
     return 0
+
+
+def checkpoint_sizes() -> None:
+    """2025-2026 checkpoints (quantised, MoE, MLA): the weights `fit` counts from the published config.json
+    against the published file sizes (tests/data/checkpoint_sizes_2026.csv; nothing was fitted to them)."""
+    import csv
+    import shlex
+
+    from cli.fit import fit_json
+
+    print()
+    print("2026 checkpoints: weights from the config vs the published files (GB = 1e9 bytes)")
+    errors = []
+    with open(DATA / "checkpoint_sizes_2026.csv", encoding="utf-8") as fh:
+        for row in csv.DictReader(fh):
+            argv = [a if not a.startswith("tests/") else str(ROOT / a) for a in shlex.split(row["argv"])]
+            data = fit_json(argv)
+            ours = (data["breakdown"].get("weights", 0.0) + (data["host_gib"] or 0.0 if "llamacpp" in argv else 0.0)) * GIB / 1e9
+            published = float(row["published_gb"])
+            err = (ours - published) / published * 100
+            errors.append(abs(err))
+            print(f"  {row['id']} {row['model']:<32} published {published:7.1f}  fit {ours:7.1f}  {err:+5.1f}%")
+    print(f"  median |error| {statistics.median(errors):.1f}% over {len(errors)} checkpoints")
 
 
 if __name__ == "__main__":

@@ -255,3 +255,49 @@ def test_remaining_settings_are_controls_too(qtbot, page):
         page._set_data(page.workload.method_combo, "qlora")
         page.workload.double_quant_check.setChecked(False)
     assert page.last_answer.estimate.request.double_quant is False
+
+
+def _pick(qtbot, page, model: str, gpu: str) -> None:
+    from services.modelfit.catalogue import default_catalogue
+
+    with qtbot.waitSignal(page.updated, timeout=3000):
+        page._set_data(page.workload.gpu_combo, page._gpus.find(gpu).name)
+        page.set_model(default_catalogue().resolve(model).arch)
+
+
+def test_how_to_run_it_tab_lists_what_fits_best_first_and_copies_it(qtbot, page):
+    from PySide6.QtGui import QGuiApplication
+
+    _pick(qtbot, page, "openai/gpt-oss-20b", "RTX 4080")
+    view = page.results.plan_view
+    assert page.results.tabs.indexOf(view) >= 0
+    best = view.plan.options[0]
+    assert best.fits and best.tokens_per_s and "-ngl 999" in best.command
+    view.copy_button.click()
+    assert QGuiApplication.clipboard().text() == best.command
+    _pick(qtbot, page, "Qwen/Qwen3-30B-A3B", "RTX 3060")
+    assert "--n-cpu-moe" in view.plan.options[0].command or "exps" in view.plan.options[0].command
+    text = view.browser.toPlainText()
+    assert "tokens/s" in text and view.plan.options[0].command.split()[0] in text
+    # a "Copy" link copies that option's command
+    from PySide6.QtCore import QUrl
+    view.browser.anchorClicked.emit(QUrl("copy:1"))
+    assert QGuiApplication.clipboard().text() == view.plan.options[1].command
+    # no speed for options that do not fit
+    assert all(o.tokens_per_s is None for o in view.plan.options if not o.fits)
+
+
+def test_how_to_run_it_explains_itself_for_training(qtbot, page):
+    with qtbot.waitSignal(page.updated, timeout=2000):
+        page._set_data(page.workload.task_combo, "train")
+    view = page.results.plan_view
+    assert view.plan is None and not view.copy_button.isEnabled() and "inference" in view.browser.toPlainText()
+
+
+def test_moe_offload_detail_names_the_experts_not_layers(qtbot, page):
+    with qtbot.waitSignal(page.updated, timeout=2000):
+        page._set_data(page.workload.engine_combo, "llamacpp")
+    _pick(qtbot, page, "openai/gpt-oss-120b", "RTX 4090")
+    ans = page.last_answer
+    assert ans.offload is not None and ans.offload.cpu_moe_layers > 0
+    assert "--n-cpu-moe" in page.results.detail_label.text()

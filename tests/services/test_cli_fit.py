@@ -29,7 +29,9 @@ def test_json_has_the_promised_fields(capsys):
     assert data["fits"] is False
     assert data["per_gpu_gib"] == pytest.approx(sum(data["breakdown"].values()), abs=0.01)
     assert data["suggestions"] and all("per_gpu_gib" in s for s in data["suggestions"])
-    assert data["speed_estimate"]["label"].startswith("rough estimate")
+    assert data["speed_estimate"] is None  # no tokens/s for a setup that does not fit (issue 30)
+    code, out, _ = run_cli(capsys, "--model", "Qwen/Qwen2.5-14B", "--seq", "8192", "--gpu", "H100", "--json")
+    assert json.loads(out)["speed_estimate"]["label"].startswith("rough estimate")
 
 
 def test_training_flags_and_multi_gpu(capsys):

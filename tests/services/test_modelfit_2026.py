@@ -1,0 +1,272 @@
+"""2025-2026 models: quantised checkpoints, Mixture-of-Experts and expert offload, MLA, sliding windows,
+hybrid linear attention, Ollama by version and the run planner. Configs are the published config.json
+files (tests/data/model_configs/SOURCES.md), read as a user passes them: ``fit --model FILE``."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cli import UsageError
+from cli.fit import fit_json
+from services.modelfit.arch import EXPERTS
+from services.modelfit.catalogue import default_catalogue
+from services.modelfit.dtypes import MXFP4_BITS, group_quant_bits
+from services.modelfit.estimate import GIB, FitRequest, estimate, kv_cache_bytes, weight_bytes_by_part
+from services.modelfit.gpus import default_gpu_catalogue
+from services.modelfit.plan import plan
+from services.modelfit.sources import arch_from_config, load_config_file
+
+CONFIGS = Path(__file__).resolve().parents[1] / "data" / "model_configs"
+
+
+def cfg(name: str) -> str:
+    return str(CONFIGS / f"{name}.json")
+
+
+def arch(name: str):
+    return load_config_file(CONFIGS / f"{name}.json")
+
+
+# ---------------------------------------------------------------- quantization_config
+def test_awq_checkpoint_is_read_as_4_bit_not_fp16():
+    data = fit_json(["--model", cfg("Qwen2.5-7B-Instruct-AWQ"), "--gpu", "RTX 4060 Ti 8GB"])
+    assert data["request"]["weights"] == "awq_int4"
+    # 6.53 B linear weights x (4 + 20/128) bits + embedding and head (1.09 B each) in fp16: ~5.2 GiB, not 14.2
+    assert data["breakdown"]["weights"] == pytest.approx(5.19, abs=0.05)
+
+
+def test_gpt_oss_20b_mxfp4_experts_fit_a_16_gb_card():
+    a = arch("gpt-oss-20b")
+    assert a.native_format == "mxfp4" and dict(a.quant_bits) == {EXPERTS: MXFP4_BITS}
+    data = fit_json(["--model", cfg("gpt-oss-20b"), "--gpu", "RTX 4080"])
+    # the published checkpoint is 13.8 GB (12.85 GiB); attention, router, embedding, head stay bf16
+    assert data["breakdown"]["weights"] == pytest.approx(12.8, abs=0.1)
+    assert data["fits"] is True and data["speed_estimate"]["decode_tokens_per_s"] > 0
+    bf16 = fit_json(["--model", cfg("gpt-oss-20b"), "--weights", "bf16", "--gpu", "RTX 4090"])
+    assert bf16["fits"] is False and bf16["breakdown"]["weights"] > 38
+
+
+def test_fp8_block_and_per_tensor_and_compressed_tensors_and_bitsandbytes():
+    base = {"model_type": "llama", "num_hidden_layers": 32, "hidden_size": 4096, "num_attention_heads": 32,
+            "num_key_value_heads": 8, "intermediate_size": 14336, "vocab_size": 128256}
+    block = arch_from_config({**base, "quantization_config": {"quant_method": "fp8", "weight_block_size": [128, 128]}})
+    tensor = arch_from_config({**base, "quantization_config": {"quant_method": "fp8", "activation_scheme": "static"}})
+    assert dict(block.quant_bits)["mlp"] == pytest.approx(8 + 32 / 16384)
+    assert dict(tensor.quant_bits)["mlp"] == 8
+    w4a16 = arch_from_config({**base, "quantization_config": {
+        "quant_method": "compressed-tensors", "format": "pack-quantized", "ignore": ["lm_head"],
+        "config_groups": {"group_0": {"targets": ["Linear"], "weights": {
+            "num_bits": 4, "type": "int", "symmetric": True, "strategy": "group", "group_size": 128}}}}})
+    assert w4a16.native_format == "ct_int4" and dict(w4a16.quant_bits)["attn"] == pytest.approx(group_quant_bits(4, 128, False))
+    skip = arch_from_config({**base, "quantization_config": {
+        "quant_method": "bitsandbytes", "load_in_4bit": True, "bnb_4bit_quant_type": "nf4",
+        "bnb_4bit_use_double_quant": True, "llm_int8_skip_modules": ["self_attn"]}})
+    assert "attn" not in dict(skip.quant_bits) and skip.native_format == "nf4"
+    # modules_to_not_convert that names one numbered layer does not unquantise every layer
+    one = arch_from_config({**base, "quantization_config": {"quant_method": "awq", "bits": 4, "group_size": 128,
+                                                            "modules_to_not_convert": ["model.layers.0.mlp"]}})
+    assert "mlp" in dict(one.quant_bits)
+
+
+# ---------------------------------------------------------------- MoE, MLA, windows, linear attention
+def test_deepseek_v3_counts_671_b_and_caches_the_mla_latent():
+    a = arch("DeepSeek-V3")
+    assert a.total_params / 1e9 == pytest.approx(671, abs=1)  # not 702: MLA shapes, 3 dense first layers
+    assert a.first_dense_layers == 3 and a.moe_layers == 58 and a.active_params() / 1e9 == pytest.approx(37, abs=1)
+    # 32k tokens: 61 layers x (512 + 64) x 2 B per token = 2.14 GiB on every one of 8 GPUs (vLLM MLA)
+    data = fit_json(["--model", cfg("DeepSeek-V3"), "--engine", "vllm", "--gpus", "8", "--seq", "32768"])
+    assert data["breakdown"]["kv_cache"] == pytest.approx(61 * 576 * 2 * 32768 / GIB, rel=0.001)
+    # transformers caches decompressed K and V: 128 heads x (192 + 128) per layer
+    assert kv_cache_bytes(a, 32768, 1, "bf16", latent=False) > 30 * kv_cache_bytes(a, 32768, 1, "bf16")
+
+
+def test_moe_totals_and_active_parameters_from_the_configs():
+    expect = {"GLM-4.5": (352.8, 33.6), "GLM-4.5-Air": (106.9, 13.4), "Qwen3-235B-A22B": (235.1, 22.2),
+              "Qwen3-30B-A3B": (30.5, 3.4), "Llama-4-Scout-17B-16E-Instruct": (107.8, 17.2),
+              "Llama-4-Maverick-17B-128E-Instruct": (400.7, 17.2), "gpt-oss-120b": (116.8, 5.7)}
+    for name, (total, active) in expect.items():
+        a = arch(name)
+        assert a.total_params / 1e9 == pytest.approx(total, abs=0.2), name
+        assert a.active_params() / 1e9 == pytest.approx(active, abs=0.2), name
+    maverick = arch("Llama-4-Maverick-17B-128E-Instruct")
+    assert maverick.moe_layers == 24 and maverick.dense_intermediate == 16384  # interleave_moe_layer_step 2
+
+
+def test_sliding_and_chunked_layers_stop_at_the_window():
+    gemma = arch("gemma-3-27b-it")
+    assert gemma.sliding_layers == 52 and gemma.vocab == 262208
+    kv_128k = kv_cache_bytes(gemma, 131072, 1, "bf16")
+    full = kv_cache_bytes(gemma, 131072, 1, "bf16", honour_window=False)
+    assert kv_128k < full / 4  # 10 global layers of 62 hold the whole context
+    oss = arch("gpt-oss-20b")
+    assert oss.sliding_layers == 12 and oss.sliding_window == 128
+    scout = arch("Llama-4-Scout-17B-16E-Instruct")
+    assert scout.sliding_window == 8192 and scout.sliding_layers == 36  # attention_chunk_size, 1 in 4 global
+
+
+def test_qwen3_next_linear_attention_layers_keep_a_fixed_state():
+    a = arch("Qwen3-Next-80B-A3B-Instruct")
+    assert a.linear_attn_layers == 36 and a.total_params / 1e9 == pytest.approx(79.6, abs=0.3)
+    grow = kv_cache_bytes(a, 65536, 1, "bf16") - kv_cache_bytes(a, 32768, 1, "bf16")
+    assert grow == 12 * 2 * 2 * 256 * 2 * 32768  # only the 12 full-attention layers grow
+    state = kv_cache_bytes(a, 1, 1, "bf16") - 12 * 2 * 2 * 256 * 2
+    assert state == 36 * (32 * 128 * 128 + 8192 * 3) * 4
+
+
+# ---------------------------------------------------------------- expert offload
+def _lc(name: str, **kw) -> FitRequest:
+    return FitRequest(engine="llamacpp", weights="q4_k_m", seq=16384, attention="flash", **kw)
+
+
+def test_n_cpu_moe_moves_the_first_layers_experts_and_matches_override_tensor():
+    a = arch("Qwen3-30B-A3B")
+    full = estimate(a, _lc(a))
+    experts = weight_bytes_by_part(a, "q4_k_m", runtime="llamacpp")[EXPERTS]
+    ten = estimate(a, _lc(a, cpu_moe_layers=10))
+    assert full.per_gpu_bytes - ten.per_gpu_bytes == pytest.approx(experts * 10 / 48, rel=1e-6)
+    assert ten.host_bytes - full.host_bytes == pytest.approx(experts * 10 / 48, rel=1e-6)
+    every = estimate(a, _lc(a, cpu_moe_layers=48))
+    ot = estimate(a, _lc(a, override_tensors=("exps",)))
+    assert every.per_gpu_bytes == pytest.approx(ot.per_gpu_bytes)
+    # the issue's regex: ffn tensors of layers 13..99 on the CPU (experts, their router: all "ffn_")
+    tail = estimate(a, _lc(a, override_tensors=(r"blk\.(1[3-9]|[2-9][0-9])\.ffn_.*",)))
+    assert tail.host_bytes - full.host_bytes == pytest.approx(experts * 35 / 48, rel=0.01)
+    # and the speed: experts read from RAM are slower than on the GPU, faster than whole layers in RAM
+    gpu = default_gpu_catalogue().find("RTX 4090")
+    from services.modelfit.speed import estimate_speed
+    assert estimate_speed(every, gpu).decode_tokens_per_s < estimate_speed(full, gpu).decode_tokens_per_s
+
+
+def test_offload_for_a_moe_model_keeps_every_layer_on_the_gpu():
+    data = fit_json(["--model", cfg("gpt-oss-120b"), "--engine", "llamacpp", "--gpu", "RTX 4090", "--seq", "32768"])
+    off = data["offload"]
+    assert data["fits"] is False and off["cpu_moe_layers"] and off["flag"].startswith("-ngl 999 --n-cpu-moe")
+    assert off["gpu_gib"] <= 24 and off["decode_tokens_per_s"] > 5
+    more = fit_json(["--model", cfg("gpt-oss-120b"), "--engine", "llamacpp", "--gpu", "RTX 4090", "--seq", "32768",
+                     "--n-cpu-moe", str(off["cpu_moe_layers"] - 1)])
+    assert more["fits"] is False  # one layer fewer does not fit: the smallest N
+
+
+def test_vllm_cpu_offload_gb_moves_weights_and_slows_decoding():
+    on = fit_json(["--model", cfg("Qwen3-30B-A3B"), "--engine", "vllm", "--seq", "8192", "--gpu", "H100"])
+    off = fit_json(["--model", cfg("Qwen3-30B-A3B"), "--engine", "vllm", "--seq", "8192", "--gpu", "H100", "--cpu-offload-gb", "20"])
+    assert on["breakdown"]["weights"] - off["breakdown"]["weights"] == pytest.approx(20, abs=0.01)
+    assert off["host_gib"] == pytest.approx(20, abs=0.01)
+    assert off["speed_estimate"]["decode_tokens_per_s"] < on["speed_estimate"]["decode_tokens_per_s"] / 3
+
+
+def test_engine_options_are_refused_where_they_mean_nothing():
+    with pytest.raises(UsageError):
+        fit_json(["--model", "meta-llama/Llama-3.1-8B", "--engine", "llamacpp", "--n-cpu-moe", "4"])  # dense
+    with pytest.raises(UsageError):
+        fit_json(["--model", cfg("Qwen3-30B-A3B"), "--engine", "vllm", "--n-cpu-moe", "4"])
+    with pytest.raises(UsageError):
+        fit_json(["--model", cfg("Qwen3-30B-A3B"), "--engine", "llamacpp", "-ot", "blk\\.([=CPU"])
+    with pytest.raises(UsageError):
+        fit_json(["--model", cfg("Qwen3-30B-A3B"), "--engine", "llamacpp", "-ot", "exps"])
+    with pytest.raises(UsageError):
+        fit_json(["--model", "meta-llama/Llama-3.1-8B", "--weights", "mxfp4"])  # MXFP4 is for experts
+    # a tensor sent to another GPU buffer stays on a GPU
+    same = fit_json(["--model", cfg("Qwen3-30B-A3B"), "--engine", "llamacpp", "-ot", "exps=CUDA0"])
+    plain = fit_json(["--model", cfg("Qwen3-30B-A3B"), "--engine", "llamacpp"])
+    assert same["per_gpu_gib"] == plain["per_gpu_gib"]
+
+
+# ---------------------------------------------------------------- Ollama by version
+def test_ollama_ships_gpt_oss_as_mxfp4_and_turned_flash_attention_on_in_0_20():
+    data = fit_json(["--model", "openai/gpt-oss-20b", "--engine", "ollama", "--gpu", "RTX 4080"])
+    assert data["request"]["weights"] == "mxfp4" and data["request"]["attention"] == "flash"
+    old = fit_json(["--model", "openai/gpt-oss-20b", "--engine", "ollama", "--gpu", "RTX 4080", "--ollama-version", "0.19"])
+    assert old["request"]["attention"] == "eager"
+
+
+def test_ollama_0_30_lowers_the_context_before_offloading_layers():
+    new = fit_json(["--model", "Qwen/Qwen3-32B", "--engine", "ollama", "--gpu", "RTX 4090"])
+    old = fit_json(["--model", "Qwen/Qwen3-32B", "--engine", "ollama", "--gpu", "RTX 4090", "--ollama-version", "0.29"])
+    assert old["fits"] is False and old["offload"]["gpu_layers"] < 64
+    assert new["fits"] is True and new["request"]["seq"] < 32768 and new["offload"] is None
+    # parallel slots multiply the KV cache
+    two = fit_json(["--model", "Qwen/Qwen3-8B", "--engine", "ollama", "--seq", "8192", "--parallel", "2"])
+    one = fit_json(["--model", "Qwen/Qwen3-8B", "--engine", "ollama", "--seq", "8192"])
+    assert two["breakdown"]["kv_cache"] == pytest.approx(2 * one["breakdown"]["kv_cache"])
+
+
+# ---------------------------------------------------------------- the planner
+def test_plan_for_gpt_oss_20b_on_16_gb_runs_on_the_gpu():
+    gpu = default_gpu_catalogue().find("RTX 4080")
+    p = plan(default_catalogue().resolve("gpt-oss-20b").arch, FitRequest(seq=32768), gpu, host_ram_gib=32)
+    best = p.options[0]
+    assert best.fits and best.request.gpu_layers is None and best.tokens_per_s and "-ngl 999" in best.command
+    assert all(o.tokens_per_s is None for o in p.options if not o.fits)
+
+
+def test_plan_for_a_moe_model_on_12_gb_offloads_experts_best_first_and_checks_ram():
+    gpu = default_gpu_catalogue().find("RTX 3060")
+    a = default_catalogue().resolve("Qwen/Qwen3-30B-A3B").arch
+    p = plan(a, FitRequest(seq=16384), gpu, host_ram_gib=64)
+    first = p.options[0]
+    assert first.code == "n_cpu_moe" and "--n-cpu-moe" in first.command and first.gpu_gib <= 12
+    speeds = [o.tokens_per_s for o in p.options if o.fits]
+    assert speeds == sorted(speeds, reverse=True)
+    ngl = next(o for o in p.options if o.code == "ngl" and o.engine == "llamacpp")
+    assert first.tokens_per_s > ngl.tokens_per_s  # experts in RAM beat whole layers in RAM
+    assert any(o.engine == "ollama" and "PARAMETER num_gpu" in o.command for o in p.options)
+    small = plan(a, FitRequest(seq=16384), gpu, host_ram_gib=4)
+    assert not any(o.fits and o.ram_ok for o in small.options if o.host_gib > 4)
+    assert p.llamacpp_fit is not None and "--fit" in str(p.llamacpp_fit)
+
+
+def test_fit_plan_json_from_the_command_line():
+    data = fit_json(["--model", cfg("gpt-oss-120b"), "--gpu", "RTX 4090", "--plan", "--ram-gib", "96", "--seq", "16384"])
+    options = data["plan"]["options"]
+    assert options[0]["fits"] and options[0]["decode_tokens_per_s"] and options[0]["engine"] == "llamacpp"
+    assert all(o["decode_tokens_per_s"] is None for o in options if not o["fits"])
+    with pytest.raises(UsageError):
+        fit_json(["--model", cfg("gpt-oss-120b"), "--plan"])  # needs a card
+
+
+def test_no_split_across_gpus_the_user_does_not_have():
+    data = fit_json(["--model", "meta-llama/Llama-3.1-70B", "--method", "qlora", "--gpu", "RTX 4080"])
+    for s in data["suggestions"]:
+        if s["code"].startswith("gpus_"):
+            assert "rented" in s["text"]
+
+
+def test_catalogue_configs_are_the_test_configs():
+    cat = default_catalogue()
+    for model_id, name in (("openai/gpt-oss-20b", "gpt-oss-20b"), ("deepseek-ai/DeepSeek-V3", "DeepSeek-V3"),
+                           ("zai-org/GLM-4.5", "GLM-4.5"), ("Qwen/Qwen3-Next-80B-A3B-Instruct", "Qwen3-Next-80B-A3B-Instruct")):
+        entry = cat.resolve(model_id)
+        assert entry.arch.total_params == arch(name).total_params and entry.arch.source.startswith("https://huggingface.co/")
+
+
+def test_vllm_profile_counts_the_fused_moe_caches():
+    a = arch("Qwen3-30B-A3B")
+    est = estimate(a, FitRequest(engine="vllm", seq=8192, vllm_max_batched_tokens=8192, gpu_total_gib=80))
+    # 8192 tokens x 8 experts x (3 x 768 + 2048) x 2 B, plus the residual and normed input
+    expected = 8192 * 8 * (3 * 768 + 2048) * 2 + 8192 * 2 * 2048 * 2
+    assert est.parts["activations"] >= expected * 0.999
+
+
+@pytest.mark.parametrize("changes", [
+    {"kv_lora_rank": "big"}, {"n_shared_experts": -1}, {"first_k_dense_replace": 1e9},
+    {"quantization_config": {"quant_method": "awq", "bits": "four"}},
+    {"quantization_config": {"quant_method": "gptq", "bits": 4, "group_size": float("nan")}},
+    {"quantization_config": {"quant_method": "compressed-tensors", "config_groups": {"g": {"weights": {
+        "num_bits": 8, "type": "float", "strategy": "block", "block_structure": ["x", 128]}}}}},
+    {"linear_num_value_heads": 32, "linear_key_head_dim": True},
+    {"attention_chunk_size": -5},
+])
+def test_hostile_2026_fields_are_one_line_errors(tmp_path, changes):
+    import json
+
+    from cli import UsageError as Usage
+
+    cfg = json.loads((CONFIGS / "Qwen3-30B-A3B.json").read_text())
+    cfg.update(changes)
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(cfg, allow_nan=True))
+    with pytest.raises(Usage) as info:
+        fit_json(["--model", str(path)])
+    assert "\n" not in str(info.value)
