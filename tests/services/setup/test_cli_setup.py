@@ -63,7 +63,7 @@ def test_doctor_explain(machine, capsys):
 
 def test_setup_plan_status_and_dry_run(machine, capsys):
     assert main.main(["setup", "--plan", "--full"]) == 0
-    assert "steps for GeForce RTX 4090 on Ubuntu 24.04.1 LTS" in capsys.readouterr().out
+    assert "steps for NVIDIA GeForce RTX 4090 on Ubuntu 24.04.1 LTS" in capsys.readouterr().out
     assert main.main(["setup", "--status", "--json", "--full"]) == 0
     rows = {r["id"]: r["check"] for r in json.loads(capsys.readouterr().out)}
     assert rows["install-driver"] == "done" and rows["blacklist-nouveau"] == "not_done" and rows["verify-driver"] == "done"
