@@ -153,7 +153,7 @@ PYTORCH_STEPS = ("install-venv-support", "create-venv", "install-pytorch", "veri
 # (A driver too old for the *installed* PyTorch is not one: the plan installs a build
 # this driver runs, when one exists for the card.)
 DRIVER_BROKEN = {"driver_not_installed", "wrong_module_flavor", "driver_too_old_for_gpu", "nvidia_smi_failed",
-                 "nvidia_smi_missing"}
+                 "nvidia_smi_missing", "driver_not_answering"}
 # Findings a reboot (and, under Secure Boot, the signing key) fixes without a new driver.
 NEEDS_REBOOT = {"driver_library_mismatch", "module_not_loaded", "secure_boot_blocks_module"}
 
@@ -196,6 +196,11 @@ def driver_problem(report: DoctorReport, rules: Rules) -> Msg | None:
         if codes & NEEDS_REBOOT or "nouveau_in_use" in codes:
             return None  # installed: a reboot, the key or the blacklist is what is missing
         return translate("Setup", "no working NVIDIA driver was found")
+    # A current build that runs on this driver, counting CUDA minor-version compatibility (cu126
+    # runs on >= 525.60.13, as the full plan knows): only when none does must the driver change.
+    # Table 3 alone would re-plan "install the driver" forever on a Debian 535/550 that works.
+    if driver and rules.pytorch_for_driver(gpu.sm if gpu else None, driver, f.os_name) is not None:
+        return None
     choice = rules.recommend_variant(gpu.sm if gpu else None, driver, f.os_name)
     if choice is not None and not choice.driver_ok:
         return translate("Setup", "driver {driver} is older than any current PyTorch build for this card needs ({need} or newer)").format(
@@ -250,9 +255,15 @@ def windows_repair_mode(report: DoctorReport, driver: Msg | None) -> str:
     wmi_version = getattr(f.windows, "driver_version", None) if f.windows is not None else None
     if not nvidia_driver_on_device(wmi_version) and not (f.nvml and f.nvml.ok):
         return "install"  # nothing of NVIDIA's is installed (Windows' basic display driver): no clean-up needed
+    if windows_mixed(report):
+        return "clean"
+    # One NVIDIA driver on the device whose libraries (nvml.dll) fail: the offline package's
+    # "Perform a clean installation" replaces them in place; DDU is for mixed installs.
+    if "driver_not_answering" in codes and nvidia_driver_on_device(wmi_version):
+        return "update"
     broken = bool(codes & {"nvidia_smi_failed", "nvidia_smi_missing"}) or (
         wmi_version is not None and not (f.nvml and f.nvml.ok))
-    if windows_mixed(report) or broken:
+    if broken:
         return "clean"
     if f.driver_version:
         return "update"

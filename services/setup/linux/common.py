@@ -193,7 +193,12 @@ def pytorch_choice(inputs: PlanInputs, rules: Rules, os_name: str, target: Drive
     driver working now, else the newest build for the card."""
     if target is not None and target.version:
         return rules.pytorch_for_driver(inputs.sm, target.version, os_name)
-    return rules.recommend_variant(inputs.sm, inputs.driver_version, os_name)
+    choice = rules.recommend_variant(inputs.sm, inputs.driver_version, os_name)
+    if inputs.driver_version and (choice is None or not choice.driver_ok):
+        # The working driver stays (the repair plan keeps it): a build it runs through
+        # minor-version compatibility beats one that needs a newer driver.
+        return rules.pytorch_for_driver(inputs.sm, inputs.driver_version, os_name) or choice
+    return choice
 
 
 def pytorch_steps(inputs: PlanInputs, rules: Rules, os_name: str, target: DriverTarget | None = None) -> tuple[Step, Step]:
