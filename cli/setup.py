@@ -21,7 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     what.add_argument("--undo", metavar="STEP", help="undo one step (restore backed-up files / registry values)")
     parser.add_argument("--os-release", metavar="FILE", help="plan for this os-release file instead of this machine")
     parser.add_argument("--windows", action="store_true", help="plan for Windows (clean reinstall with DDU) instead of this machine")
-    parser.add_argument("--gpu", metavar="PCI_ID", help="plan for this NVIDIA PCI id, e.g. 10de:2684")
+    parser.add_argument("--gpu", metavar="CARD", help="plan for this card: a name or model number (4090, 'RTX 3060') or a PCI id (10de:2684)")
     parser.add_argument("--python", metavar="PATH", help="the Python environment the PyTorch step installs into")
     parser.add_argument("--driver-package", metavar="EXE", help="Windows: the NVIDIA offline driver package you downloaded (remembered for this machine's plan)")
     parser.add_argument("--ddu", metavar="EXE", help="Windows: 'Display Driver Uninstaller.exe' you downloaded (remembered for this machine's plan)")
@@ -33,14 +33,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cli.doctor import check_python_path
+    from cli.doctor import chosen_python
     from services.paths import AppPaths
     from services.setup.doctor import run_doctor
     from services.setup.elevation import default_elevation
     from services.setup.executor import StepExecutor
     from services.setup.progress import ProgressStore
     from services.setup.fmt import command_line, confirm_question, nothing_changed, pad_columns, setup_word
-    from services.setup.planner import PciIdError, facts_for_plan, inputs_for, parse_pci_id, plan_for_os, plan_for_report, setup_dir
+    from services.setup.planner import PciIdError, facts_for_plan, inputs_for, plan_for_os, plan_for_report, resolve_card, setup_dir
     from services.setup.probes import OsInfo, parse_os_release
     from services.setup.rules import RulesError, load_rules
     from services.setup.session import BY_HAND, DRY_RUN, WizardSession
@@ -51,11 +51,11 @@ def run(args: argparse.Namespace) -> int:
         rules = load_rules()
     except RulesError as exc:
         raise UsageError(exc.message) from exc
-    python = check_python_path(args.python) if args.python else None
-    device_id = None
-    if args.gpu is not None:  # --gpu "" is a bad id, not "no --gpu"
+    python, python_how = chosen_python(args)
+    device_id, card_name = None, ""
+    if args.gpu is not None:  # --gpu "" is a bad card, not "no --gpu"
         try:
-            device_id = parse_pci_id(args.gpu)
+            device_id, card_name = resolve_card(rules, args.gpu)
         except PciIdError as exc:
             raise UsageError(exc.message) from exc
     paths = AppPaths.default()
@@ -86,16 +86,16 @@ def run(args: argparse.Namespace) -> int:
     elif args.windows:
         os_info = OsInfo(system="windows", pretty_name="Windows")
     if hypothetical:
-        inputs = inputs_for(rules, root, work / "staged", device_id, python=python, probe_files=False)
+        inputs = inputs_for(rules, root, work / "staged", device_id, name=card_name, python=python, probe_files=False)
         plan = plan_for_os(os_info, inputs, rules, win_opts)
     else:
-        report = run_doctor(runner, rules, python=python)
+        report = run_doctor(runner, rules, python=python, python_how=python_how)
         if report.gpu is None and device_id is None:
-            return fail(translate("Cli", "no NVIDIA GPU found on this machine; pass --gpu PCI_ID to plan anyway"),
+            return fail(translate("Cli", "no NVIDIA GPU found on this machine; pass --gpu CARD to plan anyway"),
                         EXIT_NO_GPU)
         if device_id is not None:
             f = report.facts
-            inputs = inputs_for(rules, root, work / "staged", device_id, secure_boot=f.secure_boot,
+            inputs = inputs_for(rules, root, work / "staged", device_id, name=card_name, secure_boot=f.secure_boot,
                                 kernel=f.os.kernel if f.os else "", python=python, **facts_for_plan(f))
             plan = plan_for_os(f.os, inputs, rules, win_opts)
         else:

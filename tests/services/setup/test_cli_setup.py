@@ -21,6 +21,12 @@ def machine(tmp_path, monkeypatch):
     m.distro("ubuntu-24.04").lspci("lspci-4090-nvidia.txt").loaded("proc-driver-version-open-570.txt", "nvidia 1 0\n")
     m.modinfo("570.133.07").secure_boot("mokutil-disabled.txt").smi(0, "570.133.07, NVIDIA GeForce RTX 4090, 00000000:01:00.0\n")
     m.runner.responses[("apt-get",)] = CommandResult(0, "Reading package lists... Done\n")
+    # No interpreter the user is in (no venv, nothing on PATH): the tests below that want one pass --python
+    # or set VIRTUAL_ENV themselves.
+    for var in ("VIRTUAL_ENV", "CONDA_PREFIX"):
+        monkeypatch.delenv(var, raising=False)
+    (tmp_path / "empty-bin").mkdir()
+    monkeypatch.setenv("PATH", str(tmp_path / "empty-bin"))
     monkeypatch.setattr(system_module, "SubprocessRunner", lambda *a, **k: m.runner)
     monkeypatch.setattr(system_module, "SystemRoot", lambda *a, **k: m.root)
     monkeypatch.setattr(doctor_module, "SystemRoot", lambda *a, **k: m.root)
