@@ -151,13 +151,14 @@ class FitPage(QWidget):
 
     # ------------------------------------------------------------ settings
     def _default_gpu_name(self) -> str:
-        """The detected GPU when the catalogue knows it, else an RTX 4090."""
+        """The detected GPU: its catalogue entry when the catalogue knows it, else "Detected GPU"
+        (an H200 the catalogue lacks is still the card in the machine); an RTX 4090 with no GPU."""
         live = self._live_gpu()
         if live is not None:
             try:
                 return self._gpus.find(live.name).name
             except ModelInputError:
-                pass
+                return DETECTED
         return DEFAULT_GPU
 
     def _restore(self, saved) -> None:

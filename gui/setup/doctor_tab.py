@@ -20,9 +20,10 @@ class DoctorTab(QWidget):
     """What the doctor found; the page runs the doctor (its "Run checks" button is ``check_button``)."""
 
     def __init__(self, demo_python: str | None, home: Path | None, windows: bool,
-                 open_step: Callable[[str], None], parent: QWidget | None = None) -> None:
+                 open_step: Callable[[str], None], parent: QWidget | None = None, active=None) -> None:  # noqa: ANN001
         super().__init__(parent)
         self.demo_python = demo_python
+        self.active = active  # services.setup.machine.ActivePython: the interpreter the user is in
         self.home = home
         self._windows = windows
         self._open_step = open_step
@@ -81,11 +82,23 @@ class DoctorTab(QWidget):
             self.env_combo.addItem(f"comfyui  —  {self.demo_python}", self.demo_python)
             self.env_combo.setCurrentIndex(1)
             return
+        if self.active is not None:  # checked first and by default
+            label = {"venv": QCoreApplication.translate("SetupPage", "active virtual environment"),
+                     "conda": QCoreApplication.translate("SetupPage", "active conda environment")}.get(
+                self.active.how, QCoreApplication.translate("SetupPage", "on PATH"))
+            self.env_combo.addItem(f"{label}  —  {self.active.path}", self.active.path)
         if self.home is not None:
             for env in find_python_envs(Path(self.home)):
-                self.env_combo.addItem(f"{env.name}  —  {env.python}", env.python)
+                if self.env_combo.findData(env.python) < 0:
+                    self.env_combo.addItem(f"{env.name}  —  {env.python}", env.python)
         if self.env_combo.count() > 1:
             self.env_combo.setCurrentIndex(1)
+
+    def python_how(self, python: str | None) -> str:
+        """How ``python`` was chosen, for the machine model: the active one, or picked here."""
+        if python and self.active is not None and python == self.active.path:
+            return self.active.how
+        return "given" if python else ""
 
     def _on_browse_clicked(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, QCoreApplication.translate("SetupPage", "Choose the environment's python"), str(self.home or ""))

@@ -34,7 +34,7 @@ from services.setup.executor import StepExecutor, StepOutcome
 from services.setup.progress import ProgressStore
 from services.setup.fmt import command_line
 from services.setup.plan import Plan, SkippedStep, Step
-from services.setup.planner import known_systems, plan_for_report, plan_for_target, resolve_card, setup_dir
+from services.setup.planner import card_names, known_systems, plan_for_report, plan_for_target, resolve_card, setup_dir
 from services.setup.rules import Rules, RulesError, load_rules
 from services.setup.session import BY_HAND, DRY_RUN, NOTHING, WizardSession, step_flags
 from services.setup.system import SubprocessRunner, SystemRoot
@@ -127,8 +127,14 @@ class SetupPage(QWidget):
             self.runner, self.root, self.nvml = demo.runner, demo.root, demo.nvml
             self.home = None
             self.demo_python = demo.python
+            self.active_python = None
             self.system = "linux"
             return
+        # The interpreter the user is in (active venv or conda env, python3/python on PATH), from the
+        # machine model; only on this computer itself, never for a recorded or test machine.
+        from services.setup.machine import active_python
+
+        self.active_python = active_python() if machine.runner is None and machine.root is None else None
         self.runner = machine.runner or SubprocessRunner()
         self.root = machine.root or SystemRoot()
         self.nvml = machine.nvml
@@ -164,7 +170,7 @@ class SetupPage(QWidget):
             outer.addWidget(self.progress_problem_label)
         self.tabs = QTabWidget(self)
         windows = self.system == "windows"
-        self.doctor_tab = DoctorTab(self.demo_python, self.home, windows, self.open_step)
+        self.doctor_tab = DoctorTab(self.demo_python, self.home, windows, self.open_step, active=self.active_python)
         self.doctor_tab.check_button.clicked.connect(self.run_doctor)
         self.troubleshoot_tab = TroubleshootTab(windows, self.open_step)
         # The tabs' controls, under the names the page and its tests use.
@@ -179,7 +185,7 @@ class SetupPage(QWidget):
 
     def _build_wizard(self) -> QWidget:
         self._targets = {t.key: t for t in known_systems()}
-        tab = WizardTab(self._targets.values(), self.rules.gpu_ids if self.rules else ())
+        tab = WizardTab(self._targets.values(), card_names(self.rules) if self.rules else ())
         # The tab's controls under the page's names (the page wires, fills and tests read them).
         for name in ('card_combo', 'check_step_button', 'copy_button', 'done_button', 'dry_run_check', 'full_check',
                      'os_combo', 'other_box', 'pick_ddu_button', 'pick_driver_button', 'plan_notes',
@@ -236,13 +242,14 @@ class SetupPage(QWidget):
         if self.rules is None or self.busy():
             return
         python = self.env_combo.currentData()
+        how = self.doctor_tab.python_how(python)
         self._set_busy(True)
         self.doctor_status.setText(self.tr("Checking the driver and the environment…"))
         rules, runner, root, nvml, probe, system = self.rules, self.runner, self.root, self.nvml, self.windows_probe, self.system
 
         def work(_line):
             return run_doctor(runner, rules, python=python, root=root, nvml_module=nvml, windows_probe=probe,
-                              system=system)
+                              system=system, python_how=how)
 
         self._start(work, self._on_report)
 
@@ -345,7 +352,7 @@ class SetupPage(QWidget):
             else:
                 device_id, name = resolve_card(self.rules, text)
         except ValueError:
-            self.target_error.setText(self.tr("'{text}' is neither a PCI id (like 10de:2684) nor a card GPU Assistant knows.").format(text=text))
+            self.target_error.setText(self.tr("'{text}' is neither a card GPU Assistant knows nor a PCI id (like 10de:2684).").format(text=text))
             self.target_error.setVisible(True)
             return None
         self.target_error.setVisible(False)

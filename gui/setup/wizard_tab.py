@@ -147,12 +147,15 @@ class WizardTab(QWidget):
         self.card_combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         self.card_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.card_combo.setMinimumContentsLength(16)
-        self.card_combo.lineEdit().setPlaceholderText(QCoreApplication.translate("SetupPage", "PCI id (10de:2684) or card name"))
-        seen = set()
-        for g in gpu_ids:
-            if g.device_id not in seen:
-                seen.add(g.device_id)
-                self.card_combo.addItem(f"{g.name} (10de:{g.device_id})", g.device_id)
+        self.card_combo.lineEdit().setPlaceholderText(QCoreApplication.translate("SetupPage", "Card name or model number (4090), or a PCI id"))
+        # One row per card name (gpu_ids: (name, device id) from planner.card_names), searched by any part
+        # of the name: typing '4090' offers the RTX 4090 family, not PCI id 10de:4090.
+        for name, _device_id in gpu_ids:
+            self.card_combo.addItem(name, name)
+        completer = self.card_combo.completer()
+        if completer is not None:
+            completer.setFilterMode(Qt.MatchFlag.MatchContains)
+            completer.setCompletionMode(completer.CompletionMode.PopupCompletion)
         self.card_combo.setCurrentIndex(-1)
         other.addWidget(self.card_combo, 1)
         self.plan_other_button = QPushButton(QCoreApplication.translate("SetupPage", "Show the plan"))
