@@ -144,12 +144,48 @@
         <translation>内核模块已加载，但缺少驱动的用户态工具；请安装发行版的 NVIDIA 工具包（utils）。</translation>
     </message>
     <message>
+        <source>Driver {driver} is installed, but NVIDIA&apos;s management library does not answer</source>
+        <translation>已安装驱动 {driver}，但 NVIDIA 管理库（NVML）没有响应</translation>
+    </message>
+    <message>
+        <source>NVML ({library}) failed: {error}. CUDA and PyTorch go through the same driver, so they fail too. Reinstalling the driver replaces its libraries.</source>
+        <translation>NVML（{library}）出错：{error}。CUDA 和 PyTorch 也经过同一个驱动，所以同样会失败。重新安装驱动会替换掉它的这些库文件。</translation>
+    </message>
+    <message>
+        <source>Reinstall the driver (setup wizard)</source>
+        <translation>重新安装驱动（安装向导）</translation>
+    </message>
+    <message>
         <source>Driver {driver} is working; it supports CUDA up to {cuda}</source>
         <translation>驱动 {driver} 工作正常，最高支持 CUDA {cuda}</translation>
     </message>
     <message>
         <source>The &apos;CUDA Version&apos; nvidia-smi shows is the highest CUDA this driver can run, not an installed toolkit. PyTorch wheels bring their own CUDA libraries, so no toolkit is needed.</source>
         <translation>nvidia-smi 显示的 “CUDA Version” 是这个驱动能运行的最高 CUDA 版本，并不代表装了 CUDA 工具包。PyTorch 的安装包自带 CUDA 运行库，所以不需要另装工具包。</translation>
+    </message>
+    <message>
+        <source>NVML refuses access to the GPU (insufficient permissions)</source>
+        <translation>NVML 拒绝访问 GPU（权限不足）</translation>
+    </message>
+    <message>
+        <source>The device files /dev/nvidia* look usable, so the refusal comes from elsewhere: a container started without the GPU (docker run --gpus all), or a security module. Run the app as the user who owns the session.</source>
+        <translation>设备文件 /dev/nvidia* 看起来可以使用，所以拒绝来自别处：可能是启动容器时没有带上 GPU（docker run --gpus all），或者是某个安全模块。请用当前登录会话的用户运行本程序。</translation>
+    </message>
+    <message>
+        <source>Add yourself to the &apos;{group}&apos; group, then log out and back in</source>
+        <translation>把自己加入 “{group}” 用户组，然后注销并重新登录</translation>
+    </message>
+    <message>
+        <source>Or let every user open them: set NVreg_DeviceFileMode=0666 in a file under /etc/modprobe.d, then reboot</source>
+        <translation>或者让所有用户都能打开它们：在 /etc/modprobe.d 下的配置文件里设置 NVreg_DeviceFileMode=0666，然后重启</translation>
+    </message>
+    <message>
+        <source>You may not open the GPU&apos;s device files ({paths})</source>
+        <translation>你没有权限打开 GPU 的设备文件（{paths}）</translation>
+    </message>
+    <message>
+        <source>{path} has mode {mode} and group &apos;{group}&apos;, and {user} is not allowed to read and write it, so NVML and CUDA report &apos;Insufficient Permissions&apos;. The NVIDIA module sets these from its NVreg_DeviceFileMode and NVreg_DeviceFileGID options.</source>
+        <translation>{path} 的权限是 {mode}，所属组是 “{group}”，而 {user} 没有读写权限，所以 NVML 和 CUDA 会报 “Insufficient Permissions”。这些权限由 NVIDIA 内核模块的 NVreg_DeviceFileMode 和 NVreg_DeviceFileGID 选项决定。</translation>
     </message>
     <message>
         <source>open</source>
@@ -830,6 +866,14 @@
         <translation>NVIDIA 的软件包用 DKMS 编译内核模块，Red Hat 系的系统从 EPEL 获得 DKMS。</translation>
     </message>
     <message>
+        <source>Enable the CodeReady Builder repository ({repo})</source>
+        <translation>启用 CodeReady Builder 软件源（{repo}）</translation>
+    </message>
+    <message>
+        <source>EPEL&apos;s DKMS and the driver&apos;s build needs come partly from CodeReady Builder, which is off by default; NVIDIA&apos;s installation guide enables it beside EPEL. Undo turns it off again.</source>
+        <translation>EPEL 里的 DKMS 以及编译驱动所需的部分软件包来自 CodeReady Builder，它默认是关闭的；NVIDIA 的安装指南要求在 EPEL 之外同时启用它。撤销会把它重新关闭。</translation>
+    </message>
+    <message>
         <source>Add NVIDIA&apos;s CUDA repository</source>
         <translation>添加 NVIDIA 的 CUDA 软件源</translation>
     </message>
@@ -892,6 +936,22 @@
     <message>
         <source>nvidia-open is built for Arch&apos;s default &apos;linux&apos; kernel; with another kernel (linux-lts, linux-zen) install nvidia-open-dkms and its headers instead.</source>
         <translation>nvidia-open 是为 Arch 默认的 “linux” 内核编译的；如果用其他内核（linux-lts、linux-zen），请改装 nvidia-open-dkms 及对应的内核头文件。</translation>
+    </message>
+    <message>
+        <source>Pick the NVIDIA driver configuration mhwd offers for your card</source>
+        <translation>选择 mhwd 为你的显卡提供的 NVIDIA 驱动配置</translation>
+    </message>
+    <message>
+        <source>Manjaro&apos;s kernels need their own NVIDIA module packages (linuxXYZ-nvidia), which Arch&apos;s nvidia-open does not provide. &apos;mhwd -l&apos; lists the driver configurations for this card; install the newest video-nvidia one it offers with &apos;sudo mhwd -i pci &lt;name&gt;&apos;. Then continue with the next step.</source>
+        <translation>Manjaro 的内核需要各自对应的 NVIDIA 模块包（linuxXYZ-nvidia），Arch 的 nvidia-open 并不提供这些包。&apos;mhwd -l&apos; 会列出这张显卡可用的驱动配置；用 &apos;sudo mhwd -i pci &lt;名称&gt;&apos; 安装其中最新的 video-nvidia 配置，然后继续下一步。</translation>
+    </message>
+    <message>
+        <source>Install the NVIDIA driver with Manjaro&apos;s hardware tool (mhwd)</source>
+        <translation>用 Manjaro 的硬件工具（mhwd）安装 NVIDIA 驱动</translation>
+    </message>
+    <message>
+        <source>Manjaro&apos;s kernels need their own NVIDIA module packages (linuxXYZ-nvidia), which Arch&apos;s nvidia-open does not provide. mhwd installs the driver configuration and the module package for every installed kernel. For a data-center card shown as a 3D controller, use class 0302 instead of 0300.</source>
+        <translation>Manjaro 的内核需要各自对应的 NVIDIA 模块包（linuxXYZ-nvidia），Arch 的 nvidia-open 并不提供这些包。mhwd 会为每个已安装的内核装好驱动配置和对应的模块包。如果是显示为 3D 控制器的数据中心显卡，请把 0300 换成 0302。</translation>
     </message>
     <message>
         <source>The initramfs is rebuilt with &apos;{tool}&apos;, the tool this distribution family uses.</source>
@@ -1094,8 +1154,8 @@
         <translation>诊断发现驱动安装已损坏或混杂（{reason}），因此这是用 DDU 的彻底重装。</translation>
     </message>
     <message>
-        <source>not a PCI id (like 10de:2684) or a card GPU Assistant knows: {text}</source>
-        <translation>既不是 PCI ID（如 10de:2684），也不是 GPU Assistant 认识的显卡：{text}</translation>
+        <source>not a card GPU Assistant knows or a PCI id (like 10de:2684): {text}</source>
+        <translation>既不是 GPU 助手认识的显卡，也不是 PCI ID（应类似 10de:2684）：{text}</translation>
     </message>
     <message>
         <source>no working NVIDIA driver was found</source>
@@ -1452,8 +1512,8 @@
         <translation>显卡：</translation>
     </message>
     <message>
-        <source>PCI id (10de:2684) or card name</source>
-        <translation>PCI ID（10de:2684）或显卡名称</translation>
+        <source>Card name or model number (4090), or a PCI id</source>
+        <translation>显卡名称或型号数字（如 4090），或 PCI ID</translation>
     </message>
     <message>
         <source>Show the plan</source>
@@ -1470,6 +1530,18 @@
     <message>
         <source>None (check the driver only)</source>
         <translation>无（只检查驱动）</translation>
+    </message>
+    <message>
+        <source>active virtual environment</source>
+        <translation>当前激活的虚拟环境</translation>
+    </message>
+    <message>
+        <source>active conda environment</source>
+        <translation>当前激活的 conda 环境</translation>
+    </message>
+    <message>
+        <source>on PATH</source>
+        <translation>PATH 中的 Python</translation>
     </message>
     <message>
         <source>Choose the environment&apos;s python</source>
@@ -1572,8 +1644,8 @@
         <translation>选择另一台机器的系统和显卡，然后点“显示计划”。</translation>
     </message>
     <message>
-        <source>&apos;{text}&apos; is neither a PCI id (like 10de:2684) nor a card GPU Assistant knows.</source>
-        <translation>&apos;{text}&apos; 既不是 PCI ID（如 10de:2684），也不是 GPU Assistant 认识的显卡。</translation>
+        <source>&apos;{text}&apos; is neither a card GPU Assistant knows nor a PCI id (like 10de:2684).</source>
+        <translation>“{text}” 既不是 GPU 助手认识的显卡，也不是 PCI ID（应类似 10de:2684）。</translation>
     </message>
     <message>
         <source>not in this plan</source>
