@@ -308,6 +308,18 @@ def diagnose(facts: MachineFacts, rules: Rules, python_hint: str | None = None) 
     # --- kernel driver (Linux) ---
     km = facts.kernel_module
     mismatch = False
+    if os_name == "linux" and km is not None and km.loaded_version is None and machine.driver.answers:
+        # NVML answers, yet no NVIDIA module is loaded here: the driver lives outside this system
+        # (WSL2 reaches the Windows driver; a container its host's), so nothing is installed here.
+        wsl = "microsoft" in (facts.os.kernel if facts.os else "").lower()
+        out.append(Finding(
+            "driver_from_host", "info",
+            translate("Doctor", "The driver comes from Windows (WSL2)") if wsl
+            else translate("Doctor", "The driver comes from outside this system (a container's host)"),
+            translate("Doctor", "NVML answers with driver {driver}, but no NVIDIA kernel module is loaded here. Do not install a Linux NVIDIA driver in this system: update the driver on the host instead (NVIDIA's CUDA on WSL guide says the same for WSL2).").format(
+                driver=machine.driver.version or "?"),
+        ))
+        km = None  # the module checks below are about a driver installed here
     if os_name == "linux" and km is not None:
         bound = gpu.pci.driver
         if km.loaded_version is None:

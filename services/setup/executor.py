@@ -103,7 +103,7 @@ class StepExecutor:
                 return [note(translate("Setup", "restore what '{step}' saved").format(step=step.restores))]
             rec = self.progress.records.get(step.restores)
             if rec is None or not (rec.backups or rec.registry_before):
-                return [note(translate("Setup", "restore what '{step}' saved (it has not run yet)").format(step=step.restores))]
+                return [note(translate("Setup", "restore what '{step}' saved (it has not run yet)").format(step=target.title.render(tr)))]
             return self.describe(target, undo=True, tr=tr)
         if undo:
             rec = self.progress.records.get(step.id)

@@ -369,11 +369,11 @@ def windows_update_step(options, first_install: bool = False) -> Step:
     if first_install:
         title = translate("Setup", "Install the driver with the offline package")
         explanation = translate("Setup", "No NVIDIA driver is installed yet (Windows shows its basic display driver), so nothing has to be cleaned up first: run the offline package, choose 'Express' or 'Custom (Advanced)', and restart when it asks.")
-        source = "research notes A4.3 (NVIDIA installer; no official NVIDIA documentation of its switches)"
+        source = "NVIDIA driver installer (its setup.exe switches are community-documented; NVIDIA publishes no list)"
     else:
         title = translate("Setup", "Update the driver in place with the offline package")
         explanation = translate("Setup", "Run the offline package over the installed driver: it replaces it in place, with no clean-up and no Safe Mode. For a clean installation choose 'Custom (Advanced)' and tick 'Perform a clean installation' (it resets the driver's settings, a lighter clean-up than DDU). Restart when it asks.")
-        source = "research notes A4.3 (NVIDIA installer: 'Perform a clean installation' = -clean; no official NVIDIA documentation)"
+        source = "NVIDIA driver installer: 'Perform a clean installation' (setup.exe -clean, community-documented)"
     return Step(id="install-driver", title=title, explanation=explanation, commands=((pkg,),), needs_root=True,
                 check=Check("command_ok", argv=("nvidia-smi",)), source=source)
 

@@ -128,7 +128,11 @@ def test_wsl2_nvml_without_an_nvidia_pci_device(machine):
     assert [g.name for g in report.machine.gpus] == ["NVIDIA GeForce RTX 4090", "NVIDIA GeForce RTX 3060"]
     assert all(g.source == "nvml" for g in report.machine.gpus)
     assert report.gpu.pci.device_id == "2684" and report.gpu.generation == "Ada Lovelace"
-    assert report.has("driver_ok")
+    assert report.has("driver_ok") and report.has("driver_from_host") and not report.has("driver_not_installed")
+    assert "WSL2" in str(next(f for f in report.findings if f.code == "driver_from_host").title)
+    # never a Linux driver inside WSL2: only the PyTorch steps
+    p = plan_for_report(report, RULES, machine.root, machine.root_dir.parent / "staged")
+    assert not {"install-driver", "blacklist-nouveau", "reboot"} & {s.id for s in p.steps}
 
 
 def test_container_nvml_without_pci_or_kernel_module_tools(machine):
@@ -140,6 +144,7 @@ def test_container_nvml_without_pci_or_kernel_module_tools(machine):
     report = report_for(machine, h200_nvml(), None, "")
     assert not report.has("no_nvidia_gpu") and report.gpu.name == "NVIDIA H200"
     assert report.machine.gpu.pci.pci_id == "10de:2335" and report.machine.gpu.source == "nvml"
+    assert report.has("driver_from_host") and report.worst in ("info", "ok")
 
 
 def test_no_nvml_names_a_sysfs_card_from_the_rules_never_by_its_id_twice(machine):
