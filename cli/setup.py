@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     from services.setup.planner import PciIdError, facts_for_plan, inputs_for, plan_for_os, plan_for_report, resolve_card, setup_dir
     from services.setup.probes import OsInfo, parse_os_release
     from services.setup.rules import RulesError, load_rules
-    from services.setup.session import BY_HAND, DRY_RUN, WizardSession
+    from services.setup.session import BY_HAND, DRY_RUN, NEEDS_FILE, WizardSession
     from services.setup.system import SubprocessRunner, SystemRoot
     from services.setup.windows import WindowsPlanOptions
 
@@ -162,6 +162,9 @@ def run(args: argparse.Namespace) -> int:
     if mode == DRY_RUN:
         print(cat.render(executor.dry_run(step).message) if not undo else cat.render(executor.undo(step, dry_run=True).message))
         return EXIT_OK
+    if mode == NEEDS_FILE:  # before any question about restarting
+        raise UsageError(translate("Cli", "choose the file first: {what} (pass it with --ddu or --driver-package)").format(
+            what=session.missing_file(step)))
     if mode == BY_HAND:
         print(cat.render(step.explanation))
         if step.link:

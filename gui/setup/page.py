@@ -36,7 +36,7 @@ from services.setup.fmt import command_line
 from services.setup.plan import Plan, SkippedStep, Step
 from services.setup.planner import card_names, known_systems, plan_for_report, plan_for_target, resolve_card, setup_dir
 from services.setup.rules import Rules, RulesError, load_rules
-from services.setup.session import BY_HAND, DRY_RUN, NOTHING, WizardSession, step_flags
+from services.setup.session import BY_HAND, DRY_RUN, NEEDS_FILE, NOTHING, WizardSession, step_flags
 from services.setup.system import SubprocessRunner, SystemRoot
 
 STATE_MARKS = {"done": "✔", "skipped": "↷", "failed": "✖", "undone": "↺", "pending": "○"}
@@ -207,6 +207,8 @@ class SetupPage(QWidget):
         self.full_check.toggled.connect(self._on_full_toggled)
         self.plan_other_button.clicked.connect(lambda: self.plan_other_machine())
         self._preview_executor: StepExecutor | None = None
+        self._succeeded: Step | None = None  # a step that ran well, while the doctor looks again
+        self._shown_plan: tuple = ()
         self._skipped: dict[str, SkippedStep] = {}
         # The files picked for this machine's plan come back from progress.json, so the
         # wizard reopened in Safe Mode (RunOnce) still has the DDU and driver package.
@@ -257,6 +259,9 @@ class SetupPage(QWidget):
         self.report = report
         self.doctor_tab.show_report(report)
         self._rebuild_plan()
+        succeeded, self._succeeded = self._succeeded, None
+        if succeeded is not None:
+            self._say_after_success(succeeded, {f.code for f in report.findings})
         self._set_busy(False)
         self.report_ready.emit(report)
 
@@ -282,6 +287,10 @@ class SetupPage(QWidget):
 
     def _fill_steps(self) -> None:
         assert self.plan is not None
+        shown = (self.plan.key, self.plan.mode, self.session.preview)
+        if shown != self._shown_plan:  # another plan: the old one's output is not about it
+            self.step_output.clear()
+            self._shown_plan = shown
         self.plan_summary.setText(render(self.plan.summary))
         notes = [render(n) for n in self.plan.notes]
         if self.session.preview:
@@ -542,12 +551,15 @@ class SetupPage(QWidget):
                 QDesktopServices.openUrl(QUrl(step.link))
             self.step_output.appendPlainText(render(step.explanation) + "\n")
             return
+        if mode == NEEDS_FILE:
+            self.step_output.appendPlainText(self.tr("Choose the file first: {what}").format(what=self.session.missing_file(step)) + "\n")
+            return
         if self.session.asks_first(step) and not self.confirm(self.tr("This step restarts the computer. Save your work first. Continue?")):
             return
         self._set_busy(True)
         executor, plan = self.executor, self.plan
         self.step_output.appendPlainText("— " + render(step.title))
-        self._start(lambda line: executor.run(step, on_line=line, plan=plan), self._on_step_done,
+        self._start(lambda line: executor.run(step, on_line=line, plan=plan), self._on_run_done,
                     line=self.step_output.appendPlainText)
 
     def _on_undo_clicked(self) -> None:
@@ -578,8 +590,21 @@ class SetupPage(QWidget):
         self._refresh_step_labels()
         self._set_busy(False)
         self.step_finished.emit(outcome)
-        if self.session.recheck_after(self._current_step(), outcome.ok):
+        step = self._current_step()
+        if self.session.recheck_after(step, outcome.ok):
+            self._succeeded = step  # said once the doctor has looked again
             self.run_doctor()  # the driver or torch changed: re-read, the plan follows
+
+    def _on_run_done(self, outcome: StepOutcome) -> None:
+        step = self._current_step()
+        self._on_step_done(outcome)
+        if outcome.ok and step is not None and self._succeeded is None:
+            self._say_after_success(step, set())
+
+    def _say_after_success(self, step: Step, codes: set[str]) -> None:
+        lines = self.session.after_success(step, codes)
+        if lines:
+            self.step_output.appendPlainText("\n".join(render(x) for x in lines) + "\n")
 
     def _confirm_dialog(self, text: str) -> bool:
         answer = QMessageBox.question(self, self.tr("Restart needed"), text)

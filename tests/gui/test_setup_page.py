@@ -95,6 +95,8 @@ def test_dry_run_then_run_then_undo_a_step(qtbot, page, machine):
     assert done.args[0].ok, done.args[0].message
     assert "blacklist nouveau" in target.read_text()
     assert page.progress.state("blacklist-nouveau") == "done"
+    # a step that worked says what comes next
+    assert "Next step: " in page.step_output.toPlainText()
     assert page.undo_button.isEnabled()
     with qtbot.waitSignal(page.step_finished, timeout=5000) as undone:
         page.undo_button.click()
@@ -339,3 +341,23 @@ def test_fits_a_1024_by_640_window(qtbot, page):
     qtbot.wait(10)
     for w in (page.run_button, page.undo_button, page.copy_button, page.step_commands):
         assert w.isVisible()
+
+
+def test_another_plan_starts_with_empty_output(qtbot, page):
+    wait_report(qtbot, page, full=False)
+    page.step_output.appendPlainText("output of the plan shown before")
+    page.full_check.setChecked(True)  # another set of steps
+    qtbot.waitUntil(lambda: not page.busy(), timeout=5000)
+    assert "shown before" not in page.step_output.toPlainText()
+    page.step_output.appendPlainText("pip lines of this machine's plan")
+    assert page.plan_other_machine("ubuntu-24.04", "3060") is not None
+    assert "pip lines" not in page.step_output.toPlainText()
+
+
+def test_after_verify_driver_the_wizard_says_the_driver_works(qtbot, page):
+    wait_report(qtbot, page)
+    page.open_step("verify-driver")
+    with qtbot.waitSignal(page.report_ready, timeout=5000):
+        page.run_button.click()
+    qtbot.waitUntil(lambda: "The driver works now" in page.step_output.toPlainText(), timeout=5000)
+    assert "Next step: " in page.step_output.toPlainText()
