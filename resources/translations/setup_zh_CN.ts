@@ -40,6 +40,18 @@
         <translation>向导无法判断它属于哪一代架构，因此没法替你在开源和闭源内核模块之间做选择，也选不出合适的 PyTorch 版本。请更新本软件，或在驱动正常工作后再检查一次（届时可直接读到计算能力）。</translation>
     </message>
     <message>
+        <source>The driver comes from Windows (WSL2)</source>
+        <translation>驱动来自 Windows（WSL2）</translation>
+    </message>
+    <message>
+        <source>The driver comes from outside this system (a container&apos;s host)</source>
+        <translation>驱动来自这个系统之外（容器所在的宿主机）</translation>
+    </message>
+    <message>
+        <source>NVML answers with driver {driver}, but no NVIDIA kernel module is loaded here. Do not install a Linux NVIDIA driver in this system: update the driver on the host instead (NVIDIA&apos;s CUDA on WSL guide says the same for WSL2).</source>
+        <translation>NVML 报告的驱动版本是 {driver}，但这里并没有加载 NVIDIA 内核模块。不要在这个系统里安装 Linux 版 NVIDIA 驱动，请在宿主机上更新驱动（NVIDIA 的 CUDA on WSL 指南对 WSL2 也是这么说的）。</translation>
+    </message>
+    <message>
         <source>The open-source nouveau driver is driving the card</source>
         <translation>显卡正由开源驱动 nouveau 驱动</translation>
     </message>
@@ -1281,6 +1293,22 @@
         <source>{field} is missing for a symbolic link</source>
         <translation>{field} 缺失：符号链接的备份记录必须有这一项</translation>
     </message>
+    <message>
+        <source>✔ The driver works now.</source>
+        <translation>✔ 驱动现在可以正常工作了。</translation>
+    </message>
+    <message>
+        <source>✔ PyTorch works on the GPU now.</source>
+        <translation>✔ PyTorch 现在可以在 GPU 上运行了。</translation>
+    </message>
+    <message>
+        <source>Next step: {title}</source>
+        <translation>下一步：{title}</translation>
+    </message>
+    <message>
+        <source>Every step of this plan is done.</source>
+        <translation>这个计划的所有步骤都已完成。</translation>
+    </message>
 </context>
 <context>
     <name>SetupCli</name>
@@ -1742,6 +1770,10 @@
     <message>
         <source>(demo machine: nothing runs)</source>
         <translation>（演示机器：不会执行任何命令）</translation>
+    </message>
+    <message>
+        <source>Choose the file first: {what}</source>
+        <translation>请先选择文件：{what}</translation>
     </message>
     <message>
         <source>This step restarts the computer. Save your work first. Continue?</source>

@@ -442,6 +442,10 @@
         <translation>本计划中没有步骤 “{step}”；可用步骤：{steps}</translation>
     </message>
     <message>
+        <source>choose the file first: {what} (pass it with --ddu or --driver-package)</source>
+        <translation>请先选择文件：{what}（用 --ddu 或 --driver-package 指定）</translation>
+    </message>
+    <message>
         <source>refusing to change the system without confirmation: add --yes (or --dry-run)</source>
         <translation>未经确认不会修改系统：请加 --yes（或 --dry-run）</translation>
     </message>
