@@ -164,6 +164,9 @@ class FitPage(QWidget):
     def _restore(self, saved) -> None:
         form = self.workload
         self._set_data(form.gpu_combo, saved.gpu or self._default_gpu_name())
+        # No card chosen yet and none detected so far (telemetry's first reading comes later):
+        # take the detected card when the page is shown.
+        self._default_gpu_pending = not saved.gpu and form.gpu_combo.currentData() == DEFAULT_GPU
         self._set_data(form.task_combo, saved.task)
         self._set_data(form.engine_combo, saved.engine)
         self._set_data(form.method_combo, saved.method)
@@ -206,6 +209,11 @@ class FitPage(QWidget):
 
     def showEvent(self, event) -> None:  # noqa: N802
         super().showEvent(event)
+        if getattr(self, "_default_gpu_pending", False) and self.workload.gpu_combo.currentData() == DEFAULT_GPU:
+            default = self._default_gpu_name()
+            if default != DEFAULT_GPU:
+                self._default_gpu_pending = False
+                self._set_data(self.workload.gpu_combo, default)
         if self.workload.gpu_combo.currentData() == DETECTED:
             self._schedule()  # free memory may have changed while the page was away
 
