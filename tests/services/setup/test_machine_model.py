@@ -173,12 +173,6 @@ def test_active_python_order(tmp_path):
     assert active_python({"PATH": str(tmp_path / "nothing")}, windows=False) is None
 
 
-def test_windows_store_alias_is_not_an_interpreter():
-    def which(name, path=None):
-        return r"C:\Users\li\AppData\Local\Microsoft\WindowsApps\python.exe"
-    assert active_python({"PATH": "x"}, windows=True, which=which) is None
-
-
 # ---- wrong advice in plans -----------------------------------------------------------------------------
 def test_working_debian_535_with_an_rtx_40_is_not_reinstalled_forever(machine):
     # Debian 12's packaged 535.183.01 drives an RTX 4090: cu126 runs on it through minor-version
