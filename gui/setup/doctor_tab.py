@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 from collections.abc import Callable
 
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication, Signal, Qt
 from PySide6.QtWidgets import (
     QComboBox, QFileDialog, QFormLayout, QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QSplitter, QVBoxLayout,
     QWidget,
@@ -17,7 +17,9 @@ from services.setup.probes import find_python_envs
 
 
 class DoctorTab(QWidget):
-    """What the doctor found; the page runs the doctor (its "Run checks" button is ``check_button``)."""
+    """What the doctor found; the page runs the doctor when the tab asks (``check_requested``)."""
+
+    check_requested = Signal()
 
     def __init__(self, demo_python: str | None, home: Path | None, windows: bool,
                  open_step: Callable[[str], None], parent: QWidget | None = None, active=None) -> None:  # noqa: ANN001
@@ -39,6 +41,7 @@ class DoctorTab(QWidget):
         self.browse_button.clicked.connect(self._on_browse_clicked)
         row.addWidget(self.browse_button)
         self.check_button = QPushButton(QCoreApplication.translate("SetupPage", "Run checks"))
+        self.check_button.clicked.connect(lambda: self.check_requested.emit())
         self.check_button.setDefault(True)
         self.check_button.setProperty("primary", True)
         row.addWidget(self.check_button)
