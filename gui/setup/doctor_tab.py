@@ -161,7 +161,7 @@ class DoctorTab(QWidget):
         errors = sum(1 for x in report.findings if x.severity == "error")
         warnings = sum(1 for x in report.findings if x.severity == "warning")
         if errors or warnings:
-            return QCoreApplication.translate("SetupPage", "{errors} problem(s) and {warnings} warning(s). Each card says what to do.").format(errors=errors, warnings=warnings)
+            return QCoreApplication.translate("SetupPage", "Problems: {errors}. Warnings: {warnings}. Each card says what to do.").format(errors=errors, warnings=warnings)
         return QCoreApplication.translate("SetupPage", "Everything checked works.")
 
     def _finding_card(self, finding: Finding) -> QFrame:

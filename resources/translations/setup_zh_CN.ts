@@ -1138,14 +1138,6 @@
         <translation>计划中包含驱动步骤，因为{reason}。</translation>
     </message>
     <message>
-        <source>The driver works: {steps} PyTorch step(s) for {os}; {skipped} step(s) not needed (shown below)</source>
-        <translation>驱动正常：{os} 上需要 {steps} 个 PyTorch 步骤；{skipped} 个步骤不需要（见下方）</translation>
-    </message>
-    <message>
-        <source>{steps} step(s) fix what the doctor found on {os}; {skipped} step(s) not needed (shown below)</source>
-        <translation>{os} 上用 {steps} 个步骤修复诊断发现的问题；{skipped} 个步骤不需要（见下方）</translation>
-    </message>
-    <message>
         <source>Install the driver with the offline package</source>
         <translation>用离线安装包安装驱动</translation>
     </message>
@@ -1196,6 +1188,14 @@
     <message>
         <source>driver {driver} is older than any current PyTorch build for this card needs ({need} or newer)</source>
         <translation>驱动 {driver} 比这张显卡可用的任何当前 PyTorch 版本所需的都旧（需要 {need} 或更新）</translation>
+    </message>
+    <message>
+        <source>The driver works. PyTorch steps for {os}: {steps}; not needed: {skipped} (shown below)</source>
+        <translation>驱动工作正常。{os} 上需要 {steps} 个 PyTorch 步骤；{skipped} 个步骤不需要（见下方）</translation>
+    </message>
+    <message>
+        <source>Steps that fix what the doctor found on {os}: {steps}; not needed: {skipped} (shown below)</source>
+        <translation>{os} 上用 {steps} 个步骤修复诊断发现的问题；{skipped} 个步骤不需要（见下方）</translation>
     </message>
     <message>
         <source>the clean reinstall with DDU is for a broken or mixed driver install; choose &apos;Reinstall everything&apos; to do it anyway</source>
@@ -1640,7 +1640,7 @@
         <translation>未安装</translation>
     </message>
     <message>
-        <source>{errors} problem(s) and {warnings} warning(s). Each card says what to do.</source>
+        <source>Problems: {errors}. Warnings: {warnings}. Each card says what to do.</source>
         <translation>{errors} 个问题，{warnings} 个警告。每张卡片都写明了怎么做。</translation>
     </message>
     <message>

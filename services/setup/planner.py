@@ -347,10 +347,10 @@ def _repaired(plan: Plan, keep: list[Step], skipped: list[SkippedStep], needs: R
     if not skipped:
         return dataclasses.replace(plan, mode="repair", notes=notes)
     if needs.driver is None and not needs.reboot:
-        summary = translate("Setup", "The driver works: {steps} PyTorch step(s) for {os}; {skipped} step(s) not needed (shown below)").format(
+        summary = translate("Setup", "The driver works. PyTorch steps for {os}: {steps}; not needed: {skipped} (shown below)").format(
             steps=len(keep), os=plan.os_label, skipped=len(skipped))
     else:
-        summary = translate("Setup", "{steps} step(s) fix what the doctor found on {os}; {skipped} step(s) not needed (shown below)").format(
+        summary = translate("Setup", "Steps that fix what the doctor found on {os}: {steps}; not needed: {skipped} (shown below)").format(
             steps=len(keep), os=plan.os_label, skipped=len(skipped))
     return dataclasses.replace(plan, steps=tuple(keep), skipped=tuple(skipped), mode="repair", summary=summary, notes=notes)
 
