@@ -134,6 +134,8 @@ class DoctorTab(QWidget):
                 set_("module", f"{flavor} {km.loaded_version}")
             elif km.nouveau_loaded:
                 set_("module", "nouveau")
+            elif report.has("driver_from_host"):  # WSL2, a container: the driver is the host's
+                set_("module", QCoreApplication.translate("SetupPage", "on the host"))
             else:
                 set_("module", QCoreApplication.translate("SetupPage", "not loaded"))
         else:

@@ -1604,6 +1604,10 @@
         <translation>闭源</translation>
     </message>
     <message>
+        <source>on the host</source>
+        <translation>在宿主机上</translation>
+    </message>
+    <message>
         <source>not loaded</source>
         <translation>未加载</translation>
     </message>

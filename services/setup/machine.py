@@ -74,7 +74,7 @@ class DriverInfo:
     version: str | None = None
     source: str = ""  # nvml | nvidia-smi | registry | kernel-module
     answers: bool = False  # NVML or nvidia-smi talks to the GPU
-    failure: str = ""  # when a driver is installed but NVML does not answer: NVML's error
+    failure: Any = ""  # when a driver is installed but NVML does not answer: NVML's error (str or translatable Msg)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +101,7 @@ class Machine:
             "gpus": [{"name": g.name, "source": g.source, "pci_id": g.pci.pci_id, "address": g.pci.address}
                      for g in self.gpus],
             "driver": {"version": self.driver.version, "source": self.driver.source, "answers": self.driver.answers,
-                       "failure": self.driver.failure or None},
+                       "failure": str(self.driver.failure) if self.driver.failure else None},
             "python": {"interpreter": self.python, "how": self.python_how or None,
                        "virtual_env": self.python_env.in_venv if self.python_env else None,
                        "torch_works": self.torch_works},
@@ -154,7 +154,7 @@ def _gpus(nvml: NvmlState | None, bus: tuple[PciGpu, ...], windows: bool,
 
 def _driver(facts: Any) -> DriverInfo:
     nvml, smi, km, win = facts.nvml, facts.nvidia_smi, facts.kernel_module, facts.windows
-    failure = nvml.error if nvml is not None and not nvml.ok and nvml.error else ""
+    failure = (nvml.error_text or nvml.error) if nvml is not None and not nvml.ok else ""
     if nvml is not None and nvml.ok and nvml.driver_version:
         return DriverInfo(nvml.driver_version, "nvml", True)
     if smi is not None and smi.exit_code == 0 and smi.driver_version:

@@ -285,7 +285,8 @@ class NvmlState:
     cuda_version: str | None = None  # highest CUDA the driver supports, '12.8'
     gpus: tuple[NvmlGpu, ...] = ()
     error_code: int | None = None
-    error: str = ""
+    error: str = ""  # English, one line
+    error_text: Any = None  # the same line as a translatable Msg, when NVML's wrapper has one
 
 
 def cuda_from_driver_int(value: int) -> str:
@@ -305,7 +306,7 @@ def read_nvml(nvml: Any = None) -> NvmlState:
     """Driver, CUDA and GPUs through the app's one NVML device listing."""
     inventory = list_devices(nvml)
     if not inventory.ok:
-        return NvmlState(False, error_code=inventory.error_code, error=inventory.error)
+        return NvmlState(False, error_code=inventory.error_code, error=inventory.error, error_text=inventory.error_text)
     cuda = cuda_from_driver_int(inventory.cuda_driver_version) if inventory.cuda_driver_version else None
     gpus = tuple(NvmlGpu(d.name, d.pci_bus_id, d.capability, _nvml_device_id(d.pci_device_id)) for d in inventory.devices)
     return NvmlState(True, inventory.driver_version, cuda, gpus)
