@@ -1146,6 +1146,14 @@
         <translation>还没有安装 NVIDIA 驱动（Windows 显示的是它自带的基本显示驱动），因此不需要先清理：运行离线安装包，选择“精简”或“自定义（高级）”，安装程序要求时重启。</translation>
     </message>
     <message>
+        <source>Reinstall the driver with the offline package (clean installation)</source>
+        <translation>用离线安装包重新安装驱动（清洁安装）</translation>
+    </message>
+    <message>
+        <source>The installed driver does not answer (its nvml.dll fails), so its files are repaired in place: run the offline package, choose &apos;Custom (Advanced)&apos; and tick &apos;Perform a clean installation&apos;, which replaces every file of the driver and resets its settings. Restart when it asks. If the doctor still finds no answer afterwards, tick &apos;Reinstall everything&apos; for the clean reinstall with DDU.</source>
+        <translation>已安装的驱动没有响应（它的 nvml.dll 出错），所以就地修复它的文件：运行离线安装包，选择“自定义（高级）”并勾选“执行清洁安装”，它会替换驱动的全部文件并重置驱动设置。安装程序要求时重启。如果之后诊断仍然得不到响应，请勾选“全部重装”，改用 DDU 彻底重装。</translation>
+    </message>
+    <message>
         <source>Update the driver in place with the offline package</source>
         <translation>用离线安装包直接升级驱动</translation>
     </message>

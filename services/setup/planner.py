@@ -168,7 +168,7 @@ class RepairNeeds:
     mok: bool
     reboot: bool
     pytorch: bool
-    windows_mode: str = ""  # windows: pytorch | update | clean
+    windows_mode: str = ""  # windows: pytorch | update | install | reinstall | clean
 
 
 def driver_problem(report: DoctorReport, rules: Rules) -> Msg | None:
@@ -260,7 +260,7 @@ def windows_repair_mode(report: DoctorReport, driver: Msg | None) -> str:
     # One NVIDIA driver on the device whose libraries (nvml.dll) fail: the offline package's
     # "Perform a clean installation" replaces them in place; DDU is for mixed installs.
     if "driver_not_answering" in codes and nvidia_driver_on_device(wmi_version):
-        return "update"
+        return "reinstall"
     broken = bool(codes & {"nvidia_smi_failed", "nvidia_smi_missing"}) or (
         wmi_version is not None and not (f.nvml and f.nvml.ok))
     if broken:
@@ -360,8 +360,8 @@ WINDOWS_CLEAN_ONLY = ("download-ddu", "block-driver-updates", "restore-point", "
 WINDOWS_DRIVER = ("download-driver", "install-driver", "verify-driver")
 
 
-def windows_update_step(options, first_install: bool = False) -> Step:
-    """Update the driver in place with the offline package (no DDU, no Safe Mode)."""
+def windows_update_step(options, first_install: bool = False, reinstall: bool = False) -> Step:
+    """Update (or, with ``reinstall``, repair) the driver in place with the offline package (no DDU, no Safe Mode)."""
     from services.setup.plan import Check
     from services.setup.windows import DRIVER_PLACEHOLDER
 
@@ -370,6 +370,10 @@ def windows_update_step(options, first_install: bool = False) -> Step:
         title = translate("Setup", "Install the driver with the offline package")
         explanation = translate("Setup", "No NVIDIA driver is installed yet (Windows shows its basic display driver), so nothing has to be cleaned up first: run the offline package, choose 'Express' or 'Custom (Advanced)', and restart when it asks.")
         source = "NVIDIA driver installer (its setup.exe switches are community-documented; NVIDIA publishes no list)"
+    elif reinstall:
+        title = translate("Setup", "Reinstall the driver with the offline package (clean installation)")
+        explanation = translate("Setup", "The installed driver does not answer (its nvml.dll fails), so its files are repaired in place: run the offline package, choose 'Custom (Advanced)' and tick 'Perform a clean installation', which replaces every file of the driver and resets its settings. Restart when it asks. If the doctor still finds no answer afterwards, tick 'Reinstall everything' for the clean reinstall with DDU.")
+        source = "NVIDIA driver installer: 'Perform a clean installation' (setup.exe -clean, community-documented)"
     else:
         title = translate("Setup", "Update the driver in place with the offline package")
         explanation = translate("Setup", "Run the offline package over the installed driver: it replaces it in place, with no clean-up and no Safe Mode. For a clean installation choose 'Custom (Advanced)' and tick 'Perform a clean installation' (it resets the driver's settings, a lighter clean-up than DDU). Restart when it asks.")
@@ -394,8 +398,9 @@ def _repair_windows(plan: Plan, report: DoctorReport, needs: RepairNeeds, option
             _keep_pytorch_step(step, needs, f, keep, skipped)
         elif sid in WINDOWS_CLEAN_ONLY:
             skipped.append(_skip(step, translate("Setup", "the clean reinstall with DDU is for a broken or mixed driver install; choose 'Reinstall everything' to do it anyway")))
-        elif mode in ("update", "install"):
-            keep.append(windows_update_step(options, first_install=mode == "install") if sid == "install-driver" else step)
+        elif mode in ("update", "install", "reinstall"):
+            keep.append(windows_update_step(options, first_install=mode == "install", reinstall=mode == "reinstall")
+                        if sid == "install-driver" else step)
         else:
             skipped.append(_skip(step, translate("Setup", "driver {driver} works and is new enough for this card and the PyTorch build").format(driver=driver)))
     # The driver update goes before anything else: PyTorch's build depends on it.

@@ -320,7 +320,9 @@ def test_failing_nvml_dll_with_the_registry_driver_says_what_failed_and_reinstal
 
     ids = [s.id for s in plan().steps]
     assert not {"safe-mode", "run-ddu"} & set(ids) and "install-driver" in ids
-    assert "Perform a clean installation" in str(plan().step("install-driver").explanation)
+    install = plan().step("install-driver")
+    assert str(install.title) == "Reinstall the driver with the offline package (clean installation)"
+    assert "Perform a clean installation" in str(install.explanation) and "nvml.dll" in str(install.explanation)
     assert {"safe-mode", "run-ddu"} <= {s.id for s in plan(full=True).steps}
 
 
