@@ -361,3 +361,13 @@ def test_after_verify_driver_the_wizard_says_the_driver_works(qtbot, page):
         page.wizard.run_button.click()
     qtbot.waitUntil(lambda: "The driver works now" in page.wizard.step_output.toPlainText(), timeout=5000)
     assert "Next step: " in page.wizard.step_output.toPlainText()
+
+
+def test_the_interpreter_the_user_is_in_is_listed_first_and_checked(qtbot, app_paths, machine, tmp_path):
+    from services.setup.machine import ActivePython
+    from gui.setup.doctor_tab import DoctorTab
+
+    tab = DoctorTab(None, tmp_path, False, lambda _step: None, active=ActivePython(PY, "venv"))
+    qtbot.addWidget(tab)
+    assert tab.env_combo.currentData() == PY and "active virtual environment" in tab.env_combo.currentText()
+    assert tab.python_how(PY) == "venv" and tab.python_how("/usr/bin/python3") == "given" and tab.python_how(None) == ""

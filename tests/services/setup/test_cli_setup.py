@@ -116,3 +116,26 @@ def test_picked_windows_files_are_remembered_for_this_machine_only(machine, caps
     assert main.main(["setup", "--plan", "--ddu", ddu]) == 0
     capsys.readouterr()
     assert json.loads(progress_file.read_text(encoding="utf-8"))["picked_files"] == {"ddu_exe": ddu}
+
+
+@pytest.mark.linux_only(reason="a POSIX venv layout (bin/python3) stands for the active environment")
+def test_doctor_and_plan_check_the_active_venv_by_default(machine, capsys, monkeypatch, tmp_path):
+    # VIRTUAL_ENV names the environment the user is in; its python answers as a venv (sys.prefix !=
+    # sys.base_prefix) whose stdlib has PEP 668's marker: not externally managed, PyTorch works.
+    from services.setup.probes import STDLIB_QUERY
+
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python3").write_text("")
+    python = str(venv / "bin" / "python3")
+    monkeypatch.setenv("VIRTUAL_ENV", str(venv))
+    machine.write("/usr/lib/python3.12/EXTERNALLY-MANAGED", "[externally-managed]\n")
+    machine.runner.add([python, "-c", STDLIB_QUERY], 0, "/usr/lib/python3.12\n1\n")
+    machine.python(python, "torch-cu128-4090-ok.json")
+    assert main.main(["doctor", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["machine"]["python"] == {"interpreter": python, "how": "venv", "virtual_env": True, "torch_works": True}
+    codes = [f["code"] for f in data["findings"]]
+    assert "torch_ok" in codes and "python_externally_managed" not in codes and "no_python_env" not in codes
+    assert main.main(["setup", "--plan", "--json"]) == 0
+    assert [s["id"] for s in json.loads(capsys.readouterr().out)["steps"]] == ["verify-pytorch"]
