@@ -233,3 +233,19 @@ def test_video_group_device_files_get_the_usermod_fix():
     finding = next(f for f in report.findings if f.code == "device_permission")
     assert "'video'" in str(finding.detail) and "0660" in str(finding.detail)
     assert finding.fixes[0].commands == (("sudo", "usermod", "-aG", "video", "li"),)
+
+
+def test_sandboxed_gpu_machine_with_a_working_venv_plans_nothing_to_install(machine):
+    # A sandbox (gVisor-like): no lspci, no modinfo, no /proc/driver/nvidia, NVML and nvidia-smi work,
+    # and the active venv's PyTorch runs on the H200: nothing to install, only the check.
+    machine.distro("ubuntu-24.04")
+    machine.runner.add(["lspci", "-nnk"], 127, "", "lspci: command not found")
+    machine.runner.add(["modinfo"], 127, "", "modinfo: command not found")
+    machine.smi(0, "580.159.04, NVIDIA H200, 00000000:01:00.0\n")
+    machine.write("/usr/lib/python3.12/EXTERNALLY-MANAGED", "[externally-managed]\n")
+    machine.runner.add([VENV_PY, "-c", STDLIB_QUERY], 0, "/usr/lib/python3.12\n1\n")
+    machine.runner.add([VENV_PY, "-c"], 0, PROBE_MARK + json.dumps(H200_PROBE) + "\n")
+    report = report_for(machine, h200_nvml(), VENV_PY)
+    assert [f.code for f in report.findings] == ["driver_from_host", "driver_ok", "torch_ok"]
+    p = plan_for_report(report, RULES, machine.root, machine.root_dir.parent / "staged")
+    assert [s.id for s in p.steps] == ["verify-pytorch"]
