@@ -46,6 +46,17 @@ def check_python_path(path: str) -> str:
     return str(p)
 
 
+def chosen_python(args: argparse.Namespace) -> tuple[str | None, str]:
+    """The interpreter to check and how it was chosen: --python, else the one the user is in
+    (an active venv or conda env, then python3/python on PATH), from the machine model."""
+    from services.setup.machine import PY_GIVEN, active_python
+
+    if args.python:
+        return check_python_path(args.python), PY_GIVEN
+    found = active_python()
+    return (found.path, found.how) if found else (None, "")
+
+
 def run(args: argparse.Namespace) -> int:
     from services.setup.doctor import run_doctor
     from services.setup.fmt import envs_found_heading
@@ -66,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_OK
     if args.explain is not None and args.explain != "-" and not args.explain.strip():
         raise UsageError(translate("Cli", "--explain needs the error text (or '-' to read it from stdin)"))
-    python = check_python_path(args.python) if args.python else None
+    python, python_how = chosen_python(args)
     try:
         rules = load_rules()
     except RulesError as exc:
@@ -76,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
         from services.setup.windows import LiveWindowsProbe
 
         windows_probe = LiveWindowsProbe(SubprocessRunner())
-    report = run_doctor(SubprocessRunner(), rules, python=python, windows_probe=windows_probe)
+    report = run_doctor(SubprocessRunner(), rules, python=python, windows_probe=windows_probe, python_how=python_how)
     if args.explain is not None:
         return explain_cli(args, report)
     codes = {f.code for f in report.findings}
@@ -86,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
         return code
     cat = cli_catalog()
     print(render_text(report, cat))
-    if python is None:
+    if not args.python:
         envs = find_python_envs(Path.home())
         if envs:
             print()

@@ -4,7 +4,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from cli import CANNOT_READ, EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError, cli_catalog, fail, program_name
 from cli import note as print_note
@@ -21,7 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     what.add_argument("--undo", metavar="STEP", help="undo one step (restore backed-up files / registry values)")
     parser.add_argument("--os-release", metavar="FILE", help="plan for this os-release file instead of this machine")
     parser.add_argument("--windows", action="store_true", help="plan for Windows (clean reinstall with DDU) instead of this machine")
-    parser.add_argument("--gpu", metavar="PCI_ID", help="plan for this NVIDIA PCI id, e.g. 10de:2684")
+    parser.add_argument("--gpu", metavar="CARD", help="plan for this card: a name or model number (4090, 'RTX 3060') or a PCI id (10de:2684)")
     parser.add_argument("--python", metavar="PATH", help="the Python environment the PyTorch step installs into")
     parser.add_argument("--driver-package", metavar="EXE", help="Windows: the NVIDIA offline driver package you downloaded (remembered for this machine's plan)")
     parser.add_argument("--ddu", metavar="EXE", help="Windows: 'Display Driver Uninstaller.exe' you downloaded (remembered for this machine's plan)")
@@ -32,49 +34,73 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="machine-readable output")
 
 
+@dataclass(frozen=True, slots=True)
+class SetupRequest:
+    """What the command line asks for, checked (``parse_request``)."""
+
+    python: str | None  # the interpreter the PyTorch step installs into
+    python_how: str  # given | venv | conda | path (services.setup.machine)
+    device_id: str | None  # --gpu, resolved by name or PCI id
+    card_name: str
+    os_info: Any  # OsInfo of --os-release / --windows; None: this machine
+    full: bool
+    driver_package: str
+    ddu: str
+
+    @property
+    def hypothetical(self) -> bool:
+        """A plan for another machine: it is only described."""
+        return self.os_info is not None
+
+
+@dataclass
+class PlannedSetup:
+    """The plan and what runs, checks and describes its steps (``make_plan``)."""
+
+    plan: Any  # services.setup.plan.Plan
+    executor: Any  # services.setup.executor.StepExecutor
+    session: Any  # services.setup.session.WizardSession
+    report: Any = None  # the doctor's report, for this machine's plan
+    work: Path = Path()
+    win_opts: Any = None
+
+
 def run(args: argparse.Namespace) -> int:
-    from cli.doctor import check_python_path
-    from services.paths import AppPaths
-    from services.setup.doctor import run_doctor
-    from services.setup.elevation import default_elevation
-    from services.setup.executor import StepExecutor
-    from services.setup.progress import ProgressStore
-    from services.setup.fmt import command_line, confirm_question, nothing_changed, pad_columns, setup_word
-    from services.setup.planner import PciIdError, facts_for_plan, inputs_for, parse_pci_id, plan_for_os, plan_for_report, setup_dir
-    from services.setup.probes import OsInfo, parse_os_release
     from services.setup.rules import RulesError, load_rules
-    from services.setup.session import BY_HAND, DRY_RUN, WizardSession
-    from services.setup.system import SubprocessRunner, SystemRoot
-    from services.setup.windows import WindowsPlanOptions
 
     try:
         rules = load_rules()
     except RulesError as exc:
         raise UsageError(exc.message) from exc
-    python = check_python_path(args.python) if args.python else None
-    device_id = None
-    if args.gpu is not None:  # --gpu "" is a bad id, not "no --gpu"
+    request = parse_request(args, rules)
+    planned = make_plan(request, rules)
+    if planned is None:
+        return fail(translate("Cli", "no NVIDIA GPU found on this machine; pass --gpu CARD to plan anyway"), EXIT_NO_GPU)
+    cat = cli_catalog()
+    if args.plan:
+        return show_plan(planned, args.json, cat)
+    if request.hypothetical and (args.run is not None or args.undo is not None or args.status):
+        raise UsageError(translate("Cli", "--os-release/--windows only describe a plan; --run, --undo and --status "
+                                           "work on this machine"))
+    if args.status:
+        return show_status(planned, args.json, cat)
+    return run_or_undo(planned, request, rules, args, cat)
+
+
+# ---- 1. parse ---------------------------------------------------------------------------------------
+def parse_request(args: argparse.Namespace, rules) -> SetupRequest:  # noqa: ANN001
+    from cli.doctor import chosen_python
+    from services.setup.planner import PciIdError, resolve_card
+    from services.setup.probes import OsInfo, parse_os_release
+
+    python, python_how = chosen_python(args)
+    device_id, card_name = None, ""
+    if args.gpu is not None:  # --gpu "" is a bad card, not "no --gpu"
         try:
-            device_id = parse_pci_id(args.gpu)
+            device_id, card_name = resolve_card(rules, args.gpu)
         except PciIdError as exc:
             raise UsageError(exc.message) from exc
-    paths = AppPaths.default()
-    work = setup_dir(paths)
-    root = SystemRoot()
-    runner = SubprocessRunner()
-    hypothetical = bool(args.os_release or args.windows)
-    progress = ProgressStore(work / "progress.json").load()
-    if progress.load_problem_text:
-        print_note(progress.load_problem_text)
-    # The files picked for this machine (here or on the Setup page) stay picked: --ddu and
-    # --driver-package are remembered in progress.json, and a plan for this machine uses them.
-    picking = WizardSession(progress, preview=hypothetical)
-    for option, value in (("driver_package", args.driver_package), ("ddu_exe", args.ddu)):
-        if value:
-            picking.pick_file(option, value)
-    picked = {} if hypothetical else picking.picked_files()
-    win_opts = WindowsPlanOptions(driver_package=args.driver_package or picked.get("driver_package", ""),
-                                  ddu_exe=args.ddu or picked.get("ddu_exe", ""))
+    os_info = None
     if args.os_release:
         try:
             text = Path(args.os_release).read_text(encoding="utf-8", errors="replace")
@@ -85,68 +111,109 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(translate("Cli", "{path} is not an os-release file (no ID= line)").format(path=args.os_release))
     elif args.windows:
         os_info = OsInfo(system="windows", pretty_name="Windows")
-    if hypothetical:
-        inputs = inputs_for(rules, root, work / "staged", device_id, python=python, probe_files=False)
-        plan = plan_for_os(os_info, inputs, rules, win_opts)
+    return SetupRequest(python, python_how, device_id, card_name, os_info, args.full,
+                        args.driver_package or "", args.ddu or "")
+
+
+# ---- 2. call the services -----------------------------------------------------------------------------
+def make_plan(request: SetupRequest, rules) -> PlannedSetup | None:  # noqa: ANN001
+    """The plan (this machine's from the doctor, or another machine's), its progress, executor and
+    session; None when this machine has no NVIDIA GPU and no --gpu was given."""
+    from services.paths import AppPaths
+    from services.setup.doctor import run_doctor
+    from services.setup.elevation import default_elevation
+    from services.setup.executor import StepExecutor
+    from services.setup.planner import facts_for_plan, inputs_for, plan_for_os, plan_for_report, setup_dir
+    from services.setup.progress import ProgressStore
+    from services.setup.session import WizardSession
+    from services.setup.system import SubprocessRunner, SystemRoot
+    from services.setup.windows import WindowsPlanOptions
+
+    work = setup_dir(AppPaths.default())
+    root = SystemRoot()
+    runner = SubprocessRunner()
+    progress = ProgressStore(work / "progress.json").load()
+    if progress.load_problem_text:
+        print_note(progress.load_problem_text)
+    # The files picked for this machine (here or on the Setup page) stay picked: --ddu and
+    # --driver-package are remembered in progress.json, and a plan for this machine uses them.
+    picking = WizardSession(progress, preview=request.hypothetical)
+    for option, value in (("driver_package", request.driver_package), ("ddu_exe", request.ddu)):
+        if value:
+            picking.pick_file(option, value)
+    picked = {} if request.hypothetical else picking.picked_files()
+    win_opts = WindowsPlanOptions(driver_package=request.driver_package or picked.get("driver_package", ""),
+                                  ddu_exe=request.ddu or picked.get("ddu_exe", ""))
+    report = None
+    if request.hypothetical:
+        inputs = inputs_for(rules, root, work / "staged", request.device_id, name=request.card_name,
+                            python=request.python, probe_files=False)
+        plan = plan_for_os(request.os_info, inputs, rules, win_opts)
     else:
-        report = run_doctor(runner, rules, python=python)
-        if report.gpu is None and device_id is None:
-            return fail(translate("Cli", "no NVIDIA GPU found on this machine; pass --gpu PCI_ID to plan anyway"),
-                        EXIT_NO_GPU)
-        if device_id is not None:
+        report = run_doctor(runner, rules, python=request.python, python_how=request.python_how)
+        if report.gpu is None and request.device_id is None:
+            return None
+        if request.device_id is not None:
             f = report.facts
-            inputs = inputs_for(rules, root, work / "staged", device_id, secure_boot=f.secure_boot,
-                                kernel=f.os.kernel if f.os else "", python=python, **facts_for_plan(f))
+            inputs = inputs_for(rules, root, work / "staged", request.device_id, name=request.card_name,
+                                secure_boot=f.secure_boot, kernel=f.os.kernel if f.os else "", python=request.python,
+                                **facts_for_plan(f))
             plan = plan_for_os(f.os, inputs, rules, win_opts)
         else:
-            plan = plan_for_report(report, rules, root, work / "staged", win_opts, full=args.full)
-
+            plan = plan_for_report(report, rules, root, work / "staged", win_opts, full=request.full)
     progress.adopt(plan)
     executor = StepExecutor(runner, root, progress, work / "backups",
                             elevation=default_elevation(plan.system, gui=False, root=root), system=plan.system)
-    cat = cli_catalog()
-    session = WizardSession(progress, plan)  # the step states and what "run" means, as the Setup page has them
+    # The step states and what "run" means, as the Setup page has them.
+    return PlannedSetup(plan, executor, WizardSession(progress, plan), report, work, win_opts)
 
-    if args.plan:
-        if args.json:
-            data = plan.to_json()
-            states = session.states()
-            for s in data["steps"]:
-                s["state"] = states[s["id"]]
-            print(json.dumps(data, indent=2, ensure_ascii=False))
-            return EXIT_OK
-        print(render_plan(plan, executor, session, cat))
-        return EXIT_OK
 
-    if hypothetical and (args.run is not None or args.undo is not None or args.status):
-        raise UsageError(translate("Cli", "--os-release/--windows only describe a plan; --run, --undo and --status "
-                                           "work on this machine"))
+# ---- 3. render -------------------------------------------------------------------------------------------
+def show_plan(planned: PlannedSetup, as_json: bool, cat) -> int:  # noqa: ANN001
+    if as_json:
+        data = planned.plan.to_json()
+        states = planned.session.states()
+        for s in data["steps"]:
+            s["state"] = states[s["id"]]
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+    else:
+        print(render_plan(planned.plan, planned.executor, planned.session, cat))
+    return EXIT_OK
 
-    if args.status:
-        results = {s.id: executor.check(s) for s in plan.steps}
-        session.checks = {k: r.state for k, r in results.items()}
-        states = session.states()
-        rows = []
-        for s in plan.steps:
-            result = results[s.id]
-            rows.append({"id": s.id, "check": result.state, "detail": result.detail, "state": states[s.id]})
-        if args.json:
-            print(json.dumps(rows, indent=2))
-        else:
-            for r in rows:  # JSON keeps the codes; the table says them in words
-                check, state = cat.render(setup_word(r["check"])), cat.render(setup_word(r["state"]))
-                print(f"{r['id']:24} {pad_columns(check, 10)} {pad_columns(state, 8)} {r['detail']}".rstrip())
-        return EXIT_OK
 
+def show_status(planned: PlannedSetup, as_json: bool, cat) -> int:  # noqa: ANN001
+    from services.setup.fmt import pad_columns, setup_word
+
+    plan, session = planned.plan, planned.session
+    results = {s.id: planned.executor.check(s) for s in plan.steps}
+    session.checks = {k: r.state for k, r in results.items()}
+    states = session.states()
+    rows = [{"id": s.id, "check": results[s.id].state, "detail": results[s.id].detail, "state": states[s.id]}
+            for s in plan.steps]
+    if as_json:
+        print(json.dumps(rows, indent=2))
+    else:
+        for r in rows:  # JSON keeps the codes; the table says them in words
+            check, state = cat.render(setup_word(r["check"])), cat.render(setup_word(r["state"]))
+            print(f"{r['id']:24} {pad_columns(check, 10)} {pad_columns(state, 8)} {r['detail']}".rstrip())
+    return EXIT_OK
+
+
+def run_or_undo(planned: PlannedSetup, request: SetupRequest, rules, args: argparse.Namespace, cat) -> int:  # noqa: ANN001
+    from services.setup.fmt import command_line, confirm_question, nothing_changed
+    from services.setup.planner import plan_for_report
+    from services.setup.session import BY_HAND, DRY_RUN, NEEDS_FILE
+
+    plan, executor, session = planned.plan, planned.executor, planned.session
     undo = args.undo is not None
     step_id = args.undo if undo else args.run
     step = plan.step(step_id)
-    if step is None and undo and not hypothetical:
+    if step is None and undo and planned.report is not None and request.device_id is None:
         # A step the repair plan leaves out may still have run before (or in a full plan).
-        from services.setup.planner import plan_for_report as _full_plan
+        from services.setup.system import SystemRoot
 
-        if not args.os_release and not args.windows and device_id is None:
-            step = _full_plan(report, rules, root, work / "staged", win_opts, full=True).step(step_id)
+        step = plan_for_report(planned.report, rules, SystemRoot(), planned.work / "staged", planned.win_opts,
+                               full=True).step(step_id)
     if step is None:
         skipped = next((x for x in plan.skipped if x.step.id == step_id), None)
         if skipped is not None:
@@ -162,6 +229,9 @@ def run(args: argparse.Namespace) -> int:
     if mode == DRY_RUN:
         print(cat.render(executor.dry_run(step).message) if not undo else cat.render(executor.undo(step, dry_run=True).message))
         return EXIT_OK
+    if mode == NEEDS_FILE:  # before any question about restarting
+        raise UsageError(translate("Cli", "choose the file first: {what} (pass it with --ddu or --driver-package)").format(
+            what=session.missing_file(step)))
     if mode == BY_HAND:
         print(cat.render(step.explanation))
         if step.link:

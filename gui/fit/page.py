@@ -148,18 +148,22 @@ class FitPage(QWidget):
 
     # ------------------------------------------------------------ settings
     def _default_gpu_name(self) -> str:
-        """The detected GPU when the catalogue knows it, else an RTX 4090."""
+        """The detected GPU: its catalogue entry when the catalogue knows it, else "Detected GPU"
+        (an H200 the catalogue lacks is still the card in the machine); an RTX 4090 with no GPU."""
         live = self._live_gpu()
         if live is not None:
             try:
                 return self._gpus.find(live.name).name
             except ModelInputError:
-                pass
+                return DETECTED
         return DEFAULT_GPU
 
     def _restore(self, saved) -> None:
         form = self.workload
         self._set_data(form.gpu_combo, saved.gpu or self._default_gpu_name())
+        # No card chosen yet and none detected so far (telemetry's first reading comes later):
+        # take the detected card when the page is shown.
+        self._default_gpu_pending = not saved.gpu and form.gpu_combo.currentData() == DEFAULT_GPU
         self._set_data(form.task_combo, saved.task)
         self._set_data(form.engine_combo, saved.engine)
         self._set_data(form.method_combo, saved.method)
@@ -202,6 +206,11 @@ class FitPage(QWidget):
 
     def showEvent(self, event) -> None:  # noqa: N802
         super().showEvent(event)
+        if getattr(self, "_default_gpu_pending", False) and self.workload.gpu_combo.currentData() == DEFAULT_GPU:
+            default = self._default_gpu_name()
+            if default != DEFAULT_GPU:
+                self._default_gpu_pending = False
+                self._set_data(self.workload.gpu_combo, default)
         if self.workload.gpu_combo.currentData() == DETECTED:
             self._schedule()  # free memory may have changed while the page was away
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 from collections.abc import Callable
 
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication, Signal, Qt
 from PySide6.QtWidgets import (
     QComboBox, QFileDialog, QFormLayout, QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QSplitter, QVBoxLayout,
     QWidget,
@@ -17,12 +17,15 @@ from services.setup.probes import find_python_envs
 
 
 class DoctorTab(QWidget):
-    """What the doctor found; the page runs the doctor (its "Run checks" button is ``check_button``)."""
+    """What the doctor found; the page runs the doctor when the tab asks (``check_requested``)."""
+
+    check_requested = Signal()
 
     def __init__(self, demo_python: str | None, home: Path | None, windows: bool,
-                 open_step: Callable[[str], None], parent: QWidget | None = None) -> None:
+                 open_step: Callable[[str], None], parent: QWidget | None = None, active=None) -> None:  # noqa: ANN001
         super().__init__(parent)
         self.demo_python = demo_python
+        self.active = active  # services.setup.machine.ActivePython: the interpreter the user is in
         self.home = home
         self._windows = windows
         self._open_step = open_step
@@ -38,6 +41,7 @@ class DoctorTab(QWidget):
         self.browse_button.clicked.connect(self._on_browse_clicked)
         row.addWidget(self.browse_button)
         self.check_button = QPushButton(QCoreApplication.translate("SetupPage", "Run checks"))
+        self.check_button.clicked.connect(lambda: self.check_requested.emit())
         self.check_button.setDefault(True)
         self.check_button.setProperty("primary", True)
         row.addWidget(self.check_button)
@@ -81,11 +85,23 @@ class DoctorTab(QWidget):
             self.env_combo.addItem(f"comfyui  —  {self.demo_python}", self.demo_python)
             self.env_combo.setCurrentIndex(1)
             return
+        if self.active is not None:  # checked first and by default
+            label = {"venv": QCoreApplication.translate("SetupPage", "active virtual environment"),
+                     "conda": QCoreApplication.translate("SetupPage", "active conda environment")}.get(
+                self.active.how, QCoreApplication.translate("SetupPage", "on PATH"))
+            self.env_combo.addItem(f"{label}  —  {self.active.path}", self.active.path)
         if self.home is not None:
             for env in find_python_envs(Path(self.home)):
-                self.env_combo.addItem(f"{env.name}  —  {env.python}", env.python)
+                if self.env_combo.findData(env.python) < 0:
+                    self.env_combo.addItem(f"{env.name}  —  {env.python}", env.python)
         if self.env_combo.count() > 1:
             self.env_combo.setCurrentIndex(1)
+
+    def python_how(self, python: str | None) -> str:
+        """How ``python`` was chosen, for the machine model: the active one, or picked here."""
+        if python and self.active is not None and python == self.active.path:
+            return self.active.how
+        return "given" if python else ""
 
     def _on_browse_clicked(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, QCoreApplication.translate("SetupPage", "Choose the environment's python"), str(self.home or ""))
@@ -118,6 +134,8 @@ class DoctorTab(QWidget):
                 set_("module", f"{flavor} {km.loaded_version}")
             elif km.nouveau_loaded:
                 set_("module", "nouveau")
+            elif report.has("driver_from_host"):  # WSL2, a container: the driver is the host's
+                set_("module", QCoreApplication.translate("SetupPage", "on the host"))
             else:
                 set_("module", QCoreApplication.translate("SetupPage", "not loaded"))
         else:
@@ -145,7 +163,7 @@ class DoctorTab(QWidget):
         errors = sum(1 for x in report.findings if x.severity == "error")
         warnings = sum(1 for x in report.findings if x.severity == "warning")
         if errors or warnings:
-            return QCoreApplication.translate("SetupPage", "{errors} problem(s) and {warnings} warning(s). Each card says what to do.").format(errors=errors, warnings=warnings)
+            return QCoreApplication.translate("SetupPage", "Problems: {errors}. Warnings: {warnings}. Each card says what to do.").format(errors=errors, warnings=warnings)
         return QCoreApplication.translate("SetupPage", "Everything checked works.")
 
     def _finding_card(self, finding: Finding) -> QFrame:

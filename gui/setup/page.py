@@ -34,9 +34,9 @@ from services.setup.executor import StepExecutor, StepOutcome
 from services.setup.progress import ProgressStore
 from services.setup.fmt import command_line
 from services.setup.plan import Plan, SkippedStep, Step
-from services.setup.planner import known_systems, plan_for_report, plan_for_target, resolve_card, setup_dir
+from services.setup.planner import card_names, known_systems, plan_for_report, plan_for_target, resolve_card, setup_dir
 from services.setup.rules import Rules, RulesError, load_rules
-from services.setup.session import BY_HAND, DRY_RUN, NOTHING, WizardSession, step_flags
+from services.setup.session import BY_HAND, DRY_RUN, NEEDS_FILE, NOTHING, WizardSession, step_flags
 from services.setup.system import SubprocessRunner, SystemRoot
 
 STATE_MARKS = {"done": "✔", "skipped": "↷", "failed": "✖", "undone": "↺", "pending": "○"}
@@ -127,8 +127,14 @@ class SetupPage(QWidget):
             self.runner, self.root, self.nvml = demo.runner, demo.root, demo.nvml
             self.home = None
             self.demo_python = demo.python
+            self.active_python = None
             self.system = "linux"
             return
+        # The interpreter the user is in (active venv or conda env, python3/python on PATH), from the
+        # machine model; only on this computer itself, never for a recorded or test machine.
+        from services.setup.machine import active_python
+
+        self.active_python = active_python() if machine.runner is None and machine.root is None else None
         self.runner = machine.runner or SubprocessRunner()
         self.root = machine.root or SystemRoot()
         self.nvml = machine.nvml
@@ -164,14 +170,9 @@ class SetupPage(QWidget):
             outer.addWidget(self.progress_problem_label)
         self.tabs = QTabWidget(self)
         windows = self.system == "windows"
-        self.doctor_tab = DoctorTab(self.demo_python, self.home, windows, self.open_step)
-        self.doctor_tab.check_button.clicked.connect(self.run_doctor)
+        self.doctor_tab = DoctorTab(self.demo_python, self.home, windows, self.open_step, active=self.active_python)
+        self.doctor_tab.check_requested.connect(self.run_doctor)
         self.troubleshoot_tab = TroubleshootTab(windows, self.open_step)
-        # The tabs' controls, under the names the page and its tests use.
-        d, t = self.doctor_tab, self.troubleshoot_tab
-        self.env_combo, self.check_button, self.doctor_status = d.env_combo, d.check_button, d.doctor_status
-        self.fact_labels, self.findings_layout = d.fact_labels, d.findings_layout
-        self.error_edit, self.answers_layout = t.error_edit, t.answers_layout
         self.tabs.addTab(self.doctor_tab, self.tr("Doctor"))
         self.tabs.addTab(self._build_wizard(), self.tr("Setup wizard"))
         self.tabs.addTab(self.troubleshoot_tab, self.tr("Troubleshooter"))
@@ -179,28 +180,23 @@ class SetupPage(QWidget):
 
     def _build_wizard(self) -> QWidget:
         self._targets = {t.key: t for t in known_systems()}
-        tab = WizardTab(self._targets.values(), self.rules.gpu_ids if self.rules else ())
-        # The tab's controls under the page's names (the page wires, fills and tests read them).
-        for name in ('card_combo', 'check_step_button', 'copy_button', 'done_button', 'dry_run_check', 'full_check',
-                     'os_combo', 'other_box', 'pick_ddu_button', 'pick_driver_button', 'plan_notes',
-                     'plan_other_button', 'plan_summary', 'run_button', 'skip_button', 'step_commands', 'step_flags',
-                     'step_list', 'step_output', 'step_text', 'step_title', 'target_combo', 'target_error',
-                     'undo_button', 'undo_text'):
-            setattr(self, name, getattr(tab, name))
-        self.step_list.currentRowChanged.connect(self._on_step_row_changed)
-        self.pick_driver_button.clicked.connect(lambda: self._pick_windows_file("driver_package"))
-        self.pick_ddu_button.clicked.connect(lambda: self._pick_windows_file("ddu_exe"))
-        self.run_button.clicked.connect(self._on_run_clicked)
-        self.dry_run_check.toggled.connect(lambda _on: self._show_step(self._current_step()))
-        self.skip_button.clicked.connect(self._on_skip_clicked)
-        self.done_button.clicked.connect(self._on_mark_done_clicked)
-        self.copy_button.clicked.connect(self._on_copy_clicked)
-        self.check_step_button.clicked.connect(self._on_check_step_clicked)
-        self.undo_button.clicked.connect(self._on_undo_clicked)
-        self.target_combo.currentIndexChanged.connect(self._on_target_changed)
-        self.full_check.toggled.connect(self._on_full_toggled)
-        self.plan_other_button.clicked.connect(lambda: self.plan_other_machine())
+        tab = self.wizard = WizardTab(self._targets.values(), card_names(self.rules) if self.rules else ())
+        # The tab owns its controls and says what was asked for; the page holds the session and answers.
+        tab.step_selected.connect(self._on_step_row_changed)
+        tab.pick_file_requested.connect(self._pick_windows_file)
+        tab.run_requested.connect(self._on_run_clicked)
+        tab.dry_run_toggled.connect(lambda _on: self._show_step(self._current_step()))
+        tab.skip_requested.connect(self._on_skip_clicked)
+        tab.mark_done_requested.connect(self._on_mark_done_clicked)
+        tab.copy_requested.connect(self._on_copy_clicked)
+        tab.check_requested.connect(self._on_check_step_clicked)
+        tab.undo_requested.connect(self._on_undo_clicked)
+        tab.target_changed.connect(self._on_target_changed)
+        tab.full_toggled.connect(self._on_full_toggled)
+        tab.plan_other_requested.connect(lambda: self.plan_other_machine())
         self._preview_executor: StepExecutor | None = None
+        self._succeeded: Step | None = None  # a step that ran well, while the doctor looks again
+        self._shown_plan: tuple = ()
         self._skipped: dict[str, SkippedStep] = {}
         # The files picked for this machine's plan come back from progress.json, so the
         # wizard reopened in Safe Mode (RunOnce) still has the DDU and driver package.
@@ -219,11 +215,11 @@ class SetupPage(QWidget):
 
     def _on_task_failed(self, exc: BaseException) -> None:
         self._set_busy(False)
-        self.doctor_status.setText(self.tr("Something went wrong: {error}").format(error=describe_error(exc)))
+        self.doctor_tab.doctor_status.setText(self.tr("Something went wrong: {error}").format(error=describe_error(exc)))
 
     def _set_busy(self, busy: bool) -> None:
-        for w in (self.check_button, self.run_button, self.undo_button, self.skip_button, self.done_button,
-                  self.check_step_button):
+        for w in (self.doctor_tab.check_button, self.wizard.run_button, self.wizard.undo_button, self.wizard.skip_button, self.wizard.done_button,
+                  self.wizard.check_step_button):
             w.setEnabled(not busy)
         if not busy:
             self._show_step(self._current_step())
@@ -235,14 +231,15 @@ class SetupPage(QWidget):
     def run_doctor(self) -> None:
         if self.rules is None or self.busy():
             return
-        python = self.env_combo.currentData()
+        python = self.doctor_tab.env_combo.currentData()
+        how = self.doctor_tab.python_how(python)
         self._set_busy(True)
-        self.doctor_status.setText(self.tr("Checking the driver and the environment…"))
+        self.doctor_tab.doctor_status.setText(self.tr("Checking the driver and the environment…"))
         rules, runner, root, nvml, probe, system = self.rules, self.runner, self.root, self.nvml, self.windows_probe, self.system
 
         def work(_line):
             return run_doctor(runner, rules, python=python, root=root, nvml_module=nvml, windows_probe=probe,
-                              system=system)
+                              system=system, python_how=how)
 
         self._start(work, self._on_report)
 
@@ -250,6 +247,9 @@ class SetupPage(QWidget):
         self.report = report
         self.doctor_tab.show_report(report)
         self._rebuild_plan()
+        succeeded, self._succeeded = self._succeeded, None
+        if succeeded is not None:
+            self._say_after_success(succeeded, {f.code for f in report.findings})
         self._set_busy(False)
         self.report_ready.emit(report)
 
@@ -260,70 +260,74 @@ class SetupPage(QWidget):
         if self.report.gpu is None:
             # Nothing to set up here, but the wizard still plans for the machine the card goes into.
             self.session.plan = None
-            self.step_list.clear()
+            self.wizard.step_list.clear()
             self._show_step(None)
-            self.target_combo.setCurrentIndex(self.target_combo.findData("other"))
+            self.wizard.target_combo.setCurrentIndex(self.wizard.target_combo.findData("other"))
             return
         from services.setup.windows import WindowsPlanOptions
 
         options = WindowsPlanOptions(**self._windows_options)
         self.session.plan = plan_for_report(self.report, self.rules, self.root, self._work / "staged", options,
-                                            full=self.full_check.isChecked())
+                                            full=self.wizard.full_check.isChecked())
         self.progress.adopt(self.plan)
         self._fill_steps()
         self._check_all()
 
     def _fill_steps(self) -> None:
         assert self.plan is not None
-        self.plan_summary.setText(render(self.plan.summary))
+        shown = (self.plan.key, self.plan.mode, self.session.preview)
+        if shown != self._shown_plan:  # another plan: the old one's output is not about it
+            self.wizard.step_output.clear()
+            self._shown_plan = shown
+        self.wizard.plan_summary.setText(render(self.plan.summary))
         notes = [render(n) for n in self.plan.notes]
         if self.session.preview:
             notes.insert(0, self.tr("A plan for another machine: nothing runs on this computer. Copy the commands, or run 'python main.py setup' on that machine."))
-        self.plan_notes.setText("\n".join("• " + n for n in notes))
+        self.wizard.plan_notes.setText("\n".join("• " + n for n in notes))
         self._skipped = {x.step.id: x for x in self.plan.skipped}
         current = self._current_step()
-        self.step_list.blockSignals(True)
-        self.step_list.clear()
+        self.wizard.step_list.blockSignals(True)
+        self.wizard.step_list.clear()
         for i, step in enumerate(self.plan.steps, 1):
             item = QListWidgetItem(self._step_label(i, step))
             item.setData(Qt.ItemDataRole.UserRole, step.id)
-            self.step_list.addItem(item)
+            self.wizard.step_list.addItem(item)
         for x in self.plan.skipped:
             item = QListWidgetItem("–  " + self.tr("{title} (not needed)").format(title=render(x.step.title)))
             item.setData(Qt.ItemDataRole.UserRole, SKIPPED_PREFIX + x.step.id)
             item.setForeground(self.palette().placeholderText())
-            self.step_list.addItem(item)
-        self.step_list.blockSignals(False)
+            self.wizard.step_list.addItem(item)
+        self.wizard.step_list.blockSignals(False)
         row = self.session.resume_index(current.id if current else None)  # the open one, else where to resume
         self._auto_select = current is None and not self.session.preview  # first plan: jump to where the work is once checks are in
-        self.step_list.setCurrentRow(row)
+        self.wizard.step_list.setCurrentRow(row)
         self._show_step(self._current_step())
 
     def _on_full_toggled(self, _on: bool) -> None:
         # Another set of steps: start again at the first one not done.
-        self.step_list.clear()
+        self.wizard.step_list.clear()
         self._rebuild_plan()
 
-    def _on_target_changed(self, _index: int) -> None:
-        other = self.target_combo.currentData() == "other"
-        self.other_box.setVisible(other)
-        self.full_check.setVisible(not other)
-        self.target_error.setVisible(False)
+    def _on_target_changed(self, target: str) -> None:
+        other = target == "other"
+        self.wizard.other_box.setVisible(other)
+        self.wizard.full_check.setVisible(not other)
+        self.wizard.target_error.setVisible(False)
         if other:
             self.session.preview = True
             self.session.plan = None
-            self.step_list.clear()
+            self.wizard.step_list.clear()
             self._show_step(None)
             if self.report is not None and self.report.gpu is None:
-                self.plan_summary.setText(self.tr("No NVIDIA GPU was found on this computer. Plan for the machine the card goes into: pick its system and card, then 'Show the plan'."))
+                self.wizard.plan_summary.setText(self.tr("No NVIDIA GPU was found on this computer. Plan for the machine the card goes into: pick its system and card, then 'Show the plan'."))
             else:
-                self.plan_summary.setText(self.tr("Pick the other machine's system and card, then 'Show the plan'."))
-            self.plan_notes.setText("")
+                self.wizard.plan_summary.setText(self.tr("Pick the other machine's system and card, then 'Show the plan'."))
+            self.wizard.plan_notes.setText("")
         else:
             self.session.preview = False
             self.session.plan = None
-            self.step_list.clear()
-            self.plan_summary.setText(self.tr("The plan appears after the checks."))
+            self.wizard.step_list.clear()
+            self.wizard.plan_summary.setText(self.tr("The plan appears after the checks."))
             self._rebuild_plan()
 
     def plan_other_machine(self, os_key: str | None = None, card: str | None = None) -> Plan | None:
@@ -331,24 +335,24 @@ class SetupPage(QWidget):
         if self.rules is None:
             return None
         if os_key is not None:
-            self.os_combo.setCurrentIndex(max(0, self.os_combo.findData(os_key)))
+            self.wizard.os_combo.setCurrentIndex(max(0, self.wizard.os_combo.findData(os_key)))
         if card is not None:
-            self.card_combo.setEditText(card)
-        if self.target_combo.currentData() != "other":
-            self.target_combo.setCurrentIndex(self.target_combo.findData("other"))
-        target = self._targets.get(self.os_combo.currentData())
-        text = self.card_combo.currentText()
-        index = self.card_combo.findText(text)
+            self.wizard.card_combo.setEditText(card)
+        if self.wizard.target_combo.currentData() != "other":
+            self.wizard.target_combo.setCurrentIndex(self.wizard.target_combo.findData("other"))
+        target = self._targets.get(self.wizard.os_combo.currentData())
+        text = self.wizard.card_combo.currentText()
+        index = self.wizard.card_combo.findText(text)
         try:
             if index >= 0:
-                device_id, name = resolve_card(self.rules, self.card_combo.itemData(index))
+                device_id, name = resolve_card(self.rules, self.wizard.card_combo.itemData(index))
             else:
                 device_id, name = resolve_card(self.rules, text)
         except ValueError:
-            self.target_error.setText(self.tr("'{text}' is neither a PCI id (like 10de:2684) nor a card GPU Assistant knows.").format(text=text))
-            self.target_error.setVisible(True)
+            self.wizard.target_error.setText(self.tr("'{text}' is neither a card GPU Assistant knows nor a PCI id (like 10de:2684).").format(text=text))
+            self.wizard.target_error.setVisible(True)
             return None
-        self.target_error.setVisible(False)
+        self.wizard.target_error.setVisible(False)
         if target is None:
             return None
         from services.setup.windows import WindowsPlanOptions
@@ -392,7 +396,7 @@ class SetupPage(QWidget):
             self._auto_select = False
             first = self.session.first_open()
             if first is not None:
-                self.step_list.setCurrentRow(first)
+                self.wizard.step_list.setCurrentRow(first)
         self._show_step(self._current_step())
         self.plan_ready.emit(self.plan)
 
@@ -404,15 +408,15 @@ class SetupPage(QWidget):
         if not self.plan:
             return
         for i, step in enumerate(self.plan.steps):
-            self.step_list.item(i).setText(self._step_label(i + 1, step))
+            self.wizard.step_list.item(i).setText(self._step_label(i + 1, step))
 
     def _current_step(self) -> Step | None:
-        if not self.plan or self.step_list.currentRow() < 0:
+        if not self.plan or self.wizard.step_list.currentRow() < 0:
             return None
-        return self.plan.step(self.step_list.currentItem().data(Qt.ItemDataRole.UserRole))
+        return self.plan.step(self.wizard.step_list.currentItem().data(Qt.ItemDataRole.UserRole))
 
     def _current_skipped(self) -> SkippedStep | None:
-        item = self.step_list.currentItem() if self.plan else None
+        item = self.wizard.step_list.currentItem() if self.plan else None
         data = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
         if isinstance(data, str) and data.startswith(SKIPPED_PREFIX):
             return self._skipped.get(data[len(SKIPPED_PREFIX):])
@@ -425,32 +429,32 @@ class SetupPage(QWidget):
         self.tabs.setCurrentIndex(1)
         if not self.plan:
             return
-        for i in range(self.step_list.count()):
-            if self.step_list.item(i).data(Qt.ItemDataRole.UserRole) in (step_id, SKIPPED_PREFIX + step_id):
-                self.step_list.setCurrentRow(i)
+        for i in range(self.wizard.step_list.count()):
+            if self.wizard.step_list.item(i).data(Qt.ItemDataRole.UserRole) in (step_id, SKIPPED_PREFIX + step_id):
+                self.wizard.step_list.setCurrentRow(i)
                 return
 
     def _show_step(self, step: Step | None) -> None:
-        dry = self.dry_run_check.isChecked()
+        dry = self.wizard.dry_run_check.isChecked()
         can = self.session.actions(step, busy=self.busy(), dry=dry)
-        self.run_button.setEnabled(can.run)
-        self.skip_button.setEnabled(can.skip)
-        self.check_step_button.setEnabled(can.check)
-        self.copy_button.setEnabled(can.copy)
-        self.dry_run_check.setEnabled(can.copy)
-        self.undo_button.setEnabled(can.undo)
-        self.done_button.setEnabled(can.mark_done)
-        self.pick_driver_button.setVisible(can.pick_driver)
-        self.pick_ddu_button.setVisible(can.pick_ddu)
+        self.wizard.run_button.setEnabled(can.run)
+        self.wizard.skip_button.setEnabled(can.skip)
+        self.wizard.check_step_button.setEnabled(can.check)
+        self.wizard.copy_button.setEnabled(can.copy)
+        self.wizard.dry_run_check.setEnabled(can.copy)
+        self.wizard.undo_button.setEnabled(can.undo)
+        self.wizard.done_button.setEnabled(can.mark_done)
+        self.wizard.pick_driver_button.setVisible(can.pick_driver)
+        self.wizard.pick_ddu_button.setVisible(can.pick_ddu)
         skipped = None if step is not None else self._current_skipped()
         if step is None:
-            self.step_title.setText(render(skipped.step.title) if skipped else "")
-            self.step_flags.setText(self.tr("not in this plan") if skipped else "")
-            self.step_text.setText(render(skipped.reason) + "<br>" + self.tr("Tick 'Reinstall everything' to do it anyway.") if skipped else "")
-            self.step_commands.setPlainText("\n".join(self._view_executor().describe(skipped.step, plan=self.plan, tr=qt_translate)) if skipped else "")
-            self.undo_text.setPlainText("")
+            self.wizard.step_title.setText(render(skipped.step.title) if skipped else "")
+            self.wizard.step_flags.setText(self.tr("not in this plan") if skipped else "")
+            self.wizard.step_text.setText(render(skipped.reason) + "<br>" + self.tr("Tick 'Reinstall everything' to do it anyway.") if skipped else "")
+            self.wizard.step_commands.setPlainText("\n".join(self._view_executor().describe(skipped.step, plan=self.plan, tr=qt_translate)) if skipped else "")
+            self.wizard.undo_text.setPlainText("")
             return
-        self.step_title.setText(render(step.title))
+        self.wizard.step_title.setText(render(step.title))
         flag_words = {"admin": self.tr("needs administrator rights"), "root": self.tr("needs root (asks for your password)"),
                       "reboot": self.tr("restarts the computer"), "by hand": self.tr("you do this step")}
         flags = [flag_words[f] for f in step_flags(step, self.plan.system if self.plan else "")]
@@ -463,23 +467,23 @@ class SetupPage(QWidget):
                      "already-done": self.tr("already done (its check passes)"),
                      "waits": self.tr("waits: a step before it still needs doing, or ran after it")}
             flags.append(self.tr("status: {state}").format(state=words.get(status, status)))
-        self.step_flags.setText("  ·  ".join(flags))
+        self.wizard.step_flags.setText("  ·  ".join(flags))
         text = render(step.explanation)
         if step.link:
             text += f'<br><a href="{step.link}">{step.link}</a>'
         if step.source:
             text += "<br><small>" + self.tr("Source: {source}").format(source=step.source) + "</small>"
-        self.step_text.setText(text)
+        self.wizard.step_text.setText(text)
         executor = self._view_executor()
-        self.step_commands.setPlainText("\n".join(executor.describe(step, plan=self.plan, tr=qt_translate)) or self.tr("(no commands: follow the explanation)"))
-        self.undo_text.setPlainText("\n".join(executor.undo_preview(step, plan=self.plan, tr=qt_translate)))
-        self.run_button.setText(self.tr("Show what would run") if dry else self.tr("Run"))
-        self.undo_button.setText(self.tr("Show the undo") if dry else self.tr("Undo"))
+        self.wizard.step_commands.setPlainText("\n".join(executor.describe(step, plan=self.plan, tr=qt_translate)) or self.tr("(no commands: follow the explanation)"))
+        self.wizard.undo_text.setPlainText("\n".join(executor.undo_preview(step, plan=self.plan, tr=qt_translate)))
+        self.wizard.run_button.setText(self.tr("Show what would run") if dry else self.tr("Run"))
+        self.wizard.undo_button.setText(self.tr("Show the undo") if dry else self.tr("Undo"))
 
     def _on_copy_clicked(self) -> None:
         step = self._current_step()
         if step:
-            QGuiApplication.clipboard().setText(self.step_commands.toPlainText())
+            QGuiApplication.clipboard().setText(self.wizard.step_commands.toPlainText())
 
     def _on_skip_clicked(self) -> None:
         step = self._current_step()
@@ -496,10 +500,10 @@ class SetupPage(QWidget):
             self._advance()
 
     def _advance(self) -> None:
-        row = self.step_list.currentRow()
+        row = self.wizard.step_list.currentRow()
         target = self.session.next_open(row)
         if target != row:
-            self.step_list.setCurrentRow(target)
+            self.wizard.step_list.setCurrentRow(target)
         else:
             self._show_step(self._current_step())
 
@@ -513,7 +517,7 @@ class SetupPage(QWidget):
 
     def _on_check_result(self, result) -> None:
         words = {"done": self.tr("already done"), "not_done": self.tr("not done yet"), "unknown": self.tr("cannot tell")}
-        self.step_output.appendPlainText(self.tr("Check: {state}").format(state=words.get(result.state, result.state))
+        self.wizard.append_output(self.tr("Check: {state}").format(state=words.get(result.state, result.state))
                                          + (f" ({result.detail})" if result.detail else ""))
         self._set_busy(False)
 
@@ -521,36 +525,39 @@ class SetupPage(QWidget):
         step = self._current_step()
         if not step:
             return
-        mode = self.session.run_mode(step, dry=self.dry_run_check.isChecked(), demo=self.demo)
+        mode = self.session.run_mode(step, dry=self.wizard.dry_run_check.isChecked(), demo=self.demo)
         if mode == DRY_RUN:
             outcome = self._view_executor().dry_run(step)
-            self.step_output.appendPlainText("\n".join(outcome.lines))
+            self.wizard.append_output("\n".join(outcome.lines))
             note = render(outcome.message)
             if self.demo:
                 note += "  " + self.tr("(demo machine: nothing runs)")
-            self.step_output.appendPlainText(note + "\n")
+            self.wizard.append_output(note + "\n")
             return
         if mode == BY_HAND:
             if step.link:
                 QDesktopServices.openUrl(QUrl(step.link))
-            self.step_output.appendPlainText(render(step.explanation) + "\n")
+            self.wizard.append_output(render(step.explanation) + "\n")
+            return
+        if mode == NEEDS_FILE:
+            self.wizard.append_output(self.tr("Choose the file first: {what}").format(what=self.session.missing_file(step)) + "\n")
             return
         if self.session.asks_first(step) and not self.confirm(self.tr("This step restarts the computer. Save your work first. Continue?")):
             return
         self._set_busy(True)
         executor, plan = self.executor, self.plan
-        self.step_output.appendPlainText("— " + render(step.title))
-        self._start(lambda line: executor.run(step, on_line=line, plan=plan), self._on_step_done,
-                    line=self.step_output.appendPlainText)
+        self.wizard.append_output("— " + render(step.title))
+        self._start(lambda line: executor.run(step, on_line=line, plan=plan), self._on_run_done,
+                    line=self.wizard.append_output)
 
     def _on_undo_clicked(self) -> None:
         step = self._current_step()
         if not step:
             return
-        mode = self.session.undo_mode(dry=self.dry_run_check.isChecked(), demo=self.demo)
+        mode = self.session.undo_mode(dry=self.wizard.dry_run_check.isChecked(), demo=self.demo)
         if mode == DRY_RUN:
             outcome = self.executor.undo(step, dry_run=True)
-            self.step_output.appendPlainText("\n".join(outcome.lines) + "\n" + render(outcome.message) + "\n")
+            self.wizard.append_output("\n".join(outcome.lines) + "\n" + render(outcome.message) + "\n")
             return
         if mode == NOTHING:
             return
@@ -561,18 +568,31 @@ class SetupPage(QWidget):
     def _on_undo_done(self, outcome: StepOutcome) -> None:
         # An undo reports its commands and their output like a run does.
         for entry in outcome.log:
-            self.step_output.appendPlainText("$ " + command_line(entry.argv, self.system == "windows"))
+            self.wizard.append_output("$ " + command_line(entry.argv, self.system == "windows"))
             if entry.output.strip():
-                self.step_output.appendPlainText(entry.output.rstrip())
+                self.wizard.append_output(entry.output.rstrip())
         self._on_step_done(outcome)
 
     def _on_step_done(self, outcome: StepOutcome) -> None:
-        self.step_output.appendPlainText(render(outcome.message) + "\n")
+        self.wizard.append_output(render(outcome.message) + "\n")
         self._refresh_step_labels()
         self._set_busy(False)
         self.step_finished.emit(outcome)
-        if self.session.recheck_after(self._current_step(), outcome.ok):
+        step = self._current_step()
+        if self.session.recheck_after(step, outcome.ok):
+            self._succeeded = step  # said once the doctor has looked again
             self.run_doctor()  # the driver or torch changed: re-read, the plan follows
+
+    def _on_run_done(self, outcome: StepOutcome) -> None:
+        step = self._current_step()
+        self._on_step_done(outcome)
+        if outcome.ok and step is not None and self._succeeded is None:
+            self._say_after_success(step, set())
+
+    def _say_after_success(self, step: Step, codes: set[str]) -> None:
+        lines = self.session.after_success(step, codes)
+        if lines:
+            self.wizard.append_output("\n".join(render(x) for x in lines) + "\n")
 
     def _confirm_dialog(self, text: str) -> bool:
         answer = QMessageBox.question(self, self.tr("Restart needed"), text)

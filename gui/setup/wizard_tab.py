@@ -1,13 +1,14 @@
 """The setup page's wizard tab: the plan's target bar, the step list and one step's detail.
 
-Only the controls; the page fills them and runs the steps.
+The tab owns its controls and says what the person asked for through signals; the page
+(which holds the session and runs the steps) answers by filling the controls.
 """
 from __future__ import annotations
 
 from typing import Any
 from collections.abc import Iterable
 
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QFrame, QHBoxLayout, QLabel, QListWidget, QPlainTextEdit, QPushButton, QScrollArea, QSplitter,
     QVBoxLayout, QWidget,
@@ -17,6 +18,19 @@ from gui.setup.cards import SEVERITY_COLORS, mono_font
 
 
 class WizardTab(QWidget):
+    run_requested = Signal()
+    skip_requested = Signal()
+    mark_done_requested = Signal()
+    copy_requested = Signal()
+    check_requested = Signal()
+    undo_requested = Signal()
+    pick_file_requested = Signal(str)  # the plan option: driver_package | ddu_exe
+    step_selected = Signal(int)  # the row picked in the step list
+    dry_run_toggled = Signal(bool)
+    full_toggled = Signal(bool)  # "Reinstall everything"
+    target_changed = Signal(str)  # "here" | "other"
+    plan_other_requested = Signal()  # "Show the plan" for another machine
+
     def __init__(self, targets: Iterable[Any], gpu_ids: Iterable[Any], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         lay = QVBoxLayout(self)
@@ -116,6 +130,25 @@ class WizardTab(QWidget):
         split.addWidget(detail_area)
         split.setStretchFactor(1, 1)
         lay.addWidget(split, 1)
+        self._wire()
+
+    def _wire(self) -> None:
+        self.run_button.clicked.connect(lambda: self.run_requested.emit())
+        self.skip_button.clicked.connect(lambda: self.skip_requested.emit())
+        self.done_button.clicked.connect(lambda: self.mark_done_requested.emit())
+        self.copy_button.clicked.connect(lambda: self.copy_requested.emit())
+        self.check_step_button.clicked.connect(lambda: self.check_requested.emit())
+        self.undo_button.clicked.connect(lambda: self.undo_requested.emit())
+        self.pick_driver_button.clicked.connect(lambda: self.pick_file_requested.emit("driver_package"))
+        self.pick_ddu_button.clicked.connect(lambda: self.pick_file_requested.emit("ddu_exe"))
+        self.step_list.currentRowChanged.connect(self.step_selected)
+        self.dry_run_check.toggled.connect(self.dry_run_toggled)
+        self.full_check.toggled.connect(self.full_toggled)
+        self.target_combo.currentIndexChanged.connect(lambda _i: self.target_changed.emit(self.target_combo.currentData() or ""))
+        self.plan_other_button.clicked.connect(lambda: self.plan_other_requested.emit())
+
+    def append_output(self, text: str) -> None:
+        self.step_output.appendPlainText(text)
 
     def _build_target_bar(self, targets: Iterable[Any], gpu_ids: Iterable[Any]) -> QVBoxLayout:
         """This computer (with 'reinstall everything') or another machine (system + card)."""
@@ -147,12 +180,15 @@ class WizardTab(QWidget):
         self.card_combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         self.card_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.card_combo.setMinimumContentsLength(16)
-        self.card_combo.lineEdit().setPlaceholderText(QCoreApplication.translate("SetupPage", "PCI id (10de:2684) or card name"))
-        seen = set()
-        for g in gpu_ids:
-            if g.device_id not in seen:
-                seen.add(g.device_id)
-                self.card_combo.addItem(f"{g.name} (10de:{g.device_id})", g.device_id)
+        self.card_combo.lineEdit().setPlaceholderText(QCoreApplication.translate("SetupPage", "Card name or model number (4090), or a PCI id"))
+        # One row per card name (gpu_ids: (name, device id) from planner.card_names), searched by any part
+        # of the name: typing '4090' offers the RTX 4090 family, not PCI id 10de:4090.
+        for name, _device_id in gpu_ids:
+            self.card_combo.addItem(name, name)
+        completer = self.card_combo.completer()
+        if completer is not None:
+            completer.setFilterMode(Qt.MatchFlag.MatchContains)
+            completer.setCompletionMode(completer.CompletionMode.PopupCompletion)
         self.card_combo.setCurrentIndex(-1)
         other.addWidget(self.card_combo, 1)
         self.plan_other_button = QPushButton(QCoreApplication.translate("SetupPage", "Show the plan"))

@@ -40,6 +40,18 @@
         <translation>向导无法判断它属于哪一代架构，因此没法替你在开源和闭源内核模块之间做选择，也选不出合适的 PyTorch 版本。请更新本软件，或在驱动正常工作后再检查一次（届时可直接读到计算能力）。</translation>
     </message>
     <message>
+        <source>The driver comes from Windows (WSL2)</source>
+        <translation>驱动来自 Windows（WSL2）</translation>
+    </message>
+    <message>
+        <source>The driver comes from outside this system (a container&apos;s host)</source>
+        <translation>驱动来自这个系统之外（容器所在的宿主机）</translation>
+    </message>
+    <message>
+        <source>NVML answers with driver {driver}, but no NVIDIA kernel module is loaded here. Do not install a Linux NVIDIA driver in this system: update the driver on the host instead (NVIDIA&apos;s CUDA on WSL guide says the same for WSL2).</source>
+        <translation>NVML 报告的驱动版本是 {driver}，但这里并没有加载 NVIDIA 内核模块。不要在这个系统里安装 Linux 版 NVIDIA 驱动，请在宿主机上更新驱动（NVIDIA 的 CUDA on WSL 指南对 WSL2 也是这么说的）。</translation>
+    </message>
+    <message>
         <source>The open-source nouveau driver is driving the card</source>
         <translation>显卡正由开源驱动 nouveau 驱动</translation>
     </message>
@@ -144,12 +156,48 @@
         <translation>内核模块已加载，但缺少驱动的用户态工具；请安装发行版的 NVIDIA 工具包（utils）。</translation>
     </message>
     <message>
+        <source>Driver {driver} is installed, but NVIDIA&apos;s management library does not answer</source>
+        <translation>已安装驱动 {driver}，但 NVIDIA 管理库（NVML）没有响应</translation>
+    </message>
+    <message>
+        <source>NVML ({library}) failed: {error}. CUDA and PyTorch go through the same driver, so they fail too. Reinstalling the driver replaces its libraries.</source>
+        <translation>NVML（{library}）出错：{error}。CUDA 和 PyTorch 也经过同一个驱动，所以同样会失败。重新安装驱动会替换掉它的这些库文件。</translation>
+    </message>
+    <message>
+        <source>Reinstall the driver (setup wizard)</source>
+        <translation>重新安装驱动（安装向导）</translation>
+    </message>
+    <message>
         <source>Driver {driver} is working; it supports CUDA up to {cuda}</source>
         <translation>驱动 {driver} 工作正常，最高支持 CUDA {cuda}</translation>
     </message>
     <message>
         <source>The &apos;CUDA Version&apos; nvidia-smi shows is the highest CUDA this driver can run, not an installed toolkit. PyTorch wheels bring their own CUDA libraries, so no toolkit is needed.</source>
         <translation>nvidia-smi 显示的 “CUDA Version” 是这个驱动能运行的最高 CUDA 版本，并不代表装了 CUDA 工具包。PyTorch 的安装包自带 CUDA 运行库，所以不需要另装工具包。</translation>
+    </message>
+    <message>
+        <source>NVML refuses access to the GPU (insufficient permissions)</source>
+        <translation>NVML 拒绝访问 GPU（权限不足）</translation>
+    </message>
+    <message>
+        <source>The device files /dev/nvidia* look usable, so the refusal comes from elsewhere: a container started without the GPU (docker run --gpus all), or a security module. Run the app as the user who owns the session.</source>
+        <translation>设备文件 /dev/nvidia* 看起来可以使用，所以拒绝来自别处：可能是启动容器时没有带上 GPU（docker run --gpus all），或者是某个安全模块。请用当前登录会话的用户运行本程序。</translation>
+    </message>
+    <message>
+        <source>Add yourself to the &apos;{group}&apos; group, then log out and back in</source>
+        <translation>把自己加入 “{group}” 用户组，然后注销并重新登录</translation>
+    </message>
+    <message>
+        <source>Or let every user open them: set NVreg_DeviceFileMode=0666 in a file under /etc/modprobe.d, then reboot</source>
+        <translation>或者让所有用户都能打开它们：在 /etc/modprobe.d 下的配置文件里设置 NVreg_DeviceFileMode=0666，然后重启</translation>
+    </message>
+    <message>
+        <source>You may not open the GPU&apos;s device files ({paths})</source>
+        <translation>你没有权限打开 GPU 的设备文件（{paths}）</translation>
+    </message>
+    <message>
+        <source>{path} has mode {mode} and group &apos;{group}&apos;, and {user} is not allowed to read and write it, so NVML and CUDA report &apos;Insufficient Permissions&apos;. The NVIDIA module sets these from its NVreg_DeviceFileMode and NVreg_DeviceFileGID options.</source>
+        <translation>{path} 的权限是 {mode}，所属组是 “{group}”，而 {user} 没有读写权限，所以 NVML 和 CUDA 会报 “Insufficient Permissions”。这些权限由 NVIDIA 内核模块的 NVreg_DeviceFileMode 和 NVreg_DeviceFileGID 选项决定。</translation>
     </message>
     <message>
         <source>open</source>
@@ -217,7 +265,7 @@
     </message>
     <message>
         <source>PyTorch runs through CUDA&apos;s minor-version compatibility, but features that need a newer driver fail with an error. Updating the driver removes the risk.</source>
-        <translation>PyTorch 可以依靠 CUDA 的小版本兼容运行，但需要新驱动的功能会报错。更新驱动即可消除这个隐患。</translation>
+        <translation>PyTorch 可以依靠 CUDA 的次版本兼容运行，但需要新驱动的功能会报错。更新驱动即可消除这个隐患。</translation>
     </message>
     <message>
         <source>This PyTorch has no kernels for {name} ({sm})</source>
@@ -675,11 +723,11 @@
     </message>
     <message>
         <source>Install NVIDIA driver {branch} (proprietary kernel module)</source>
-        <translation>安装 NVIDIA 驱动 {branch}（专有内核模块）</translation>
+        <translation>安装 NVIDIA 驱动 {branch}（闭源内核模块）</translation>
     </message>
     <message>
         <source>{generation} cards need NVIDIA&apos;s proprietary kernel module, and driver branch {last} is the last that supports them. This installs nvidia-driver-{branch} by name; the first command makes sure the tool is there.</source>
-        <translation>{generation} 显卡需要 NVIDIA 的专有内核模块，且 {last} 是支持它们的最后一个驱动分支。这里按名称安装 nvidia-driver-{branch}；第一条命令确保工具已安装。</translation>
+        <translation>{generation} 显卡需要 NVIDIA 的闭源内核模块，且 {last} 是支持它们的最后一个驱动分支。这里按名称安装 nvidia-driver-{branch}；第一条命令确保工具已安装。</translation>
     </message>
     <message>
         <source>GPU Assistant has no driver list for this Ubuntu release, so it assumes branch {branch} is in its archive, as it is in every supported Ubuntu LTS release. If &apos;ubuntu-drivers list&apos; does not show nvidia-driver-{branch}, pick the newest branch it shows.</source>
@@ -695,7 +743,7 @@
     </message>
     <message>
         <source>GPU Assistant could not tell this card&apos;s generation from its PCI id, so it does not pick between the open and the proprietary module. Run &apos;ubuntu-drivers list&apos;. GTX 16xx, RTX 20xx and newer (all RTX 50): &apos;sudo ubuntu-drivers install nvidia:{branch}-open&apos;. GTX 9xx, GTX 10xx and Volta cards: &apos;sudo ubuntu-drivers install nvidia:{branch}&apos;. Do not run a bare &apos;ubuntu-drivers install&apos;: its &apos;recommended&apos; pick can be a module the card cannot use.</source>
-        <translation>GPU 助手无法根据 PCI ID 判断这张卡的架构，所以不替你在开源与专有模块之间选择。请运行 &apos;ubuntu-drivers list&apos;。GTX 16 系列、RTX 20 系列及更新（包括所有 RTX 50）：&apos;sudo ubuntu-drivers install nvidia:{branch}-open&apos;。GTX 9 系列、GTX 10 系列和 Volta 显卡：&apos;sudo ubuntu-drivers install nvidia:{branch}&apos;。不要只运行 &apos;ubuntu-drivers install&apos;：它“推荐”的可能是这张卡无法使用的模块。</translation>
+        <translation>GPU 助手无法根据 PCI ID 判断这张卡的架构，所以不替你在开源与闭源模块之间选择。请运行 &apos;ubuntu-drivers list&apos;。GTX 16 系列、RTX 20 系列及更新（包括所有 RTX 50）：&apos;sudo ubuntu-drivers install nvidia:{branch}-open&apos;。GTX 9 系列、GTX 10 系列和 Volta 显卡：&apos;sudo ubuntu-drivers install nvidia:{branch}&apos;。不要只运行 &apos;ubuntu-drivers install&apos;：它“推荐”的可能是这张卡无法使用的模块。</translation>
     </message>
     <message>
         <source>Install a driver that runs this card</source>
@@ -830,6 +878,14 @@
         <translation>NVIDIA 的软件包用 DKMS 编译内核模块，Red Hat 系的系统从 EPEL 获得 DKMS。</translation>
     </message>
     <message>
+        <source>Enable the CodeReady Builder repository ({repo})</source>
+        <translation>启用 CodeReady Builder 软件源（{repo}）</translation>
+    </message>
+    <message>
+        <source>EPEL&apos;s DKMS and the driver&apos;s build needs come partly from CodeReady Builder, which is off by default; NVIDIA&apos;s installation guide enables it beside EPEL. Undo turns it off again.</source>
+        <translation>EPEL 里的 DKMS 以及编译驱动所需的部分软件包来自 CodeReady Builder，它默认是关闭的；NVIDIA 的安装指南要求在 EPEL 之外同时启用它。撤销会把它重新关闭。</translation>
+    </message>
+    <message>
         <source>Add NVIDIA&apos;s CUDA repository</source>
         <translation>添加 NVIDIA 的 CUDA 软件源</translation>
     </message>
@@ -843,11 +899,11 @@
     </message>
     <message>
         <source>{generation} cards need the proprietary kernel module from driver branch {branch}, the last that supports them; NVIDIA&apos;s repository installs a newer branch by default. Follow NVIDIA&apos;s driver installation guide to install branch {branch} with the proprietary module (on RHEL 8: &apos;dnf module install nvidia-driver:{branch}-dkms&apos;).</source>
-        <translation>{generation} 显卡需要 {branch} 驱动分支的专有内核模块，这是支持它们的最后一个分支；NVIDIA 软件源默认会安装更新的分支。请按照 NVIDIA 驱动安装指南安装带专有模块的 {branch} 分支（RHEL 8 上：&apos;dnf module install nvidia-driver:{branch}-dkms&apos;）。</translation>
+        <translation>{generation} 显卡需要 {branch} 驱动分支的闭源内核模块，这是支持它们的最后一个分支；NVIDIA 软件源默认会安装更新的分支。请按照 NVIDIA 驱动安装指南安装带闭源模块的 {branch} 分支（RHEL 8 上：&apos;dnf module install nvidia-driver:{branch}-dkms&apos;）。</translation>
     </message>
     <message>
         <source>GPU Assistant could not tell this card&apos;s generation from its PCI id. GTX 16xx, RTX 20xx and newer: &apos;sudo dnf install nvidia-open&apos;. GTX 9xx, GTX 10xx and Volta: driver branch {branch} with the proprietary module, as NVIDIA&apos;s driver installation guide describes.</source>
-        <translation>GPU 助手无法根据 PCI ID 判断这张卡的架构。GTX 16 系列、RTX 20 系列及更新：&apos;sudo dnf install nvidia-open&apos;。GTX 9 系列、GTX 10 系列和 Volta：按 NVIDIA 驱动安装指南安装带专有模块的 {branch} 驱动分支。</translation>
+        <translation>GPU 助手无法根据 PCI ID 判断这张卡的架构。GTX 16 系列、RTX 20 系列及更新：&apos;sudo dnf install nvidia-open&apos;。GTX 9 系列、GTX 10 系列和 Volta：按 NVIDIA 驱动安装指南安装带闭源模块的 {branch} 驱动分支。</translation>
     </message>
     <message>
         <source>Add NVIDIA&apos;s repository for openSUSE</source>
@@ -871,7 +927,7 @@
     </message>
     <message>
         <source>zypper install-new-recommends picks the G06 packages that match your card (the proprietary module for cards older than Turing). Undo is by hand: &apos;zypper remove&apos; the nvidia-*-G06 packages it installed.</source>
-        <translation>zypper install-new-recommends 会选出与你的显卡匹配的 G06 软件包（比 Turing 旧的卡使用专有模块）。撤销需手动进行：用 &apos;zypper remove&apos; 删除它安装的 nvidia-*-G06 软件包。</translation>
+        <translation>zypper install-new-recommends 会选出与你的显卡匹配的 G06 软件包（比 Turing 旧的卡使用闭源模块）。撤销需手动进行：用 &apos;zypper remove&apos; 删除它安装的 nvidia-*-G06 软件包。</translation>
     </message>
     <message>
         <source>Install the 580xx legacy driver from the AUR</source>
@@ -894,6 +950,22 @@
         <translation>nvidia-open 是为 Arch 默认的 “linux” 内核编译的；如果用其他内核（linux-lts、linux-zen），请改装 nvidia-open-dkms 及对应的内核头文件。</translation>
     </message>
     <message>
+        <source>Pick the NVIDIA driver configuration mhwd offers for your card</source>
+        <translation>选择 mhwd 为你的显卡提供的 NVIDIA 驱动配置</translation>
+    </message>
+    <message>
+        <source>Manjaro&apos;s kernels need their own NVIDIA module packages (linuxXYZ-nvidia), which Arch&apos;s nvidia-open does not provide. &apos;mhwd -l&apos; lists the driver configurations for this card; install the newest video-nvidia one it offers with &apos;sudo mhwd -i pci &lt;name&gt;&apos;. Then continue with the next step.</source>
+        <translation>Manjaro 的内核需要各自对应的 NVIDIA 模块包（linuxXYZ-nvidia），Arch 的 nvidia-open 并不提供这些包。&apos;mhwd -l&apos; 会列出这张显卡可用的驱动配置；用 &apos;sudo mhwd -i pci &lt;名称&gt;&apos; 安装其中最新的 video-nvidia 配置，然后继续下一步。</translation>
+    </message>
+    <message>
+        <source>Install the NVIDIA driver with Manjaro&apos;s hardware tool (mhwd)</source>
+        <translation>用 Manjaro 的硬件工具（mhwd）安装 NVIDIA 驱动</translation>
+    </message>
+    <message>
+        <source>Manjaro&apos;s kernels need their own NVIDIA module packages (linuxXYZ-nvidia), which Arch&apos;s nvidia-open does not provide. mhwd installs the driver configuration and the module package for every installed kernel. For a data-center card shown as a 3D controller, use class 0302 instead of 0300.</source>
+        <translation>Manjaro 的内核需要各自对应的 NVIDIA 模块包（linuxXYZ-nvidia），Arch 的 nvidia-open 并不提供这些包。mhwd 会为每个已安装的内核装好驱动配置和对应的模块包。如果是显示为 3D 控制器的数据中心显卡，请把 0300 换成 0302。</translation>
+    </message>
+    <message>
         <source>The initramfs is rebuilt with &apos;{tool}&apos;, the tool this distribution family uses.</source>
         <translation>initramfs 用 &apos;{tool}&apos; 重建，这是该发行版家族使用的工具。</translation>
     </message>
@@ -903,7 +975,7 @@
     </message>
     <message>
         <source>Use your distribution&apos;s own NVIDIA packages (its package manager or driver tool); mixing them with NVIDIA&apos;s .run installer is the most common cause of breakage. Install driver branch {branch} or newer: the open kernel modules for Turing and newer cards, the proprietary module (branch {branch}, the last with them) for Maxwell, Pascal and Volta.</source>
-        <translation>请使用发行版自己的 NVIDIA 软件包（它的包管理器或驱动工具）；与 NVIDIA 的 .run 安装程序混用是最常见的故障原因。请安装 {branch} 或更新的驱动分支：Turing 及更新的卡用开源内核模块，Maxwell、Pascal 和 Volta 用专有模块（{branch} 分支，支持它们的最后一个分支）。</translation>
+        <translation>请使用发行版自己的 NVIDIA 软件包（它的包管理器或驱动工具）；与 NVIDIA 的 .run 安装程序混用是最常见的故障原因。请安装 {branch} 或更新的驱动分支：Turing 及更新的卡用开源内核模块，Maxwell、Pascal 和 Volta 用闭源模块（{branch} 分支，支持它们的最后一个分支）。</translation>
     </message>
     <message>
         <source>{explanation} This system installs packages with {tool}.</source>
@@ -1066,20 +1138,20 @@
         <translation>计划中包含驱动步骤，因为{reason}。</translation>
     </message>
     <message>
-        <source>The driver works: {steps} PyTorch step(s) for {os}; {skipped} step(s) not needed (shown below)</source>
-        <translation>驱动正常：{os} 上需要 {steps} 个 PyTorch 步骤；{skipped} 个步骤不需要（见下方）</translation>
-    </message>
-    <message>
-        <source>{steps} step(s) fix what the doctor found on {os}; {skipped} step(s) not needed (shown below)</source>
-        <translation>{os} 上用 {steps} 个步骤修复诊断发现的问题；{skipped} 个步骤不需要（见下方）</translation>
-    </message>
-    <message>
         <source>Install the driver with the offline package</source>
         <translation>用离线安装包安装驱动</translation>
     </message>
     <message>
         <source>No NVIDIA driver is installed yet (Windows shows its basic display driver), so nothing has to be cleaned up first: run the offline package, choose &apos;Express&apos; or &apos;Custom (Advanced)&apos;, and restart when it asks.</source>
         <translation>还没有安装 NVIDIA 驱动（Windows 显示的是它自带的基本显示驱动），因此不需要先清理：运行离线安装包，选择“精简”或“自定义（高级）”，安装程序要求时重启。</translation>
+    </message>
+    <message>
+        <source>Reinstall the driver with the offline package (clean installation)</source>
+        <translation>用离线安装包重新安装驱动（清洁安装）</translation>
+    </message>
+    <message>
+        <source>The installed driver does not answer (its nvml.dll fails), so its files are repaired in place: run the offline package, choose &apos;Custom (Advanced)&apos; and tick &apos;Perform a clean installation&apos;, which replaces every file of the driver and resets its settings. Restart when it asks. If the doctor still finds no answer afterwards, tick &apos;Reinstall everything&apos; for the clean reinstall with DDU.</source>
+        <translation>已安装的驱动没有响应（它的 nvml.dll 出错），所以就地修复它的文件：运行离线安装包，选择“自定义（高级）”并勾选“执行清洁安装”，它会替换驱动的全部文件并重置驱动设置。安装程序要求时重启。如果之后诊断仍然得不到响应，请勾选“全部重装”，改用 DDU 彻底重装。</translation>
     </message>
     <message>
         <source>Update the driver in place with the offline package</source>
@@ -1094,8 +1166,8 @@
         <translation>诊断发现驱动安装已损坏或混杂（{reason}），因此这是用 DDU 的彻底重装。</translation>
     </message>
     <message>
-        <source>not a PCI id (like 10de:2684) or a card GPU Assistant knows: {text}</source>
-        <translation>既不是 PCI ID（如 10de:2684），也不是 GPU Assistant 认识的显卡：{text}</translation>
+        <source>not a card GPU Assistant knows or a PCI id (like 10de:2684): {text}</source>
+        <translation>既不是 GPU 助手认识的显卡，也不是 PCI ID（应类似 10de:2684）：{text}</translation>
     </message>
     <message>
         <source>no working NVIDIA driver was found</source>
@@ -1124,6 +1196,14 @@
     <message>
         <source>driver {driver} is older than any current PyTorch build for this card needs ({need} or newer)</source>
         <translation>驱动 {driver} 比这张显卡可用的任何当前 PyTorch 版本所需的都旧（需要 {need} 或更新）</translation>
+    </message>
+    <message>
+        <source>The driver works. PyTorch steps for {os}: {steps}; not needed: {skipped} (shown below)</source>
+        <translation>驱动工作正常。{os} 上需要 {steps} 个 PyTorch 步骤；{skipped} 个步骤不需要（见下方）</translation>
+    </message>
+    <message>
+        <source>Steps that fix what the doctor found on {os}: {steps}; not needed: {skipped} (shown below)</source>
+        <translation>{os} 上用 {steps} 个步骤修复诊断发现的问题；{skipped} 个步骤不需要（见下方）</translation>
     </message>
     <message>
         <source>the clean reinstall with DDU is for a broken or mixed driver install; choose &apos;Reinstall everything&apos; to do it anyway</source>
@@ -1220,6 +1300,22 @@
     <message>
         <source>{field} is missing for a symbolic link</source>
         <translation>{field} 缺失：符号链接的备份记录必须有这一项</translation>
+    </message>
+    <message>
+        <source>✔ The driver works now.</source>
+        <translation>✔ 驱动现在可以正常工作了。</translation>
+    </message>
+    <message>
+        <source>✔ PyTorch works on the GPU now.</source>
+        <translation>✔ PyTorch 现在可以在 GPU 上运行了。</translation>
+    </message>
+    <message>
+        <source>Next step: {title}</source>
+        <translation>下一步：{title}</translation>
+    </message>
+    <message>
+        <source>Every step of this plan is done.</source>
+        <translation>这个计划的所有步骤都已完成。</translation>
     </message>
 </context>
 <context>
@@ -1452,8 +1548,8 @@
         <translation>显卡：</translation>
     </message>
     <message>
-        <source>PCI id (10de:2684) or card name</source>
-        <translation>PCI ID（10de:2684）或显卡名称</translation>
+        <source>Card name or model number (4090), or a PCI id</source>
+        <translation>显卡名称或型号数字（如 4090），或 PCI ID</translation>
     </message>
     <message>
         <source>Show the plan</source>
@@ -1470,6 +1566,18 @@
     <message>
         <source>None (check the driver only)</source>
         <translation>无（只检查驱动）</translation>
+    </message>
+    <message>
+        <source>active virtual environment</source>
+        <translation>当前激活的虚拟环境</translation>
+    </message>
+    <message>
+        <source>active conda environment</source>
+        <translation>当前激活的 conda 环境</translation>
+    </message>
+    <message>
+        <source>on PATH</source>
+        <translation>PATH 中的 Python</translation>
     </message>
     <message>
         <source>Choose the environment&apos;s python</source>
@@ -1502,6 +1610,10 @@
     <message>
         <source>proprietary</source>
         <translation>闭源</translation>
+    </message>
+    <message>
+        <source>on the host</source>
+        <translation>在宿主机上</translation>
     </message>
     <message>
         <source>not loaded</source>
@@ -1540,7 +1652,7 @@
         <translation>未安装</translation>
     </message>
     <message>
-        <source>{errors} problem(s) and {warnings} warning(s). Each card says what to do.</source>
+        <source>Problems: {errors}. Warnings: {warnings}. Each card says what to do.</source>
         <translation>{errors} 个问题，{warnings} 个警告。每张卡片都写明了怎么做。</translation>
     </message>
     <message>
@@ -1572,8 +1684,8 @@
         <translation>选择另一台机器的系统和显卡，然后点“显示计划”。</translation>
     </message>
     <message>
-        <source>&apos;{text}&apos; is neither a PCI id (like 10de:2684) nor a card GPU Assistant knows.</source>
-        <translation>&apos;{text}&apos; 既不是 PCI ID（如 10de:2684），也不是 GPU Assistant 认识的显卡。</translation>
+        <source>&apos;{text}&apos; is neither a card GPU Assistant knows nor a PCI id (like 10de:2684).</source>
+        <translation>“{text}” 既不是 GPU 助手认识的显卡，也不是 PCI ID（应类似 10de:2684）。</translation>
     </message>
     <message>
         <source>not in this plan</source>
@@ -1670,6 +1782,10 @@
     <message>
         <source>(demo machine: nothing runs)</source>
         <translation>（演示机器：不会执行任何命令）</translation>
+    </message>
+    <message>
+        <source>Choose the file first: {what}</source>
+        <translation>请先选择文件：{what}</translation>
     </message>
     <message>
         <source>This step restarts the computer. Save your work first. Continue?</source>

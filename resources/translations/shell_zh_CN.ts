@@ -454,8 +454,8 @@
         <translation>{path} 不是 os-release 文件（没有 ID= 行）</translation>
     </message>
     <message>
-        <source>no NVIDIA GPU found on this machine; pass --gpu PCI_ID to plan anyway</source>
-        <translation>本机未找到 NVIDIA GPU；如仍要生成计划，请用 --gpu PCI_ID 指定</translation>
+        <source>no NVIDIA GPU found on this machine; pass --gpu CARD to plan anyway</source>
+        <translation>本机未找到 NVIDIA GPU；如仍要生成计划，请用 --gpu 显卡 指定</translation>
     </message>
     <message>
         <source>--os-release/--windows only describe a plan; --run, --undo and --status work on this machine</source>
@@ -468,6 +468,10 @@
     <message>
         <source>no step &apos;{step}&apos; in this plan; steps: {steps}</source>
         <translation>本计划中没有步骤 “{step}”；可用步骤：{steps}</translation>
+    </message>
+    <message>
+        <source>choose the file first: {what} (pass it with --ddu or --driver-package)</source>
+        <translation>请先选择文件：{what}（用 --ddu 或 --driver-package 指定）</translation>
     </message>
     <message>
         <source>refusing to change the system without confirmation: add --yes (or --dry-run)</source>

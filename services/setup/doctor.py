@@ -18,6 +18,9 @@ from services.setup.probes import (
     KernelModuleState, NvidiaSmiState, NvmlState, OsInfo, PciGpu, PythonEnvState, TorchProbe, UbuntuDriversList,
     default_venv_dir, probe_torch, read_externally_managed, read_ubuntu_drivers, read_gpus, read_kernel_module, read_nvidia_smi, read_nvml, read_os, read_secure_boot,
 )
+from services.setup.machine import Machine, describe, product_name
+from services.setup.pci_ids import lookup_device_name
+from services.setup.permissions import read_device_permissions
 from services.setup.rules import Rules, arch_supported, sm_from_capability, version_at_least
 from services.setup.findings import SEVERITIES, Finding, Fix  # noqa: F401 - the doctor's public types
 from services.setup.system import Runner, SystemRoot
@@ -29,10 +32,13 @@ class GpuIdentity:
     generation: str | None
     sm: str | None
     sm_measured: bool  # from NVML/torch rather than guessed from the model
+    label: str = ""  # the machine model's name for it (NVML's first)
 
     @property
     def name(self) -> str:
-        """'NVIDIA Corporation AD102 [GeForce RTX 4090]' -> 'GeForce RTX 4090'."""
+        """The machine model's name, else 'NVIDIA Corporation AD102 [GeForce RTX 4090]' -> 'GeForce RTX 4090'."""
+        if self.label:
+            return self.label
         m = re.search(r"\[([^\]]+)\]\s*$", self.pci.name or "")
         return m.group(1) if m else (self.pci.name or self.pci.pci_id)
 
@@ -49,6 +55,8 @@ class MachineFacts:
     windows: Any = None  # services.setup.windows.WindowsFacts on Windows
     python_env: PythonEnvState | None = None  # PEP 668 state of the checked (or default) interpreter
     ubuntu_drivers: UbuntuDriversList | None = None  # Ubuntu family only
+    python_how: str = ""  # how the checked interpreter was chosen: given | venv | conda | path
+    permissions: Any = None  # services.setup.permissions.DevicePermissions on Linux
 
     @property
     def os_name(self) -> str:
@@ -78,6 +86,7 @@ class DoctorReport:
     gpu: GpuIdentity | None
     findings: tuple[Finding, ...]
     rules_version: str
+    machine: Machine | None = None  # the one picture of the machine every page reads
 
     @property
     def worst(self) -> str:
@@ -126,6 +135,7 @@ class DoctorReport:
                 "externally_managed": f.python_env.externally_managed,
             },
             "windows": None if f.windows is None else f.windows.to_json(),
+            "machine": None if self.machine is None else self.machine.to_json(),
             "worst": self.worst,
             "findings": [
                 {
@@ -145,8 +155,11 @@ def collect_facts(
     nvml_module: Any = None,
     windows_probe: Any = None,
     system: str | None = None,
+    python_how: str = "",
 ) -> MachineFacts:
-    """Read everything the doctor needs. Slow parts: lspci, NVML, the torch probe."""
+    """Read everything the doctor needs. Slow parts: lspci, NVML, the torch probe.
+    ``python``: the interpreter to check (the caller picks the active one with
+    ``services.setup.machine.active_python``); ``python_how`` says how it was chosen."""
     root = root or SystemRoot()
     # Which OS this is comes from the platform itself; CIM and the registry only add detail.
     system = system or ("windows" if sys.platform == "win32" else "linux")
@@ -160,7 +173,7 @@ def collect_facts(
 
         wfacts = collect_windows_facts(windows_probe)
         return MachineFacts(os=wfacts.os, gpus=wfacts.gpus, secure_boot=wfacts.secure_boot,
-                            nvml=nvml, nvidia_smi=smi, torch=torch, windows=wfacts)
+                            nvml=nvml, nvidia_smi=smi, torch=torch, windows=wfacts, python_how=python_how)
     uname = runner.run(["uname", "-r"], timeout=5)
     kernel = uname.stdout.strip() if uname.ok else (platform.release() if root.is_real else "")
     os_info = read_os(root, kernel)
@@ -168,23 +181,43 @@ def collect_facts(
         os=os_info,
         python_env=read_externally_managed(python or "python3", runner, root),
         ubuntu_drivers=read_ubuntu_drivers(runner) if os_info and os_info.family == "ubuntu" else None,
-        gpus=tuple(read_gpus(root, runner)),
+        gpus=tuple(_named(root, g) for g in read_gpus(root, runner)),
         kernel_module=read_kernel_module(root, runner),
         secure_boot=read_secure_boot(root, runner),
         nvml=nvml,
         nvidia_smi=smi,
         torch=torch,
+        python_how=python_how,
+        permissions=read_device_permissions(root),
     )
 
 
+def _named(root: SystemRoot, gpu: PciGpu) -> PciGpu:
+    """sysfs has no names: take the system's pci.ids name (what lspci would print)."""
+    if gpu.name or not gpu.is_nvidia:
+        return gpu
+    name = lookup_device_name(root, gpu.device_id)
+    return PciGpu(gpu.address, gpu.vendor_id, gpu.device_id, name or "", gpu.driver, gpu.modules)
+
+
 # ---- deciding ---------------------------------------------------------------------
-def identify(facts: MachineFacts, rules: Rules) -> GpuIdentity | None:
-    nvidia = facts.nvidia_gpus
-    if not nvidia:
+def machine_of(facts: MachineFacts, rules: Rules) -> Machine:
+    """The machine model for these facts (the rules' id table names a card nothing else named)."""
+    def id_name(device_id: str) -> str | None:
+        hit = next((g for g in rules.gpu_ids if device_id and g.device_id == device_id), None)
+        return hit.name if hit else None
+
+    return describe(facts, id_name)
+
+
+def identify(facts: MachineFacts, rules: Rules, machine: Machine | None = None) -> GpuIdentity | None:
+    machine = machine or machine_of(facts, rules)
+    first = machine.gpu
+    if first is None:
         return None
-    pci = nvidia[0]
-    names = [pci.name]
-    nvml_gpu = facts.nvml.gpus[0] if facts.nvml and facts.nvml.gpus else None
+    pci = first.pci
+    names = [pci.name, first.name]
+    nvml_gpu = facts.nvml.gpus[0] if facts.nvml and facts.nvml.ok and facts.nvml.gpus else None
     if nvml_gpu:
         names.append(nvml_gpu.name)
     if facts.torch and facts.torch.device_name:
@@ -201,7 +234,7 @@ def identify(facts: MachineFacts, rules: Rules) -> GpuIdentity | None:
         generation = generation or (g.name if (g := rules.generation_for_sm(sm)) else None)
     elif generation:
         sm = guess_sm(rules, generation, " ".join(names))
-    return GpuIdentity(pci, generation, sm, measured)
+    return GpuIdentity(pci, generation, sm, measured, product_name(first.name))
 
 
 def guess_sm(rules: Rules, generation: str, name: str) -> str | None:
@@ -242,7 +275,8 @@ def _pep668_findings(facts: MachineFacts) -> list[Finding]:
 
 def diagnose(facts: MachineFacts, rules: Rules, python_hint: str | None = None) -> DoctorReport:
     out: list[Finding] = []
-    gpu = identify(facts, rules)
+    machine = machine_of(facts, rules)
+    gpu = identify(facts, rules, machine)
     os_name = facts.os_name
     driver = facts.driver_version
     python = (facts.torch.python if facts.torch else None) or python_hint or "python"
@@ -261,7 +295,7 @@ def diagnose(facts: MachineFacts, rules: Rules, python_hint: str | None = None) 
             translate("Doctor", "No NVIDIA GPU was found"),
             translate("Doctor", "No display device with NVIDIA's PCI vendor id (10de) is visible. Check that the card is seated, powered (PCIe power cables) and enabled in the firmware; in a virtual machine it must be passed through."),
         ))
-        return DoctorReport(facts, None, tuple(out), rules.version)
+        return DoctorReport(facts, None, tuple(out), rules.version, machine)
 
     gen = rules.generation(gpu.generation)
     if gen is None:
@@ -274,6 +308,18 @@ def diagnose(facts: MachineFacts, rules: Rules, python_hint: str | None = None) 
     # --- kernel driver (Linux) ---
     km = facts.kernel_module
     mismatch = False
+    if os_name == "linux" and km is not None and km.loaded_version is None and machine.driver.answers:
+        # NVML answers, yet no NVIDIA module is loaded here: the driver lives outside this system
+        # (WSL2 reaches the Windows driver; a container its host's), so nothing is installed here.
+        wsl = "microsoft" in (facts.os.kernel if facts.os else "").lower()
+        out.append(Finding(
+            "driver_from_host", "info",
+            translate("Doctor", "The driver comes from Windows (WSL2)") if wsl
+            else translate("Doctor", "The driver comes from outside this system (a container's host)"),
+            translate("Doctor", "NVML answers with driver {driver}, but no NVIDIA kernel module is loaded here. Do not install a Linux NVIDIA driver in this system: update the driver on the host instead (NVIDIA's CUDA on WSL guide says the same for WSL2).").format(
+                driver=machine.driver.version or "?"),
+        ))
+        km = None  # the module checks below are about a driver installed here
     if os_name == "linux" and km is not None:
         bound = gpu.pci.driver
         if km.loaded_version is None:
@@ -354,6 +400,18 @@ def diagnose(facts: MachineFacts, rules: Rules, python_hint: str | None = None) 
             translate("Doctor", "nvidia-smi is not installed"),
             translate("Doctor", "The kernel module is loaded but the driver's user-space tools are missing; install your distribution's NVIDIA utilities package."),
         ))
+    out += _permission_findings(facts)
+    already = {f.code for f in out}
+    if machine.driver.version and not machine.driver.answers and not (already & DRIVER_EXPLAINED):
+        # Installed (the registry or the loaded module says which) but NVML does not answer:
+        # say what failed instead of nothing at all.
+        out.append(Finding(
+            "driver_not_answering", "error",
+            translate("Doctor", "Driver {driver} is installed, but NVIDIA's management library does not answer").format(driver=machine.driver.version),
+            translate("Doctor", "NVML ({library}) failed: {error}. CUDA and PyTorch go through the same driver, so they fail too. Reinstalling the driver replaces its libraries.").format(
+                library="nvml.dll" if os_name == "windows" else "libnvidia-ml.so.1", error=machine.driver.failure or "-"),
+            (Fix(translate("Doctor", "Reinstall the driver (setup wizard)"), step="install-driver"),),
+        ))
     if driver and facts.nvml and facts.nvml.ok:
         out.append(Finding(
             "driver_ok", "ok",
@@ -372,7 +430,45 @@ def diagnose(facts: MachineFacts, rules: Rules, python_hint: str | None = None) 
 
     order = {s: i for i, s in enumerate(SEVERITIES)}
     out.sort(key=lambda f: order.get(f.severity, 9))
-    return DoctorReport(facts, gpu, tuple(out), rules.version)
+    return DoctorReport(facts, gpu, tuple(out), rules.version, machine)
+
+
+# Findings that already say why the driver does not answer.
+DRIVER_EXPLAINED = {"nouveau_in_use", "driver_not_installed", "secure_boot_blocks_module", "module_not_loaded",
+                    "driver_library_mismatch", "nvidia_smi_failed", "device_permission", "wrong_module_flavor"}
+NVML_NO_PERMISSION = 4  # NVML_ERROR_NO_PERMISSION (nvml.h)
+
+
+def _permission_findings(facts: MachineFacts) -> list[Finding]:
+    """Linux: device files this user may not open (NVML's 'Insufficient Permissions')."""
+    perms = facts.permissions
+    if perms is None or facts.os_name != "linux":
+        return []
+    blocked = perms.blocked
+    nvml_refused = facts.nvml is not None and facts.nvml.error_code == NVML_NO_PERMISSION
+    if not blocked and not nvml_refused:
+        return []
+    if not blocked:
+        return [Finding(
+            "device_permission", "error",
+            translate("Doctor", "NVML refuses access to the GPU (insufficient permissions)"),
+            translate("Doctor", "The device files /dev/nvidia* look usable, so the refusal comes from elsewhere: a container started without the GPU (docker run --gpus all), or a security module. Run the app as the user who owns the session."),
+        )]
+    node = blocked[0]
+    paths = ", ".join(n.path for n in blocked)
+    fixes: list[Fix] = []
+    if node.gid != 0:
+        fixes.append(Fix(translate("Doctor", "Add yourself to the '{group}' group, then log out and back in").format(group=node.group),
+                         (("sudo", "usermod", "-aG", node.group, perms.user),)))
+    fixes.append(Fix(translate("Doctor", "Or let every user open them: set NVreg_DeviceFileMode=0666 in a file under /etc/modprobe.d, then reboot"),
+                     (("sudo", "grep", "-r", "NVreg_DeviceFile", "/etc/modprobe.d", "/usr/lib/modprobe.d"),)))
+    return [Finding(
+        "device_permission", "error",
+        translate("Doctor", "You may not open the GPU's device files ({paths})").format(paths=paths),
+        translate("Doctor", "{path} has mode {mode} and group '{group}', and {user} is not allowed to read and write it, so NVML and CUDA report 'Insufficient Permissions'. The NVIDIA module sets these from its NVreg_DeviceFileMode and NVreg_DeviceFileGID options.").format(
+            path=node.path, mode=f"{node.mode:04o}", group=node.group, user=perms.user or "-"),
+        tuple(fixes),
+    )]
 
 
 def _flavor_word(flavor: str | None) -> Msg:
@@ -473,6 +569,7 @@ def _torch_findings(facts: MachineFacts, rules: Rules, gpu: GpuIdentity, gen, dr
 
 
 def run_doctor(runner: Runner, rules: Rules, python: str | None = None, root: SystemRoot | None = None,
-               nvml_module: Any = None, windows_probe: Any = None, system: str | None = None) -> DoctorReport:
-    facts = collect_facts(runner, root, python, nvml_module, windows_probe, system)
+               nvml_module: Any = None, windows_probe: Any = None, system: str | None = None,
+               python_how: str = "") -> DoctorReport:
+    facts = collect_facts(runner, root, python, nvml_module, windows_probe, system, python_how)
     return diagnose(facts, rules, python)

@@ -103,7 +103,7 @@ class StepExecutor:
                 return [note(translate("Setup", "restore what '{step}' saved").format(step=step.restores))]
             rec = self.progress.records.get(step.restores)
             if rec is None or not (rec.backups or rec.registry_before):
-                return [note(translate("Setup", "restore what '{step}' saved (it has not run yet)").format(step=step.restores))]
+                return [note(translate("Setup", "restore what '{step}' saved (it has not run yet)").format(step=target.title.render(tr)))]
             return self.describe(target, undo=True, tr=tr)
         if undo:
             rec = self.progress.records.get(step.id)
@@ -140,7 +140,9 @@ class StepExecutor:
             return "# " + msg.render(tr)
 
         if step.restores:
-            return [note(translate("Setup", "this step puts back what '{step}' saved; it has no undo of its own").format(step=step.restores))]
+            restored = plan.step(step.restores) if plan else None
+            return [note(translate("Setup", "this step puts back what '{step}' saved; it has no undo of its own").format(
+                step=restored.title.render(tr) if restored else step.restores))]
         if not step.undoable:
             return [note(step.undo_note or translate("Setup", "This step has no undo"))]
         rec = self.progress.records.get(step.id)
@@ -251,7 +253,8 @@ class StepExecutor:
             target = plan.step(step.restores) if plan else None
             rec = self.progress.records.get(step.restores)
             if target is None or rec is None or not (rec.backups or rec.registry_before):
-                return StepOutcome(False, translate("Setup", "Nothing to restore: the step '{step}' has not changed anything").format(step=step.restores))
+                return StepOutcome(False, translate("Setup", "Nothing to restore: the step '{step}' has not changed anything").format(
+                    step=target.title if target is not None else step.restores))
             outcome = self.undo(target)
             if outcome.ok:
                 self.progress.set_state(step.id, "done")

@@ -153,7 +153,7 @@ PYTORCH_STEPS = ("install-venv-support", "create-venv", "install-pytorch", "veri
 # (A driver too old for the *installed* PyTorch is not one: the plan installs a build
 # this driver runs, when one exists for the card.)
 DRIVER_BROKEN = {"driver_not_installed", "wrong_module_flavor", "driver_too_old_for_gpu", "nvidia_smi_failed",
-                 "nvidia_smi_missing"}
+                 "nvidia_smi_missing", "driver_not_answering"}
 # Findings a reboot (and, under Secure Boot, the signing key) fixes without a new driver.
 NEEDS_REBOOT = {"driver_library_mismatch", "module_not_loaded", "secure_boot_blocks_module"}
 
@@ -168,7 +168,7 @@ class RepairNeeds:
     mok: bool
     reboot: bool
     pytorch: bool
-    windows_mode: str = ""  # windows: pytorch | update | clean
+    windows_mode: str = ""  # windows: pytorch | update | install | reinstall | clean
 
 
 def driver_problem(report: DoctorReport, rules: Rules) -> Msg | None:
@@ -196,6 +196,11 @@ def driver_problem(report: DoctorReport, rules: Rules) -> Msg | None:
         if codes & NEEDS_REBOOT or "nouveau_in_use" in codes:
             return None  # installed: a reboot, the key or the blacklist is what is missing
         return translate("Setup", "no working NVIDIA driver was found")
+    # A current build that runs on this driver, counting CUDA minor-version compatibility (cu126
+    # runs on >= 525.60.13, as the full plan knows): only when none does must the driver change.
+    # Table 3 alone would re-plan "install the driver" forever on a Debian 535/550 that works.
+    if driver and rules.pytorch_for_driver(gpu.sm if gpu else None, driver, f.os_name) is not None:
+        return None
     choice = rules.recommend_variant(gpu.sm if gpu else None, driver, f.os_name)
     if choice is not None and not choice.driver_ok:
         return translate("Setup", "driver {driver} is older than any current PyTorch build for this card needs ({need} or newer)").format(
@@ -250,9 +255,15 @@ def windows_repair_mode(report: DoctorReport, driver: Msg | None) -> str:
     wmi_version = getattr(f.windows, "driver_version", None) if f.windows is not None else None
     if not nvidia_driver_on_device(wmi_version) and not (f.nvml and f.nvml.ok):
         return "install"  # nothing of NVIDIA's is installed (Windows' basic display driver): no clean-up needed
+    if windows_mixed(report):
+        return "clean"
+    # One NVIDIA driver on the device whose libraries (nvml.dll) fail: the offline package's
+    # "Perform a clean installation" replaces them in place; DDU is for mixed installs.
+    if "driver_not_answering" in codes and nvidia_driver_on_device(wmi_version):
+        return "reinstall"
     broken = bool(codes & {"nvidia_smi_failed", "nvidia_smi_missing"}) or (
         wmi_version is not None and not (f.nvml and f.nvml.ok))
-    if windows_mixed(report) or broken:
+    if broken:
         return "clean"
     if f.driver_version:
         return "update"
@@ -336,10 +347,10 @@ def _repaired(plan: Plan, keep: list[Step], skipped: list[SkippedStep], needs: R
     if not skipped:
         return dataclasses.replace(plan, mode="repair", notes=notes)
     if needs.driver is None and not needs.reboot:
-        summary = translate("Setup", "The driver works: {steps} PyTorch step(s) for {os}; {skipped} step(s) not needed (shown below)").format(
+        summary = translate("Setup", "The driver works. PyTorch steps for {os}: {steps}; not needed: {skipped} (shown below)").format(
             steps=len(keep), os=plan.os_label, skipped=len(skipped))
     else:
-        summary = translate("Setup", "{steps} step(s) fix what the doctor found on {os}; {skipped} step(s) not needed (shown below)").format(
+        summary = translate("Setup", "Steps that fix what the doctor found on {os}: {steps}; not needed: {skipped} (shown below)").format(
             steps=len(keep), os=plan.os_label, skipped=len(skipped))
     return dataclasses.replace(plan, steps=tuple(keep), skipped=tuple(skipped), mode="repair", summary=summary, notes=notes)
 
@@ -349,8 +360,8 @@ WINDOWS_CLEAN_ONLY = ("download-ddu", "block-driver-updates", "restore-point", "
 WINDOWS_DRIVER = ("download-driver", "install-driver", "verify-driver")
 
 
-def windows_update_step(options, first_install: bool = False) -> Step:
-    """Update the driver in place with the offline package (no DDU, no Safe Mode)."""
+def windows_update_step(options, first_install: bool = False, reinstall: bool = False) -> Step:
+    """Update (or, with ``reinstall``, repair) the driver in place with the offline package (no DDU, no Safe Mode)."""
     from services.setup.plan import Check
     from services.setup.windows import DRIVER_PLACEHOLDER
 
@@ -358,11 +369,15 @@ def windows_update_step(options, first_install: bool = False) -> Step:
     if first_install:
         title = translate("Setup", "Install the driver with the offline package")
         explanation = translate("Setup", "No NVIDIA driver is installed yet (Windows shows its basic display driver), so nothing has to be cleaned up first: run the offline package, choose 'Express' or 'Custom (Advanced)', and restart when it asks.")
-        source = "research notes A4.3 (NVIDIA installer; no official NVIDIA documentation of its switches)"
+        source = "NVIDIA driver installer (its setup.exe switches are community-documented; NVIDIA publishes no list)"
+    elif reinstall:
+        title = translate("Setup", "Reinstall the driver with the offline package (clean installation)")
+        explanation = translate("Setup", "The installed driver does not answer (its nvml.dll fails), so its files are repaired in place: run the offline package, choose 'Custom (Advanced)' and tick 'Perform a clean installation', which replaces every file of the driver and resets its settings. Restart when it asks. If the doctor still finds no answer afterwards, tick 'Reinstall everything' for the clean reinstall with DDU.")
+        source = "NVIDIA driver installer: 'Perform a clean installation' (setup.exe -clean, community-documented)"
     else:
         title = translate("Setup", "Update the driver in place with the offline package")
         explanation = translate("Setup", "Run the offline package over the installed driver: it replaces it in place, with no clean-up and no Safe Mode. For a clean installation choose 'Custom (Advanced)' and tick 'Perform a clean installation' (it resets the driver's settings, a lighter clean-up than DDU). Restart when it asks.")
-        source = "research notes A4.3 (NVIDIA installer: 'Perform a clean installation' = -clean; no official NVIDIA documentation)"
+        source = "NVIDIA driver installer: 'Perform a clean installation' (setup.exe -clean, community-documented)"
     return Step(id="install-driver", title=title, explanation=explanation, commands=((pkg,),), needs_root=True,
                 check=Check("command_ok", argv=("nvidia-smi",)), source=source)
 
@@ -383,8 +398,9 @@ def _repair_windows(plan: Plan, report: DoctorReport, needs: RepairNeeds, option
             _keep_pytorch_step(step, needs, f, keep, skipped)
         elif sid in WINDOWS_CLEAN_ONLY:
             skipped.append(_skip(step, translate("Setup", "the clean reinstall with DDU is for a broken or mixed driver install; choose 'Reinstall everything' to do it anyway")))
-        elif mode in ("update", "install"):
-            keep.append(windows_update_step(options, first_install=mode == "install") if sid == "install-driver" else step)
+        elif mode in ("update", "install", "reinstall"):
+            keep.append(windows_update_step(options, first_install=mode == "install", reinstall=mode == "reinstall")
+                        if sid == "install-driver" else step)
         else:
             skipped.append(_skip(step, translate("Setup", "driver {driver} works and is new enough for this card and the PyTorch build").format(driver=driver)))
     # The driver update goes before anything else: PyTorch's build depends on it.
@@ -428,26 +444,55 @@ def known_systems() -> list[TargetSystem]:
 
 
 def resolve_card(rules: Rules, text: str) -> tuple[str, str]:
-    """'10de:2684', '2684' or a card name from the rules' id list -> (device id, name).
-    ValueError with a sentence when it is neither."""
+    """A card name or model number ('RTX 4090', '4090', 'h200') or an explicit PCI id
+    ('10de:2684') -> (device id, name). A bare 4-digit text is a model number first: '4090'
+    is the RTX 4090, not PCI id 10de:4090; it is read as a PCI id only when no card has that
+    number in its name. ValueError with a sentence when it is neither."""
     text = (text or "").strip()
-    try:
+    if text.lower().startswith("10de:"):
         device_id = parse_pci_id(text)
-    except ValueError:
-        device_id = None
-    if device_id:
         hit = next((g for g in rules.gpu_ids if g.device_id == device_id), None)
         return device_id, hit.name if hit else ""
     wanted = _normal_name(text)
     for g in rules.gpu_ids:
         if wanted and wanted in (_normal_name(g.name), _normal_name(f"{g.name} (10de:{g.device_id})")):
             return g.device_id, g.name
-    raise PciIdError(translate("Setup", "not a PCI id (like 10de:2684) or a card GPU Assistant knows: {text}").format(
+    found = search_cards(rules, text)
+    if found:
+        return found[0]
+    try:
+        typed_id: str | None = parse_pci_id(text)
+    except ValueError:
+        typed_id = None
+    if typed_id:
+        hit = next((g for g in rules.gpu_ids if g.device_id == typed_id), None)
+        return typed_id, hit.name if hit else ""
+    raise PciIdError(translate("Setup", "not a card GPU Assistant knows or a PCI id (like 10de:2684): {text}").format(
         text=repr(text)))
 
 
-def _normal_name(name: str) -> str:
-    return re.sub(r"\s+", " ", name.lower().replace("nvidia", "").replace("geforce", "")).strip()
+def card_names(rules: Rules) -> list[tuple[str, str]]:
+    """(name, device id) once per card name, for a picker searched by name: the rules' id table has
+    several ids for many cards (and test entries such as 'GTX 960 FAKE'), which are not for people."""
+    out: dict[str, str] = {}
+    for g in rules.gpu_ids:
+        if "fake" in g.name.lower():
+            continue
+        out.setdefault(g.name, g.device_id)
+    return list(out.items())
+
+
+def search_cards(rules: Rules, text: str) -> list[tuple[str, str]]:
+    """(device id, name) of the cards whose name holds every word of ``text`` ('4090', 'rtx 3060'),
+    the plainest name first (the desktop card before 'Laptop GPU', 'Ti' or 'D' variants)."""
+    words = _normal_name(text).split()
+    if not words:
+        return []
+    pats = [re.compile(r"(?<![0-9a-z])" + re.escape(w) + r"(?![0-9a-z])") for w in words]
+    hits = [(g.device_id, g.name) for g in rules.gpu_ids
+            if "fake" not in g.name.lower() and all(p.search(_normal_name(g.name)) for p in pats)]
+    unique = list({name: (device_id, name) for device_id, name in reversed(hits)}.values())[::-1]  # first of each name
+    return sorted(unique, key=lambda h: ("laptop" in h[1].lower(), len(h[1])))
 
 
 def plan_for_target(rules: Rules, target: TargetSystem, device_id: str, name: str, staging_dir: Path,
@@ -456,3 +501,7 @@ def plan_for_target(rules: Rules, target: TargetSystem, device_id: str, name: st
     (nothing of this machine is read)."""
     inputs = inputs_for(rules, root or SystemRoot(), staging_dir, device_id, name=name, probe_files=False)
     return plan_for_os(target.os, inputs, rules, windows_options)
+
+
+def _normal_name(name: str) -> str:
+    return re.sub(r"\s+", " ", name.lower().replace("nvidia", "").replace("geforce", "")).strip()

@@ -275,6 +275,7 @@ class NvmlGpu:
     name: str
     pci_bus_id: str
     capability: tuple[int, int] | None
+    device_id: str | None = None  # '2335', from NVML's pciDeviceId (0x233510DE): device high, vendor low
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,7 +285,8 @@ class NvmlState:
     cuda_version: str | None = None  # highest CUDA the driver supports, '12.8'
     gpus: tuple[NvmlGpu, ...] = ()
     error_code: int | None = None
-    error: str = ""
+    error: str = ""  # English, one line
+    error_text: Any = None  # the same line as a translatable Msg, when NVML's wrapper has one
 
 
 def cuda_from_driver_int(value: int) -> str:
@@ -292,13 +294,21 @@ def cuda_from_driver_int(value: int) -> str:
     return f"{value // 1000}.{(value % 1000) // 10}"
 
 
+def _nvml_device_id(value: int | None) -> str | None:
+    """nvmlPciInfo_t.pciDeviceId packs the device id in the high 16 bits and the vendor id
+    in the low 16 (nvml.h: 'The combined 16-bit device id and 16-bit vendor id')."""
+    if not value or (value & 0xFFFF) != int(NVIDIA_VENDOR, 16):
+        return None
+    return f"{(value >> 16) & 0xFFFF:04x}"
+
+
 def read_nvml(nvml: Any = None) -> NvmlState:
     """Driver, CUDA and GPUs through the app's one NVML device listing."""
     inventory = list_devices(nvml)
     if not inventory.ok:
-        return NvmlState(False, error_code=inventory.error_code, error=inventory.error)
+        return NvmlState(False, error_code=inventory.error_code, error=inventory.error, error_text=inventory.error_text)
     cuda = cuda_from_driver_int(inventory.cuda_driver_version) if inventory.cuda_driver_version else None
-    gpus = tuple(NvmlGpu(d.name, d.pci_bus_id, d.capability) for d in inventory.devices)
+    gpus = tuple(NvmlGpu(d.name, d.pci_bus_id, d.capability, _nvml_device_id(d.pci_device_id)) for d in inventory.devices)
     return NvmlState(True, inventory.driver_version, cuda, gpus)
 
 
@@ -446,7 +456,10 @@ def default_venv_dir() -> str:
     return str(Path.home() / ".venvs" / "torch")
 
 
-STDLIB_QUERY = "import sysconfig; print(sysconfig.get_path('stdlib'))"
+# The stdlib folder (where PEP 668's marker lives), then 1 when the interpreter is a virtual
+# environment: PEP 668 exempts those ("sys.prefix != sys.base_prefix"), so its marker does not apply.
+STDLIB_QUERY = ("import sys, sysconfig; print(sysconfig.get_path('stdlib')); "
+                "print(int(sys.prefix != getattr(sys, 'base_prefix', getattr(sys, 'real_prefix', sys.prefix))))")
 
 
 @dataclass(frozen=True, slots=True)
@@ -455,17 +468,23 @@ class PythonEnvState:
 
     python: str
     stdlib: str = ""  # '' when the interpreter did not answer
-    externally_managed: bool | None = None  # None = could not ask
+    externally_managed: bool | None = None  # None = could not ask; False in a virtual environment
+    in_venv: bool | None = None  # sys.prefix != sys.base_prefix (None: not asked)
+    marker: bool = False  # the stdlib folder has the EXTERNALLY-MANAGED file (a venv ignores it)
 
 
 def read_externally_managed(python: str, runner: Runner, root: SystemRoot) -> PythonEnvState:
-    """Ask the interpreter for its stdlib folder and look for PEP 668's EXTERNALLY-MANAGED there."""
+    """Ask the interpreter for its stdlib folder and whether it is a virtual environment, and look
+    for PEP 668's EXTERNALLY-MANAGED there. PEP 668 ("Marking the Python environment as externally
+    managed"): installers ignore the marker inside a virtual environment."""
     r = runner.run([python, "-c", STDLIB_QUERY], timeout=20)
     lines = [ln.strip() for ln in r.stdout.splitlines() if ln.strip()]
-    if not r.ok or not lines or not lines[-1].startswith("/"):
+    stdlib = next((ln for ln in lines if ln.startswith("/")), None)
+    if not r.ok or stdlib is None:
         return PythonEnvState(python)
-    stdlib = lines[-1]
-    return PythonEnvState(python, stdlib, root.exists(stdlib.rstrip("/") + "/EXTERNALLY-MANAGED"))
+    in_venv = {"1": True, "0": False}.get(lines[-1]) if lines[-1] != stdlib else None
+    marker = root.exists(stdlib.rstrip("/") + "/EXTERNALLY-MANAGED")
+    return PythonEnvState(python, stdlib, marker and not in_venv, in_venv, marker)
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from services.i18n import Msg, translate
 from services.setup.plan import Plan, Step
 from services.setup.progress import ProgressStore, step_states
 
@@ -16,6 +17,7 @@ DRY_RUN = "dry-run"  # show every action, change nothing
 BY_HAND = "by-hand"  # a step the person does: show its explanation (and link)
 RUN = "run"  # run (or undo) it on this machine
 NOTHING = "nothing"  # undo of another machine's plan: there is nothing here to undo
+NEEDS_FILE = "needs-file"  # a file the step runs (DDU, the driver package) is not chosen yet
 # After one of these succeeds the driver or PyTorch changed: check the machine again.
 RECHECK_AFTER = ("verify-driver", "install-pytorch", "reboot")
 # The Windows steps that need a file the person downloaded, by plan option.
@@ -155,8 +157,9 @@ class WizardSession:
             check=here,
             undo=here and step.undoable and self.recorded(step) in ("done", "failed"),
             mark_done=here and step.manual,
-            pick_driver=windows and step.id in FILE_STEPS["driver_package"],
-            pick_ddu=windows and step.id in FILE_STEPS["ddu_exe"],
+            # Files are picked for this machine's plan only: another machine's paths mean nothing here.
+            pick_driver=windows and not self.preview and step.id in FILE_STEPS["driver_package"],
+            pick_ddu=windows and not self.preview and step.id in FILE_STEPS["ddu_exe"],
         )
 
     def run_mode(self, step: Step, dry: bool = False, demo: bool = False) -> str:
@@ -166,7 +169,14 @@ class WizardSession:
             return DRY_RUN
         if step.manual and not step.commands:
             return BY_HAND
+        if self.missing_file(step):
+            return NEEDS_FILE  # said before anything else, such as "this step restarts the computer"
         return RUN
+
+    @staticmethod
+    def missing_file(step: Step) -> str:
+        """The file the step still needs chosen ('Display Driver Uninstaller.exe'), or ''."""
+        return next((a.strip("<>") for c in step.commands for a in c if a.startswith("<") and a.endswith(">")), "")
 
     def undo_mode(self, dry: bool = False, demo: bool = False) -> str:
         """What "undo" does: DRY_RUN, NOTHING (another machine's plan) or RUN."""
@@ -178,6 +188,21 @@ class WizardSession:
     def asks_first(step: Step) -> bool:
         """Ask before running: the step restarts the computer."""
         return step.needs_reboot
+
+    def after_success(self, step: Step, codes: set[str] | frozenset[str] = frozenset()) -> list[Msg]:
+        """What to tell the person once ``step`` succeeded (and, where it changes the driver or
+        PyTorch, the doctor looked again and found ``codes``): what works now, and the next step."""
+        lines: list[Msg] = []
+        if step.id in ("install-driver", "reboot", "verify-driver") and "driver_ok" in codes:
+            lines.append(translate("Setup", "✔ The driver works now."))
+        if step.id in ("install-pytorch", "verify-pytorch") and "torch_ok" in codes:
+            lines.append(translate("Setup", "✔ PyTorch works on the GPU now."))
+        nxt = self.first_open()
+        if self.plan is not None and nxt is not None:
+            lines.append(translate("Setup", "Next step: {title}").format(title=self.plan.steps[nxt].title))
+        elif self.plan is not None:
+            lines.append(translate("Setup", "Every step of this plan is done."))
+        return lines
 
     @staticmethod
     def recheck_after(step: Step | None, ok: bool) -> bool:

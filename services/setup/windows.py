@@ -604,7 +604,7 @@ def build_windows_plan(inputs, rules, options: WindowsPlanOptions) -> Plan:
             commands=((pkg,),),
             needs_root=True,
             check=Check("command_ok", argv=("nvidia-smi",)),
-            source="research notes A4.3 (setup.exe -clean = 'Perform a clean installation'; no official NVIDIA documentation)",
+            source="NVIDIA driver installer: its 'Perform a clean installation' option (the setup.exe -clean switch is community-documented; NVIDIA publishes no switch list)",
         ),
         Step(
             id="restore-update-settings",

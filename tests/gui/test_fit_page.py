@@ -117,6 +117,26 @@ def test_detected_gpu_reads_the_hub_snapshot(qtbot, app_paths):
     widget.shutdown()
 
 
+@pytest.mark.parametrize(("name", "expected"), [("NVIDIA A10G", DETECTED), ("NVIDIA H200", "H200 SXM 141GB")])
+def test_default_gpu_is_the_detected_card(qtbot, app_paths, name, expected):
+    # The first reading arrives after the page is built; with no card chosen yet the page takes the
+    # detected one when shown: its catalogue entry, or "Detected GPU" when the catalogue lacks it.
+    from services.telemetry.model import DeviceState, GpuInfo, GpuSample, Snapshot, SourceStatus
+    from tests.gui.fake_hub import FakeHub
+
+    hub = FakeHub()
+    context = build_context(argparse.Namespace(demo=False), app_paths)
+    context.telemetry = hub
+    widget = FitPage(context)
+    qtbot.addWidget(widget)
+    assert widget.workload.gpu_combo.currentData() == "GeForce RTX 4090"  # nothing detected yet
+    hub.push(Snapshot(t=0, status=SourceStatus(DeviceState.OK), gpus=(GpuInfo(0, name, "u"),),
+                      samples=(GpuSample(t=0, index=0, uuid="u", memory_total_mib=23028, memory_used_mib=500),)))
+    widget.show()
+    assert widget.workload.gpu_combo.currentData() == expected
+    widget.shutdown()
+
+
 def test_shutdown_stops_the_debounce_timer(page):
     page.workload.seq_spin.setValue(1234)
     assert page._timer.isActive()

@@ -170,7 +170,7 @@ def test_setup_page_has_no_dead_buttons(qtbot, setup_page, opened):
     with qtbot.waitSignal(page.report_ready, timeout=5000):
         page.run_doctor()
     qtbot.waitUntil(lambda: not page.busy(), timeout=5000)
-    page.error_edit.setPlainText("RuntimeError: CUDA error: no kernel image is available for execution on the device")
+    page.troubleshoot_tab.error_edit.setPlainText("RuntimeError: CUDA error: no kernel image is available for execution on the device")
     clicked, dead = click_every_button(qtbot, page, opened, settle=lambda: not page.busy())
     assert dead == [], clicked
     # the doctor (with its fix cards), the wizard and the troubleshooter each had their buttons pressed
@@ -185,16 +185,16 @@ def test_setup_wizard_buttons_work_on_every_step(qtbot, setup_page, opened):
     walk the whole plan, pressing every enabled one (questions answer No; the runner is fake)."""
     page, machine = setup_page
     page.tabs.setCurrentIndex(1)
-    page.full_check.setChecked(True)  # every step, not only what this (healthy) machine needs
-    qtbot.waitUntil(lambda: not page.busy() and page.step_list.count() > 0, timeout=5000)
+    page.wizard.full_check.setChecked(True)  # every step, not only what this (healthy) machine needs
+    qtbot.waitUntil(lambda: not page.busy() and page.wizard.step_list.count() > 0, timeout=5000)
     seen: set[str] = set()
-    for row in range(page.step_list.count()):
+    for row in range(page.wizard.step_list.count()):
         page.tabs.setCurrentIndex(1)
-        page.step_list.setCurrentRow(row)
+        page.wizard.step_list.setCurrentRow(row)
         qtbot.waitUntil(lambda: not page.busy(), timeout=5000)
         clicked, dead = click_every_button(qtbot, page, opened, settle=lambda: not page.busy(), tabs=False,
                                            last=("Skip",))
-        assert dead == [], (page.step_list.item(row).text(), clicked)
+        assert dead == [], (page.wizard.step_list.item(row).text(), clicked)
         seen.update(clicked)
     assert {"Run", "Skip", "Copy commands", "Check", "Undo"} <= seen, seen
     assert "QMessageBox.question" in opened.events  # the reboot step asked first (and was told No)

@@ -233,8 +233,8 @@ class _EmptyCollector:
 def test_a_bad_pci_id_is_chinese(capsys):
     (code_zh, _, err_zh), (code_en, _, err_en) = both(["setup", "--plan", "--gpu", "zz"], capsys)
     assert code_zh == code_en == 2
-    assert err_zh == "错误：不是 NVIDIA PCI ID：'zz'（应类似 10de:2684）\n"
-    assert err_en == "error: not an NVIDIA PCI id: 'zz' (expected something like 10de:2684)\n"
+    assert err_zh == "错误：既不是 GPU 助手认识的显卡，也不是 PCI ID（应类似 10de:2684）：'zz'\n"
+    assert err_en == "error: not a card GPU Assistant knows or a PCI id (like 10de:2684): 'zz'\n"
 
 
 def test_resolve_card_keeps_a_value_error_with_english_text():
@@ -244,9 +244,9 @@ def test_resolve_card_keeps_a_value_error_with_english_text():
     with pytest.raises(ValueError) as info:
         resolve_card(load_rules(), "no such card zz")
     assert isinstance(info.value, PciIdError)
-    assert str(info.value) == "not a PCI id (like 10de:2684) or a card GPU Assistant knows: 'no such card zz'"
+    assert str(info.value) == "not a card GPU Assistant knows or a PCI id (like 10de:2684): 'no such card zz'"
     assert Catalog.load("zh_CN").render(info.value.message) == \
-        "既不是 PCI ID（如 10de:2684），也不是 GPU Assistant 认识的显卡：'no such card zz'"
+        "既不是 GPU 助手认识的显卡，也不是 PCI ID（应类似 10de:2684）：'no such card zz'"
 
 
 @pytest.mark.parametrize("command", [["setup", "--plan"], ["doctor"]])

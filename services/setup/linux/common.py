@@ -193,7 +193,12 @@ def pytorch_choice(inputs: PlanInputs, rules: Rules, os_name: str, target: Drive
     driver working now, else the newest build for the card."""
     if target is not None and target.version:
         return rules.pytorch_for_driver(inputs.sm, target.version, os_name)
-    return rules.recommend_variant(inputs.sm, inputs.driver_version, os_name)
+    choice = rules.recommend_variant(inputs.sm, inputs.driver_version, os_name)
+    if inputs.driver_version and (choice is None or not choice.driver_ok):
+        # The working driver stays (the repair plan keeps it): a build it runs through
+        # minor-version compatibility beats one that needs a newer driver.
+        return rules.pytorch_for_driver(inputs.sm, inputs.driver_version, os_name) or choice
+    return choice
 
 
 def pytorch_steps(inputs: PlanInputs, rules: Rules, os_name: str, target: DriverTarget | None = None) -> tuple[Step, Step]:
@@ -248,7 +253,7 @@ def pytorch_steps(inputs: PlanInputs, rules: Rules, os_name: str, target: Driver
         explanation=translate("Setup", "Runs a small matrix multiply on the GPU in your environment and checks that this card's architecture is in PyTorch's build."),
         commands=((python, "-c", 'import torch; x = torch.ones(256, 256, device="cuda"); print(torch.__version__, torch.cuda.get_device_name(0), (x @ x)[0, 0].item())'),),
         check=Check("torch_ok", argv=(python,)),
-        source="torch.utils.collect_env (pytorch/pytorch); research notes A5",
+        source="torch.cuda.get_arch_list and torch.utils.collect_env (pytorch/pytorch)",
     )
     return install, verify
 
@@ -329,7 +334,7 @@ def generic_steps_plan(os: OsInfo | None, inputs: PlanInputs, rules: Rules, note
         manual=True,
         check=Check("command_ok", argv=("modinfo", "-F", "version", "nvidia")),
         link="https://www.nvidia.com/Download/index.aspx",
-        source="research notes A3.5 (mixing .run with distro packages); NVIDIA/open-gpu-kernel-modules README",
+        source="NVIDIA/nvidia-installer option_table.h (the .run installer's flags); NVIDIA/open-gpu-kernel-modules README",
     ), nouveau_step("generic", inputs, tool)]
     return finish_plan(os, inputs, rules, "generic", steps, notes, supported=False, target=manual_target(rules, inputs.generation))
 

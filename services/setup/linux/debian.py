@@ -73,7 +73,7 @@ def debian_sources_file(root: SystemRoot) -> str | None:
 NVIDIA_KEYRING_DEB = "cuda-keyring_1.1-1_all.deb"
 NVIDIA_DEBIAN_REPOS = {"12": "debian12", "13": "debian13"}
 SRC_NVIDIA_DEBIAN = ("NVIDIA Driver Installation Guide, Debian (" + NVIDIA_DRIVER_GUIDE + "): network repository via "
-                     "cuda-keyring_1.1-1_all.deb, 'apt install nvidia-open'; research notes A3.2 (Debian stable too old for RTX 50)")
+                     "cuda-keyring_1.1-1_all.deb, 'apt install nvidia-open'; Debian's nvidia-driver package versions (packages.debian.org): stable's branch predates RTX 50 support")
 
 
 def debian_plan(os: OsInfo, inputs: PlanInputs, rules: Rules) -> Plan:

@@ -38,6 +38,40 @@ def rhel_repo(os: OsInfo) -> tuple[str | None, int]:
     return None, major
 
 
+SRC_CRB = ("NVIDIA Driver Installation Guide, RHEL 8/9/10 and Rocky/Alma sections (" + NVIDIA_DRIVER_GUIDE + "): "
+           "enable the CodeReady Builder repository beside EPEL (RHEL: subscription-manager repos --enable="
+           "codeready-builder-for-rhel-<major>-<arch>-rpms; Rocky/Alma 9 and 10: dnf config-manager --set-enabled crb; "
+           "8: powertools; Oracle Linux: ol<major>_codeready_builder); Rocky Linux documentation, "
+           "'Installing NVIDIA GPU drivers' (CRB enabled before the driver)")
+SRC_KERNEL_DEVEL = ("NVIDIA Driver Installation Guide, RHEL/Rocky/Oracle Linux preparation (" + NVIDIA_DRIVER_GUIDE + "): "
+                    "'dnf install kernel-devel-matched kernel-headers' on 9 and 10, "
+                    "'dnf install kernel-devel-$(uname -r) kernel-headers' on 8")
+
+
+def crb_repository(os: OsInfo, major: int) -> tuple[tuple[str, ...], tuple[str, ...], str] | None:
+    """(enable command, undo command, repository id) of the CodeReady Builder repository."""
+    if os.id == "amzn" or major < 8:
+        return None
+    arch = "x86_64"
+    if os.id == "rhel":
+        repo = f"codeready-builder-for-rhel-{major}-{arch}-rpms"
+        return (("subscription-manager", "repos", f"--enable={repo}"),
+                ("subscription-manager", "repos", f"--disable={repo}"), repo)
+    if os.id == "ol":
+        repo = f"ol{major}_codeready_builder"
+    else:
+        repo = "powertools" if major == 8 else "crb"
+    return (("dnf", "config-manager", "--set-enabled", repo), ("dnf", "config-manager", "--set-disabled", repo), repo)
+
+
+def kernel_devel(kernel: str, major: int) -> str:
+    """The kernel headers DKMS builds against: the running kernel's, by version; for another
+    machine (kernel unknown) EL9+'s kernel-devel-matched, which follows the installed kernel."""
+    if kernel:
+        return f"kernel-devel-{kernel}"
+    return "kernel-devel-matched" if major >= 9 else "kernel-devel"
+
+
 def rhel_plan(os: OsInfo, inputs: PlanInputs, rules: Rules) -> Plan:
     gen = inputs.generation
     repo, major = rhel_repo(os)
@@ -48,7 +82,7 @@ def rhel_plan(os: OsInfo, inputs: PlanInputs, rules: Rules) -> Plan:
         return generic_steps_plan(os, inputs, rules, notes, tool=INITRAMFS["fedora"], pkg_tool=pkg_tool)
     repo_file = f"/etc/yum.repos.d/cuda-{repo}.repo"
     repo_url = f"{NVIDIA_REPO_URL}/{repo}/x86_64/cuda-{repo}.repo"
-    headers = f"kernel-devel-{inputs.kernel}" if inputs.kernel else "kernel-devel"
+    headers = kernel_devel(inputs.kernel, major)
     steps: list[Step] = []
     if os.id != "amzn":
         steps.append(Step(
@@ -61,6 +95,19 @@ def rhel_plan(os: OsInfo, inputs: PlanInputs, rules: Rules) -> Plan:
             undo=(("dnf", "remove", "-y", "epel-release"),),
             source=SRC_NVIDIA_RHEL,
         ))
+    crb = crb_repository(os, major)
+    if crb is not None:
+        enable, disable, repo_id = crb
+        steps.append(Step(
+            id="enable-crb",
+            title=translate("Setup", "Enable the CodeReady Builder repository ({repo})").format(repo=repo_id),
+            explanation=translate("Setup", "EPEL's DKMS and the driver's build needs come partly from CodeReady Builder, which is off by default; NVIDIA's installation guide enables it beside EPEL. Undo turns it off again."),
+            commands=(enable,),
+            needs_root=True,
+            check=Check("command_output", argv=("dnf", "repolist", "--enabled"), expect=repo_id),
+            undo=(disable,),
+            source=SRC_CRB,
+        ))
     steps.append(Step(
         id="add-nvidia-repository",
         title=translate("Setup", "Add NVIDIA's CUDA repository"),
@@ -69,7 +116,7 @@ def rhel_plan(os: OsInfo, inputs: PlanInputs, rules: Rules) -> Plan:
         needs_root=True,
         check=Check("file_exists", (repo_file,)),
         undo=(("rm", "-f", str(inputs.root(repo_file))),),
-        source=SRC_NVIDIA_RHEL,
+        source=f"{SRC_NVIDIA_RHEL}; {SRC_KERNEL_DEVEL}",
     ))
     if gen and "open" in gen.kernel_modules:
         if major == 8:

@@ -86,7 +86,10 @@ def ubuntu_plan(os: OsInfo, inputs: PlanInputs, rules: Rules) -> Plan:
             explanation=explanation,
             commands=(("apt-get", "install", "-y", "ubuntu-drivers-common"), install_cmd),
             needs_root=True,
-            check=Check("command_ok", argv=("modinfo", "-F", "version", "nvidia")),
+            # Done when this branch's package is installed, not when any nvidia module is
+            # (a 570 already there does not make "Install driver 580" done).
+            check=Check("command_output", argv=("dpkg-query", "-W", "-f=${Status}", f"nvidia-driver-{branch}{suffix}"),
+                        expect="install ok installed"),
             undo=(("apt-get", "purge", "-y", "--autoremove", f"nvidia-driver-{branch}{suffix}"),),
             source=src + "; branch list: " + ("ubuntu-drivers list on this machine" if origin == "list" else "setup_rules.json ubuntu_driver_branches (Launchpad nvidia-graphics-drivers-NNN)"),
         )

@@ -21,6 +21,12 @@ def machine(tmp_path, monkeypatch):
     m.distro("ubuntu-24.04").lspci("lspci-4090-nvidia.txt").loaded("proc-driver-version-open-570.txt", "nvidia 1 0\n")
     m.modinfo("570.133.07").secure_boot("mokutil-disabled.txt").smi(0, "570.133.07, NVIDIA GeForce RTX 4090, 00000000:01:00.0\n")
     m.runner.responses[("apt-get",)] = CommandResult(0, "Reading package lists... Done\n")
+    # No interpreter the user is in (no venv, nothing on PATH): the tests below that want one pass --python
+    # or set VIRTUAL_ENV themselves.
+    for var in ("VIRTUAL_ENV", "CONDA_PREFIX"):
+        monkeypatch.delenv(var, raising=False)
+    (tmp_path / "empty-bin").mkdir()
+    monkeypatch.setenv("PATH", str(tmp_path / "empty-bin"))
     monkeypatch.setattr(system_module, "SubprocessRunner", lambda *a, **k: m.runner)
     monkeypatch.setattr(system_module, "SystemRoot", lambda *a, **k: m.root)
     monkeypatch.setattr(doctor_module, "SystemRoot", lambda *a, **k: m.root)
@@ -63,10 +69,14 @@ def test_doctor_explain(machine, capsys):
 
 def test_setup_plan_status_and_dry_run(machine, capsys):
     assert main.main(["setup", "--plan", "--full"]) == 0
-    assert "steps for GeForce RTX 4090 on Ubuntu 24.04.1 LTS" in capsys.readouterr().out
+    assert "steps for NVIDIA GeForce RTX 4090 on Ubuntu 24.04.1 LTS" in capsys.readouterr().out
     assert main.main(["setup", "--status", "--json", "--full"]) == 0
     rows = {r["id"]: r["check"] for r in json.loads(capsys.readouterr().out)}
-    assert rows["install-driver"] == "done" and rows["blacklist-nouveau"] == "not_done" and rows["verify-driver"] == "done"
+    # 570 is installed, the full plan installs 580: its package is not there, so the step is not done
+    assert rows["install-driver"] == "not_done" and rows["blacklist-nouveau"] == "not_done" and rows["verify-driver"] == "done"
+    machine.runner.add(["dpkg-query", "-W", "-f=${Status}"], 0, "install ok installed")
+    assert main.main(["setup", "--status", "--json", "--full"]) == 0
+    assert {r["id"]: r["check"] for r in json.loads(capsys.readouterr().out)}["install-driver"] == "done"
     assert main.main(["setup", "--run", "blacklist-nouveau", "--dry-run", "--full"]) == 0
     out = capsys.readouterr().out
     assert "install -D -m 0644" in out and "Dry run: nothing was changed" in out
@@ -106,3 +116,26 @@ def test_picked_windows_files_are_remembered_for_this_machine_only(machine, caps
     assert main.main(["setup", "--plan", "--ddu", ddu]) == 0
     capsys.readouterr()
     assert json.loads(progress_file.read_text(encoding="utf-8"))["picked_files"] == {"ddu_exe": ddu}
+
+
+@pytest.mark.linux_only(reason="a POSIX venv layout (bin/python3) stands for the active environment")
+def test_doctor_and_plan_check_the_active_venv_by_default(machine, capsys, monkeypatch, tmp_path):
+    # VIRTUAL_ENV names the environment the user is in; its python answers as a venv (sys.prefix !=
+    # sys.base_prefix) whose stdlib has PEP 668's marker: not externally managed, PyTorch works.
+    from services.setup.probes import STDLIB_QUERY
+
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python3").write_text("")
+    python = str(venv / "bin" / "python3")
+    monkeypatch.setenv("VIRTUAL_ENV", str(venv))
+    machine.write("/usr/lib/python3.12/EXTERNALLY-MANAGED", "[externally-managed]\n")
+    machine.runner.add([python, "-c", STDLIB_QUERY], 0, "/usr/lib/python3.12\n1\n")
+    machine.python(python, "torch-cu128-4090-ok.json")
+    assert main.main(["doctor", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["machine"]["python"] == {"interpreter": python, "how": "venv", "virtual_env": True, "torch_works": True}
+    codes = [f["code"] for f in data["findings"]]
+    assert "torch_ok" in codes and "python_externally_managed" not in codes and "no_python_env" not in codes
+    assert main.main(["setup", "--plan", "--json"]) == 0
+    assert [s["id"] for s in json.loads(capsys.readouterr().out)["steps"]] == ["verify-pytorch"]

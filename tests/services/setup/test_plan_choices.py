@@ -17,7 +17,7 @@ from services.setup.executor import OWNED_MARK, StepExecutor
 from services.setup.progress import ProgressStore
 from services.setup.pci_ids import lookup_device_name, parse_device_name
 from services.setup.planner import inputs_for, plan_for_os
-from services.setup.probes import (PythonEnvState, UbuntuDriversList, parse_os_release, parse_ubuntu_drivers_list,
+from services.setup.probes import (STDLIB_QUERY, PythonEnvState, UbuntuDriversList, parse_os_release, parse_ubuntu_drivers_list,
                                    read_externally_managed, read_ubuntu_drivers)
 from services.setup.rules import load_rules
 from services.setup.system import CommandResult, FakeRunner, SystemRoot
@@ -190,7 +190,7 @@ def test_externally_managed_is_read_from_the_interpreters_stdlib(tmp_path):
     (root / "usr/lib/python3.11/EXTERNALLY-MANAGED").write_text("[externally-managed]\n")
     state = read_externally_managed("python3", runner, SystemRoot(root))
     assert state.externally_managed is True and state.stdlib == "/usr/lib/python3.11"
-    assert runner.calls[0] == ("python3", "-c", "import sysconfig; print(sysconfig.get_path('stdlib'))")
+    assert runner.calls[0] == ("python3", "-c", STDLIB_QUERY)
     assert read_externally_managed("python3", FakeRunner(), SystemRoot(root)).externally_managed is None
 
 

@@ -138,12 +138,17 @@ def test_debian_12_and_13_pick_the_build_debians_driver_runs(cli_root, capsys):
 def test_red_hat_family_uses_nvidias_repository_and_dracut(cli_root, capsys):
     el9 = cli_plan(capsys, "rocky-9.4", "2684")
     ids = [s["id"] for s in el9["steps"]]
-    assert ids[:3] == ["enable-epel", "add-nvidia-repository", "install-driver"]
+    assert ids[:4] == ["enable-epel", "enable-crb", "add-nvidia-repository", "install-driver"]
+    # CRB beside EPEL (NVIDIA's guide); Rocky names it 'crb'
+    assert next(s for s in el9["steps"] if s["id"] == "enable-crb")["commands"] == [["dnf", "config-manager", "--set-enabled", "crb"]]
     repo = next(s for s in el9["steps"] if s["id"] == "add-nvidia-repository")
+    # another machine's kernel is not known: EL9's kernel-devel-matched, never a bare kernel-devel
+    assert ["dnf", "install", "-y", "kernel-devel-matched", "kernel-headers"] in repo["commands"]
     assert repo["commands"][0][-1] == "https://developer.download.nvidia.com/compute/cuda/repos/rhel9/x86_64/cuda-rhel9.repo"
     assert next(s for s in el9["steps"] if s["id"] == "install-driver")["commands"] == [["dnf", "install", "-y", "nvidia-open"]]
     el8 = cli_plan(capsys, "oracle-8.10", "2b85")  # ID_LIKE is only "fedora": still Red Hat family
     assert ["dnf", "module", "install", "-y", "nvidia-driver:open-dkms"] in next(s for s in el8["steps"] if s["id"] == "install-driver")["commands"]
+    assert next(s for s in el8["steps"] if s["id"] == "enable-crb")["commands"] == [["dnf", "config-manager", "--set-enabled", "ol8_codeready_builder"]]
     amzn = cli_plan(capsys, "amazon-linux-2023", "2684")
     assert "enable-epel" not in [s["id"] for s in amzn["steps"]]
     assert "amzn2023/x86_64/cuda-amzn2023.repo" in next(s for s in amzn["steps"] if s["id"] == "add-nvidia-repository")["commands"][0][-1]

@@ -2,12 +2,14 @@
 where to resume after a restart, and what "run" and "undo" mean (services.setup.session)."""
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from services.i18n import translate
 from services.setup.plan import Plan, Step
 from services.setup.progress import ProgressStore
-from services.setup.session import BY_HAND, DRY_RUN, NOTHING, RUN, StepActions, WizardSession, step_flags
+from services.setup.session import BY_HAND, DRY_RUN, NEEDS_FILE, NOTHING, RUN, StepActions, WizardSession, step_flags
 
 
 def step(sid: str, **kw) -> Step:
@@ -131,6 +133,18 @@ def test_windows_file_pickers_show_on_their_steps_only(tmp_path):
     assert picks == {"download-driver": (True, False), "run-ddu": (False, True), "install-pytorch": (False, False)}
     linux = WizardSession(ProgressStore(tmp_path / "q.json"), make_plan("linux", steps))
     assert not any(linux.actions(s).pick_driver or linux.actions(s).pick_ddu for s in steps)
+    # another machine's plan: its files are that machine's, nothing is picked here
+    other = WizardSession(ProgressStore(tmp_path / "r.json"), make_plan("windows", steps), preview=True)
+    assert not any(other.actions(s).pick_driver or other.actions(s).pick_ddu for s in steps)
+
+
+def test_a_step_whose_file_is_not_chosen_says_so_before_asking_to_restart(tmp_path):
+    ddu = step("run-ddu", commands=(("<Display Driver Uninstaller.exe>", "-silent", "-restart"),), needs_root=True)
+    ddu = dataclasses.replace(ddu, needs_reboot=True)
+    win = WizardSession(ProgressStore(tmp_path / "p.json"), make_plan("windows", (ddu,)))
+    assert win.run_mode(ddu) == NEEDS_FILE and win.missing_file(ddu) == "Display Driver Uninstaller.exe"
+    picked = dataclasses.replace(ddu, commands=((r"C:\dl\Display Driver Uninstaller.exe", "-silent", "-restart"),))
+    assert win.run_mode(picked) == RUN and win.asks_first(picked)
 
 
 def test_what_run_and_undo_mean(session):

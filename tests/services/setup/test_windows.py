@@ -293,3 +293,44 @@ def test_user_registry_values_are_written_as_the_user_not_elevated(tmp_path, win
     elevated = [c[-1] for c in runner.calls if c[0] == "powershell.exe"]
     assert any("*UndoSM" in script for script in elevated)  # HKLM: through the UAC prompt
     assert not any("GPUAssistantSetup" in script for script in elevated)
+
+
+# ---- the machine model on Windows (also in the Windows lane) -----------------------------------------
+def test_failing_nvml_dll_with_the_registry_driver_says_what_failed_and_reinstalls_in_place(tmp_path):
+    # The display-class registry (Win32_VideoController: 32.0.15.6094 = 560.94) lists NVIDIA's driver for
+    # the card, but nvml.dll fails: the doctor says so (not "0 problems"), the machine model names the GPU
+    # from the registry, and the plan reinstalls that driver in place with "Perform a clean installation";
+    # DDU stays for mixed installs and --full.
+    from services.setup.planner import plan_for_report
+
+    runner = windows_runner(paging="reg-pagingfiles-auto.txt")
+    probe = LiveWindowsProbe(runner)
+    facts = collect_facts(runner, python=None, nvml_module=FakeNvml(init_error=(12, "NVML Shared Library Not Found")),
+                          windows_probe=probe, system="windows")
+    report = diagnose(facts, RULES)
+    finding = next(f for f in report.findings if f.code == "driver_not_answering")
+    assert finding.severity == "error" and "560.94" in str(finding.title)
+    assert "nvml.dll" in str(finding.detail) and "NVML library missing" in str(finding.detail)
+    machine = report.machine
+    assert machine.driver.source == "registry" and machine.driver.version == "560.94" and not machine.driver.answers
+    assert machine.gpu.name == "NVIDIA GeForce RTX 4090" and machine.gpu.source == "registry"
+
+    def plan(full=False):
+        return plan_for_report(report, RULES, SystemRoot(tmp_path), tmp_path / "staged", WindowsPlanOptions(), full=full)
+
+    ids = [s.id for s in plan().steps]
+    assert not {"safe-mode", "run-ddu"} & set(ids) and "install-driver" in ids
+    install = plan().step("install-driver")
+    assert str(install.title) == "Reinstall the driver with the offline package (clean installation)"
+    assert "Perform a clean installation" in str(install.explanation) and "nvml.dll" in str(install.explanation)
+    assert {"safe-mode", "run-ddu"} <= {s.id for s in plan(full=True).steps}
+
+
+def test_windows_store_alias_is_not_the_users_python():
+    from services.setup.machine import PY_PATH, active_python
+
+    alias = r"C:\Users\li\AppData\Local\Microsoft\WindowsApps\python.exe"
+    assert active_python({"PATH": "x"}, windows=True, which=lambda name, path=None: alias) is None
+    real = r"C:\Users\li\AppData\Local\Programs\Python\Python312\python.exe"
+    found = active_python({"PATH": "x"}, windows=True, which=lambda name, path=None: real)
+    assert found.path == real and found.how == PY_PATH
