@@ -1,0 +1,510 @@
+"""Measure a run: the GPU memory one process and its children hold, sampled often, per GPU.
+
+A ``Measurement`` follows one process (launched here or attached to by PID) and, on each
+``sample()``, adds up what the GPU driver reports for that process and every child it has
+started, on each GPU. What is counted is what ``nvidia-smi`` shows per process: NVML's per-process
+``usedGpuMemory`` (Linux, Windows TCC) or, on Windows WDDM where NVML does not know it, the
+"GPU Process Memory" Dedicated Usage counter. Only the measured processes are looked at: the
+dashboard's own sampling rate is not touched.
+
+Nothing here raises on a bad run: a command that does not start, a PID that is gone, a process of
+another user or a GPU lost mid-run each give a ``MeasureError`` (before anything is measured) or a
+note on the result, which keeps every sample taken so far.
+"""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+from collections.abc import Callable, Iterable, Mapping, Sequence
+
+from services.i18n import Msg, TranslatableError, translate
+
+GIB = float(1 << 30)
+# 10 Hz: a training step of a small model on a big card lasts ~0.1-1 s and its peak (the optimizer
+# step, the loss backward) persists in the caching allocator's reserved memory, which is what the
+# driver reports, so a peak is missed only when the allocator releases memory within 100 ms.
+SAMPLE_INTERVAL_S = 0.1
+# A process that never shows on a GPU within this time after it ended "never touched the GPU".
+EXITED_AT_ONCE_S = 1.0
+
+
+class MeasureError(TranslatableError):
+    """A run that cannot be measured at all (command not found, no such process): one line."""
+
+
+# ---------------------------------------------------------------- where the numbers come from
+@dataclass(frozen=True, slots=True)
+class GpuRef:
+    key: str  # NVML UUID, or the adapter LUID on the Windows counters
+    index: int
+    name: str
+    total_gib: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ProbeReading:
+    """One look at the driver: bytes per PID on each GPU, and the GPUs that failed this time."""
+
+    used: Mapping[str, Mapping[int, float | None]]  # GPU key -> pid -> bytes (None: the driver does not say)
+    failed: Mapping[str, Msg | str] = field(default_factory=dict)  # GPU key -> why it could not be read
+
+
+class MemoryProbe(Protocol):
+    def gpus(self) -> Sequence[GpuRef]: ...
+
+    def read(self) -> ProbeReading: ...
+
+    def versions(self) -> dict[str, str]: ...
+
+
+class NvmlProcessProbe:
+    """Per-process GPU memory through the app's one NVML wrapper (every GPU, compute and graphics lists)."""
+
+    def __init__(self, module: Any = None) -> None:
+        from services.telemetry.nvml import Nvml, NvmlUnavailable
+        from services.telemetry.nvml_metrics import read_plan
+
+        self._nvml = Nvml(module)
+        try:
+            self._nvml.init()
+        except NvmlUnavailable as exc:
+            raise MeasureError(exc.text or exc.message) from None
+        self._refs: list[GpuRef] = []
+        self._plans: dict[str, dict] = {}
+        try:
+            count = self._nvml.device_call("nvmlDeviceGetCount")
+            for index in range(count):
+                handle = self._nvml.device_call("nvmlDeviceGetHandleByIndex", index)
+                uuid = _text(self._nvml.device_call("nvmlDeviceGetUUID", handle))
+                name = _text(self._nvml.device_call("nvmlDeviceGetName", handle))
+                total = None
+                try:
+                    total = self._nvml.call("nvmlDeviceGetMemoryInfo", handle).total / GIB
+                except Exception:  # noqa: BLE001 - the total is only for the picture
+                    pass
+                self._refs.append(GpuRef(uuid, index, name, total))
+                self._plans[uuid] = read_plan(self._nvml, handle)
+        except Exception as exc:  # noqa: BLE001 - DeviceFailure or a binding error: one line
+            raise MeasureError(translate("Measure", "cannot list the NVIDIA GPUs: {reason}").format(
+                reason=getattr(exc, "text", None) or str(exc))) from None
+        if not self._refs:
+            raise MeasureError(translate("Measure", "no NVIDIA GPU found"))
+
+    def gpus(self) -> Sequence[GpuRef]:
+        return tuple(self._refs)
+
+    def versions(self) -> dict[str, str]:
+        found: dict[str, str] = {}
+        for key, function in (("driver", "nvmlSystemGetDriverVersion"), ("cuda_driver", "nvmlSystemGetCudaDriverVersion_v2")):
+            try:
+                value = self._nvml.call(function)
+            except Exception:  # noqa: BLE001 - a version is a nice-to-have
+                continue
+            if isinstance(value, int):  # 12060 -> 12.6
+                value = f"{value // 1000}.{value % 1000 // 10}"
+            found[key] = _text(value)
+        return found
+
+    def read(self) -> ProbeReading:
+        from services.telemetry.nvml import DeviceFailure, clean
+
+        used: dict[str, dict[int, float | None]] = {}
+        failed: dict[str, Msg | str] = {}
+        for ref in self._refs:
+            plan = self._plans[ref.key]
+            per_pid: dict[int, float | None] = {}
+            try:
+                for kind in ("processes_compute", "processes_graphics"):
+                    listed = self._nvml.query(ref.key, kind, plan[kind])
+                    for proc in listed or ():
+                        value = clean(getattr(proc, "usedGpuMemory", None))
+                        pid = int(proc.pid)
+                        # One process with a compute and a graphics context is listed twice for the same memory.
+                        if value is not None:
+                            per_pid[pid] = max(per_pid.get(pid) or 0.0, float(value))
+                        else:
+                            per_pid.setdefault(pid, None)
+            except DeviceFailure as exc:
+                failed[ref.key] = exc.text or exc.message
+                continue
+            used[ref.key] = per_pid
+        return ProbeReading(used, failed)
+
+    def close(self) -> None:
+        self._nvml.shutdown()
+
+
+class WindowsCounterProbe:
+    """Per-process dedicated GPU memory from the "GPU Process Memory" counters (Windows, WDDM).
+
+    Instance names are ``pid_<pid>_luid_<high>_<low>_phys_<n>`` (services.hybrid.windows); the
+    adapter is its LUID, named from the DirectX registry inventory when it is given.
+    """
+
+    def __init__(self, source: Any, adapters: Mapping[str, str] | None = None) -> None:
+        self._source = source
+        self._names = dict(adapters or {})
+        self._refs: dict[str, GpuRef] = {}
+        for luid, name in self._names.items():
+            self._refs[luid] = GpuRef(luid, len(self._refs), name)
+
+    def gpus(self) -> Sequence[GpuRef]:
+        return tuple(self._refs.values())
+
+    def versions(self) -> dict[str, str]:
+        return {}
+
+    def read(self) -> ProbeReading:
+        from services.hybrid.windows import parse_memory_instance
+
+        try:
+            sample = self._source.sample(0.0)
+        except OSError as exc:
+            return ProbeReading({}, {"*": translate("Measure", "the GPU performance counters could not be read: {reason}").format(
+                reason=str(exc))})
+        used: dict[str, dict[int, float | None]] = {}
+        for instance, value in sample.dedicated_bytes.items():
+            parsed = parse_memory_instance(instance)
+            if parsed is None:
+                continue
+            pid, luid = parsed
+            if luid not in self._refs:
+                self._refs[luid] = GpuRef(luid, len(self._refs), self._names.get(luid, luid))
+            per_pid = used.setdefault(luid, {})
+            per_pid[pid] = per_pid.get(pid, 0.0) + float(value)  # one instance per physical adapter
+        for luid in self._refs:
+            used.setdefault(luid, {})
+        return ProbeReading(used)
+
+
+def default_probe(module: Any = None) -> MemoryProbe:
+    """NVML where it knows per-process memory; the Windows counters on Windows when NVML is absent."""
+    try:
+        return NvmlProcessProbe(module)
+    except MeasureError:
+        if sys.platform != "win32" or module is not None:
+            raise
+    from services.hybrid.windows import PdhCounterSource, WinRegistry, read_windows_inventory
+
+    try:
+        inventory = read_windows_inventory(WinRegistry())
+        names = {a.luid: a.name for a in inventory.adapters if getattr(a, "luid", None)}
+    except Exception:  # noqa: BLE001 - names are a nicety; the counters still count
+        names = {}
+    return WindowsCounterProbe(PdhCounterSource(), names)
+
+
+def _text(value: Any) -> str:
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+
+
+# ---------------------------------------------------------------- the processes measured
+class ProcessTree:
+    """The measured process and its descendants, through psutil."""
+
+    def __init__(self, pid: int, psutil_module: Any = None) -> None:
+        if psutil_module is None:
+            import psutil as psutil_module
+        self._psutil = psutil_module
+        self.pid = pid
+        self.denied = False  # its children could not be listed (another user's process on Windows)
+
+    def pids(self) -> set[int]:
+        ps = self._psutil
+        found = {self.pid}
+        try:
+            for child in ps.Process(self.pid).children(recursive=True):
+                found.add(child.pid)
+        except (ps.NoSuchProcess, ps.ZombieProcess):
+            pass
+        except (ps.AccessDenied, OSError):
+            self.denied = True
+        return found
+
+
+def process_owner(pid: int, psutil_module: Any = None) -> str | None:
+    if psutil_module is None:
+        import psutil as psutil_module
+    try:
+        return psutil_module.Process(pid).username()
+    except Exception:  # noqa: BLE001 - unknown owner: said as unknown
+        return None
+
+
+def current_user() -> str | None:
+    try:
+        import getpass
+
+        return getpass.getuser()
+    except Exception:  # noqa: BLE001
+        return None
+
+
+# ---------------------------------------------------------------- one measurement
+@dataclass(frozen=True, slots=True)
+class MemorySample:
+    t_s: float  # seconds since the measurement started
+    used_gib: Mapping[str, float]  # GPU key -> the tree's memory there
+
+
+@dataclass
+class MeasureResult:
+    """What a measurement found, kept as far as it got."""
+
+    gpus: tuple[GpuRef, ...]
+    samples: list[MemorySample] = field(default_factory=list)
+    peak_gib: dict[str, float] = field(default_factory=dict)  # per GPU the run touched
+    peak_at_s: dict[str, float] = field(default_factory=dict)
+    pids_seen: set[int] = field(default_factory=set)
+    exit_code: int | None = None
+    duration_s: float = 0.0
+    status: str = "running"  # running | measured | no_gpu | exited_at_once | stopped | gpu_lost
+    notes: list[Msg | str] = field(default_factory=list)
+    unknown_memory: bool = False  # the driver listed a process of the tree without its memory
+
+    @property
+    def busiest_gpu(self) -> str | None:
+        return max(self.peak_gib, key=lambda k: self.peak_gib[k]) if self.peak_gib else None
+
+    @property
+    def peak_busiest_gib(self) -> float | None:
+        key = self.busiest_gpu
+        return self.peak_gib[key] if key is not None else None
+
+    @property
+    def touched_gpu(self) -> bool:
+        return bool(self.peak_gib)
+
+    def gpu(self, key: str) -> GpuRef | None:
+        return next((g for g in self.gpus if g.key == key), None)
+
+
+STATUS_TEXT: dict[str, Msg] = {
+    "running": translate("Measure", "measuring"),
+    "measured": translate("Measure", "measured"),
+    "no_gpu": translate("Measure", "the process never used the GPU"),
+    "exited_at_once": translate("Measure", "the process ended at once, before using the GPU"),
+    "stopped": translate("Measure", "stopped before the process ended"),
+    "gpu_lost": translate("Measure", "the GPU was lost during the run"),
+}
+
+
+class Measurement:
+    """Samples one process tree; ``sample()`` is called every ``SAMPLE_INTERVAL_S`` by the front end."""
+
+    def __init__(self, probe: MemoryProbe, pid: int, *, popen: subprocess.Popen | None = None,
+                 tree: ProcessTree | None = None, clock: Callable[[], float] = time.monotonic,
+                 psutil_module: Any = None) -> None:
+        self.probe = probe
+        self.pid = pid
+        self.popen = popen
+        self._clock = clock
+        self._start = clock()
+        self._tree = tree or ProcessTree(pid, psutil_module)
+        self._psutil = psutil_module
+        self.result = MeasureResult(tuple(probe.gpus()))
+        self._lost: set[str] = set()
+        self._denied_noted = False
+        self._ended = False
+
+    # -- starting
+    @classmethod
+    def launch(cls, probe: MemoryProbe, argv: Sequence[str], *, cwd: str | None = None,
+               env: Mapping[str, str] | None = None, **kw: Any) -> "Measurement":
+        """Start ``argv`` (an argument list, never a shell string) with its output passed through."""
+        if not argv:
+            raise MeasureError(translate("Measure", "no command to run: give it after --"))
+        if cwd is not None and not os.path.isdir(cwd):
+            raise MeasureError(translate("Measure", "the working folder {path} does not exist").format(path=cwd))
+        full_env = None
+        if env:
+            full_env = dict(os.environ)
+            full_env.update(env)
+        try:
+            popen = subprocess.Popen(list(argv), cwd=cwd, env=full_env)  # noqa: S603 - an argument list, no shell
+        except FileNotFoundError:
+            raise MeasureError(translate("Measure", "command not found: {command}").format(command=argv[0])) from None
+        except PermissionError:
+            raise MeasureError(translate("Measure", "cannot run {command}: permission denied").format(command=argv[0])) from None
+        except OSError as exc:
+            raise MeasureError(translate("Measure", "cannot run {command}: {reason}").format(
+                command=argv[0], reason=exc.strerror or str(exc))) from None
+        return cls(probe, popen.pid, popen=popen, **kw)
+
+    @classmethod
+    def attach(cls, probe: MemoryProbe, pid: int, *, psutil_module: Any = None, **kw: Any) -> "Measurement":
+        """Follow a process that is already running."""
+        ps = psutil_module
+        if ps is None:
+            import psutil as ps
+        try:
+            alive = ps.pid_exists(pid) and ps.Process(pid).status() != ps.STATUS_ZOMBIE
+        except (ps.NoSuchProcess, ps.ZombieProcess):
+            alive = False
+        except ps.AccessDenied:
+            alive = True
+        if not alive:
+            raise MeasureError(translate("Measure", "process {pid} is not running (it ended before measuring started?)").format(pid=pid))
+        run = cls(probe, pid, psutil_module=ps, **kw)
+        owner, me = process_owner(pid, ps), current_user()
+        if owner and me and owner.split("\\")[-1] != me.split("\\")[-1]:
+            run.result.notes.append(translate(
+                "Measure", "process {pid} belongs to {owner}: the driver may not show its memory to {me} (measure as that user, or as administrator/root)").format(
+                pid=pid, owner=owner, me=me))
+        return run
+
+    # -- while it runs
+    @property
+    def elapsed_s(self) -> float:
+        return self._clock() - self._start
+
+    def alive(self) -> bool:
+        if self._ended:
+            return False
+        if self.popen is not None:
+            code = self.popen.poll()
+            if code is not None:
+                self.result.exit_code = code
+                return False
+            return True
+        ps = self._psutil
+        if ps is None:
+            import psutil as ps
+        try:
+            return ps.Process(self.pid).status() != ps.STATUS_ZOMBIE
+        except (ps.NoSuchProcess, ps.ZombieProcess):
+            return False
+        except ps.AccessDenied:
+            return ps.pid_exists(self.pid)
+
+    def sample(self) -> MemorySample:
+        """One look: the tree's memory on each GPU. Never raises."""
+        pids = self._tree.pids()
+        if self._tree.denied and not self._denied_noted:
+            self._denied_noted = True
+            self.result.notes.append(translate(
+                "Measure", "the children of process {pid} cannot be listed (access denied): only the process itself is counted").format(pid=self.pid))
+        try:
+            reading = self.probe.read()
+        except Exception as exc:  # noqa: BLE001 - a probe must not end the measurement with a traceback
+            reading = ProbeReading({}, {"*": str(exc)})
+        now = self.elapsed_s
+        used: dict[str, float] = {}
+        for key, per_pid in reading.used.items():
+            total = 0.0
+            found = False
+            for pid in pids & per_pid.keys():
+                value = per_pid[pid]
+                found = True
+                self.result.pids_seen.add(pid)
+                if value is None:
+                    self.result.unknown_memory = True
+                else:
+                    total += value
+            if found:
+                used[key] = total / GIB
+                if used[key] > self.result.peak_gib.get(key, -1.0):
+                    self.result.peak_gib[key] = used[key]
+                    self.result.peak_at_s[key] = now
+        for key, why in reading.failed.items():
+            if key not in self._lost:
+                self._lost.add(key)
+                ref = self.result.gpu(key)
+                self.result.notes.append(translate("Measure", "{gpu}: {reason}; the measurement keeps what it had").format(
+                    gpu=ref.name if ref else key, reason=why))
+        point = MemorySample(now, used)
+        self.result.samples.append(point)
+        return point
+
+    # -- the end
+    def finish(self, *, stopped: bool = False) -> MeasureResult:
+        """Close the result: status, duration, and a note for each odd case."""
+        self._ended = True
+        res = self.result
+        res.duration_s = self.elapsed_s
+        if self.popen is not None and res.exit_code is None and not stopped:
+            res.exit_code = self.popen.poll()
+        if self._lost and not res.touched_gpu:
+            res.status = "gpu_lost"
+        elif self._lost:
+            res.status = "gpu_lost"
+        elif stopped:
+            res.status = "stopped"
+        elif not res.touched_gpu:
+            res.status = "exited_at_once" if res.duration_s < EXITED_AT_ONCE_S else "no_gpu"
+        else:
+            res.status = "measured"
+        if res.unknown_memory:
+            res.notes.append(translate(
+                "Measure", "the driver listed the process without its memory (Windows WDDM, or another user's process): the peak may be too low"))
+        return res
+
+
+def run_to_end(run: Measurement, *, interval_s: float = SAMPLE_INTERVAL_S,
+               on_sample: Callable[[MemorySample], None] | None = None,
+               sleep: Callable[[float], None] | None = None) -> MeasureResult:
+    """Sample until the process ends (or Ctrl-C: then the child gets it too and is waited for)."""
+    stopped = False
+    try:
+        while True:
+            point = run.sample()
+            if on_sample is not None:
+                on_sample(point)
+            if not run.alive():
+                break
+            if sleep is not None:
+                sleep(interval_s)
+            elif run.popen is not None:
+                try:
+                    run.popen.wait(timeout=interval_s)
+                except subprocess.TimeoutExpired:
+                    pass
+            else:
+                time.sleep(interval_s)
+    except KeyboardInterrupt:
+        # The child is in our process group and got the same Ctrl-C: let it end and keep its exit code.
+        stopped = run.popen is None
+        if run.popen is not None:
+            try:
+                run.result.exit_code = run.popen.wait(timeout=30)
+            except (subprocess.TimeoutExpired, KeyboardInterrupt):
+                run.popen.kill()
+                run.result.exit_code = run.popen.wait()
+                stopped = True
+    return run.finish(stopped=stopped)
+
+
+_VERSION_LINE = re.compile(r"""^__version__\s*=\s*['"]([^'"]+)['"]""", re.MULTILINE)
+# Packages with a shared library a GPU process maps, and the file next to it that states the version.
+_MAPPED_PACKAGES = {"torch": "version.py", "vllm": "version.py"}
+
+
+def revealed_versions(pids: Iterable[int], proc_root: str = "/proc") -> dict[str, str]:
+    """Versions a running process gives away without being asked: the PyTorch (or vLLM) whose
+    libraries it has mapped (Linux /proc/PID/maps; elsewhere nothing)."""
+    found: dict[str, str] = {}
+    for pid in sorted(pids):
+        try:
+            with open(f"{proc_root}/{pid}/maps", encoding="utf-8", errors="replace") as handle:
+                text = handle.read(8 << 20)
+        except OSError:
+            continue
+        for package, version_file in _MAPPED_PACKAGES.items():
+            if package in found:
+                continue
+            match = re.search(rf"(/\S*?/site-packages/{package})/", text)
+            if not match:
+                continue
+            try:
+                with open(os.path.join(match.group(1), version_file), encoding="utf-8") as handle:
+                    version = _VERSION_LINE.search(handle.read(4096))
+            except OSError:
+                continue
+            if version:
+                found[package] = version.group(1)
+    return found
