@@ -166,7 +166,7 @@ class MeasurementStore:
 
 
 def _from_row(row: tuple) -> StoredMeasurement | None:
-    values = dict(zip(["id"] + [n for n, _ in _COLUMNS], row))
+    values = dict(zip(["id"] + [n for n, _ in _COLUMNS], row, strict=True))
     try:
         for name in ("settings", "versions", "parts", "per_gpu"):
             values[name] = json.loads(values[name] or "{}")

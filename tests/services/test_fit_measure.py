@@ -20,7 +20,7 @@ from services.modelfit.measure import (
 )
 from services.modelfit.measurements import MeasurementStore, export_csv, record, thin
 from services.paths import AppPaths
-from tests.fakes.fake_nvml import NVML_ERROR_GPU_IS_LOST, FakeNvml, FakeProcess, make_gpu
+from tests.fakes.fake_nvml import FakeNvml, FakeProcess, make_gpu
 
 # The child starts a grandchild, both stay a little over a second, then exit with code 3.
 CHILD = ("import subprocess, sys, time; "
