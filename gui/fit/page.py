@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QScrollArea, QVBoxLayout, 
 
 from gui.context import AppContext
 from gui.fit import controls
+from gui.fit.measure import MeasureTabs
 from gui.fit.model_box import ModelBox
 from gui.fit.results import ResultsPanel
 from gui.fit.workload import DEFAULT_GPU, DETECTED, WorkloadForm
@@ -93,6 +94,7 @@ class FitPage(QWidget):
         self.results.choice_chosen.connect(self.workload.apply_choice)
         self.results.cell_chosen.connect(self._apply_grid_cell)
         outer.addWidget(self.results, 1)
+        self.measure = MeasureTabs(self)  # "Measure a run", "Your measurements", "measured on this machine"
 
     @property
     def last_grid(self) -> FitGrid | None:
@@ -129,6 +131,7 @@ class FitPage(QWidget):
 
     def shutdown(self) -> None:
         self._timer.stop()
+        self.measure.shutdown()
         self._save()
 
     def self_test(self) -> str | None:
@@ -251,6 +254,7 @@ class FitPage(QWidget):
         detected_missing = gpu is None and self.workload.gpu_combo.currentData() == DETECTED
         self.results.show_answer(ans, gpu, detected_missing)
         self.results.show_grid(grid)
+        self.measure.update(ans, gpu)
         self.updated.emit()
 
     def _show_error(self, text: str, choices: tuple[str, ...] = ()) -> None:
@@ -258,4 +262,5 @@ class FitPage(QWidget):
         self.last_error = text
         self.last_answer = None
         self.results.show_error(text, tuple(choices))
+        self.measure.update(None, None)
         self.updated.emit()

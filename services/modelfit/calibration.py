@@ -187,12 +187,13 @@ class Known:
                 out.append(translate("Measure", "Measured on this machine: {gib:.2f} GiB ({date}, other settings)").format(
                     gib=self.measured_gib, date=self.measured_date))
         if self.calibration is not None and self.calibrated_gib is not None:
-            out.append(translate("Measure", "Calibrated from your {runs} {engine} runs: {gib:.2f} GiB (the estimate itself: {est:.2f} GiB; parts that grow with context x{factor:.2f})").format(
+            text = translate("Measure", "Calibrated on your {engine} runs ({runs}): {gib:.2f} GiB, beside the estimate's {est:.2f} GiB").format(
                 runs=self.calibration.runs, engine=self.calibration.engine, gib=self.calibrated_gib,
-                est=self.estimate_gib, factor=self.calibration.factor))
+                est=self.estimate_gib)
             if self.calibrated_max_seq is not None:
-                out.append(translate("Measure", "With the calibrated figure: largest context that fits {seq} tokens, largest batch {batch}").format(
-                    seq=self.calibrated_max_seq, batch=self.calibrated_max_batch or 0))
+                text = translate("Measure", "{calibrated}; with it the largest context that fits is {seq} tokens, the largest batch {batch}").format(
+                    calibrated=text, seq=self.calibrated_max_seq, batch=self.calibrated_max_batch or 0)
+            out.append(text)
         return out
 
     def to_json(self) -> dict:

@@ -284,7 +284,7 @@ def test_calibration_uses_the_scaling_parts_and_says_on_how_many_runs():
     assert known.estimate_gib == pytest.approx(target.per_gpu_gib)  # the model's own figure stays as it is
     assert known.calibrated_max_seq is not None and known.calibrated_max_seq < 131072
     lines = [str(x) for x in known.lines()]
-    assert any("Calibrated from your 3 transformers runs" in x for x in lines)
+    assert any("Calibrated on your transformers runs (3)" in x for x in lines)
     assert any("Measured on this machine" in x and "other settings" in x for x in lines)
 
 
@@ -295,7 +295,7 @@ def test_later_estimates_show_the_measurement_and_the_calibrated_figure(capsys):
     code, out, _ = _run_cli(capsys, "--model", "Qwen/Qwen2.5-7B", "--seq", "4096", "--gpu", "RTX 4090")
     assert code == 0
     assert "Measured on this machine:" in out and "other settings" not in out
-    assert "Calibrated from your 1 transformers runs" in out and "largest context that fits" in out
+    assert "Calibrated on your transformers runs (1)" in out and "largest context that fits" in out
     code, out, _ = _run_cli(capsys, "--model", "Qwen/Qwen2.5-7B", "--seq", "4096", "--gpu", "RTX 4090", "--json")
     data = json.loads(out)
     assert data["measured_here"]["calibration_runs"] == 1

@@ -1,0 +1,85 @@
+"""The fit page's "Measure a run": a real child process measured through the fake NVML, live view,
+result, stored row with delete, and the 'measured on this machine' line on later estimates."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+import pytest
+
+from gui.app import build_context
+from gui.fit.page import FitPage
+from services.modelfit.measure import NvmlProcessProbe
+from tests.fakes.fake_nvml import make_gpu
+from tests.services.test_fit_measure import CHILD, GRANDCHILD_GIB, TreeNvml
+
+
+@pytest.fixture
+def page(qtbot, app_paths):
+    context = build_context(argparse.Namespace(demo=False), app_paths)
+    widget = FitPage(context)
+    qtbot.addWidget(widget)
+    widget.resize(1280, 820)
+    widget.show()
+    yield widget
+    widget.shutdown()
+
+
+def _measure_tab(page):
+    tabs = page.results.tabs
+    index = next(i for i in range(tabs.count()) if tabs.tabText(i) == "Measure a run")
+    tabs.setCurrentIndex(index)
+    return page.measure.panel
+
+
+def test_measure_a_launched_command_live_then_stored_and_deleted(qtbot, page):
+    panel = _measure_tab(page)
+    fake = TreeNvml([make_gpu(0)])
+    panel.probe_factory = lambda: NvmlProcessProbe(fake)
+    panel.command_edit.setText(f'"{sys.executable}" -c "{CHILD}"')
+    assert panel.start()
+    assert panel.measuring() and not panel.start_button.isEnabled()
+    qtbot.waitUntil(lambda: panel.view.peak_gib is not None and panel.view.peak_gib > 1.0, timeout=5000)
+    with qtbot.waitSignal(panel.finished, timeout=10000) as done:
+        pass
+    row = done.args[0]
+    assert row is not None and row.peak_gib == pytest.approx(5 + GRANDCHILD_GIB, abs=0.01) and row.exit_code == 3
+    assert "Measured peak 7.00 GiB" in panel.result_label.text() and "exit code 3" in panel.status_label.text()
+    table = page.measure.table
+    assert table.table.rowCount() == 1 and table.table.item(0, 6).text() == "7.00"
+    # Later estimates of the same model and engine say what was measured, apart from the estimate.
+    assert "Measured on this machine: 7.00 GiB" in page.measure.known_label.text()
+    assert page.last_answer.estimate.per_gpu_gib != pytest.approx(7.0)
+    table.table.selectRow(0)
+    assert table.delete_selected() == 1 and table.table.rowCount() == 0
+    assert page.measure.known_label.text() == ""
+
+
+def test_bad_inputs_are_one_line_in_the_panel(qtbot, page):
+    panel = _measure_tab(page)
+    fake = TreeNvml([make_gpu(0)])
+    panel.probe_factory = lambda: NvmlProcessProbe(fake)
+    panel.command_edit.setText("no-such-command-xyz --x")
+    assert not panel.start() and "command not found: no-such-command-xyz" in panel.status_label.text()
+    panel.command_edit.setText('python -c "unclosed')
+    assert not panel.start() and "Command:" in panel.status_label.text()
+    panel.mode_combo.setCurrentIndex(1)
+    panel.process_combo.setEditText("")
+    assert not panel.start() and "PID" in panel.status_label.text()
+    panel.process_combo.setEditText("999999999")
+    assert not panel.start() and "not running" in panel.status_label.text()
+    assert not panel.measuring()
+
+
+def test_stop_keeps_the_measurement_and_shutdown_leaves_no_timer(qtbot, page):
+    panel = _measure_tab(page)
+    fake = TreeNvml([make_gpu(0)])
+    panel.probe_factory = lambda: NvmlProcessProbe(fake)
+    panel.command_edit.setText(f'"{sys.executable}" -c "{CHILD}"')
+    assert panel.start()
+    qtbot.waitUntil(lambda: panel.view.peak_gib is not None, timeout=5000)
+    process = panel.run.popen
+    panel.stop()
+    assert not panel.measuring() and not panel._timer.isActive()
+    assert page.measure.table.rows[-1].status == "stopped"
+    process.wait()
