@@ -11,7 +11,7 @@ from pathlib import Path
 from PySide6.QtCore import QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import (
-    QAbstractItemView, QComboBox, QFileDialog, QFormLayout, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
+    QAbstractItemView, QBoxLayout, QComboBox, QScrollArea, QFileDialog, QFormLayout, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
     QPushButton, QSizePolicy, QTableWidget, QTableWidgetItem, QToolButton, QVBoxLayout, QWidget,
 )
 
@@ -27,6 +27,8 @@ TICK_MS = 100  # 10 Hz, the measured process only (services.modelfit.measure.SAM
 MEASURED = "#1f2933"
 PEAK = "#c62828"
 CURVE_POINTS = 400
+FORM_WIDTH = 330
+NARROW_PX = 720  # below this the live view goes under the form
 
 
 class LiveMemoryView(QWidget):
@@ -42,7 +44,7 @@ class LiveMemoryView(QWidget):
         self.curve: list[tuple[float, float]] = []
         self.labels = ("", "", "")
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
-        self.setMinimumHeight(150)
+        self.setMinimumHeight(130)
 
     def sizeHint(self) -> QSize:  # noqa: N802
         return QSize(560, 200)
@@ -165,12 +167,18 @@ class MeasurePanel(QWidget):
         self._timer.timeout.connect(self._tick)
         self._build()
 
+    def title(self) -> str:
+        return self.tr("Measure a run")
+
     # ---- layout
     def _build(self) -> None:
-        outer = QHBoxLayout(self)
+        outer = QBoxLayout(QBoxLayout.Direction.LeftToRight, self)
         outer.setContentsMargins(8, 8, 8, 8)
+        self._outer = outer
         form_box = QWidget()
+        self._form_box = form_box
         form = QFormLayout(form_box)
+        self._form = form
         form.setContentsMargins(0, 0, 0, 0)
         form.setVerticalSpacing(4)
         self.mode_combo = QComboBox()
@@ -225,7 +233,7 @@ class MeasurePanel(QWidget):
         form.addRow(self._process_label, process_row)
         form.addRow(buttons)
         form.addRow(self.status_label)
-        form_box.setMaximumWidth(330)
+        form_box.setMaximumWidth(FORM_WIDTH)
         self.result_label = QLabel()
         self.result_label.setWordWrap(True)
         self.result_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -234,6 +242,16 @@ class MeasurePanel(QWidget):
         self.view = LiveMemoryView()
         outer.addWidget(self.view, 1)
         self._sync_mode()
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        # Side by side when there is room; on a small window the live view goes under the form
+        # (the tab scrolls), rather than both being squeezed.
+        narrow = event.size().width() < NARROW_PX
+        direction = QBoxLayout.Direction.TopToBottom if narrow else QBoxLayout.Direction.LeftToRight
+        if self._outer.direction() != direction:
+            self._outer.setDirection(direction)
+            self._form_box.setMaximumWidth(16777215 if narrow else FORM_WIDTH)
+        super().resizeEvent(event)
 
     def _sync_mode(self, *_args) -> None:
         launch = self.mode_combo.currentData() == "launch"
@@ -336,7 +354,14 @@ class MeasurePanel(QWidget):
         self.mode_combo.setEnabled(False)
         self._timer.start()
         self._tick()
+        self._show_inputs(self._outer.direction() == QBoxLayout.Direction.LeftToRight)
         return True
+
+    def _show_inputs(self, visible: bool) -> None:
+        """On a small window the live view sits under the form: while measuring, the inputs (disabled
+        then anyway) fold away so the view is in sight."""
+        for row in range(5):
+            self._form.setRowVisible(row, visible)
 
     def _chosen_pid(self) -> int | None:
         data = self.process_combo.currentData()
@@ -365,6 +390,7 @@ class MeasurePanel(QWidget):
 
     def _finish(self, *, stopped: bool) -> None:
         self._timer.stop()
+        self._show_inputs(True)
         run, self.run = self.run, None
         result = run.finish(stopped=stopped)
         if run.popen is not None and run.popen.poll() is None:
@@ -454,6 +480,9 @@ class MeasurementsTable(QWidget):
         layout.addLayout(row)
         self.reload()
 
+    def title(self) -> str:
+        return self.tr("Your measurements")
+
     def reload(self) -> None:
         try:
             self.rows = self.store.list()
@@ -501,7 +530,7 @@ class MeasurementsTable(QWidget):
         except StoreError as exc:
             self.message_label.setText(render(exc.message))
             return False
-        self.message_label.setText(self.tr("Wrote %n measurement(s) to %1", "", count).replace("%1", path))
+        self.message_label.setText(self.tr("Measurements written to %1: %2").replace("%1", path).replace("%2", str(count)))
         return True
 
     def _export(self) -> None:
@@ -527,8 +556,13 @@ class MeasureTabs:
         self.panel = MeasurePanel(store, self.gpu_processes)
         self.table = MeasurementsTable(store)
         tabs = page.results.tabs
-        tabs.addTab(self.panel, page.tr("Measure a run"))
-        tabs.addTab(self.table, page.tr("Your measurements"))
+        scroll = QScrollArea()  # the panel scrolls on a small window instead of squeezing
+        scroll.setWidget(self.panel)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        tabs.addTab(scroll, self.panel.title())
+        tabs.addTab(self.table, self.table.title())
         self.known_label = QLabel()
         self.known_label.setObjectName("fitMeasuredHere")
         self.known_label.setWordWrap(True)
