@@ -377,9 +377,19 @@ class MeasurePanel(QWidget):
         point = run.sample()
         res = run.result
         key = res.busiest_gpu
-        now = sum(point.used_gib.values()) if key is None else point.used_gib.get(key)
-        curve = [(s.t_s, s.used_gib.get(key, 0.0)) for s in res.samples] if key else []
-        self.view.set_measured(now, res.peak_busiest_gib, curve)
+        if key is not None:
+            now = point.used_gib.get(key)
+            curve = [(s.t_s, s.used_gib.get(key, 0.0)) for s in res.samples]
+        elif point.device_gib:
+            # Nothing of the process in the driver's list (yet): the GPU's rise since the start, as
+            # finish() will count it when the list never shows the process (services.modelfit.measure).
+            key = max(point.device_gib, key=lambda k: point.device_gib[k])
+            now = point.device_gib[key]
+            curve = [(s.t_s, s.device_gib.get(key, 0.0)) for s in res.samples]
+        else:
+            now, curve = None, []
+        peak = res.peak_busiest_gib if res.busiest_gpu else (max((g for _, g in curve), default=None))
+        self.view.set_measured(now, peak, curve)
         self._labels()
         if not run.alive():
             self._finish(stopped=False)

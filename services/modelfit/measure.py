@@ -31,6 +31,9 @@ GIB = float(1 << 30)
 SAMPLE_INTERVAL_S = 0.1
 # A process that never shows on a GPU within this time after it ended "never touched the GPU".
 EXITED_AT_ONCE_S = 1.0
+# The whole GPU's memory must rise at least this much for the device-wide fallback to call it the run's
+# (a CUDA context alone is 0.3 GiB or more; the desktop's own use moves by a few MiB).
+DEVICE_RISE_GIB = 0.25
 
 
 class MeasureError(TranslatableError):
@@ -52,6 +55,9 @@ class ProbeReading:
 
     used: Mapping[str, Mapping[int, float | None]]  # GPU key -> pid -> bytes (None: the driver does not say)
     failed: Mapping[str, Msg | str] = field(default_factory=dict)  # GPU key -> why it could not be read
+    # GPU key -> the whole GPU's used bytes: the fallback when the process list does not show the
+    # measured processes (a container with its own PID namespace sees other PIDs than NVML reports)
+    device_used: Mapping[str, float] = field(default_factory=dict)
 
 
 class MemoryProbe(Protocol):
@@ -115,10 +121,14 @@ class NvmlProcessProbe:
 
         used: dict[str, dict[int, float | None]] = {}
         failed: dict[str, Msg | str] = {}
+        device: dict[str, float] = {}
         for ref in self._refs:
             plan = self._plans[ref.key]
             per_pid: dict[int, float | None] = {}
             try:
+                memory = self._nvml.query(ref.key, "memory", plan["memory"])
+                if memory is not None and clean(getattr(memory, "used", None)) is not None:
+                    device[ref.key] = float(memory.used)
                 for kind in ("processes_compute", "processes_graphics"):
                     listed = self._nvml.query(ref.key, kind, plan[kind])
                     for proc in listed or ():
@@ -133,7 +143,7 @@ class NvmlProcessProbe:
                 failed[ref.key] = exc.text or exc.message
                 continue
             used[ref.key] = per_pid
-        return ProbeReading(used, failed)
+        return ProbeReading(used, failed, device)
 
     def close(self) -> None:
         self._nvml.shutdown()
@@ -250,6 +260,7 @@ def current_user() -> str | None:
 class MemorySample:
     t_s: float  # seconds since the measurement started
     used_gib: Mapping[str, float]  # GPU key -> the tree's memory there
+    device_gib: Mapping[str, float] = field(default_factory=dict)  # GPU key -> whole GPU, less its use at the start
 
 
 @dataclass
@@ -266,6 +277,7 @@ class MeasureResult:
     status: str = "running"  # running | measured | no_gpu | exited_at_once | stopped | gpu_lost
     notes: list[Msg | str] = field(default_factory=list)
     unknown_memory: bool = False  # the driver listed a process of the tree without its memory
+    device_wide: bool = False  # the peak is the GPU's used memory less its use at the start (see ProbeReading)
 
     @property
     def busiest_gpu(self) -> str | None:
@@ -311,6 +323,7 @@ class Measurement:
         self._lost: set[str] = set()
         self._denied_noted = False
         self._ended = False
+        self._baseline: dict[str, float] = {}
 
     # -- starting
     @classmethod
@@ -397,10 +410,10 @@ class Measurement:
         used: dict[str, float] = {}
         for key, per_pid in reading.used.items():
             total = 0.0
-            found = False
+            found = False  # a measured process with a figure (WDDM lists processes without one)
             for pid in pids & per_pid.keys():
                 value = per_pid[pid]
-                found = True
+                found = found or value is not None
                 self.result.pids_seen.add(pid)
                 if value is None:
                     self.result.unknown_memory = True
@@ -417,7 +430,11 @@ class Measurement:
                 ref = self.result.gpu(key)
                 self.result.notes.append(translate("Measure", "{gpu}: {reason}; the measurement keeps what it had").format(
                     gpu=ref.name if ref else key, reason=why))
-        point = MemorySample(now, used)
+        device: dict[str, float] = {}
+        for key, total in reading.device_used.items():
+            base = self._baseline.setdefault(key, total)
+            device[key] = max(0.0, total - base) / GIB
+        point = MemorySample(now, used, device)
         self.result.samples.append(point)
         return point
 
@@ -429,9 +446,7 @@ class Measurement:
         res.duration_s = self.elapsed_s
         if self.popen is not None and res.exit_code is None and not stopped:
             res.exit_code = self.popen.poll()
-        if self._lost and not res.touched_gpu:
-            res.status = "gpu_lost"
-        elif self._lost:
+        if self._lost:
             res.status = "gpu_lost"
         elif stopped:
             res.status = "stopped"
@@ -439,10 +454,31 @@ class Measurement:
             res.status = "exited_at_once" if res.duration_s < EXITED_AT_ONCE_S else "no_gpu"
         else:
             res.status = "measured"
+        if not res.touched_gpu and not self._lost and self._device_fallback(res):
+            res.status = "stopped" if stopped else "measured"
         if res.unknown_memory:
             res.notes.append(translate(
                 "Measure", "the driver listed the process without its memory (Windows WDDM, or another user's process): the peak may be too low"))
         return res
+
+    def _device_fallback(self, res: MeasureResult) -> bool:
+        """No measured PID ever showed in the driver's list, yet a GPU's used memory rose: count the
+        rise (a container's PIDs differ from the host PIDs NVML reports)."""
+        peaks: dict[str, tuple[float, float]] = {}
+        for point in res.samples:
+            for key, gib in point.device_gib.items():
+                if gib > peaks.get(key, (0.0, 0.0))[0]:
+                    peaks[key] = (gib, point.t_s)
+        rose = {k: v for k, v in peaks.items() if v[0] >= DEVICE_RISE_GIB}
+        if not rose:
+            return False
+        res.device_wide = True
+        for key, (gib, at) in rose.items():
+            res.peak_gib[key], res.peak_at_s[key] = gib, at
+        res.samples = [MemorySample(p.t_s, {k: p.device_gib.get(k, 0.0) for k in rose}, p.device_gib) for p in res.samples]
+        res.notes.append(translate(
+            "Measure", "the driver's process list never showed the measured processes (a container with its own process IDs?): the peak is the GPU's used memory less what was in use at the start, so other programs' memory counts too"))
+        return True
 
 
 def run_to_end(run: Measurement, *, interval_s: float = SAMPLE_INTERVAL_S,

@@ -327,3 +327,31 @@ def test_revealed_versions_reads_the_mapped_torch(tmp_path):
     (tmp_path / "proc" / "77" / "maps").write_text(
         f"7f00-7f01 r-xp 00000000 08:01 1 {site}/lib/libtorch_cuda.so\n", encoding="utf-8")
     assert revealed_versions([77, 78], proc_root=str(tmp_path / "proc")) == {"torch": "2.11.0+cu130"}
+
+
+def test_a_container_whose_pids_nvml_does_not_know_falls_back_to_the_gpus_rise():
+    """NVML reports host PIDs; inside a container the measured PIDs never show. The GPU's used
+    memory still rises: that rise is the measurement, said as such."""
+    fake = FakeNvml([make_gpu(0)])
+    gpu = fake.gpus[0]
+    gpu.mem_used = 1 * 2**30
+    gpu.compute = [FakeProcess(999001, None)]  # a host PID the container cannot see
+    probe = NvmlProcessProbe(fake)
+    run = Measurement(probe, os.getpid())
+    for used_gib in (1.0, 1.0, 3.5, 6.0, 4.0):
+        gpu.mem_used = int(used_gib * 2**30)
+        run.sample()
+    result = run.finish()
+    assert result.status == "measured" and result.device_wide
+    assert result.peak_busiest_gib == pytest.approx(5.0)
+    assert any("never showed the measured processes" in str(n) for n in result.notes)
+
+
+def test_a_short_process_with_no_gpu_rise_is_not_mistaken_for_one():
+    fake = FakeNvml([make_gpu(0)])
+    run = Measurement(NvmlProcessProbe(fake), os.getpid())
+    run.sample()
+    fake.gpus[0].mem_used += 50 * 2**20  # the desktop moved by 50 MiB
+    run.sample()
+    result = run.finish()
+    assert result.status == "exited_at_once" and not result.device_wide and result.peak_busiest_gib is None
