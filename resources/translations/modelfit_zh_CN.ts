@@ -554,6 +554,10 @@
         <translation>无法读取 GPU 性能计数器：{reason}</translation>
     </message>
     <message>
+        <source>cannot read GPU memory per process: {nvml}; and the GPU performance counters could not be read: {reason}</source>
+        <translation>无法按进程读取显存：{nvml}；GPU 性能计数器也无法读取：{reason}</translation>
+    </message>
+    <message>
         <source>measuring</source>
         <translation>测量中</translation>
     </message>
@@ -616,6 +620,10 @@
     <message>
         <source>the driver listed the process without its memory (Windows WDDM, or another user&apos;s process): the peak may be too low</source>
         <translation>驱动列出了该进程但没有给出显存用量（Windows WDDM，或属于其他用户的进程）：峰值可能偏低</translation>
+    </message>
+    <message>
+        <source>the driver&apos;s process list never showed the measured processes (a container with its own process IDs?): the peak is the GPU&apos;s used memory less what was in use at the start, so other programs&apos; memory counts too</source>
+        <translation>驱动的进程列表里始终没有出现被测进程（可能在使用独立进程号的容器里）：峰值按整张 GPU 的已用显存减去开始时的用量计算，因此其他程序占用的显存也算在内</translation>
     </message>
     <message>
         <source>cannot use the measurements file {path}: {reason}</source>

@@ -192,21 +192,32 @@ class WindowsCounterProbe:
         return ProbeReading(used)
 
 
-def default_probe(module: Any = None) -> MemoryProbe:
-    """NVML where it knows per-process memory; the Windows counters on Windows when NVML is absent."""
+def default_probe(module: Any = None, counters: Any = None) -> MemoryProbe:
+    """NVML where it knows per-process memory; the Windows counters on Windows when NVML is absent
+    (``counters``: a CounterSource, the real pdh.dll one by default)."""
     try:
         return NvmlProcessProbe(module)
-    except MeasureError:
-        if sys.platform != "win32" or module is not None:
+    except MeasureError as nvml_error:
+        if sys.platform != "win32" and counters is None:
             raise
+        reason = nvml_error.message
     from services.hybrid.windows import PdhCounterSource, WinRegistry, read_windows_inventory
 
+    names: dict[str, str] = {}
+    if counters is None:
+        try:
+            inventory = read_windows_inventory(WinRegistry())
+            names = {a.luid: a.name for a in inventory.adapters if getattr(a, "luid", None)}
+        except Exception:  # noqa: BLE001 - names are a nicety; the counters still count
+            names = {}
     try:
-        inventory = read_windows_inventory(WinRegistry())
-        names = {a.luid: a.name for a in inventory.adapters if getattr(a, "luid", None)}
-    except Exception:  # noqa: BLE001 - names are a nicety; the counters still count
-        names = {}
-    return WindowsCounterProbe(PdhCounterSource(), names)
+        source = counters if counters is not None else PdhCounterSource()
+        source.sample(0.0)  # once now: a machine without the counters is said before anything runs
+    except OSError as exc:
+        raise MeasureError(translate(
+            "Measure", "cannot read GPU memory per process: {nvml}; and the GPU performance counters could not be read: {reason}").format(
+            nvml=reason, reason=str(exc))) from None
+    return WindowsCounterProbe(source, names)
 
 
 def _text(value: Any) -> str:

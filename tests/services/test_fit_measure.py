@@ -355,3 +355,17 @@ def test_a_short_process_with_no_gpu_rise_is_not_mistaken_for_one():
     run.sample()
     result = run.finish()
     assert result.status == "exited_at_once" and not result.device_wide and result.peak_busiest_gib is None
+
+
+def test_without_nvml_the_counters_are_tried_and_their_absence_is_one_line():
+    from services.modelfit.measure import default_probe
+    from tests.fakes.fake_nvml import NVML_ERROR_LIBRARY_NOT_FOUND
+
+    def unreadable(interval):
+        raise OSError("PdhAddEnglishCounterW failed: 0xC0000BB8")
+
+    with pytest.raises(MeasureError, match="NVML library missing.*performance counters could not be read"):
+        default_probe(FakeNvml(0, init_error=NVML_ERROR_LIBRARY_NOT_FOUND), SimpleNamespace(sample=unreadable))
+    sample = SimpleNamespace(engine_utilization={}, shared_bytes={}, dedicated_bytes={})
+    probe = default_probe(FakeNvml(0, init_error=NVML_ERROR_LIBRARY_NOT_FOUND), SimpleNamespace(sample=lambda i: sample))
+    assert isinstance(probe, WindowsCounterProbe)
