@@ -132,7 +132,7 @@
     </message>
     <message>
         <source>GPU</source>
-        <translation>GPU</translation>
+        <translation>显卡</translation>
     </message>
     <message>
         <source>Estimate GiB</source>
@@ -601,7 +601,7 @@
     </message>
     <message>
         <source>GPU</source>
-        <translation>GPU</translation>
+        <translation>显卡</translation>
     </message>
     <message>
         <source>Task</source>

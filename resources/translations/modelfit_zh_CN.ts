@@ -84,7 +84,7 @@
     </message>
     <message>
         <source>no NVIDIA GPU found</source>
-        <translation>没有找到 NVIDIA GPU</translation>
+        <translation>未找到 NVIDIA 显卡</translation>
     </message>
     <message>
         <source>NVML reports no memory figures for {name}</source>
@@ -547,7 +547,7 @@
     </message>
     <message>
         <source>no NVIDIA GPU found</source>
-        <translation>没有找到 NVIDIA GPU</translation>
+        <translation>未找到 NVIDIA 显卡</translation>
     </message>
     <message>
         <source>the GPU performance counters could not be read: {reason}</source>
