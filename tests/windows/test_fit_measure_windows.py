@@ -20,14 +20,15 @@ pytestmark = pytest.mark.windows
 ROOT = Path(__file__).resolve().parents[2]
 LUID = "0x00000000_0x0000E2F1"
 CHILD = ("import subprocess, sys, time; "
-         "p = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(1.5)']); "
-         "time.sleep(1.5); p.wait(); sys.exit(4)")
+         "p = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(2.5)']); "
+         "time.sleep(2.5); p.wait(); sys.exit(4)")
 RISE_FALL_GIB = (0.5, 2, 4, 6, 3, 1)
 
 
 class TreePdh(FakePdh):
-    """Each collection reports this test's children: the child's dedicated memory follows
-    RISE_FALL_GIB, each grandchild holds 1 GiB, an unrelated process 8 GiB."""
+    """Each collection reports this test's children: each grandchild holds 1 GiB, an unrelated process
+    8 GiB, and the child's dedicated memory follows RISE_FALL_GIB, one step per collection once its
+    grandchild runs (Python starts slowly under Wine: the steps wait for the whole tree)."""
 
     def __init__(self) -> None:
         super().__init__({ENGINE_COUNTER: {}, DEDICATED_COUNTER: {}, SHARED_COUNTER: {}})
@@ -35,12 +36,14 @@ class TreePdh(FakePdh):
 
     def PdhCollectQueryData(self, query):  # noqa: N802
         if self.collected % 2 == 0:  # the first of the two collections of one sample
-            self.reads += 1
             dedicated = {f"pid_4242_luid_{LUID}_phys_0": 8.0 * GIB}
             for child in psutil.Process().children():
-                step = min(self.reads - 1, len(RISE_FALL_GIB) - 1)
+                grandchildren = child.children(recursive=True)
+                if grandchildren:
+                    self.reads += 1
+                step = min(self.reads, len(RISE_FALL_GIB) - 1)
                 dedicated[f"pid_{child.pid}_luid_{LUID}_phys_0"] = RISE_FALL_GIB[step] * GIB
-                for grandchild in child.children(recursive=True):
+                for grandchild in grandchildren:
                     dedicated[f"pid_{grandchild.pid}_luid_{LUID}_phys_0"] = 1.0 * GIB
             self.arrays[DEDICATED_COUNTER] = dedicated
         return super().PdhCollectQueryData(query)
