@@ -135,13 +135,13 @@ def run_measure(args: argparse.Namespace, answer_fn) -> int:
                 option="--pid", value=args.pid)) from None
     env = _env(args.env)
     keep: dict = {}
-    _data, lines = answer_fn(args, render, keep)
+    data, lines = answer_fn(args, render, keep)
     ans, gpu = keep["answer"], keep["gpu"]
-    for line in lines:
-        print(line)
-    extra, _known = known_lines(ans, gpu, render)
-    for line in extra:
-        print(line)
+    extra, known = known_lines(ans, gpu, render)
+    # --json: stdout carries the JSON alone; the command's own output goes to stderr.
+    say = (lambda *a: None) if args.json else print
+    for line in lines + extra:
+        say(line)
     sys.stdout.flush()
     try:
         probe = default_probe()
@@ -151,7 +151,8 @@ def run_measure(args: argparse.Namespace, answer_fn) -> int:
         if pid is not None:
             run = Measurement.attach(probe, pid)
         else:
-            run = Measurement.launch(probe, args.run_command, cwd=args.cwd, env=env or None)
+            run = Measurement.launch(probe, args.run_command, cwd=args.cwd, env=env or None,
+                                     stdout=sys.stderr if args.json else None)
     except MeasureError as exc:
         return fail(exc.message, EXIT_USAGE)
     info(translate("Measure", "measuring process {pid} and its children, 10 times a second").format(pid=run.pid))
@@ -168,28 +169,39 @@ def run_measure(args: argparse.Namespace, answer_fn) -> int:
     if args.versions:
         versions["given"] = args.versions
     sys.stdout.flush()
-    print()
-    print(render(translate("Measure", "Measured: {status}").format(status=render(STATUS_TEXT[result.status]))))
+    say()
+    say(render(translate("Measure", "Measured: {status}").format(status=render(STATUS_TEXT[result.status]))))
     for key, peak in result.peak_gib.items():
         ref = result.gpu(key)
-        print(render(translate("Measure", "  GPU {index} {name}: peak {gib:.2f} GiB at {at:.1f} s").format(
+        say(render(translate("Measure", "  GPU {index} {name}: peak {gib:.2f} GiB at {at:.1f} s").format(
             index=ref.index if ref else "?", name=ref.name if ref else key, gib=peak, at=result.peak_at_s.get(key, 0.0))))
+    cmp = None
     if result.peak_busiest_gib is not None:
         cmp = compare(ans.estimate, result.peak_busiest_gib)
         share = cmp.error_share
-        print(render(translate("Measure", "Estimate {est:.2f} GiB, measured peak {peak:.2f} GiB: the estimate is {diff:+.2f} GiB ({pct:+.1f}%) off").format(
+        say(render(translate("Measure", "Estimate {est:.2f} GiB, measured peak {peak:.2f} GiB: the estimate is {diff:+.2f} GiB ({pct:+.1f}%) off").format(
             est=cmp.estimate_gib, peak=cmp.measured_gib, diff=cmp.error_gib, pct=100 * share if share is not None else 0.0)))
-        print(render(translate("Measure", "Where the difference sits: {where}").format(where=render(cmp.where_text()))))
+        say(render(translate("Measure", "Where the difference sits: {where}").format(where=render(cmp.where_text()))))
     for line in result.notes:
         note(line)
     command = list(args.run_command) if args.run_command else []
+    row = record(ans.estimate, result, command=command, cwd=args.cwd or (os.getcwd() if command else None),
+                 pid=run.pid, versions=versions)
     try:
-        ident = _store().add(record(ans.estimate, result, command=command, cwd=args.cwd or (os.getcwd() if command else None),
-                                    pid=run.pid, versions=versions))
+        ident = _store().add(row)
         info(translate("Measure", "saved as measurement {id} (list them: fit --measurements)").format(id=ident))
     except StoreError as exc:
         note(exc.message)
     if result.exit_code is not None:
-        print(render(translate("Measure", "Command exit code: {code}").format(code=result.exit_code)))
+        say(render(translate("Measure", "Command exit code: {code}").format(code=result.exit_code)))
+    if args.json:
+        data["measured_here"] = known
+        data["measurement"] = _row_json(row) | {
+            "where": None if cmp is None else cmp.where, "device_wide": result.device_wide,
+            "samples": len(result.samples), "pids_seen": sorted(result.pids_seen)}
+        json.dump(data, sys.stdout, indent=2, ensure_ascii=False)
+        print()
+    if result.exit_code is not None:
+        # A child killed by a signal (-9) returns 128 + 9, as a shell does.
         return result.exit_code if result.exit_code >= 0 else 128 - result.exit_code
     return EXIT_OK

@@ -339,8 +339,9 @@ class Measurement:
     # -- starting
     @classmethod
     def launch(cls, probe: MemoryProbe, argv: Sequence[str], *, cwd: str | None = None,
-               env: Mapping[str, str] | None = None, **kw: Any) -> "Measurement":
-        """Start ``argv`` (an argument list, never a shell string) with its output passed through."""
+               env: Mapping[str, str] | None = None, stdout: Any = None, **kw: Any) -> "Measurement":
+        """Start ``argv`` (an argument list, never a shell string) with its output passed through
+        (``stdout``: where its standard output goes instead, e.g. our stderr under ``--json``)."""
         if not argv:
             raise MeasureError(translate("Measure", "no command to run: give it after --"))
         if cwd is not None and not os.path.isdir(cwd):
@@ -350,7 +351,7 @@ class Measurement:
             full_env = dict(os.environ)
             full_env.update(env)
         try:
-            popen = subprocess.Popen(list(argv), cwd=cwd, env=full_env)  # noqa: S603 - an argument list, no shell
+            popen = subprocess.Popen(list(argv), cwd=cwd, env=full_env, stdout=stdout)  # noqa: S603 - an argument list, no shell
         except FileNotFoundError:
             raise MeasureError(translate("Measure", "command not found: {command}").format(command=argv[0])) from None
         except PermissionError:
@@ -494,9 +495,14 @@ class Measurement:
 
 def run_to_end(run: Measurement, *, interval_s: float = SAMPLE_INTERVAL_S,
                on_sample: Callable[[MemorySample], None] | None = None,
-               sleep: Callable[[float], None] | None = None) -> MeasureResult:
-    """Sample until the process ends (or Ctrl-C: then the child gets it too and is waited for)."""
+               sleep: Callable[[float], None] | None = None,
+               clock: Callable[[], float] = time.monotonic) -> MeasureResult:
+    """Sample until the process ends (or Ctrl-C: then the child gets it too and is waited for).
+
+    Samples are due every ``interval_s`` from the start, so the time a sample takes does not
+    lower the rate below 1 / interval_s; a late sample is not made up with a burst."""
     stopped = False
+    due = clock()
     try:
         while True:
             point = run.sample()
@@ -504,15 +510,19 @@ def run_to_end(run: Measurement, *, interval_s: float = SAMPLE_INTERVAL_S,
                 on_sample(point)
             if not run.alive():
                 break
+            due = max(due + interval_s, clock())
+            wait = due - clock()
+            if wait <= 0:
+                continue
             if sleep is not None:
-                sleep(interval_s)
+                sleep(wait)
             elif run.popen is not None:
                 try:
-                    run.popen.wait(timeout=interval_s)
+                    run.popen.wait(timeout=wait)
                 except subprocess.TimeoutExpired:
                     pass
             else:
-                time.sleep(interval_s)
+                time.sleep(wait)
     except KeyboardInterrupt:
         # The child is in our process group and got the same Ctrl-C: let it end and keep its exit code.
         stopped = run.popen is None

@@ -369,3 +369,51 @@ def test_without_nvml_the_counters_are_tried_and_their_absence_is_one_line():
     sample = SimpleNamespace(engine_utilization={}, shared_bytes={}, dedicated_bytes={})
     probe = default_probe(FakeNvml(0, init_error=NVML_ERROR_LIBRARY_NOT_FOUND), SimpleNamespace(sample=lambda i: sample))
     assert isinstance(probe, WindowsCounterProbe)
+
+
+def test_samples_are_due_every_interval_whatever_a_sample_costs():
+    """10 Hz holds when a sample takes 30 ms: the wait is the rest of the 100 ms."""
+    from services.modelfit.measure import GpuRef
+
+    now = [0.0]
+    waits: list[float] = []
+
+    class SlowProbe:
+        def gpus(self):
+            return (GpuRef("GPU-1", 0, "RTX"),)
+
+        def versions(self):
+            return {}
+
+        def read(self):
+            now[0] += 0.03
+            return ProbeReading({"GPU-1": {os.getpid(): 2 * GIB}})
+
+    run = Measurement(SlowProbe(), os.getpid(), clock=lambda: now[0])
+    left = [5]
+
+    def alive():
+        left[0] -= 1
+        return left[0] > 0
+
+    run.alive = alive
+
+    def sleep(seconds):
+        waits.append(round(seconds, 6))
+        now[0] += seconds
+
+    result = run_to_end(run, interval_s=0.1, sleep=sleep, clock=lambda: now[0])
+    assert waits == [0.07] * 4 and len(result.samples) == 5
+    assert [round(s.t_s, 2) for s in result.samples] == [0.03, 0.13, 0.23, 0.33, 0.43]
+
+
+def test_json_keeps_stdout_for_the_json_and_the_commands_output_goes_to_stderr(capfd, monkeypatch):
+    monkeypatch.setitem(sys.modules, "pynvml", TreeNvml([make_gpu(0)]))
+    code = main(["fit", "--model", "Qwen/Qwen2.5-0.5B", "--measure", "--json", "--", sys.executable, "-c",
+                 "print('hello from the child'); " + CHILD])
+    out, err = capfd.readouterr()
+    assert code == 3
+    data = json.loads(out)
+    assert data["measurement"]["peak_gib"] == pytest.approx(7.0, abs=0.01) and data["measurement"]["exit_code"] == 3
+    assert data["per_gpu_gib"] > 0 and data["measurement"]["where"] in ("noise", "context", "scaling", "fixed")
+    assert "hello from the child" in err and "hello from the child\n" not in out
