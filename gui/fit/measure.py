@@ -28,7 +28,7 @@ MEASURED = "#1f2933"
 PEAK = "#c62828"
 CURVE_POINTS = 400
 FORM_WIDTH = 330
-NARROW_PX = 720  # below this the live view goes under the form
+NARROW_PX = 560  # below this the live view goes under the form
 
 
 class LiveMemoryView(QWidget):
@@ -169,6 +169,11 @@ class MeasurePanel(QWidget):
 
     def title(self) -> str:
         return self.tr("Measure a run")
+
+    def calibrated_limits(self, seq: int, model_seq: int, batch: int, model_batch: int) -> tuple[str, str]:
+        """The "Largest that fits" lines by the calibrated figure, with the estimate's own beside them."""
+        return (self.tr("%1 tokens by your runs (the estimate alone: %2)").replace("%1", f"{seq:,}").replace("%2", f"{model_seq:,}"),
+                self.tr("%1 by your runs (the estimate alone: %2)").replace("%1", str(batch)).replace("%2", str(model_batch)))
 
     # ---- layout
     def _build(self) -> None:
@@ -549,12 +554,11 @@ class MeasurementsTable(QWidget):
             self.export_to(path)
 
 
-def known_text(rows: list, ans: FitAnswer | None, gpu) -> str:
-    """'Measured on this machine' and the calibrated figure, for the line under the answer."""
+def known_of(rows: list, ans: FitAnswer | None, gpu):
+    """What the user's stored runs say about this answer (services.modelfit.calibration.Known), or None."""
     if ans is None or not rows:
-        return ""
-    known = known_for(rows, ans.estimate, gpu.memory_gib if gpu is not None else None)
-    return "" if known is None else "\n".join(render(line) for line in known.lines())
+        return None
+    return known_for(rows, ans.estimate, gpu.memory_gib if gpu is not None else None)
 
 
 class MeasureTabs:
@@ -583,6 +587,7 @@ class MeasureTabs:
         self.table.changed.connect(self._show_known)
         self._answer = None
         self._gpu = None
+        self._calibrated_limits = False  # the "Largest that fits" box shows the calibrated figures
 
     def gpu_processes(self) -> list[tuple[int, str]]:
         hub = self.page.context.telemetry
@@ -600,9 +605,20 @@ class MeasureTabs:
         self._show_known()
 
     def _show_known(self) -> None:
-        text = known_text(self.table.rows, self._answer, self._gpu)
+        ans = self._answer
+        known = known_of(self.table.rows, ans, self._gpu)
+        text = "" if known is None else "\n".join(render(line) for line in known.lines())
         self.known_label.setText(text)
         self.known_label.setVisible(bool(text))
+        if known is not None and known.calibrated_max_seq is not None and ans is not None and ans.max_seq is not None:
+            seq_text, batch_text = self.panel.calibrated_limits(known.calibrated_max_seq, ans.max_seq,
+                                                                known.calibrated_max_batch or 0, ans.max_batch or 0)
+            self.page.results.max_seq_label.setText(seq_text)
+            self.page.results.max_batch_label.setText(batch_text)
+            self._calibrated_limits = True
+        elif self._calibrated_limits:
+            self._calibrated_limits = False
+            self.page._schedule()  # the estimate's own limits back in the box
 
     def _stored(self, _row) -> None:
         self.table.reload()

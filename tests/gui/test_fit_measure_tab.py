@@ -83,3 +83,31 @@ def test_stop_keeps_the_measurement_and_shutdown_leaves_no_timer(qtbot, page):
     assert not panel.measuring() and not panel._timer.isActive()
     assert page.measure.table.rows[-1].status == "stopped"
     process.wait()
+
+
+def test_a_calibrated_figure_drives_the_largest_that_fits_and_says_so(qtbot, page):
+    from services.modelfit.calibration import split_gib
+    from services.modelfit.measure import GpuRef, MeasureResult, MemorySample
+    from services.modelfit.measurements import record
+
+    ans = page.last_answer
+    fixed, scaling = split_gib(ans.estimate)
+    result = MeasureResult((GpuRef("GPU-1", 0, "NVIDIA GeForce RTX 4090", 24.0),))
+    result.peak_gib["GPU-1"] = fixed + 3 * scaling  # the parts that grow with context were 3x
+    result.samples.append(MemorySample(1.0, {"GPU-1": result.peak_gib["GPU-1"]}))
+    result.status, result.exit_code = "measured", 0
+    page.measure.table.store.add(record(ans.estimate, result, command=["python", "infer.py"], cwd=None, pid=1))
+    page.measure.table.reload()
+    with qtbot.waitSignal(page.updated, timeout=2000):
+        page._schedule()
+    seq_text = page.results.max_seq_label.text()
+    assert "by your runs (the estimate alone: " + f"{page.last_answer.max_seq:,}" in seq_text
+    assert "Calibrated on your transformers runs (1)" in page.measure.known_label.text()
+    # The estimate itself is unchanged.
+    assert page.last_answer.estimate.per_gpu_gib == pytest.approx(ans.estimate.per_gpu_gib)
+    table = page.measure.table
+    table.table.selectRow(0)
+    table.delete_selected()
+    with qtbot.waitSignal(page.updated, timeout=2000):
+        pass
+    assert "by your runs" not in page.results.max_seq_label.text() and not page.measure.known_label.text()

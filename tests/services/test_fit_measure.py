@@ -270,15 +270,15 @@ def test_compare_says_where_the_difference_sits():
 
 def test_calibration_uses_the_scaling_parts_and_says_on_how_many_runs():
     runs = []
-    for seq in (2048, 8192, 16384):
+    for seq in (8192, 16384, 32768):
         est = _est(seq=seq)
         fixed, scaling = est.per_gpu_gib - compare(est, 1).scaling_gib, compare(est, 1).scaling_gib
-        runs.append(_stored(est, fixed + 1.3 * scaling))
+        runs.append(_stored(est, fixed + 1.6 * scaling))
     runs.append(_stored(_est(seq=4096), 3.0, exit_code=1))  # a failed run does not count
     runs.append(_stored(_est(engine="vllm"), 120.0))  # vLLM takes its share: nothing to learn
     cal = calibrate(runs, "transformers", "inference")
-    assert isinstance(cal, Calibration) and cal.runs == 3 and cal.factor == pytest.approx(1.3, abs=1e-6)
-    target = _est(seq=32768)
+    assert isinstance(cal, Calibration) and cal.runs == 3 and cal.factor == pytest.approx(1.6, abs=1e-6)
+    target = _est(seq=65536)
     known = known_for(runs, target, 24.0)
     assert known.calibrated_gib == pytest.approx(cal.gib(target))
     assert known.estimate_gib == pytest.approx(target.per_gpu_gib)  # the model's own figure stays as it is
@@ -417,3 +417,9 @@ def test_json_keeps_stdout_for_the_json_and_the_commands_output_goes_to_stderr(c
     assert data["measurement"]["peak_gib"] == pytest.approx(7.0, abs=0.01) and data["measurement"]["exit_code"] == 3
     assert data["per_gpu_gib"] > 0 and data["measurement"]["where"] in ("noise", "context", "scaling", "fixed")
     assert "hello from the child" in err and "hello from the child\n" not in out
+
+
+def test_a_run_within_the_context_noise_calibrates_to_one():
+    est = _est(seq=4096)
+    cal = calibrate([_stored(est, est.per_gpu_gib + 0.3)], "transformers", "inference")
+    assert cal.factor == 1.0 and cal.runs == 1
