@@ -172,8 +172,8 @@ class MeasurePanel(QWidget):
 
     def calibrated_limits(self, seq: int, model_seq: int, batch: int, model_batch: int) -> tuple[str, str]:
         """The "Largest that fits" lines by the calibrated figure, with the estimate's own beside them."""
-        return (self.tr("%1 tokens by your runs (the estimate alone: %2)").replace("%1", f"{seq:,}").replace("%2", f"{model_seq:,}"),
-                self.tr("%1 by your runs (the estimate alone: %2)").replace("%1", str(batch)).replace("%2", str(model_batch)))
+        return (self.tr("%1 tokens by your runs (estimate: %2)").replace("%1", f"{seq:,}").replace("%2", f"{model_seq:,}"),
+                self.tr("%1 by your runs (estimate: %2)").replace("%1", str(batch)).replace("%2", str(model_batch)))
 
     # ---- layout
     def _build(self) -> None:
@@ -468,16 +468,17 @@ class MeasurementsTable(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)
         self.table = QTableWidget(0, 8)
-        self.table.setHorizontalHeaderLabels([self.tr("Date"), self.tr("Model"), self.tr("Engine"), self.tr("Context × batch"),
-                                              self.tr("GPU"), self.tr("Estimate GiB"), self.tr("Peak GiB"), self.tr("Error")])
+        # The figures first: on a small window the columns to the right are the ones scrolled to.
+        self.table.setHorizontalHeaderLabels([self.tr("Date"), self.tr("Model"), self.tr("Peak GiB"), self.tr("Estimate GiB"),
+                                              self.tr("Error"), self.tr("Context × batch"), self.tr("Engine"), self.tr("GPU")])
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
-        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)  # model ids are long: a fixed start
+        header.resizeSection(1, 170)
+        header.setStretchLastSection(True)
         self.table.setWordWrap(False)
         self.table.verticalHeader().setDefaultSectionSize(20)
         layout.addWidget(self.table, 1)
@@ -507,12 +508,12 @@ class MeasurementsTable(QWidget):
             self.message_label.setText(render(exc.message))
         self.table.setRowCount(len(self.rows))
         for i, m in enumerate(reversed(self.rows)):
-            cells = [m.date, m.model, m.engine, f"{m.settings.get('seq', '')} × {m.settings.get('batch', '')}",
-                     m.gpu_name or "", f"{m.estimate_gib:.2f}", "–" if m.peak_gib is None else f"{m.peak_gib:.2f}",
-                     "–" if m.error_pct is None else f"{m.error_pct:+.1f}%"]
+            cells = [m.date, m.model, "–" if m.peak_gib is None else f"{m.peak_gib:.2f}", f"{m.estimate_gib:.2f}",
+                     "–" if m.error_pct is None else f"{m.error_pct:+.1f}%",
+                     f"{m.settings.get('seq', '')} × {m.settings.get('batch', '')}", m.engine, m.gpu_name or ""]
             for j, value in enumerate(cells):
                 item = QTableWidgetItem(value)
-                if j >= 5:
+                if 2 <= j <= 4:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 if j == 0:
                     item.setData(Qt.ItemDataRole.UserRole, m.id)
@@ -607,14 +608,15 @@ class MeasureTabs:
     def _show_known(self) -> None:
         ans = self._answer
         known = known_of(self.table.rows, ans, self._gpu)
-        text = "" if known is None else "\n".join(render(line) for line in known.lines())
+        text = "" if known is None else "\n".join(render(line) for line in known.lines(with_limits=False))
         self.known_label.setText(text)
         self.known_label.setVisible(bool(text))
         if known is not None and known.calibrated_max_seq is not None and ans is not None and ans.max_seq is not None:
             seq_text, batch_text = self.panel.calibrated_limits(known.calibrated_max_seq, ans.max_seq,
                                                                 known.calibrated_max_batch or 0, ans.max_batch or 0)
-            self.page.results.max_seq_label.setText(seq_text)
-            self.page.results.max_batch_label.setText(batch_text)
+            for label, text in ((self.page.results.max_seq_label, seq_text), (self.page.results.max_batch_label, batch_text)):
+                label.setWordWrap(True)  # a small window wraps the longer line instead of widening the page
+                label.setText(text)
             self._calibrated_limits = True
         elif self._calibrated_limits:
             self._calibrated_limits = False

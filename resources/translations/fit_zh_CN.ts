@@ -8,12 +8,12 @@
         <translation>实测一次运行</translation>
     </message>
     <message>
-        <source>%1 tokens by your runs (the estimate alone: %2)</source>
-        <translation>按你的实测为 %1 个 token（仅按估算：%2）</translation>
+        <source>%1 tokens by your runs (estimate: %2)</source>
+        <translation>按实测为 %1 个 token（估算：%2）</translation>
     </message>
     <message>
-        <source>%1 by your runs (the estimate alone: %2)</source>
-        <translation>按你的实测为 %1（仅按估算：%2）</translation>
+        <source>%1 by your runs (estimate: %2)</source>
+        <translation>按实测为 %1（估算：%2）</translation>
     </message>
     <message>
         <source>Start a command</source>

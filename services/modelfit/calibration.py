@@ -180,7 +180,9 @@ class Known:
     calibrated_max_seq: int | None = None
     calibrated_max_batch: int | None = None
 
-    def lines(self) -> list[Msg]:
+    def lines(self, with_limits: bool = True) -> list[Msg]:
+        """``with_limits``: add the largest context / batch by the calibrated figure (the page shows
+        them in its own box instead)."""
         out: list[Msg] = []
         if self.measured_gib is not None:
             if self.same_settings:
@@ -193,9 +195,9 @@ class Known:
             text = translate("Measure", "Calibrated on your {engine} runs ({runs}): {gib:.2f} GiB, beside the estimate's {est:.2f} GiB").format(
                 runs=self.calibration.runs, engine=self.calibration.engine, gib=self.calibrated_gib,
                 est=self.estimate_gib)
-            if self.calibrated_max_seq is not None:
+            if self.calibrated_max_seq is not None and with_limits:
                 text = translate("Measure", "{calibrated}; with it the largest context that fits is {seq} tokens, the largest batch {batch}").format(
-                    calibrated=text, seq=self.calibrated_max_seq, batch=self.calibrated_max_batch or 0)
+                    calibrated=text, seq=f"{self.calibrated_max_seq:,}", batch=self.calibrated_max_batch or 0)
             out.append(text)
         return out
 

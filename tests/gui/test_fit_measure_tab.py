@@ -46,7 +46,7 @@ def test_measure_a_launched_command_live_then_stored_and_deleted(qtbot, page):
     assert row is not None and row.peak_gib == pytest.approx(5 + GRANDCHILD_GIB, abs=0.01) and row.exit_code == 3
     assert "Measured peak 7.00 GiB" in panel.result_label.text() and "exit code 3" in panel.status_label.text()
     table = page.measure.table
-    assert table.table.rowCount() == 1 and table.table.item(0, 6).text() == "7.00"
+    assert table.table.rowCount() == 1 and table.table.item(0, 2).text() == "7.00"
     # Later estimates of the same model and engine say what was measured, apart from the estimate.
     assert "Measured on this machine: 7.00 GiB" in page.measure.known_label.text()
     assert page.last_answer.estimate.per_gpu_gib != pytest.approx(7.0)
@@ -101,7 +101,7 @@ def test_a_calibrated_figure_drives_the_largest_that_fits_and_says_so(qtbot, pag
     with qtbot.waitSignal(page.updated, timeout=2000):
         page._schedule()
     seq_text = page.results.max_seq_label.text()
-    assert "by your runs (the estimate alone: " + f"{page.last_answer.max_seq:,}" in seq_text
+    assert "by your runs (estimate: " + f"{page.last_answer.max_seq:,}" in seq_text
     assert "Calibrated on your transformers runs (1)" in page.measure.known_label.text()
     # The estimate itself is unchanged.
     assert page.last_answer.estimate.per_gpu_gib == pytest.approx(ans.estimate.per_gpu_gib)
