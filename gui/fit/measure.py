@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 from gui.fit.bar import COLORS
 from gui.i18n import render
 from services.modelfit.calibration import compare, known_for, split_gib
-from services.modelfit.measure import STATUS_TEXT, MeasureError, Measurement, default_probe
+from services.modelfit.measure import STATUS_TEXT, MeasureError, Measurement, default_probe, revealed_versions
 from services.modelfit.measurements import MeasurementStore, StoreError, export_csv, record
 from services.modelfit.report import COMPONENT_LABELS
 from services.modelfit.solver import FitAnswer
@@ -161,6 +161,7 @@ class MeasurePanel(QWidget):
         self._cwd: str | None = None
         self.last_row = None
         self._left_running: list = []
+        self._versions: dict | None = None  # what the measured process revealed (services.modelfit.measure)
         self._timer = QTimer(self)
         self._timer.setObjectName("measureTick")
         self._timer.setInterval(TICK_MS)
@@ -349,6 +350,7 @@ class MeasurePanel(QWidget):
             self._fail(render(exc.message))
             return False
         self._measured_answer = self.answer
+        self._versions = None
         self._show_estimate(self.answer)
         self.view.set_measured(None, None, [])
         self.status_label.setStyleSheet("")
@@ -381,6 +383,8 @@ class MeasurePanel(QWidget):
             return
         point = run.sample()
         res = run.result
+        if self._versions is None and res.pids_seen:
+            self._versions = revealed_versions(res.pids_seen)  # while the process still has its libraries mapped
         key = res.busiest_gpu
         if key is not None:
             now = point.used_gib.get(key)
@@ -436,7 +440,7 @@ class MeasurePanel(QWidget):
         if ans is not None:
             try:
                 row = record(ans.estimate, result, command=self._command, cwd=self._cwd, pid=run.pid,
-                             versions=run.probe.versions())
+                             versions=(self._versions or {}) | run.probe.versions())
                 self.store.add(row)
             except StoreError as exc:
                 text.append(render(exc.message))
