@@ -4,7 +4,6 @@ services.modelfit.measurements keeps the results, services.modelfit.calibration 
 from __future__ import annotations
 
 import os
-import shlex
 from collections.abc import Callable
 from pathlib import Path
 
@@ -18,7 +17,9 @@ from PySide6.QtWidgets import (
 from gui.fit.bar import COLORS
 from gui.i18n import render
 from services.modelfit.calibration import compare, known_for, split_gib
-from services.modelfit.measure import STATUS_TEXT, MeasureError, Measurement, default_probe, revealed_versions
+from services.modelfit.measure import (
+    STATUS_TEXT, MeasureError, Measurement, default_probe, revealed_versions, split_command,
+)
 from services.modelfit.measurements import MeasurementStore, StoreError, export_csv, record
 from services.modelfit.report import COMPONENT_LABELS
 from services.modelfit.solver import FitAnswer
@@ -321,9 +322,10 @@ class MeasurePanel(QWidget):
         launch = self.mode_combo.currentData() == "launch"
         try:
             if launch:
-                argv = shlex.split(self.command_edit.text(), posix=os.name != "nt")
+                argv = split_command(self.command_edit.text())
                 env = {}
-                for pair in shlex.split(self.env_edit.text(), posix=os.name != "nt"):
+                text = self.env_edit.text()
+                for pair in _env_words(text) if os.name == "nt" else split_command(text):
                     name, sep, value = pair.partition("=")
                     if not sep or not name:
                         self._fail(self.tr("Environment: write NAME=VALUE, got %1").replace("%1", pair))
@@ -454,6 +456,11 @@ class MeasurePanel(QWidget):
         if self.run is not None:
             self._finish(stopped=True)
         self._timer.stop()
+
+
+def _env_words(text: str) -> list[str]:
+    """NAME=VALUE words on Windows: split as arguments after a program name (no program name here)."""
+    return split_command("x " + text, windows=True)[1:] if text.strip() else []
 
 
 def _escape(text: str) -> str:

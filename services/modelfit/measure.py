@@ -565,3 +565,66 @@ def revealed_versions(pids: Iterable[int], proc_root: str = "/proc") -> dict[str
             if version:
                 found[package] = version.group(1)
     return found
+
+
+def split_command(text: str, windows: bool | None = None) -> list[str]:
+    """A command line typed by a person, as an argument list (it is then run directly, never by a
+    shell). POSIX: shell quoting (shlex; ValueError for an unclosed quote). Windows: the rules of
+    CommandLineToArgvW, so a pasted ``"C:\\Program Files\\...\\python.exe" train.py`` works: the
+    program name ends at the closing quote with no escapes; after it 2n backslashes before a quote
+    give n and the quote toggles quoting, 2n+1 give n and a literal quote, other backslashes stay."""
+    if windows is None:
+        windows = os.name == "nt"
+    if not windows:
+        import shlex
+
+        return shlex.split(text)
+    text = text.strip()
+    if not text:
+        return []
+    # The program name: quoted up to the next quote, else up to whitespace.
+    if text[0] == '"':
+        end = text.find('"', 1)
+        end = len(text) if end < 0 else end
+        args, rest = [text[1:end]], text[end + 1:]
+    else:
+        end = next((i for i, ch in enumerate(text) if ch in " \t"), len(text))
+        args, rest = [text[:end]], text[end:]
+    current: list[str] = []
+    in_word = quoted = False
+    i = 0
+    while i < len(rest):
+        ch = rest[i]
+        if ch == "\\":
+            n = 0
+            while i < len(rest) and rest[i] == "\\":
+                n += 1
+                i += 1
+            if i < len(rest) and rest[i] == '"':
+                current.append("\\" * (n // 2))
+                if n % 2:
+                    current.append('"')
+                    i += 1
+                in_word = True
+            else:
+                current.append("\\" * n)
+                in_word = True
+            continue
+        if ch == '"':
+            if quoted and i + 1 < len(rest) and rest[i + 1] == '"':
+                current.append('"')  # "" inside quotes: a literal quote (msvcrt since 2008)
+                i += 2
+                continue
+            quoted = not quoted
+            in_word = True
+        elif ch in " \t" and not quoted:
+            if in_word:
+                args.append("".join(current))
+                current, in_word = [], False
+        else:
+            current.append(ch)
+            in_word = True
+        i += 1
+    if in_word:
+        args.append("".join(current))
+    return args

@@ -99,6 +99,7 @@ class MeasurementStore:
     def _connect(self, create: bool) -> sqlite3.Connection | None:
         if not create and not self.path.is_file():
             return None
+        conn = None
         try:
             if create:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -108,6 +109,8 @@ class MeasurementStore:
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             return conn
         except (sqlite3.Error, OSError) as exc:
+            if conn is not None:
+                conn.close()
             raise StoreError(translate("Measure", "cannot use the measurements file {path}: {reason}").format(
                 path=str(self.path), reason=str(exc))) from None
 

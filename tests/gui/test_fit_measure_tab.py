@@ -61,8 +61,9 @@ def test_bad_inputs_are_one_line_in_the_panel(qtbot, page):
     panel.probe_factory = lambda: NvmlProcessProbe(fake)
     panel.command_edit.setText("no-such-command-xyz --x")
     assert not panel.start() and "command not found: no-such-command-xyz" in panel.status_label.text()
-    panel.command_edit.setText('python -c "unclosed')
-    assert not panel.start() and "Command:" in panel.status_label.text()
+    if sys.platform != "win32":  # Windows' own rules take an unclosed quote to the end of the line
+        panel.command_edit.setText('python -c "unclosed')
+        assert not panel.start() and "Command:" in panel.status_label.text()
     panel.mode_combo.setCurrentIndex(1)
     panel.process_combo.setEditText("")
     assert not panel.start() and "PID" in panel.status_label.text()

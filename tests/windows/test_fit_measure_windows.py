@@ -38,7 +38,10 @@ class TreePdh(FakePdh):
         if self.collected % 2 == 0:  # the first of the two collections of one sample
             dedicated = {f"pid_4242_luid_{LUID}_phys_0": 8.0 * GIB}
             for child in psutil.Process().children():
-                grandchildren = child.children(recursive=True)
+                try:
+                    grandchildren = child.children(recursive=True)
+                except psutil.Error:  # the child has just ended
+                    grandchildren = []
                 if grandchildren:
                     self.reads += 1
                 step = min(self.reads, len(RISE_FALL_GIB) - 1)
@@ -74,3 +77,29 @@ def _no_nvml():
     from tests.fakes.fake_nvml import NVML_ERROR_LIBRARY_NOT_FOUND, FakeNvml
 
     return FakeNvml(0, init_error=NVML_ERROR_LIBRARY_NOT_FOUND)
+
+
+@pytest.mark.parametrize("line", [
+    r'"C:\Program Files\Python312\python.exe" train.py --bs 4',
+    r'python -c "print(\"hi\")"',
+    r'C:\tools\x.exe "C:\data dir\\" next',
+    r'prog a\\b a\\\"b "a b"c',
+    'prog "say ""hi"""',
+    r'"D:\李 雷\AI 工具\python.exe" -m peft_train --out "E:\out dir"',
+])
+def test_the_measure_tab_splits_a_command_as_windows_does(line):
+    """The command a user pastes into "Measure a run" becomes the argument list Windows itself would give."""
+    import ctypes
+
+    from services.modelfit.measure import split_command
+
+    shell32 = ctypes.WinDLL("shell32")
+    shell32.CommandLineToArgvW.restype = ctypes.POINTER(ctypes.c_wchar_p)
+    shell32.CommandLineToArgvW.argtypes = [ctypes.c_wchar_p, ctypes.POINTER(ctypes.c_int)]
+    count = ctypes.c_int()
+    argv = shell32.CommandLineToArgvW(line, ctypes.byref(count))
+    try:
+        parsed = [argv[i] for i in range(count.value)]
+    finally:
+        ctypes.windll.kernel32.LocalFree(argv)
+    assert split_command(line, windows=True) == parsed
