@@ -38,6 +38,7 @@ def _store():
 
 # ---------------------------------------------------------------- stored measurements
 def run_list(args: argparse.Namespace) -> int:
+    from services.modelfit.measure import STATUS_TEXT
     from services.modelfit.measurements import StoreError, export_csv
 
     render = cli_catalog().render
@@ -66,14 +67,32 @@ def run_list(args: argparse.Namespace) -> int:
     if not rows:
         print(render(translate("Measure", "no measurements yet: run fit ... --measure -- COMMAND")))
         return EXIT_OK
-    print(f"{'id':>4}  {'date':16}  {'model':28}  {'engine':12}  {'seq':>6}  {'batch':>5}  {'est GiB':>8}  {'peak GiB':>8}  {'error':>7}  exit  status")
+    heads = [(translate("Measure", "id"), ">"), (translate("Measure", "date"), "<"), (translate("Measure", "model"), "<"),
+             (translate("Measure", "engine"), "<"), (translate("Measure", "context"), ">"),
+             (translate("Measure", "batch"), ">"), (translate("Measure", "estimate GiB"), ">"),
+             (translate("Measure", "peak GiB"), ">"), (translate("Measure", "error"), ">"),
+             (translate("Measure", "exit"), ">"), (translate("Measure", "status"), "<")]
+    table = [[render(text) for text, _ in heads]]
     for m in rows:
-        peak = "-" if m.peak_gib is None else f"{m.peak_gib:8.2f}"
-        err = "-" if m.error_pct is None else f"{m.error_pct:+6.1f}%"
-        code = "-" if m.exit_code is None else str(m.exit_code)
-        print(f"{m.id:>4}  {m.date:16}  {m.model[:28]:28}  {m.engine[:12]:12}  {m.settings.get('seq', ''):>6}  "
-              f"{m.settings.get('batch', ''):>5}  {m.estimate_gib:8.2f}  {peak:>8}  {err:>7}  {code:>4}  {m.status}")
+        table.append([str(m.id), m.date, m.model[:40], m.engine, str(m.settings.get("seq", "")),
+                      str(m.settings.get("batch", "")), f"{m.estimate_gib:.2f}",
+                      "-" if m.peak_gib is None else f"{m.peak_gib:.2f}",
+                      "-" if m.error_pct is None else f"{m.error_pct:+.1f}%",
+                      "-" if m.exit_code is None else str(m.exit_code), render(STATUS_TEXT.get(m.status, m.status))])
+    from services.modelfit.report import _cells
+
+    widths = [max(_cells(row[i]) for row in table) for i in range(len(heads))]
+    for row in table:
+        print("  ".join(_pad(cell, widths[i], heads[i][1]) for i, cell in enumerate(row)).rstrip())
     return EXIT_OK
+
+
+def _pad(text: str, width: int, side: str) -> str:
+    """Pad to ``width`` terminal columns (a Chinese character takes two)."""
+    from services.modelfit.report import _cells
+
+    gap = " " * max(0, width - _cells(text))
+    return gap + text if side == ">" else text + gap
 
 
 def _row_json(m) -> dict:

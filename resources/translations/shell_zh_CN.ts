@@ -491,6 +491,50 @@
             <translation>还没有实测记录：运行 fit ... --measure -- 命令</translation>
         </message>
         <message>
+            <source>id</source>
+            <translation>编号</translation>
+        </message>
+        <message>
+            <source>date</source>
+            <translation>日期</translation>
+        </message>
+        <message>
+            <source>model</source>
+            <translation>模型</translation>
+        </message>
+        <message>
+            <source>engine</source>
+            <translation>引擎</translation>
+        </message>
+        <message>
+            <source>context</source>
+            <translation>上下文</translation>
+        </message>
+        <message>
+            <source>batch</source>
+            <translation>批大小</translation>
+        </message>
+        <message>
+            <source>estimate GiB</source>
+            <translation>估算 GiB</translation>
+        </message>
+        <message>
+            <source>peak GiB</source>
+            <translation>峰值 GiB</translation>
+        </message>
+        <message>
+            <source>error</source>
+            <translation>误差</translation>
+        </message>
+        <message>
+            <source>exit</source>
+            <translation>退出码</translation>
+        </message>
+        <message>
+            <source>status</source>
+            <translation>状态</translation>
+        </message>
+        <message>
             <source>stored measurements not read: {reason}</source>
             <translation>未能读取已保存的实测记录：{reason}</translation>
         </message>
