@@ -69,6 +69,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host-bandwidth-gbs", default=None, metavar="X", help="system RAM bandwidth for the partial-offload speed estimate (default 51.2, dual-channel DDR4-3200)")
     parser.add_argument("--grid", action="store_true", help="table of weight format (or training method) x context length: fits / tight / no")
     parser.add_argument("--json", action="store_true", help="print JSON")
+    from cli import fit_measure
+
+    fit_measure.add_arguments(parser)  # --measure, --measurements: measure a run against the estimate
 
 
 BETWEEN = translate("Cli", "{option} must be between {low} and {high}, got {value}")
@@ -120,10 +123,24 @@ def _message(exc) -> "Msg":
 
 def run(args: argparse.Namespace) -> int:
     render = cli_catalog().render
+    from cli import fit_measure
+
+    if fit_measure.wanted(args):
+        if args.measurements or args.delete_measurement or (args.csv and not args.measure):
+            return fit_measure.run_list(args)
+        try:
+            return fit_measure.run_measure(args, _answer)
+        except _NoGpu as exc:
+            return fail(exc.args[0], EXIT_NO_GPU)
+    keep: dict = {}
     try:
-        data, lines = _answer(args, render)
+        data, lines = _answer(args, render, keep)
     except _NoGpu as exc:
         return fail(exc.args[0], EXIT_NO_GPU)
+    known_lines, known = fit_measure.known_lines(keep["answer"], keep["gpu"], render)
+    if known is not None:
+        data["measured_here"] = known
+    lines += known_lines
     if args.json:
         json.dump(data, sys.stdout, indent=2, ensure_ascii=False)
         print()
@@ -168,7 +185,7 @@ def fit_json(argv: list[str]) -> dict:
     return json.loads(out.getvalue())
 
 
-def _answer(args: argparse.Namespace, render):
+def _answer(args: argparse.Namespace, render, keep: dict | None = None):
     from services.modelfit.dtypes import KV_FORMATS, WEIGHT_FORMATS
     from services.modelfit.engines import default_method, default_strategy, default_weights, engine_defaults, ollama_default_context
     from services.modelfit.errors import ModelInputError
@@ -345,6 +362,8 @@ def _answer(args: argparse.Namespace, render):
 
         data["grid"] = grid_to_json(grid)
         lines += [""] + grid_lines(grid, {k: render(v) for k, v in GRID_STATUS.items()})
+    if keep is not None:
+        keep.update(answer=ans, gpu=gpu)
     return data, lines
 
 

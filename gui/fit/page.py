@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QVBoxLayout, QWidget
 
 from gui.context import AppContext
 from gui.fit import controls
+from gui.fit.measure import MeasureTabs
 from gui.fit.model_box import ModelBox
 from gui.fit.results import ResultsPanel
 from gui.fit.workload import DEFAULT_GPU, DETECTED, WorkloadForm
@@ -90,6 +91,7 @@ class FitPage(QWidget):
         self.results.choice_chosen.connect(self.workload.apply_choice)
         self.results.cell_chosen.connect(self._apply_grid_cell)
         outer.addWidget(self.results, 1)
+        self.measure = MeasureTabs(self)  # "Measure a run", "Your measurements", "measured on this machine"
 
     @property
     def last_grid(self) -> FitGrid | None:
@@ -126,6 +128,7 @@ class FitPage(QWidget):
 
     def shutdown(self) -> None:
         self._timer.stop()
+        self.measure.shutdown()
         self._save()
 
     def self_test(self) -> str | None:
@@ -258,6 +261,7 @@ class FitPage(QWidget):
         self.results.show_answer(ans, gpu, detected_missing)
         self.results.show_grid(grid)
         self.results.plan_view.show_plan(*self._run_plan(arch, req, gpu))
+        self.measure.update(ans, gpu)
         self.updated.emit()
 
     def _run_plan(self, arch: ModelArch, req, gpu: GpuSpec | None) -> tuple:
@@ -276,4 +280,5 @@ class FitPage(QWidget):
         self.last_error = text
         self.last_answer = None
         self.results.show_error(text, tuple(choices))
+        self.measure.update(None, None)
         self.updated.emit()

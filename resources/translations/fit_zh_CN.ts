@@ -2,6 +2,192 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>MeasurePanel</name>
+    <message>
+        <source>Measure a run</source>
+        <translation>实测一次运行</translation>
+    </message>
+    <message>
+        <source>%1 tokens by your runs (estimate: %2)</source>
+        <translation>按实测为 %1 个 token（估算：%2）</translation>
+    </message>
+    <message>
+        <source>%1 by your runs (estimate: %2)</source>
+        <translation>按实测为 %1（估算：%2）</translation>
+    </message>
+    <message>
+        <source>Start a command</source>
+        <translation>启动一条命令</translation>
+    </message>
+    <message>
+        <source>Attach to a running process</source>
+        <translation>附加到正在运行的进程</translation>
+    </message>
+    <message>
+        <source>Program and arguments, split like a shell would (quotes group words); run directly, never through a shell</source>
+        <translation>程序和参数，按 shell 的方式拆分（引号内算一个参数）；直接运行，不经过 shell</translation>
+    </message>
+    <message>
+        <source>working folder (optional)</source>
+        <translation>工作目录（可选）</translation>
+    </message>
+    <message>
+        <source>PID</source>
+        <translation>PID</translation>
+    </message>
+    <message>
+        <source>Refresh the list of processes using the GPU</source>
+        <translation>刷新正在使用 GPU 的进程列表</translation>
+    </message>
+    <message>
+        <source>Start measuring</source>
+        <translation>开始测量</translation>
+    </message>
+    <message>
+        <source>Stop measuring</source>
+        <translation>停止测量</translation>
+    </message>
+    <message>
+        <source>Stops measuring; the process itself keeps running</source>
+        <translation>只停止测量，进程本身继续运行</translation>
+    </message>
+    <message>
+        <source>Measures the GPU memory the process and its children hold, 10 times a second, against this estimate.</source>
+        <translation>每秒 10 次测量该进程及其子进程占用的显存，并与当前估算对比。</translation>
+    </message>
+    <message>
+        <source>Command</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation>目录</translation>
+    </message>
+    <message>
+        <source>Environment</source>
+        <translation>环境变量</translation>
+    </message>
+    <message>
+        <source>Process</source>
+        <translation>进程</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行方式</translation>
+    </message>
+    <message>
+        <source>Working folder</source>
+        <translation>工作目录</translation>
+    </message>
+    <message>
+        <source>Estimate: %1 GiB</source>
+        <translation>估算：%1 GiB</translation>
+    </message>
+    <message>
+        <source>Measured now: %1 GiB · peak %2 GiB</source>
+        <translation>当前实测：%1 GiB · 峰值 %2 GiB</translation>
+    </message>
+    <message>
+        <source>Over time (dashed: the estimate)</source>
+        <translation>随时间变化（虚线为估算值）</translation>
+    </message>
+    <message>
+        <source>Fix the estimate first: there is nothing to measure against</source>
+        <translation>请先让估算有效：现在没有可对比的估算</translation>
+    </message>
+    <message>
+        <source>Environment: write NAME=VALUE, got %1</source>
+        <translation>环境变量请写成 NAME=VALUE，收到的是 %1</translation>
+    </message>
+    <message>
+        <source>Pick a process or type its PID</source>
+        <translation>请选择一个进程，或输入它的 PID</translation>
+    </message>
+    <message>
+        <source>Command: %1</source>
+        <translation>命令：%1</translation>
+    </message>
+    <message>
+        <source>Measuring process %1 and its children…</source>
+        <translation>正在测量进程 %1 及其子进程…</translation>
+    </message>
+    <message>
+        <source>exit code %1</source>
+        <translation>退出码 %1</translation>
+    </message>
+    <message>
+        <source>Measured peak %1 GiB, estimate %2 GiB: %3 GiB (%4%) off</source>
+        <translation>实测峰值 %1 GiB，估算 %2 GiB：相差 %3 GiB（%4%）</translation>
+    </message>
+</context>
+<context>
+    <name>MeasurementsTable</name>
+    <message>
+        <source>Date</source>
+        <translation>日期</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Engine</source>
+        <translation>引擎</translation>
+    </message>
+    <message>
+        <source>Context × batch</source>
+        <translation>上下文 × 批大小</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>显卡</translation>
+    </message>
+    <message>
+        <source>Estimate GiB</source>
+        <translation>估算 GiB</translation>
+    </message>
+    <message>
+        <source>Peak GiB</source>
+        <translation>峰值 GiB</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>误差</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>Your measurements</source>
+        <translation>我的实测记录</translation>
+    </message>
+    <message>
+        <source>No measurements yet: measure a run in the previous tab</source>
+        <translation>还没有实测记录：在上一个标签页里实测一次运行</translation>
+    </message>
+    <message>
+        <source>attached to PID %1</source>
+        <translation>附加到 PID %1</translation>
+    </message>
+    <message>
+        <source>Select the measurements to delete</source>
+        <translation>请先选中要删除的记录</translation>
+    </message>
+    <message>
+        <source>Measurements written to %1: %2</source>
+        <translation>已将实测记录写入 %1：%2 条</translation>
+    </message>
+    <message>
+        <source>Export measurements</source>
+        <translation>导出实测记录</translation>
+    </message>
+</context>
+<context>
     <name>ModelBox</name>
     <message>
         <source>Model</source>

@@ -638,4 +638,143 @@
         <translation>把检查点激活卸载到系统内存（unsloth 的梯度检查点，torchtune 的 enable_activation_offloading）</translation>
     </message>
 </context>
+<context>
+    <name>Measure</name>
+    <message>
+        <source>within what the CUDA context alone varies by: nothing to correct</source>
+        <translation>差距在 CUDA 上下文本身的波动范围内：无需修正</translation>
+    </message>
+    <message>
+        <source>most likely the CUDA context and libraries (0.3-1.3 GiB depending on driver and PyTorch)</source>
+        <translation>最可能来自 CUDA 上下文和运行库（随驱动和 PyTorch 版本在 0.3–1.3 GiB 之间）</translation>
+    </message>
+    <message>
+        <source>most likely the parts that grow with context and batch (KV cache, activations, logits: {gib:.2f} GiB estimated)</source>
+        <translation>最可能来自随上下文和批大小增长的部分（KV 缓存、激活值、logits：估算 {gib:.2f} GiB）</translation>
+    </message>
+    <message>
+        <source>most likely the fixed parts (weights, optimizer states, engine buffers: {gib:.2f} GiB estimated): check that the weight format, method and engine match the run</source>
+        <translation>最可能来自固定部分（权重、优化器状态、引擎缓冲区：估算 {gib:.2f} GiB）：请检查权重格式、训练方法和引擎是否与这次运行一致</translation>
+    </message>
+    <message>
+        <source>Measured on this machine: {gib:.2f} GiB ({date})</source>
+        <translation>本机实测：{gib:.2f} GiB（{date}）</translation>
+    </message>
+    <message>
+        <source>Measured on this machine: {gib:.2f} GiB ({date}, other settings)</source>
+        <translation>本机实测：{gib:.2f} GiB（{date}，设置不同）</translation>
+    </message>
+    <message>
+        <source>Calibrated on your {engine} runs ({runs}): {gib:.2f} GiB, beside the estimate&apos;s {est:.2f} GiB</source>
+        <translation>按你的 {engine} 实测（{runs} 次）校准：{gib:.2f} GiB，模型估算仍为 {est:.2f} GiB</translation>
+    </message>
+    <message>
+        <source>{calibrated}; with it the largest context that fits is {seq} tokens, the largest batch {batch}</source>
+        <translation>{calibrated}；按校准值，能放下的最大上下文为 {seq} 个 token，最大批大小为 {batch}</translation>
+    </message>
+    <message>
+        <source>cannot list the NVIDIA GPUs: {reason}</source>
+        <translation>无法列出 NVIDIA GPU：{reason}</translation>
+    </message>
+    <message>
+        <source>no NVIDIA GPU found</source>
+        <translation>未找到 NVIDIA 显卡</translation>
+    </message>
+    <message>
+        <source>the GPU performance counters could not be read: {reason}</source>
+        <translation>无法读取 GPU 性能计数器：{reason}</translation>
+    </message>
+    <message>
+        <source>cannot read GPU memory per process: {nvml}; and the GPU performance counters could not be read: {reason}</source>
+        <translation>无法按进程读取显存：{nvml}；GPU 性能计数器也无法读取：{reason}</translation>
+    </message>
+    <message>
+        <source>measuring</source>
+        <translation>测量中</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>已测量</translation>
+    </message>
+    <message>
+        <source>the process never used the GPU</source>
+        <translation>该进程始终没有使用 GPU</translation>
+    </message>
+    <message>
+        <source>the process ended at once, before using the GPU</source>
+        <translation>该进程很快就结束了，还没来得及使用 GPU</translation>
+    </message>
+    <message>
+        <source>stopped before the process ended</source>
+        <translation>在进程结束前停止了测量</translation>
+    </message>
+    <message>
+        <source>the GPU was lost during the run</source>
+        <translation>运行期间 GPU 丢失</translation>
+    </message>
+    <message>
+        <source>no command to run: give it after --</source>
+        <translation>没有要运行的命令：请写在 -- 之后</translation>
+    </message>
+    <message>
+        <source>the working folder {path} does not exist</source>
+        <translation>工作目录 {path} 不存在</translation>
+    </message>
+    <message>
+        <source>command not found: {command}</source>
+        <translation>找不到命令：{command}</translation>
+    </message>
+    <message>
+        <source>cannot run {command}: permission denied</source>
+        <translation>无法运行 {command}：权限不足</translation>
+    </message>
+    <message>
+        <source>cannot run {command}: {reason}</source>
+        <translation>无法运行 {command}：{reason}</translation>
+    </message>
+    <message>
+        <source>process {pid} is not running (it ended before measuring started?)</source>
+        <translation>进程 {pid} 没有在运行（可能在开始测量前就结束了）</translation>
+    </message>
+    <message>
+        <source>process {pid} belongs to {owner}: the driver may not show its memory to {me} (measure as that user, or as administrator/root)</source>
+        <translation>进程 {pid} 属于 {owner}：驱动可能不向 {me} 显示它的显存（请以该用户或管理员/root 身份测量）</translation>
+    </message>
+    <message>
+        <source>the children of process {pid} cannot be listed (access denied): only the process itself is counted</source>
+        <translation>无法列出进程 {pid} 的子进程（拒绝访问）：只统计该进程本身</translation>
+    </message>
+    <message>
+        <source>{gpu}: {reason}; the measurement keeps what it had</source>
+        <translation>{gpu}：{reason}；已测到的数据会保留</translation>
+    </message>
+    <message>
+        <source>the driver listed the process without its memory (Windows WDDM, or another user&apos;s process): the peak may be too low</source>
+        <translation>驱动列出了该进程但没有给出显存用量（Windows WDDM，或属于其他用户的进程）：峰值可能偏低</translation>
+    </message>
+    <message>
+        <source>the driver&apos;s process list never showed the measured processes (a container with its own process IDs?): the peak is the GPU&apos;s used memory less what was in use at the start, so other programs&apos; memory counts too</source>
+        <translation>驱动的进程列表里始终没有出现被测进程（可能在使用独立进程号的容器里）：峰值按整张 GPU 的已用显存减去开始时的用量计算，因此其他程序占用的显存也算在内</translation>
+    </message>
+    <message>
+        <source>cannot use the measurements file {path}: {reason}</source>
+        <translation>无法使用实测记录文件 {path}：{reason}</translation>
+    </message>
+    <message>
+        <source>cannot save the measurement in {path}: {reason}</source>
+        <translation>无法把实测结果保存到 {path}：{reason}</translation>
+    </message>
+    <message>
+        <source>cannot read the measurements file {path}: {reason}</source>
+        <translation>无法读取实测记录文件 {path}：{reason}</translation>
+    </message>
+    <message>
+        <source>cannot delete from {path}: {reason}</source>
+        <translation>无法从 {path} 删除：{reason}</translation>
+    </message>
+    <message>
+        <source>cannot write {path}: {reason}</source>
+        <translation>无法写入 {path}：{reason}</translation>
+    </message>
+</context>
 </TS>

@@ -265,7 +265,7 @@
     </message>
     <message>
         <source>PyTorch runs through CUDA&apos;s minor-version compatibility, but features that need a newer driver fail with an error. Updating the driver removes the risk.</source>
-        <translation>PyTorch 可以依靠 CUDA 的次版本兼容运行，但需要新驱动的功能会报错。更新驱动即可消除这个隐患。</translation>
+        <translation>PyTorch 可以依靠 CUDA 的小版本兼容运行，但需要新驱动的功能会报错。更新驱动即可消除这个隐患。</translation>
     </message>
     <message>
         <source>This PyTorch has no kernels for {name} ({sm})</source>
@@ -723,11 +723,11 @@
     </message>
     <message>
         <source>Install NVIDIA driver {branch} (proprietary kernel module)</source>
-        <translation>安装 NVIDIA 驱动 {branch}（闭源内核模块）</translation>
+        <translation>安装 NVIDIA 驱动 {branch}（专有内核模块）</translation>
     </message>
     <message>
         <source>{generation} cards need NVIDIA&apos;s proprietary kernel module, and driver branch {last} is the last that supports them. This installs nvidia-driver-{branch} by name; the first command makes sure the tool is there.</source>
-        <translation>{generation} 显卡需要 NVIDIA 的闭源内核模块，且 {last} 是支持它们的最后一个驱动分支。这里按名称安装 nvidia-driver-{branch}；第一条命令确保工具已安装。</translation>
+        <translation>{generation} 显卡需要 NVIDIA 的专有内核模块，且 {last} 是支持它们的最后一个驱动分支。这里按名称安装 nvidia-driver-{branch}；第一条命令确保工具已安装。</translation>
     </message>
     <message>
         <source>GPU Assistant has no driver list for this Ubuntu release, so it assumes branch {branch} is in its archive, as it is in every supported Ubuntu LTS release. If &apos;ubuntu-drivers list&apos; does not show nvidia-driver-{branch}, pick the newest branch it shows.</source>
@@ -743,7 +743,7 @@
     </message>
     <message>
         <source>GPU Assistant could not tell this card&apos;s generation from its PCI id, so it does not pick between the open and the proprietary module. Run &apos;ubuntu-drivers list&apos;. GTX 16xx, RTX 20xx and newer (all RTX 50): &apos;sudo ubuntu-drivers install nvidia:{branch}-open&apos;. GTX 9xx, GTX 10xx and Volta cards: &apos;sudo ubuntu-drivers install nvidia:{branch}&apos;. Do not run a bare &apos;ubuntu-drivers install&apos;: its &apos;recommended&apos; pick can be a module the card cannot use.</source>
-        <translation>GPU 助手无法根据 PCI ID 判断这张卡的架构，所以不替你在开源与闭源模块之间选择。请运行 &apos;ubuntu-drivers list&apos;。GTX 16 系列、RTX 20 系列及更新（包括所有 RTX 50）：&apos;sudo ubuntu-drivers install nvidia:{branch}-open&apos;。GTX 9 系列、GTX 10 系列和 Volta 显卡：&apos;sudo ubuntu-drivers install nvidia:{branch}&apos;。不要只运行 &apos;ubuntu-drivers install&apos;：它“推荐”的可能是这张卡无法使用的模块。</translation>
+        <translation>GPU 助手无法根据 PCI ID 判断这张卡的架构，所以不替你在开源与专有模块之间选择。请运行 &apos;ubuntu-drivers list&apos;。GTX 16 系列、RTX 20 系列及更新（包括所有 RTX 50）：&apos;sudo ubuntu-drivers install nvidia:{branch}-open&apos;。GTX 9 系列、GTX 10 系列和 Volta 显卡：&apos;sudo ubuntu-drivers install nvidia:{branch}&apos;。不要只运行 &apos;ubuntu-drivers install&apos;：它“推荐”的可能是这张卡无法使用的模块。</translation>
     </message>
     <message>
         <source>Install a driver that runs this card</source>
@@ -899,11 +899,11 @@
     </message>
     <message>
         <source>{generation} cards need the proprietary kernel module from driver branch {branch}, the last that supports them; NVIDIA&apos;s repository installs a newer branch by default. Follow NVIDIA&apos;s driver installation guide to install branch {branch} with the proprietary module (on RHEL 8: &apos;dnf module install nvidia-driver:{branch}-dkms&apos;).</source>
-        <translation>{generation} 显卡需要 {branch} 驱动分支的闭源内核模块，这是支持它们的最后一个分支；NVIDIA 软件源默认会安装更新的分支。请按照 NVIDIA 驱动安装指南安装带闭源模块的 {branch} 分支（RHEL 8 上：&apos;dnf module install nvidia-driver:{branch}-dkms&apos;）。</translation>
+        <translation>{generation} 显卡需要 {branch} 驱动分支的专有内核模块，这是支持它们的最后一个分支；NVIDIA 软件源默认会安装更新的分支。请按照 NVIDIA 驱动安装指南安装带专有模块的 {branch} 分支（RHEL 8 上：&apos;dnf module install nvidia-driver:{branch}-dkms&apos;）。</translation>
     </message>
     <message>
         <source>GPU Assistant could not tell this card&apos;s generation from its PCI id. GTX 16xx, RTX 20xx and newer: &apos;sudo dnf install nvidia-open&apos;. GTX 9xx, GTX 10xx and Volta: driver branch {branch} with the proprietary module, as NVIDIA&apos;s driver installation guide describes.</source>
-        <translation>GPU 助手无法根据 PCI ID 判断这张卡的架构。GTX 16 系列、RTX 20 系列及更新：&apos;sudo dnf install nvidia-open&apos;。GTX 9 系列、GTX 10 系列和 Volta：按 NVIDIA 驱动安装指南安装带闭源模块的 {branch} 驱动分支。</translation>
+        <translation>GPU 助手无法根据 PCI ID 判断这张卡的架构。GTX 16 系列、RTX 20 系列及更新：&apos;sudo dnf install nvidia-open&apos;。GTX 9 系列、GTX 10 系列和 Volta：按 NVIDIA 驱动安装指南安装带专有模块的 {branch} 驱动分支。</translation>
     </message>
     <message>
         <source>Add NVIDIA&apos;s repository for openSUSE</source>
@@ -927,7 +927,7 @@
     </message>
     <message>
         <source>zypper install-new-recommends picks the G06 packages that match your card (the proprietary module for cards older than Turing). Undo is by hand: &apos;zypper remove&apos; the nvidia-*-G06 packages it installed.</source>
-        <translation>zypper install-new-recommends 会选出与你的显卡匹配的 G06 软件包（比 Turing 旧的卡使用闭源模块）。撤销需手动进行：用 &apos;zypper remove&apos; 删除它安装的 nvidia-*-G06 软件包。</translation>
+        <translation>zypper install-new-recommends 会选出与你的显卡匹配的 G06 软件包（比 Turing 旧的卡使用专有模块）。撤销需手动进行：用 &apos;zypper remove&apos; 删除它安装的 nvidia-*-G06 软件包。</translation>
     </message>
     <message>
         <source>Install the 580xx legacy driver from the AUR</source>
@@ -975,7 +975,7 @@
     </message>
     <message>
         <source>Use your distribution&apos;s own NVIDIA packages (its package manager or driver tool); mixing them with NVIDIA&apos;s .run installer is the most common cause of breakage. Install driver branch {branch} or newer: the open kernel modules for Turing and newer cards, the proprietary module (branch {branch}, the last with them) for Maxwell, Pascal and Volta.</source>
-        <translation>请使用发行版自己的 NVIDIA 软件包（它的包管理器或驱动工具）；与 NVIDIA 的 .run 安装程序混用是最常见的故障原因。请安装 {branch} 或更新的驱动分支：Turing 及更新的卡用开源内核模块，Maxwell、Pascal 和 Volta 用闭源模块（{branch} 分支，支持它们的最后一个分支）。</translation>
+        <translation>请使用发行版自己的 NVIDIA 软件包（它的包管理器或驱动工具）；与 NVIDIA 的 .run 安装程序混用是最常见的故障原因。请安装 {branch} 或更新的驱动分支：Turing 及更新的卡用开源内核模块，Maxwell、Pascal 和 Volta 用专有模块（{branch} 分支，支持它们的最后一个分支）。</translation>
     </message>
     <message>
         <source>{explanation} This system installs packages with {tool}.</source>

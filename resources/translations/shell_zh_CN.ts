@@ -512,6 +512,117 @@
     </message>
 </context>
 <context>
+    <name>Measure</name>
+    <message>
+        <source>no measurement {id}</source>
+        <translation>没有编号为 {id} 的实测记录</translation>
+    </message>
+    <message>
+        <source>deleted measurement {id}</source>
+        <translation>已删除实测记录 {id}</translation>
+    </message>
+    <message>
+        <source>wrote {count} measurements to {path}</source>
+        <translation>已将 {count} 条实测记录写入 {path}</translation>
+    </message>
+    <message>
+        <source>no measurements yet: run fit ... --measure -- COMMAND</source>
+        <translation>还没有实测记录：运行 fit ... --measure -- 命令</translation>
+    </message>
+    <message>
+        <source>id</source>
+        <translation>编号</translation>
+    </message>
+    <message>
+        <source>date</source>
+        <translation>日期</translation>
+    </message>
+    <message>
+        <source>model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>engine</source>
+        <translation>引擎</translation>
+    </message>
+    <message>
+        <source>context</source>
+        <translation>上下文</translation>
+    </message>
+    <message>
+        <source>batch</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <source>estimate GiB</source>
+        <translation>估算 GiB</translation>
+    </message>
+    <message>
+        <source>peak GiB</source>
+        <translation>峰值 GiB</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>误差</translation>
+    </message>
+    <message>
+        <source>exit</source>
+        <translation>退出码</translation>
+    </message>
+    <message>
+        <source>status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>stored measurements not read: {reason}</source>
+        <translation>未能读取已保存的实测记录：{reason}</translation>
+    </message>
+    <message>
+        <source>--env takes NAME=VALUE, got &apos;{value}&apos;</source>
+        <translation>--env 需要 NAME=VALUE，收到的是 &apos;{value}&apos;</translation>
+    </message>
+    <message>
+        <source>give a command after -- or --pid, not both</source>
+        <translation>请在 -- 之后给出命令，或使用 --pid，二者只能选一</translation>
+    </message>
+    <message>
+        <source>a command after -- is run only with --measure</source>
+        <translation>-- 之后的命令只在加上 --measure 时运行</translation>
+    </message>
+    <message>
+        <source>--measure needs a command after -- (e.g. -- python train.py) or --pid PID</source>
+        <translation>--measure 需要在 -- 之后给出命令（例如 -- python train.py）或使用 --pid PID</translation>
+    </message>
+    <message>
+        <source>measuring process {pid} and its children, 10 times a second</source>
+        <translation>正在测量进程 {pid} 及其子进程，每秒 10 次</translation>
+    </message>
+    <message>
+        <source>Measured: {status}</source>
+        <translation>实测：{status}</translation>
+    </message>
+    <message>
+        <source>  GPU {index} {name}: peak {gib:.2f} GiB at {at:.1f} s</source>
+        <translation>  GPU {index} {name}：峰值 {gib:.2f} GiB，出现在第 {at:.1f} 秒</translation>
+    </message>
+    <message>
+        <source>Estimate {est:.2f} GiB, measured peak {peak:.2f} GiB: the estimate is {diff:+.2f} GiB ({pct:+.1f}%) off</source>
+        <translation>估算 {est:.2f} GiB，实测峰值 {peak:.2f} GiB：估算偏差 {diff:+.2f} GiB（{pct:+.1f}%）</translation>
+    </message>
+    <message>
+        <source>Where the difference sits: {where}</source>
+        <translation>差距所在：{where}</translation>
+    </message>
+    <message>
+        <source>saved as measurement {id} (list them: fit --measurements)</source>
+        <translation>已保存为实测记录 {id}（查看全部：fit --measurements）</translation>
+    </message>
+    <message>
+        <source>Command exit code: {code}</source>
+        <translation>命令退出码：{code}</translation>
+    </message>
+</context>
+<context>
     <name>Money</name>
     <message>
         <source>No dated AutoDL price was found in our sources: cloud prices in CNY are the lowest listed on a public price index, or converted from USD; enter the price you see (--cloud-rate CARD=AMOUNT).</source>
