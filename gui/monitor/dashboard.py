@@ -24,9 +24,7 @@ from gui.monitor.card import GpuCard
 from gui.monitor.panels import BottomPane, NoGpuPanel
 from gui.widgets.visible_timer import VisibleTimer
 from services.program import program_name
-from gui.monitor.widgets import (
-    STYLE, ElidedLabel, ProcessTableModel,
-)
+from gui.monitor.widgets import STYLE, ElidedLabel
 from services.telemetry import health
 from services.telemetry.feed import TelemetryFeed
 from services.telemetry.model import DeviceState, GpuInfo, Snapshot, SourceKind
@@ -113,6 +111,8 @@ class DashboardPage(QWidget):
         # corner button) to fold it away; the split is remembered across runs.
         self.tabs = BottomPane(self.splitter, max_alerts=MAX_ALERTS_SHOWN)
         self.tabs.pane_button.clicked.connect(self._on_pane_button_clicked)
+        self.process_view = self.tabs.process_view
+        self.process_view.open_in_hybrid.connect(self._on_process_view_open_in_hybrid)
         self.tabs.tabBarClicked.connect(self._on_tabs_tab_bar_clicked)
         self.splitter.addWidget(self.scroll)
         self.splitter.addWidget(self.tabs)
@@ -146,6 +146,7 @@ class DashboardPage(QWidget):
 
     # ---- Public API
     def shutdown(self) -> None:
+        self.process_view.shutdown()
         self._repaint_timer.stop()
         self._pan_timer.stop()
         if self._split_save_timer.isActive():
@@ -154,9 +155,6 @@ class DashboardPage(QWidget):
 
     def cards(self) -> dict[int, GpuCard]:
         return dict(self._cards)
-
-    def process_model(self, gpu_index: int) -> ProcessTableModel | None:
-        return self.tabs.process_model(gpu_index)
 
     def set_window(self, seconds: int) -> None:
         index = self.window_combo.findData(seconds)
@@ -268,6 +266,8 @@ class DashboardPage(QWidget):
         self.live_button.setChecked(True)
         if hub is not None:
             self._snapshot = hub.latest
+        # The hub's process service (services.telemetry.factory.attach_processes); None: no process view.
+        self.process_view.follow(getattr(hub, "processes", None) if hub is not None else None)
         for alert in self.bridge.recent_alerts(MAX_ALERTS_SHOWN):
             self._on_bridge_alert_raised(alert)
         self._replay = hub is not None and not hub.live
@@ -384,7 +384,6 @@ class DashboardPage(QWidget):
             if force or (graphs_slot and card.graphs_due(t0, t1)):
                 drew_graphs = True
                 card.draw_graphs(card.info, sample, history, index, t0, t1)
-        self.tabs.show_processes(samples)
         if drew_graphs:
             self._last_graphs = now
         if force or now - self._last_insights >= INSIGHTS_EVERY_S:
@@ -442,7 +441,6 @@ class DashboardPage(QWidget):
         self._cards.clear()
         while self.cards_layout.count():
             self.cards_layout.takeAt(0)
-        self.tabs.set_gpus(gpus)
         master = None
         for info in gpus:
             card = GpuCard(info, self.cards_host, alert_settings=lambda: self.context.settings_store.settings.alerts)
@@ -528,6 +526,17 @@ class DashboardPage(QWidget):
         show_page = getattr(window, "show_page", None)
         if callable(show_page):
             show_page("setup")
+
+    def _on_process_view_open_in_hybrid(self, pid: int) -> None:
+        show_page = getattr(self.window(), "show_page", None)
+        if callable(show_page):
+            page = show_page("hybrid")
+            select = getattr(page, "select_pid", None)
+            if callable(select):
+                select(pid)  # found once its scan lists the program; the filter shows it meanwhile
+            programs = getattr(page, "programs", None)
+            if programs is not None:
+                programs.filter_edit.setText(str(pid))
 
     def _on_no_gpu_demo_requested(self) -> None:
         self.control.start_demo()

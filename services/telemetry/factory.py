@@ -10,7 +10,9 @@
 from __future__ import annotations
 
 import logging
+import sys
 import time
+from typing import Any
 
 from services.i18n import Msg
 from services.paths import AppPaths
@@ -18,6 +20,7 @@ from services.settings import AlertSettings, Settings
 from services.telemetry.alerts import Alert, AlertEngine
 from services.telemetry.history import DEFAULT_CAPACITY, History
 from services.telemetry.hub import TelemetryHub
+from services.telemetry.processes import ProcessService, ProcessTable
 from services.telemetry.model import DeviceState, GpuInfo, Snapshot, SourceKind, SourceStatus, Tier
 from services.telemetry.recorder import Recorder
 from services.telemetry.replay import ReplayError, ReplaySource, open_replay
@@ -104,6 +107,11 @@ def build_hub(*, demo: bool, replay: "str | ReplaySource | None", settings: Sett
             engine.evaluate(snap)
         hub.preload(snaps)
         hub.alerts = engine
+        # The processes as recorded at the end; this computer's processes are not asked about.
+        service = ProcessService(_NoHost())
+        hub.processes = service
+        if snaps:
+            service.update(snaps[-1])
         return hub
 
     history = History(capacity=_capacity(fast))
@@ -122,8 +130,65 @@ def build_hub(*, demo: bool, replay: "str | ReplaySource | None", settings: Sett
         hub.recorder = recorder
         hub.add_listener(recorder.on_snapshot)
         hub.add_stop_callback(recorder.close)
-    attach_alerts(hub, settings.alerts, recorder)
+    engine = attach_alerts(hub, settings.alerts, recorder)
+    if demo:
+        from services.telemetry.demo_processes import DemoCounters, DemoHost, demo_adapters
+
+        attach_processes(hub, engine, recorder, host=DemoHost(start), counters=DemoCounters(),
+                         adapters=lambda gpus: demo_adapters([g.uuid for g in gpus]))
+    else:
+        attach_processes(hub, engine, recorder, **_live_process_sources())
     return hub
+
+
+def attach_processes(hub: TelemetryHub, engine: AlertEngine | None, recorder: Recorder | None = None,
+                     **sources: Any) -> ProcessService:
+    """Give a sampling hub its ``ProcessService`` (``hub.processes``): the process table is built from
+    every snapshot on the sampler thread, and its spill and wrong-GPU alerts go to the engine's
+    listeners (the tray, the dashboard) and into the recording, like the GPU alerts."""
+    service = ProcessService(**sources)
+    hub.processes = service
+    hub.add_listener(service.on_snapshot)
+    if engine is not None:
+        def on_table(table: ProcessTable) -> None:
+            for alert in engine.evaluate_processes(table):
+                if recorder is not None:
+                    recorder.record_alert(alert.t, alert.gpu_index, alert.rule.value, alert.severity.value,
+                                          str(alert.message))
+
+        service.add_listener(on_table)
+    hub.add_stop_callback(service.close)
+    return service
+
+
+def _live_process_sources() -> dict[str, Any]:
+    """This computer's: psutil, and on Windows the GPU counters with the adapters they name."""
+    if sys.platform != "win32":
+        return {}
+    from services.hybrid.windows import WinRegistry, read_windows_inventory
+    from services.telemetry.processes import adapters_from_inventory
+    from services.telemetry.win_counters import PdhCounterSession
+
+    try:
+        counters = PdhCounterSession()
+    except OSError as exc:  # pdh.dll missing: the view says memory is not reported, and why
+        log.warning("Windows GPU counters unavailable: %s", exc)
+        return {}
+
+    def adapters(gpus: tuple[GpuInfo, ...]) -> list[Any]:
+        return adapters_from_inventory(read_windows_inventory(WinRegistry()), gpus)
+
+    return {"counters": counters, "adapters": adapters}
+
+
+class _NoHost:
+    """A replay's processes ran on another computer (or earlier): no host facts."""
+
+    def read(self, pids: Any) -> dict:
+        return {}
+
+    def alive(self, pid: int, started_at: float | None) -> bool:
+        return False
 
 
 def attach_alerts(hub: TelemetryHub, settings: AlertSettings, recorder: Recorder | None = None) -> AlertEngine:
@@ -142,4 +207,4 @@ def attach_alerts(hub: TelemetryHub, settings: AlertSettings, recorder: Recorder
     return engine
 
 
-__all__ = ["Alert", "UnavailableSource", "attach_alerts", "build_hub"]
+__all__ = ["Alert", "UnavailableSource", "attach_alerts", "attach_processes", "build_hub"]

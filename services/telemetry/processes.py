@@ -30,7 +30,7 @@ from typing import Any, Protocol
 from collections.abc import Callable, Iterable
 
 from services.i18n import Msg, translate
-from services.telemetry.model import DeviceState, Snapshot
+from services.telemetry.model import DeviceState, GpuInfo, Snapshot
 from services.telemetry.win_counters import WinProcessGpu, per_process
 
 # A row for a process that ended stays this long (the view fades it), then goes.
@@ -146,12 +146,18 @@ class PsutilHost:
     object twice); what does not change (command line, user, start) is read once per process."""
 
     def __init__(self, psutil_module: Any = None) -> None:
-        if psutil_module is None:
-            import psutil as psutil_module
-        self._ps = psutil_module
+        self._ps_module = psutil_module
         self._procs: dict[int, Any] = {}
         self._fixed: dict[int, tuple[str | None, str | None, str | None, float | None]] = {}
         self._primed: set[int] = set()  # pids read before: cpu_percent has its baseline
+
+    @property
+    def _ps(self) -> Any:
+        if self._ps_module is None:
+            import psutil  # on the first refresh, on the hub's thread: not part of the app's start-up
+
+            self._ps_module = psutil
+        return self._ps_module
 
     def read(self, pids: Iterable[int]) -> dict[int, HostProcess]:
         ps = self._ps
@@ -218,11 +224,14 @@ class ProcessService:
     """
 
     def __init__(self, host: HostProbe | None = None, *, counters: CounterReader | None = None,
-                 adapters: Iterable[Adapter] = (), clock: Callable[[], float] = time.time,
-                 fade_s: float = FADE_S) -> None:
+                 adapters: Iterable[Adapter] | Callable[[tuple[GpuInfo, ...]], Iterable[Adapter]] = (),
+                 clock: Callable[[], float] = time.time, fade_s: float = FADE_S) -> None:
         self._host = host if host is not None else PsutilHost()
         self._counters = counters
-        self._adapters = {a.luid.upper(): a for a in adapters}
+        # A callable is asked again whenever the set of NVML GPUs changes (it matches them to LUIDs).
+        self._find_adapters = adapters if callable(adapters) else None
+        self._adapters = {} if callable(adapters) else {a.luid.upper(): a for a in adapters}
+        self._adapters_for: tuple[str, ...] | None = None
         self._clock = clock
         self._fade_s = fade_s
         self._ended: dict[tuple[int, str], GpuProcess] = {}
@@ -290,6 +299,13 @@ class ProcessService:
                 self._counters_problem = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         if counters is not None:
             windows = True
+            gpus = tuple(g.uuid for g in snapshot.gpus)
+            if self._find_adapters is not None and gpus != self._adapters_for:
+                self._adapters_for = gpus
+                try:
+                    self._adapters = {a.luid.upper(): a for a in self._find_adapters(snapshot.gpus)}
+                except OSError:
+                    self._adapters = {}
             self._merge_counters(rows, per_process(counters), snapshot)
         host = self._host.read({pid for pid, _ in rows})
         built: dict[tuple[int, str], GpuProcess] = {}

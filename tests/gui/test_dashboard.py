@@ -10,8 +10,7 @@ import pytest
 from gui.app import build_context
 from gui.monitor.bridge import TelemetryBridge
 from gui.monitor.dashboard import DashboardPage
-from gui.monitor.widgets import ProcessTableModel
-from services.telemetry.model import DeviceState, GpuSample, ProcessSample, Snapshot, SourceStatus
+from services.telemetry.model import DeviceState, GpuSample, Snapshot, SourceStatus
 from tests.gui.fake_hub import FakeHub, snapshot
 
 
@@ -62,8 +61,10 @@ def test_cards_show_live_values(qtbot, context, n_gpus):
     assert "RTX 4090" in card.title.text()
     assert card.state_badge.text() == "Working"
     assert page.stack.currentIndex() == 1
-    assert page.tabs.process_gpus() == list(range(n_gpus))
-    assert page.tabs.process_tabs.isVisibleTo(page) == (n_gpus > 2)  # many GPUs: one process tab each
+    # One process table for every GPU: a row per process and GPU, labelled with its GPU.
+    view = page.process_view
+    qtbot.waitUntil(lambda: view.model.rowCount() == n_gpus, timeout=2000)
+    assert sorted(view.model.process(r).gpu_label for r in range(n_gpus)) == [f"GPU {i}" for i in range(n_gpus)]
     # The graphs got the history, thinned but with its range intact.
     item = card.graphs.curves["util"][0][1]
     x, y = item.xData, item.yData
@@ -224,21 +225,6 @@ def test_hidden_page_stops_its_timer(qtbot, context):
     page.hide()
     assert not page._repaint_timer.isActive()
     _stop(page)
-
-
-def test_process_table_model(qtmodeltester):
-    model = ProcessTableModel()
-    model.set_processes((
-        ProcessSample(pid=10, name="python", user="ada", kind="compute", used_mib=1024.0),
-        ProcessSample(pid=11, name="Xorg", user=None, kind="graphics", used_mib=None),
-    ))
-    qtmodeltester.check(model)
-    assert model.rowCount() == 2
-    assert model.index(0, ProcessTableModel.MEMORY).data() == "1.0 GiB"
-    assert model.index(1, ProcessTableModel.MEMORY).data() == "not reported"
-    assert model.index(1, ProcessTableModel.USER).data() == "\u2014"
-    model.set_processes(())
-    assert model.rowCount() == 0
 
 
 def test_bridge_ignores_a_replaced_hub(qtbot):
