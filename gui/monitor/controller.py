@@ -7,6 +7,7 @@ call it; the dashboard and the tray listen through its one bridge.
 """
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING
 
 from gui.monitor.bridge import TelemetryBridge
@@ -80,7 +81,14 @@ class TelemetryController:
         from services.telemetry.factory import build_hub
 
         context = self._context
-        return build_hub(demo=demo, replay=replay, settings=context.settings_store.settings, paths=context.paths)
+        sources = None
+        if sys.platform == "win32" and not demo and not replay:
+            # Windows: per-process memory and engines from the GPU counters (NVML has none under WDDM).
+            from services.hybrid.gpu_counters import windows_process_sources
+
+            sources = windows_process_sources()
+        return build_hub(demo=demo, replay=replay, settings=context.settings_store.settings, paths=context.paths,
+                         process_sources=sources)
 
     def _replace(self, demo: bool, replay: str | ReplaySource | None) -> TelemetryHub:
         # The new hub is built before the old one stops, so a failure leaves monitoring running.

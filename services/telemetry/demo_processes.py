@@ -13,12 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from services.hybrid.windows import CounterSample
-from services.telemetry.processes import Adapter, HostProcess
+from services.telemetry.processes import Adapter, HostProcess, WinProcessGpu
 
 SERVE_PID = 52344
 DEMO_LUID = "0x00000000_0x0000D1C6"
-_MIB = 2**20
 _CARD_MIB = 24576.0  # the demo's second card (an RTX 3090, services.telemetry.simulated)
 
 
@@ -66,18 +64,14 @@ class DemoCounters:
     def __init__(self) -> None:
         self.step = 0
 
-    def collect(self) -> CounterSample:
+    def collect(self) -> dict[tuple[int, str], WinProcessGpu]:
         n = self.step
         self.step += 1
         dedicated = min(_CARD_MIB * 0.962, 9_000.0 + 7_000.0 * n)  # full after the third reading
-        shared = 160.0 + max(0, n - 3) * 380.0  # then the spill: +380 MiB a second, up to 6 GiB
-        shared = min(shared, 6_144.0)
-        instance = f"pid_{SERVE_PID}_luid_{DEMO_LUID}_phys_0"
-        return CounterSample(
-            engine_utilization={f"{instance}_eng_1_engtype_Compute_0": 23.0 if n > 3 else 61.0},
-            dedicated_bytes={instance: dedicated * _MIB},
-            shared_bytes={instance: shared * _MIB},
-        )
+        shared = min(160.0 + max(0, n - 3) * 380.0, 6_144.0)  # then the spill: +380 MiB a second, to 6 GiB
+        return {(SERVE_PID, DEMO_LUID): WinProcessGpu(
+            pid=SERVE_PID, luid=DEMO_LUID, dedicated_mib=dedicated, shared_mib=shared,
+            busy_pct=23.0 if n > 3 else 61.0, engine_type="Compute_0")}
 
     def close(self) -> None:
         pass

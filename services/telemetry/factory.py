@@ -10,7 +10,6 @@
 from __future__ import annotations
 
 import logging
-import sys
 import time
 from typing import Any
 
@@ -85,7 +84,9 @@ def _capacity(interval_s: float) -> int:
 
 
 def build_hub(*, demo: bool, replay: "str | ReplaySource | None", settings: Settings, paths: AppPaths,
-              demo_gpus: int = 2) -> TelemetryHub:
+              demo_gpus: int = 2, process_sources: dict[str, Any] | None = None) -> TelemetryHub:
+    """``process_sources``: extra ``ProcessService`` arguments for a live hub (on Windows the front end
+    passes ``services.hybrid.gpu_counters.windows_process_sources()``)."""
     mon = settings.monitor
     fast = max(0.25, float(mon.fast_interval_s))  # below 0.25 s polling itself disturbs the GPU
     slow = max(fast, float(mon.slow_interval_s))
@@ -137,7 +138,7 @@ def build_hub(*, demo: bool, replay: "str | ReplaySource | None", settings: Sett
         attach_processes(hub, engine, recorder, host=DemoHost(start), counters=DemoCounters(),
                          adapters=lambda gpus: demo_adapters([g.uuid for g in gpus]))
     else:
-        attach_processes(hub, engine, recorder, **_live_process_sources())
+        attach_processes(hub, engine, recorder, **(process_sources or {}))
     return hub
 
 
@@ -159,26 +160,6 @@ def attach_processes(hub: TelemetryHub, engine: AlertEngine | None, recorder: Re
         service.add_listener(on_table)
     hub.add_stop_callback(service.close)
     return service
-
-
-def _live_process_sources() -> dict[str, Any]:
-    """This computer's: psutil, and on Windows the GPU counters with the adapters they name."""
-    if sys.platform != "win32":
-        return {}
-    from services.hybrid.windows import WinRegistry, read_windows_inventory
-    from services.telemetry.processes import adapters_from_inventory
-    from services.telemetry.win_counters import PdhCounterSession
-
-    try:
-        counters = PdhCounterSession()
-    except OSError as exc:  # pdh.dll missing: the view says memory is not reported, and why
-        log.warning("Windows GPU counters unavailable: %s", exc)
-        return {}
-
-    def adapters(gpus: tuple[GpuInfo, ...]) -> list[Any]:
-        return adapters_from_inventory(read_windows_inventory(WinRegistry()), gpus)
-
-    return {"counters": counters, "adapters": adapters}
 
 
 class _NoHost:

@@ -5,7 +5,7 @@ Sources, merged per (process, GPU):
 - the snapshot's NVML process lists (memory; compute/graphics; SM, encoder and decoder
   share from ``nvmlDeviceGetProcessUtilization``), every platform;
 - on Windows, the "GPU Engine" and "GPU Process Memory" counters
-  (``services.telemetry.win_counters``): dedicated and shared memory apart, and the
+  (``services.hybrid.gpu_counters``, handed in by the front end): dedicated and shared memory apart, and the
   busiest 3D/compute engine, also for processes on the integrated GPU, which NVML
   does not see;
 - the operating system (psutil): command line, user, start time, CPU %, host memory.
@@ -31,7 +31,6 @@ from collections.abc import Callable, Iterable
 
 from services.i18n import Msg, translate
 from services.telemetry.model import DeviceState, GpuInfo, Snapshot
-from services.telemetry.win_counters import WinProcessGpu, per_process
 
 # A row for a process that ended stays this long (the view fades it), then goes.
 FADE_S = 6.0
@@ -52,6 +51,20 @@ NOT_REPORTED_WHY: dict[str, Msg] = {
     "host_mib": translate("Processes", "The system did not let this app read this process's memory."),
     "running": translate("Processes", "The system did not tell when this process started."),
 }
+
+
+@dataclass(frozen=True, slots=True)
+class WinProcessGpu:
+    """One process on one adapter, from the counters. None: that counter had no instance."""
+
+    pid: int
+    luid: str  # "0xHHHHHHHH_0xLLLLLLLL", upper-case hex (services.hybrid.windows.format_luid)
+    dedicated_mib: float | None = None
+    shared_mib: float | None = None
+    busy_pct: float | None = None  # busiest 3D/compute engine
+    engine_type: str | None = None  # that engine's type as the driver names it (3D, Compute_0, Cuda ...)
+    encoder_pct: float | None = None
+    decoder_pct: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +138,9 @@ class HostProbe(Protocol):
 
 
 class CounterReader(Protocol):
-    def collect(self) -> Any: ...  # a services.hybrid.windows.CounterSample
+    """Windows' GPU counters per (pid, LUID) (services.hybrid.gpu_counters.WindowsProcessCounters)."""
+
+    def collect(self) -> dict[tuple[int, str], WinProcessGpu]: ...
 
     def close(self) -> None: ...
 
@@ -274,8 +289,9 @@ class ProcessService:
 
     # ---- the table
 
-    def update(self, snapshot: Snapshot, counters: Any = None) -> ProcessTable:
-        """The table for ``snapshot``; ``counters`` (a CounterSample) replaces a live counter read."""
+    def update(self, snapshot: Snapshot, counters: dict[tuple[int, str], WinProcessGpu] | None = None
+               ) -> ProcessTable:
+        """The table for ``snapshot``; ``counters`` (per (pid, LUID)) replaces a live counter read."""
         now = snapshot.t
         infos = {g.uuid: g for g in snapshot.gpus}
         rows: dict[tuple[int, str], dict[str, Any]] = {}
@@ -306,7 +322,7 @@ class ProcessService:
                     self._adapters = {a.luid.upper(): a for a in self._find_adapters(snapshot.gpus)}
                 except OSError:
                     self._adapters = {}
-            self._merge_counters(rows, per_process(counters), snapshot)
+            self._merge_counters(rows, counters, snapshot)
         host = self._host.read({pid for pid, _ in rows})
         built: dict[tuple[int, str], GpuProcess] = {}
         for key, values in rows.items():

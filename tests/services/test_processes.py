@@ -19,7 +19,7 @@ from services.telemetry.processes import (
     FADE_S, Adapter, GpuProcess, HostProcess, ProcessService, PsutilHost, end_process, matches, may_end,
     model_in_command_line, sort_key,
 )
-from services.telemetry.win_counters import parse_get_counter, parse_typeperf_csv, per_process
+from services.hybrid.gpu_counters import parse_get_counter, parse_typeperf_csv, per_process
 from tests.fakes.fake_nvml import FakeNvml
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "windows_counters"
@@ -103,7 +103,7 @@ def test_spill_fires_once_when_shared_memory_climbs_after_dedicated_is_full():
     engine = AlertEngine(AlertSettings())
     fired = []
     for i, (_stamp, sample) in enumerate(rows):
-        table = service.update(wddm_snapshot(1000.0 + i), counters=sample)
+        table = service.update(wddm_snapshot(1000.0 + i), counters=per_process(sample))
         fired += [(i, a) for a in engine.evaluate_processes(table)]
     assert [(i, a.rule) for i, a in fired] == [(6, Rule.SPILL)]  # 380 - 120 = 260 MiB >= 256 after full
     alert = fired[0][1]
@@ -122,7 +122,7 @@ def test_spill_rule_is_off_when_settings_say_so_and_rearms_after_memory_frees():
     on = AlertEngine(AlertSettings())
     counts = {"off": 0, "on": 0}
     for i, (_stamp, sample) in enumerate(rows + rows):  # the sequence twice: loads, spills, frees, again
-        table = service.update(wddm_snapshot(1000.0 + i), counters=sample)
+        table = service.update(wddm_snapshot(1000.0 + i), counters=per_process(sample))
         counts["off"] += len(off.evaluate_processes(table))
         counts["on"] += len(on.evaluate_processes(table))
     assert counts == {"off": 0, "on": 2}
@@ -133,9 +133,9 @@ def test_wrong_gpu_fires_for_heavy_compute_on_the_integrated_gpu():
     service = ProcessService(ScriptedHost({6120: host(6120, "python.exe", "python train.py")}), adapters=ADAPTERS)
     engine = AlertEngine(AlertSettings(wrong_gpu_for_s=10.0))
     snap = wddm_snapshot(0.0, pids=())
-    first = engine.evaluate_processes(service.update(snap, counters=samples[0]))
+    first = engine.evaluate_processes(service.update(snap, counters=per_process(samples[0])))
     assert first == []  # busy, but not yet for 10 s
-    table = service.update(wddm_snapshot(12.0, pids=()), counters=samples[1])
+    table = service.update(wddm_snapshot(12.0, pids=()), counters=per_process(samples[1]))
     alerts = engine.evaluate_processes(table)
     assert [a.rule for a in alerts] == [Rule.WRONG_GPU]
     assert "python.exe (6120)" in str(alerts[0].message) and "Intel(R) HD Graphics 630" in str(alerts[0].message)
@@ -143,7 +143,8 @@ def test_wrong_gpu_fires_for_heavy_compute_on_the_integrated_gpu():
     row = table.find((6120, f"luid:{INTEL_LUID}"))
     assert row.integrated and row.gpu_index is None and row.engine_type == "compute_0"
     # The video player decoding on the Intel GPU is not "heavy 3D/compute".
-    assert engine.evaluate_processes(service.update(wddm_snapshot(30.0, pids=()), counters=samples[1])) == []
+    again = service.update(wddm_snapshot(30.0, pids=()), counters=per_process(samples[1]))
+    assert engine.evaluate_processes(again) == []
 
 
 # ---- NVML per-process figures through the real wrapper

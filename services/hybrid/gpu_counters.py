@@ -1,4 +1,4 @@
-"""Windows' per-process GPU counters, as the process view uses them.
+"""Windows' per-process GPU counters, as the process view (services.telemetry.processes) uses them.
 
 Under WDDM, NVML lists a process but not its memory ("not available"), and keeps no
 per-process utilisation samples; Task Manager and System Informer read the same
@@ -26,33 +26,19 @@ from __future__ import annotations
 import csv
 import io
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from services.hybrid.windows import (
     DEDICATED_COUNTER, ENGINE_COUNTER, SHARED_COUNTER, CounterSample, PdhCounterSource, is_work_engtype,
     parse_engine_instance, parse_memory_instance,
 )
+from services.telemetry.processes import WinProcessGpu
 
 _MIB = 2**20
 # "\\host\gpu engine(instance)\utilization percentage" in any case, with or without the host part.
 _PATH = re.compile(r"^(?:\\\\[^\\]+)?\\(gpu engine|gpu process memory)\((.+)\)\\(.+?)$", re.IGNORECASE)
 _ENCODE = re.compile(r"^video ?encode", re.IGNORECASE)
 _DECODE = re.compile(r"^video ?decode|^videoprocessing", re.IGNORECASE)
-
-
-@dataclass(frozen=True, slots=True)
-class WinProcessGpu:
-    """One process on one adapter, from the counters. None: that counter had no instance."""
-
-    pid: int
-    luid: str  # "0xHHHHHHHH_0xLLLLLLLL", upper-case hex (services.hybrid.windows.format_luid)
-    dedicated_mib: float | None = None
-    shared_mib: float | None = None
-    busy_pct: float | None = None  # busiest 3D/compute engine
-    engine_type: str | None = None  # that engine's type as the driver names it (3D, Compute_0, Cuda ...)
-    encoder_pct: float | None = None
-    decoder_pct: float | None = None
 
 
 def per_process(sample: CounterSample) -> dict[tuple[int, str], WinProcessGpu]:
@@ -207,3 +193,33 @@ class PdhCounterSession(PdhCounterSource):
             self._query = None
             self._counters.clear()
             self._collected = 0
+
+
+class WindowsProcessCounters:
+    """The process view's ``CounterReader`` on Windows: one PDH collection per refresh, per process."""
+
+    def __init__(self, session: PdhCounterSession | None = None) -> None:
+        self._session = session if session is not None else PdhCounterSession()
+
+    def collect(self) -> dict[tuple[int, str], WinProcessGpu]:
+        return per_process(self._session.collect())
+
+    def close(self) -> None:
+        self._session.close()
+
+
+def windows_process_sources() -> dict[str, Any]:
+    """``ProcessService`` keyword arguments for this Windows computer: its counters, and its adapters
+    (from the DirectX registry) matched to the NVML GPUs. Empty when the counters cannot be opened."""
+    from services.hybrid.windows import WinRegistry, read_windows_inventory
+    from services.telemetry.processes import adapters_from_inventory
+
+    try:
+        counters = WindowsProcessCounters()
+    except OSError:  # pdh.dll missing: the view says memory is not reported, and why
+        return {}
+
+    def adapters(gpus: Any) -> Any:
+        return adapters_from_inventory(read_windows_inventory(WinRegistry()), gpus)
+
+    return {"counters": counters, "adapters": adapters}
