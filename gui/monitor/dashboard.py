@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from gui.context import AppContext
 from gui.monitor.card import GpuCard
 from gui.monitor.panels import BottomPane, NoGpuPanel
+from gui.monitor.strip import GpuStrip
 from gui.widgets.visible_timer import VisibleTimer
 from services.program import program_name
 from gui.monitor.widgets import STYLE, ElidedLabel
@@ -95,7 +96,7 @@ class DashboardPage(QWidget):
         # Page 1: the cards above, processes / insights / alerts below.
         self.splitter = QSplitter(Qt.Orientation.Vertical, self)
         self.splitter.setObjectName("dashboardSplitter")
-        self.scroll = QScrollArea(self.splitter)
+        self.scroll = QScrollArea()
         self.scroll.setWidgetResizable(True)
         self.scroll.setFrameShape(QFrame.Shape.NoFrame)
         # Cards reflow to fit; should anything still not fit, it can be scrolled to.
@@ -113,14 +114,25 @@ class DashboardPage(QWidget):
         self.tabs.pane_button.clicked.connect(self._on_pane_button_clicked)
         self.process_view = self.tabs.process_view
         self.process_view.open_in_hybrid.connect(self._on_process_view_open_in_hybrid)
+        self.process_view.open_in_fit.connect(self._on_process_view_open_in_fit)
         self.tabs.tabBarClicked.connect(self._on_tabs_tab_bar_clicked)
-        self.splitter.addWidget(self.scroll)
+        # Above the cards, outside their scroll area: every GPU's state at a glance.
+        self.top = QWidget(self.splitter)
+        top_layout = QVBoxLayout(self.top)
+        top_layout.setContentsMargins(0, 0, 0, 0)
+        top_layout.setSpacing(8)
+        self.strip = GpuStrip(self.top)
+        self.strip.hide()
+        self.strip.gpu_clicked.connect(self._on_strip_gpu_clicked)
+        top_layout.addWidget(self.strip)
+        top_layout.addWidget(self.scroll, 1)
+        self.splitter.addWidget(self.top)
         self.splitter.addWidget(self.tabs)
         self.splitter.setCollapsible(0, False)
         self.splitter.setCollapsible(1, True)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes([560, 160])
+        self.splitter.setSizes([520, 220])
         self._restore_split()
         self.splitter.splitterMoved.connect(self._on_splitter_moved)
         self._update_pane_button()
@@ -298,6 +310,7 @@ class DashboardPage(QWidget):
     @Slot(object)
     def _on_bridge_alert_raised(self, alert: Any) -> None:
         self.tabs.add_alert(alert)
+        self.process_view.show_alert(alert)
 
     # ---- Bottom pane
     def pane_collapsed(self) -> bool:
@@ -384,6 +397,7 @@ class DashboardPage(QWidget):
             if force or (graphs_slot and card.graphs_due(t0, t1)):
                 drew_graphs = True
                 card.draw_graphs(card.info, sample, history, index, t0, t1)
+        self.strip.show_samples(samples)
         if drew_graphs:
             self._last_graphs = now
         if force or now - self._last_insights >= INSIGHTS_EVERY_S:
@@ -441,6 +455,7 @@ class DashboardPage(QWidget):
         self._cards.clear()
         while self.cards_layout.count():
             self.cards_layout.takeAt(0)
+        self.strip.set_gpus(gpus)
         master = None
         for info in gpus:
             card = GpuCard(info, self.cards_host, alert_settings=lambda: self.context.settings_store.settings.alerts)
@@ -527,6 +542,11 @@ class DashboardPage(QWidget):
         if callable(show_page):
             show_page("setup")
 
+    def _on_strip_gpu_clicked(self, index: int) -> None:
+        card = self._cards.get(index)
+        if card is not None:
+            self.scroll.ensureWidgetVisible(card, 0, 0)
+
     def _on_process_view_open_in_hybrid(self, pid: int) -> None:
         show_page = getattr(self.window(), "show_page", None)
         if callable(show_page):
@@ -537,6 +557,21 @@ class DashboardPage(QWidget):
             programs = getattr(page, "programs", None)
             if programs is not None:
                 programs.filter_edit.setText(str(pid))
+
+    def _on_process_view_open_in_fit(self, model: str) -> None:
+        show_page = getattr(self.window(), "show_page", None)
+        if not callable(show_page):
+            return
+        page = show_page("fit")
+        if Path(model).suffix.lower() in (".gguf", ".safetensors", ".json") and Path(model).is_file():
+            page.load_file(model)  # the model file the command line names, with its real shapes
+            return
+        box = getattr(page, "model_box", None)
+        if box is not None:
+            # A Hugging Face id or an Ollama tag: the catalogue's search shows the matching entries.
+            box.search_edit.setText(model.split(":")[0].replace("/", " ").replace("-", " "))
+            if box.model_list.count():
+                box.model_list.setCurrentRow(0)
 
     def _on_no_gpu_demo_requested(self) -> None:
         self.control.start_demo()

@@ -16,7 +16,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QColor, QFont, QGuiApplication
 from PySide6.QtWidgets import (
-    QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QMenu, QMessageBox, QPushButton, QTableView,
+    QAbstractItemView, QFrame, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QMenu, QMessageBox, QPushButton, QTableView,
     QVBoxLayout, QWidget,
 )
 
@@ -29,7 +29,7 @@ from services.telemetry.processes import (
 
 KEY_ROLE = Qt.ItemDataRole.UserRole + 1
 RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-_NUMERIC = {"pid", "sm_pct", "gpu_memory", "video", "cpu_pct", "host_mib", "running"}
+_NUMERIC = {"pid", "sm_pct", "gpu_memory", "shared_mib", "video", "cpu_pct", "host_mib", "running"}
 
 
 class ProcessModel(QAbstractTableModel):
@@ -87,7 +87,10 @@ class ProcessModel(QAbstractTableModel):
             return self.tr("Share of the GPU's compute units (NVML), or on Windows the busiest 3D/compute "
                            "engine, as Task Manager shows it")
         if role == Qt.ItemDataRole.ToolTipRole and COLUMNS[section] == "gpu_memory":
-            return self.tr("The card's own memory; on Windows, memory shared from the system is shown after “+”")
+            return self.tr("The card's own (dedicated) memory the process holds")
+        if role == Qt.ItemDataRole.ToolTipRole and COLUMNS[section] == "shared_mib":
+            return self.tr("Windows: system memory mapped for the GPU. A program whose GPU memory is full "
+                           "spills here and runs many times slower.")
         return None
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -121,7 +124,8 @@ class ProcessModel(QAbstractTableModel):
     # ---- internals
     def _titles(self) -> tuple[str, ...]:
         return (self.tr("PID"), self.tr("Name"), self.tr("User"), self.tr("GPU"), self.tr("Type"), self.tr("SM"),
-                self.tr("GPU memory"), self.tr("Video"), self.tr("CPU"), self.tr("RAM"), self.tr("Running"))
+                self.tr("GPU memory"), self.tr("Shared"), self.tr("Video"), self.tr("CPU"), self.tr("RAM"),
+                self.tr("Running"))
 
     def _refresh(self) -> None:
         rows = [r for r in self._table.rows if not self._filter or matches(r, self._filter)]
@@ -163,10 +167,9 @@ class ProcessModel(QAbstractTableModel):
         if column == "gpu_memory":
             if row.used_mib is None:
                 return not_reported
-            text = format_mib(row.used_mib)
-            if row.shared_mib:
-                text = self.tr("{dedicated} + {shared} shared").format(dedicated=text, shared=format_mib(row.shared_mib))
-            return text
+            return format_mib(row.used_mib)
+        if column == "shared_mib":
+            return format_mib(row.shared_mib) if row.shared_mib is not None else DASH
         if column == "video":
             # Only when the video engines work: an idle encoder is not news.
             parts = []
@@ -198,9 +201,6 @@ class ProcessModel(QAbstractTableModel):
             return row.command_line or self.tr("The system does not show this process's command line.")
         if column == "gpu" and row.integrated:
             return self.tr("The integrated GPU")
-        if column == "gpu_memory" and row.shared_mib:
-            return self.tr("{dedicated} in the card's own memory, {shared} of system memory mapped for the GPU "
-                           "(much slower)").format(dedicated=format_mib(row.used_mib), shared=format_mib(row.shared_mib))
         if self._missing(row, column):
             why = NOT_REPORTED_WHY.get(column)
             return render(why) if why is not None else None
@@ -228,10 +228,12 @@ class ProcessView(QWidget):
 
     Signals:
         open_in_hybrid(int): the user asked to see this PID on the Hybrid page.
+        open_in_fit(str): the user asked for Model fit on the model a spilling process runs.
         table_shown(): a table was shown (tests wait on it).
     """
 
     open_in_hybrid = Signal(int)
+    open_in_fit = Signal(str)
     table_shown = Signal()
 
     def __init__(self, service: ProcessService | None = None, parent: QWidget | None = None, *,
@@ -265,6 +267,29 @@ class ProcessView(QWidget):
         for button in (self.end_button, self.hybrid_button, self.copy_button):
             bar.addWidget(button)
         layout.addLayout(bar)
+        # The newest spill or wrong-GPU alert about a running process, with what to do about it.
+        self.banner = QFrame(self)
+        self.banner.setObjectName("StateNote")
+        banner_layout = QHBoxLayout(self.banner)
+        banner_layout.setContentsMargins(8, 4, 8, 4)
+        self.banner_label = QLabel(self.banner)
+        self.banner_label.setWordWrap(True)
+        self.banner_label.setTextFormat(Qt.TextFormat.PlainText)
+        banner_layout.addWidget(self.banner_label, 1)
+        self.fit_button = QPushButton(self.tr("Open in Model fit"), self.banner)
+        self.fit_button.setToolTip(self.tr("See which context length, batch or quantisation fits this GPU"))
+        self.fit_button.clicked.connect(self._on_fit_button_clicked)
+        self.run_on_nvidia_button = QPushButton(self.tr("Run on the NVIDIA GPU…"), self.banner)
+        self.run_on_nvidia_button.clicked.connect(self._on_run_on_nvidia_button_clicked)
+        self.fixes_button = QPushButton(self.tr("What to do…"), self.banner)
+        self.fixes_button.clicked.connect(self._on_fixes_button_clicked)
+        banner_layout.addWidget(self.fixes_button)
+        banner_layout.addWidget(self.fit_button)
+        banner_layout.addWidget(self.run_on_nvidia_button)
+        self.banner.hide()
+        layout.addWidget(self.banner)
+        self._process_alerts: dict[int, Any] = {}  # pid -> its newest process alert
+        self._banner_alert: Any = None
 
         self.model = ProcessModel(self)
         self.table = QTableView(self)
@@ -284,8 +309,9 @@ class ProcessView(QWidget):
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(COLUMNS.index("name"), QHeaderView.ResizeMode.Stretch)
         header.setStretchLastSection(False)
-        for column, width in (("pid", 64), ("user", 80), ("gpu", 90), ("kind", 90), ("sm_pct", 56),
-                              ("gpu_memory", 150), ("video", 90), ("cpu_pct", 56), ("host_mib", 80), ("running", 70)):
+        for column, width in (("pid", 58), ("user", 64), ("gpu", 64), ("kind", 86), ("sm_pct", 52),
+                              ("gpu_memory", 112), ("shared_mib", 80), ("video", 84), ("cpu_pct", 52),
+                              ("host_mib", 72), ("running", 68)):
             self.table.setColumnWidth(COLUMNS.index(column), width)
         self.table.selectionModel().selectionChanged.connect(self._on_selection_changed)
         layout.addWidget(self.table, 1)
@@ -311,6 +337,7 @@ class ProcessView(QWidget):
         self._service = service
         self._listener = None
         self._selected = None
+        self._process_alerts.clear()
         if service is not None:
             hop = self._hop
 
@@ -341,9 +368,22 @@ class ProcessView(QWidget):
         finally:
             selection.blockSignals(False)
         self.table.viewport().update()
+        # Shared GPU memory exists on Windows only: the column shows where some process has it.
+        self.table.setColumnHidden(COLUMNS.index("shared_mib"), not any(r.shared_mib for r in table.rows))
         self._update_actions()
         self._update_note(table)
+        self._update_banner(table)
         self.table_shown.emit()
+
+    def show_alert(self, alert: Any) -> None:
+        """A process alert (spill, wrong GPU) goes on the banner while its process runs."""
+        if getattr(alert, "pid", None) is None:
+            return
+        self._process_alerts[alert.pid] = alert
+        self._update_banner(self.model.table)
+
+    def banner_alert(self) -> Any:
+        return self._banner_alert
 
     def selected(self) -> GpuProcess | None:
         if self._selected is None:
@@ -418,6 +458,35 @@ class ProcessView(QWidget):
                                       "utilisation of processes may show as not reported.").format(
                 problem=table.counters_problem))
             self.note.show()
+
+    def _update_banner(self, table: ProcessTable) -> None:
+        live = {r.pid for r in table.live()}
+        for pid, alert in list(self._process_alerts.items()):
+            if pid not in live and table.t > alert.t:  # the process ended (or left the GPU)
+                del self._process_alerts[pid]
+        alert = max(self._process_alerts.values(), key=lambda a: a.t, default=None)
+        self._banner_alert = alert
+        if alert is None:
+            self.banner.hide()
+            return
+        self.banner_label.setText(render(alert.summary) if alert.summary is not None else render(alert.message))
+        self.banner_label.setToolTip(render(alert.message))
+        self.fit_button.setVisible(bool(alert.model))
+        self.run_on_nvidia_button.setVisible(alert.rule.value == "wrong_gpu")
+        self.banner.show()
+
+    def _on_fixes_button_clicked(self) -> None:
+        alert = self._banner_alert
+        if alert is not None:
+            QMessageBox.information(self, render(alert.title), render(alert.message))
+
+    def _on_fit_button_clicked(self) -> None:
+        if self._banner_alert is not None and self._banner_alert.model:
+            self.open_in_fit.emit(self._banner_alert.model)
+
+    def _on_run_on_nvidia_button_clicked(self) -> None:
+        if self._banner_alert is not None:
+            self.open_in_hybrid.emit(self._banner_alert.pid)
 
     def _update_actions(self) -> None:
         row = self.selected()

@@ -81,6 +81,7 @@ class Alert:
     pid: int | None = None
     process_name: str | None = None
     model: str | None = None
+    summary: Msg | None = None  # one short line (the process view's banner); ``message`` has the fixes
 
     @property
     def title(self) -> Msg:
@@ -230,8 +231,12 @@ class AlertEngine:
                       "which is many times slower. {fixes}"
         ).format(name=row.name, pid=row.pid, gpu=row.gpu_label, dedicated=_num(dedicated), total=_num(total),
                  spilled=_num(spilled), fixes=fixes)
+        summary = translate(
+            "Alerts", "{name} ({pid}) on {gpu}: GPU memory full, {spilled} MiB spilled into system memory; it "
+                      "now runs many times slower."
+        ).format(name=row.name, pid=row.pid, gpu=row.gpu_label, spilled=_num(spilled))
         return Alert(t, row.gpu_index, Rule.SPILL, Severity.WARNING, message, pid=row.pid,
-                     process_name=row.name, model=model)
+                     process_name=row.name, model=model, summary=summary)
 
     def _wrong_gpu(self, row: GpuProcess, t: float) -> Alert | None:
         if not row.integrated:
@@ -246,7 +251,9 @@ class AlertEngine:
                       "while the NVIDIA GPU is there for it. Open it on the Hybrid page and choose “Run on the "
                       "NVIDIA GPU”, then restart it."
         ).format(name=row.name, pid=row.pid, engine=row.engine_type or "3D", gpu=row.gpu_label,
-                 busy=_num(row.sm_pct)), pid=row.pid, process_name=row.name)
+                 busy=_num(row.sm_pct)), pid=row.pid, process_name=row.name, summary=translate(
+            "Alerts", "{name} ({pid}) works on the integrated GPU ({gpu}, {busy}% busy), not the NVIDIA GPU."
+        ).format(name=row.name, pid=row.pid, gpu=row.gpu_label, busy=_num(row.sm_pct)))
 
     def _evaluate_gpu(self, g: GpuSample, name: str, st: _GpuState, t: float) -> list[Alert]:
         s = self.settings

@@ -36,8 +36,8 @@ from services.telemetry.model import DeviceState, GpuInfo, Snapshot
 FADE_S = 6.0
 _MIB = 2**20
 
-COLUMNS = ("pid", "name", "user", "gpu", "kind", "sm_pct", "gpu_memory", "video", "cpu_pct", "host_mib",
-           "running")
+COLUMNS = ("pid", "name", "user", "gpu", "kind", "sm_pct", "gpu_memory", "shared_mib", "video", "cpu_pct",
+           "host_mib", "running")
 
 NOT_REPORTED_WHY: dict[str, Msg] = {
     "sm_pct": translate(
@@ -401,6 +401,7 @@ def sort_key(column: str, now: float) -> Callable[[GpuProcess], Any]:
         "kind": lambda r: (0, r.kind or r.engine_type or "") if (r.kind or r.engine_type) else (1, ""),
         "sm_pct": lambda r: number(r.sm_pct),
         "gpu_memory": lambda r: number(r.used_mib),
+        "shared_mib": lambda r: number(r.shared_mib),
         "video": lambda r: number(max(r.encoder_pct or 0.0, r.decoder_pct or 0.0)
                                   if r.encoder_pct is not None or r.decoder_pct is not None else None),
         "cpu_pct": lambda r: number(r.cpu_pct),

@@ -275,3 +275,48 @@ def test_has_drawn_history_waits_for_curves_not_for_tiles(qtbot, context):
     assert page.has_drawn_history()
     assert page.cards()[1].graphs.drawn_points() >= 2
     _stop(page)
+
+
+def test_the_gpu_strip_keeps_four_gpus_in_view_at_1024x640(qtbot, context):
+    hub = FakeHub()
+    page = _page(qtbot, context, hub)
+    page.resize(1024 - 190, 640)  # the window less the sidebar
+    with qtbot.waitSignal(page.repainted, timeout=2000):
+        _feed(hub, 4, seconds=5, throttle=frozenset({"sw_thermal"}))
+    strip = page.strip
+    assert strip.isVisible()
+    assert strip.line_texts(3) == ["95 %", "17.6 / 24 GiB", "74 °C", "320 / 450 W"]
+    assert strip.dot_level(0) == "hot"
+    # The strip sits above the scrolled cards: every GPU's line is inside the page, not scrolled away.
+    for index in range(4):
+        line = strip._lines[index].name
+        top_left = line.mapTo(page, line.rect().topLeft())
+        assert 0 <= top_left.y() and top_left.y() + line.height() <= page.height()
+    with qtbot.waitSignal(page.repainted, timeout=2000):
+        _feed(hub, 1, seconds=2)
+    assert not page.strip.isVisible()  # one GPU: its card says it all
+    _stop(page)
+
+
+def test_a_spill_alert_shows_on_the_process_view_banner(qtbot, context):
+    from services.telemetry.alerts import Alert, Rule, Severity
+
+    hub = FakeHub()
+    page = _page(qtbot, context, hub)
+    with qtbot.waitSignal(page.process_view.table_shown, timeout=2000):
+        _feed(hub, 1, seconds=2)
+    alert = Alert(hub.latest.t, 0, Rule.SPILL, Severity.WARNING, "the whole story", pid=4242,
+                  process_name="python train.py", model="Qwen/Qwen2.5-7B-Instruct", summary="spilled 300 MiB")
+    page._on_bridge_alert_raised(alert)
+    view = page.process_view
+    assert view.banner.isVisible() and view.banner_label.text() == "spilled 300 MiB"
+    assert view.banner_label.toolTip() == "the whole story" and view.fit_button.isVisible()
+    assert not view.run_on_nvidia_button.isVisible()
+    with qtbot.waitSignal(view.open_in_fit, timeout=1000) as asked:
+        view.fit_button.click()
+    assert asked.args == ["Qwen/Qwen2.5-7B-Instruct"]
+    # The process ends: the banner goes with it.
+    with qtbot.waitSignal(view.table_shown, timeout=2000):
+        hub.push(snapshot(1, hub.latest.t + 1, processes=()))
+    assert not view.banner.isVisible()
+    _stop(page)
