@@ -29,6 +29,7 @@ from services.telemetry.processes import (
 
 KEY_ROLE = Qt.ItemDataRole.UserRole + 1
 RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+NARROW_PX = 900  # below this width the RAM and running-time columns are hidden
 _NUMERIC = {"pid", "sm_pct", "gpu_memory", "shared_mib", "video", "cpu_pct", "host_mib", "running"}
 
 
@@ -368,12 +369,26 @@ class ProcessView(QWidget):
         finally:
             selection.blockSignals(False)
         self.table.viewport().update()
-        # Shared GPU memory exists on Windows only: the column shows where some process has it.
+        # Shared GPU memory exists on Windows only, and the video engines are mostly idle: their
+        # columns show when some process has a figure there.
         self.table.setColumnHidden(COLUMNS.index("shared_mib"), not any(r.shared_mib for r in table.rows))
+        self.table.setColumnHidden(COLUMNS.index("video"),
+                                   not any(r.encoder_pct or r.decoder_pct for r in table.rows))
+        self._fit_columns()
         self._update_actions()
         self._update_note(table)
         self._update_banner(table)
         self.table_shown.emit()
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self._fit_columns()
+
+    def _fit_columns(self) -> None:
+        # A narrow window (1024 px) keeps the name readable: RAM and running time step aside.
+        narrow = self.width() < NARROW_PX
+        for column in ("host_mib", "running"):
+            self.table.setColumnHidden(COLUMNS.index(column), narrow)
 
     def show_alert(self, alert: Any) -> None:
         """A process alert (spill, wrong GPU) goes on the banner while its process runs."""
