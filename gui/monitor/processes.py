@@ -29,6 +29,8 @@ from services.telemetry.processes import (
 
 KEY_ROLE = Qt.ItemDataRole.UserRole + 1
 RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+_ROLES = frozenset({Qt.ItemDataRole.DisplayRole, KEY_ROLE, Qt.ItemDataRole.TextAlignmentRole,
+                    Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.ForegroundRole, Qt.ItemDataRole.FontRole})
 NARROW_PX = 900  # below this width the RAM and running-time columns are hidden
 _NUMERIC = {"pid", "sm_pct", "gpu_memory", "shared_mib", "video", "cpu_pct", "host_mib", "running"}
 
@@ -95,8 +97,8 @@ class ProcessModel(QAbstractTableModel):
         return None
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
-            return None
+        if role not in _ROLES or not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None  # the view asks for a dozen roles per cell on every repaint; most are not ours
         row = self._rows[index.row()]
         column = COLUMNS[index.column()]
         if role == Qt.ItemDataRole.DisplayRole:
@@ -129,9 +131,15 @@ class ProcessModel(QAbstractTableModel):
                 self.tr("Running"))
 
     def _refresh(self) -> None:
-        rows = [r for r in self._table.rows if not self._filter or matches(r, self._filter)]
+        rows = self._sorted([r for r in self._table.rows if not self._filter or matches(r, self._filter)])
+        if [r.key for r in rows] == [r.key for r in self._rows]:
+            # The same processes in the same order (most refreshes): new values, no reset.
+            self._rows = rows
+            if rows:
+                self.dataChanged.emit(self.index(0, 0), self.index(len(rows) - 1, len(COLUMNS) - 1))
+            return
         self.beginResetModel()
-        self._rows = self._sorted(rows)
+        self._rows = rows
         self.endResetModel()
 
     def _sorted(self, rows: list[GpuProcess]) -> list[GpuProcess]:

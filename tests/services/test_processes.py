@@ -206,13 +206,26 @@ def test_the_model_a_command_line_names(cmd, model):
 # ---- the host, and ending a process
 
 def test_psutil_host_reads_this_process():
-    probe = PsutilHost()
+    clock = iter([100.0, 101.0, 102.0])
+    probe = PsutilHost(clock=lambda: next(clock))
     first = probe.read([os.getpid()])[os.getpid()]
     assert first.command_line and first.user and first.started_at and first.host_mib > 0
     assert first.cpu_pct is None  # the first reading has no CPU baseline
     second = probe.read([os.getpid()])[os.getpid()]
-    assert second.cpu_pct is not None
+    assert second.cpu_pct is not None and second.cpu_pct >= 0
     assert probe.read([2**22 + 12345]) == {}  # no such process: no row, no exception
+
+
+@pytest.mark.linux_only
+def test_proc_stat_figures_are_psutils():
+    from services.telemetry.processes import proc_stat_times
+
+    me = psutil.Process()
+    cpu_s, rss_mib = proc_stat_times(os.getpid())
+    times = me.cpu_times()
+    assert abs(cpu_s - (times.user + times.system)) < 0.05
+    assert abs(rss_mib - me.memory_info().rss / 2**20) < 8  # the interpreter may allocate in between
+    assert proc_stat_times(2**22 + 12345) is None
 
 
 def test_another_users_process_is_refused_with_the_reason():
