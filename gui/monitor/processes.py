@@ -7,6 +7,7 @@ the selection follows the process (its PID and GPU), not the row number.
 """
 from __future__ import annotations
 
+import sys
 import threading
 from typing import Any
 from collections.abc import Callable
@@ -430,11 +431,15 @@ class ProcessView(QWidget):
             QMessageBox.information(self, self.tr("Cannot end this process"), render(refusal))
             return False
         if confirm:
+            if sys.platform == "win32":  # psutil's terminate() is TerminateProcess: no polite request
+                text = self.tr("End {name} (PID {pid}) on {gpu}?\n\nIt is ended at once. Work it has not "
+                               "saved is lost.")
+            else:
+                text = self.tr("End {name} (PID {pid}) on {gpu}?\n\nIt is asked to close first; if it is still "
+                               "running after 3 seconds, it is killed. Work it has not saved is lost.")
             answer = QMessageBox.question(
                 self, self.tr("End {name}?").format(name=row.name),
-                self.tr("End {name} (PID {pid}) on {gpu}?\n\nIt is asked to close first; if it is still running "
-                        "after 3 seconds, it is killed. Work it has not saved is lost.").format(
-                    name=row.name, pid=row.pid, gpu=row.gpu_label),
+                text.format(name=row.name, pid=row.pid, gpu=row.gpu_label),
                 QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
                 QMessageBox.StandardButton.Cancel)
             if answer != QMessageBox.StandardButton.Yes:

@@ -1204,6 +1204,14 @@
         <translation>无法结束这个进程</translation>
     </message>
     <message>
+        <source>End {name} (PID {pid}) on {gpu}?
+
+It is ended at once. Work it has not saved is lost.</source>
+        <translation>结束 {gpu} 上的 {name}（PID {pid}）？
+
+它会被立即结束。它未保存的工作会丢失。</translation>
+    </message>
+    <message>
         <source>End {name}?</source>
         <translation>结束 {name}？</translation>
     </message>

@@ -247,6 +247,7 @@ def _row_for(proc: subprocess.Popen) -> GpuProcess:
     return GpuProcess(proc.pid, "g", "GPU 0", 0, False, "python", user=p.username(), started_at=p.create_time())
 
 
+@pytest.mark.linux_only  # SIGTERM, then SIGKILL; Windows has TerminateProcess only (tests/windows)
 def test_end_terminates_then_kills_one_that_ignores_the_request():
     polite = _child("import time; print('up', flush=True); time.sleep(60)")
     stubborn = _child("import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); "
