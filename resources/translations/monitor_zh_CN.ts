@@ -904,6 +904,10 @@
         <translation>进程</translation>
     </message>
     <message>
+        <source> (+{mib} MiB shared)</source>
+        <translation>（另有 {mib} MiB 共享内存）</translation>
+    </message>
+    <message>
         <source>PID</source>
         <translation>PID</translation>
     </message>

@@ -84,6 +84,7 @@ class ProcessSample:
     sm_pct: float | None = None
     encoder_pct: float | None = None
     decoder_pct: float | None = None
+    shared_mib: float | None = None  # Windows: system memory the GPU maps for it (the GPU counters)
 
 
 @dataclass(frozen=True, slots=True)

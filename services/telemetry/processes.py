@@ -459,6 +459,33 @@ class ProcessService:
                 values["decoder_pct"] = c.decoder_pct
 
 
+def with_counters(snapshot: Snapshot, found: dict[tuple[int, str], WinProcessGpu],
+                  adapters: Iterable[Adapter]) -> Snapshot:
+    """``snapshot`` with the Windows counters' figures in the NVML processes where NVML has none
+    (WDDM): dedicated memory as ``used_mib``, shared memory, the busiest engine as ``sm_pct``.
+    ``monitor`` uses it; the process view merges the counters itself (and lists the other GPUs' too)."""
+    luids = {a.nvml_uuid: a.luid.upper() for a in adapters if a.nvml_uuid}
+    found = {(pid, luid.upper()): c for (pid, luid), c in found.items()}
+    samples = []
+    for sample in snapshot.samples:
+        luid = luids.get(sample.uuid)
+        if luid is None or not sample.processes:
+            samples.append(sample)
+            continue
+        procs = []
+        for p in sample.processes:
+            c = found.get((p.pid, luid))
+            if c is not None:
+                p = replace(
+                    p, used_mib=p.used_mib if p.used_mib is not None else c.dedicated_mib, shared_mib=c.shared_mib,
+                    sm_pct=p.sm_pct if p.sm_pct is not None else c.busy_pct,
+                    encoder_pct=p.encoder_pct if p.encoder_pct is not None else c.encoder_pct,
+                    decoder_pct=p.decoder_pct if p.decoder_pct is not None else c.decoder_pct)
+            procs.append(p)
+        samples.append(replace(sample, processes=tuple(procs)))
+    return replace(snapshot, samples=tuple(samples))
+
+
 # ---- sorting and filtering (the view and ``monitor`` share them)
 
 def sort_key(column: str, now: float) -> Callable[[GpuProcess], Any]:

@@ -143,7 +143,7 @@ def sample_to_dict(info: GpuInfo | None, sample: GpuSample) -> dict[str, Any]:
         "processes": None if sample.processes is None else [
             {"pid": p.pid, "name": p.name, "user": p.user, "kind": p.kind,
              "used_mib": p.used_mib, "cpu_pct": p.cpu_pct, "sm_pct": p.sm_pct,
-             "encoder_pct": p.encoder_pct, "decoder_pct": p.decoder_pct}
+             "encoder_pct": p.encoder_pct, "decoder_pct": p.decoder_pct, "shared_mib": p.shared_mib}
             for p in sample.processes
         ],
     }
@@ -177,6 +177,7 @@ _HEADERS = (
     translate("MonitorTable", "Clocks held back by"),
 )
 _PROCESSES = translate("MonitorTable", "Processes")
+_SHARED = translate("MonitorTable", " (+{mib} MiB shared)")
 _PROCESS_HEADERS = (
     translate("MonitorTable", "PID"),
     translate("MonitorTable", "GPU"),
@@ -235,7 +236,8 @@ def render_table(snapshot: Snapshot, catalog: Catalog) -> str:
                 process_rows.append([
                     str(p.pid), str(s.index), p.name, p.user or _GONE_DASH,
                     tr(_KINDS[p.kind]) if p.kind in _KINDS else p.kind,
-                    _fmt(p.sm_pct, "{:.0f} %"), _fmt(p.used_mib, "{:.0f} MiB"),
+                    _fmt(p.sm_pct, "{:.0f} %"), _fmt(p.used_mib, "{:.0f} MiB") + (
+                        tr(_SHARED).format(mib=f"{p.shared_mib:.0f}") if p.shared_mib else ""),
                     ", ".join(busy) or _GONE_DASH, _fmt(p.cpu_pct, "{:.0f} %"),
                 ])
         elif s.processes is not None and s.state is DeviceState.OK:
