@@ -197,3 +197,16 @@ class _NoHost:
 
     def alive(self, pid, started_at):
         return False
+
+
+def test_the_process_view_opens_model_fit_on_the_model_a_spilling_process_runs(qtbot, context):
+    window = MainWindow(context)
+    qtbot.addWidget(window)
+    page = window.show_page("dashboard")
+    page.process_view.open_in_fit.emit("Qwen/Qwen2.5-7B-Instruct")
+    assert window.current_key() == "fit"
+    fit = window.page("fit")
+    assert "Qwen2.5" in fit.model_box.search_edit.text()
+    assert fit.model_box.model_list.count() >= 1 and "Qwen2.5-7B" in fit.model_box.model_list.currentItem().text()
+    window.shutdown()
+    page.bridge.close()
