@@ -315,8 +315,9 @@ def test_a_spill_alert_shows_on_the_process_view_banner(qtbot, context):
     with qtbot.waitSignal(view.open_in_fit, timeout=1000) as asked:
         view.fit_button.click()
     assert asked.args == ["Qwen/Qwen2.5-7B-Instruct"]
-    # The process ends: the banner goes with it.
-    with qtbot.waitSignal(view.table_shown, timeout=2000):
-        hub.push(snapshot(1, hub.latest.t + 1, processes=()))
+    # The process ends: the banner goes with it (once the view shows that reading's table).
+    end = hub.latest.t + 1
+    hub.push(snapshot(1, end, processes=()))
+    qtbot.waitUntil(lambda: view.model.table.t == end, timeout=2000)
     assert not view.banner.isVisible()
     _stop(page)

@@ -223,7 +223,7 @@ def test_proc_stat_figures_are_psutils():
     me = psutil.Process()
     cpu_s, rss_mib = proc_stat_times(os.getpid())
     times = me.cpu_times()
-    assert abs(cpu_s - (times.user + times.system)) < 0.05
+    assert abs(cpu_s - (times.user + times.system)) < 0.2  # clock ticks, and the CPU used in between
     assert abs(rss_mib - me.memory_info().rss / 2**20) < 8  # the interpreter may allocate in between
     assert proc_stat_times(2**22 + 12345) is None
 
