@@ -288,6 +288,8 @@ def test_the_gpu_strip_keeps_four_gpus_in_view_at_1024x640(qtbot, context):
     assert strip.line_texts(3) == ["95 %", "17.6 / 24 GiB", "74 °C", "320 / 450 W"]
     assert strip.dot_level(0) == "hot"
     # The strip sits above the scrolled cards: every GPU's line is inside the page, not scrolled away.
+    qtbot.waitUntil(lambda: strip._lines[3].name.mapTo(page, strip._lines[3].name.rect().topLeft()).y() > 0,
+                    timeout=2000)
     for index in range(4):
         line = strip._lines[index].name
         top_left = line.mapTo(page, line.rect().topLeft())
