@@ -34,9 +34,6 @@ class DemoHost:
                 result[pid] = known
         return result
 
-    def alive(self, pid: int, started_at: float | None) -> bool:
-        return True
-
     def _describe(self, pid: int) -> HostProcess | None:
         if pid == 1180:
             return HostProcess(pid, "Xorg", "/usr/lib/xorg/Xorg vt2 -displayfd 3 -keeptty", "root",

@@ -168,9 +168,6 @@ class _NoHost:
     def read(self, pids: Any) -> dict:
         return {}
 
-    def alive(self, pid: int, started_at: float | None) -> bool:
-        return False
-
 
 def attach_alerts(hub: TelemetryHub, settings: AlertSettings, recorder: Recorder | None = None) -> AlertEngine:
     """Give a sampling hub its ``AlertEngine``: every snapshot is evaluated on the sampler

@@ -134,8 +134,6 @@ class ProcessTable:
 class HostProbe(Protocol):
     def read(self, pids: Iterable[int]) -> dict[int, HostProcess]: ...
 
-    def alive(self, pid: int, started_at: float | None) -> bool: ...
-
 
 class CounterReader(Protocol):
     """Windows' GPU counters per (pid, LUID) (services.hybrid.gpu_counters.WindowsProcessCounters)."""
@@ -278,16 +276,6 @@ class PsutilHost:
                         _ask(ps, proc.create_time))
         except (ps.NoSuchProcess, ps.ZombieProcess, ps.AccessDenied, OSError):
             return (None, None, None, None)
-
-    def alive(self, pid: int, started_at: float | None) -> bool:
-        """The same process still runs (not a new one that got the pid)."""
-        try:
-            proc = self._ps.Process(pid)
-            return started_at is None or abs(proc.create_time() - started_at) < 0.5
-        except (self._ps.NoSuchProcess, self._ps.ZombieProcess):
-            return False
-        except (self._ps.AccessDenied, OSError):
-            return True
 
 
 def _ask(ps: Any, fn: Callable[[], Any]) -> Any:

@@ -52,9 +52,6 @@ class _NoHost:
     def read(self, pids):
         return {}
 
-    def alive(self, pid, started_at):
-        return False
-
 
 class _StepClock:
     """The hub's schedule clock: each push moves it one sampling interval on."""

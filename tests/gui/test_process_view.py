@@ -29,9 +29,6 @@ class Host:
     def read(self, pids):
         return {p: h for p, h in self.procs.items() if p in set(pids)}
 
-    def alive(self, pid, started_at):
-        return pid in self.procs
-
 
 def procs(*rows):
     return tuple(ProcessSample(pid=pid, name=name, user=None, kind="compute", used_mib=mib, sm_pct=sm)

@@ -195,9 +195,6 @@ class _NoHost:
     def read(self, pids):
         return {}
 
-    def alive(self, pid, started_at):
-        return False
-
 
 def test_the_process_view_opens_model_fit_on_the_model_a_spilling_process_runs(qtbot, context):
     window = MainWindow(context)

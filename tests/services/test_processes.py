@@ -39,9 +39,6 @@ class ScriptedHost:
         self.asked.append(pids)
         return {pid: p for pid, p in self.procs.items() if pid in pids}
 
-    def alive(self, pid, started_at):
-        return pid in self.procs
-
 
 def host(pid: int, name: str, cmd: str | None = None, user: str = "alice") -> HostProcess:
     return HostProcess(pid=pid, name=name, command_line=cmd, user=user, started_at=1000.0, cpu_pct=12.0,
