@@ -63,13 +63,21 @@ def run(args: argparse.Namespace, *, source: Any = None,
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.monotonic,
         wall_clock: Callable[[], float] = time.time,
-        out: TextIO | None = None, err: TextIO | None = None) -> int:
-    """Run the command; ``source``, clocks and streams are injectable for tests."""
+        out: TextIO | None = None, err: TextIO | None = None,
+        process_sources: dict[str, Any] | None = None) -> int:
+    """Run the command; ``source``, clocks, streams and the Windows GPU counters
+    (``process_sources``: ``counters`` and ``adapters``, as for ``ProcessService``) are injectable for tests."""
     out = out or sys.stdout
     err = err or sys.stderr
     if args.source is None:
         args.source = "nvml"
     _validate(args)
+    if process_sources is None and sys.platform == "win32" and args.source == "nvml" and source is None:
+        # Windows WDDM: NVML lists the processes without their memory; the GPU counters have it.
+        from services.hybrid.gpu_counters import windows_process_sources
+
+        process_sources = windows_process_sources()
+    counters = _Counters(process_sources) if process_sources else None
     csv_path = _check_csv_path(Path(args.csv).expanduser()) if args.csv else None
     if source is None:
         source = _make_source(args.source, once=args.once)
@@ -99,13 +107,14 @@ def run(args: argparse.Namespace, *, source: Any = None,
         try:
             if args.once:
                 snapshot = source.read(ALL_TIERS, wall_clock())
-                _emit(snapshot, args, catalog, writer, out, source_name=args.source, clear=False)
+                _emit(snapshot, args, catalog, writer, out, source_name=args.source, clear=False, counters=counters)
                 return EXIT_OK
             if writer is not None and not args.json:
                 info(translate("Cli", "logging {count} GPU(s) to {path} every {interval} s; Ctrl-C stops").format(
                     count=len(source.devices()), path=str(csv_path), interval=f"{args.interval:g}"),
                     err=err, catalog=catalog)
-            code = _loop(source, args, catalog, writer, out, sleep=sleep, clock=clock, wall_clock=wall_clock)
+            code = _loop(source, args, catalog, writer, out, sleep=sleep, clock=clock, wall_clock=wall_clock,
+                         counters=counters)
         except CsvLogError as exc:
             return fail(exc.message, EXIT_FAILED, err=err, catalog=catalog)
         else:
@@ -117,11 +126,14 @@ def run(args: argparse.Namespace, *, source: Any = None,
             if writer is not None:
                 writer.close()
     finally:
+        if counters is not None:
+            counters.close()
         source.close()
 
 
 def _loop(source: Any, args: argparse.Namespace, catalog: Any, writer: "_CsvLog | None", out: TextIO, *,
-          sleep: Callable[[float], None], clock: Callable[[], float], wall_clock: Callable[[], float]) -> int:
+          sleep: Callable[[float], None], clock: Callable[[], float], wall_clock: Callable[[], float],
+          counters: "_Counters | None" = None) -> int:
     interval = args.interval
     slow_every = max(1, round(SLOW_TIER_S / interval))
     clear = not args.json and writer is None and hasattr(out, "isatty") and out.isatty()
@@ -146,7 +158,7 @@ def _loop(source: Any, args: argparse.Namespace, catalog: Any, writer: "_CsvLog 
                 if tick == 0:
                     tiers |= Tier.STATIC
                 snapshot = carry.apply(source.read(tiers, wall_clock()), tiers)
-                _emit(snapshot, args, catalog, writer, out, source_name=args.source, clear=clear)
+                _emit(snapshot, args, catalog, writer, out, source_name=args.source, clear=clear, counters=counters)
                 tick += 1
                 # Paced by the schedule, not by "now + interval"; missed ticks are skipped, not burst.
                 next_tick = next_slot(next_tick, interval, clock())
@@ -158,8 +170,42 @@ def _loop(source: Any, args: argparse.Namespace, catalog: Any, writer: "_CsvLog 
     return EXIT_OK
 
 
+class _Counters:
+    """The Windows GPU counters for ``monitor``: their figures go into the snapshot's NVML processes."""
+
+    def __init__(self, sources: dict[str, Any]) -> None:
+        self._reader = sources.get("counters")
+        self._adapters = sources.get("adapters", ())
+        self._for: tuple[str, ...] | None = None
+        self._matched: list[Any] = []
+
+    def apply(self, snapshot: Snapshot) -> Snapshot:
+        from services.telemetry.processes import with_counters
+
+        if self._reader is None or not any(s.processes for s in snapshot.samples):
+            return snapshot
+        try:
+            found = self._reader.collect()
+        except OSError:
+            return snapshot  # no counters here: the processes keep "not reported"
+        gpus = tuple(g.uuid for g in snapshot.gpus)
+        if gpus != self._for:
+            self._for = gpus
+            try:
+                self._matched = list(self._adapters(snapshot.gpus) if callable(self._adapters) else self._adapters)
+            except OSError:
+                self._matched = []
+        return with_counters(snapshot, found, self._matched)
+
+    def close(self) -> None:
+        if self._reader is not None:
+            self._reader.close()
+
+
 def _emit(snapshot: Snapshot, args: argparse.Namespace, catalog: Any, writer: "_CsvLog | None",
-          out: TextIO, *, source_name: str, clear: bool) -> None:
+          out: TextIO, *, source_name: str, clear: bool, counters: _Counters | None = None) -> None:
+    if counters is not None:
+        snapshot = counters.apply(snapshot)
     if writer is not None:
         writer.write(snapshot)
     if args.json:

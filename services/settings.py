@@ -48,6 +48,13 @@ class AlertSettings:
     memory_pct: float = 95.0
     fan_zero_hot_c: float = 70.0
     gpu_lost: bool = True
+    # A program's GPU memory spills into shared system memory (Windows sysmem fallback).
+    spill: bool = True
+    spill_min_mib: float = 256.0  # shared memory grown this much while dedicated is full
+    # Heavy 3D/compute on the integrated GPU of a hybrid machine.
+    wrong_gpu: bool = True
+    wrong_gpu_busy_pct: float = 50.0
+    wrong_gpu_for_s: float = 10.0
     notify_desktop: bool = True
 
 
@@ -160,6 +167,9 @@ LIMITS: dict[tuple[str, str], tuple[float, float]] = {
     ("alerts", "temperature_for_s"): (0.0, 3600.0),
     ("alerts", "memory_pct"): (1.0, 100.0),
     ("alerts", "fan_zero_hot_c"): (20.0, 120.0),
+    ("alerts", "spill_min_mib"): (16.0, 65536.0),
+    ("alerts", "wrong_gpu_busy_pct"): (1.0, 100.0),
+    ("alerts", "wrong_gpu_for_s"): (0.0, 3600.0),
     ("exporter", "port"): (1, 65535),
     ("power_cost", "price_per_kwh"): (0.0, 1000.0),
     ("fit", "seq"): (1, 10_000_000),

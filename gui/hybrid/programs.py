@@ -100,14 +100,32 @@ class ProgramList(QWidget):
         }[basis]
 
     def fill(self, result: ScanResult, nvidia_names: Callable[[ProcessReport], list[str]]) -> None:
-        """One row a program; ``nvidia_names`` names the NVIDIA GPUs a program uses (when there are two)."""
-        self.model.removeRows(0, self.model.rowCount())
-        for report in result.processes:
-            self.model.appendRow(self._row(report, nvidia_names(report)))
-        self.proxy.sort(self.proxy.sortColumn(), self.proxy.sortOrder())
-        self._restore_selection()
-        if self.selected_pid is None and self.proxy.rowCount() > 0:
-            self.table.selectRow(0)  # show one program's evidence at once
+        """One row a program; ``nvidia_names`` names the NVIDIA GPUs a program uses (when there are two).
+
+        The selection stays on the same program (by PID) across refreshes: removing the old rows
+        must not read as "the user selected nothing" and then fall back to the first row, or a
+        later "Run on the NVIDIA GPU" would be planned for another program. When the selected
+        program has ended, nothing is selected and ``selected_pid`` still names it.
+        """
+        keep = self.selected_pid
+        selection = self.table.selectionModel()
+        selection.blockSignals(True)
+        try:
+            self.model.removeRows(0, self.model.rowCount())
+            for report in result.processes:
+                self.model.appendRow(self._row(report, nvidia_names(report)))
+            self.proxy.sort(self.proxy.sortColumn(), self.proxy.sortOrder())
+            restored = keep is not None and self._restore_selection(keep)
+            if keep is not None and not restored:
+                selection.clearSelection()
+        finally:
+            selection.blockSignals(False)
+        self.table.viewport().update()  # the view repaints on the (blocked) selection signals
+        self.selected_pid = keep
+        if keep is None and self.proxy.rowCount() > 0:
+            self.table.selectRow(0)  # nothing chosen yet: show one program's evidence at once
+        elif keep is not None and not restored:
+            self.selection_changed.emit()  # it ended: the details say so, the actions turn off
         self.update_empty_state(result.inventory.has_gpu)
 
     def update_empty_state(self, has_gpu: bool) -> None:
@@ -163,16 +181,13 @@ class ProgramList(QWidget):
         memory.setTextAlignment(RIGHT)
         return [name, pid, placement, engine, memory]
 
-    def _restore_selection(self) -> None:
-        if self.selected_pid is None:
-            return
+    def _restore_selection(self, pid: int) -> bool:
         for row in range(self.proxy.rowCount()):
             index = self.proxy.index(row, 0)
-            if index.data(PID_ROLE) == self.selected_pid:
-                self.table.blockSignals(True)
+            if index.data(PID_ROLE) == pid:
                 self.table.selectRow(row)
-                self.table.blockSignals(False)
-                return
+                return True
+        return False
 
     def _on_selection_changed(self, *_args) -> None:
         rows = self.table.selectionModel().selectedRows()

@@ -10,6 +10,7 @@ the tray listen to.
 """
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -98,8 +99,14 @@ class TelemetryController:
         from services.telemetry.factory import build_hub
 
         context = self._context
+        sources = None
+        if sys.platform == "win32" and not demo and not replay and self._live_source is None:
+            # Windows: per-process memory and engines from the GPU counters (NVML has none under WDDM).
+            from services.hybrid.gpu_counters import windows_process_sources
+
+            sources = windows_process_sources()
         return build_hub(demo=demo, replay=replay, settings=context.settings_store.settings, paths=context.paths,
-                         live_source=self._live_source, record=self._record)
+                         live_source=self._live_source, record=self._record, process_sources=sources)
 
     def _replace(self, demo: bool, replay: str | ReplaySource | None) -> TelemetryHub:
         # The new hub is built before the old one stops, so a failure leaves monitoring running.

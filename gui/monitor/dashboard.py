@@ -22,11 +22,10 @@ from PySide6.QtWidgets import (
 from gui.context import AppContext
 from gui.monitor.card import GpuCard
 from gui.monitor.panels import BottomPane, NoGpuPanel
+from gui.monitor.strip import GpuStrip
 from gui.widgets.visible_timer import VisibleTimer
 from services.program import program_name
-from gui.monitor.widgets import (
-    STYLE, ElidedLabel, ProcessTableModel,
-)
+from gui.monitor.widgets import STYLE, ElidedLabel
 from services.telemetry import health
 from services.telemetry.feed import TelemetryFeed
 from services.telemetry.model import DeviceState, GpuInfo, Snapshot, SourceKind
@@ -111,7 +110,7 @@ class DashboardPage(QWidget):
         # Page 1: the cards above, processes / insights / alerts below.
         self.splitter = QSplitter(Qt.Orientation.Vertical, self)
         self.splitter.setObjectName("dashboardSplitter")
-        self.scroll = QScrollArea(self.splitter)
+        self.scroll = QScrollArea()
         self.scroll.setWidgetResizable(True)
         self.scroll.setFrameShape(QFrame.Shape.NoFrame)
         # Cards reflow to fit; should anything still not fit, it can be scrolled to.
@@ -127,14 +126,27 @@ class DashboardPage(QWidget):
         # corner button) to fold it away; the split is remembered across runs.
         self.tabs = BottomPane(self.splitter, max_alerts=MAX_ALERTS_SHOWN)
         self.tabs.pane_button.clicked.connect(self._on_pane_button_clicked)
+        self.process_view = self.tabs.process_view
+        self.process_view.open_in_hybrid.connect(self._on_process_view_open_in_hybrid)
+        self.process_view.open_in_fit.connect(self._on_process_view_open_in_fit)
         self.tabs.tabBarClicked.connect(self._on_tabs_tab_bar_clicked)
-        self.splitter.addWidget(self.scroll)
+        # Above the cards, outside their scroll area: every GPU's state at a glance.
+        self.top = QWidget(self.splitter)
+        top_layout = QVBoxLayout(self.top)
+        top_layout.setContentsMargins(0, 0, 0, 0)
+        top_layout.setSpacing(8)
+        self.strip = GpuStrip(self.top)
+        self.strip.hide()
+        self.strip.gpu_clicked.connect(self._on_strip_gpu_clicked)
+        top_layout.addWidget(self.strip)
+        top_layout.addWidget(self.scroll, 1)
+        self.splitter.addWidget(self.top)
         self.splitter.addWidget(self.tabs)
         self.splitter.setCollapsible(0, False)
         self.splitter.setCollapsible(1, True)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes([560, 160])
+        self.splitter.setSizes([520, 220])
         self._restore_split()
         self.splitter.splitterMoved.connect(self._on_splitter_moved)
         self._update_pane_button()
@@ -160,6 +172,7 @@ class DashboardPage(QWidget):
 
     # ---- Public API
     def shutdown(self) -> None:
+        self.process_view.shutdown()
         self._repaint_timer.stop()
         self._pan_timer.stop()
         if self._split_save_timer.isActive():
@@ -168,9 +181,6 @@ class DashboardPage(QWidget):
 
     def cards(self) -> dict[int, GpuCard]:
         return dict(self._cards)
-
-    def process_model(self, gpu_index: int) -> ProcessTableModel | None:
-        return self.tabs.process_model(gpu_index)
 
     def set_window(self, seconds: int) -> None:
         index = self.window_combo.findData(seconds)
@@ -282,6 +292,8 @@ class DashboardPage(QWidget):
         self.live_button.setChecked(True)
         if hub is not None:
             self._snapshot = hub.latest
+        # The hub's process service (services.telemetry.factory.attach_processes); None: no process view.
+        self.process_view.follow(getattr(hub, "processes", None) if hub is not None else None)
         for alert in self.bridge.recent_alerts(MAX_ALERTS_SHOWN):
             self._on_bridge_alert_raised(alert)
         self._replay = hub is not None and not hub.live
@@ -312,6 +324,7 @@ class DashboardPage(QWidget):
     @Slot(object)
     def _on_bridge_alert_raised(self, alert: Any) -> None:
         self.tabs.add_alert(alert)
+        self.process_view.show_alert(alert)
 
     # ---- Bottom pane
     def pane_collapsed(self) -> bool:
@@ -398,7 +411,7 @@ class DashboardPage(QWidget):
             if force or (graphs_slot and card.graphs_due(t0, t1)):
                 drew_graphs = True
                 card.draw_graphs(card.info, sample, history, index, t0, t1)
-        self.tabs.show_processes(samples)
+        self.strip.show_samples(samples)
         if drew_graphs:
             self._last_graphs = now
         if force or now - self._last_insights >= INSIGHTS_EVERY_S:
@@ -456,7 +469,7 @@ class DashboardPage(QWidget):
         self._cards.clear()
         while self.cards_layout.count():
             self.cards_layout.takeAt(0)
-        self.tabs.set_gpus(gpus)
+        self.strip.set_gpus(gpus)
         master = None
         for info in gpus:
             card = GpuCard(info, self.cards_host, alert_settings=lambda: self.context.settings_store.settings.alerts)
@@ -542,6 +555,37 @@ class DashboardPage(QWidget):
         show_page = getattr(window, "show_page", None)
         if callable(show_page):
             show_page("setup")
+
+    def _on_strip_gpu_clicked(self, index: int) -> None:
+        card = self._cards.get(index)
+        if card is not None:
+            self.scroll.ensureWidgetVisible(card, 0, 0)
+
+    def _on_process_view_open_in_hybrid(self, pid: int) -> None:
+        show_page = getattr(self.window(), "show_page", None)
+        if callable(show_page):
+            page = show_page("hybrid")
+            select = getattr(page, "select_pid", None)
+            if callable(select):
+                select(pid)  # found once its scan lists the program; the filter shows it meanwhile
+            programs = getattr(page, "programs", None)
+            if programs is not None:
+                programs.filter_edit.setText(str(pid))
+
+    def _on_process_view_open_in_fit(self, model: str) -> None:
+        show_page = getattr(self.window(), "show_page", None)
+        if not callable(show_page):
+            return
+        page = show_page("fit")
+        if Path(model).suffix.lower() in (".gguf", ".safetensors", ".json") and Path(model).is_file():
+            page.load_file(model)  # the model file the command line names, with its real shapes
+            return
+        box = getattr(page, "model_box", None)
+        if box is not None:
+            # A Hugging Face id or an Ollama tag: the catalogue's search shows the matching entries.
+            box.search_edit.setText(model.split(":")[0].replace("/", " ").replace("-", " "))
+            if box.model_list.count():
+                box.model_list.setCurrentRow(0)
 
     def _on_no_gpu_demo_requested(self) -> None:
         self.control.start_demo()

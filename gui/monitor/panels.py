@@ -5,19 +5,18 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from PySide6.QtCore import QSortFilterProxyModel, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
-    QAbstractItemView, QFrame, QHBoxLayout, QHeaderView, QLabel, QListWidget, QListWidgetItem, QPushButton,
-    QTableView, QTabWidget, QTextBrowser, QToolButton, QVBoxLayout, QWidget,
+    QFrame, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton,
+    QTabWidget, QTextBrowser, QToolButton, QVBoxLayout, QWidget,
 )
 
 from gui.i18n import render
-from gui.monitor.widgets import ProcessTableModel
+from gui.monitor.processes import ProcessView
 from services.i18n import Msg
 from services.telemetry import health
 from services.telemetry.alerts import Alert, Severity
-from services.telemetry.model import DeviceState, GpuInfo, GpuSample
 
 
 class NoGpuPanel(QFrame):
@@ -88,14 +87,10 @@ class BottomPane(QTabWidget):
         self.setDocumentMode(True)
         self.max_alerts = max_alerts
         self.alerts: list[Alert] = []
-        self.processes_tab = QWidget()
-        self.processes_layout = QHBoxLayout(self.processes_tab)
-        self.processes_layout.setContentsMargins(0, 6, 0, 0)
-        # Up to two GPUs: their tables side by side; more: one tab per GPU, so names stay readable.
-        self.process_tabs = QTabWidget(self.processes_tab)
-        self.process_tabs.setDocumentMode(True)
-        self.process_tabs.hide()
-        self.processes_layout.addWidget(self.process_tabs, 1)
+        # Every process on every GPU in one table (gui.monitor.processes); the page gives it the
+        # hub's ProcessService and has it follow a replaced hub.
+        self.process_view = ProcessView(None, self)
+        self.processes_tab = self.process_view
         self.insights_view = QTextBrowser()
         self.insights_view.setOpenLinks(False)
         self.alerts_list = QListWidget()
@@ -109,9 +104,6 @@ class BottomPane(QTabWidget):
         self.pane_button = QToolButton(self)
         self.pane_button.setAutoRaise(True)
         self.setCornerWidget(self.pane_button, Qt.Corner.TopRightCorner)
-        self._process_models: dict[int, ProcessTableModel] = {}
-        self._process_views: dict[int, QWidget] = {}
-        self._process_empty: dict[int, tuple[QWidget, QLabel]] = {}
 
     # ---- Public API
     def set_folded(self, folded: bool) -> None:
@@ -119,36 +111,6 @@ class BottomPane(QTabWidget):
         self.pane_button.setText("▴" if folded else "▾")
         self.pane_button.setToolTip(self.tr("Show the processes, insights and alerts") if folded
                                     else self.tr("Fold the processes, insights and alerts away"))
-
-    def process_model(self, gpu_index: int) -> ProcessTableModel | None:
-        return self._process_models.get(gpu_index)
-
-    def process_gpus(self) -> list[int]:
-        return sorted(self._process_models)
-
-    def set_gpus(self, gpus: tuple[GpuInfo, ...]) -> None:
-        """One process table per GPU (the previous ones are removed)."""
-        for view in self._process_views.values():
-            self.processes_layout.removeWidget(view)
-            view.deleteLater()
-        self.process_tabs.clear()
-        self._process_views.clear()
-        self._process_models.clear()
-        self._process_empty.clear()
-        self.process_tabs.setVisible(len(gpus) > 2)
-        for info in gpus:
-            self._add_process_table(info)
-
-    def show_processes(self, samples: dict[int, GpuSample]) -> None:
-        """Each GPU's table from its newest sample; "no program" where it has no rows."""
-        for index, model in self._process_models.items():
-            sample = samples.get(index)
-            model.set_processes(sample.processes if sample and sample.state == DeviceState.OK else None)
-            view, empty = self._process_empty[index]
-            has_rows = model.rowCount() > 0
-            if view.isHidden() == has_rows:
-                view.setVisible(has_rows)
-                empty.setVisible(not has_rows)
 
     def show_insights(self, insights: list[Any]) -> None:
         if not insights:
@@ -197,44 +159,3 @@ class BottomPane(QTabWidget):
         while self.alerts_list.count() > self.max_alerts:
             self.alerts_list.takeItem(self.alerts_list.count() - 1)
         self.setTabText(2, self.tr("Alerts ({count})").format(count=len(self.alerts)))
-
-    # ---- Internals
-    def _add_process_table(self, info: GpuInfo) -> None:
-        box = QWidget(self.processes_tab)
-        layout = QVBoxLayout(box)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(2)
-        caption = QLabel(self.tr("GPU {index} · {name}").format(index=info.index, name=info.name), box)
-        caption.setObjectName("TileCaption")
-        model = ProcessTableModel(box)
-        proxy = QSortFilterProxyModel(box)
-        proxy.setSourceModel(model)
-        proxy.setSortRole(Qt.ItemDataRole.UserRole)
-        view = QTableView(box)
-        view.setModel(proxy)
-        view.setSortingEnabled(True)
-        view.sortByColumn(ProcessTableModel.MEMORY, Qt.SortOrder.DescendingOrder)
-        view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        view.verticalHeader().hide()
-        view.verticalHeader().setDefaultSectionSize(22)
-        header = view.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(ProcessTableModel.NAME, QHeaderView.ResizeMode.Stretch)
-        view.setAlternatingRowColors(True)
-        empty = QLabel(self.tr("No program is using this GPU."), box)
-        empty.setObjectName("TileDetail")
-        empty.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-        empty.setContentsMargins(4, 6, 4, 6)
-        layout.addWidget(caption)
-        layout.addWidget(view)
-        layout.addWidget(empty, 1)
-        view.hide()
-        self._process_empty[info.index] = (view, empty)
-        if self.process_tabs.isVisibleTo(self.processes_tab):
-            caption.hide()
-            self.process_tabs.addTab(box, self.tr("GPU {index}").format(index=info.index))
-        else:
-            self.processes_layout.addWidget(box, 1)
-        self._process_models[info.index] = model
-        self._process_views[info.index] = box

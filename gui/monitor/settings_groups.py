@@ -112,12 +112,41 @@ class AlertSettingsGroup(_SavingGroup):
                                     "throttle_hw_slowdown")
         self.lost_check = self._check(self.tr("A GPU stops answering"), "gpu_lost")
         self.notify_check = self._check(self.tr("Show alerts as desktop notifications"), "notify_desktop")
-        for box in (self.thermal_check, self.power_check, self.hw_check, self.lost_check, self.notify_check):
+        for box in (self.thermal_check, self.power_check, self.hw_check, self.lost_check):
             self.form.addRow(box)
+        # Process rules: a program spilling into system memory, heavy work on the integrated GPU.
+        self.spill_check = self._check(self.tr("A program's GPU memory spills into system memory"), "spill")
+        self.spill_check.setToolTip(self.tr(
+            "Windows: when a program's GPU memory is full and its shared memory keeps growing, the driver is "
+            "moving its data to system memory (sysmem fallback), which runs many times slower."))
+        self.spill_spin = self._spin("spill_min_mib", 16, 65536, " MiB", step=64)
+        row = QHBoxLayout()
+        row.addWidget(self.spill_check)
+        row.addWidget(QLabel(self.tr("by more than"), self))
+        row.addWidget(self.spill_spin)
+        row.addStretch(1)
+        self.form.addRow(row)
+        self.wrong_gpu_check = self._check(self.tr("Heavy work on the integrated GPU of a hybrid computer"),
+                                           "wrong_gpu")
+        self.wrong_gpu_check.setToolTip(self.tr(
+            "A program doing 3D or compute work on the integrated GPU while an NVIDIA GPU is there usually "
+            "runs several times slower; the Hybrid page can move it."))
+        self.wrong_busy_spin = self._spin("wrong_gpu_busy_pct", 10, 100, " %", step=5)
+        self.wrong_for_spin = self._spin("wrong_gpu_for_s", 0, 600, " s", step=5)
+        row = QHBoxLayout()
+        row.addWidget(self.wrong_gpu_check)
+        row.addWidget(QLabel(self.tr("above"), self))
+        row.addWidget(self.wrong_busy_spin)
+        row.addWidget(QLabel(self.tr("for"), self))
+        row.addWidget(self.wrong_for_spin)
+        row.addStretch(1)
+        self.form.addRow(row)
+        self.form.addRow(self.notify_check)
         self.enabled_check.toggled.connect(self._on_enabled_check_toggled)
         self._on_enabled_check_toggled(self.enabled_check.isChecked())
 
     def _on_enabled_check_toggled(self, enabled: bool) -> None:
         for widget in (self.temp_spin, self.temp_for_spin, self.memory_spin, self.fan_spin, self.thermal_check,
-                       self.power_check, self.hw_check, self.lost_check, self.notify_check):
+                       self.power_check, self.hw_check, self.lost_check, self.notify_check, self.spill_check,
+                       self.spill_spin, self.wrong_gpu_check, self.wrong_busy_spin, self.wrong_for_spin):
             widget.setEnabled(enabled)

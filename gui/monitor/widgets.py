@@ -1,13 +1,11 @@
 """Small building blocks of the dashboard: value tiles, badges, the process model."""
 from __future__ import annotations
 
-from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QCoreApplication, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QPainter, QPaintEvent
 from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
-from services.telemetry.model import ProcessSample
 
 DASH = "\u2014"  # shown for a value the GPU does not report
 
@@ -128,84 +126,6 @@ class MetricTile(QFrame):
 
     def set_level(self, level: str) -> None:
         self._level = _set_level_property(self, self._level, level)
-
-
-class ProcessTableModel(QAbstractTableModel):
-    """The processes on one GPU: pid, name, user, type, GPU memory.
-
-    ``Qt.UserRole`` gives a sortable raw value for each cell (memory in MiB,
-    None sorted last).
-    """
-
-    PID, NAME, USER, KIND, MEMORY = range(5)
-
-    def __init__(self, parent: Any = None) -> None:
-        super().__init__(parent)
-        self._rows: list[ProcessSample] = []
-
-    # ---- Public API
-    def set_processes(self, processes: tuple[ProcessSample, ...] | None) -> None:
-        rows = sorted(processes or (), key=lambda p: (-(p.used_mib or 0.0), p.pid))
-        if rows == self._rows:
-            return  # nothing changed: no repaint of the table
-        if [p.pid for p in rows] == [p.pid for p in self._rows]:
-            self._rows = rows
-            if rows:
-                self.dataChanged.emit(self.index(0, 0), self.index(len(rows) - 1, self.MEMORY))
-            return
-        self.beginResetModel()
-        self._rows = rows
-        self.endResetModel()
-
-    def process(self, row: int) -> ProcessSample:
-        return self._rows[row]
-
-    # ---- Qt methods
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: N802
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: N802
-        return 0 if parent.isValid() else 5
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
-        if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
-            return None
-        titles = (self.tr("PID"), self.tr("Name"), self.tr("User"), self.tr("Type"), self.tr("GPU memory"))
-        return titles[section] if 0 <= section < len(titles) else None
-
-    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
-            return None
-        proc = self._rows[index.row()]
-        column = index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
-            if column == self.PID:
-                return str(proc.pid)
-            if column == self.NAME:
-                return proc.name
-            if column == self.USER:
-                return proc.user or DASH
-            if column == self.KIND:
-                return self._kind_text(proc.kind)
-            if column == self.MEMORY:
-                return format_mib(proc.used_mib) if proc.used_mib is not None else self.tr("not reported")
-        if role == Qt.ItemDataRole.UserRole:
-            return (proc.pid, proc.name, proc.user or "", proc.kind,
-                    proc.used_mib if proc.used_mib is not None else -1.0)[column]
-        if role == Qt.ItemDataRole.TextAlignmentRole and column in (self.PID, self.MEMORY):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.ToolTipRole and column == self.MEMORY and proc.used_mib is None:
-            return self.tr("The driver does not report per-process memory here (Windows WDDM, or a MIG slice).")
-        return None
-
-    def _kind_text(self, kind: str) -> str:
-        if kind == "compute":
-            return self.tr("Compute")
-        if kind == "graphics":
-            return self.tr("Graphics")
-        if kind == "compute+graphics":
-            return self.tr("Compute + graphics")
-        return kind
 
 
 def format_mib(mib: float | None) -> str:

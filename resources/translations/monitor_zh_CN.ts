@@ -51,6 +51,34 @@
         <source>Show alerts as desktop notifications</source>
         <translation>以桌面通知显示警报</translation>
     </message>
+    <message>
+        <source>A program&apos;s GPU memory spills into system memory</source>
+        <translation>程序的显存溢出到系统内存</translation>
+    </message>
+    <message>
+        <source>Windows: when a program&apos;s GPU memory is full and its shared memory keeps growing, the driver is moving its data to system memory (sysmem fallback), which runs many times slower.</source>
+        <translation>Windows：程序的显存已满而共享 GPU 内存还在增长，说明驱动正把它的数据挪到系统内存（sysmem fallback），运行会慢好几倍。</translation>
+    </message>
+    <message>
+        <source>by more than</source>
+        <translation>超过</translation>
+    </message>
+    <message>
+        <source>Heavy work on the integrated GPU of a hybrid computer</source>
+        <translation>双显卡电脑上有程序在核显上重度运行</translation>
+    </message>
+    <message>
+        <source>A program doing 3D or compute work on the integrated GPU while an NVIDIA GPU is there usually runs several times slower; the Hybrid page can move it.</source>
+        <translation>有 NVIDIA 显卡却在核显上做 3D 或计算的程序，通常会慢好几倍；可在“混合显卡”页把它换到 NVIDIA 显卡上。</translation>
+    </message>
+    <message>
+        <source>above</source>
+        <translation>高于</translation>
+    </message>
+    <message>
+        <source>for</source>
+        <translation>持续</translation>
+    </message>
 </context>
 <context>
     <name>Alerts</name>
@@ -81,6 +109,38 @@
     <message>
         <source>GPU lost</source>
         <translation>GPU 失联</translation>
+    </message>
+    <message>
+        <source>GPU memory spilling into system memory</source>
+        <translation>显存溢出到系统内存</translation>
+    </message>
+    <message>
+        <source>Heavy work on the integrated GPU</source>
+        <translation>核显上有重度负载</translation>
+    </message>
+    <message>
+        <source>Fixes: a smaller context, batch or quantisation (Model fit shows what fits{model}); or, in the NVIDIA Control Panel (Manage 3D settings › Program settings), set “CUDA - Sysmem Fallback Policy” to “Prefer No Sysmem Fallback” for this program: it then stops with an out-of-memory error instead of running slowly.</source>
+        <translation>解决办法：减小上下文长度、批大小，或换用更小的量化（“模型显存”页会算出放得下的配置{model}）；或者在 NVIDIA 控制面板（管理 3D 设置 › 程序设置）里为这个程序把“CUDA - Sysmem Fallback Policy”（CUDA - 系统内存回退策略）设为“Prefer No Sysmem Fallback”（首选无系统内存回退）：这样显存不够时它会直接报显存不足（out of memory），而不是悄悄变慢。</translation>
+    </message>
+    <message>
+        <source> for {model}</source>
+        <translation>（{model}）</translation>
+    </message>
+    <message>
+        <source>{name} ({pid}) on {gpu} is spilling into system memory: its GPU memory is full ({dedicated} of {total} MiB) and {spilled} MiB more now sit in shared system memory, which is many times slower. {fixes}</source>
+        <translation>{gpu} 上的 {name}（{pid}）正在溢出到系统内存：它的显存已满（{dedicated} / {total} MiB），另有 {spilled} MiB 放进了共享的系统内存，速度会慢好几倍。{fixes}</translation>
+    </message>
+    <message>
+        <source>{name} ({pid}) on {gpu}: GPU memory full, {spilled} MiB spilled into system memory; it now runs many times slower.</source>
+        <translation>{gpu} 上的 {name}（{pid}）：显存已满，{spilled} MiB 溢出到了系统内存，现在会慢好几倍。</translation>
+    </message>
+    <message>
+        <source>{name} ({pid}) is doing heavy {engine} work on the integrated GPU ({gpu}, {busy}% busy) while the NVIDIA GPU is there for it. Open it on the Hybrid page and choose “Run on the NVIDIA GPU”, then restart it.</source>
+        <translation>{name}（{pid}）正在核显（{gpu}，占用 {busy}%）上做繁重的 {engine} 工作，而 NVIDIA 显卡闲着。请在“混合显卡”页打开它，选择“在 NVIDIA GPU 上运行”，然后重启这个程序。</translation>
+    </message>
+    <message>
+        <source>{name} ({pid}) works on the integrated GPU ({gpu}, {busy}% busy), not the NVIDIA GPU.</source>
+        <translation>{name}（{pid}）在核显（{gpu}，占用 {busy}%）上运行，没有用 NVIDIA 显卡。</translation>
     </message>
     <message>
         <source>GPU {gpu} ({name}) stopped responding. Its history is kept; the app keeps retrying.</source>
@@ -148,18 +208,6 @@
     <message>
         <source>Alerts ({count})</source>
         <translation>警报（{count}）</translation>
-    </message>
-    <message>
-        <source>GPU {index} · {name}</source>
-        <translation>GPU {index} · {name}</translation>
-    </message>
-    <message>
-        <source>No program is using this GPU.</source>
-        <translation>没有程序在使用这块 GPU。</translation>
-    </message>
-    <message>
-        <source>GPU {index}</source>
-        <translation>GPU {index}</translation>
     </message>
 </context>
 <context>
@@ -484,6 +532,29 @@
     <message>
         <source>No clock slowdowns this session.</source>
         <translation>本次会话没有降频。</translation>
+    </message>
+</context>
+<context>
+    <name>GpuStrip</name>
+    <message>
+        <source>{used} / {total} GiB</source>
+        <translation>{used} / {total} GiB</translation>
+    </message>
+    <message>
+        <source>No reading</source>
+        <translation>没有读数</translation>
+    </message>
+    <message>
+        <source>The driver does not report throttling</source>
+        <translation>驱动不报告降频原因</translation>
+    </message>
+    <message>
+        <source>Not throttled</source>
+        <translation>未降频</translation>
+    </message>
+    <message>
+        <source>Clocks held back by: {reasons}</source>
+        <translation>频率受限于：{reasons}</translation>
     </message>
 </context>
 <context>
@@ -833,6 +904,38 @@
         <translation>进程</translation>
     </message>
     <message>
+        <source> (+{mib} MiB shared)</source>
+        <translation>（另有 {mib} MiB 共享内存）</translation>
+    </message>
+    <message>
+        <source>PID</source>
+        <translation>PID</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>SM</source>
+        <translation>SM</translation>
+    </message>
+    <message>
+        <source>GPU memory</source>
+        <translation>显存</translation>
+    </message>
+    <message>
+        <source>Video</source>
+        <translation>视频</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
         <source>no processes</source>
         <translation>无进程</translation>
     </message>
@@ -964,7 +1067,19 @@
     </message>
 </context>
 <context>
-    <name>ProcessTableModel</name>
+    <name>ProcessModel</name>
+    <message>
+        <source>Share of the GPU&apos;s compute units (NVML), or on Windows the busiest 3D/compute engine, as Task Manager shows it</source>
+        <translation>占用 GPU 计算单元（SM）的比例（来自 NVML）；Windows 上是最忙的 3D/计算引擎，与任务管理器一致</translation>
+    </message>
+    <message>
+        <source>The card&apos;s own (dedicated) memory the process holds</source>
+        <translation>进程占用的显卡自带显存（专用显存）</translation>
+    </message>
+    <message>
+        <source>Windows: system memory mapped for the GPU. A program whose GPU memory is full spills here and runs many times slower.</source>
+        <translation>Windows：映射给 GPU 使用的系统内存。显存用满的程序会溢出到这里，运行慢好几倍。</translation>
+    </message>
     <message>
         <source>PID</source>
         <translation>PID</translation>
@@ -978,20 +1093,56 @@
         <translation>用户</translation>
     </message>
     <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
         <source>Type</source>
         <translation>类型</translation>
+    </message>
+    <message>
+        <source>SM</source>
+        <translation>SM</translation>
     </message>
     <message>
         <source>GPU memory</source>
         <translation>显存</translation>
     </message>
     <message>
+        <source>Shared</source>
+        <translation>共享</translation>
+    </message>
+    <message>
+        <source>Video</source>
+        <translation>视频</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>RAM</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>运行时长</translation>
+    </message>
+    <message>
         <source>not reported</source>
         <translation>未报告</translation>
     </message>
     <message>
-        <source>The driver does not report per-process memory here (Windows WDDM, or a MIG slice).</source>
-        <translation>驱动在此不报告单个进程的显存用量（Windows WDDM 模式或 MIG 分区）。</translation>
+        <source>{name} (ended)</source>
+        <translation>{name}（已结束）</translation>
+    </message>
+    <message>
+        <source>enc {pct} %</source>
+        <translation>编码 {pct} %</translation>
+    </message>
+    <message>
+        <source>dec {pct} %</source>
+        <translation>解码 {pct} %</translation>
     </message>
     <message>
         <source>Compute</source>
@@ -1004,6 +1155,156 @@
     <message>
         <source>Compute + graphics</source>
         <translation>计算 + 图形</translation>
+    </message>
+    <message>
+        <source>The system does not show this process&apos;s command line.</source>
+        <translation>系统不显示这个进程的命令行。</translation>
+    </message>
+    <message>
+        <source>The integrated GPU</source>
+        <translation>核显</translation>
+    </message>
+</context>
+<context>
+    <name>ProcessView</name>
+    <message>
+        <source>Filter by name, command line or PID</source>
+        <translation>按名称、命令行或 PID 筛选</translation>
+    </message>
+    <message>
+        <source>End process…</source>
+        <translation>结束进程…</translation>
+    </message>
+    <message>
+        <source>Open on Hybrid page</source>
+        <translation>在“混合显卡”页打开</translation>
+    </message>
+    <message>
+        <source>See which GPU it runs on and move it to the NVIDIA GPU</source>
+        <translation>查看它在哪块 GPU 上运行，并把它换到 NVIDIA 显卡</translation>
+    </message>
+    <message>
+        <source>Copy command line</source>
+        <translation>复制命令行</translation>
+    </message>
+    <message>
+        <source>Open in Model fit</source>
+        <translation>在“模型显存”中打开</translation>
+    </message>
+    <message>
+        <source>See which context length, batch or quantisation fits this GPU</source>
+        <translation>看看哪种上下文长度、批大小或量化能放进这块 GPU</translation>
+    </message>
+    <message>
+        <source>Run on the NVIDIA GPU…</source>
+        <translation>在 NVIDIA GPU 上运行…</translation>
+    </message>
+    <message>
+        <source>What to do…</source>
+        <translation>怎么办…</translation>
+    </message>
+    <message>
+        <source>Cannot end this process</source>
+        <translation>无法结束这个进程</translation>
+    </message>
+    <message>
+        <source>End {name} (PID {pid}) on {gpu}?
+
+It is ended at once. Work it has not saved is lost.</source>
+        <translation>结束 {gpu} 上的 {name}（PID {pid}）？
+
+它会被立即结束。它未保存的工作会丢失。</translation>
+    </message>
+    <message>
+        <source>End {name}?</source>
+        <translation>结束 {name}？</translation>
+    </message>
+    <message>
+        <source>End {name} (PID {pid}) on {gpu}?
+
+It is asked to close first; if it is still running after 3 seconds, it is killed. Work it has not saved is lost.</source>
+        <translation>结束 {gpu} 上的 {name}（PID {pid}）？
+
+会先请它自行退出；3 秒后仍在运行就强制结束。它未保存的工作会丢失。</translation>
+    </message>
+    <message>
+        <source>Windows GPU counters could not be read ({problem}): memory and utilisation of processes may show as not reported.</source>
+        <translation>无法读取 Windows 的 GPU 性能计数器（{problem}）：进程的显存和占用率可能显示为未报告。</translation>
+    </message>
+    <message>
+        <source>Ask the selected process to close, then end it</source>
+        <translation>请选中的进程退出，必要时强制结束</translation>
+    </message>
+    <message>
+        <source>Copied the command line of {name} ({pid}).</source>
+        <translation>已复制 {name}（{pid}）的命令行。</translation>
+    </message>
+</context>
+<context>
+    <name>Processes</name>
+    <message>
+        <source>The driver keeps no per-process utilisation samples for this GPU (Windows WDDM, older GPUs), and no Windows GPU counter had this process.</source>
+        <translation>驱动没有为这块 GPU 记录每个进程的占用率（Windows WDDM 或较老的 GPU），Windows 的 GPU 计数器里也没有这个进程。</translation>
+    </message>
+    <message>
+        <source>The driver does not report this process&apos;s GPU memory (Windows WDDM), and the Windows GPU Process Memory counters did not list it.</source>
+        <translation>驱动不报告这个进程的显存（Windows WDDM），Windows 的“GPU Process Memory”计数器里也没有它。</translation>
+    </message>
+    <message>
+        <source>The system did not let this app see who runs this process.</source>
+        <translation>系统不允许本程序查看这个进程属于哪个用户。</translation>
+    </message>
+    <message>
+        <source>Needs two readings, or the system did not let this app read it.</source>
+        <translation>需要两次读数才能算出，或者系统不允许本程序读取。</translation>
+    </message>
+    <message>
+        <source>The system did not let this app read this process&apos;s memory.</source>
+        <translation>系统不允许本程序读取这个进程的内存占用。</translation>
+    </message>
+    <message>
+        <source>The system did not tell when this process started.</source>
+        <translation>系统没有给出这个进程的启动时间。</translation>
+    </message>
+    <message>
+        <source>{name} ({pid}) has already ended.</source>
+        <translation>{name}（{pid}）已经结束了。</translation>
+    </message>
+    <message>
+        <source>This is GPU Assistant itself.</source>
+        <translation>这是 GPU Assistant 自己。</translation>
+    </message>
+    <message>
+        <source>The system does not say who runs {name} ({pid}); ending it needs administrator rights.</source>
+        <translation>系统没有说明 {name}（{pid}）属于哪个用户；要结束它需要管理员权限。</translation>
+    </message>
+    <message>
+        <source>{name} ({pid}) belongs to {owner}; ending another user&apos;s process needs administrator rights (run as root or as administrator).</source>
+        <translation>{name}（{pid}）属于用户 {owner}；结束其他用户的进程需要管理员权限（以 root 或管理员身份运行）。</translation>
+    </message>
+    <message>
+        <source>{name} ({pid}) has already ended; its number now belongs to another program, which was left alone.</source>
+        <translation>{name}（{pid}）已经结束；这个进程号现在属于另一个程序，没有动它。</translation>
+    </message>
+    <message>
+        <source>{name} ({pid}) has ended.</source>
+        <translation>{name}（{pid}）已结束。</translation>
+    </message>
+    <message>
+        <source>{name} ({pid}) did not end when asked and was killed.</source>
+        <translation>{name}（{pid}）没有按请求退出，已强制结束。</translation>
+    </message>
+    <message>
+        <source>The system refused to end {name} ({pid}): it needs administrator rights.</source>
+        <translation>系统拒绝结束 {name}（{pid}）：需要管理员权限。</translation>
+    </message>
+    <message>
+        <source>{name} ({pid}) is still running after being killed (stuck in the driver?).</source>
+        <translation>{name}（{pid}）被强制结束后仍在运行（可能卡在驱动里？）。</translation>
+    </message>
+    <message>
+        <source>Could not end {name} ({pid}): {error}</source>
+        <translation>无法结束 {name}（{pid}）：{error}</translation>
     </message>
 </context>
 <context>

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from services.i18n import Msg, translate
 from services.settings import AlertSettings
 from services.telemetry.model import DeviceState, GpuSample, Snapshot
+from services.telemetry.processes import GpuProcess, ProcessTable, model_in_command_line
 from services.telemetry.throttle import BY_CODE
 
 # Re-arm margins. A reading that wobbles around a limit must not fire again
@@ -31,6 +32,10 @@ FAN_REARM_C = 5.0
 # A throttle reason must be absent this long before its alert re-arms: the
 # driver toggles thermal/power limits second by second near the edge.
 THROTTLE_CLEAR_S = 30.0
+# Spill: a process's dedicated memory counts as full from 90 % of the card's total (Windows and
+# the desktop keep some of it, so one program rarely gets 100 %); the episode re-arms under 85 %.
+SPILL_FULL_PCT = 90.0
+SPILL_REARM_PCT = 85.0
 LOG_SIZE = 500
 
 
@@ -48,6 +53,8 @@ class Rule(str, enum.Enum):
     MEMORY_FULL = "memory_full"
     FAN_STOPPED_HOT = "fan_stopped_hot"
     GPU_LOST = "gpu_lost"
+    SPILL = "spill"
+    WRONG_GPU = "wrong_gpu"
 
 
 RULE_TITLES: dict[Rule, Msg] = {
@@ -58,6 +65,8 @@ RULE_TITLES: dict[Rule, Msg] = {
     Rule.MEMORY_FULL: translate("Alerts", "GPU memory almost full"),
     Rule.FAN_STOPPED_HOT: translate("Alerts", "Fan stopped while hot"),
     Rule.GPU_LOST: translate("Alerts", "GPU lost"),
+    Rule.SPILL: translate("Alerts", "GPU memory spilling into system memory"),
+    Rule.WRONG_GPU: translate("Alerts", "Heavy work on the integrated GPU"),
 }
 
 
@@ -69,14 +78,22 @@ class Alert:
     severity: Severity
     message: Msg
     gpu_uuid: str | None = None  # the GPU's identity (its index can change after a resume or a driver reload)
+    # Process alerts: the process, and the model its command line names (for the Model fit link).
+    pid: int | None = None
+    process_name: str | None = None
+    model: str | None = None
+    summary: Msg | None = None  # one short line (the process view's banner); ``message`` has the fixes
 
     @property
     def title(self) -> Msg:
         return RULE_TITLES[self.rule]
 
     def to_json(self) -> dict:
-        return {"t": self.t, "gpu_index": self.gpu_index, "gpu_uuid": self.gpu_uuid, "rule": self.rule.value,
-                "severity": self.severity.value, "message": str(self.message)}
+        doc = {"t": self.t, "gpu_index": self.gpu_index, "gpu_uuid": self.gpu_uuid, "rule": self.rule.value,
+               "severity": self.severity.value, "message": str(self.message)}
+        if self.pid is not None:
+            doc.update(pid=self.pid, process_name=self.process_name, model=self.model)
+        return doc
 
 
 @dataclass
@@ -84,6 +101,12 @@ class _Episode:
     active: bool = False  # fired and not yet re-armed
     since: float | None = None  # when the condition started (for "for N seconds")
     clear_since: float | None = None
+
+
+@dataclass
+class _SpillState:
+    baseline_mib: float | None = None  # shared memory when dedicated became full
+    active: bool = False
 
 
 @dataclass
@@ -101,6 +124,8 @@ class AlertEngine:
         self._log: deque[Alert] = deque(maxlen=LOG_SIZE)
         self._listeners: list[Callable[[Alert], None]] = []
         self._lock = threading.Lock()
+        self._spills: dict[tuple[int, str], _SpillState] = {}
+        self._wrong: dict[tuple[int, str], _Episode] = {}
 
     def update_settings(self, settings: AlertSettings) -> None:
         self.settings = settings
@@ -141,6 +166,10 @@ class AlertEngine:
             state = self._gpus.setdefault(sample.uuid, _GpuState())
             name = names.get(sample.uuid, f"GPU {sample.index}")
             fired += self._evaluate_gpu(sample, name, state, snapshot.t)
+        self._publish(fired)
+        return fired
+
+    def _publish(self, fired: list[Alert]) -> None:
         if fired:
             with self._lock:
                 self._log.extend(fired)
@@ -148,7 +177,84 @@ class AlertEngine:
             for alert in fired:
                 for fn in listeners:
                     fn(alert)
+
+    # ---- process rules (fed by services.telemetry.processes.ProcessService)
+
+    def evaluate_processes(self, table: ProcessTable) -> list[Alert]:
+        """Spill and wrong-GPU alerts for one process table; each fires once per episode."""
+        s = self.settings
+        if not s.enabled:
+            return []
+        fired: list[Alert] = []
+        seen = set()
+        for row in table.live():
+            seen.add(row.key)
+            if s.spill:
+                alert = self._spill(row, table.t)
+                if alert is not None:
+                    fired.append(alert)
+            if s.wrong_gpu:
+                alert = self._wrong_gpu(row, table.t)
+                if alert is not None:
+                    fired.append(alert)
+        # A process that ended takes its episodes with it.
+        self._spills = {k: v for k, v in self._spills.items() if k in seen}
+        self._wrong = {k: v for k, v in self._wrong.items() if k in seen}
+        self._publish(fired)
         return fired
+
+    def _spill(self, row: GpuProcess, t: float) -> Alert | None:
+        total, dedicated, shared = row.gpu_memory_total_mib, row.used_mib, row.shared_mib
+        if row.integrated or total is None or dedicated is None or shared is None or total <= 0:
+            return None
+        st = self._spills.setdefault(row.key, _SpillState())
+        if dedicated < total * SPILL_FULL_PCT / 100.0:
+            if dedicated < total * SPILL_REARM_PCT / 100.0:
+                st.baseline_mib, st.active = None, False
+            return None
+        # Dedicated memory is full: what shared memory holds from here on is the spill.
+        if st.baseline_mib is None or shared < st.baseline_mib:
+            st.baseline_mib = shared
+        spilled = shared - st.baseline_mib
+        if st.active or spilled < self.settings.spill_min_mib:
+            return None
+        st.active = True
+        model = model_in_command_line(row.command_line)
+        fixes = translate(
+            "Alerts", "Fixes: a smaller context, batch or quantisation (Model fit shows what fits{model}); or, "
+                      "in the NVIDIA Control Panel (Manage 3D settings › Program settings), set “CUDA - Sysmem "
+                      "Fallback Policy” to “Prefer No Sysmem Fallback” for this program: it then stops with an "
+                      "out-of-memory error instead of running slowly."
+        ).format(model=translate("Alerts", " for {model}").format(model=model) if model else "")
+        message = translate(
+            "Alerts", "{name} ({pid}) on {gpu} is spilling into system memory: its GPU memory is full "
+                      "({dedicated} of {total} MiB) and {spilled} MiB more now sit in shared system memory, "
+                      "which is many times slower. {fixes}"
+        ).format(name=row.name, pid=row.pid, gpu=row.gpu_label, dedicated=_num(dedicated), total=_num(total),
+                 spilled=_num(spilled), fixes=fixes)
+        summary = translate(
+            "Alerts", "{name} ({pid}) on {gpu}: GPU memory full, {spilled} MiB spilled into system memory; it "
+                      "now runs many times slower."
+        ).format(name=row.name, pid=row.pid, gpu=row.gpu_label, spilled=_num(spilled))
+        return Alert(t, row.gpu_index, Rule.SPILL, Severity.WARNING, message, pid=row.pid,
+                     process_name=row.name, model=model, summary=summary)
+
+    def _wrong_gpu(self, row: GpuProcess, t: float) -> Alert | None:
+        if not row.integrated:
+            return None
+        busy = row.sm_pct is not None and row.sm_pct >= self.settings.wrong_gpu_busy_pct
+        ep = self._wrong.setdefault(row.key, _Episode())
+        idle = row.sm_pct is None or row.sm_pct < self.settings.wrong_gpu_busy_pct / 2
+        if not self._edge(ep, busy, idle, t, self.settings.wrong_gpu_for_s):
+            return None
+        return Alert(t, None, Rule.WRONG_GPU, Severity.WARNING, translate(
+            "Alerts", "{name} ({pid}) is doing heavy {engine} work on the integrated GPU ({gpu}, {busy}% busy) "
+                      "while the NVIDIA GPU is there for it. Open it on the Hybrid page and choose “Run on the "
+                      "NVIDIA GPU”, then restart it."
+        ).format(name=row.name, pid=row.pid, engine=row.engine_type or "3D", gpu=row.gpu_label,
+                 busy=_num(row.sm_pct)), pid=row.pid, process_name=row.name, summary=translate(
+            "Alerts", "{name} ({pid}) works on the integrated GPU ({gpu}, {busy}% busy), not the NVIDIA GPU."
+        ).format(name=row.name, pid=row.pid, gpu=row.gpu_label, busy=_num(row.sm_pct)))
 
     def _evaluate_gpu(self, g: GpuSample, name: str, st: _GpuState, t: float) -> list[Alert]:
         s = self.settings

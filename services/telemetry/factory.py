@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from typing import Any
 
 from services.i18n import Msg
 from services.paths import AppPaths
@@ -19,6 +20,7 @@ from services.settings import AlertSettings, Settings
 from services.telemetry.alerts import Alert, AlertEngine
 from services.telemetry.history import DEFAULT_CAPACITY, History
 from services.telemetry.hub import TelemetryHub
+from services.telemetry.processes import ProcessService, ProcessTable
 from services.telemetry.model import DeviceState, GpuInfo, Snapshot, SourceKind, SourceStatus, TelemetrySource, Tier
 from services.telemetry.recorder import MIN_KEPT_S, Recorder
 from services.telemetry.replay import ReplayError, ReplaySource, open_replay
@@ -84,10 +86,12 @@ def _capacity(interval_s: float) -> int:
 
 def build_hub(*, demo: bool, replay: "str | ReplaySource | None", settings: Settings, paths: AppPaths,
               demo_gpus: int = 2, live_source: Callable[[], TelemetrySource] | None = None,
-              record: bool | None = None) -> TelemetryHub:
+              record: bool | None = None, process_sources: dict[str, Any] | None = None) -> TelemetryHub:
     """``live_source``: makes the source for this computer's GPUs (None: NVML; tests: NVML over a fake binding).
     ``record``: None records this computer's sessions (when Settings say so) and never the demo;
-    True records the demo too (the user asked: ``--record``); False records nothing (a screenshot run)."""
+    True records the demo too (the user asked: ``--record``); False records nothing (a screenshot run).
+    ``process_sources``: extra ``ProcessService`` arguments for a live hub (on Windows the front end
+    passes ``services.hybrid.gpu_counters.windows_process_sources()``)."""
     mon = settings.monitor
     fast = max(0.25, float(mon.fast_interval_s))  # below 0.25 s polling itself disturbs the GPU
     slow = max(fast, float(mon.slow_interval_s))
@@ -109,6 +113,11 @@ def build_hub(*, demo: bool, replay: "str | ReplaySource | None", settings: Sett
             engine.evaluate(snap)
         hub.preload(snaps)
         hub.alerts = engine
+        # The processes as recorded at the end; this computer's processes are not asked about.
+        service = ProcessService(_NoHost())
+        hub.processes = service
+        if snaps:
+            service.update(snaps[-1])
         return hub
 
     history = History(capacity=_capacity(fast))
@@ -131,8 +140,42 @@ def build_hub(*, demo: bool, replay: "str | ReplaySource | None", settings: Sett
         hub.recorder = recorder
         hub.add_listener(recorder.on_snapshot)
         hub.add_stop_callback(recorder.close)
-    attach_alerts(hub, settings.alerts, recorder)
+    engine = attach_alerts(hub, settings.alerts, recorder)
+    if demo:
+        from services.telemetry.demo_processes import DemoCounters, DemoHost, demo_adapters
+
+        attach_processes(hub, engine, recorder, host=DemoHost(start), counters=DemoCounters(),
+                         adapters=lambda gpus: demo_adapters([g.uuid for g in gpus]))
+    else:
+        attach_processes(hub, engine, recorder, **(process_sources or {}))
     return hub
+
+
+def attach_processes(hub: TelemetryHub, engine: AlertEngine | None, recorder: Recorder | None = None,
+                     **sources: Any) -> ProcessService:
+    """Give a sampling hub its ``ProcessService`` (``hub.processes``): the process table is built from
+    every snapshot on the sampler thread, and its spill and wrong-GPU alerts go to the engine's
+    listeners (the tray, the dashboard) and into the recording, like the GPU alerts."""
+    service = ProcessService(**sources)
+    hub.processes = service
+    hub.add_listener(service.on_snapshot)
+    if engine is not None:
+        def on_table(table: ProcessTable) -> None:
+            for alert in engine.evaluate_processes(table):
+                if recorder is not None:
+                    recorder.record_alert(alert.t, alert.gpu_index, alert.rule.value, alert.severity.value,
+                                          str(alert.message))
+
+        service.add_listener(on_table)
+    hub.add_stop_callback(service.close)
+    return service
+
+
+class _NoHost:
+    """A replay's processes ran on another computer (or earlier): no host facts."""
+
+    def read(self, pids: Any) -> dict:
+        return {}
 
 
 def attach_alerts(hub: TelemetryHub, settings: AlertSettings, recorder: Recorder | None = None) -> AlertEngine:
@@ -151,4 +194,4 @@ def attach_alerts(hub: TelemetryHub, settings: AlertSettings, recorder: Recorder
     return engine
 
 
-__all__ = ["Alert", "UnavailableSource", "attach_alerts", "build_hub"]
+__all__ = ["Alert", "UnavailableSource", "attach_alerts", "attach_processes", "build_hub"]

@@ -83,6 +83,7 @@ class TelemetryHub:
         self._wall = wall
         self.alerts: AlertEngine | None = None
         self.recorder: Any = None
+        self.processes: Any = None  # the ProcessService the factory attaches (the process view's model)
         self._listeners: list[Listener] = []
         self._stop_callbacks: list[Callable[[], None]] = []
         self._lock = threading.Lock()  # guards listeners and the public state below

@@ -79,6 +79,12 @@ class ProcessSample:
     kind: str  # "compute" | "graphics" | "compute+graphics"
     used_mib: float | None  # None: the driver does not say (e.g. WDDM)
     cpu_pct: float | None = None  # that process's CPU use, for bottleneck hints
+    # NVML's per-process utilisation samples (nvmlDeviceGetProcessUtilization); None where the
+    # driver keeps none (WDDM, older GPUs) or this reading did not ask.
+    sm_pct: float | None = None
+    encoder_pct: float | None = None
+    decoder_pct: float | None = None
+    shared_mib: float | None = None  # Windows: system memory the GPU maps for it (the GPU counters)
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,11 +7,11 @@ for older drivers and bindings) out of the source's bookkeeping.
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import Any, NamedTuple
 from collections.abc import Callable
 
 from services.telemetry.nvml import (
-    ERROR_NOT_SUPPORTED, Attempt, DeviceFailure, Nvml, clean,
+    ERROR_NOT_FOUND, ERROR_NOT_SUPPORTED, Attempt, DeviceFailure, Nvml, clean, error_code,
 )
 
 _MIB = 2**20
@@ -111,6 +111,8 @@ def read_plan(nvml: Nvml, handle: Any) -> dict[str, tuple[Attempt, ...]]:
         "ecc_uncorrected": one("nvmlDeviceGetTotalEccErrors", _ERROR_UNCORRECTED, _VOLATILE_ECC),
         "processes_compute": tuple(Attempt(f"nvmlDeviceGetComputeRunningProcesses_{v}", h,
                                            validate=plausible_process_list) for v in ("v3", "v2", "v1")),
+        # The timestamp of the newest sample seen travels in the list, per GPU.
+        "process_utilization": (Attempt(functools.partial(process_utilization, nvml), (handle, [0])),),
         "processes_graphics": tuple(Attempt(f"nvmlDeviceGetGraphicsRunningProcesses_{v}", h,
                                             validate=plausible_process_list) for v in ("v3", "v2", "v1")),
     }
@@ -130,6 +132,40 @@ def _field_value(nvml: Nvml, handle: Any, field_id: int) -> Any:
     if attr is None:
         raise nvml.lib.NVMLError(ERROR_NOT_SUPPORTED)
     return getattr(entry.value, attr)
+
+
+class ProcessUtilization(NamedTuple):
+    """One process's share of a GPU's engines over the last sampling window, in %."""
+
+    sm_pct: float | None
+    encoder_pct: float | None
+    decoder_pct: float | None
+
+
+def process_utilization(nvml: Nvml, handle: Any, last_seen: list[int]) -> dict[int, ProcessUtilization]:
+    """pid -> the newest of NVML's per-process utilisation samples since the last call.
+
+    ``nvmlDeviceGetProcessUtilization(handle, lastSeenTimeStamp)`` returns the samples the
+    driver took after that timestamp (microseconds), several per process; NOT_FOUND means
+    "none newer" (nvml.h), which is an answer (no process used the GPU), not "unsupported".
+    A process the driver listed but that has no new sample did no work on the SMs.
+    """
+    try:
+        samples = nvml.call("nvmlDeviceGetProcessUtilization", handle, last_seen[0])
+    except nvml.lib.NVMLError as exc:
+        if error_code(exc) == ERROR_NOT_FOUND:
+            return {}
+        raise
+    newest: dict[int, Any] = {}
+    for sample in samples:
+        pid = int(sample.pid)
+        kept = newest.get(pid)
+        if kept is None or int(sample.timeStamp) >= int(kept.timeStamp):
+            newest[pid] = sample
+    if newest:
+        last_seen[0] = max(last_seen[0], max(int(s.timeStamp) for s in newest.values()))
+    return {pid: ProcessUtilization(as_pct(s.smUtil), as_pct(s.encUtil), as_pct(s.decUtil))
+            for pid, s in newest.items()}
 
 
 def plausible_process_list(listed: Any) -> bool:

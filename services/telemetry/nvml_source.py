@@ -256,13 +256,20 @@ class NvmlSource:
                     entry[1] = used if entry[1] is None else max(entry[1], used)
         if not answered:
             return None
+        # Per-process SM/encoder/decoder share; None where the driver keeps no samples (WDDM).
+        util = query(slot.key, "process_utilization", slot.plan["process_utilization"]) if merged else None
         samples = []
         for pid, (kinds, used) in sorted(merged.items()):
             name, user = self._identity(pid)
+            share = util.get(pid) if util is not None else None
+            idle = 0.0 if util is not None else None  # listed, no new sample: it did no work
             samples.append(ProcessSample(
                 pid=pid, name=name, user=user, kind="+".join(kinds),
                 used_mib=as_mib(used) if used is not None else None,
                 cpu_pct=self._system.process_cpu_pct(pid),
+                sm_pct=share.sm_pct if share is not None else idle,
+                encoder_pct=share.encoder_pct if share is not None else idle,
+                decoder_pct=share.decoder_pct if share is not None else idle,
             ))
         return tuple(samples)
 

@@ -135,7 +135,8 @@ def sample_to_dict(info: GpuInfo | None, sample: GpuSample) -> dict[str, Any]:
         "ecc_uncorrected": sample.ecc_uncorrected,
         "processes": None if sample.processes is None else [
             {"pid": p.pid, "name": p.name, "user": p.user, "kind": p.kind,
-             "used_mib": p.used_mib, "cpu_pct": p.cpu_pct}
+             "used_mib": p.used_mib, "cpu_pct": p.cpu_pct, "sm_pct": p.sm_pct,
+             "encoder_pct": p.encoder_pct, "decoder_pct": p.decoder_pct, "shared_mib": p.shared_mib}
             for p in sample.processes
         ],
     }
@@ -169,6 +170,18 @@ _HEADERS = (
     translate("MonitorTable", "Clocks held back by"),
 )
 _PROCESSES = translate("MonitorTable", "Processes")
+_SHARED = translate("MonitorTable", " (+{mib} MiB shared)")
+_PROCESS_HEADERS = (
+    translate("MonitorTable", "PID"),
+    translate("MonitorTable", "GPU"),
+    translate("MonitorTable", "Name"),
+    translate("MonitorTable", "User"),
+    translate("MonitorTable", "Type"),
+    translate("MonitorTable", "SM"),
+    translate("MonitorTable", "GPU memory"),
+    translate("MonitorTable", "Video"),
+    translate("MonitorTable", "CPU"),
+)
 _NO_PROCESSES = translate("MonitorTable", "no processes")
 _NO_GPU = translate("MonitorTable", "No NVIDIA GPU found.")
 _SYSTEM = translate("MonitorTable", "System: CPU {cpu} of {cores} cores, RAM {ram_used} / {ram_total} GiB")
@@ -188,6 +201,7 @@ def render_table(snapshot: Snapshot, catalog: Catalog) -> str:
     infos = {info.uuid: info for info in snapshot.gpus}
     rows = [[tr(h) for h in _HEADERS]]
     details: list[str] = []
+    process_rows: list[list[str]] = []
     for s in snapshot.samples:
         info = infos.get(s.uuid)
         reasons = throttle.warning_codes(s.throttle_reasons)
@@ -210,13 +224,24 @@ def render_table(snapshot: Snapshot, catalog: Catalog) -> str:
         if s.state is not DeviceState.OK and s.state_detail and why is not None:
             details.append(f"GPU {s.index}: {tr(why)}")
         if s.processes:
-            procs = "; ".join(
-                f"{p.pid} {p.name} ({tr(_KINDS[p.kind]) if p.kind in _KINDS else p.kind}, "
-                f"{_fmt(p.used_mib, '{:.0f} MiB')})" for p in s.processes)
-            details.append(f"GPU {s.index} {tr(_PROCESSES)}: {procs}")
+            for p in s.processes:
+                busy = [f"{label} {v:.0f} %" for label, v in (("enc", p.encoder_pct), ("dec", p.decoder_pct))
+                        if v]  # the video engines only when they work
+                process_rows.append([
+                    str(p.pid), str(s.index), p.name, p.user or _GONE_DASH,
+                    tr(_KINDS[p.kind]) if p.kind in _KINDS else p.kind,
+                    _fmt(p.sm_pct, "{:.0f} %"), _fmt(p.used_mib, "{:.0f} MiB") + (
+                        tr(_SHARED).format(mib=f"{p.shared_mib:.0f}") if p.shared_mib else ""),
+                    ", ".join(busy) or _GONE_DASH, _fmt(p.cpu_pct, "{:.0f} %"),
+                ])
         elif s.processes is not None and s.state is DeviceState.OK:
             details.append(f"GPU {s.index} {tr(_PROCESSES)}: {tr(_NO_PROCESSES)}")
     lines = _align(rows) if snapshot.samples else [tr(_NO_GPU)]
+    if process_rows:
+        # Busiest first: SM share, then GPU memory (None last).
+        process_rows.sort(key=lambda r: (_number(r[5]), _number(r[6])), reverse=True)
+        lines.append(tr(_PROCESSES) + ":")
+        lines += ["  " + line for line in _align([[tr(h) for h in _PROCESS_HEADERS]] + process_rows)]
     lines += details
     system = snapshot.system
     if system is not None and system.ram_total_mib:
@@ -224,6 +249,13 @@ def render_table(snapshot: Snapshot, catalog: Catalog) -> str:
             cpu=_fmt(system.cpu_pct, "{:.0f} %"), cores=system.cpu_count or "?",
             ram_used=f"{(system.ram_used_mib or 0) / 1024:.1f}", ram_total=f"{system.ram_total_mib / 1024:.1f}")))
     return "\n".join(lines)
+
+
+def _number(cell: str) -> float:
+    try:
+        return float(cell.split()[0])
+    except (ValueError, IndexError):
+        return -1.0
 
 
 def _fmt(value: float | None, pattern: str) -> str:

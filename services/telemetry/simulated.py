@@ -391,13 +391,14 @@ class SimulatedSource:
             if CPU_BOUND[0] <= p < CPU_BOUND[1]:
                 cpu = 99.0 + 1.0 * self._noise(60 + i, e)  # its main thread pegs one core
             procs.append(ProcessSample(rank_pid, "python train.py", "alex", "compute",
-                                       round(max(alloc, 0.0) + 300.0), cpu))
+                                       round(max(alloc, 0.0) + 300.0), cpu,
+                                       sm_pct=round(min(99.0, 88.0 + 6.0 * self._noise(80 + i, e)))))
         if eval_on:
             n = int(self._phase(e) // EVAL_EVERY_S)
             cycle = int((e - STEADY_S) // CYCLE_S)
             pid = 50000 + (cycle * 8 + n) * 37 + self.seed % 11
             procs.append(ProcessSample(pid, "python eval.py", "alex", "compute", 3100.0,
-                                       96.0 + 3.0 * self._noise(70, e)))
+                                       96.0 + 3.0 * self._noise(70, e), sm_pct=31.0))
         return tuple(procs)
 
     def _sample(self, i: int, e: float, now: float, slow: bool) -> GpuSample:

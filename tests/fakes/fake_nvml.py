@@ -215,6 +215,8 @@ class FakeGpu:
     ecc_uncorrected: int = 0
     compute: list[FakeProcess] = field(default_factory=lambda: [FakeProcess(4242, 17000 * 2**20)])
     graphics: list[FakeProcess] = field(default_factory=list)
+    # pid -> (sm, mem, enc, dec) %: one new sample per call of nvmlDeviceGetProcessUtilization
+    process_util: dict[int, tuple[int, int, int, int]] = field(default_factory=dict)
     unsupported: set[str] = field(default_factory=set)  # C symbols answering NOT_SUPPORTED
     errors: dict[str, int] = field(default_factory=dict)  # C symbol -> NVML error code
     lost: bool = False  # every call on this GPU: GPU_IS_LOST
@@ -251,6 +253,7 @@ class FakeNvml:
         self.fail_until_reinit: bool = False  # every device call: UNKNOWN until the next nvmlInit
         self.process_names = dict(process_names or {})
         self.calls: Counter[str] = Counter()
+        self.util_clock_us = 1_700_000_000_000_000  # the driver's sample clock, microseconds
         self.initialized = 0  # nvmlInit refcount
         self.generation = 0
         if self.absent:
@@ -526,6 +529,21 @@ class FakeNvml:
 
     def nvmlDeviceGetGraphicsRunningProcesses_v2(self, handle: FakeHandle):
         return self._processes(handle, "nvmlDeviceGetGraphicsRunningProcesses_v2", "graphics")
+
+    def nvmlDeviceGetProcessUtilization(self, handle: FakeHandle, timeStamp: int):
+        """Like the binding: samples newer than ``timeStamp`` (µs), NOT_FOUND when there are none."""
+        gpu = self._gpu(handle, "nvmlDeviceGetProcessUtilization")
+        self.util_clock_us += 1_000_000
+        if not gpu.process_util or timeStamp >= self.util_clock_us:
+            raise NVMLError(NVML_ERROR_NOT_FOUND)
+        samples = []
+        for pid, (sm, mem, enc, dec) in gpu.process_util.items():
+            # An older sample first: the reader must keep the newest per process.
+            samples.append(SimpleNamespace(pid=pid, timeStamp=self.util_clock_us - 500_000,
+                                           smUtil=0, memUtil=0, encUtil=0, decUtil=0))
+            samples.append(SimpleNamespace(pid=pid, timeStamp=self.util_clock_us, smUtil=sm, memUtil=mem,
+                                           encUtil=enc, decUtil=dec))
+        return samples
 
     def _nvmlGetFunctionPointer(self, symbol: str):
         """The raw C symbol, for the v1 process calls nvidia-ml-py no longer wraps."""

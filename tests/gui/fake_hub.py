@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from services.settings import AlertSettings
-from services.telemetry.factory import attach_alerts
+from services.telemetry.factory import attach_alerts, attach_processes
 from services.telemetry.hub import TelemetryHub
 from services.telemetry.model import (
     DeviceState, GpuInfo, GpuSample, ProcessSample, Snapshot, SourceKind, SourceStatus, Tier,
@@ -48,6 +48,11 @@ class ScriptedSource:
         return self._queued.popleft()
 
 
+class _NoHost:
+    def read(self, pids):
+        return {}
+
+
 class _StepClock:
     """The hub's schedule clock: each push moves it one sampling interval on."""
 
@@ -66,7 +71,8 @@ class FakeHub(TelemetryHub):
         self._step_clock = _StepClock()
         self.scripted = ScriptedSource(kind, name, path)
         super().__init__(self.scripted, fast_interval_s=1.0, slow_interval_s=1.0, clock=self._step_clock)
-        attach_alerts(self, alerts if alerts is not None else AlertSettings())
+        engine = attach_alerts(self, alerts if alerts is not None else AlertSettings())
+        attach_processes(self, engine, host=_NoHost())  # the scripted PIDs are not this computer's
 
     def push(self, snapshot: Snapshot, threaded: bool = False) -> None:
         self.scripted.queue(snapshot)

@@ -10,8 +10,7 @@ import pytest
 from gui.app import build_context
 from gui.monitor.bridge import TelemetryBridge
 from gui.monitor.dashboard import DashboardPage
-from gui.monitor.widgets import ProcessTableModel
-from services.telemetry.model import DeviceState, GpuSample, ProcessSample, Snapshot, SourceStatus
+from services.telemetry.model import DeviceState, GpuSample, Snapshot, SourceStatus
 from tests.gui.fake_hub import FakeHub, snapshot
 
 
@@ -62,8 +61,10 @@ def test_cards_show_live_values(qtbot, context, n_gpus):
     assert "RTX 4090" in card.title.text()
     assert card.state_badge.text() == "Working"
     assert page.stack.currentIndex() == 1
-    assert page.tabs.process_gpus() == list(range(n_gpus))
-    assert page.tabs.process_tabs.isVisibleTo(page) == (n_gpus > 2)  # many GPUs: one process tab each
+    # One process table for every GPU: a row per process and GPU, labelled with its GPU.
+    view = page.process_view
+    qtbot.waitUntil(lambda: view.model.rowCount() == n_gpus, timeout=2000)
+    assert sorted(view.model.process(r).gpu_label for r in range(n_gpus)) == [f"GPU {i}" for i in range(n_gpus)]
     # The graphs got the history, thinned but with its range intact.
     item = card.graphs.curves["util"][0][1]
     x, y = item.xData, item.yData
@@ -226,21 +227,6 @@ def test_hidden_page_stops_its_timer(qtbot, context):
     _stop(page)
 
 
-def test_process_table_model(qtmodeltester):
-    model = ProcessTableModel()
-    model.set_processes((
-        ProcessSample(pid=10, name="python", user="ada", kind="compute", used_mib=1024.0),
-        ProcessSample(pid=11, name="Xorg", user=None, kind="graphics", used_mib=None),
-    ))
-    qtmodeltester.check(model)
-    assert model.rowCount() == 2
-    assert model.index(0, ProcessTableModel.MEMORY).data() == "1.0 GiB"
-    assert model.index(1, ProcessTableModel.MEMORY).data() == "not reported"
-    assert model.index(1, ProcessTableModel.USER).data() == "\u2014"
-    model.set_processes(())
-    assert model.rowCount() == 0
-
-
 def test_bridge_ignores_a_replaced_hub(qtbot):
     old, new = FakeHub(), FakeHub()
     bridge = TelemetryBridge(old)
@@ -288,4 +274,52 @@ def test_has_drawn_history_waits_for_curves_not_for_tiles(qtbot, context):
     page.repaint_now()
     assert page.has_drawn_history()
     assert page.cards()[1].graphs.drawn_points() >= 2
+    _stop(page)
+
+
+def test_the_gpu_strip_keeps_four_gpus_in_view_at_1024x640(qtbot, context):
+    hub = FakeHub()
+    page = _page(qtbot, context, hub)
+    page.resize(1024 - 190, 640)  # the window less the sidebar
+    with qtbot.waitSignal(page.repainted, timeout=2000):
+        _feed(hub, 4, seconds=5, throttle=frozenset({"sw_thermal"}))
+    strip = page.strip
+    assert strip.isVisible()
+    assert strip.line_texts(3) == ["95 %", "17.6 / 24 GiB", "74 °C", "320 / 450 W"]
+    assert strip.dot_level(0) == "hot"
+    # The strip sits above the scrolled cards: every GPU's line is inside the page, not scrolled away.
+    qtbot.waitUntil(lambda: strip._lines[3].name.mapTo(page, strip._lines[3].name.rect().topLeft()).y() > 0,
+                    timeout=2000)
+    for index in range(4):
+        line = strip._lines[index].name
+        top_left = line.mapTo(page, line.rect().topLeft())
+        assert 0 <= top_left.y() and top_left.y() + line.height() <= page.height()
+    with qtbot.waitSignal(page.repainted, timeout=2000):
+        _feed(hub, 1, seconds=2)
+    assert not page.strip.isVisible()  # one GPU: its card says it all
+    _stop(page)
+
+
+def test_a_spill_alert_shows_on_the_process_view_banner(qtbot, context):
+    from services.telemetry.alerts import Alert, Rule, Severity
+
+    hub = FakeHub()
+    page = _page(qtbot, context, hub)
+    with qtbot.waitSignal(page.process_view.table_shown, timeout=2000):
+        _feed(hub, 1, seconds=2)
+    alert = Alert(hub.latest.t, 0, Rule.SPILL, Severity.WARNING, "the whole story", pid=4242,
+                  process_name="python train.py", model="Qwen/Qwen2.5-7B-Instruct", summary="spilled 300 MiB")
+    page._on_bridge_alert_raised(alert)
+    view = page.process_view
+    assert view.banner.isVisible() and view.banner_label.text() == "spilled 300 MiB"
+    assert view.banner_label.toolTip() == "the whole story" and view.fit_button.isVisible()
+    assert not view.run_on_nvidia_button.isVisible()
+    with qtbot.waitSignal(view.open_in_fit, timeout=1000) as asked:
+        view.fit_button.click()
+    assert asked.args == ["Qwen/Qwen2.5-7B-Instruct"]
+    # The process ends: the banner goes with it (once the view shows that reading's table).
+    end = hub.latest.t + 1
+    hub.push(snapshot(1, end, processes=()))
+    qtbot.waitUntil(lambda: view.model.table.t == end, timeout=2000)
+    assert not view.banner.isVisible()
     _stop(page)

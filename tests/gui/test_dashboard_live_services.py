@@ -50,7 +50,7 @@ def test_demo_run_fills_two_cards_insights_and_processes(qtbot, context):
     x = item.xData
     assert 100 < len(x) <= 2 * 2 * card.graphs.plots["util"].vb.width() + 4  # thinned, not 10,800 points
     assert x[-1] - x[0] > 0.9 * DEMO_PREHISTORY_S  # but spanning the hours of prehistory
-    assert page.process_model(0).rowCount() >= 1
+    qtbot.waitUntil(lambda: page.process_view.model.rowCount() >= 1, timeout=5000)
     assert page.source_label.text().startswith("Demo")
     window.shutdown()
     page.bridge.close()

@@ -194,3 +194,39 @@ def test_windows_laptop_counters_and_registry_preference(qtbot, app_paths, tmp_p
     assert exe[9920] not in registry.values(HKCU, USER_GPU_PREFERENCES)
     assert "graphics preference" in page.details.action_label.text()
     page.shutdown()
+
+
+def _scan(*reports):
+    from services.hybrid.model import Inventory, ScanResult
+
+    return ScanResult(inventory=Inventory(adapters=(), platform="linux"), processes=tuple(reports), interval_s=1.0)
+
+
+def _report(pid, name, work):
+    from services.hybrid.model import AdapterUse, Basis, EngineUse, Placement, ProcessReport
+
+    use = AdapterUse(adapter_key="pci:0000:00:02.0", source="fdinfo",
+                     engines=(EngineUse("render", work, True),), memory_mib=None, kind=None)
+    return ProcessReport(pid=pid, name=name, exe=None, cmdline=(name,), uses=(use,), placement=Placement.INTEGRATED,
+                         basis=Basis.MEASURED, evidence=())
+
+
+def test_program_list_keeps_the_selected_program_across_refreshes(qtbot):
+    from gui.hybrid.programs import PID_ROLE, ProgramList
+
+    programs = ProgramList()
+    qtbot.addWidget(programs)
+    changes = []
+    programs.selection_changed.connect(lambda: changes.append(programs.selected_pid))
+    programs.fill(_scan(_report(10, "game", 80.0), _report(20, "blender", 40.0)), lambda r: [])
+    assert programs.selected_pid == 10  # nothing chosen yet: the busiest one is shown
+    assert programs.select_pid(20)
+    for work in (90.0, 10.0, 55.0):  # refreshes that reorder the list (sorted by engine use)
+        programs.fill(_scan(_report(10, "game", 80.0), _report(20, "blender", work)), lambda r: [])
+        rows = programs.table.selectionModel().selectedRows()
+        assert programs.selected_pid == 20 and [r.data(PID_ROLE) for r in rows] == [20]
+    assert changes == [10, 20]  # a refresh is not a change of selection
+    # The selected program ends: nothing is selected (never the next program), and the page hears it.
+    programs.fill(_scan(_report(10, "game", 80.0)), lambda r: [])
+    assert programs.selected_pid == 20 and programs.table.selectionModel().selectedRows() == []
+    assert changes[-1] == 20

@@ -12,7 +12,7 @@ from gui.monitor.settings_groups import AlertSettingsGroup, MonitorSettingsGroup
 from gui.icons import app_icon
 from gui.monitor.tray import TrayController
 from services.settings import SettingsStore
-from services.telemetry.model import DeviceState
+from services.telemetry.model import DeviceState, ProcessSample
 from tests.gui.fake_hub import FakeHub, snapshot
 
 
@@ -140,3 +140,70 @@ def test_settings_page_has_the_monitor_groups(qtbot, context):
     qtbot.addWidget(page)
     titles = [page.sections_layout.itemAt(i).widget().title() for i in range(page.sections_layout.count())]
     assert titles[:2] == ["Monitoring", "Alerts"]
+
+
+def test_process_rule_settings_save_immediately(qtbot, context):
+    group = AlertSettingsGroup(context)
+    qtbot.addWidget(group)
+    group.spill_spin.setValue(512)
+    group.wrong_gpu_check.setChecked(False)
+    group.wrong_for_spin.setValue(30)
+    alerts = SettingsStore(context.settings_store.path).load().alerts
+    assert (alerts.spill, alerts.spill_min_mib, alerts.wrong_gpu, alerts.wrong_gpu_for_s) == (True, 512.0, False, 30.0)
+    group.enabled_check.setChecked(False)
+    assert not group.spill_check.isEnabled() and not group.wrong_busy_spin.isEnabled()
+
+
+class _Counters:
+    """Windows' GPU counters for one program, scripted: dedicated full, then shared memory climbing."""
+
+    def __init__(self) -> None:
+        self.shared = [100.0, 100.0, 900.0]
+
+    def collect(self):
+        from services.telemetry.processes import WinProcessGpu
+
+        shared = self.shared.pop(0) if self.shared else 900.0
+        return {(4242, "0x00000000_0x000095CA"): WinProcessGpu(4242, "0x00000000_0x000095CA", 23500.0, shared)}
+
+    def close(self):
+        pass
+
+
+def test_a_spill_alert_reaches_the_tray(qtbot, context):
+    from services.telemetry.factory import attach_processes
+    from services.telemetry.processes import Adapter
+
+    hub = context.telemetry
+    attach_processes(hub, hub.alerts, host=_NoHost(), counters=_Counters(), adapters=[
+        Adapter("0x00000000_0x000095CA", "NVIDIA GeForce RTX 4090", integrated=False, nvml_uuid="GPU-00000000",
+                memory_total_mib=24564.0)])
+    tray = TrayController(context, tray_available=True)
+    t = time.time()
+    # Windows WDDM: NVML lists the program without its memory; the counters have it.
+    wddm = (ProcessSample(4242, "ollama.exe", None, "compute", None),)
+    hub.push(snapshot(1, t - 2, processes=wddm), threaded=True)
+    hub.push(snapshot(1, t - 1, processes=wddm), threaded=True)
+    with qtbot.waitSignal(tray.notified, timeout=2000) as notified:
+        hub.push(snapshot(1, t, processes=wddm), threaded=True)
+    assert "spilling into system memory" in notified.args[1] and "800 MiB" in notified.args[1]
+    tray.shutdown()
+    tray.bridge.close()
+
+
+class _NoHost:
+    def read(self, pids):
+        return {}
+
+
+def test_the_process_view_opens_model_fit_on_the_model_a_spilling_process_runs(qtbot, context):
+    window = MainWindow(context)
+    qtbot.addWidget(window)
+    page = window.show_page("dashboard")
+    page.process_view.open_in_fit.emit("Qwen/Qwen2.5-7B-Instruct")
+    assert window.current_key() == "fit"
+    fit = window.page("fit")
+    assert "Qwen2.5" in fit.model_box.search_edit.text()
+    assert fit.model_box.model_list.count() >= 1 and "Qwen2.5-7B" in fit.model_box.model_list.currentItem().text()
+    window.shutdown()
+    page.bridge.close()

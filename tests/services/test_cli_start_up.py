@@ -182,7 +182,8 @@ def test_a_finished_command_ends_at_once_with_all_its_output(tmp_path):
     _skip_where_python_ends_the_usual_way(result)
     assert (result["code"], result["how"]) == (0, "at once")
     lines = out.rstrip("\n").splitlines()
-    assert len(lines) == 6 and lines[0].startswith("GPU") and lines[-1].startswith("System:") and lines[-1].endswith("GiB")
+    # 2 GPUs: header and 2 rows, "Processes:", its header and 2 rows, the system line
+    assert len(lines) == 8 and lines[0].startswith("GPU") and lines[-1].startswith("System:") and lines[-1].endswith("GiB")
     result, out = _run_main(tmp_path, "monitor", "--once", "--csv", str(tmp_path / "log.csv"))
     assert result["how"] == "at once" and len((tmp_path / "log.csv").read_text().splitlines()) == 3
     result, _ = _run_main(tmp_path, "monitor", "--interval", "0")  # bad usage: exit 2, also at once

@@ -89,7 +89,9 @@ def test_once_json_has_every_documented_field_and_null_for_unsupported(tmp_path)
     assert g0["throttle_reasons"] == ["power_cap"]
     assert (g0["pcie_gen"], g0["pcie_width"]) == (4, 16)
     assert g0["processes"][0] == {"pid": 4242, "name": g0["processes"][0]["name"], "user": None,
-                                  "kind": "compute", "used_mib": 17000.0, "cpu_pct": None}
+                                  "kind": "compute", "used_mib": 17000.0, "cpu_pct": None,
+                                  # NVML kept no utilisation sample for it: it did no work on the SMs
+                                  "sm_pct": 0.0, "encoder_pct": 0.0, "decoder_pct": 0.0, "shared_mib": None}
     assert g0["memory_temperature_c"] is None  # GeForce: not reported, so null (not 0)
 
 
@@ -103,7 +105,65 @@ def test_once_table_is_readable(tmp_path):
     assert "NVIDIA GeForce RTX 4090" in lines[1] and "71 °C" in lines[1] and "312 / 450 W" in lines[1]
     assert "RTX 3060" in lines[2]
     assert "Power limit" in lines[1]
-    assert any("Processes" in line and "4242" in line for line in lines)
+    at = lines.index("Processes:")
+    assert lines[at + 1].split()[:4] == ["PID", "GPU", "Name", "User"]
+    assert any(line.split()[:2] == ["4242", "0"] and "17000 MiB" in line for line in lines[at + 2:])
+
+
+def test_per_process_sm_and_video_come_through_the_nvml_wrapper(tmp_path):
+    fake = FakeNvml(2)
+    fake.gpus[0].process_util = {4242: (63, 20, 0, 0)}
+    fake.gpus[1].process_util = {4243: (5, 1, 40, 12)}
+    code, out, err = run(["--once", "--json"], NvmlSource(fake, sysfs_root=tmp_path))
+    assert code == 0, err
+    g0, g1 = json.loads(out)["gpus"]
+    assert (g0["processes"][0]["sm_pct"], g0["processes"][0]["encoder_pct"]) == (63.0, 0.0)
+    assert (g1["processes"][0]["sm_pct"], g1["processes"][0]["encoder_pct"], g1["processes"][0]["decoder_pct"]) \
+        == (5.0, 40.0, 12.0)
+    assert fake.calls["nvmlDeviceGetProcessUtilization"] == 2
+    code, out, _ = run(["--once"], NvmlSource(fake, sysfs_root=tmp_path))
+    row = next(line for line in out.splitlines() if line.split()[:2] == ["4243", "1"])
+    assert "5 %" in row and "enc 40 %" in row and "dec 12 %" in row
+
+
+def test_windows_counters_fill_what_wddm_leaves_out(tmp_path):
+    """Under WDDM NVML lists the process without memory or samples; the GPU counters have them."""
+    from services.telemetry.processes import Adapter, WinProcessGpu
+    from tests.fakes.fake_nvml import FakeProcess
+
+    luid = "0x00000000_0x000095CA"
+
+    class Counters:
+        closed = False
+
+        def collect(self):
+            return {(4242, luid): WinProcessGpu(4242, luid, dedicated_mib=7852.0, shared_mib=2560.0, busy_pct=14.0,
+                                                engine_type="Compute_0")}
+
+        def close(self):
+            Counters.closed = True
+
+    fake = FakeNvml(1)
+    fake.gpus[0].compute = [FakeProcess(4242, None)]  # WDDM: "not available"
+    fake.gpus[0].unsupported.add("nvmlDeviceGetProcessUtilization")
+    adapters = lambda gpus: [Adapter(luid, "NVIDIA GeForce RTX 4090", False, nvml_uuid=gpus[0].uuid)]  # noqa: E731
+    code, out, err = run(["--once", "--json"], NvmlSource(fake, sysfs_root=tmp_path),
+                         process_sources={"counters": Counters(), "adapters": adapters})
+    assert code == 0, err
+    proc = json.loads(out)["gpus"][0]["processes"][0]
+    assert (proc["used_mib"], proc["shared_mib"], proc["sm_pct"]) == (7852.0, 2560.0, 14.0)
+    assert Counters.closed
+    code, out, _ = run(["--once"], NvmlSource(fake, sysfs_root=tmp_path),
+                       process_sources={"counters": Counters(), "adapters": adapters})
+    assert "7852 MiB (+2560 MiB shared)" in out
+
+
+def test_process_utilization_unsupported_is_none_not_zero(tmp_path):
+    fake = FakeNvml(1)
+    fake.gpus[0].unsupported.add("nvmlDeviceGetProcessUtilization")  # WDDM, older GPUs
+    code, out, _ = run(["--once", "--json"], NvmlSource(fake, sysfs_root=tmp_path))
+    proc = json.loads(out)["gpus"][0]["processes"][0]
+    assert proc["sm_pct"] is None and proc["used_mib"] == 17000.0
 
 
 def test_table_in_chinese_keeps_columns_aligned():

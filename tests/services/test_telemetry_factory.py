@@ -115,3 +115,27 @@ def test_demo_prehistory_is_coarse_before_the_last_half_hour_and_has_no_drawn_ga
 
     assert downsample.gap_positions(np.array(t)).size == 0
     assert sum(1 for x in t if x >= t[-1] - DEMO_FINE_S + 2) >= DEMO_FINE_S - 5
+
+
+def test_demo_scripts_a_spill_that_reaches_the_alerts_and_the_recording(app_paths):
+    import dataclasses
+    import sqlite3
+
+    hub = build_hub(demo=True, replay=None, settings=Settings(), paths=app_paths)
+    try:
+        first = hub.tick()
+        for step in range(1, 8):  # the hub's listener path, one reading a second
+            hub.processes.on_snapshot(dataclasses.replace(first, t=first.t + step))
+        table = hub.processes.latest
+        serve = next(r for r in table.rows if r.name == "python serve.py")
+        assert serve.gpu_label == "GPU 1" and serve.shared_mib > 1000 and "Qwen/Qwen2.5-32B" in serve.command_line
+        train = next(r for r in table.rows if r.name == "python train.py")
+        assert train.command_line.startswith("python train.py --model meta-llama/Llama-3.1-8B")
+        spills = [a for a in hub.alerts.recent() if a.rule.value == "spill"]
+        assert len(spills) == 1 and spills[0].model == "Qwen/Qwen2.5-32B-Instruct"
+    finally:
+        hub.stop()
+    [recording] = app_paths.recordings_dir.glob("*.sqlite")
+    with sqlite3.connect(recording) as db:
+        rules = [r[0] for r in db.execute("SELECT rule FROM alerts")]
+    assert "spill" in rules

@@ -1,0 +1,568 @@
+"""The Dashboard's process view: every process on every GPU, from ``ProcessService``.
+
+The service builds each ``ProcessTable`` on the hub's worker thread; this view only
+receives the finished table through a queued signal, so a refresh never blocks the
+window. Sorting and filtering use the service's rules (``sort_key``, ``matches``), and
+the selection follows the process (its PID and GPU), not the row number.
+"""
+from __future__ import annotations
+
+import sys
+import threading
+from typing import Any
+from collections.abc import Callable
+
+from PySide6.QtCore import (
+    QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal, Slot,
+)
+from PySide6.QtGui import QColor, QFont, QGuiApplication
+from PySide6.QtWidgets import (
+    QAbstractItemView, QFrame, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QMenu, QMessageBox, QPushButton, QTableView,
+    QVBoxLayout, QWidget,
+)
+
+from gui.i18n import render
+from gui.monitor.widgets import DASH, format_mib
+from services.telemetry.processes import (
+    COLUMNS, FADE_S, NOT_REPORTED_WHY, EndResult, GpuProcess, ProcessService, ProcessTable, end_process, matches,
+    may_end, sort_key,
+)
+
+KEY_ROLE = Qt.ItemDataRole.UserRole + 1
+RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+_ROLES = frozenset({Qt.ItemDataRole.DisplayRole, KEY_ROLE, Qt.ItemDataRole.TextAlignmentRole,
+                    Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.ForegroundRole, Qt.ItemDataRole.FontRole})
+NARROW_PX = 900  # below this width the RAM and running-time columns are hidden
+_NUMERIC = {"pid", "sm_pct", "gpu_memory", "shared_mib", "video", "cpu_pct", "host_mib", "running"}
+
+
+class ProcessModel(QAbstractTableModel):
+    """The rows of one ``ProcessTable``, filtered and sorted; ``KEY_ROLE`` gives (pid, gpu key)."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._table = ProcessTable(t=0.0)
+        self._rows: list[GpuProcess] = []
+        self._filter = ""
+        self._sort_column = COLUMNS.index("gpu_memory")
+        self._sort_order = Qt.SortOrder.DescendingOrder
+
+    # ---- Public API
+    def set_table(self, table: ProcessTable) -> None:
+        self._table = table
+        self._refresh()
+
+    def set_filter(self, text: str) -> None:
+        self._filter = text.strip()
+        self._refresh()
+
+    def row_of(self, key: tuple[int, str]) -> int:
+        return next((i for i, r in enumerate(self._rows) if r.key == key), -1)
+
+    def process(self, row: int) -> GpuProcess:
+        return self._rows[row]
+
+    @property
+    def table(self) -> ProcessTable:
+        return self._table
+
+    def total_rows(self) -> int:
+        return len(self._table.rows)
+
+    # ---- Qt methods
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        self._sort_column, self._sort_order = column, order
+        self.layoutAboutToBeChanged.emit()
+        self._rows = self._sorted(self._rows)
+        self.layoutChanged.emit()
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: N802
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: N802
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
+        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(COLUMNS):
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._titles()[section]
+        if role == Qt.ItemDataRole.ToolTipRole and COLUMNS[section] == "sm_pct":
+            return self.tr("Share of the GPU's compute units (NVML), or on Windows the busiest 3D/compute "
+                           "engine, as Task Manager shows it")
+        if role == Qt.ItemDataRole.ToolTipRole and COLUMNS[section] == "gpu_memory":
+            return self.tr("The card's own (dedicated) memory the process holds")
+        if role == Qt.ItemDataRole.ToolTipRole and COLUMNS[section] == "shared_mib":
+            return self.tr("Windows: system memory mapped for the GPU. A program whose GPU memory is full "
+                           "spills here and runs many times slower.")
+        return None
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role not in _ROLES or not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None  # the view asks for a dozen roles per cell on every repaint; most are not ours
+        row = self._rows[index.row()]
+        column = COLUMNS[index.column()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._text(row, column)
+        if role == KEY_ROLE:
+            return row.key
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in _NUMERIC:
+            return RIGHT
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._tooltip(row, column)
+        if role == Qt.ItemDataRole.ForegroundRole:
+            if row.ended_at is not None:
+                # Fades out over FADE_S seconds, then the service drops the row.
+                left = max(0.0, 1.0 - (self._table.t - row.ended_at) / FADE_S)
+                colour = QColor("#7b8794")
+                colour.setAlphaF(0.25 + 0.6 * left)
+                return colour
+            if self._missing(row, column):
+                return QColor("#7b8794")
+        if role == Qt.ItemDataRole.FontRole and row.ended_at is not None:
+            font = QFont()
+            font.setItalic(True)
+            return font
+        return None
+
+    # ---- internals
+    def _titles(self) -> tuple[str, ...]:
+        return (self.tr("PID"), self.tr("Name"), self.tr("User"), self.tr("GPU"), self.tr("Type"), self.tr("SM"),
+                self.tr("GPU memory"), self.tr("Shared"), self.tr("Video"), self.tr("CPU"), self.tr("RAM"),
+                self.tr("Running"))
+
+    def _refresh(self) -> None:
+        rows = self._sorted([r for r in self._table.rows if not self._filter or matches(r, self._filter)])
+        if [r.key for r in rows] == [r.key for r in self._rows]:
+            # The same processes in the same order (most refreshes): new values, no reset.
+            self._rows = rows
+            if rows:
+                self.dataChanged.emit(self.index(0, 0), self.index(len(rows) - 1, len(COLUMNS) - 1))
+            return
+        self.beginResetModel()
+        self._rows = rows
+        self.endResetModel()
+
+    def _sorted(self, rows: list[GpuProcess]) -> list[GpuProcess]:
+        column = COLUMNS[self._sort_column] if 0 <= self._sort_column < len(COLUMNS) else "gpu_memory"
+        key = sort_key(column, self._table.t)
+        present = [r for r in rows if key(r)[0] == 0]
+        missing = [r for r in rows if key(r)[0] != 0]  # "not reported" stays last either way
+        present.sort(key=key, reverse=self._sort_order == Qt.SortOrder.DescendingOrder)
+        return present + sorted(missing, key=lambda r: r.pid)
+
+    def _missing(self, row: GpuProcess, column: str) -> bool:
+        if row.ended_at is not None:
+            return False
+        return {"sm_pct": row.sm_pct is None, "gpu_memory": row.used_mib is None, "user": row.user is None,
+                "cpu_pct": row.cpu_pct is None, "host_mib": row.host_mib is None,
+                "running": row.started_at is None}.get(column, False)
+
+    def _text(self, row: GpuProcess, column: str) -> str:
+        not_reported = self.tr("not reported")
+        if column == "pid":
+            return str(row.pid)
+        if column == "name":
+            return row.name if row.ended_at is None else self.tr("{name} (ended)").format(name=row.name)
+        if column == "user":
+            return row.user or not_reported
+        if column == "gpu":
+            return row.gpu_label
+        if column == "kind":
+            return self._kind(row)
+        if row.ended_at is not None and column in ("sm_pct", "video", "cpu_pct"):
+            return DASH
+        if column == "sm_pct":
+            return f"{row.sm_pct:.0f} %" if row.sm_pct is not None else not_reported
+        if column == "gpu_memory":
+            if row.used_mib is None:
+                return not_reported
+            return format_mib(row.used_mib)
+        if column == "shared_mib":
+            return format_mib(row.shared_mib) if row.shared_mib is not None else DASH
+        if column == "video":
+            # Only when the video engines work: an idle encoder is not news.
+            parts = []
+            if row.encoder_pct:
+                parts.append(self.tr("enc {pct} %").format(pct=f"{row.encoder_pct:.0f}"))
+            if row.decoder_pct:
+                parts.append(self.tr("dec {pct} %").format(pct=f"{row.decoder_pct:.0f}"))
+            return ", ".join(parts)
+        if column == "cpu_pct":
+            return f"{row.cpu_pct:.0f} %" if row.cpu_pct is not None else not_reported
+        if column == "host_mib":
+            return format_mib(row.host_mib) if row.host_mib is not None else not_reported
+        if column == "running":
+            seconds = row.running_s(self._table.t)
+            return _duration(seconds) if seconds is not None else not_reported
+        return ""
+
+    def _kind(self, row: GpuProcess) -> str:
+        kinds = {"compute": self.tr("Compute"), "graphics": self.tr("Graphics"),
+                 "compute+graphics": self.tr("Compute + graphics")}
+        if row.kind:
+            return kinds.get(row.kind, row.kind)
+        if row.engine_type:
+            return row.engine_type
+        return DASH
+
+    def _tooltip(self, row: GpuProcess, column: str) -> str | None:
+        if column == "name":
+            return row.command_line or self.tr("The system does not show this process's command line.")
+        if column == "gpu" and row.integrated:
+            return self.tr("The integrated GPU")
+        if self._missing(row, column):
+            why = NOT_REPORTED_WHY.get(column)
+            return render(why) if why is not None else None
+        return None
+
+
+def _duration(seconds: float) -> str:
+    seconds = int(seconds)
+    if seconds < 60:
+        return f"{seconds} s"
+    if seconds < 3600:
+        return f"{seconds // 60}:{seconds % 60:02d}"
+    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+
+
+class _Hop(QObject):
+    """Carries tables and end results from worker threads into the GUI thread."""
+
+    table = Signal(object, object)  # (service, table)
+    ended = Signal(object, object)  # (row, EndResult)
+
+
+class ProcessView(QWidget):
+    """Filter, table and actions. Give it the service in the constructor; ``follow`` a replacement.
+
+    Signals:
+        open_in_hybrid(int): the user asked to see this PID on the Hybrid page.
+        open_in_fit(str): the user asked for Model fit on the model a spilling process runs.
+        table_shown(): a table was shown (tests wait on it).
+    """
+
+    open_in_hybrid = Signal(int)
+    open_in_fit = Signal(str)
+    table_shown = Signal()
+
+    def __init__(self, service: ProcessService | None = None, parent: QWidget | None = None, *,
+                 ender: Callable[[GpuProcess], EndResult] = end_process) -> None:
+        super().__init__(parent)
+        self._service: ProcessService | None = None
+        self._listener: Callable[[ProcessTable], None] | None = None
+        self._ender = ender
+        self._selected: tuple[int, str] | None = None
+        self._workers: list[threading.Thread] = []
+        self._hop = _Hop(self)
+        self._hop.table.connect(self._on_hop_table, Qt.ConnectionType.QueuedConnection)
+        self._hop.ended.connect(self._on_hop_ended, Qt.ConnectionType.QueuedConnection)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 6, 0, 0)
+        layout.setSpacing(6)
+        bar = QHBoxLayout()
+        self.filter_edit = QLineEdit(self)
+        self.filter_edit.setPlaceholderText(self.tr("Filter by name, command line or PID"))
+        self.filter_edit.setClearButtonEnabled(True)
+        self.filter_edit.textChanged.connect(self._on_filter_edit_changed)
+        bar.addWidget(self.filter_edit, 1)
+        self.end_button = QPushButton(self.tr("End process…"), self)
+        self.end_button.clicked.connect(self._on_end_button_clicked)
+        self.hybrid_button = QPushButton(self.tr("Open on Hybrid page"), self)
+        self.hybrid_button.setToolTip(self.tr("See which GPU it runs on and move it to the NVIDIA GPU"))
+        self.hybrid_button.clicked.connect(self._on_hybrid_button_clicked)
+        self.copy_button = QPushButton(self.tr("Copy command line"), self)
+        self.copy_button.clicked.connect(self._on_copy_button_clicked)
+        for button in (self.end_button, self.hybrid_button, self.copy_button):
+            bar.addWidget(button)
+        layout.addLayout(bar)
+        # The newest spill or wrong-GPU alert about a running process, with what to do about it.
+        self.banner = QFrame(self)
+        self.banner.setObjectName("StateNote")
+        banner_layout = QHBoxLayout(self.banner)
+        banner_layout.setContentsMargins(8, 4, 8, 4)
+        self.banner_label = QLabel(self.banner)
+        self.banner_label.setWordWrap(True)
+        self.banner_label.setTextFormat(Qt.TextFormat.PlainText)
+        banner_layout.addWidget(self.banner_label, 1)
+        self.fit_button = QPushButton(self.tr("Open in Model fit"), self.banner)
+        self.fit_button.setToolTip(self.tr("See which context length, batch or quantisation fits this GPU"))
+        self.fit_button.clicked.connect(self._on_fit_button_clicked)
+        self.run_on_nvidia_button = QPushButton(self.tr("Run on the NVIDIA GPU…"), self.banner)
+        self.run_on_nvidia_button.clicked.connect(self._on_run_on_nvidia_button_clicked)
+        self.fixes_button = QPushButton(self.tr("What to do…"), self.banner)
+        self.fixes_button.clicked.connect(self._on_fixes_button_clicked)
+        banner_layout.addWidget(self.fixes_button)
+        banner_layout.addWidget(self.fit_button)
+        banner_layout.addWidget(self.run_on_nvidia_button)
+        self.banner.hide()
+        layout.addWidget(self.banner)
+        self._process_alerts: dict[int, Any] = {}  # pid -> its newest process alert
+        self._banner_alert: Any = None
+
+        self.model = ProcessModel(self)
+        self.table = QTableView(self)
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSortingEnabled(True)
+        self.table.sortByColumn(COLUMNS.index("gpu_memory"), Qt.SortOrder.DescendingOrder)
+        self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
+        self.table.setWordWrap(False)
+        self.table.setAlternatingRowColors(True)
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.table.customContextMenuRequested.connect(self._on_table_context_menu)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(COLUMNS.index("name"), QHeaderView.ResizeMode.Stretch)
+        header.setStretchLastSection(False)
+        for column, width in (("pid", 58), ("user", 64), ("gpu", 64), ("kind", 86), ("sm_pct", 52),
+                              ("gpu_memory", 112), ("shared_mib", 80), ("video", 84), ("cpu_pct", 52),
+                              ("host_mib", 72), ("running", 68)):
+            self.table.setColumnWidth(COLUMNS.index(column), width)
+        self.table.selectionModel().selectionChanged.connect(self._on_selection_changed)
+        layout.addWidget(self.table, 1)
+        self.note = QLabel(self)
+        self.note.setProperty("role", "muted")
+        self.note.setWordWrap(True)
+        self.note.hide()
+        layout.addWidget(self.note)
+        self._update_actions()
+        self.follow(service)
+
+    # ---- Public API
+    @property
+    def service(self) -> ProcessService | None:
+        return self._service
+
+    def follow(self, service: ProcessService | None) -> None:
+        """Show ``service``'s tables from now on (the hub was replaced); the old one is no longer heard."""
+        if service is self._service:
+            return
+        if self._service is not None and self._listener is not None:
+            self._service.remove_listener(self._listener)
+        self._service = service
+        self._listener = None
+        self._selected = None
+        self._process_alerts.clear()
+        if service is not None:
+            hop = self._hop
+
+            # Called on the hub's worker thread: only hop to the GUI thread, naming the service,
+            # so a late table from a replaced hub can be told apart.
+            def listener(table: ProcessTable, source: ProcessService = service) -> None:
+                try:
+                    hop.table.emit(source, table)
+                except RuntimeError:  # the view was deleted while the hub still ran
+                    pass
+
+            self._listener = listener
+            service.add_listener(listener)
+            self.show_table(service.latest)
+        else:
+            self.show_table(ProcessTable(t=0.0))
+
+    def show_table(self, table: ProcessTable) -> None:
+        """Show ``table`` (GUI thread), keeping the selected process selected wherever it moved."""
+        keep = self._selected
+        selection = self.table.selectionModel()
+        selection.blockSignals(True)
+        try:
+            self.model.set_table(table)
+            row = self.model.row_of(keep) if keep is not None else -1
+            if row >= 0:
+                self.table.selectRow(row)
+        finally:
+            selection.blockSignals(False)
+        self.table.viewport().update()
+        # Shared GPU memory exists on Windows only, and the video engines are mostly idle: their
+        # columns show when some process has a figure there.
+        self.table.setColumnHidden(COLUMNS.index("shared_mib"), not any(r.shared_mib for r in table.rows))
+        self.table.setColumnHidden(COLUMNS.index("video"),
+                                   not any(r.encoder_pct or r.decoder_pct for r in table.rows))
+        self._fit_columns()
+        self._update_actions()
+        self._update_note(table)
+        self._update_banner(table)
+        self.table_shown.emit()
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self._fit_columns()
+
+    def _fit_columns(self) -> None:
+        # A narrow window (1024 px) keeps the name readable: RAM and running time step aside.
+        narrow = self.width() < NARROW_PX
+        for column in ("host_mib", "running"):
+            self.table.setColumnHidden(COLUMNS.index(column), narrow)
+
+    def show_alert(self, alert: Any) -> None:
+        """A process alert (spill, wrong GPU) goes on the banner while its process runs."""
+        if getattr(alert, "pid", None) is None:
+            return
+        self._process_alerts[alert.pid] = alert
+        self._update_banner(self.model.table)
+
+    def banner_alert(self) -> Any:
+        return self._banner_alert
+
+    def selected(self) -> GpuProcess | None:
+        if self._selected is None:
+            return None
+        return self.model.table.find(self._selected)
+
+    def select(self, key: tuple[int, str]) -> bool:
+        row = self.model.row_of(key)
+        if row < 0:
+            return False
+        self.table.selectRow(row)
+        return True
+
+    def end_selected(self, confirm: bool = True) -> bool:
+        """Ask (naming the process), then end it on a worker thread; False when refused or cancelled."""
+        row = self.selected()
+        if row is None:
+            return False
+        refusal = may_end(row)
+        if refusal is not None:
+            QMessageBox.information(self, self.tr("Cannot end this process"), render(refusal))
+            return False
+        if confirm:
+            if sys.platform == "win32":  # psutil's terminate() is TerminateProcess: no polite request
+                text = self.tr("End {name} (PID {pid}) on {gpu}?\n\nIt is ended at once. Work it has not "
+                               "saved is lost.")
+            else:
+                text = self.tr("End {name} (PID {pid}) on {gpu}?\n\nIt is asked to close first; if it is still "
+                               "running after 3 seconds, it is killed. Work it has not saved is lost.")
+            answer = QMessageBox.question(
+                self, self.tr("End {name}?").format(name=row.name),
+                text.format(name=row.name, pid=row.pid, gpu=row.gpu_label),
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+                QMessageBox.StandardButton.Cancel)
+            if answer != QMessageBox.StandardButton.Yes:
+                return False
+        self.end_button.setEnabled(False)
+        hop, ender = self._hop, self._ender
+
+        def work() -> None:
+            hop.ended.emit(row, ender(row))
+
+        worker = threading.Thread(target=work, name="end-process", daemon=True)
+        self._workers.append(worker)
+        worker.start()
+        return True
+
+    def wait_for_workers(self, timeout: float = 10.0) -> None:
+        """Join the threads that end processes (shutdown and tests)."""
+        for worker in self._workers:
+            worker.join(timeout)
+        self._workers = [w for w in self._workers if w.is_alive()]
+
+    def shutdown(self) -> None:
+        self.follow(None)
+        self.wait_for_workers()
+
+    # ---- GUI side
+    @Slot(object, object)
+    def _on_hop_table(self, service: Any, table: ProcessTable) -> None:
+        if service is not self._service:
+            return  # a late table from a replaced hub
+        self.show_table(table)
+
+    @Slot(object, object)
+    def _on_hop_ended(self, row: GpuProcess, result: EndResult) -> None:
+        self._workers = [w for w in self._workers if w.is_alive()]
+        self._update_actions()
+        self.note.setText(render(result.message))
+        self.note.setStyleSheet("" if result.ok else "color: #a1261d;")
+        self.note.show()
+
+    def _update_note(self, table: ProcessTable) -> None:
+        if table.counters_problem:
+            self.note.setText(self.tr("Windows GPU counters could not be read ({problem}): memory and "
+                                      "utilisation of processes may show as not reported.").format(
+                problem=table.counters_problem))
+            self.note.show()
+
+    def _update_banner(self, table: ProcessTable) -> None:
+        live = {r.pid for r in table.live()}
+        for pid, alert in list(self._process_alerts.items()):
+            if pid not in live and table.t > alert.t:  # the process ended (or left the GPU)
+                del self._process_alerts[pid]
+        alert = max(self._process_alerts.values(), key=lambda a: a.t, default=None)
+        self._banner_alert = alert
+        if alert is None:
+            self.banner.hide()
+            return
+        self.banner_label.setText(render(alert.summary) if alert.summary is not None else render(alert.message))
+        self.banner_label.setToolTip(render(alert.message))
+        self.fit_button.setVisible(bool(alert.model))
+        self.run_on_nvidia_button.setVisible(alert.rule.value == "wrong_gpu")
+        self.banner.show()
+
+    def _on_fixes_button_clicked(self) -> None:
+        alert = self._banner_alert
+        if alert is not None:
+            QMessageBox.information(self, render(alert.title), render(alert.message))
+
+    def _on_fit_button_clicked(self) -> None:
+        if self._banner_alert is not None and self._banner_alert.model:
+            self.open_in_fit.emit(self._banner_alert.model)
+
+    def _on_run_on_nvidia_button_clicked(self) -> None:
+        if self._banner_alert is not None:
+            self.open_in_hybrid.emit(self._banner_alert.pid)
+
+    def _update_actions(self) -> None:
+        row = self.selected()
+        live = row is not None and row.ended_at is None
+        refusal = may_end(row) if live else None
+        self.end_button.setEnabled(live and refusal is None)
+        self.end_button.setToolTip(render(refusal) if refusal is not None else
+                                   self.tr("Ask the selected process to close, then end it"))
+        self.hybrid_button.setEnabled(live)
+        self.copy_button.setEnabled(row is not None and bool(row.command_line))
+
+    def _on_selection_changed(self, *_args: Any) -> None:
+        rows = self.table.selectionModel().selectedRows()
+        self._selected = rows[0].data(KEY_ROLE) if rows else None
+        self._update_actions()
+
+    def _on_filter_edit_changed(self, text: str) -> None:
+        keep = self._selected
+        self.model.set_filter(text)
+        row = self.model.row_of(keep) if keep is not None else -1
+        if row >= 0:
+            self.table.selectRow(row)
+        self._selected = keep
+
+    def _on_end_button_clicked(self) -> None:
+        self.end_selected()
+
+    def _on_hybrid_button_clicked(self) -> None:
+        row = self.selected()
+        if row is not None:
+            self.open_in_hybrid.emit(row.pid)
+
+    def _on_copy_button_clicked(self) -> None:
+        row = self.selected()
+        if row is not None and row.command_line:
+            QGuiApplication.clipboard().setText(row.command_line)
+            self.note.setText(self.tr("Copied the command line of {name} ({pid}).").format(name=row.name, pid=row.pid))
+            self.note.setStyleSheet("")
+            self.note.show()
+
+    def _on_table_context_menu(self, pos: Any) -> None:
+        index = self.table.indexAt(pos)
+        if not index.isValid():
+            return
+        self.table.selectRow(index.row())
+        menu = QMenu(self)
+        for button in (self.end_button, self.hybrid_button, self.copy_button):
+            action = menu.addAction(button.text())
+            action.setEnabled(button.isEnabled())
+            action.triggered.connect(button.click)
+        menu.popup(self.table.viewport().mapToGlobal(pos))
