@@ -460,3 +460,25 @@ def test_registry_undo_restores_only_owned_names_with_their_type(box, change):
     outcome = ex.undo(step)
     assert not outcome.ok and "refused" in str(outcome.message)
     assert runner.calls == []
+
+
+@pytest.mark.parametrize("at", ["1" * 400, "1e400", "-1e400", "1e300"])
+def test_absurd_times_in_progress_are_a_problem_not_an_overflow(box, at):
+    box.work.mkdir(parents=True, exist_ok=True)
+    box.progress_file.write_text('{"steps": {"blacklist-nouveau": {"state": "done", "at": %s}}}' % at)
+    progress = ProgressStore(box.progress_file).load()
+    assert progress.load_problem and "steps.blacklist-nouveau.at" in progress.load_problem
+    plan = box.plan()
+    ex = StepExecutor(box.runner, box.root, progress, box.work / "backups")
+    assert not ex.undo(plan.step("blacklist-nouveau")).ok
+    from services.setup.progress import step_states
+
+    step_states(plan, progress)  # the plan's view of the states does not overflow either
+
+
+def test_a_fifo_in_place_of_progress_json_does_not_hang(box):
+    box.work.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(box.progress_file)
+    progress = ProgressStore(box.progress_file).load()  # would block forever on open()
+    assert progress.load_problem and "progress.json" in progress.load_problem
+    assert not stat.S_ISFIFO(os.lstat(box.progress_file).st_mode) if box.progress_file.exists() else True
