@@ -75,6 +75,12 @@ class UsageError(Exception):
         return self.args[0] if self.args else ""
 
 
+def refuse_empty(value: "str | None", option: str) -> None:
+    """An option given as '' (or spaces) is bad input, never "the option was left out"."""
+    if value is not None and not value.strip():
+        raise UsageError(translate("Cli", "{option} must not be empty").format(option=option))
+
+
 CANNOT_USE = translate("Cli", "cannot use {path}: {reason}")
 CANNOT_READ = translate("Cli", "cannot read {path}: {reason}")
 CANNOT_WRITE = translate("Cli", "cannot write {path}: {reason}")

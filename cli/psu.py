@@ -7,7 +7,7 @@ import math
 import os
 import sys
 
-from cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError, cli_catalog, fail
+from cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError, cli_catalog, fail, refuse_empty
 from services.i18n import Msg, translate
 
 HELP = "size a PSU for a build (GPUs, CPU, drives), check cables and PCIe lanes, compare cards"
@@ -186,6 +186,7 @@ def run(args: argparse.Namespace) -> int:
 
     picks: list = []
     gpus = [_resolve_gpu(catalog, name, picks) for name in args.gpu]
+    refuse_empty(args.cpu, "--cpu")
     cpu = _resolve_cpu(catalog, args.cpu) if args.cpu else None
     if args.detect:
         if not gpus:

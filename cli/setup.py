@@ -6,7 +6,7 @@ import json
 import sys
 from pathlib import Path
 
-from cli import CANNOT_READ, EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError, cli_catalog, fail, program_name
+from cli import CANNOT_READ, EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError, cli_catalog, fail, program_name, refuse_empty
 from cli import note as print_note
 from services.i18n import translate
 
@@ -51,6 +51,7 @@ def run(args: argparse.Namespace) -> int:
         rules = load_rules()
     except RulesError as exc:
         raise UsageError(exc.message) from exc
+    refuse_empty(args.python, "--python")
     python = check_python_path(args.python) if args.python else None
     device_id = None
     if args.gpu is not None:  # --gpu "" is a bad id, not "no --gpu"

@@ -265,6 +265,15 @@ CASES: list[Case] = [
     *(C("exporter", "--demo", "--interval", v, "--duration", "1") for v in ("0", "-1", "nan", "inf")),
     *(C("exporter", "--demo", "--duration", v) for v in ("-1", "nan", "inf")),
     C("exporter", "--demo", "--host", "no-such-host.invalid", "--duration", "1"),
+    # ==== issue 23: an empty string is bad input, never "the option was left out"
+    C("exporter", "--demo", "--host", "", "--duration", "1", says="--host"),
+    C("exporter", "--demo", "--host", "  ", "--duration", "1", says="--host"),
+    C("fit", "--gpu", "", "--params", "7", says="--gpu"),
+    C("psu", "--gpu", "RTX 4090", "--cpu", "", says="--cpu"),
+    C("--screenshot", "{d}/page.png", "--page", "", says="unknown page"),
+    C("doctor", "--python", "", says="--python"),
+    C("setup", "--plan", "--python", "", says="--python"),
+    C("sessions", "--dir", "", "--list", says="--dir"),
     C("exporter", "--duration", "1", code=NO_GPU, needs="no_nvml"),
     # ---- the app's --demo before a command that has no simulated source, or with one that contradicts it
     C("--demo", "psu", "--gpu", "4090", says="not for 'psu'"),
