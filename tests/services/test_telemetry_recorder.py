@@ -244,3 +244,21 @@ def test_a_recording_that_cannot_be_opened_leaves_no_connection_open(tmp_path, m
     with pytest.raises(RecordingError):
         recording.connect_readonly(broken)
     assert opened and opened == closed
+
+
+def test_two_recorders_in_one_second_never_share_a_file(tmp_path, monkeypatch):
+    """The name is claimed by creating the file exclusively: even when both recorders see the
+    name free (the race window, forced here), each ends in a file of its own."""
+    monkeypatch.setattr(Path, "exists", lambda self: False)
+    snaps = SimulatedSource(start_wall=START).prehistory(3)
+    first = Recorder(tmp_path, source_name="simulated", clock=Ticker())
+    second = Recorder(tmp_path, source_name="simulated", clock=Ticker())
+    for s in snaps:
+        first.on_snapshot(s)
+        second.on_snapshot(s)
+    first.close()
+    second.close()
+    assert first.problem is None and second.problem is None
+    assert first.path != second.path
+    monkeypatch.undo()
+    assert len(read_recording(first.path)) == 3 and len(read_recording(second.path)) == 3
