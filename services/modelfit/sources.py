@@ -20,6 +20,8 @@ MAX_PARAMS = 20e12
 LIMITS = {"layers": 2000, "hidden": 200_000, "heads": 4096, "kv_heads": 4096, "head_dim": 4096,
           "intermediate": 2_000_000, "vocab": 10_000_000}
 SAFETENSORS_MAX_HEADER = 256 * 1024 * 1024
+# A config.json is a few kB; one of many MB is not a model description (and would be read whole).
+CONFIG_MAX_BYTES = 16 * 1024 * 1024
 
 GGUF_FILE_TYPE_NAMES = {0: "fp32", 1: "fp16", 2: "q4_0", 3: "q4_1", 7: "q8_0", 8: "q5_0", 10: "q2_k",
                         11: "q3_k_s", 12: "q3_k_m", 13: "q3_k_l", 14: "q4_k_s", 15: "q4_k_m", 16: "q5_k_s",
@@ -187,7 +189,10 @@ def arch_from_config(cfg: dict, model_id: str = "config.json") -> ModelArch:
 
 def load_config_file(path: Path) -> ModelArch:
     try:
-        text = path.read_text(encoding="utf-8")
+        with gguf.open_regular(path) as fh:
+            text = fh.read(CONFIG_MAX_BYTES + 1).decode("utf-8")
+        if len(text) > CONFIG_MAX_BYTES:
+            raise _bad(translate("FitErrors", "{path} is too large to be a model's config.json"), path=path.name)
     except FileNotFoundError:
         raise _bad(translate("FitErrors", "File not found: {path}"), path=str(path)) from None
     except UnicodeDecodeError:  # a binary file with a .json name; the codec's own words help nobody
@@ -231,7 +236,7 @@ def classify_tensor(name: str, ndim: int) -> str:
 
 def read_safetensors_header(path: Path) -> dict[str, Any]:
     try:
-        with open(path, "rb") as fh:
+        with gguf.open_regular(path) as fh:
             head = fh.read(8)
             if len(head) != 8:
                 raise _bad(translate("FitErrors", "{path} is not a safetensors file"), path=path.name)
@@ -242,7 +247,7 @@ def read_safetensors_header(path: Path) -> dict[str, Any]:
     except FileNotFoundError:
         raise _bad(translate("FitErrors", "File not found: {path}"), path=str(path)) from None
     except OSError as exc:
-        raise _bad(translate("FitErrors", "Cannot read {path}: {reason}"), path=str(path), reason=str(exc)) from None
+        raise _bad(translate("FitErrors", "Cannot read {path}: {reason}"), path=str(path), reason=exc.strerror or str(exc)) from None
     try:
         text = raw.decode("utf-8").rstrip()
     except UnicodeDecodeError:
