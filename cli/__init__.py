@@ -165,6 +165,26 @@ def cli_catalog() -> "Catalog":
         return Catalog()
 
 
+# Commands that read the settings file only in passing (for the language, the exporter's host):
+# when it cannot be read and is moved aside, their output says so once instead of nothing.
+SETTINGS_NOTE_COMMANDS = ("fit", "monitor", "sessions", "exporter")
+
+
+def settings_note() -> None:
+    """Load the settings once at the start of a command; if the file could not be read (and was
+    kept aside), print one ``note:`` line saying so. A value merely corrected is not reported here."""
+    try:
+        from services.paths import AppPaths
+        from services.settings import SettingsStore
+
+        store = SettingsStore(AppPaths.default().settings_file)
+        store.load()
+    except Exception:  # noqa: BLE001 - a settings problem must never stop the command
+        return
+    if store.load_problem and not store.load_corrected_only:
+        note(store.load_problem_text or store.load_problem)
+
+
 def render(message: "Msg | str", catalog: "Catalog | None" = None) -> str:
     """``message`` in this run's language (a str is printed as it is)."""
     if not isinstance(message, Msg):
