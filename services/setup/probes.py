@@ -77,9 +77,16 @@ RHEL_IDS = ("rhel", "centos", "rocky", "almalinux", "ol", "amzn", "cloudlinux", 
             "virtuozzo", "scientific")
 
 
+# os-release(5) values are short (a name, a URL); a line longer than this is not one, and shlex
+# takes quadratic time on it (a 5 MB line took 45 s). Such lines are skipped.
+OS_RELEASE_MAX_LINE = 4096
+
+
 def parse_os_release(text: str, kernel: str = "") -> OsInfo:
     values: dict[str, str] = {}
     for line in text.splitlines():
+        if len(line) > OS_RELEASE_MAX_LINE:
+            continue
         line = line.strip()
         if not line or line.startswith("#") or "=" not in line:
             continue

@@ -482,3 +482,13 @@ def test_a_fifo_in_place_of_progress_json_does_not_hang(box):
     progress = ProgressStore(box.progress_file).load()  # would block forever on open()
     assert progress.load_problem and "progress.json" in progress.load_problem
     assert not stat.S_ISFIFO(os.lstat(box.progress_file).st_mode) if box.progress_file.exists() else True
+
+
+def test_an_os_release_with_a_5_mb_line_parses_at_once():
+    import time as _time
+
+    text = 'ID=ubuntu\nVERSION_ID="24.04"\nPRETTY_NAME="' + "a b " * 1_300_000 + '"\nVERSION_CODENAME=noble\n'
+    started = _time.monotonic()
+    info = parse_os_release(text)
+    assert _time.monotonic() - started < 2.0  # shlex on the long line took 45 s
+    assert info.id == "ubuntu" and info.codename == "noble" and info.version_id == "24.04"
