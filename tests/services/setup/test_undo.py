@@ -492,3 +492,35 @@ def test_an_os_release_with_a_5_mb_line_parses_at_once():
     info = parse_os_release(text)
     assert _time.monotonic() - started < 2.0  # shlex on the long line took 45 s
     assert info.id == "ubuntu" and info.codename == "noble" and info.version_id == "24.04"
+
+
+def test_doctor_on_a_hanging_interpreter_is_bounded_and_says_so(tmp_path):
+    """An interpreter that never answers used to get the torch probe's 90 s and the stdlib
+    query's 20 s; now it is asked to start once, for STARTUP_TIMEOUT_S."""
+    from services.setup.doctor import collect_facts
+    from services.setup.probes import INTERPRETER_HUNG, STARTUP_TIMEOUT_S
+    from services.setup.system import COMMAND_TIMED_OUT
+
+    waited = []
+
+    def hang(argv):
+        if argv[0] == "/opt/hung/python":
+            waited.append(argv)
+            return CommandResult(COMMAND_TIMED_OUT, "", "timed out")
+        return None
+
+    runner = FakeRunner(handler=hang)
+    timeouts = []
+    real_run = runner.run
+
+    def run(argv, timeout=30.0, input_text=None):
+        if argv[0] == "/opt/hung/python":
+            timeouts.append(timeout)
+        return real_run(argv, timeout, input_text)
+
+    runner.run = run
+    from .machine import NO_NVML
+
+    facts = collect_facts(runner, SystemRoot(tmp_path), "/opt/hung/python", nvml_module=NO_NVML, system="linux")
+    assert facts.torch is not None and facts.torch.error == INTERPRETER_HUNG
+    assert sum(timeouts) <= STARTUP_TIMEOUT_S and len(waited) == 1
