@@ -285,10 +285,12 @@ def test_hybrid_undo_refuses_a_target_it_never_writes(tmp_path, where):
 
 
 def test_hybrid_backups_nested_deep_or_fifo_are_skipped_not_a_crash(tmp_path):
+    import json
     home, program, store, record, data = _applied(tmp_path)
     (tmp_path / "backups" / "0-deep.json").write_text("[" * 100000 + "]" * 100000)
     os.mkfifo(tmp_path / "backups" / "1-fifo.json")
-    (tmp_path / "backups" / "2-shape.json").write_text('{"program": "%s", "platform": "linux", "changes": [{"kind": "file", "target": 5, "name": null, "before": null, "after": null}]}' % program)
+    (tmp_path / "backups" / "2-shape.json").write_text(json.dumps({"program": program, "platform": "linux", "changes": [
+        {"kind": "file", "target": 5, "name": None, "before": None, "after": None}]}))
     assert [r.backup_file for r in store.records(program)] == [record.backup_file]
     store.undo(program)
     assert not os.path.exists(data["changes"][0]["target"])

@@ -465,7 +465,7 @@ def test_registry_undo_restores_only_owned_names_with_their_type(box, change):
 @pytest.mark.parametrize("at", ["1" * 400, "1e400", "-1e400", "1e300"])
 def test_absurd_times_in_progress_are_a_problem_not_an_overflow(box, at):
     box.work.mkdir(parents=True, exist_ok=True)
-    box.progress_file.write_text('{"steps": {"blacklist-nouveau": {"state": "done", "at": %s}}}' % at)
+    box.progress_file.write_text('{"steps": {"blacklist-nouveau": {"state": "done", "at": ' + at + "}}}")
     progress = ProgressStore(box.progress_file).load()
     assert progress.load_problem and "steps.blacklist-nouveau.at" in progress.load_problem
     plan = box.plan()
