@@ -82,3 +82,11 @@ def test_saving_a_change_writes_only_that_field_and_keeps_a_backup(tmp_path):
     store.save(settings)
     assert (tmp_path / "settings.json.bak").read_bytes() == before  # the backup is of the original
     assert json.loads(path.read_text(encoding="utf-8"))["fit"]["seq"] == 8192
+
+
+def test_a_deeply_nested_settings_file_is_kept_aside_not_a_recursion_error(tmp_path):
+    path = tmp_path / "settings.json"
+    path.write_text('{"general": ' + "[" * 100_000 + "]" * 100_000 + "}", encoding="utf-8")
+    store = SettingsStore(path)
+    assert store.load() == Settings()
+    assert store.load_problem and "kept it as" in store.load_problem
