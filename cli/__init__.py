@@ -151,38 +151,27 @@ def cli_catalog() -> "Catalog":
     from services.i18n import LANGUAGE_OVERRIDE_ENV, LANGUAGES, Catalog, resolve_language
 
     language = "auto"
+    kept_aside = None
     if os.environ.get(LANGUAGE_OVERRIDE_ENV) not in LANGUAGES:
         try:
             from services.paths import AppPaths
             from services.settings import SettingsStore
 
-            language = SettingsStore(AppPaths.default().settings_file).load().general.language
+            store = SettingsStore(AppPaths.default().settings_file)
+            language = store.load().general.language
+            # Reading it here moves an unreadable file aside (fit, monitor, sessions read the settings
+            # only for the language): say so, once; the next read finds no file to report.
+            if store.load_problem and not store.load_corrected_only:
+                kept_aside = store.load_problem_text or store.load_problem
         except Exception:  # noqa: BLE001 - a settings problem must not hide the message
             language = "auto"
     try:
-        return Catalog.load(resolve_language(language))
+        catalog = Catalog.load(resolve_language(language))
     except Exception:  # noqa: BLE001 - nor a broken translation file
-        return Catalog()
-
-
-# Commands that read the settings file only in passing (for the language, the exporter's host):
-# when it cannot be read and is moved aside, their output says so once instead of nothing.
-SETTINGS_NOTE_COMMANDS = ("fit", "monitor", "sessions", "exporter")
-
-
-def settings_note() -> None:
-    """Load the settings once at the start of a command; if the file could not be read (and was
-    kept aside), print one ``note:`` line saying so. A value merely corrected is not reported here."""
-    try:
-        from services.paths import AppPaths
-        from services.settings import SettingsStore
-
-        store = SettingsStore(AppPaths.default().settings_file)
-        store.load()
-    except Exception:  # noqa: BLE001 - a settings problem must never stop the command
-        return
-    if store.load_problem and not store.load_corrected_only:
-        note(store.load_problem_text or store.load_problem)
+        catalog = Catalog()
+    if kept_aside is not None:
+        note(kept_aside, catalog=catalog)
+    return catalog
 
 
 def render(message: "Msg | str", catalog: "Catalog | None" = None) -> str:

@@ -8,7 +8,7 @@ import socket
 import threading
 import time
 
-from cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, EXIT_USAGE, UsageError, cli_catalog, fail, warn
+from cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, EXIT_USAGE, UsageError, cli_catalog, fail, note, warn
 from services.exporter.server import DEFAULT_HOST, DEFAULT_PORT, ExporterError, ExporterServer
 from services.exporter.service import hub_collector
 from services.i18n import translate
@@ -64,8 +64,11 @@ def run(args: argparse.Namespace) -> int:
     if args.duration is not None and not (math.isfinite(args.duration) and args.duration > 0):
         raise UsageError(translate("Cli", "--duration must be a positive number of seconds, not {value}").format(
             value=args.duration))
-    settings = SettingsStore(AppPaths.default().settings_file).load()
+    store = SettingsStore(AppPaths.default().settings_file)
+    settings = store.load()
     catalog = cli_catalog()
+    if store.load_problem and not store.load_corrected_only:  # an unreadable file was kept aside: say so
+        note(store.load_problem_text or store.load_problem, catalog=catalog)
     hub = build_hub(args, settings)
     server = ExporterServer(hub_collector(hub), args.host, args.port)
     try:

@@ -15,7 +15,7 @@ import sys
 
 from cli import (
     CANNOT_USE, COMMANDS, EXIT_FAILED, EXIT_USAGE, UsageError, available_commands, check_path_options, cli_catalog,
-    SETTINGS_NOTE_COMMANDS, command_available, fail, load_command, settings_note,
+    command_available, fail, load_command,
 )
 from services.i18n import LANGUAGE_OVERRIDE_ENV, LANGUAGES, Msg, TranslatableError, translate
 from services.version import APP_ID, APP_NAME, __version__
@@ -275,8 +275,6 @@ def run_command(args: argparse.Namespace) -> int:
     try:
         check_path_options(args)
         apply_app_demo(args, module)
-        if args.command in SETTINGS_NOTE_COMMANDS:
-            settings_note()
         code = module.run(args)
         sys.stdout.flush()
         return code
