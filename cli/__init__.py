@@ -161,7 +161,7 @@ def cli_catalog() -> "Catalog":
             language = store.load().general.language
             # Reading it here moves an unreadable file aside (fit, monitor, sessions read the settings
             # only for the language): say so, once; the next read finds no file to report.
-            if store.load_problem and not store.load_corrected_only:
+            if store.moved_aside is not None:
                 kept_aside = store.load_problem_text or store.load_problem
         except Exception:  # noqa: BLE001 - a settings problem must not hide the message
             language = "auto"
@@ -169,8 +169,8 @@ def cli_catalog() -> "Catalog":
         catalog = Catalog.load(resolve_language(language))
     except Exception:  # noqa: BLE001 - nor a broken translation file
         catalog = Catalog()
-    if kept_aside is not None:
-        note(kept_aside, catalog=catalog)
+    if kept_aside is not None:  # printed here: note() would ask for the catalogue again
+        print(catalog.render(NOTE_LINE.format(message=kept_aside)), file=sys.stderr)
     return catalog
 
 

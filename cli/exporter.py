@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     store = SettingsStore(AppPaths.default().settings_file)
     settings = store.load()
     catalog = cli_catalog()
-    if store.load_problem and not store.load_corrected_only:  # an unreadable file was kept aside: say so
+    if store.moved_aside is not None:  # an unreadable file was kept aside: say so
         note(store.load_problem_text or store.load_problem, catalog=catalog)
     hub = build_hub(args, settings)
     server = ExporterServer(hub_collector(hub), args.host, args.port)

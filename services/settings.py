@@ -262,6 +262,7 @@ class SettingsStore:
         self._file_data: dict[str, Any] = {}
         self._baseline: dict[str, Any] = to_dict(Settings())
         self._backed_up = False
+        self.moved_aside: Path | None = None  # where load() kept an unreadable file (None: it did not)
 
     def _problem(self, message: Msg) -> None:
         self.load_problem, self.load_problem_text = str(message), message
@@ -273,6 +274,7 @@ class SettingsStore:
         self.load_notes = []
         self.load_notes_text = []
         self.load_corrected_only = False
+        self.moved_aside = None
         from services.paths import UnsafePathError, check_regular_file
 
         try:  # a FIFO here would block the read forever; a device is no settings file either
@@ -299,6 +301,7 @@ class SettingsStore:
             kept = self.path.with_name(f"{self.path.name}.broken-{time.strftime('%Y%m%d-%H%M%S')}")
             try:
                 os.replace(self.path, kept)
+                self.moved_aside = kept
                 self._problem(translate("Settings", "{file} was unreadable; kept it as {kept}").format(
                     file=self.path.name, kept=kept.name))
             except OSError:
