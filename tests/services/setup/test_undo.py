@@ -379,6 +379,8 @@ def test_undo_refuses_a_backup_the_privileged_side_no_longer_vouches_for(box, sp
     if spoil == "content":
         backup.write_text("install nouveau /bin/sh -c 'chmod u+s /bin/bash'\n")
     elif spoil == "owner":
+        if not hasattr(os, "geteuid") or os.geteuid() != 0:
+            pytest.skip("handing a file to another owner needs root")
         os.chown(backup, 4242, 4242)
     elif spoil == "writable":
         os.chmod(backup, 0o666)
