@@ -29,7 +29,7 @@ def open_app_inputs(args: argparse.Namespace) -> tuple[int | None, object | None
     from gui.pages import PAGES
 
     keys = [spec.key for spec in PAGES]
-    if args.page and args.page not in keys:  # bad usage: say so, do not open some other page
+    if args.page is not None and args.page not in keys:  # bad usage: say so, do not open some other page
         return fail(translate("Cli", "unknown page {page}; pages: {pages}").format(
             page=repr(args.page), pages=", ".join(keys)), EXIT_USAGE), None
     if not args.replay or args.self_test:

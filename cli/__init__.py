@@ -75,6 +75,12 @@ class UsageError(Exception):
         return self.args[0] if self.args else ""
 
 
+def refuse_empty(value: "str | None", option: str) -> None:
+    """An option given as '' (or spaces) is bad input, never "the option was left out"."""
+    if value is not None and not value.strip():
+        raise UsageError(translate("Cli", "{option} must not be empty").format(option=option))
+
+
 CANNOT_USE = translate("Cli", "cannot use {path}: {reason}")
 CANNOT_READ = translate("Cli", "cannot read {path}: {reason}")
 CANNOT_WRITE = translate("Cli", "cannot write {path}: {reason}")
@@ -145,18 +151,27 @@ def cli_catalog() -> "Catalog":
     from services.i18n import LANGUAGE_OVERRIDE_ENV, LANGUAGES, Catalog, resolve_language
 
     language = "auto"
+    kept_aside = None
     if os.environ.get(LANGUAGE_OVERRIDE_ENV) not in LANGUAGES:
         try:
             from services.paths import AppPaths
             from services.settings import SettingsStore
 
-            language = SettingsStore(AppPaths.default().settings_file).load().general.language
+            store = SettingsStore(AppPaths.default().settings_file)
+            language = store.load().general.language
+            # Reading it here moves an unreadable file aside (fit, monitor, sessions read the settings
+            # only for the language): say so, once; the next read finds no file to report.
+            if store.moved_aside is not None:
+                kept_aside = store.load_problem_text or store.load_problem
         except Exception:  # noqa: BLE001 - a settings problem must not hide the message
             language = "auto"
     try:
-        return Catalog.load(resolve_language(language))
+        catalog = Catalog.load(resolve_language(language))
     except Exception:  # noqa: BLE001 - nor a broken translation file
-        return Catalog()
+        catalog = Catalog()
+    if kept_aside is not None:  # printed here: note() would ask for the catalogue again
+        print(catalog.render(NOTE_LINE.format(message=kept_aside)), file=sys.stderr)
+    return catalog
 
 
 def render(message: "Msg | str", catalog: "Catalog | None" = None) -> str:

@@ -7,7 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-from cli import CANNOT_USE, EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError, cli_catalog, program_name
+from cli import CANNOT_USE, EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError, cli_catalog, program_name, refuse_empty
 from services.i18n import Catalog, translate
 
 HELP = "check the NVIDIA driver, CUDA and PyTorch in a Python environment, and say how to fix problems"
@@ -77,6 +77,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_OK
     if args.explain is not None and args.explain != "-" and not args.explain.strip():
         raise UsageError(translate("Cli", "--explain needs the error text (or '-' to read it from stdin)"))
+    refuse_empty(args.python, "--python")
     python, python_how = chosen_python(args)
     try:
         rules = load_rules()

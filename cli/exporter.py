@@ -6,8 +6,9 @@ import math
 import signal
 import socket
 import threading
+import time
 
-from cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, EXIT_USAGE, UsageError, cli_catalog, fail, warn
+from cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, EXIT_USAGE, UsageError, cli_catalog, fail, note, warn
 from services.exporter.server import DEFAULT_HOST, DEFAULT_PORT, ExporterError, ExporterServer
 from services.exporter.service import hub_collector
 from services.i18n import translate
@@ -50,6 +51,9 @@ def build_hub(args: argparse.Namespace, settings: Settings):
 
 
 def run(args: argparse.Namespace) -> int:
+    if not args.host.strip():
+        # An empty host makes the socket listen on every interface: refuse it rather than guess.
+        raise UsageError(translate("Cli", "--host must not be empty (use 127.0.0.1 for this machine only, or 0.0.0.0 for every interface)"))
     if not 0 <= args.port <= 65535:
         raise UsageError(translate("Cli", "--port must be 0-65535, not {value}").format(value=args.port))
     if not 1 <= args.gpus <= 8:
@@ -60,8 +64,11 @@ def run(args: argparse.Namespace) -> int:
     if args.duration is not None and not (math.isfinite(args.duration) and args.duration > 0):
         raise UsageError(translate("Cli", "--duration must be a positive number of seconds, not {value}").format(
             value=args.duration))
-    settings = SettingsStore(AppPaths.default().settings_file).load()
+    store = SettingsStore(AppPaths.default().settings_file)
+    settings = store.load()
     catalog = cli_catalog()
+    if store.moved_aside is not None:  # an unreadable file was kept aside: say so
+        note(store.load_problem_text or store.load_problem, catalog=catalog)
     hub = build_hub(args, settings)
     server = ExporterServer(hub_collector(hub), args.host, args.port)
     try:
@@ -93,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
                                    "section on the exporter for putting TLS and a password in front of it"),
              catalog=catalog)
     try:
-        stop.wait(args.duration)
+        _wait(stop, args.duration)
     except KeyboardInterrupt:
         pass
     finally:
@@ -101,6 +108,21 @@ def run(args: argparse.Namespace) -> int:
         server.stop()
         hub.stop()
     return EXIT_OK
+
+
+def _wait(stop: threading.Event, duration: float | None) -> None:
+    """Wait until stopped or ``duration`` seconds passed. Waits a day at a time: Event.wait with
+    1e10 seconds raises OverflowError (the C timeout overflows)."""
+    if duration is None:
+        while not stop.wait(86400.0):
+            pass
+        return
+    end = time.monotonic() + duration
+    while not stop.is_set():
+        left = end - time.monotonic()
+        if left <= 0:
+            return
+        stop.wait(min(left, 86400.0))
 
 
 def _discard(hub) -> None:

@@ -9,7 +9,7 @@ import json
 import math
 import sys
 
-from cli import EXIT_NO_GPU, EXIT_OK, UsageError, cli_catalog, fail
+from cli import EXIT_NO_GPU, EXIT_OK, UsageError, cli_catalog, fail, refuse_empty
 from services.i18n import Msg, translate
 
 HELP = "estimate the GPU memory a model needs for inference or training, and whether it fits"
@@ -122,6 +122,7 @@ def _message(exc) -> "Msg":
 
 
 def run(args: argparse.Namespace) -> int:
+    refuse_empty(args.gpu, "--gpu")
     render = cli_catalog().render
     from cli import fit_measure
 

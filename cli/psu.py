@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError, cli_catalog, fail
+from cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError, cli_catalog, fail, refuse_empty
 from services.i18n import Msg, translate
 
 DAYS_PER_MONTH = 365.25 / 12  # tariffs' tiers are per month
@@ -232,6 +232,7 @@ def _parse(args: argparse.Namespace) -> _Inputs | None:
         raise UsageError(str(exc)) from None
     picks: list = []
     gpus = [_resolve_gpu(catalog, name, picks) for name in args.gpu]
+    refuse_empty(args.cpu, "--cpu")
     cpu = _resolve_cpu(catalog, args.cpu) if args.cpu else None
     if args.detect:
         if not gpus:

@@ -5,7 +5,7 @@ import argparse
 import json
 from pathlib import Path
 
-from cli import ALREADY_EXISTS, CANNOT_WRITE, EXIT_FAILED, EXIT_OK, UsageError, check_output_file, cli_catalog, fail, note
+from cli import ALREADY_EXISTS, CANNOT_WRITE, EXIT_FAILED, EXIT_OK, UsageError, check_output_file, cli_catalog, fail, note, refuse_empty
 from services.i18n import translate
 from services.paths import AppPaths
 from services.telemetry.recording import RecordingError
@@ -28,6 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    refuse_empty(args.dir, "--dir")
     directory = Path(args.dir) if args.dir else AppPaths.default().recordings_dir
     if args.dir and not _is_dir(directory):
         raise UsageError(translate("Cli", "{path}: no such folder").format(path=str(directory)))

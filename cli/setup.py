@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cli import CANNOT_READ, EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError, cli_catalog, fail, program_name
+from cli import CANNOT_READ, EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError, cli_catalog, fail, program_name, refuse_empty
 from cli import note as print_note
 from services.i18n import translate
 
@@ -93,6 +93,7 @@ def parse_request(args: argparse.Namespace, rules) -> SetupRequest:  # noqa: ANN
     from services.setup.planner import PciIdError, resolve_card
     from services.setup.probes import OsInfo, parse_os_release
 
+    refuse_empty(args.python, "--python")
     python, python_how = chosen_python(args)
     device_id, card_name = None, ""
     if args.gpu is not None:  # --gpu "" is a bad card, not "no --gpu"

@@ -229,6 +229,21 @@ def validate(settings: Settings) -> list[Msg]:
     return notes
 
 
+def _merge_changes(file_data: dict[str, Any], baseline: dict[str, Any], now: dict[str, Any]) -> dict[str, Any]:
+    """``file_data`` with each field whose value in ``now`` differs from ``baseline`` (what the file
+    read as) set to the new value; everything else, unknown keys included, as the file had it."""
+    out = dict(file_data)
+    for key, value in now.items():
+        if isinstance(value, dict):
+            part = out.get(key)
+            out[key] = _merge_changes(part if isinstance(part, dict) else {}, baseline.get(key) or {}, value)
+            if not out[key] and key not in file_data:
+                del out[key]
+        elif key not in baseline or value != baseline[key]:
+            out[key] = value
+    return out
+
+
 def _joined(notes: list[Msg]) -> Msg:
     """The notes as one line ("a; b; c"), each said in the reader's language."""
     from services.i18n import translate
@@ -252,6 +267,12 @@ class SettingsStore:
         # The file was read, and the only problem is values corrected on load (load_problem lists them).
         self.load_corrected_only = False
         self._listeners: list[typing.Callable[[Settings], None]] = []
+        # What the file held (a later version's keys and values included) and what those values
+        # read as here: save() writes only the fields that differ from the latter, into the former.
+        self._file_data: dict[str, Any] = {}
+        self._baseline: dict[str, Any] = to_dict(Settings())
+        self._backed_up = False
+        self.moved_aside: Path | None = None  # where load() kept an unreadable file (None: it did not)
 
     def _problem(self, message: Msg) -> None:
         self.load_problem, self.load_problem_text = str(message), message
@@ -263,6 +284,7 @@ class SettingsStore:
         self.load_notes = []
         self.load_notes_text = []
         self.load_corrected_only = False
+        self.moved_aside = None
         from services.paths import UnsafePathError, check_regular_file
 
         try:  # a FIFO here would block the read forever; a device is no settings file either
@@ -271,6 +293,7 @@ class SettingsStore:
             self._problem(translate("Settings", "{problem}; using the default settings").format(problem=exc.message))
             self.settings = Settings()
             return self.settings
+        self._file_data, self._baseline = {}, to_dict(Settings())
         try:
             raw = self.path.read_bytes()
         except FileNotFoundError:
@@ -284,17 +307,20 @@ class SettingsStore:
         try:
             # decoding is inside this try: a binary or non-UTF-8 file is as broken as bad JSON
             data = json.loads(raw.decode("utf-8"))
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested absurdly deep
             kept = self.path.with_name(f"{self.path.name}.broken-{time.strftime('%Y%m%d-%H%M%S')}")
             try:
                 os.replace(self.path, kept)
+                self.moved_aside = kept
                 self._problem(translate("Settings", "{file} was unreadable; kept it as {kept}").format(
                     file=self.path.name, kept=kept.name))
             except OSError:
                 self._problem(translate("Settings", "{file} was unreadable").format(file=self.path.name))
             data = {}
+        self._file_data = data if isinstance(data, dict) else {}
         self.settings = from_dict(Settings, data)
         self.load_notes_text = validate(self.settings)
+        self._baseline = to_dict(self.settings)
         self.load_notes = [str(note) for note in self.load_notes_text]
         if self.load_notes_text and self.load_problem is None:
             self._problem(_joined(self.load_notes_text))
@@ -305,12 +331,37 @@ class SettingsStore:
         if settings is not None:
             self.settings = settings
         validate(self.settings)  # a bad value from any page never reaches the file or the listeners
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        tmp.write_text(json.dumps(to_dict(self.settings), indent=2, ensure_ascii=False), encoding="utf-8")
-        os.replace(tmp, self.path)
+        now = to_dict(self.settings)
+        # Only what changed since the file was read is written, into what the file held: keys a
+        # newer version wrote (and values this version would clamp) stay as they were.
+        exists = self.path.is_file()
+        # No file yet (or it was unreadable and moved aside): the whole tree is written.
+        merged = _merge_changes(self._file_data, self._baseline, now) if exists and self._file_data else now
+        if merged != self._file_data or not exists:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._backup_once()
+            tmp = self.path.with_name(self.path.name + ".tmp")
+            tmp.write_text(json.dumps(merged, indent=2, ensure_ascii=False), encoding="utf-8")
+            os.replace(tmp, self.path)
+            self._file_data = merged
+        self._baseline = now
         for listener in list(self._listeners):
             listener(self.settings)
+
+    def _backup_once(self) -> None:
+        """Before the first rewrite of a file this store did not write: a copy beside it
+        (settings.json.bak), so a setting a newer version kept there is never lost."""
+        if self._backed_up:
+            return
+        self._backed_up = True
+        try:
+            if self.path.is_file():
+                backup = self.path.with_name(self.path.name + ".bak")
+                tmp = backup.with_name(backup.name + ".tmp")
+                tmp.write_bytes(self.path.read_bytes())
+                os.replace(tmp, backup)
+        except OSError:
+            pass  # the save itself still goes ahead: it writes only what the user changed
 
     def subscribe(self, listener: typing.Callable[[Settings], None]) -> None:
         self._listeners.append(listener)

@@ -265,6 +265,15 @@ CASES: list[Case] = [
     *(C("exporter", "--demo", "--interval", v, "--duration", "1") for v in ("0", "-1", "nan", "inf")),
     *(C("exporter", "--demo", "--duration", v) for v in ("-1", "nan", "inf")),
     C("exporter", "--demo", "--host", "no-such-host.invalid", "--duration", "1"),
+    # ==== issue 23: an empty string is bad input, never "the option was left out"
+    C("exporter", "--demo", "--host", "", "--duration", "1", says="--host"),
+    C("exporter", "--demo", "--host", "  ", "--duration", "1", says="--host"),
+    C("fit", "--gpu", "", "--params", "7", says="--gpu"),
+    C("psu", "--gpu", "RTX 4090", "--cpu", "", says="--cpu"),
+    C("--screenshot", "{d}/page.png", "--page", "", says="unknown page"),
+    C("doctor", "--python", "", says="--python"),
+    C("setup", "--plan", "--python", "", says="--python"),
+    C("sessions", "--dir", "", "--list", says="--dir"),
     C("exporter", "--duration", "1", code=NO_GPU, needs="no_nvml"),
     # ---- the app's --demo before a command that has no simulated source, or with one that contradicts it
     C("--demo", "psu", "--gpu", "4090", says="not for 'psu'"),
@@ -595,3 +604,24 @@ def test_a_fifo_settings_file_does_not_stop_commands(world, capsys):
         code = main(["psu", "--gpu", "4090", "--json"])
     assert not watchdog.fired and code == 0
     assert stat.S_ISFIFO(os.stat(settings).st_mode)
+
+
+@pytest.mark.parametrize("argv", [
+    ["fit", "--params", "7"],
+    ["--demo", "monitor", "--once"],
+    ["sessions", "--list"],
+    ["exporter", "--demo", "--no-record", "--port", "0", "--duration", "0.2"],
+])
+def test_an_unreadable_settings_file_is_said_once(capsys, argv):
+    """fit, monitor, sessions and exporter read the settings only in passing; a broken file was
+    moved aside without a word. (A --json run that prints no sentence does not read it at all.)"""
+    from services.paths import AppPaths
+
+    settings_file = AppPaths.default().settings_file
+    settings_file.parent.mkdir(parents=True, exist_ok=True)
+    settings_file.write_text("{not json", encoding="utf-8")
+    code, out, err = run_main(argv, capsys)
+    assert "Traceback" not in err, err
+    lines = [ln for ln in err.splitlines() if "settings.json" in ln]
+    assert len(lines) == 1 and lines[0].startswith("note:") and "broken-" in lines[0], err
+    assert list(settings_file.parent.glob("settings.json.broken-*"))

@@ -27,6 +27,10 @@
         <translation>服务器返回了 HTTP {code}</translation>
     </message>
     <message>
+        <source>the answer is larger than {size} MB</source>
+        <translation>返回的内容超过 {size} MB</translation>
+    </message>
+    <message>
         <source>connection refused (nothing listens on that port)</source>
         <translation>连接被拒绝（该端口上没有服务在监听）</translation>
     </message>

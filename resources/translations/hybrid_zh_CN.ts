@@ -171,8 +171,20 @@
         <translation>switcheroo-control 未运行，因此菜单项自带这些环境变量</translation>
     </message>
     <message>
+        <source>{path} is not a regular file, so GPU Assistant will not change it</source>
+        <translation>{path} 不是普通文件，GPU Assistant 不会修改它</translation>
+    </message>
+    <message>
+        <source>{path} is too large to be a launcher or menu entry; GPU Assistant will not change it</source>
+        <translation>{path} 太大，不可能是启动器或菜单项；GPU Assistant 不会修改它</translation>
+    </message>
+    <message>
         <source>{path} is not UTF-8 text, so GPU Assistant will not change it</source>
         <translation>{path} 不是 UTF-8 文本，GPU Assistant 不会修改它</translation>
+    </message>
+    <message>
+        <source>The backup {backup} names {target}, which GPU Assistant does not write; undo refused</source>
+        <translation>备份 {backup} 指向 {target}，但 GPU Assistant 不会写这个文件；已拒绝撤销</translation>
     </message>
     <message>
         <source>The Windows registry is not available here</source>

@@ -135,6 +135,10 @@
         <translation>字段 {field} 必须是 true 或 false，实际为 {value}</translation>
     </message>
     <message>
+        <source>{path} is too large to be a model&apos;s config.json</source>
+        <translation>{path} 太大，不可能是模型的 config.json</translation>
+    </message>
+    <message>
         <source>File not found: {path}</source>
         <translation>找不到文件：{path}</translation>
     </message>

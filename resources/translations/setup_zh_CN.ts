@@ -526,6 +526,10 @@
         <translation>这一步无法撤销</translation>
     </message>
     <message>
+        <source>the content shown above goes to this command on standard input ({stdin})</source>
+        <translation>上面显示的内容通过标准输入（{stdin}）交给这条命令</translation>
+    </message>
+    <message>
         <source>GPU Assistant has not run this step, so there is nothing to undo</source>
         <translation>GPU 助手没有执行过这一步，所以没有可撤销的内容</translation>
     </message>
@@ -566,6 +570,10 @@
         <translation>{path} 的备份 {backup} 不存在，或不在这一步的备份文件夹中；已拒绝</translation>
     </message>
     <message>
+        <source>the backup {backup} does not match the hash noted when it was made; undo is refused</source>
+        <translation>备份 {backup} 与创建时记录的哈希值不一致；已拒绝撤销</translation>
+    </message>
+    <message>
         <source>restore {path} from the backup {backup} (mode {mode})</source>
         <translation>从备份 {backup} 恢复 {path}（权限 {mode}）</translation>
     </message>
@@ -580,6 +588,18 @@
     <message>
         <source>progress.json names the registry value {value}, which this step does not change; refused</source>
         <translation>progress.json 中写的是注册表值 {value}，而这一步并不修改它；已拒绝</translation>
+    </message>
+    <message>
+        <source>progress.json holds a value for {value} that this step could not have saved (type {kind}); refused</source>
+        <translation>progress.json 里 {value} 的值不可能是这一步保存的（类型 {kind}）；已拒绝</translation>
+    </message>
+    <message>
+        <source>{folder} is not a folder only the administrator can change; the backups in it are not trusted, so undo is refused</source>
+        <translation>{folder} 不是只有管理员能修改的文件夹，里面的备份不可信，因此拒绝撤销</translation>
+    </message>
+    <message>
+        <source>the backup {backup} can be changed by someone other than the administrator; undo is refused</source>
+        <translation>备份 {backup} 可以被管理员以外的人修改；已拒绝撤销</translation>
     </message>
     <message>
         <source>if {path} exists there, it is backed up first and undo restores it byte for byte; if not, undo removes it</source>
@@ -1288,6 +1308,10 @@
     <message>
         <source>{field} should be {want}, not {type} {value}</source>
         <translation>{field} 应为{want}，而不是 {type} {value}</translation>
+    </message>
+    <message>
+        <source>{field} is {value}, not a time</source>
+        <translation>{field} 是 {value}，不是一个时间</translation>
     </message>
     <message>
         <source>{field} is {value}, not an octal file mode</source>

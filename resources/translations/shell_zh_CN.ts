@@ -158,6 +158,10 @@
         <translation>警告：{message}</translation>
     </message>
     <message>
+        <source>{option} must not be empty</source>
+        <translation>{option} 不能为空</translation>
+    </message>
+    <message>
         <source>cannot use {path}: {reason}</source>
         <translation>无法使用 {path}：{reason}</translation>
     </message>
@@ -220,6 +224,10 @@
     <message>
         <source>--explain got no text to explain</source>
         <translation>--explain 没有收到要解释的文本</translation>
+    </message>
+    <message>
+        <source>--host must not be empty (use 127.0.0.1 for this machine only, or 0.0.0.0 for every interface)</source>
+        <translation>--host 不能为空（只让本机访问用 127.0.0.1，监听所有网卡用 0.0.0.0）</translation>
     </message>
     <message>
         <source>--port must be 0-65535, not {value}</source>

@@ -141,6 +141,12 @@ class TelemetryCollector(Collector):
     def describe(self) -> Iterable:
         return []  # no description at registration: collect() reads live data
 
+    def cache_key(self) -> object:
+        """What the rendered page depends on: the snapshot (a new one each tick, with the throttle
+        counts updated beside it). Scrapes of the same snapshot can share one rendering."""
+        snapshot = self._latest()
+        return None if snapshot is None else (id(snapshot), snapshot.t)
+
     def collect(self) -> Iterator:
         snapshot = self._latest()
         if snapshot is None:

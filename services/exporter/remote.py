@@ -95,10 +95,94 @@ def normalize_url(text: str) -> tuple[str, HostKind]:
     return urllib.parse.urlunsplit((parts.scheme, parts.netloc, (path or "") + "/metrics", "", "")), HostKind.EXPORTER
 
 
-def _get(url: str, timeout: float) -> bytes:
-    request = urllib.request.Request(url, headers={"User-Agent": "gpu-assistant"})
-    with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310 - user-chosen http(s) URL
-        return response.read()
+# One answer is at most this big: a dcgm-exporter page for 8 GPUs is ~100 kB, a Prometheus
+# query over 300 GPUs a few MB; beyond it the host is refused rather than read into memory.
+MAX_BODY_BYTES = 32 * 1024 * 1024
+# The whole request (connect, headers, body) ends within this many times the per-read timeout:
+# a server that sends a byte now and then resets a read timeout forever, never this deadline.
+DEADLINE_FACTOR = 3.0
+
+
+class AnswerTooLarge(ValueError):
+    pass
+
+
+def mask_url(url: str) -> str:
+    """The URL with the password of ``user:pass@host`` replaced by ***, for anything shown or logged."""
+    try:
+        parts = urllib.parse.urlsplit(url)
+    except ValueError:
+        return url
+    if parts.password is None and "@" not in parts.netloc:
+        return url
+    host = parts.netloc.rsplit("@", 1)[-1]
+    user = parts.username or ""
+    return urllib.parse.urlunsplit((parts.scheme, f"{user}:***@{host}" if user else f"***@{host}", parts.path, parts.query, parts.fragment))
+
+
+def _get(url: str, timeout: float, max_bytes: int = MAX_BODY_BYTES) -> bytes:
+    """GET ``url`` with a deadline for the whole exchange and a cap on the body. Credentials in
+    the URL go in an Authorization header (never into the Host line or a message)."""
+    import base64
+    import http.client
+    import threading
+
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"not an http(s) address: {mask_url(url)}")
+    cls = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
+    conn = cls(parts.hostname, parts.port, timeout=timeout)
+    headers = {"User-Agent": "gpu-assistant", "Accept-Encoding": "identity"}
+    if parts.username is not None:
+        secret = f"{urllib.parse.unquote(parts.username)}:{urllib.parse.unquote(parts.password or '')}"
+        headers["Authorization"] = "Basic " + base64.b64encode(secret.encode("utf-8")).decode("ascii")
+    cut = threading.Event()
+
+    def past_deadline() -> None:
+        cut.set()
+        sock = conn.sock
+        if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)  # a read blocked on it returns at once
+            except OSError:
+                pass
+
+    timer = threading.Timer(max(timeout, 0.1) * DEADLINE_FACTOR, past_deadline)
+    timer.daemon = True
+    timer.start()
+    try:
+        conn.request("GET", urllib.parse.urlunsplit(("", "", parts.path or "/", parts.query, "")), headers=headers)
+        response = conn.getresponse()
+        if response.status >= 300:
+            raise urllib.error.HTTPError(mask_url(url), response.status, response.reason, response.headers, None)
+        length = response.getheader("Content-Length")
+        if length is not None and length.strip().isdigit() and int(length) > max_bytes:
+            raise AnswerTooLarge(f"the answer is larger than {max_bytes // (1024 * 1024)} MB")
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            chunk = response.read1(1 << 16)
+            if not chunk:
+                break
+            size += len(chunk)
+            if size > max_bytes:
+                raise AnswerTooLarge(f"the answer is larger than {max_bytes // (1024 * 1024)} MB")
+            chunks.append(chunk)
+            if cut.is_set():
+                break
+        if cut.is_set():
+            raise TimeoutError("no complete answer in time")
+        return b"".join(chunks)
+    except (OSError, http.client.HTTPException) as exc:
+        if cut.is_set():
+            raise TimeoutError("no complete answer in time") from None
+        if isinstance(exc, http.client.HTTPException):
+            raise ConnectionError(f"{type(exc).__name__}: {exc}"[:200]) from None
+        raise
+    finally:
+        timer.cancel()
+        timer.join()
+        conn.close()
 
 
 def unreachable_reason(exc: BaseException) -> Msg | str:
@@ -106,6 +190,8 @@ def unreachable_reason(exc: BaseException) -> Msg | str:
     (a raw "[Errno 111] Connection refused" inside a Chinese sentence reads badly)."""
     if isinstance(exc, urllib.error.HTTPError):
         return translate("Hosts", "the server answered HTTP {code}").format(code=exc.code)
+    if isinstance(exc, AnswerTooLarge):
+        return translate("Hosts", "the answer is larger than {size} MB").format(size=MAX_BODY_BYTES // (1024 * 1024))
     reason = getattr(exc, "reason", None) or exc
     if isinstance(reason, ConnectionRefusedError):
         return translate("Hosts", "connection refused (nothing listens on that port)")
@@ -120,7 +206,7 @@ def unreachable_reason(exc: BaseException) -> Msg | str:
 
 def _unreachable(url: str, kind: HostKind, exc: Exception) -> HostReading:
     return HostReading(url, kind, HostState.UNREACHABLE,
-                       translate("Hosts", "Cannot reach {url}: {reason}").format(url=url, reason=unreachable_reason(exc)),
+                       translate("Hosts", "Cannot reach {url}: {reason}").format(url=mask_url(url), reason=unreachable_reason(exc)),
                        t=time.time())
 
 
@@ -187,20 +273,22 @@ def read_exporter(url: str, timeout: float = DEFAULT_TIMEOUT_S) -> HostReading:
         return _unreachable(url, HostKind.EXPORTER, exc)
     try:
         gpus = parse_metrics_text(text, urllib.parse.urlsplit(url).hostname or url)
-    except (ValueError, TypeError) as exc:
+    except (ValueError, TypeError, KeyError, IndexError, RecursionError, OverflowError) as exc:
         return HostReading(url, HostKind.EXPORTER, HostState.ERROR,
                            translate("Hosts", "{url} did not answer with Prometheus metrics ({error})").format(
-                               url=url, error=str(exc)), t=time.time())
+                               url=mask_url(url), error=str(exc)[:200]), t=time.time())
     if not gpus:
         return HostReading(url, HostKind.EXPORTER, HostState.ERROR,
-                           translate("Hosts", "{url} answered, but reports no GPU metrics").format(url=url),
+                           translate("Hosts", "{url} answered, but reports no GPU metrics").format(url=mask_url(url)),
                            t=time.time())
     return HostReading(url, HostKind.EXPORTER, HostState.OK, gpus=gpus, t=time.time())
 
 
 def _prom_api(base: str, path: str, params: dict[str, str], timeout: float) -> list:
     url = f"{base}/api/v1/{path}?{urllib.parse.urlencode(params)}"
-    payload = json.loads(_get(url, timeout).decode("utf-8"))
+    payload = json.loads(_get(url, timeout).decode("utf-8"))  # RecursionError on absurd nesting: callers catch it
+    if not isinstance(payload, dict):
+        raise ValueError("not a JSON object")
     if payload.get("status") != "success":
         raise ValueError(payload.get("error") or "query failed")
     return payload["data"]["result"]
@@ -213,18 +301,22 @@ def read_prometheus(base: str, timeout: float = DEFAULT_TIMEOUT_S) -> HostReadin
     query = '{__name__=~"' + "|".join(names) + '"}'
     try:
         result = _prom_api(base, "query", {"query": query}, timeout)
-    except (urllib.error.URLError, OSError) as exc:
+    except (urllib.error.URLError, OSError, AnswerTooLarge) as exc:
         return _unreachable(base, HostKind.PROMETHEUS, exc)
-    except (ValueError, KeyError, TypeError) as exc:
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
         return HostReading(base, HostKind.PROMETHEUS, HostState.ERROR,
                            translate("Hosts", "{url} did not answer as a Prometheus server ({error})").format(
-                               url=base, error=str(exc)), t=time.time())
+                               url=mask_url(base), error=str(exc)[:200]), t=time.time())
+    if not isinstance(result, list):
+        result = []
     values: dict[tuple, dict[str, float]] = {}
     for item in result:
-        labels = item.get("metric", {})
+        labels = item.get("metric", {}) if isinstance(item, dict) else None
+        if not isinstance(labels, dict) or not all(isinstance(v, str) for v in labels.values()):
+            continue
         try:
             value = float(item["value"][1])
-        except (KeyError, IndexError, TypeError, ValueError):
+        except (KeyError, IndexError, TypeError, ValueError, OverflowError):
             continue
         if math.isnan(value):
             continue
@@ -232,7 +324,7 @@ def read_prometheus(base: str, timeout: float = DEFAULT_TIMEOUT_S) -> HostReadin
     gpus = _gpus_from_labelled(values, urllib.parse.urlsplit(base).hostname or base, time.time())
     if not gpus:
         return HostReading(base, HostKind.PROMETHEUS, HostState.ERROR,
-                           translate("Hosts", "{url} has no DCGM GPU metrics yet").format(url=base), t=time.time())
+                           translate("Hosts", "{url} has no DCGM GPU metrics yet").format(url=mask_url(base)), t=time.time())
     return HostReading(base, HostKind.PROMETHEUS, HostState.OK, gpus=gpus, t=time.time())
 
 
@@ -300,7 +392,7 @@ class RemoteHost:
             self._backfilled = True
             try:
                 self.backfill(reading, timeout)
-            except (urllib.error.URLError, OSError, ValueError, KeyError, TypeError):
+            except (urllib.error.URLError, OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError, OverflowError):
                 pass  # live values still show; the graphs start from now
         self.history.append(self._snapshot(reading.t, reading.gpus))
         return reading

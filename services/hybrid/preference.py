@@ -13,6 +13,7 @@ Linux: a launcher script in ~/.local/bin that sets the PRIME render offload vari
 from __future__ import annotations
 
 import json
+import stat
 import os
 import re
 import time
@@ -410,9 +411,26 @@ def plan_linux(program: str, inventory: Inventory, home: Path,
                           launch_env=env)
 
 
+# A launcher, a menu entry or a backup of them is a few kB; a bigger file is not one we wrote.
+MAX_FILE_BYTES = 4 * 1024 * 1024
+
+
+def _read_bytes(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
+    """A regular file's bytes. Opened without blocking and type-checked, so a FIFO in its place
+    is an error rather than a hang; a file over ``limit`` is an error too."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+            raise PlanError(translate("Hybrid", "{path} is not a regular file, so GPU Assistant will not change it").format(path=str(path)))
+        data = fh.read(limit + 1)
+    if len(data) > limit:
+        raise PlanError(translate("Hybrid", "{path} is too large to be a launcher or menu entry; GPU Assistant will not change it").format(path=str(path)))
+    return data
+
+
 def _read(path: Path) -> str | None:
     try:
-        return path.read_text(encoding="utf-8")
+        return _read_bytes(path).decode("utf-8")
     except OSError:
         return None
     except UnicodeDecodeError:
@@ -432,9 +450,36 @@ class AppliedRecord:
 class PreferenceStore:
     """Applies plans and keeps a JSON backup of each (every before/after) for undo."""
 
-    def __init__(self, backup_dir: Path, registry: Registry | None = None) -> None:
+    def __init__(self, backup_dir: Path, registry: Registry | None = None, home: Path | None = None) -> None:
         self.backup_dir = backup_dir
         self.registry = registry
+        # The only folders plan_linux writes in; undo writes nowhere else, whatever a backup says.
+        self.home = home if home is not None else Path.home()
+
+    def _check_target(self, record_file: Path, change: Change) -> None:
+        """Refuse a backup that names a file this store never writes: undo runs on whatever the
+        backup JSON (a file any program of the user's can edit) says, so the target is checked
+        against where plan_linux puts launchers and menu entries, after resolving links."""
+        if change.kind == "registry":
+            return  # _set writes only HKCU\...\UserGpuPreferences, by value name
+        path = Path(change.target)
+        try:
+            home = self.home.resolve()  # home itself may be a link (/home -> /var/home); the folders below it not
+        except (OSError, RuntimeError):
+            home = self.home
+        allowed = {(home / ".local/bin"): "-on-nvidia", (home / ".local/share/applications"): ".desktop"}
+        ok = False
+        if change.kind == "file" and path.is_absolute() and ".." not in path.parts:
+            for folder, ending in allowed.items():
+                try:
+                    same = path.parent.resolve() == folder
+                except (OSError, RuntimeError):
+                    same = False
+                if same and path.name.endswith(ending) and not path.is_symlink():
+                    ok = True
+        if not ok:
+            raise PlanError(translate("Hybrid", "The backup {backup} names {target}, which GPU Assistant does not write; undo refused").format(
+                backup=str(record_file), target=change.target))
 
     # current state of one change's target
     def current(self, change: Change) -> str | None:
@@ -474,9 +519,9 @@ class PreferenceStore:
         found = []
         for path in sorted(self.backup_dir.glob("*.json")):
             try:
-                plan = _plan_from_json(json.loads(path.read_text(encoding="utf-8")))
-            except (OSError, ValueError, KeyError, TypeError):
-                continue
+                plan = _plan_from_json(json.loads(_read_bytes(path).decode("utf-8")))
+            except (OSError, ValueError, KeyError, TypeError, RecursionError, PlanError):
+                continue  # not a backup we can use (damaged, absurdly nested, a FIFO): skipped
             if program is None or _same_program(plan, program):
                 found.append(AppliedRecord(path, plan))
         return found
@@ -486,6 +531,8 @@ class PreferenceStore:
         if not records:
             raise PlanError(translate("Hybrid", "Nothing to undo for {path}").format(path=program))
         record = records[-1]
+        for change in record.plan.changes:
+            self._check_target(record.backup_file, change)
         for change in record.plan.changes:
             if self.current(change) != change.after:
                 raise PlanError(translate(
@@ -535,5 +582,13 @@ def _same_program(plan: PreferencePlan, program: str) -> bool:
 
 
 def _plan_from_json(data: dict) -> PreferencePlan:
+    if not isinstance(data, dict) or not isinstance(data.get("changes"), list):
+        raise TypeError("not a backup")
     changes = tuple(Change(**c) for c in data["changes"])
+    for c in changes:
+        if (c.kind not in ("file", "registry") or not isinstance(c.target, str) or not isinstance(c.executable, bool)
+                or any(v is not None and not isinstance(v, str) for v in (c.name, c.before, c.after))):
+            raise TypeError("a change of the wrong shape")
+    if not isinstance(data["program"], str) or data["platform"] not in ("linux", "windows"):
+        raise TypeError("not a backup")
     return PreferencePlan(program=data["program"], platform=data["platform"], changes=changes, notes=())

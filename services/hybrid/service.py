@@ -72,7 +72,7 @@ class HybridService:
             from services.paths import AppPaths
 
             backup_dir = AppPaths.default().data_dir / "hybrid-backups"
-        self.store = PreferenceStore(backup_dir, registry)
+        self.store = PreferenceStore(backup_dir, registry, home=self.home)
         self._lock = threading.Lock()
         self._modes: tuple[float, SystemModes] | None = None
 

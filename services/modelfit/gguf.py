@@ -7,6 +7,9 @@ Strings are a u64 length plus UTF-8 bytes. Everything is little-endian.
 """
 from __future__ import annotations
 
+import errno
+import os
+import stat
 import struct
 from dataclasses import dataclass
 from pathlib import Path
@@ -132,9 +135,26 @@ class _ArrayLen(int):
     """A skipped array: only its length is kept."""
 
 
+def open_regular(path: Path):  # noqa: ANN201 - a binary file object
+    """Open ``path`` for reading only if it is a regular file: opened without blocking and then
+    type-checked, so a FIFO (a .safetensors shard or .gguf inside a --model folder) is refused
+    instead of hanging, a device too. Raises OSError (EINVAL) for those."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file (a FIFO, device or socket)", str(path))
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 def read_header(path: Path) -> GgufHeader:
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path) as fh:  # a FIFO named .gguf is refused, not waited on
             return parse(fh)
     except OSError as exc:
         raise GgufError(translate("FitErrors", "cannot read {path}: {reason}").format(

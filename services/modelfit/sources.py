@@ -17,12 +17,16 @@ from services.modelfit.hfconfig import (  # noqa: F401 - arch_from_config and th
     _check_ranges, _NotANumber, _params_b, _show, arch_from_config,
 )
 
-# Plausibility limits: beyond these a number is a typo, not a model.
+# A config.json is a few kB; one of many MB is not a model description (and would be read whole).
+CONFIG_MAX_BYTES = 16 * 1024 * 1024
 
 
 def load_config_file(path: Path) -> ModelArch:
     try:
-        text = path.read_text(encoding="utf-8")
+        with gguf.open_regular(path) as fh:
+            text = fh.read(CONFIG_MAX_BYTES + 1).decode("utf-8")
+        if len(text) > CONFIG_MAX_BYTES:
+            raise _bad(translate("FitErrors", "{path} is too large to be a model's config.json"), path=path.name)
     except FileNotFoundError:
         raise _bad(translate("FitErrors", "File not found: {path}"), path=str(path)) from None
     except UnicodeDecodeError:  # a binary file with a .json name; the codec's own words help nobody
@@ -68,7 +72,7 @@ def classify_tensor(name: str, ndim: int) -> str:
 
 def read_safetensors_header(path: Path) -> dict[str, Any]:
     try:
-        with open(path, "rb") as fh:
+        with gguf.open_regular(path) as fh:
             head = fh.read(8)
             if len(head) != 8:
                 raise _bad(translate("FitErrors", "{path} is not a safetensors file"), path=path.name)
@@ -79,7 +83,7 @@ def read_safetensors_header(path: Path) -> dict[str, Any]:
     except FileNotFoundError:
         raise _bad(translate("FitErrors", "File not found: {path}"), path=str(path)) from None
     except OSError as exc:
-        raise _bad(translate("FitErrors", "Cannot read {path}: {reason}"), path=str(path), reason=str(exc)) from None
+        raise _bad(translate("FitErrors", "Cannot read {path}: {reason}"), path=str(path), reason=exc.strerror or str(exc)) from None
     try:
         text = raw.decode("utf-8").rstrip()
     except UnicodeDecodeError:

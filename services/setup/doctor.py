@@ -16,7 +16,7 @@ from typing import Any
 from services.i18n import Msg, translate
 from services.setup.probes import (
     KernelModuleState, NvidiaSmiState, NvmlState, OsInfo, PciGpu, PythonEnvState, TorchProbe, UbuntuDriversList,
-    default_venv_dir, probe_torch, read_externally_managed, read_ubuntu_drivers, read_gpus, read_kernel_module, read_nvidia_smi, read_nvml, read_os, read_secure_boot,
+    INTERPRETER_HUNG, default_venv_dir, probe_torch, read_externally_managed, read_ubuntu_drivers, read_gpus, read_kernel_module, read_nvidia_smi, read_nvml, read_os, read_secure_boot,
 )
 from services.setup.machine import Machine, describe, product_name
 from services.setup.pci_ids import lookup_device_name
@@ -179,7 +179,8 @@ def collect_facts(
     os_info = read_os(root, kernel)
     return MachineFacts(
         os=os_info,
-        python_env=read_externally_managed(python or "python3", runner, root),
+        python_env=PythonEnvState(python or "python3") if torch is not None and torch.error == INTERPRETER_HUNG  # asked once is enough
+        else read_externally_managed(python or "python3", runner, root),
         ubuntu_drivers=read_ubuntu_drivers(runner) if os_info and os_info.family == "ubuntu" else None,
         gpus=tuple(_named(root, g) for g in read_gpus(root, runner)),
         kernel_module=read_kernel_module(root, runner),

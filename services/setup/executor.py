@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
 import stat
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +24,14 @@ from services.setup.system import CommandResult, Runner, SystemRoot
 
 # Written into a folder a step created (Step.owned_dir); undo removes only marked folders.
 OWNED_MARK = ".gpu-assistant-created"
+# Where the privileged side keeps the originals of system files a step changes. Undo, which runs
+# as root, restores only from here: a folder only root can write, never the user's data folder
+# or what progress.json (a file any program running as the user can edit) says.
+SYSTEM_BACKUP_DIR = "/var/lib/gpu-assistant/setup-backups"
+# The content a step writes goes to the privileged command on standard input, never as a path
+# into the user's (writable) staging folder that could be swapped for a link while the password
+# prompt is open: root writes exactly what the preview showed.
+STDIN_PATH = "/dev/stdin"
 
 
 def file_fingerprint(path: Path) -> str:
@@ -75,7 +81,8 @@ class CheckResult:
 class StepExecutor:
     def __init__(self, runner: Runner, root: SystemRoot, progress: ProgressStore, backup_dir: Path,
                  elevation: str = "none", system: str = "linux", command_timeout: float = 3600.0,
-                 probe_files: bool = True, registry=None) -> None:  # registry: services.setup.windows.RegistryReader
+                 probe_files: bool = True, registry=None,  # registry: services.setup.windows.RegistryReader
+                 system_backup_dir: Path | None = None) -> None:
         # probe_files=False: a plan for another machine; describe() must not read this one's files.
         self.probe_files = probe_files
         self.runner = runner
@@ -83,6 +90,7 @@ class StepExecutor:
         self.root = root
         self.progress = progress
         self.backup_dir = backup_dir
+        self.system_backup_dir = system_backup_dir if system_backup_dir is not None else root(SYSTEM_BACKUP_DIR)
         self.elevation = elevation
         self.system = system
         self.command_timeout = command_timeout
@@ -121,14 +129,17 @@ class StepExecutor:
         rec = self.progress.records.get(step.id)
         kept = {b.get("path"): b for b in (rec.backups if rec else []) if isinstance(b, dict)}
         for f in step.files:
-            for msg in file_change_notes(f, self.root, self.backup_dir / step.id, kept.get(f.path), self.probe_files):
+            for msg in file_change_notes(f, self.root, self.system_backup_dir / step.id, kept.get(f.path), self.probe_files):
                 lines.append(note(msg))
             lines.extend("#   " + ln for ln in f.content.splitlines())
         for r in step.registry:
             lines.append(note(translate("Setup", "save the current value of {value}").format(value=f"{r.key}\\{r.name}")))
             lines.append(command_line(self._shown(_registry_set(r), step), win))
         for c in step.commands:
-            lines.append(command_line(self._shown(c, step), win))
+            argv, content = self._with_stdin(c, step)
+            if content is not None:
+                lines.append(note(translate("Setup", "the content shown above goes to this command on standard input ({stdin})").format(stdin=STDIN_PATH)))
+            lines.append(command_line(self._shown(argv, step), win))
         if step.needs_root and self.elevation == "uac":
             lines.append(note(translate("Setup", "each command asks for administrator rights (UAC prompt)")))
         return lines
@@ -153,7 +164,7 @@ class StepExecutor:
         for f in step.files:
             path = f.path if not self.probe_files else str(self.root(f.path))
             lines.append(note(translate("Setup", "restore {path} from the backup GPU Assistant makes in {folder} (content, mode and owner; a link stays a link), or remove it if it did not exist").format(
-                path=path, folder=str(self.backup_dir / step.id))))
+                path=path, folder=str(self.system_backup_dir / step.id))))
         for r in step.registry:
             lines.append(note(translate("Setup", "put back the value of {value} saved before the run (or delete it if it was not set)").format(value=f"{r.key}\\{r.name}")))
         for c in step.undo:
@@ -171,6 +182,25 @@ class StepExecutor:
 
     def _root_wrap(self, argv: Argv, step: Step) -> Argv:
         return elevate(argv, self.elevation) if step.needs_root and not runs_as_user(argv) else tuple(argv)
+
+    @staticmethod
+    def _with_stdin(argv: Argv, step: Step) -> tuple[Argv, str | None]:
+        """A privileged command that copies a staged file reads the step's content from standard
+        input instead: the staged file sits in a folder the user can write, so reading it by path
+        as root could follow a link swapped in while the password prompt is open."""
+        if not step.needs_root:
+            return tuple(argv), None
+        for f in step.files:
+            if f.staged in argv:
+                return tuple(STDIN_PATH if a == f.staged else a for a in argv), f.content
+        return tuple(argv), None
+
+    def _privileged_uid(self) -> int:
+        """Who owns what the privileged side writes: root when commands are elevated, else
+        this process (a temporary root in tests, or the app run as root)."""
+        if self.elevation in ("pkexec", "sudo"):
+            return 0
+        return os.geteuid() if hasattr(os, "geteuid") else 0
 
     # -- checks ---------------------------------------------------------------------------------
     def check(self, step: Step) -> CheckResult:
@@ -280,13 +310,25 @@ class StepExecutor:
             return StepOutcome(False, translate("Setup", "Stopped before changing anything: the saved progress of this step is damaged ({problem})").format(problem=rec.invalid))
         # 1. back up what will change; refuse to go on if a backup fails. The first
         # backup stays until an undo consumes it: a second run must not back up
-        # the first run's output over the original.
+        # the first run's output over the original. The copy is made by the privileged
+        # side into a folder only it can write; its hash is noted to be checked before undo.
         try:
-            rec.backups = rec.backups + self._backup_files(step, {b["path"] for b in rec.backups})
+            new_backups, backup_commands = self._backup_files(step, {b["path"] for b in rec.backups})
         except OSError as exc:
             self.progress.set_state(step.id, "failed", f"backup failed: {exc}")
             return StepOutcome(False, translate("Setup", "Stopped before changing anything: could not back up {path} ({error})").format(
                 path=getattr(exc, "filename", "") or "?", error=exc.strerror or str(exc)))
+        for argv in backup_commands:
+            full = self._root_wrap(argv, step)
+            if on_line:
+                on_line("$ " + command_line(full, self.system == "windows"))
+            result = self.runner.run(full, timeout=self.command_timeout)
+            log.append(CommandLog(full, result.returncode, result.output[-4000:]))
+            if not result.ok:
+                self.progress.set_state(step.id, "failed", f"backup failed: {_first_line(result)}")
+                return StepOutcome(False, translate("Setup", "Stopped before changing anything: could not back up {path} ({error})").format(
+                    path=argv[-1], error=_failure_message(full, result, self.elevation)), tuple(log))
+        rec.backups = rec.backups + new_backups
         if step.registry:
             before = self._save_registry(step)
             if before is None:
@@ -311,11 +353,16 @@ class StepExecutor:
         # 3. the commands, stopping at the first failure
         commands = [_registry_set(r) for r in step.registry] + list(step.commands)
         for argv in commands:
+            argv, content = self._with_stdin(argv, step)
             full = self._root_wrap(argv, step)
             if on_line:
                 on_line("$ " + command_line(full, self.system == "windows"))
             streaming = getattr(self.runner, "run_streaming", None)
-            if on_line and streaming is not None:
+            if content is not None:
+                result = self.runner.run(full, timeout=self.command_timeout, input_text=content)
+                if on_line and result.output:
+                    on_line(result.output[-2000:])
+            elif on_line and streaming is not None:
                 result = streaming(full, on_line, timeout=self.command_timeout)
             else:
                 result = self.runner.run(full, timeout=self.command_timeout)
@@ -382,7 +429,6 @@ class StepExecutor:
             return [], [], translate("Setup", "the saved progress of this step is damaged ({problem})").format(problem=rec.invalid)
         declared = {f.path for f in step.files}
         root_dir = self.root("/").resolve()
-        own_backups = (self.backup_dir / step.id).resolve()
         for b in rec.backups:
             path = b.get("path")
             if path not in declared or ".." in Path(path).parts:
@@ -404,52 +450,65 @@ class StepExecutor:
                 if now not in (written, b.get("sha256")):
                     return [], [], translate("Setup", "{path} was changed after GPU Assistant wrote it; undo would throw that change away, so it is refused (the original is kept in {backup})").format(
                         path=str(target), backup=str(b.get("backup") or b.get("link") or "-"))
+            if kind in ("file", "symlink"):
+                # Content, mode, owner and link target come from the privileged side's own copy;
+                # progress.json only says which kind it was and the hash to check it against.
+                st, problem = self._trusted_backup(step, path, b.get("backup"))
+                if problem is not None:
+                    return [], [], problem
+                backup = self.system_backup_dir / step.id / Path(path).name
             if kind == "file":
-                backup = Path(b.get("backup") or "")
-                try:
-                    resolved = backup.resolve()
-                except OSError:
-                    resolved = backup
-                if own_backups not in resolved.parents or not backup.is_file() or backup.is_symlink():
+                assert st is not None  # read from the privileged side's own copy above
+                if not stat.S_ISREG(st.st_mode):
                     return [], [], translate("Setup", "the backup {backup} of {path} is missing or not in this step's backup folder; refused").format(backup=str(backup), path=path)
-                argv: tuple[str, ...] = ("install", "-m", _mode4(b.get("mode", "0644")))
-                if self._keeps_owner() and isinstance(b.get("uid"), int) and isinstance(b.get("gid"), int):
-                    argv += ("-o", str(b["uid"]), "-g", str(b["gid"]))
+                try:
+                    held = file_fingerprint(backup)
+                except OSError:
+                    held = None
+                if held != b.get("sha256"):
+                    return [], [], translate("Setup", "the backup {backup} does not match the hash noted when it was made; undo is refused").format(backup=str(backup))
+                mode = f"{stat.S_IMODE(st.st_mode):04o}"
+                argv: tuple[str, ...] = ("install", "-m", mode)
+                if self._keeps_owner():
+                    argv += ("-o", str(st.st_uid), "-g", str(st.st_gid))
                 commands.append((*argv, str(backup), str(target)))
-                notes.append(translate("Setup", "restore {path} from the backup {backup} (mode {mode})").format(path=str(target), backup=str(backup), mode=_mode4(b.get("mode", "0644"))))
+                notes.append(translate("Setup", "restore {path} from the backup {backup} (mode {mode})").format(path=str(target), backup=str(backup), mode=mode))
             elif kind == "symlink":
-                commands.append(("ln", "-sfn", "--", b["link"], str(target)))
-                notes.append(translate("Setup", "put back the symbolic link {path} -> {link}").format(path=str(target), link=b["link"]))
+                assert st is not None
+                link = os.readlink(backup) if stat.S_ISLNK(st.st_mode) else None
+                if link is None or link != b.get("link"):
+                    return [], [], translate("Setup", "the backup {backup} does not match the hash noted when it was made; undo is refused").format(backup=str(backup))
+                commands.append(("ln", "-sfn", "--", link, str(target)))
+                notes.append(translate("Setup", "put back the symbolic link {path} -> {link}").format(path=str(target), link=link))
             else:
                 commands.append(("rm", "-f", "--", str(target)))
                 notes.append(translate("Setup", "remove {path}: it did not exist before").format(path=str(target)))
-        declared_values = {(r.key, r.name) for r in step.registry}
+        declared_kinds = {(r.key, r.name): r.kind for r in step.registry}
         for r in rec.registry_before:
-            if (r.get("key"), r.get("name")) not in declared_values:
+            declared_kind = declared_kinds.get((str(r.get("key")), str(r.get("name"))))
+            if declared_kind is None:
                 return [], [], translate("Setup", "progress.json names the registry value {value}, which this step does not change; refused").format(value=f"{r.get('key')}\\{r.get('name')}")
+            if not _registry_value_ok(r, declared_kind):
+                return [], [], translate("Setup", "progress.json holds a value for {value} that this step could not have saved (type {kind}); refused").format(
+                    value=f"{r.get('key')}\\{r.get('name')}", kind=str(r.get("kind"))[:20])
             commands.append(_registry_restore(r))
             notes.append(None)
         for c in step.undo:
             commands.append(tuple(c))
             notes.append(None)
         return commands, notes, None
-
     def _keeps_owner(self) -> bool:
         # install -o/-g needs root; a test root run by a normal user keeps its own owner.
         return self.elevation != "none" or (hasattr(os, "geteuid") and os.geteuid() == 0)
 
-    def _backup_files(self, step: Step, already: frozenset[str] | set[str] = frozenset()) -> list[dict]:
-        """Save each declared file not saved yet: its bytes, mode and owner, or its link,
-        or that it did not exist. Raises OSError when a file cannot be read."""
+    def _backup_files(self, step: Step, already: frozenset[str] | set[str] = frozenset()) -> tuple[list[dict], list[Argv]]:
+        """For each declared file not saved yet: what is there now (its hash, mode and owner, or its
+        link, or that it did not exist), and the privileged commands that copy it into the step's
+        folder under the system backup folder. Raises OSError when a file cannot be read."""
         saved: list[dict] = []
+        commands: list[Argv] = []
         todo = [f for f in step.files if f.path not in already]
-        if not todo:
-            return saved
-        folder = self.backup_dir / step.id / time.strftime("%Y%m%d-%H%M%S")
-        n = 1
-        while folder.exists():  # two runs in one second must not share a folder
-            n += 1
-            folder = self.backup_dir / step.id / (time.strftime("%Y%m%d-%H%M%S") + f"-{n}")
+        folder = self.system_backup_dir / step.id
         for f in todo:
             src = self.root(f.path)
             try:
@@ -457,19 +516,48 @@ class StepExecutor:
             except FileNotFoundError:
                 saved.append({"path": f.path, "kind": "absent", "backup": None, "sha256": ""})
                 continue
+            dest = folder / Path(f.path).name
+            if not commands:
+                commands.append(("install", "-d", "-m", "0755", str(folder)))
             if stat.S_ISLNK(st.st_mode):
                 link = os.readlink(src)
-                saved.append({"path": f.path, "kind": "symlink", "backup": None, "link": link, "sha256": "link:" + link})
+                saved.append({"path": f.path, "kind": "symlink", "backup": str(dest), "link": link, "sha256": "link:" + link})
+                commands.append(("ln", "-sfn", "--", link, str(dest)))
                 continue
             if not stat.S_ISREG(st.st_mode):
                 raise OSError(21, "not a regular file", str(src))
-            folder.mkdir(parents=True, exist_ok=True)
-            dest = folder / Path(f.path).name
-            shutil.copyfile(src, dest)  # raises if unreadable: then nothing changes
-            os.chmod(dest, 0o600)  # the copy may hold a secret: only the user reads it
-            saved.append({"path": f.path, "kind": "file", "backup": str(dest), "mode": f"{stat.S_IMODE(st.st_mode):04o}",
+            mode = f"{stat.S_IMODE(st.st_mode):04o}"
+            argv: tuple[str, ...] = ("install", "-m", mode)
+            if self._keeps_owner():
+                argv += ("-o", str(st.st_uid), "-g", str(st.st_gid))
+            commands.append((*argv, str(src), str(dest)))
+            saved.append({"path": f.path, "kind": "file", "backup": str(dest), "mode": mode,
                           "uid": st.st_uid, "gid": st.st_gid, "sha256": file_fingerprint(src)})
-        return saved
+        return saved, commands
+
+    def _trusted_backup(self, step: Step, path: str, recorded: object) -> tuple[os.stat_result | None, Msg | None]:
+        """The privileged side's backup of ``path`` for this step, checked before undo trusts it:
+        at the one place the step's backups go, owned by the privileged user and writable by no one
+        else, in folders likewise (no link anywhere on the way)."""
+        folder = self.system_backup_dir / step.id
+        backup = folder / Path(path).name
+        if recorded != str(backup):
+            return None, translate("Setup", "the backup {backup} of {path} is missing or not in this step's backup folder; refused").format(backup=str(recorded), path=path)
+        owner = self._privileged_uid()
+        for d in (self.system_backup_dir, folder):
+            try:
+                dst = os.lstat(d)
+            except OSError:
+                return None, translate("Setup", "the backup {backup} of {path} is missing or not in this step's backup folder; refused").format(backup=str(backup), path=path)
+            if not stat.S_ISDIR(dst.st_mode) or dst.st_uid != owner or dst.st_mode & 0o022:
+                return None, translate("Setup", "{folder} is not a folder only the administrator can change; the backups in it are not trusted, so undo is refused").format(folder=str(d))
+        try:
+            st = os.lstat(backup)
+        except OSError:
+            return None, translate("Setup", "the backup {backup} of {path} is missing or not in this step's backup folder; refused").format(backup=str(backup), path=path)
+        if st.st_uid != owner or (not stat.S_ISLNK(st.st_mode) and st.st_mode & 0o022):
+            return None, translate("Setup", "the backup {backup} can be changed by someone other than the administrator; undo is refused").format(backup=str(backup))
+        return st, None
 
     @property
     def registry(self):  # noqa: ANN201 - services.setup.windows.RegistryReader
@@ -528,6 +616,28 @@ def _remove_dir(path: str) -> Argv:
 
 def _registry_set(r) -> Argv:
     return ("reg", "add", r.key, "/v", r.name, "/t", r.kind, "/d", r.data, "/f")
+
+
+# The registry types a step sets (RegistryChange.kind) and what their data may be: a saved value
+# is put back only as the type the step itself writes, with data of that type's shape.
+_DWORD_MAX = 0xFFFFFFFF
+
+
+def _registry_value_ok(r: dict, declared_kind: str) -> bool:
+    data = r.get("data")
+    if data is None:
+        return True  # it was not set: undo deletes it
+    kind = r.get("kind") or "REG_DWORD"
+    if kind != declared_kind or not isinstance(data, str) or len(data) > 1024:
+        return False
+    if kind == "REG_DWORD":
+        text = data.strip().lower()
+        try:
+            number = int(text, 16) if text.startswith("0x") else int(text, 10)
+        except ValueError:
+            return False
+        return 0 <= number <= _DWORD_MAX
+    return kind == "REG_SZ" and data.isprintable()
 
 
 def _registry_restore(r: dict) -> Argv:

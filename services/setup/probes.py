@@ -77,9 +77,16 @@ RHEL_IDS = ("rhel", "centos", "rocky", "almalinux", "ol", "amzn", "cloudlinux", 
             "virtuozzo", "scientific")
 
 
+# os-release(5) values are short (a name, a URL); a line longer than this is not one, and shlex
+# takes quadratic time on it (a 5 MB line took 45 s). Such lines are skipped.
+OS_RELEASE_MAX_LINE = 4096
+
+
 def parse_os_release(text: str, kernel: str = "") -> OsInfo:
     values: dict[str, str] = {}
     for line in text.splitlines():
+        if len(line) > OS_RELEASE_MAX_LINE:
+            continue
         line = line.strip()
         if not line or line.startswith("#") or "=" not in line:
             continue
@@ -446,8 +453,19 @@ def parse_torch_probe(python: str, result: CommandResult) -> TorchProbe:
     )
 
 
+# An interpreter must at least start and print within this; one that hangs (a broken site
+# hook, a stuck network drive) was given the torch probe's 90 s and then the stdlib query's
+# 20 s more. Starting Python takes well under a second; 15 s leaves room for a slow disk.
+STARTUP_TIMEOUT_S = 15.0
+INTERPRETER_HUNG = f"the interpreter did not start within {STARTUP_TIMEOUT_S:g} s"
+
+
 def probe_torch(python: str, runner: Runner, timeout: float = 90.0) -> TorchProbe:
-    """Run the probe in the user's interpreter (never import torch in the app)."""
+    """Run the probe in the user's interpreter (never import torch in the app). It is first asked
+    to start and print, briefly: a hanging interpreter is reported after STARTUP_TIMEOUT_S."""
+    alive = runner.run([python, "-c", "print('ok')"], timeout=STARTUP_TIMEOUT_S)
+    if alive.timed_out:
+        return TorchProbe(python, False, INTERPRETER_HUNG)
     return parse_torch_probe(python, runner.run([python, "-c", TORCH_PROBE], timeout=timeout))
 
 

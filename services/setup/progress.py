@@ -6,9 +6,11 @@ changed; a record with a wrong-typed field is kept but marked invalid, so undo r
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import shutil
+import stat
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,7 +54,7 @@ class ProgressStore:
     def load(self) -> "ProgressStore":
         self.load_problem = self.load_problem_text = None
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
+            data = json.loads(_read_regular(self.path, MAX_PROGRESS_BYTES))
         except FileNotFoundError:
             return self
         except (OSError, ValueError, RecursionError) as exc:  # RecursionError: absurdly deep nesting
@@ -142,6 +144,33 @@ class ProgressStore:
         self.plan_key = plan.key
 
 
+# progress.json holds a few records; anything far bigger is not ours.
+MAX_PROGRESS_BYTES = 8 * 1024 * 1024
+
+
+def _read_regular(path: Path, limit: int) -> str:
+    """The text of a regular file, at most ``limit`` bytes: a FIFO or device put in its place
+    is refused without blocking (O_NONBLOCK on open, then the type is checked), a huge file too."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(path, flags)
+    with os.fdopen(fd, "rb") as fh:
+        st = os.fstat(fh.fileno())
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(21, "not a regular file", str(path))
+        data = fh.read(limit + 1)
+    if len(data) > limit:
+        raise ValueError(f"larger than {limit} bytes")
+    return data.decode("utf-8")
+
+
+def _finite_time(value) -> bool:
+    """A time a clock can show: a 400-digit number would overflow float()."""
+    try:
+        return math.isfinite(float(value)) and abs(float(value)) < 1e11
+    except (OverflowError, ValueError, TypeError):
+        return False
+
+
 BACKUP_KINDS = ("file", "symlink", "absent")
 _MODE = re.compile(r"^0?[0-7]{3,4}$")
 
@@ -178,6 +207,8 @@ def parse_record(sid: str, raw) -> tuple[StepRecord, Msg | None]:
                or _typed(raw.get("backups", []), (list,), f"{where}.backups")
                or _typed(raw.get("registry_before", []), (list,), f"{where}.registry_before")
                or _typed(raw.get("invalid", ""), (str,), f"{where}.invalid"))
+    if problem is None and not _finite_time(raw.get("at", 0)):
+        problem = translate("Setup", "{field} is {value}, not a time").format(field=f"{where}.at", value=json.dumps(raw.get("at"))[:40])
     if problem is None and raw.get("state", "pending") not in STATES:
         problem = _NOT_ONE_OF.format(field=f"{where}.state", value=json.dumps(raw.get("state"))[:40],
                                      choices=", ".join(STATES))

@@ -121,6 +121,7 @@ class FakeRunner:
     responses: dict[tuple[str, ...], CommandResult] = field(default_factory=dict)
     calls: list[tuple[str, ...]] = field(default_factory=list)
     handler: Callable[[tuple[str, ...]], CommandResult | None] | None = None
+    stdin: str | None = None  # what the command being handled gets on standard input
 
     def add(self, argv: Sequence[str], returncode: int = 0, stdout: str = "", stderr: str = "") -> "FakeRunner":
         self.responses[tuple(argv)] = CommandResult(returncode, stdout, stderr)
@@ -129,6 +130,7 @@ class FakeRunner:
     def run(self, argv: Sequence[str], timeout: float = 30.0, input_text: str | None = None) -> CommandResult:
         key = tuple(argv)
         self.calls.append(key)
+        self.stdin = input_text
         if self.handler is not None:
             handled = self.handler(key)
             if handled is not None:

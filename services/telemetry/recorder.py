@@ -14,6 +14,7 @@ import dataclasses
 import json
 import logging
 import math
+import os
 import sqlite3
 import threading
 import time
@@ -87,12 +88,22 @@ class Recorder:
 
     def _open(self, t: float) -> sqlite3.Connection:
         self.directory.mkdir(parents=True, exist_ok=True)
-        stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(t))
-        path = self.directory / f"{PREFIX}{stamp}{SUFFIX}"
+        try:
+            stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(t))
+        except (OverflowError, ValueError, OSError):  # a clock far off: name it by the wall clock
+            stamp = time.strftime("%Y%m%d-%H%M%S")
+        # The name is taken by creating the file exclusively (O_EXCL): checking that it does not
+        # exist and then opening it let two recorders started in one second share one file.
         n = 1
-        while path.exists():
-            n += 1
-            path = self.directory / f"{PREFIX}{stamp}-{n}{SUFFIX}"
+        while True:
+            path = self.directory / (f"{PREFIX}{stamp}{SUFFIX}" if n == 1 else f"{PREFIX}{stamp}-{n}{SUFFIX}")
+            try:
+                os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+                break
+            except FileExistsError:
+                n += 1
+                if n > 10000:
+                    raise OSError(17, "no free recording name", str(path)) from None
         conn = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")

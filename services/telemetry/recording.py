@@ -141,10 +141,24 @@ class CellSkips:
         return VALUES_SKIPPED.format(name=name, cells=self.cells)
 
 
+# The times a recording can hold: from 1970 to 2100 (4102444800 = 2100-01-01 UTC). A row at
+# t = 1e12 in a damaged file once made replay lay out 30,000 years; one beyond what a clock
+# shows made export and replay overflow. Such rows are skipped and counted.
+T_MIN = 0.0
+T_MAX = 4_102_444_800.0
+# A GPU's info is a small JSON object; anything much bigger (or nested deep) is damage.
+MAX_INFO_CHARS = 65536
+
+
 def number_cell(value: Any, column: str, skips: CellSkips | None = None) -> Any:
     """A stored value as int/float, or None: text, blobs and non-finite numbers in a number
     column (a damaged or hand-edited file) are left out and counted, never a crash."""
     if value is None:
+        return None
+    if column == "t" and isinstance(value, (int, float)) and not isinstance(value, bool) \
+            and not T_MIN <= value <= T_MAX:
+        if skips is not None:
+            skips.cells += 1
         return None
     if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
         if column in _INT_FIELDS:
@@ -178,12 +192,16 @@ def read_gpu_infos(conn: sqlite3.Connection) -> tuple[dict[str, GpuInfo], dict[i
             continue  # a damaged row: the GPU's samples still show, under a generic name
         uuid = uuid if isinstance(uuid, str) and uuid else f"gpu-{idx}"
         try:
-            data = {k: v for k, v in json.loads(info).items() if k in names}
+            if not isinstance(info, str) or len(info) > MAX_INFO_CHARS:
+                raise TypeError("info")
+            # Only plain values are kept: a nested object in a field is damage, not a GPU property.
+            data: dict[str, Any] = {k: v for k, v in json.loads(info).items()
+                    if k in names and (v is None or isinstance(v, (str, int, float, bool)))}
             data["index"], data["uuid"] = idx, uuid
             gpu = GpuInfo(**data)
             if not isinstance(gpu.name, str):
                 raise TypeError("name")
-        except (ValueError, TypeError, AttributeError):
+        except (ValueError, TypeError, AttributeError, RecursionError):
             gpu = GpuInfo(index=idx, name=f"GPU {idx}", uuid=uuid)
         by_uuid[uuid] = gpu
         by_index[idx] = uuid

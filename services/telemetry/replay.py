@@ -37,6 +37,7 @@ from services.telemetry.model import (
     SourceStatus,
     Tier,
 )
+from services.telemetry.recording import T_MAX, T_MIN
 from services.telemetry.throttle import BY_CODE, decode
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -137,18 +138,25 @@ def column_key(header: str) -> str:
 
 
 def parse_timestamp(text: str) -> float | None:
+    """Seconds since the epoch, or None: unreadable, or outside 1970-2100 (recording.T_MIN..T_MAX),
+    which no real log holds and which would make the replay's time line absurdly long."""
+    t = _parse_timestamp(text)
+    return t if t is not None and T_MIN <= t <= T_MAX else None
+
+
+def _parse_timestamp(text: str) -> float | None:
     text = text.strip()
     # Fast path for nvidia-smi's own "2026/11/21 09:15:02.417" (strptime is slow on big logs).
     if len(text) == 23 and text[4] == "/" and text[7] == "/" and text[13] == ":" and text[19] == ".":
         try:
             return dt.datetime(int(text[0:4]), int(text[5:7]), int(text[8:10]), int(text[11:13]),
                                int(text[14:16]), int(text[17:19]), int(text[20:23]) * 1000).timestamp()
-        except ValueError:
+        except (ValueError, OverflowError, OSError):
             pass
     for fmt in TIMESTAMP_FORMATS:
         try:
             return dt.datetime.strptime(text, fmt).timestamp()
-        except ValueError:
+        except (ValueError, OverflowError, OSError):  # year 1 or 9999: out of the platform's range
             continue
     return None
 

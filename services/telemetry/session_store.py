@@ -196,7 +196,7 @@ class SessionStore:
             meta = {k: v for k, v in conn.execute("SELECT key, value FROM meta") if isinstance(k, str)}
             # Only numeric times count: a damaged cell is not a start or an end.
             start, end, count = conn.execute(
-                "SELECT min(t), max(t), count(DISTINCT t) FROM samples WHERE typeof(t) IN ('real', 'integer')"
+                "SELECT min(t), max(t), count(DISTINCT t) FROM samples WHERE typeof(t) IN ('real', 'integer') AND t BETWEEN 0 AND 4102444800"
             ).fetchone()
             infos, _ = read_gpu_infos(conn)
             source = meta.get("source")

@@ -29,5 +29,8 @@ EXPORT_COLUMNS: tuple[tuple[str, str], ...] = (
 
 def format_timestamp(t: float) -> str:
     """nvidia-smi's own timestamp format (local time, milliseconds)."""
-    d = dt.datetime.fromtimestamp(t)
+    try:
+        d = dt.datetime.fromtimestamp(t)
+    except (OverflowError, ValueError, OSError):  # beyond what the platform's clock can show
+        return f"{t:.3f}"
     return d.strftime("%Y/%m/%d %H:%M:%S.") + f"{d.microsecond // 1000:03d}"

@@ -7,7 +7,10 @@ ThreadingWSGIServer: a thread per connection, listen backlog 5, no read timeout)
 the same collector. Figures:
 - 50 scrapers at once, each scraping ``--rounds`` times: p50/p95 latency and failures;
 - ``--idle`` connections opened and left silent: the server's threads, and a scrape's
-  latency while they are open; then whether they are closed after the idle timeout.
+  latency while they are open; then whether they are closed after the idle timeout;
+- hostile mix (issue 23): the same scrapers while ``--drip`` connections send a request one
+  byte every 5 s and ``--unfinished`` connections sent half a request line and stopped:
+  scrape p50/p95 and failures (the goal: p95 <= 100 ms, no failures).
 """
 from __future__ import annotations
 
@@ -106,6 +109,42 @@ def idle_connections(url: str, port: int, count: int) -> tuple[int, float | None
     return threads, scrape(url, timeout=15), socks
 
 
+def hostile_mix(url: str, port: int, scrapers: int, rounds: int, drips: int, unfinished: int) -> tuple[list[float], int]:
+    """Scrapes while slow-drip and unfinished connections are open (all on 127.0.0.1)."""
+    stop = threading.Event()
+    request = b"GET /metrics HTTP/1.1\r\nHost: bench\r\n\r\n"
+    drip_socks = [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(drips)]
+    half = []
+    for _ in range(unfinished):
+        s = socket.create_connection(("127.0.0.1", port), timeout=5)
+        try:
+            s.sendall(b"GET /metr")
+        except OSError:
+            pass
+        half.append(s)
+
+    def drip() -> None:
+        i = 0
+        while not stop.wait(5.0 if i else 0.0):  # a byte every 5 s, as in the issue
+            for s in drip_socks:
+                try:
+                    s.sendall(request[i % len(request):i % len(request) + 1])
+                except OSError:
+                    pass
+            i += 1
+
+    dripper = threading.Thread(target=drip, daemon=True)
+    dripper.start()
+    time.sleep(0.5)
+    try:
+        return concurrent(url, scrapers, rounds)
+    finally:
+        stop.set()
+        dripper.join()
+        for s in drip_socks + half:
+            s.close()
+
+
 def pct(values: list[float], q: float) -> float:
     values = sorted(values)
     return values[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
@@ -116,9 +155,11 @@ def main() -> None:
     parser.add_argument("--scrapers", type=int, default=50)
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--idle", type=int, default=1000)
+    parser.add_argument("--drip", type=int, default=10)
+    parser.add_argument("--unfinished", type=int, default=1000)
     args = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, 4 * args.idle + 256)), hard))
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, 4 * max(args.idle, args.unfinished) + 256)), hard))
     feed = SimulatedFeed(gpus=8)
 
     def collector():
@@ -128,6 +169,14 @@ def main() -> None:
     new.start()
     old = OldExporter(collector())
     results = {}
+    ticking = threading.Event()
+
+    def tick() -> None:  # a new snapshot every second, as the hub makes them
+        while not ticking.wait(1.0):
+            feed.step(1.0)
+
+    ticker = threading.Thread(target=tick, daemon=True)
+    ticker.start()
     try:
         for name, url in (("old", old.url), ("new", new.url)):
             concurrent(url, 4, 3)  # warm-up
@@ -139,6 +188,20 @@ def main() -> None:
             label = "baseline (thread per connection, backlog 5)" if name == "old" else "this server"
             print(f"  {label}: median {med * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms, failed {fail} of {n + fail}")
         print(f"  ratio p95 this/baseline: {results['new'][1] / results['old'][1]:.2f}x")
+
+        mixed = {}
+        for name, url, port in (("old", old.url, old.httpd.server_address[1]), ("new", new.url, new.bound_port)):
+            lat, fail = hostile_mix(url, port, args.scrapers, args.rounds, args.drip, args.unfinished)
+            mixed[name] = (statistics.median(lat) if lat else float("nan"), pct(lat, 0.95), fail, len(lat))
+        print(f"{args.scrapers} scrapers x {args.rounds} with {args.drip} slow-drip (1 byte / 5 s) and "
+              f"{args.unfinished} unfinished connections open:")
+        for name in ("old", "new"):
+            med, p95, fail, n = mixed[name]
+            label = "baseline (thread per connection, backlog 5)" if name == "old" else "this server"
+            print(f"  {label}: median {med * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms, failed {fail} of {n + fail}")
+        new_p95 = mixed["new"][1]
+        print(f"  ratio p95 this/baseline: {new_p95 / mixed['old'][1]:.2f}x; goal p95 <= 100 ms: "
+              f"{'met' if new_p95 <= 0.100 and mixed['new'][2] == 0 else 'NOT met'}")
 
         for name, _server, url, port in (("old", old, old.url, old.httpd.server_address[1]),
                                         ("new", new, new.url, new.bound_port)):
@@ -160,6 +223,8 @@ def main() -> None:
             for s in socks:
                 s.close()
     finally:
+        ticking.set()
+        ticker.join()
         new.stop()
         old.stop()
 

@@ -89,7 +89,7 @@ def test_dry_run_then_run_then_undo_a_step(qtbot, page, machine):
     assert not target.exists()
     page.wizard.dry_run_check.setChecked(False)
     # the temporary root needs no privilege: install runs for real inside it
-    machine.runner.handler = _real_install_inside(machine.root_dir, page)
+    machine.runner.handler = _real_install_inside(machine.root_dir, page, machine.runner)
     with qtbot.waitSignal(page.step_finished, timeout=5000) as done:
         page.wizard.run_button.click()
     assert done.args[0].ok, done.args[0].message
@@ -103,14 +103,14 @@ def test_dry_run_then_run_then_undo_a_step(qtbot, page, machine):
     assert undone.args[0].ok and not target.exists()
 
 
-def _real_install_inside(root, page):
+def _real_install_inside(root, page, runner):
     import subprocess
 
     allowed = (str(root), str(page._work))
 
     def handler(argv):
-        if argv[0] in ("install", "rm") and all(a.startswith(allowed) for a in argv if a.startswith("/")):
-            done = subprocess.run(list(argv), capture_output=True, text=True)
+        if argv[0] in ("install", "rm") and all(a.startswith(allowed) for a in argv if a.startswith("/") and a != "/dev/stdin"):
+            done = subprocess.run(list(argv), capture_output=True, text=True, input=runner.stdin)
             return CommandResult(done.returncode, done.stdout, done.stderr)
         return None
 
@@ -251,7 +251,7 @@ def test_every_change_and_its_undo_is_shown_before_it_runs(qtbot, page, machine)
     assert f"write {target} (3 lines):" in shown
     assert "#   blacklist nouveau\n#   options nouveau modeset=0" in shown
     undo = page.wizard.undo_text.toPlainText()
-    assert f"restore {target} from the backup GPU Assistant makes in {page._work / 'backups' / 'blacklist-nouveau'}" in undo
+    assert f"restore {target} from the backup GPU Assistant makes in {machine.root('/var/lib/gpu-assistant/setup-backups/blacklist-nouveau')}" in undo
     assert "update-initramfs -u" in undo
     # after a run, the undo names the backup it restores from, and a dry run shows it without changing anything
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -260,11 +260,11 @@ def test_every_change_and_its_undo_is_shown_before_it_runs(qtbot, page, machine)
     page.wizard.full_check.setChecked(True)
     qtbot.waitUntil(lambda: not page.busy(), timeout=5000)
     page.open_step("blacklist-nouveau")
-    machine.runner.handler = _real_install_inside(machine.root_dir, page)
+    machine.runner.handler = _real_install_inside(machine.root_dir, page, machine.runner)
     with qtbot.waitSignal(page.step_finished, timeout=5000):
         page.wizard.run_button.click()
     undo = page.wizard.undo_text.toPlainText()
-    assert f"restore {target} from the backup {page._work / 'backups' / 'blacklist-nouveau'}" in undo and "(mode 0644)" in undo
+    assert f"restore {target} from the backup {machine.root('/var/lib/gpu-assistant/setup-backups/blacklist-nouveau')}" in undo and "(mode 0644)" in undo
     page.wizard.dry_run_check.setChecked(True)
     page.wizard.undo_button.click()
     assert "install -m 0644" in page.wizard.step_output.toPlainText() and "blacklist nouveau" in target.read_text()

@@ -146,3 +146,21 @@ def test_config_nested_too_deep_is_refused(tmp_path, capsys):
 ])
 def test_hostile_flags_are_refused_by_name(capsys, args, field):
     assert_refused(*run_fit(capsys, *args), field)
+
+
+# ---- issue 23: FIFOs inside a --model folder are refused, not waited on ----------------------
+@pytest.mark.parametrize("name", ["model-00001-of-00002.safetensors", "model.gguf", "config.json"])
+def test_a_fifo_inside_the_model_folder_is_refused_not_a_hang(tmp_path, capsys, name):
+    import os
+
+    folder = tmp_path / "model"
+    folder.mkdir()
+    if name == "config.json":
+        os.mkfifo(folder / name)
+        (folder / "x.safetensors").write_bytes(b"")  # so the folder is read as safetensors + config
+        path = folder / name  # named directly too
+    else:
+        os.mkfifo(folder / name)
+        path = folder
+    code, out, err = run_fit(capsys, "--model", str(path))
+    assert code == 2 and "Traceback" not in err and len(err.strip().splitlines()) == 1, err

@@ -288,3 +288,66 @@ def test_sessions_delete_removes_only_this_folders_recordings(tmp_path, capsys):
     assert main.main(["sessions", "--dir", str(folder), "--delete", sid, "--json"]) == 0
     assert not rec.path.exists() and not any(folder.iterdir())
     assert f'"deleted": [\n    "{sid}"' in capsys.readouterr().out
+
+
+def test_two_recorders_in_one_second_never_share_a_file(tmp_path, monkeypatch):
+    """The name is claimed by creating the file exclusively: even when both recorders see the
+    name free (the race window, forced here), each ends in a file of its own."""
+    monkeypatch.setattr(Path, "exists", lambda self: False)
+    snaps = SimulatedSource(start_wall=START).prehistory(3)
+    first = Recorder(tmp_path, source_name="simulated", clock=Ticker())
+    second = Recorder(tmp_path, source_name="simulated", clock=Ticker())
+    for s in snaps:
+        first.on_snapshot(s)
+        second.on_snapshot(s)
+    first.close()
+    second.close()
+    assert first.problem is None and second.problem is None
+    assert first.path != second.path
+    monkeypatch.undo()
+    assert len(read_recording(first.path)) == 3 and len(read_recording(second.path)) == 3
+
+
+def _recording(tmp_path, n=5):
+    rec = record(tmp_path, SimulatedSource(start_wall=START).prehistory(n))
+    rec.close()
+    return rec.path
+
+
+@pytest.mark.parametrize("bad_t", [1e12, 1e300, -5.0])
+def test_absurd_times_are_skipped_in_replay_export_and_list(tmp_path, bad_t):
+    import sqlite3
+    import time as _time
+
+    path = _recording(tmp_path)
+    with sqlite3.connect(path) as conn:
+        conn.execute("INSERT INTO samples (t, gpu, state) SELECT ?, gpu, state FROM samples LIMIT 1", (bad_t,))
+    started = _time.monotonic()
+    snaps = read_recording(path)
+    assert len(snaps) == 5 and all(START - 10 < s.t < START + 100 for s in snaps)
+    source = open_replay(path)
+    assert len(source.snapshots()) == 5 and source.time_range()[1] < START + 100
+    store = SessionStore(tmp_path)
+    info = store.list()[0]
+    assert info.end is not None and info.end < START + 100
+    assert store.export_csv(info.id, tmp_path / "out.csv") > 0
+    assert _time.monotonic() - started < 20
+
+
+def test_one_recording_with_deeply_nested_gpu_info_does_not_break_the_list(tmp_path):
+    import sqlite3
+
+    good = _recording(tmp_path / "a")
+    bad = _recording(tmp_path / "b")
+    target = tmp_path / "all"
+    target.mkdir()
+    good = good.rename(target / good.name)
+    bad = bad.rename(target / bad.name.replace(".sqlite", "-2.sqlite"))
+    nested = '{"name": ' + "[" * 100000 + "]" * 100000 + "}"
+    with sqlite3.connect(bad) as conn:
+        conn.execute("UPDATE gpus SET info = ?", (nested,))
+        conn.execute("INSERT INTO gpus (idx, uuid, info) VALUES (7, 'x', ?)", ('{"name": {"deep": {"er": 1}}, "memory_total_mib": [1]}',))
+    listed = SessionStore(target).list()
+    assert len(listed) == 2 and all(i.problem is None for i in listed)
+    assert any(g.startswith("GPU ") for i in listed for g in i.gpus)
+    assert len(read_recording(bad)) == 5

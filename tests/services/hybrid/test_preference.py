@@ -148,7 +148,7 @@ def test_linux_launcher_and_new_desktop_entry_apply_run_and_undo(tmp_path):
     assert launcher.target == str(home / ".local/bin/web-ui-on-nvidia") and launcher.before is None
     assert desktop.target == str(home / ".local/share/applications/gpu-assistant-web-ui.desktop")
     assert "PrefersNonDefaultGPU=true" in desktop.after
-    store = PreferenceStore(tmp_path / "backups")
+    store = PreferenceStore(tmp_path / "backups", home=home)
     store.apply(plan)
     # The launcher really runs the program with the offload variables and passes arguments through.
     out = subprocess.run([launcher.target, "a b", "ü"], capture_output=True, text=True, check=True).stdout
@@ -176,7 +176,7 @@ def test_linux_existing_desktop_entry_is_overridden_and_backed_up(tmp_path):
     assert entry.target == str(user_apps / "org.kde.krita.desktop") and entry.before == own
     assert "Name=My Krita" in entry.after and entry.after.count("PrefersNonDefaultGPU=true") == 1
     assert "Exec=env __NV_PRIME_RENDER_OFFLOAD=1 __GLX_VENDOR_LIBRARY_NAME=nvidia" in entry.after
-    store = PreferenceStore(tmp_path / "backups")
+    store = PreferenceStore(tmp_path / "backups", home=home)
     store.apply(plan)
     store.undo(program)
     assert (user_apps / "org.kde.krita.desktop").read_text() == own
@@ -186,7 +186,7 @@ def test_linux_undo_refuses_when_user_edited_the_file(tmp_path):
     home = tmp_path / "home"
     program = make_program(tmp_path / "opt", "tool")
     plan = plan_linux(program, nvidia_inventory(tmp_path), home, system_app_dirs=[])
-    store = PreferenceStore(tmp_path / "backups")
+    store = PreferenceStore(tmp_path / "backups", home=home)
     store.apply(plan)
     with open(plan.changes[0].target, "a") as f:
         f.write("# my edit\n")
@@ -239,3 +239,58 @@ def test_linux_refuses_control_characters_in_the_program_path(tmp_path, bad):
         plan_linux(program, nvidia_inventory(tmp_path), tmp_path / "home", system_app_dirs=[])
     with pytest.raises(ValueError):
         desktop_exec_quote(program)
+
+
+# ---- undo writes only what it created, whatever the backup JSON says ---------------------------
+def _applied(tmp_path):
+    import json as _json
+
+    home = tmp_path / "home"
+    program = make_program(tmp_path / "opt", "tool")
+    plan = plan_linux(program, nvidia_inventory(tmp_path), home, system_app_dirs=[])
+    store = PreferenceStore(tmp_path / "backups", home=home)
+    record = store.apply(plan)
+    return home, program, store, record, _json.loads(record.backup_file.read_text())
+
+
+@pytest.mark.parametrize("where", ["outside", "dotdot", "link-in-bin", "bin-linked-elsewhere"])
+def test_hybrid_undo_refuses_a_target_it_never_writes(tmp_path, where):
+    import json as _json
+
+    home, program, store, record, data = _applied(tmp_path)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me")
+    launcher = Path(data["changes"][0]["target"])
+    if where == "outside":
+        target = str(victim)
+    elif where == "dotdot":
+        target = str(home / ".local/bin/../../../victim.txt")
+    elif where == "link-in-bin":
+        launcher.unlink()
+        launcher.symlink_to(victim)
+        target = str(launcher)
+    else:
+        elsewhere = tmp_path / "elsewhere"
+        elsewhere.mkdir()
+        (elsewhere / "x-on-nvidia").write_text(data["changes"][0]["after"])
+        os.rename(home / ".local/bin", tmp_path / "old-bin")
+        (home / ".local/bin").symlink_to(elsewhere)
+        target = str(home / ".local/bin/x-on-nvidia")
+    data["changes"][0].update(target=target, after="keep me" if where != "bin-linked-elsewhere" else data["changes"][0]["after"],
+                              before="attacker's text\n")
+    record.backup_file.write_text(_json.dumps(data))
+    with pytest.raises(PlanError, match="does not write"):
+        store.undo(program)
+    assert victim.read_text() == "keep me"
+
+
+def test_hybrid_backups_nested_deep_or_fifo_are_skipped_not_a_crash(tmp_path):
+    import json
+    home, program, store, record, data = _applied(tmp_path)
+    (tmp_path / "backups" / "0-deep.json").write_text("[" * 100000 + "]" * 100000)
+    os.mkfifo(tmp_path / "backups" / "1-fifo.json")
+    (tmp_path / "backups" / "2-shape.json").write_text(json.dumps({"program": program, "platform": "linux", "changes": [
+        {"kind": "file", "target": 5, "name": None, "before": None, "after": None}]}))
+    assert [r.backup_file for r in store.records(program)] == [record.backup_file]
+    store.undo(program)
+    assert not os.path.exists(data["changes"][0]["target"])

@@ -49,9 +49,9 @@ def sandbox_runner(root: Path, staging: Path, backups: Path) -> FakeRunner:
 
     def handler(argv):
         if argv[0] in ("install", "rm"):
-            paths = [a for a in argv[1:] if a.startswith("/")]
+            paths = [a for a in argv[1:] if a.startswith("/") and a != "/dev/stdin"]
             assert paths and all(p.startswith(allowed) for p in paths), argv
-            done = subprocess.run(list(argv), capture_output=True, text=True)
+            done = subprocess.run(list(argv), capture_output=True, text=True, input=runner.stdin)
             return CommandResult(done.returncode, done.stdout, done.stderr)
         return None
 
@@ -168,7 +168,7 @@ def test_existing_file_is_backed_up_and_restored_exactly(env):
     assert ex.run(step).ok
     rec = ex.progress.records["blacklist-nouveau"]
     backup = Path(rec.backups[0]["backup"])
-    assert backup.read_text() == "# my own notes\nblacklist foo\n" and str(backup).startswith(str(work / "backups"))
+    assert backup.read_text() == "# my own notes\nblacklist foo\n" and str(backup).startswith(str(root / "var/lib/gpu-assistant/setup-backups"))
     assert ex.undo(step).ok
     assert target.read_text() == "# my own notes\nblacklist foo\n"
 
@@ -226,7 +226,9 @@ def test_every_step_check_run_and_undo(env, distro):
             continue
         assert out.ok, (step.id, str(out.message))
         for cmd in step.commands:
-            assert tuple(cmd) in runner.calls, (step.id, cmd)
+            # a staged file's content reaches the privileged command on standard input
+            ran = tuple("/dev/stdin" if any(a == f.staged for f in step.files) else a for a in cmd) if step.needs_root else tuple(cmd)
+            assert ran in runner.calls, (step.id, cmd)
         if step.undoable:
             assert ex.undo(step).ok, step.id
             for cmd in step.undo:
@@ -270,13 +272,13 @@ def test_backup_failure_changes_nothing(env):
     target = root / "etc/modprobe.d/blacklist-nouveau.conf"
     target.write_text("x")
     plan, _, runner = make(env, "ubuntu-24.04")
-    blocker = work / "not-a-folder"
+    blocker = root / "var/not-a-folder"
     blocker.parent.mkdir(parents=True, exist_ok=True)
     blocker.write_text("")  # the backup folder cannot be made under a file, even as root
-    ex = StepExecutor(runner, SystemRoot(root), ProgressStore(work / "p.json"), blocker / "backups")
+    ex = StepExecutor(runner, SystemRoot(root), ProgressStore(work / "p.json"), work / "backups", system_backup_dir=blocker / "backups")
     out = ex.run(plan.step("blacklist-nouveau"))
     assert not out.ok and "could not back up" in str(out.message)
-    assert not any(c[0] == "install" for c in runner.calls) and target.read_text() == "x"
+    assert not any(c[0] == "install" and c[-1] == str(target) for c in runner.calls) and target.read_text() == "x"
     assert ex.progress.state("blacklist-nouveau") == "failed"
 
 

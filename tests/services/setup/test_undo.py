@@ -37,11 +37,11 @@ class Sandbox:
 
         def handler(argv):
             if argv[0] in ("install", "rm", "ln"):
-                paths = [a for a in argv[1:] if a.startswith("/")]
+                paths = [a for a in argv[1:] if a.startswith("/") and a != "/dev/stdin"]
                 if argv[0] == "ln":
                     paths = paths[-1:]  # the link's target text may point anywhere
                 assert paths and all(p.startswith(allowed) for p in paths), argv
-                done = subprocess.run(list(argv), check=False, capture_output=True, text=True)
+                done = subprocess.run(list(argv), check=False, capture_output=True, text=True, input=self.runner.stdin)
                 return CommandResult(done.returncode, done.stdout, done.stderr)
             return CommandResult(0, "")  # apt-get, update-initramfs, ...: recorded only
 
@@ -236,7 +236,7 @@ def test_preview_shows_contents_destination_and_undo(box):
     assert "#   blacklist nouveau" in text and "#   options nouveau modeset=0" in text
     box.path(NOUVEAU_FILE).write_text("x\n")
     text = "\n".join(box.executor(box.plan()).describe(box.plan().step("blacklist-nouveau")))
-    assert f"back up {box.path(NOUVEAU_FILE)} (mode 0644) to {box.work / 'backups' / 'blacklist-nouveau'}" in text
+    assert f"back up {box.path(NOUVEAU_FILE)} (mode 0644) to {box.path('/var/lib/gpu-assistant/setup-backups/blacklist-nouveau')}" in text
 
 
 def test_a_new_plan_keeps_backups_no_undo_consumed(box):
@@ -304,8 +304,8 @@ def test_cli_undo_of_a_step_the_repair_plan_leaves_out(box, monkeypatch, capsys,
     def files_only(argv):
         if argv[0] not in ("install", "rm", "ln"):
             return None
-        assert all(a.startswith(allowed) for a in argv[1:] if a.startswith("/")), argv
-        done = subprocess.run(list(argv), check=False, capture_output=True, text=True)
+        assert all(a.startswith(allowed) for a in argv[1:] if a.startswith("/") and a != "/dev/stdin"), argv
+        done = subprocess.run(list(argv), check=False, capture_output=True, text=True, input=m.runner.stdin)
         return CommandResult(done.returncode, done.stdout, done.stderr)
 
     m.runner.handler = files_only
@@ -350,3 +350,179 @@ def test_undo_does_not_throw_away_a_later_edit(box):
     assert "options nouveau foo=1" in target.read_text()
     target.write_text(NOUVEAU_BLACKLIST)  # put back as we wrote it: undo goes ahead
     assert undo(box, "blacklist-nouveau").ok and target.read_text() == "# mine\n"
+
+
+# ---- undo trusts only what the privileged side made (progress.json is the user's to edit) ----
+def test_undo_takes_mode_and_owner_from_the_privileged_backup_not_progress_json(box):
+    target = box.path(NOUVEAU_FILE)
+    target.write_bytes(b"# mine\n")
+    os.chmod(target, 0o600)
+    run_n_times(box, "blacklist-nouveau", 1)
+    _tamper(box, "blacklist-nouveau", lambda rec: rec["backups"][0].update(mode="6777", uid=4242, gid=4242))
+    outcome = undo(box, "blacklist-nouveau")
+    assert outcome.ok, outcome.message
+    st = os.lstat(target)
+    assert stat.S_IMODE(st.st_mode) == 0o600 and st.st_uid == os.geteuid() and target.read_bytes() == b"# mine\n"
+    assert not any("6777" in c or "4242" in c for call in box.runner.calls for c in call)
+
+
+def _backup_of(box: Sandbox) -> Path:
+    return box.path("/var/lib/gpu-assistant/setup-backups/blacklist-nouveau/blacklist-nouveau.conf")
+
+
+@pytest.mark.parametrize("spoil", ["content", "owner", "writable", "folder-writable", "swapped-for-link"])
+def test_undo_refuses_a_backup_the_privileged_side_no_longer_vouches_for(box, spoil):
+    target = box.path(NOUVEAU_FILE)
+    target.write_text("# mine\n")
+    run_n_times(box, "blacklist-nouveau", 1)
+    backup = _backup_of(box)
+    if spoil == "content":
+        backup.write_text("install nouveau /bin/sh -c 'chmod u+s /bin/bash'\n")
+    elif spoil == "owner":
+        if not hasattr(os, "geteuid") or os.geteuid() != 0:
+            pytest.skip("handing a file to another owner needs root")
+        os.chown(backup, 4242, 4242)
+    elif spoil == "writable":
+        os.chmod(backup, 0o666)
+    elif spoil == "folder-writable":
+        os.chmod(backup.parent, 0o777)
+    else:
+        secret = box.tmp / "secret"
+        secret.write_text("# mine\n")
+        backup.unlink()
+        backup.symlink_to(secret)
+    before = len(box.runner.calls)
+    outcome = undo(box, "blacklist-nouveau")
+    assert not outcome.ok and "refused" in str(outcome.message), outcome.message
+    assert target.read_text() == NOUVEAU_BLACKLIST and len(box.runner.calls) == before
+
+
+def test_undo_puts_back_the_link_the_privileged_side_saved_not_a_tampered_one(box):
+    real = box.path("/etc/modprobe.d/shared/nouveau.conf")
+    real.parent.mkdir()
+    real.write_text("blacklist lbm-nouveau\n")
+    box.path(NOUVEAU_FILE).symlink_to("shared/nouveau.conf")
+    run_n_times(box, "blacklist-nouveau", 1)
+    evil = box.tmp / "user-owned.conf"
+    evil.write_text("install nvidia /tmp/x\n")
+    _tamper(box, "blacklist-nouveau", lambda rec: rec["backups"][0].update(link=str(evil), sha256="link:" + str(evil)))
+    outcome = undo(box, "blacklist-nouveau")
+    assert not outcome.ok and "refused" in str(outcome.message)
+    assert not os.path.islink(box.path(NOUVEAU_FILE))
+    assert not any(str(evil) in call for call in box.runner.calls)
+
+
+def test_root_copies_what_the_preview_showed_even_if_the_staged_file_is_swapped(box):
+    """The staged copy sits in the user's folder: swapped for a link to a secret (or rewritten)
+    while the password prompt is open, root still writes the plan's content."""
+    secret = box.tmp / "secret"
+    secret.write_text("password=hunter2\n")
+    os.chmod(secret, 0o600)
+    inner = box.runner.handler
+
+    def swap_then_run(argv):
+        if argv[0] == "install" and argv[-1] == str(box.path(NOUVEAU_FILE)):
+            staged = box.work / "staged" / "blacklist-nouveau" / "blacklist-nouveau.conf"
+            staged.unlink()
+            staged.symlink_to(secret)
+        return inner(argv)
+
+    box.runner.handler = swap_then_run
+    run_n_times(box, "blacklist-nouveau", 1)
+    assert box.path(NOUVEAU_FILE).read_text() == NOUVEAU_BLACKLIST
+    shown = box.executor(box.plan()).describe(box.plan().step("blacklist-nouveau"))
+    assert any("/dev/stdin" in line for line in shown)  # the preview says how the content travels
+
+
+def _windows_step(box):
+    from services.setup.probes import OsInfo
+    from services.setup.windows import WindowsPlanOptions
+
+    inputs = inputs_for(RULES, box.root, box.work / "staged", "2684")
+    plan = plan_for_os(OsInfo(system="windows", pretty_name="Windows"), inputs, RULES, WindowsPlanOptions())
+    return plan.step("block-driver-updates")
+
+
+@pytest.mark.parametrize("change", [
+    {"kind": "REG_SZ", "data": "cmd /c evil.exe"},  # another type than the step writes
+    {"data": "99999999999"},  # not a DWORD
+    {"data": "1 /f & evil"},
+    {"key": "HKLM\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\RunOnce", "name": "x"},
+])
+def test_registry_undo_restores_only_owned_names_with_their_type(box, change):
+    step = _windows_step(box)
+    r = step.registry[0]
+    progress = ProgressStore(box.progress_file)
+    rec = progress.record(step.id)
+    rec.state = "done"
+    rec.registry_before = [{"key": r.key, "name": r.name, "kind": r.kind, "data": "1", **change}]
+    progress.save()
+    runner = FakeRunner(handler=lambda argv: CommandResult(0, ""))
+    ex = StepExecutor(runner, box.root, ProgressStore(box.progress_file).load(), box.work / "backups", system="windows")
+    outcome = ex.undo(step)
+    assert not outcome.ok and "refused" in str(outcome.message)
+    assert runner.calls == []
+
+
+@pytest.mark.parametrize("at", ["1" * 400, "1e400", "-1e400", "1e300"])
+def test_absurd_times_in_progress_are_a_problem_not_an_overflow(box, at):
+    box.work.mkdir(parents=True, exist_ok=True)
+    box.progress_file.write_text('{"steps": {"blacklist-nouveau": {"state": "done", "at": ' + at + "}}}")
+    progress = ProgressStore(box.progress_file).load()
+    assert progress.load_problem and "steps.blacklist-nouveau.at" in progress.load_problem
+    plan = box.plan()
+    ex = StepExecutor(box.runner, box.root, progress, box.work / "backups")
+    assert not ex.undo(plan.step("blacklist-nouveau")).ok
+    from services.setup.progress import step_states
+
+    step_states(plan, progress)  # the plan's view of the states does not overflow either
+
+
+def test_a_fifo_in_place_of_progress_json_does_not_hang(box):
+    box.work.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(box.progress_file)
+    progress = ProgressStore(box.progress_file).load()  # would block forever on open()
+    assert progress.load_problem and "progress.json" in progress.load_problem
+    assert not stat.S_ISFIFO(os.lstat(box.progress_file).st_mode) if box.progress_file.exists() else True
+
+
+def test_an_os_release_with_a_5_mb_line_parses_at_once():
+    import time as _time
+
+    text = 'ID=ubuntu\nVERSION_ID="24.04"\nPRETTY_NAME="' + "a b " * 1_300_000 + '"\nVERSION_CODENAME=noble\n'
+    started = _time.monotonic()
+    info = parse_os_release(text)
+    assert _time.monotonic() - started < 2.0  # shlex on the long line took 45 s
+    assert info.id == "ubuntu" and info.codename == "noble" and info.version_id == "24.04"
+
+
+def test_doctor_on_a_hanging_interpreter_is_bounded_and_says_so(tmp_path):
+    """An interpreter that never answers used to get the torch probe's 90 s and the stdlib
+    query's 20 s; now it is asked to start once, for STARTUP_TIMEOUT_S."""
+    from services.setup.doctor import collect_facts
+    from services.setup.probes import INTERPRETER_HUNG, STARTUP_TIMEOUT_S
+    from services.setup.system import COMMAND_TIMED_OUT
+
+    waited = []
+
+    def hang(argv):
+        if argv[0] == "/opt/hung/python":
+            waited.append(argv)
+            return CommandResult(COMMAND_TIMED_OUT, "", "timed out")
+        return None
+
+    runner = FakeRunner(handler=hang)
+    timeouts = []
+    real_run = runner.run
+
+    def run(argv, timeout=30.0, input_text=None):
+        if argv[0] == "/opt/hung/python":
+            timeouts.append(timeout)
+        return real_run(argv, timeout, input_text)
+
+    runner.run = run
+    from .machine import NO_NVML
+
+    facts = collect_facts(runner, SystemRoot(tmp_path), "/opt/hung/python", nvml_module=NO_NVML, system="linux")
+    assert facts.torch is not None and facts.torch.error == INTERPRETER_HUNG
+    assert sum(timeouts) <= STARTUP_TIMEOUT_S and len(waited) == 1
