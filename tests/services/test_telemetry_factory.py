@@ -121,7 +121,7 @@ def test_demo_scripts_a_spill_that_reaches_the_alerts_and_the_recording(app_path
     import dataclasses
     import sqlite3
 
-    hub = build_hub(demo=True, replay=None, settings=Settings(), paths=app_paths)
+    hub = build_hub(demo=True, replay=None, settings=Settings(), paths=app_paths, record=True)  # as with --record
     try:
         first = hub.tick()
         for step in range(1, 8):  # the hub's listener path, one reading a second
