@@ -758,8 +758,10 @@ def _train(arch: ModelArch, req: FitRequest) -> Estimate:
         if req.activation_offload:
             host += checkpoints
             checkpoints = 2 * tokens * arch.hidden * resid_bytes  # the one in flight each way
-        activations = checkpoints + tokens * per_tl
+        recompute = tokens * per_tl
+        activations = checkpoints + recompute
     else:
+        recompute = 0.0
         activations = arch.layers * tokens * per_tl
     if arch.family == "decoder":
         v = arch.vocab / (n if strategy == "tp" else 1)
@@ -769,12 +771,25 @@ def _train(arch: ModelArch, req: FitRequest) -> Estimate:
             # unsloth_zoo/loss_utils.py): logits are computed block by block in on-chip memory and never
             # stored; what stays per token is the fp32 log-sum-exp and the label.
             logits: float = tokens * (4 + 8)
+        elif req.chunked_loss and req.compile:
+            # torchtune compiles the chunk's cross-entropy (training.compile_loss; LinearCrossEntropyLoss.
+            # apply_compile_strategy): inductor fuses the fp32 upcast into the log-softmax, so each chunk saves
+            # its 16-bit logits and a per-token log-sum-exp; backward makes one chunk's 16-bit gradient at a time.
+            logits = tokens * v * (lb + lb / LOSS_CHUNKS)
         elif req.chunked_loss:
             logits = tokens * v * (lb + 8 / LOSS_CHUNKS)
         else:
             logits = tokens * v * 4 * LOSS_FP32_COPIES
     else:
         logits = 0.0  # encoders: a small classification head
+    if req.method != "full" and req.chunked_loss and not req.fused_loss and recompute and logits:
+        # torchtune's LoRA recipe (lora_finetune_single_device._loss_step, then `del logits` before
+        # backward): the chunked loss's backward frees each chunk's logits before the last layer is
+        # recomputed (torch.utils.checkpoint re-runs a layer's forward when backward reaches it), so the
+        # recomputed layer and the logits are never alive together: the larger of the two counts. Full
+        # training keeps the sum (its gradients grow through backward on top of whichever comes first);
+        # a plain loss inside a Hugging Face model keeps it too (the public PEFT/fsdp_qlora rows show the sum).
+        activations -= min(recompute, logits)
 
     # -- multi-GPU split of the static memory
     parts: dict[str, float] = {}
