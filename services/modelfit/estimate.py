@@ -61,9 +61,13 @@ VLLM_V0_NON_TORCH_GIB = 1.79
 VLLM_V0_TP_EXTRA_GIB = 1.79
 # CUDA graphs: 0.1-2.5 GiB, outside gpu_memory_utilization (research 0.3; vllm#7553). Typical ~0.5 GiB.
 VLLM_CUDA_GRAPHS_GIB = 0.5
-# vLLM sampler at profiling: per vocabulary entry and sequence, fp32 logits, softmax probs, logprobs and a
-# sorted copy for top-k/top-p (4 x 4 B) plus int64 sort indices (8 B) = 24 B (vLLM v1 Sampler ops).
-VLLM_SAMPLER_BYTES_PER_VOCAB = 24
+# vLLM sampler at profiling (gpu_model_runner._dummy_sampler_run: one row per max_num_seqs, top_k = vocab - 1,
+# top_p 0.9, so the PyTorch-native apply_top_k_top_p in v1/sample/ops/topk_topp_sampler.py sorts every row). Its
+# peak is inside logits.sort, per vocabulary entry and row: the model's 16-bit logits (counted by the caller)
+# and their fp32 copy (Sampler.forward: 4 B), the sorted values (4 B) and int64 indices (8 B), the int64
+# index sequence the stable sort sorts along (aten/src/ATen/native/cuda/SortStable.cu segmented_sort_pairs,
+# reverse_indices: 8 B) and cub's segmented radix sort's alternate key and value buffers (4 + 8 B) = 36 B.
+VLLM_SAMPLER_BYTES_PER_VOCAB = 4 + 4 + 8 + 8 + 4 + 8
 # vLLM defaults (vllm/engine/arg_utils.py get_batch_defaults, `vllm serve`): GPUs with >= 70 GiB (not A100):
 # 8192 batched tokens / 1024 sequences; others 2048 / 256. V0 without chunked prefill: max_model_len, 256 seqs.
 VLLM_BIG_GPU_GIB = 70.0
@@ -597,7 +601,7 @@ def _inference(arch: ModelArch, req: FitRequest) -> Estimate:
             chunk = min(tokens, 32768)
             moe = chunk * arch.experts_per_token * (3 * arch.ffn_width / tp + h) * b_act + tokens * 2 * h * b_act
             forward = max(forward, moe)
-        sampler = seqs * arch.vocab * VLLM_SAMPLER_BYTES_PER_VOCAB + tokens * h * b_act
+        sampler = seqs * arch.vocab * (b_act + VLLM_SAMPLER_BYTES_PER_VOCAB) + tokens * h * b_act
         parts["activations"] = max(forward, sampler)
         if req.vllm_legacy:
             non_torch = VLLM_V0_NON_TORCH_GIB + (VLLM_V0_TP_EXTRA_GIB if tp > 1 else 0.0)
