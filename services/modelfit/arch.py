@@ -86,6 +86,8 @@ class ModelArch:
     # A quantised checkpoint's own storage: bits per weight by part or kind ("experts", "attn", "embed"...),
     # read from config.json's quantization_config; ``native_format`` names it ("mxfp4", "awq_int4", ...).
     quant_bits: tuple[tuple[str, float], ...] = field(default=())
+    # The KV-cache dtype the checkpoint asks for (a ModelOpt kv_cache_quant_algo: "fp8"); None = the model's dtype.
+    kv_cache_format: str | None = None
 
     # ---- shapes
     @property

@@ -114,6 +114,8 @@ class FitRequest:
     weights: str | None = None  # None: the model's own format (bf16 when unknown)
     precision: str | None = None  # full training: fp32 | mixed | bf16 (None: from weights)
     kv_dtype: str = "fp16"
+    # The KV dtype was not chosen (vLLM's --kv-cache-dtype auto): a checkpoint's own KV format then wins.
+    kv_dtype_auto: bool = False
     engine: str = "transformers"
     seq: int = 4096
     batch: int = 1
@@ -527,6 +529,8 @@ def _inference(arch: ModelArch, req: FitRequest) -> Estimate:
     ffn = max(arch.dense_intermediate or arch.intermediate if arch.dense_layers or not arch.experts else 0,
               arch.ffn_width * max(1, arch.experts_per_token or 1) + arch.shared_intermediate)
     kv_dtype = req.kv_dtype
+    if req.kv_dtype_auto and arch.kv_cache_format and req.runtime == "vllm":
+        kv_dtype = arch.kv_cache_format  # vLLM resolve_kv_cache_dtype_string: "auto" follows the checkpoint
     if fmt == "fp32" and kv_dtype in ("fp16", "bf16") and req.runtime == "torch":
         kv_dtype = "fp32"  # the cache takes the model's dtype in transformers
     honour = req.runtime != "generic"

@@ -270,3 +270,71 @@ def test_hostile_2026_fields_are_one_line_errors(tmp_path, changes):
     with pytest.raises(Usage) as info:
         fit_json(["--model", str(path)])
     assert "\n" not in str(info.value)
+
+
+# ---------------------------------------------------------------- vLLM profile, torchtune, ModelOpt
+def test_vllm_profile_peak_is_the_sampler_sort_at_max_num_seqs():
+    # _dummy_sampler_run sorts max_num_seqs rows of the vocabulary (top_k = vocab - 1): the bf16 logits, their fp32
+    # copy, sorted values + int64 indices, the stable sort's int64 index input and cub's alternate buffers.
+    a = arch("gpt-oss-20b")
+    est = estimate(a, FitRequest(engine="vllm", seq=16000, gpu_total_gib=79.18, gpu_name="H100"))
+    rows = 1024  # max_num_seqs on a >= 70 GiB card (get_batch_defaults)
+    assert est.parts["activations"] == pytest.approx(rows * a.vocab * (2 + 4 + 4 + 8 + 8 + 4 + 8) + 8192 * a.hidden * 2)
+    # fewer sequences, a smaller sampler peak
+    small = estimate(a, FitRequest(engine="vllm", seq=16000, gpu_total_gib=79.18, gpu_name="H100", vllm_max_seqs=64))
+    assert small.parts["activations"] < est.parts["activations"] / 4
+
+
+def test_torchtune_compiled_chunked_loss_and_recompute_do_not_add_up():
+    # torchtune's LoRA recipe with compile: the compiled chunk CE saves the 16-bit logits plus one chunk's
+    # gradient; the loss's backward is done before the last layer is recomputed, so the larger one counts.
+    a = default_catalogue().resolve("meta-llama/Llama-3.1-8B").arch
+    req = FitRequest(task="train", method="qlora", engine="torchtune", seq=2048, batch=2, lora_rank=8,
+                     chunked_loss=True, compile=True, lora_adapter_bytes=2, kbit_fp32_upcast=False)
+    est = estimate(a, req)
+    tokens = 4096
+    assert est.parts["logits"] == pytest.approx(tokens * a.vocab * (2 + 2 / 8))
+    checkpoints = a.layers * tokens * a.hidden * 2
+    assert est.parts["activations"] == pytest.approx(checkpoints)  # the recomputed layer fits inside the logits
+    uncompiled = estimate(a, req.with_changes(compile=False))
+    assert uncompiled.parts["logits"] == pytest.approx(tokens * a.vocab * (2 + 8 / 8))
+    # full fine-tuning keeps the sum (its gradients grow through backward)
+    full = estimate(a, req.with_changes(method="full", weights="bf16"))
+    assert full.parts["activations"] > checkpoints
+
+
+def test_modelopt_checkpoint_weights_and_its_fp8_kv_cache_under_vllm_auto():
+    base = {"model_type": "llama", "num_hidden_layers": 32, "hidden_size": 4096, "num_attention_heads": 32,
+            "num_key_value_heads": 8, "intermediate_size": 14336, "vocab_size": 128256, "torch_dtype": "bfloat16"}
+    fp8 = arch_from_config({**base, "quantization_config": {
+        "quant_method": "modelopt", "quant_algo": "FP8", "kv_cache_quant_algo": "FP8", "exclude_modules": ["lm_head"]}})
+    assert fp8.native_format == "fp8" and fp8.kv_cache_format == "fp8" and dict(fp8.quant_bits)["mlp"] == 8
+    # hf_quant_config.json's nested layout (producer + quantization), NVFP4 with FP8 scales per 16 weights
+    nvfp4 = arch_from_config({**base, "quantization_config": {
+        "producer": {"name": "modelopt", "version": "0.29.0"},
+        "quantization": {"quant_algo": "NVFP4", "kv_cache_quant_algo": "FP8", "group_size": 16, "exclude_modules": ["lm_head"]}}})
+    assert nvfp4.native_format == "nvfp4" and dict(nvfp4.quant_bits)["attn"] == 4.5
+    # vLLM's --kv-cache-dtype auto follows the checkpoint; a dtype the user names wins; other engines use theirs
+    auto = estimate(fp8, FitRequest(engine="vllm", seq=32768, kv_dtype_auto=True))
+    named = estimate(fp8, FitRequest(engine="vllm", seq=32768, kv_dtype="fp16"))
+    assert named.parts["kv_cache"] == pytest.approx(2 * auto.parts["kv_cache"])
+    hf = estimate(fp8, FitRequest(seq=32768, kv_dtype_auto=True))
+    assert hf.parts["kv_cache"] == pytest.approx(named.parts["kv_cache"])
+    # a plain FP8 checkpoint (quant_method fp8) keeps "auto" = the model's bf16
+    plain = arch_from_config({**base, "quantization_config": {"quant_method": "fp8", "weight_block_size": [128, 128]}})
+    assert plain.kv_cache_format is None
+
+
+def test_fit_command_uses_a_modelopt_checkpoints_kv_dtype_unless_told(tmp_path):
+    import json
+
+    config = {"model_type": "llama", "num_hidden_layers": 32, "hidden_size": 4096, "num_attention_heads": 32,
+              "num_key_value_heads": 8, "intermediate_size": 14336, "vocab_size": 128256, "torch_dtype": "bfloat16",
+              "max_position_embeddings": 131072,
+              "quantization_config": {"quant_method": "modelopt", "quant_algo": "FP8", "kv_cache_quant_algo": "FP8"}}
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(config))
+    auto = fit_json(["--model", str(path), "--engine", "vllm", "--seq", "32768", "--gpu", "H100"])
+    named = fit_json(["--model", str(path), "--engine", "vllm", "--seq", "32768", "--gpu", "H100", "--kv-dtype", "fp16"])
+    assert auto["breakdown"]["kv_cache"] == pytest.approx(2.0, abs=0.01)  # 32 layers x 32768 x 2 x 1024 x 1 B
+    assert named["breakdown"]["kv_cache"] == pytest.approx(4.0, abs=0.01)
