@@ -11,10 +11,11 @@ from dataclasses import dataclass, field, replace
 from collections.abc import Mapping
 
 from services.i18n import Msg, translate
+import math
 import re
 from functools import lru_cache
 
-from services.modelfit.arch import EMBED, EXPERTS, HEAD, LINEAR, OTHER, ModelArch, TensorGroup
+from services.modelfit.arch import EMBED, EXPERTS, HEAD, LINEAR, OTHER, VISION, ModelArch, TensorGroup
 from services.modelfit.dtypes import (
     BNB_4BIT, GGUF_FILE_TYPES, GGUF_FORMATS, INT4_GROUP_BITS, KV_BYTES, MXFP4_BITS, NF4_BITS_DOUBLE_QUANT,
     NF4_BITS_SINGLE, ggml_bits, plain_bits,
@@ -357,7 +358,11 @@ def weight_bytes_by_group(arch: ModelArch, fmt: str, double_quant: bool = True,
     native = fmt == arch.native_format or fmt == "gguf"
     out = []
     for g in arch.weight_groups():
-        if g.nbytes is not None and native:
+        if g.part == VISION and runtime == "llamacpp":
+            # llama.cpp converts the text model; the vision tower goes to a separate --mmproj file
+            # (convert_hf_to_gguf.py --mmproj), loaded only when images are used.
+            out.append((g, 0.0))
+        elif g.nbytes is not None and native:
             out.append((g, float(g.nbytes)))
         else:
             # Norms and biases ("other") are never quantised: the bits stay at 16/32.
@@ -692,6 +697,29 @@ def activation_bytes_per_token_layer(arch: ModelArch, req: FitRequest, precision
     return total
 
 
+# unsloth's fused loss for the models its compiler patches (unsloth_zoo/fused_losses/cross_entropy_loss.py
+# _get_chunk_multiplier): one chunk's fp32 logits may use half the free memory, at most 4 GiB.
+UNSLOTH_LOSS_TARGET_CAP_GIB = 4.0
+UNSLOTH_LOSS_FREE_SHARE = 0.5
+
+
+def _unsloth_chunked_loss_bytes(arch: ModelArch, req: FitRequest, tokens: int, other_bytes: float) -> float:
+    """A multimodal checkpoint (…ForConditionalGeneration: Gemma 3, Llama 4, Qwen2.5-VL) computes its loss by hand,
+    so unsloth's compiler rewrites it with cross_entropy_replacement_3 (unsloth_zoo compiler.py), which has no
+    Cut Cross-Entropy branch: unsloth_fused_ce_loss splits the tokens into n chunks, n = 1 when the whole fp32
+    logits fit the target, else a multiple of 4 (get_chunk_size), and per chunk materialises the 16-bit logits,
+    their fp32 upcast and the fp32 log-probabilities (compute_fused_ce_loss), plus a 16-bit gradient of the hidden
+    states for all tokens (grad_inputs). The free memory is the card's minus everything else (unknown card: the cap)."""
+    full_fp32 = tokens * arch.vocab * 4.0
+    target = UNSLOTH_LOSS_TARGET_CAP_GIB * GIB
+    if req.gpu_total_gib:
+        free = req.gpu_total_gib * GIB - other_bytes - _context_bytes(req)
+        target = max(1.0, min(target, free * UNSLOTH_LOSS_FREE_SHARE))
+    chunks = 1 if full_fp32 <= target else math.ceil(full_fp32 / target / 4) * 4
+    chunk_elems = tokens * arch.vocab / chunks
+    return chunk_elems * (2 + 4 + 4) + tokens * arch.hidden * 2
+
+
 def _kbit_upcast(req: FitRequest, fmt: str) -> bool:
     """PEFT's prepare_model_for_kbit_training applies: QLoRA on 4-bit weights, not FSDP-sharded."""
     return (req.kbit_fp32_upcast and req.method == "qlora" and fmt in BNB_4BIT
@@ -832,6 +860,8 @@ def _train(arch: ModelArch, req: FitRequest) -> Estimate:
             activations /= n  # each GPU holds its own layers' activations; logits sit on the last one
     parts["activations"] = activations
     parts["logits"] = logits
+    if req.fused_loss and req.engine == "unsloth" and arch.vision_params and arch.family == "decoder":
+        parts["logits"] = _unsloth_chunked_loss_bytes(arch, req, tokens, sum(parts.values()) - logits)
     torch_bytes = sum(parts.values())
     parts["allocator"] = torch_bytes * ALLOCATOR_TRAIN_SHARE
     parts["cuda_context"] = _context_bytes(req)

@@ -104,7 +104,10 @@ def arch_from_config(cfg: dict, model_id: str = "config.json") -> ModelArch:
     (params_b, layers, hidden, heads, kv_heads, head_dim, intermediate, vocab, tied_embeddings)."""
     if not isinstance(cfg, dict):
         raise _bad(translate("FitErrors", "The model config must be a JSON object"))
+    vision = 0
     if isinstance(cfg.get("text_config"), dict):  # multimodal wrappers (Gemma 3, Llava): use the text model
+        text_hidden = cfg["text_config"].get("hidden_size")
+        vision = _vision_params(cfg.get("vision_config"), text_hidden)
         cfg = {**cfg["text_config"], "model_type": cfg["text_config"].get("model_type", cfg.get("model_type"))}
     model_type = str(cfg.get("model_type", "")).lower()
     layers = _first(cfg, "layers", "num_hidden_layers", "n_layer", "num_layers")
@@ -185,8 +188,31 @@ def arch_from_config(cfg: dict, model_id: str = "config.json") -> ModelArch:
         qkv_bias=bool(_first(cfg, "qkv_bias", "attention_bias", default=model_type in ("qwen2",))),
         sliding_window=window or None, sliding_layers=sliding_layers, max_context=max_ctx or None,
         params=params, source=str(cfg.get("source", "config.json")), native_format=native,
-        quant_bits=quant_bits, kv_cache_format=kv_format, **moe, **mla, **linear,
+        quant_bits=quant_bits, kv_cache_format=kv_format, vision_params=vision, **moe, **mla, **linear,
     )
+
+
+def _vision_params(vcfg: Any, text_hidden: Any) -> int:
+    """Parameters of a ViT vision tower (SigLIP, CLIP: transformers modeling_siglip.py) from vision_config, plus
+    the projector into the text model's width (Gemma 3's mm_input_projection_weight: vision hidden x text hidden).
+    Per layer: q, k, v, o (4 h^2 + 4 h), fc1 and fc2 (2 h I + I + h), two LayerNorms (4 h); the patch embedding
+    (3 p^2 h + h), one position embedding per patch ((image / patch)^2 h) and the post-LayerNorm (2 h).
+    Gemma 3 27B: 27 layers, h 1152, I 4304, patch 14, image 896 = 0.42 B (27.43 B published in all)."""
+    if not isinstance(vcfg, dict):
+        return 0
+    try:
+        h = _as_int(vcfg.get("hidden_size", 0), "vision_config.hidden_size", low=0, high=1 << 16)
+        layers = _as_int(vcfg.get("num_hidden_layers", 0), "vision_config.num_hidden_layers", low=0, high=1024)
+        inter = _as_int(vcfg.get("intermediate_size", 4 * h), "vision_config.intermediate_size", low=0, high=1 << 18)
+        patch = _as_int(vcfg.get("patch_size", 14), "vision_config.patch_size", low=1, high=4096)
+        image = _as_int(vcfg.get("image_size", 224), "vision_config.image_size", low=1, high=1 << 16)
+        channels = _as_int(vcfg.get("num_channels", 3), "vision_config.num_channels", low=1, high=64)
+        text = _as_int(text_hidden or 0, "text_config.hidden_size", low=0, high=1 << 18)
+    except ModelInputError:
+        return 0  # an odd vision block costs the tower's size, not the whole answer
+    per_layer = 4 * h * h + 4 * h + 2 * h * inter + inter + h + 4 * h
+    embed = channels * patch * patch * h + h + (image // patch) ** 2 * h
+    return layers * per_layer + embed + 2 * h + h * text
 
 
 def _is_modelopt(qcfg: dict) -> bool:

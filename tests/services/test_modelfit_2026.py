@@ -83,8 +83,10 @@ def test_deepseek_v3_counts_671_b_and_caches_the_mla_latent():
 
 def test_moe_totals_and_active_parameters_from_the_configs():
     expect = {"GLM-4.5": (352.8, 33.6), "GLM-4.5-Air": (106.9, 13.4), "Qwen3-235B-A22B": (235.1, 22.2),
-              "Qwen3-30B-A3B": (30.5, 3.4), "Llama-4-Scout-17B-16E-Instruct": (107.8, 17.2),
-              "Llama-4-Maverick-17B-128E-Instruct": (400.7, 17.2), "gpt-oss-120b": (116.8, 5.7)}
+              "Qwen3-30B-A3B": (30.5, 3.4), "Llama-4-Scout-17B-16E-Instruct": (108.6, 17.2),
+              "Llama-4-Maverick-17B-128E-Instruct": (401.5, 17.2), "gpt-oss-120b": (116.8, 5.7)}
+    # Llama 4's totals include its 0.82 B vision tower (Meta's model cards: 109 B and 400 B total, 17 B active);
+    # a generated token never runs it.
     for name, (total, active) in expect.items():
         a = arch(name)
         assert a.total_params / 1e9 == pytest.approx(total, abs=0.2), name
@@ -338,3 +340,43 @@ def test_fit_command_uses_a_modelopt_checkpoints_kv_dtype_unless_told(tmp_path):
     named = fit_json(["--model", str(path), "--engine", "vllm", "--seq", "32768", "--gpu", "H100", "--kv-dtype", "fp16"])
     assert auto["breakdown"]["kv_cache"] == pytest.approx(2.0, abs=0.01)  # 32 layers x 32768 x 2 x 1024 x 1 B
     assert named["breakdown"]["kv_cache"] == pytest.approx(4.0, abs=0.01)
+
+
+# ---------------------------------------------------------------- multimodal checkpoints under unsloth
+def test_vision_tower_is_loaded_by_pytorch_and_vllm_not_by_llama_cpp():
+    gemma = arch("gemma-3-27b-it")
+    # SigLIP: 27 layers x (4 h^2 + 2 h I + ...) + patch and position embeddings + the 1152 x 5376 projector
+    assert gemma.vision_params / 1e9 == pytest.approx(0.42, abs=0.01)
+    assert gemma.total_params / 1e9 == pytest.approx(27.43, abs=0.02)  # the published 27.4 B
+    vision_bytes = gemma.vision_params * 2
+    torch_w = estimate(gemma, FitRequest(weights="bf16")).parts["weights"]
+    vllm_w = estimate(gemma, FitRequest(engine="vllm", weights="bf16")).parts["weights"]
+    gguf = estimate(gemma, FitRequest(engine="llamacpp", weights="q4_k_m"))
+    text_only = estimate(gemma.with_changes(vision_params=0), FitRequest(engine="llamacpp", weights="q4_k_m"))
+    assert torch_w == pytest.approx(vllm_w) and torch_w - vision_bytes == pytest.approx(
+        estimate(gemma.with_changes(vision_params=0), FitRequest(weights="bf16")).parts["weights"])
+    assert gguf.parts["weights"] == pytest.approx(text_only.parts["weights"]) and gguf.host_bytes == pytest.approx(text_only.host_bytes)
+    # the vision tower stays 16-bit in a 4-bit QLoRA load
+    qlora = estimate(gemma, FitRequest(task="train", method="qlora", engine="unsloth", fused_loss=True, lora_adapter_bytes=2, kbit_fp32_upcast=False))
+    assert qlora.parts["weights"] - estimate(gemma.with_changes(vision_params=0), FitRequest(
+        task="train", method="qlora", engine="unsloth", fused_loss=True, lora_adapter_bytes=2, kbit_fp32_upcast=False)).parts["weights"] == pytest.approx(vision_bytes)
+
+
+def test_unsloth_multimodal_loss_is_chunked_by_free_memory_not_cut_cross_entropy():
+    # Gemma3ForConditionalGeneration's hand-written loss is rewritten to unsloth_fused_ce_loss: chunks of the
+    # logits sized so one chunk's fp32 logits stay within min(4 GiB, half the free memory).
+    gemma = arch("gemma-3-27b-it")
+    req = FitRequest(task="train", method="qlora", engine="unsloth", seq=2048, fused_loss=True, activation_offload=True,
+                     lora_adapter_bytes=2, kbit_fp32_upcast=False, optimizer="adamw8bit")
+    one_chunk = estimate(gemma, req)  # 2048 x 262208 fp32 logits = 2 GiB <= 4 GiB: one chunk
+    assert one_chunk.parts["logits"] == pytest.approx(2048 * gemma.vocab * 10 + 2048 * gemma.hidden * 2)
+    long = estimate(gemma, req.with_changes(seq=16000))  # 15.6 GiB of fp32 logits: 4 chunks (a multiple of 4)
+    assert long.parts["logits"] == pytest.approx(16000 * gemma.vocab * 10 / 4 + 16000 * gemma.hidden * 2)
+    longer = estimate(gemma, req.with_changes(seq=16500))  # 16.1 GiB: 8 chunks keep each under 4 GiB
+    assert longer.parts["logits"] == pytest.approx(16500 * gemma.vocab * 10 / 8 + 16500 * gemma.hidden * 2)
+    # on a 24 GB card only half of what is left may go to one chunk: more, smaller chunks
+    small = estimate(gemma, req.with_changes(seq=16000, gpu_total_gib=24.0))
+    assert small.parts["logits"] < long.parts["logits"]
+    # a text-only model keeps Cut Cross-Entropy (logits never stored)
+    text = estimate(gemma.with_changes(vision_params=0), req.with_changes(seq=16000))
+    assert text.parts["logits"] == pytest.approx(16000 * 12)
