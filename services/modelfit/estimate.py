@@ -68,6 +68,10 @@ VLLM_CUDA_GRAPHS_GIB = 0.5
 # and their fp32 copy (Sampler.forward: 4 B), the sorted values (4 B) and int64 indices (8 B), the int64
 # index sequence the stable sort sorts along (aten/src/ATen/native/cuda/SortStable.cu segmented_sort_pairs,
 # reverse_indices: 8 B) and cub's segmented radix sort's alternate key and value buffers (4 + 8 B) = 36 B.
+# (vLLM logs 4.76 GiB for Llama-3.1-8B and 7.38 GiB for gpt-oss at 1024 rows: 38.5 B with the 16-bit logits.)
+# Where vLLM samples through FlashInfer instead (forward_cuda; VLLM_USE_FLASHINFER_SAMPLER, on by default in
+# 2026 releases when FlashInfer builds) there is no sort and this peak is lower: the figure here is the
+# PyTorch-native path, the larger of the two.
 VLLM_SAMPLER_BYTES_PER_VOCAB = 4 + 4 + 8 + 8 + 4 + 8
 # vLLM defaults (vllm/engine/arg_utils.py get_batch_defaults, `vllm serve`): GPUs with >= 70 GiB (not A100):
 # 8192 batched tokens / 1024 sequences; others 2048 / 256. V0 without chunked prefill: max_model_len, 256 seqs.
