@@ -363,7 +363,8 @@ def _quantization(qcfg: Any) -> tuple[str | None, tuple[tuple[str, float], ...]]
         algo = str(inner.get("quant_algo") or qcfg.get("quant_algo") or "").upper()
         skip |= _not_converted(inner.get("exclude_modules") or qcfg.get("exclude_modules"))
         if algo == "NVFP4":
-            return "nvfp4", table(4 + 8 / max(1, whole(inner.get("group_size"), "group_size", 16)))
+            group = whole(inner.get("group_size"), "group_size", 16)
+            return "nvfp4", table(4 + 8 / (group if group > 0 else 16))
         if algo.startswith("FP8"):
             return "fp8", table(8.0)
         return None, ()

@@ -380,3 +380,24 @@ def test_unsloth_multimodal_loss_is_chunked_by_free_memory_not_cut_cross_entropy
     # a text-only model keeps Cut Cross-Entropy (logits never stored)
     text = estimate(gemma.with_changes(vision_params=0), req.with_changes(seq=16000))
     assert text.parts["logits"] == pytest.approx(16000 * 12)
+
+
+@pytest.mark.parametrize("qcfg", [
+    {"quant_method": "modelopt", "quant_algo": "NVFP4", "group_size": -1},
+    {"quant_method": "modelopt", "quant_algo": "NVFP4", "group_size": 0},
+    {"quant_method": "modelopt", "quant_algo": "W9A9"},
+    {"quant_method": "modelopt", "quantization": "FP8", "kv_cache_quant_algo": {"num_bits": "8"}},
+    {"producer": "modelopt", "quantization": {"quant_algo": None, "kv_cache_quant_algo": ["FP8"]}},
+])
+def test_odd_modelopt_fields_give_a_figure_or_a_one_line_error(qcfg):
+    from services.modelfit.errors import ModelInputError
+
+    base = {"model_type": "llama", "num_hidden_layers": 4, "hidden_size": 512, "num_attention_heads": 8,
+            "num_key_value_heads": 8, "intermediate_size": 1024, "vocab_size": 1000, "quantization_config": qcfg}
+    try:
+        a = arch_from_config(base)
+    except ModelInputError as exc:
+        assert str(exc.message)
+        return
+    est = estimate(a, FitRequest(engine="vllm", kv_dtype_auto=True, seq=1024))
+    assert est.per_gpu_bytes > 0 and all(bits <= 16 for _, bits in a.quant_bits)
