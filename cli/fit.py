@@ -313,7 +313,7 @@ def _answer(args: argparse.Namespace, render, keep: dict | None = None):
             gpu_memory_utilization=util if util is not None else 0.9,
             gpu_total_gib=gpu.total_gib if gpu else None, gpu_name=gpu.name if gpu else None,
             cuda_context_gib=ctx_gib, gpu_layers=gpu_layers, cpu_moe_layers=(arch.layers if args.cpu_moe else cpu_moe or 0),
-            override_tensors=overrides, cpu_offload_gib=offload_gib or 0.0, **settings,
+            override_tensors=overrides, cpu_offload_gib=offload_gib or 0.0, kv_dtype_auto=args.kv_dtype is None, **settings,
         )
         ans = answer(arch, req, gpu.memory_gib if gpu else None)
         lowered = None

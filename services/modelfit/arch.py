@@ -21,6 +21,7 @@ ATTN = "attn"  # attention projections (q, k, v, o; MLA's low-rank q/kv; linear-
 MLP = "mlp"  # the dense MLP of a dense model or of an MoE model's dense layers
 SHARED = "shared"  # shared experts (DeepSeek, GLM, Qwen2/3-Next, Llama 4): run for every token
 EXPERTS = "experts"  # routed experts: memory by all of them, speed by the experts_per_token used
+VISION = "vision"  # a multimodal checkpoint's vision tower and projector (kept 16-bit, not in a GGUF text model)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +87,11 @@ class ModelArch:
     # A quantised checkpoint's own storage: bits per weight by part or kind ("experts", "attn", "embed"...),
     # read from config.json's quantization_config; ``native_format`` names it ("mxfp4", "awq_int4", ...).
     quant_bits: tuple[tuple[str, float], ...] = field(default=())
+    # The KV-cache dtype the checkpoint asks for (a ModelOpt kv_cache_quant_algo: "fp8"); None = the model's dtype.
+    kv_cache_format: str | None = None
+    # A multimodal checkpoint's vision tower and projector (Gemma 3, Llama 4, Qwen2.5-VL: config.json vision_config);
+    # PyTorch stacks and vLLM load it with the text model, llama.cpp keeps it in a separate mmproj file.
+    vision_params: int = 0
 
     # ---- shapes
     @property
@@ -185,7 +191,7 @@ class ModelArch:
         router = self.moe_layers * h * self.experts if self.experts else 0
         embed = self.vocab * h
         head = 0 if self.tied_embeddings else self.vocab * h
-        return linear + self.layers * per_layer + router + embed + head + h
+        return linear + self.layers * per_layer + router + embed + head + h + self.vision_params
 
     @property
     def total_params(self) -> int:
@@ -200,8 +206,8 @@ class ModelArch:
         return self.moe_layers * self._mlp_params(self.ffn_width) * max(0, self.experts - self.experts_per_token)
 
     def active_params(self) -> int:
-        """Parameters touched per token (MoE: only the routed experts)."""
-        return max(1, self.total_params - self.idle_expert_params())
+        """Parameters touched per generated token (MoE: only the routed experts; never the vision tower)."""
+        return max(1, self.total_params - self.idle_expert_params() - self.vision_params)
 
     def weight_groups(self) -> tuple[TensorGroup, ...]:
         """Parameters split into linear (by part) / embed / head / other."""
@@ -211,12 +217,15 @@ class ModelArch:
         embed = self.vocab * self.hidden
         head = 0 if self.tied_embeddings else embed
         other = max(0, self.total_params - sum(parts.values()) - embed - head)
+        vision = min(other, self.vision_params)
         groups = [TensorGroup(LINEAR, n, part=p) for p, n in parts.items() if n]
         groups.append(TensorGroup(EMBED, embed))
         if head:
             groups.append(TensorGroup(HEAD, head))
-        if other:
-            groups.append(TensorGroup(OTHER, other))
+        if other - vision:
+            groups.append(TensorGroup(OTHER, other - vision))
+        if vision:
+            groups.append(TensorGroup(OTHER, vision, part=VISION))
         return tuple(groups)
 
     def group_numel(self, kind: str) -> int:

@@ -62,7 +62,8 @@ def request_settings(req: FitRequest) -> dict:
 
 def settings_hash(req: FitRequest) -> str:
     data = request_settings(req)
-    for key in ("gpu_total_gib", "gpu_name"):  # the same run on another card is the same run
+    # The same run on another card is the same run; kv_dtype_auto says only whether a KV dtype was typed.
+    for key in ("gpu_total_gib", "gpu_name", "kv_dtype_auto"):
         data.pop(key, None)
     return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:12]
 

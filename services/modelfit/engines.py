@@ -8,10 +8,14 @@ Every default below is read from the engine's own code or docs:
 - unsloth: ``use_gradient_checkpointing="unsloth"`` saves each decoder layer's input to CPU memory and brings
   it back for the backward pass (unsloth_zoo/gradient_checkpointing.py, the offloaded checkpointer); the loss
   is Cut Cross-Entropy (``cut_cross_entropy.linear_cross_entropy`` in unsloth_zoo/loss_utils.py: logits are
-  never stored); LoRA adapters live in the compute dtype and nothing is cast to fp32.
+  never stored) for causal LMs; a multimodal checkpoint's hand-written loss (Gemma 3's
+  Gemma3ForConditionalGeneration) is rewritten to unsloth_fused_ce_loss instead, chunked by free memory
+  (unsloth_zoo compiler.py cross_entropy_replacement_3; estimate._unsloth_chunked_loss_bytes); LoRA adapters live
+  in the compute dtype and nothing is cast to fp32.
 - torchtune (recipes/configs/llama3_1/8B_lora_single_device.yaml, 8B_qlora_single_device.yaml,
   8B_full_single_device.yaml): ``enable_activation_checkpointing: True``, ``enable_activation_offloading:
-  False``, ``compile: False``, loss ``CEWithChunkedOutputLoss`` / ``LinearCrossEntropyLoss`` (8 chunks);
+  False``, ``compile: False``, loss ``CEWithChunkedOutputLoss`` / ``LinearCrossEntropyLoss`` (8 chunks; with
+  ``compile: True`` the recipe compiles the chunk's cross-entropy too, training.compile_loss);
   the full single-device recipe uses ``bitsandbytes.optim.PagedAdamW8bit`` with ``optimizer_in_bwd: True``;
   the whole model, adapters included, is built in bf16.
 - vLLM: ``gpu_memory_utilization`` 0.9 (vllm/engine/arg_utils.py ``EngineArgs``).

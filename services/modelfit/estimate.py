@@ -11,10 +11,11 @@ from dataclasses import dataclass, field, replace
 from collections.abc import Mapping
 
 from services.i18n import Msg, translate
+import math
 import re
 from functools import lru_cache
 
-from services.modelfit.arch import EMBED, EXPERTS, HEAD, LINEAR, OTHER, ModelArch, TensorGroup
+from services.modelfit.arch import EMBED, EXPERTS, HEAD, LINEAR, OTHER, VISION, ModelArch, TensorGroup
 from services.modelfit.dtypes import (
     BNB_4BIT, GGUF_FILE_TYPES, GGUF_FORMATS, INT4_GROUP_BITS, KV_BYTES, MXFP4_BITS, NF4_BITS_DOUBLE_QUANT,
     NF4_BITS_SINGLE, ggml_bits, plain_bits,
@@ -61,9 +62,17 @@ VLLM_V0_NON_TORCH_GIB = 1.79
 VLLM_V0_TP_EXTRA_GIB = 1.79
 # CUDA graphs: 0.1-2.5 GiB, outside gpu_memory_utilization (research 0.3; vllm#7553). Typical ~0.5 GiB.
 VLLM_CUDA_GRAPHS_GIB = 0.5
-# vLLM sampler at profiling: per vocabulary entry and sequence, fp32 logits, softmax probs, logprobs and a
-# sorted copy for top-k/top-p (4 x 4 B) plus int64 sort indices (8 B) = 24 B (vLLM v1 Sampler ops).
-VLLM_SAMPLER_BYTES_PER_VOCAB = 24
+# vLLM sampler at profiling (gpu_model_runner._dummy_sampler_run: one row per max_num_seqs, top_k = vocab - 1,
+# top_p 0.9, so the PyTorch-native apply_top_k_top_p in v1/sample/ops/topk_topp_sampler.py sorts every row). Its
+# peak is inside logits.sort, per vocabulary entry and row: the model's 16-bit logits (counted by the caller)
+# and their fp32 copy (Sampler.forward: 4 B), the sorted values (4 B) and int64 indices (8 B), the int64
+# index sequence the stable sort sorts along (aten/src/ATen/native/cuda/SortStable.cu segmented_sort_pairs,
+# reverse_indices: 8 B) and cub's segmented radix sort's alternate key and value buffers (4 + 8 B) = 36 B.
+# (vLLM logs 4.76 GiB for Llama-3.1-8B and 7.38 GiB for gpt-oss at 1024 rows: 38.5 B with the 16-bit logits.)
+# Where vLLM samples through FlashInfer instead (forward_cuda; VLLM_USE_FLASHINFER_SAMPLER, on by default in
+# 2026 releases when FlashInfer builds) there is no sort and this peak is lower: the figure here is the
+# PyTorch-native path, the larger of the two.
+VLLM_SAMPLER_BYTES_PER_VOCAB = 4 + 4 + 8 + 8 + 4 + 8
 # vLLM defaults (vllm/engine/arg_utils.py get_batch_defaults, `vllm serve`): GPUs with >= 70 GiB (not A100):
 # 8192 batched tokens / 1024 sequences; others 2048 / 256. V0 without chunked prefill: max_model_len, 256 seqs.
 VLLM_BIG_GPU_GIB = 70.0
@@ -110,6 +119,8 @@ class FitRequest:
     weights: str | None = None  # None: the model's own format (bf16 when unknown)
     precision: str | None = None  # full training: fp32 | mixed | bf16 (None: from weights)
     kv_dtype: str = "fp16"
+    # The KV dtype was not chosen (vLLM's --kv-cache-dtype auto): a checkpoint's own KV format then wins.
+    kv_dtype_auto: bool = False
     engine: str = "transformers"
     seq: int = 4096
     batch: int = 1
@@ -351,7 +362,11 @@ def weight_bytes_by_group(arch: ModelArch, fmt: str, double_quant: bool = True,
     native = fmt == arch.native_format or fmt == "gguf"
     out = []
     for g in arch.weight_groups():
-        if g.nbytes is not None and native:
+        if g.part == VISION and runtime == "llamacpp":
+            # llama.cpp converts the text model; the vision tower goes to a separate --mmproj file
+            # (convert_hf_to_gguf.py --mmproj), loaded only when images are used.
+            out.append((g, 0.0))
+        elif g.nbytes is not None and native:
             out.append((g, float(g.nbytes)))
         else:
             # Norms and biases ("other") are never quantised: the bits stay at 16/32.
@@ -523,6 +538,8 @@ def _inference(arch: ModelArch, req: FitRequest) -> Estimate:
     ffn = max(arch.dense_intermediate or arch.intermediate if arch.dense_layers or not arch.experts else 0,
               arch.ffn_width * max(1, arch.experts_per_token or 1) + arch.shared_intermediate)
     kv_dtype = req.kv_dtype
+    if req.kv_dtype_auto and arch.kv_cache_format and req.runtime == "vllm":
+        kv_dtype = arch.kv_cache_format  # vLLM resolve_kv_cache_dtype_string: "auto" follows the checkpoint
     if fmt == "fp32" and kv_dtype in ("fp16", "bf16") and req.runtime == "torch":
         kv_dtype = "fp32"  # the cache takes the model's dtype in transformers
     honour = req.runtime != "generic"
@@ -597,7 +614,7 @@ def _inference(arch: ModelArch, req: FitRequest) -> Estimate:
             chunk = min(tokens, 32768)
             moe = chunk * arch.experts_per_token * (3 * arch.ffn_width / tp + h) * b_act + tokens * 2 * h * b_act
             forward = max(forward, moe)
-        sampler = seqs * arch.vocab * VLLM_SAMPLER_BYTES_PER_VOCAB + tokens * h * b_act
+        sampler = seqs * arch.vocab * (b_act + VLLM_SAMPLER_BYTES_PER_VOCAB) + tokens * h * b_act
         parts["activations"] = max(forward, sampler)
         if req.vllm_legacy:
             non_torch = VLLM_V0_NON_TORCH_GIB + (VLLM_V0_TP_EXTRA_GIB if tp > 1 else 0.0)
@@ -684,6 +701,29 @@ def activation_bytes_per_token_layer(arch: ModelArch, req: FitRequest, precision
     return total
 
 
+# unsloth's fused loss for the models its compiler patches (unsloth_zoo/fused_losses/cross_entropy_loss.py
+# _get_chunk_multiplier): one chunk's fp32 logits may use half the free memory, at most 4 GiB.
+UNSLOTH_LOSS_TARGET_CAP_GIB = 4.0
+UNSLOTH_LOSS_FREE_SHARE = 0.5
+
+
+def _unsloth_chunked_loss_bytes(arch: ModelArch, req: FitRequest, tokens: int, other_bytes: float) -> float:
+    """A multimodal checkpoint (…ForConditionalGeneration: Gemma 3, Llama 4, Qwen2.5-VL) computes its loss by hand,
+    so unsloth's compiler rewrites it with cross_entropy_replacement_3 (unsloth_zoo compiler.py), which has no
+    Cut Cross-Entropy branch: unsloth_fused_ce_loss splits the tokens into n chunks, n = 1 when the whole fp32
+    logits fit the target, else a multiple of 4 (get_chunk_size), and per chunk materialises the 16-bit logits,
+    their fp32 upcast and the fp32 log-probabilities (compute_fused_ce_loss), plus a 16-bit gradient of the hidden
+    states for all tokens (grad_inputs). The free memory is the card's minus everything else (unknown card: the cap)."""
+    full_fp32 = tokens * arch.vocab * 4.0
+    target = UNSLOTH_LOSS_TARGET_CAP_GIB * GIB
+    if req.gpu_total_gib:
+        free = req.gpu_total_gib * GIB - other_bytes - _context_bytes(req)
+        target = max(1.0, min(target, free * UNSLOTH_LOSS_FREE_SHARE))
+    chunks = 1 if full_fp32 <= target else math.ceil(full_fp32 / target / 4) * 4
+    chunk_elems = tokens * arch.vocab / chunks
+    return chunk_elems * (2 + 4 + 4) + tokens * arch.hidden * 2
+
+
 def _kbit_upcast(req: FitRequest, fmt: str) -> bool:
     """PEFT's prepare_model_for_kbit_training applies: QLoRA on 4-bit weights, not FSDP-sharded."""
     return (req.kbit_fp32_upcast and req.method == "qlora" and fmt in BNB_4BIT
@@ -758,8 +798,10 @@ def _train(arch: ModelArch, req: FitRequest) -> Estimate:
         if req.activation_offload:
             host += checkpoints
             checkpoints = 2 * tokens * arch.hidden * resid_bytes  # the one in flight each way
-        activations = checkpoints + tokens * per_tl
+        recompute = tokens * per_tl
+        activations = checkpoints + recompute
     else:
+        recompute = 0.0
         activations = arch.layers * tokens * per_tl
     if arch.family == "decoder":
         v = arch.vocab / (n if strategy == "tp" else 1)
@@ -769,12 +811,25 @@ def _train(arch: ModelArch, req: FitRequest) -> Estimate:
             # unsloth_zoo/loss_utils.py): logits are computed block by block in on-chip memory and never
             # stored; what stays per token is the fp32 log-sum-exp and the label.
             logits: float = tokens * (4 + 8)
+        elif req.chunked_loss and req.compile:
+            # torchtune compiles the chunk's cross-entropy (training.compile_loss; LinearCrossEntropyLoss.
+            # apply_compile_strategy): inductor fuses the fp32 upcast into the log-softmax, so each chunk saves
+            # its 16-bit logits and a per-token log-sum-exp; backward makes one chunk's 16-bit gradient at a time.
+            logits = tokens * v * (lb + lb / LOSS_CHUNKS)
         elif req.chunked_loss:
             logits = tokens * v * (lb + 8 / LOSS_CHUNKS)
         else:
             logits = tokens * v * 4 * LOSS_FP32_COPIES
     else:
         logits = 0.0  # encoders: a small classification head
+    if req.method != "full" and req.chunked_loss and not req.fused_loss and recompute and logits:
+        # torchtune's LoRA recipe (lora_finetune_single_device._loss_step, then `del logits` before
+        # backward): the chunked loss's backward frees each chunk's logits before the last layer is
+        # recomputed (torch.utils.checkpoint re-runs a layer's forward when backward reaches it), so the
+        # recomputed layer and the logits are never alive together: the larger of the two counts. Full
+        # training keeps the sum (its gradients grow through backward on top of whichever comes first);
+        # a plain loss inside a Hugging Face model keeps it too (the public PEFT/fsdp_qlora rows show the sum).
+        activations -= min(recompute, logits)
 
     # -- multi-GPU split of the static memory
     parts: dict[str, float] = {}
@@ -809,6 +864,8 @@ def _train(arch: ModelArch, req: FitRequest) -> Estimate:
             activations /= n  # each GPU holds its own layers' activations; logits sit on the last one
     parts["activations"] = activations
     parts["logits"] = logits
+    if req.fused_loss and req.engine == "unsloth" and arch.vision_params and arch.family == "decoder":
+        parts["logits"] = _unsloth_chunked_loss_bytes(arch, req, tokens, sum(parts.values()) - logits)
     torch_bytes = sum(parts.values())
     parts["allocator"] = torch_bytes * ALLOCATOR_TRAIN_SHARE
     parts["cuda_context"] = _context_bytes(req)

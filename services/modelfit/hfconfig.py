@@ -104,7 +104,10 @@ def arch_from_config(cfg: dict, model_id: str = "config.json") -> ModelArch:
     (params_b, layers, hidden, heads, kv_heads, head_dim, intermediate, vocab, tied_embeddings)."""
     if not isinstance(cfg, dict):
         raise _bad(translate("FitErrors", "The model config must be a JSON object"))
+    vision = 0
     if isinstance(cfg.get("text_config"), dict):  # multimodal wrappers (Gemma 3, Llava): use the text model
+        text_hidden = cfg["text_config"].get("hidden_size")
+        vision = _vision_params(cfg.get("vision_config"), text_hidden)
         cfg = {**cfg["text_config"], "model_type": cfg["text_config"].get("model_type", cfg.get("model_type"))}
     model_type = str(cfg.get("model_type", "")).lower()
     layers = _first(cfg, "layers", "num_hidden_layers", "n_layer", "num_layers")
@@ -160,6 +163,7 @@ def arch_from_config(cfg: dict, model_id: str = "config.json") -> ModelArch:
     max_ctx = _opt_int(_first(cfg, "max_context", "max_position_embeddings", "n_positions", "max_seq_len"), "max_context")
     params = _params_b(cfg["params_b"]) if "params_b" in cfg else None
     native, quant_bits = _quantization(cfg.get("quantization_config"))
+    kv_format = _checkpoint_kv_format(cfg.get("quantization_config"))
     if native is None:
         dtype = str(cfg.get("torch_dtype") or cfg.get("dtype") or "").lower()
         native = {"bfloat16": "bf16", "float16": "fp16", "float32": "fp32"}.get(dtype)
@@ -184,8 +188,55 @@ def arch_from_config(cfg: dict, model_id: str = "config.json") -> ModelArch:
         qkv_bias=bool(_first(cfg, "qkv_bias", "attention_bias", default=model_type in ("qwen2",))),
         sliding_window=window or None, sliding_layers=sliding_layers, max_context=max_ctx or None,
         params=params, source=str(cfg.get("source", "config.json")), native_format=native,
-        quant_bits=quant_bits, **moe, **mla, **linear,
+        quant_bits=quant_bits, kv_cache_format=kv_format, vision_params=vision, **moe, **mla, **linear,
     )
+
+
+def _vision_params(vcfg: Any, text_hidden: Any) -> int:
+    """Parameters of a ViT vision tower (SigLIP, CLIP: transformers modeling_siglip.py) from vision_config, plus
+    the projector into the text model's width (Gemma 3's mm_input_projection_weight: vision hidden x text hidden).
+    Per layer: q, k, v, o (4 h^2 + 4 h), fc1 and fc2 (2 h I + I + h), two LayerNorms (4 h); the patch embedding
+    (3 p^2 h + h), one position embedding per patch ((image / patch)^2 h) and the post-LayerNorm (2 h).
+    Gemma 3 27B: 27 layers, h 1152, I 4304, patch 14, image 896 = 0.42 B (27.43 B published in all)."""
+    if not isinstance(vcfg, dict):
+        return 0
+    try:
+        h = _as_int(vcfg.get("hidden_size", 0), "vision_config.hidden_size", low=0, high=1 << 16)
+        layers = _as_int(vcfg.get("num_hidden_layers", 0), "vision_config.num_hidden_layers", low=0, high=1024)
+        inter = _as_int(vcfg.get("intermediate_size", 4 * h), "vision_config.intermediate_size", low=0, high=1 << 18)
+        patch = _as_int(vcfg.get("patch_size", 14), "vision_config.patch_size", low=1, high=4096)
+        image = _as_int(vcfg.get("image_size", 224), "vision_config.image_size", low=1, high=1 << 16)
+        channels = _as_int(vcfg.get("num_channels", 3), "vision_config.num_channels", low=1, high=64)
+        text = _as_int(text_hidden or 0, "text_config.hidden_size", low=0, high=1 << 18)
+    except ModelInputError:
+        return 0  # an odd vision block costs the tower's size, not the whole answer
+    per_layer = 4 * h * h + 4 * h + 2 * h * inter + inter + h + 4 * h
+    embed = channels * patch * patch * h + h + (image // patch) ** 2 * h
+    return layers * per_layer + embed + 2 * h + h * text
+
+
+def _is_modelopt(qcfg: dict) -> bool:
+    """quant_method "modelopt"/"modelopt_fp4", or hf_quant_config.json's {"producer": {"name": "modelopt"}}."""
+    producer = qcfg.get("producer")
+    return (str(qcfg.get("quant_method", "")).lower().startswith("modelopt")
+            or isinstance(producer, dict) and str(producer.get("name", "")).lower() == "modelopt")
+
+
+def _checkpoint_kv_format(qcfg: Any) -> str | None:
+    """The KV-cache dtype a checkpoint asks for: vLLM's --kv-cache-dtype auto follows a ModelOpt checkpoint's
+    kv_cache_quant_algo (or kv_cache_scheme: 8-bit float, static) (vllm/utils/torch_utils.py
+    resolve_kv_cache_dtype_string, get_kv_cache_quant_algo_string: only quant_method "modelopt*"); every other
+    checkpoint's "auto" is the model's own dtype."""
+    if not isinstance(qcfg, dict) or not _is_modelopt(qcfg):
+        return None
+    block = qcfg.get("quantization")
+    inner: dict = block if isinstance(block, dict) else qcfg
+    algo = (inner.get("kv_cache_scheme") or qcfg.get("kv_cache_scheme") or inner.get("kv_cache_quant_algo")
+            or qcfg.get("kv_cache_quant_algo"))
+    if isinstance(algo, dict):
+        return "fp8" if algo.get("dynamic") is False and algo.get("num_bits") == 8 and algo.get("type") == "float" else None
+    # MODELOPT_TO_VLLM_KV_CACHE_DTYPE_MAP: "fp8" -> fp8_e4m3 (1 byte); others fall back to auto
+    return "fp8" if isinstance(algo, str) and algo.lower() == "fp8" else None
 
 
 def _moe_layout(cfg: dict, layers: int, experts: int, intermediate: int, moe_inter: int | None) -> dict[str, Any]:
@@ -305,6 +356,20 @@ def _quantization(qcfg: Any) -> tuple[str | None, tuple[tuple[str, float], ...]]
 
     if method == "mxfp4":
         return "mxfp4", table(MXFP4_BITS, (EXPERTS,))
+    if _is_modelopt(qcfg):
+        # NVIDIA ModelOpt exports (nvidia/*-FP8, *-NVFP4): "quant_algo" in the config or in its "quantization"
+        # block (hf_quant_config.json's layout; vLLM modelopt.py reads both). FP8: 1 byte per weight with
+        # per-tensor scales. NVFP4: 4-bit E2M1 with one FP8 scale per group_size (16) weights.
+        block = qcfg.get("quantization")
+        inner: dict = block if isinstance(block, dict) else qcfg
+        algo = str(inner.get("quant_algo") or qcfg.get("quant_algo") or "").upper()
+        skip |= _not_converted(inner.get("exclude_modules") or qcfg.get("exclude_modules"))
+        if algo == "NVFP4":
+            group = whole(inner.get("group_size"), "group_size", 16)
+            return "nvfp4", table(4 + 8 / (group if group > 0 else 16))
+        if algo.startswith("FP8"):
+            return "fp8", table(8.0)
+        return None, ()
     if method in ("awq", "gptq"):
         bits = whole(qcfg.get("bits") or qcfg.get("w_bit"), "bits", 4)
         group = whole(qcfg.get("group_size") or qcfg.get("q_group_size"), "group_size", 128)

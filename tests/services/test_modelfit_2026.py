@@ -83,8 +83,10 @@ def test_deepseek_v3_counts_671_b_and_caches_the_mla_latent():
 
 def test_moe_totals_and_active_parameters_from_the_configs():
     expect = {"GLM-4.5": (352.8, 33.6), "GLM-4.5-Air": (106.9, 13.4), "Qwen3-235B-A22B": (235.1, 22.2),
-              "Qwen3-30B-A3B": (30.5, 3.4), "Llama-4-Scout-17B-16E-Instruct": (107.8, 17.2),
-              "Llama-4-Maverick-17B-128E-Instruct": (400.7, 17.2), "gpt-oss-120b": (116.8, 5.7)}
+              "Qwen3-30B-A3B": (30.5, 3.4), "Llama-4-Scout-17B-16E-Instruct": (108.6, 17.2),
+              "Llama-4-Maverick-17B-128E-Instruct": (401.5, 17.2), "gpt-oss-120b": (116.8, 5.7)}
+    # Llama 4's totals include its 0.82 B vision tower (Meta's model cards: 109 B and 400 B total, 17 B active);
+    # a generated token never runs it.
     for name, (total, active) in expect.items():
         a = arch(name)
         assert a.total_params / 1e9 == pytest.approx(total, abs=0.2), name
@@ -270,3 +272,132 @@ def test_hostile_2026_fields_are_one_line_errors(tmp_path, changes):
     with pytest.raises(Usage) as info:
         fit_json(["--model", str(path)])
     assert "\n" not in str(info.value)
+
+
+# ---------------------------------------------------------------- vLLM profile, torchtune, ModelOpt
+def test_vllm_profile_peak_is_the_sampler_sort_at_max_num_seqs():
+    # _dummy_sampler_run sorts max_num_seqs rows of the vocabulary (top_k = vocab - 1): the bf16 logits, their fp32
+    # copy, sorted values + int64 indices, the stable sort's int64 index input and cub's alternate buffers.
+    a = arch("gpt-oss-20b")
+    est = estimate(a, FitRequest(engine="vllm", seq=16000, gpu_total_gib=79.18, gpu_name="H100"))
+    rows = 1024  # max_num_seqs on a >= 70 GiB card (get_batch_defaults)
+    assert est.parts["activations"] == pytest.approx(rows * a.vocab * (2 + 4 + 4 + 8 + 8 + 4 + 8) + 8192 * a.hidden * 2)
+    # fewer sequences, a smaller sampler peak
+    small = estimate(a, FitRequest(engine="vllm", seq=16000, gpu_total_gib=79.18, gpu_name="H100", vllm_max_seqs=64))
+    assert small.parts["activations"] < est.parts["activations"] / 4
+
+
+def test_torchtune_compiled_chunked_loss_and_recompute_do_not_add_up():
+    # torchtune's LoRA recipe with compile: the compiled chunk CE saves the 16-bit logits plus one chunk's
+    # gradient; the loss's backward is done before the last layer is recomputed, so the larger one counts.
+    a = default_catalogue().resolve("meta-llama/Llama-3.1-8B").arch
+    req = FitRequest(task="train", method="qlora", engine="torchtune", seq=2048, batch=2, lora_rank=8,
+                     chunked_loss=True, compile=True, lora_adapter_bytes=2, kbit_fp32_upcast=False)
+    est = estimate(a, req)
+    tokens = 4096
+    assert est.parts["logits"] == pytest.approx(tokens * a.vocab * (2 + 2 / 8))
+    checkpoints = a.layers * tokens * a.hidden * 2
+    assert est.parts["activations"] == pytest.approx(checkpoints)  # the recomputed layer fits inside the logits
+    uncompiled = estimate(a, req.with_changes(compile=False))
+    assert uncompiled.parts["logits"] == pytest.approx(tokens * a.vocab * (2 + 8 / 8))
+    # full fine-tuning keeps the sum (its gradients grow through backward)
+    full = estimate(a, req.with_changes(method="full", weights="bf16"))
+    assert full.parts["activations"] > checkpoints
+
+
+def test_modelopt_checkpoint_weights_and_its_fp8_kv_cache_under_vllm_auto():
+    base = {"model_type": "llama", "num_hidden_layers": 32, "hidden_size": 4096, "num_attention_heads": 32,
+            "num_key_value_heads": 8, "intermediate_size": 14336, "vocab_size": 128256, "torch_dtype": "bfloat16"}
+    fp8 = arch_from_config({**base, "quantization_config": {
+        "quant_method": "modelopt", "quant_algo": "FP8", "kv_cache_quant_algo": "FP8", "exclude_modules": ["lm_head"]}})
+    assert fp8.native_format == "fp8" and fp8.kv_cache_format == "fp8" and dict(fp8.quant_bits)["mlp"] == 8
+    # hf_quant_config.json's nested layout (producer + quantization), NVFP4 with FP8 scales per 16 weights
+    nvfp4 = arch_from_config({**base, "quantization_config": {
+        "producer": {"name": "modelopt", "version": "0.29.0"},
+        "quantization": {"quant_algo": "NVFP4", "kv_cache_quant_algo": "FP8", "group_size": 16, "exclude_modules": ["lm_head"]}}})
+    assert nvfp4.native_format == "nvfp4" and dict(nvfp4.quant_bits)["attn"] == 4.5
+    # vLLM's --kv-cache-dtype auto follows the checkpoint; a dtype the user names wins; other engines use theirs
+    auto = estimate(fp8, FitRequest(engine="vllm", seq=32768, kv_dtype_auto=True))
+    named = estimate(fp8, FitRequest(engine="vllm", seq=32768, kv_dtype="fp16"))
+    assert named.parts["kv_cache"] == pytest.approx(2 * auto.parts["kv_cache"])
+    hf = estimate(fp8, FitRequest(seq=32768, kv_dtype_auto=True))
+    assert hf.parts["kv_cache"] == pytest.approx(named.parts["kv_cache"])
+    # a plain FP8 checkpoint (quant_method fp8) keeps "auto" = the model's bf16
+    plain = arch_from_config({**base, "quantization_config": {"quant_method": "fp8", "weight_block_size": [128, 128]}})
+    assert plain.kv_cache_format is None
+
+
+def test_fit_command_uses_a_modelopt_checkpoints_kv_dtype_unless_told(tmp_path):
+    import json
+
+    config = {"model_type": "llama", "num_hidden_layers": 32, "hidden_size": 4096, "num_attention_heads": 32,
+              "num_key_value_heads": 8, "intermediate_size": 14336, "vocab_size": 128256, "torch_dtype": "bfloat16",
+              "max_position_embeddings": 131072,
+              "quantization_config": {"quant_method": "modelopt", "quant_algo": "FP8", "kv_cache_quant_algo": "FP8"}}
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(config))
+    auto = fit_json(["--model", str(path), "--engine", "vllm", "--seq", "32768", "--gpu", "H100"])
+    named = fit_json(["--model", str(path), "--engine", "vllm", "--seq", "32768", "--gpu", "H100", "--kv-dtype", "fp16"])
+    assert auto["breakdown"]["kv_cache"] == pytest.approx(2.0, abs=0.01)  # 32 layers x 32768 x 2 x 1024 x 1 B
+    assert named["breakdown"]["kv_cache"] == pytest.approx(4.0, abs=0.01)
+
+
+# ---------------------------------------------------------------- multimodal checkpoints under unsloth
+def test_vision_tower_is_loaded_by_pytorch_and_vllm_not_by_llama_cpp():
+    gemma = arch("gemma-3-27b-it")
+    # SigLIP: 27 layers x (4 h^2 + 2 h I + ...) + patch and position embeddings + the 1152 x 5376 projector
+    assert gemma.vision_params / 1e9 == pytest.approx(0.42, abs=0.01)
+    assert gemma.total_params / 1e9 == pytest.approx(27.43, abs=0.02)  # the published 27.4 B
+    vision_bytes = gemma.vision_params * 2
+    torch_w = estimate(gemma, FitRequest(weights="bf16")).parts["weights"]
+    vllm_w = estimate(gemma, FitRequest(engine="vllm", weights="bf16")).parts["weights"]
+    gguf = estimate(gemma, FitRequest(engine="llamacpp", weights="q4_k_m"))
+    text_only = estimate(gemma.with_changes(vision_params=0), FitRequest(engine="llamacpp", weights="q4_k_m"))
+    assert torch_w == pytest.approx(vllm_w) and torch_w - vision_bytes == pytest.approx(
+        estimate(gemma.with_changes(vision_params=0), FitRequest(weights="bf16")).parts["weights"])
+    assert gguf.parts["weights"] == pytest.approx(text_only.parts["weights"]) and gguf.host_bytes == pytest.approx(text_only.host_bytes)
+    # the vision tower stays 16-bit in a 4-bit QLoRA load
+    qlora = estimate(gemma, FitRequest(task="train", method="qlora", engine="unsloth", fused_loss=True, lora_adapter_bytes=2, kbit_fp32_upcast=False))
+    assert qlora.parts["weights"] - estimate(gemma.with_changes(vision_params=0), FitRequest(
+        task="train", method="qlora", engine="unsloth", fused_loss=True, lora_adapter_bytes=2, kbit_fp32_upcast=False)).parts["weights"] == pytest.approx(vision_bytes)
+
+
+def test_unsloth_multimodal_loss_is_chunked_by_free_memory_not_cut_cross_entropy():
+    # Gemma3ForConditionalGeneration's hand-written loss is rewritten to unsloth_fused_ce_loss: chunks of the
+    # logits sized so one chunk's fp32 logits stay within min(4 GiB, half the free memory).
+    gemma = arch("gemma-3-27b-it")
+    req = FitRequest(task="train", method="qlora", engine="unsloth", seq=2048, fused_loss=True, activation_offload=True,
+                     lora_adapter_bytes=2, kbit_fp32_upcast=False, optimizer="adamw8bit")
+    one_chunk = estimate(gemma, req)  # 2048 x 262208 fp32 logits = 2 GiB <= 4 GiB: one chunk
+    assert one_chunk.parts["logits"] == pytest.approx(2048 * gemma.vocab * 10 + 2048 * gemma.hidden * 2)
+    long = estimate(gemma, req.with_changes(seq=16000))  # 15.6 GiB of fp32 logits: 4 chunks (a multiple of 4)
+    assert long.parts["logits"] == pytest.approx(16000 * gemma.vocab * 10 / 4 + 16000 * gemma.hidden * 2)
+    longer = estimate(gemma, req.with_changes(seq=16500))  # 16.1 GiB: 8 chunks keep each under 4 GiB
+    assert longer.parts["logits"] == pytest.approx(16500 * gemma.vocab * 10 / 8 + 16500 * gemma.hidden * 2)
+    # on a 24 GB card only half of what is left may go to one chunk: more, smaller chunks
+    small = estimate(gemma, req.with_changes(seq=16000, gpu_total_gib=24.0))
+    assert small.parts["logits"] < long.parts["logits"]
+    # a text-only model keeps Cut Cross-Entropy (logits never stored)
+    text = estimate(gemma.with_changes(vision_params=0), req.with_changes(seq=16000))
+    assert text.parts["logits"] == pytest.approx(16000 * 12)
+
+
+@pytest.mark.parametrize("qcfg", [
+    {"quant_method": "modelopt", "quant_algo": "NVFP4", "group_size": -1},
+    {"quant_method": "modelopt", "quant_algo": "NVFP4", "group_size": 0},
+    {"quant_method": "modelopt", "quant_algo": "W9A9"},
+    {"quant_method": "modelopt", "quantization": "FP8", "kv_cache_quant_algo": {"num_bits": "8"}},
+    {"producer": "modelopt", "quantization": {"quant_algo": None, "kv_cache_quant_algo": ["FP8"]}},
+])
+def test_odd_modelopt_fields_give_a_figure_or_a_one_line_error(qcfg):
+    from services.modelfit.errors import ModelInputError
+
+    base = {"model_type": "llama", "num_hidden_layers": 4, "hidden_size": 512, "num_attention_heads": 8,
+            "num_key_value_heads": 8, "intermediate_size": 1024, "vocab_size": 1000, "quantization_config": qcfg}
+    try:
+        a = arch_from_config(base)
+    except ModelInputError as exc:
+        assert str(exc.message)
+        return
+    est = estimate(a, FitRequest(engine="vllm", kv_dtype_auto=True, seq=1024))
+    assert est.per_gpu_bytes > 0 and all(bits <= 16 for _, bits in a.quant_bits)
