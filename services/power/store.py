@@ -57,6 +57,8 @@ def resolve(name: str, folder: Path | None = None) -> Path:
     if path.exists() or os.sep in name or "/" in name:
         return path
     folder = folder or sweeps_dir()
+    if (folder / name).is_file():
+        return folder / name
     matches = sorted(folder.glob(f"{name}*{SUFFIX}")) if folder.is_dir() else []
     if len(matches) == 1:
         return matches[0]

@@ -78,6 +78,7 @@ class ScriptedWorkloadRunner:
     fail: PowerError | None = None
     interrupt_at: int | None = None
     jobs: list[WorkloadJob] = field(default_factory=list)
+    python: str = "python3"  # shown in a dry run's workload command
 
     def run(self, job: WorkloadJob, on_tick) -> WorkloadResult:
         self.jobs.append(job)
