@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-from services.i18n import TranslatableError
+from services.i18n import Msg, TranslatableError
 
 SWEEP_FORMAT = "gpu-assistant-power-sweep"
 SWEEP_VERSION = 1
@@ -85,7 +85,8 @@ class Sweep:
     keep_share: float = 0.95
     points: list[SweepPoint] = field(default_factory=list)
     limits_w: list[float] = field(default_factory=list)  # planned
-    notes: list[str] = field(default_factory=list)  # English lines: a refused limit, a lost GPU ...
+    # A refused limit, a lost GPU ...: translatable while the sweep runs, English once saved.
+    notes: list[Msg | str] = field(default_factory=list)
     complete: bool = False
     restored: bool | None = None  # None: the limit was never changed
 
@@ -97,6 +98,7 @@ class Sweep:
 
     def to_json(self) -> dict:
         data = asdict(self)
+        data["notes"] = [str(n) for n in self.notes]
         return {"format": SWEEP_FORMAT, "version": SWEEP_VERSION, **data}
 
     @classmethod

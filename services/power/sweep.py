@@ -185,12 +185,13 @@ def run_sweep(gpu: GpuAccess, setter: PowerLimitSetter, runner: WorkloadRunner, 
     try:
         for limit in sweep.limits_w:
             if should_stop():
-                sweep.notes.append("stopped by the user")
+                sweep.notes.append(translate("Power", "stopped before the end"))
                 break
             if abs(limit - (gpu.limit_w() or original)) > LIMIT_TOLERANCE_W:
                 outcome = setter.apply(gpu.index, gpu.uuid, gpu.info.name, original, limit, REASON_SWEEP)
                 if not outcome.ok:
-                    sweep.notes.append(f"could not set {limit:g} W: {outcome.message}")
+                    sweep.notes.append(translate("Power", "could not set {watts} W: {reason}").format(
+                        watts=f"{limit:g}", reason=outcome.message))
                     if not sweep.points:  # still report what the card does at its current limit
                         _measure(gpu, runner, config, sweep, original, seconds, clock, on_progress, step, steps)
                     break
@@ -202,11 +203,12 @@ def run_sweep(gpu: GpuAccess, setter: PowerLimitSetter, runner: WorkloadRunner, 
         else:
             sweep.complete = True
     except DeviceFailure as exc:
-        sweep.notes.append(f"GPU lost during the sweep: {exc.message}")
+        sweep.notes.append(translate("Power", "the GPU stopped answering during the sweep: {reason}").format(
+            reason=exc.text or exc.message))
     except PowerError as exc:
         if not sweep.points:
             failure = exc
-        sweep.notes.append(str(exc))
+        sweep.notes.append(exc.message)
     except BaseException as exc:  # Ctrl+C, a bug: restore first, then let it go on
         failure = exc
     finally:
@@ -241,6 +243,7 @@ def _restore(gpu: GpuAccess, setter: PowerLimitSetter, sweep: Sweep) -> bool:
         outcome = setter.revert(change)
         if not outcome.ok:
             ok = False
-            sweep.notes.append(f"could not restore {change.previous_w:g} W: {outcome.message}; "
-                               "it is restored at the next start of the app (or the next reboot)")
+            sweep.notes.append(translate(
+                "Power", "could not restore {watts} W: {reason}; it is restored at the next start of the app (or the next reboot)").format(
+                    watts=f"{change.previous_w:g}", reason=outcome.message))
     return ok

@@ -1,0 +1,120 @@
+"""The power panel on the scripted machine: a sweep run and shown, a saved one opened and compared,
+a limit set with its command previewed and undone, and the dashboard card's menu entry."""
+from __future__ import annotations
+
+import threading
+
+import pytest
+from PySide6.QtWidgets import QMessageBox
+
+from gui.monitor.card import GpuCard
+from gui.power.panel import PowerBackend, SetLimitDialog, SweepPanel
+from services.power import store
+from services.power.limits import LimitJournal
+from services.telemetry.nvml_source import NvmlSource
+from tests.fakes.fake_nvml import FakeProcess
+from tests.fakes.power_fakes import FakeClock, ScriptedWorkloadRunner, scripted_fake, smi_runner
+from tests.gui.fake_hub import gpu_info
+
+
+@pytest.fixture
+def backend(tmp_path):
+    fake = scripted_fake()
+    clock = FakeClock()
+    workload = ScriptedWorkloadRunner(fake, clock)
+    be = PowerBackend(make_source=lambda: NvmlSource(fake, runtime_pm=False),
+                      make_runner=lambda: smi_runner(fake), make_workload=lambda python: workload,
+                      elevation=lambda: "pkexec", journal=lambda: LimitJournal(tmp_path / "journal.json"),
+                      clock=clock, sweeps_folder=tmp_path / "sweeps", system="linux")
+    return fake, workload, be
+
+
+def _no_power_threads() -> bool:
+    return not [t for t in threading.enumerate() if t.name.startswith("power-")]
+
+
+def test_sweep_runs_shows_recommends_and_restores(qtbot, backend):
+    fake, workload, be = backend
+    panel = SweepPanel(0, "RTX 4090", backend=be)
+    qtbot.addWidget(panel)
+    panel.seconds.setValue(10)
+    panel.start_sweep()
+    qtbot.waitUntil(lambda: panel.sweep is not None, timeout=10000)
+    assert panel.table.rowCount() == 5 and panel.table.item(0, 0).text() == "450"
+    assert "405 W keeps" in panel.recommendation.text() and panel.set_recommended.isEnabled()
+    assert fake.gpus[0].power_limit_mw == 450_000 and panel.saved_path and panel.saved_path.is_file()
+    assert "Saved as" in panel.status.text() and not panel.notes.isVisible()
+    panel.keep.setValue(85)  # a lower bar: a lower recommended limit
+    assert "405 W keeps" not in panel.recommendation.text()
+    panel.shutdown()
+    assert _no_power_threads()
+
+
+def test_busy_gpu_asks_first(qtbot, backend, monkeypatch):
+    fake, workload, be = backend
+    fake.gpus[0].compute = [FakeProcess(777, 9000 * 2**20)]
+    asked = []
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: asked.append(a[2]) or QMessageBox.StandardButton.No)
+    panel = SweepPanel(0, backend=be)
+    qtbot.addWidget(panel)
+    panel.start_sweep()
+    qtbot.waitUntil(lambda: bool(asked), timeout=10000)
+    assert "PID 777" in asked[0] and workload.jobs == [] and panel.sweep is None
+    panel.shutdown()
+
+
+def test_open_and_compare_saved_sweeps(qtbot, backend, tmp_path):
+    fake, workload, be = backend
+    panel = SweepPanel(0, backend=be)
+    qtbot.addWidget(panel)
+    panel.seconds.setValue(10)
+    panel.start_sweep()
+    qtbot.waitUntil(lambda: panel.sweep is not None, timeout=10000)
+    path = panel.saved_path
+    other = SweepPanel(0, backend=be)
+    qtbot.addWidget(other)
+    assert other.load(path) and other.table.rowCount() == 5
+    assert other.compare_with(path) and other.compared is not None
+    bad = tmp_path / "bad.sweep.json"
+    bad.write_text("[]", encoding="utf-8")
+    assert not other.load(bad) and "cannot read the sweep" in other.status.text()
+    assert store.load(path).gpu_name == fake.gpus[0].name
+    panel.shutdown()
+    other.shutdown()
+
+
+def test_set_limit_previews_applies_and_undoes(qtbot, backend):
+    fake, workload, be = backend
+    dialog = SetLimitDialog(0, 360.0, backend=be)
+    qtbot.addWidget(dialog)
+    qtbot.waitUntil(dialog.apply_button.isEnabled, timeout=10000)
+    assert "allowed 150-600 W" in dialog.info.text()
+    assert dialog.command.toPlainText() == "pkexec nvidia-smi -i 0 -pl 360"
+    dialog.keep.setChecked(True)
+    assert "tee /etc/systemd/system/gpu-assistant-power-limit-" in dialog.command.toPlainText()
+    dialog.keep.setChecked(False)
+    dialog.apply()
+    qtbot.waitUntil(lambda: "now 360 W" in dialog.result.text(), timeout=10000)
+    assert fake.gpus[0].power_limit_mw == 360_000 and "resets when the computer restarts" in dialog.result.text()
+    dialog.undo()
+    qtbot.waitUntil(lambda: fake.gpus[0].power_limit_mw == 450_000, timeout=10000)
+    qtbot.waitUntil(lambda: "Now 450 W" in dialog.info.text(), timeout=10000)
+    dialog.undo()
+    qtbot.waitUntil(lambda: "Nothing to undo" in dialog.result.text(), timeout=10000)
+    dialog.work.shutdown()
+    assert _no_power_threads()
+
+
+def test_card_menu_offers_the_power_panel(qtbot, monkeypatch):
+    card = GpuCard(gpu_info(0))
+    qtbot.addWidget(card)
+    from PySide6.QtWidgets import QToolButton
+
+    button = card.findChild(QToolButton, "CardMenuButton")
+    texts = [a.text() for a in button.menu().actions()]
+    assert texts == ["Power efficiency sweep…", "Set power limit…"]
+    opened = []
+    monkeypatch.setattr("gui.power.panel.SweepPanel.show", lambda self: opened.append(self))
+    button.menu().actions()[0].trigger()
+    assert opened and opened[0].gpu_index == 0
+    opened[0].shutdown()
