@@ -143,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
     if args.keep or args.unkeep:
         return _keep(args)
     from services.power.limits import PowerLimitSetter, default_journal
-    from services.power.sweep import GpuAccess
+    from services.power.sweep import GpuAccess, limit_reader
 
     source = make_source()
     status = source.open()
@@ -154,7 +154,7 @@ def run(args: argparse.Namespace) -> int:
             gpu = GpuAccess(source, args.gpu)
         except PowerError as exc:
             raise UsageError(exc.message) from None
-        setter = PowerLimitSetter(make_runner(), default_journal(), elevation(), _reader(source))
+        setter = PowerLimitSetter(make_runner(), default_journal(), elevation(), limit_reader(source))
         if not args.restore and not args.dry_run:
             _restore_interrupted(setter)
         if args.restore:
@@ -168,19 +168,6 @@ def run(args: argparse.Namespace) -> int:
         return _sweep(gpu, setter, args)
     finally:
         source.close()
-
-
-def _reader(source: Any):
-    """The enforced limit of a GPU by UUID, through NVML (None when it cannot be read)."""
-    from services.telemetry.nvml import DeviceFailure, read_power_limits
-
-    def read(uuid: str) -> float | None:
-        try:
-            handle = source.nvml.device_call("nvmlDeviceGetHandleByUUID", uuid)
-            return read_power_limits(source.nvml, uuid, handle).current_w
-        except DeviceFailure:
-            return None
-    return read
 
 
 def _shown(argv: tuple[str, ...]) -> str:

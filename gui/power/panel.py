@@ -89,8 +89,10 @@ class _Opened:
         self.source.close()
 
 
-def _setter(backend: PowerBackend, source: Any, gpu: Any) -> PowerLimitSetter:
-    return PowerLimitSetter(backend.make_runner(), backend.journal(), backend.elevation(), lambda uuid: gpu.limit_w())
+def _setter(backend: PowerBackend, source: Any) -> PowerLimitSetter:
+    from services.power.sweep import limit_reader
+
+    return PowerLimitSetter(backend.make_runner(), backend.journal(), backend.elevation(), limit_reader(source))
 
 
 def _w(value: float | None) -> str:
@@ -245,7 +247,7 @@ class SweepPanel(QDialog):
                 busy = gpu.other_jobs()
                 if busy and not force:
                     return ("busy", busy)
-                sweep = run_sweep(gpu, _setter(backend, source, gpu), backend.make_workload(python), config,
+                sweep = run_sweep(gpu, _setter(backend, source), backend.make_workload(python), config,
                                   on_progress=report, clock=backend.clock, should_stop=self._stop.is_set)
             path = store.save(sweep, backend.sweeps_folder) if sweep.points else None
             return ("done", sweep, path)
@@ -401,9 +403,13 @@ class SweepPanel(QDialog):
         best = recommended_limit(sweep)
         self._recommended = best
         self.recommendation.setText("\n".join(lines) if lines else self.tr("Nothing measured."))
-        self.set_recommended.setEnabled(best is not None)
+        # One limit for the card: the higher recommendation keeps both workloads at their share.
+        lower = best is not None and (sweep.original_limit_w is None or best < sweep.original_limit_w - 1)
+        self.set_recommended.setEnabled(lower)
         if best is not None:
             self.set_recommended.setText(self.tr("Set {watts} W…").format(watts=_w(best)))
+            self.set_recommended.setToolTip("" if lower else self.tr(
+                "The card already runs at this limit; lower the share to keep to see a lower one."))
 
     def _set_recommended(self) -> None:
         if self._recommended is not None:
@@ -532,7 +538,7 @@ class SetLimitDialog(QDialog):
 
             with _Opened(backend, index) as (source, gpu):
                 check_range(watts, index, self.limits.min_w, self.limits.max_w)
-                outcome = _setter(backend, source, gpu).apply(index, gpu.uuid, gpu.info.name, previous, watts, REASON_USER)
+                outcome = _setter(backend, source).apply(index, gpu.uuid, gpu.info.name, previous, watts, REASON_USER)
                 kept: Any = None
                 if outcome.ok and keep:
                     kept = run_steps(keep_plan(backend.system, gpu.uuid, watts).keep, backend.make_runner(),
@@ -548,7 +554,7 @@ class SetLimitDialog(QDialog):
 
         def job(report: Callable[[Any], None]) -> Any:
             with _Opened(backend, index) as (source, gpu):
-                return _setter(backend, source, gpu).undo_last(gpu.uuid), None, gpu.limits()
+                return _setter(backend, source).undo_last(gpu.uuid), None, gpu.limits()
 
         self.result.setText(self.tr("Undoing…"))
         self.work.submit(job, self._applied, self._failed)
@@ -571,45 +577,3 @@ class SetLimitDialog(QDialog):
     def done(self, result: int) -> None:  # noqa: D401
         self.work.shutdown()
         super().done(result)
-
-
-def screenshot(path: str, sweep_file: str, compare_file: str | None, size: tuple[int, int], language: str) -> int:
-    """Render the panel with a saved sweep to a PNG (``python -m gui.power.panel``)."""
-    from PySide6.QtCore import QEventLoop, QTimer
-
-    from gui.app import create_application
-    from gui.i18n import TranslatorSet
-
-    app = create_application()
-    translators = TranslatorSet()
-    translators.install(app, language)
-    panel = SweepPanel(0)
-    if not panel.load(Path(sweep_file)):
-        print(panel.status.text())
-        return 2
-    if compare_file:
-        panel.compare_with(Path(compare_file))
-    panel.resize(*size)
-    panel.show()
-    loop = QEventLoop()
-    QTimer.singleShot(800, loop.quit)
-    loop.exec()
-    ok = panel.grab().save(path, "PNG")
-    panel.shutdown()
-    panel.close()
-    return 0 if ok else 1
-
-
-if __name__ == "__main__":
-    import argparse
-    import sys
-
-    parser = argparse.ArgumentParser(description="render the power sweep panel with a saved sweep to a PNG")
-    parser.add_argument("--screenshot", required=True)
-    parser.add_argument("--sweep", required=True)
-    parser.add_argument("--compare")
-    parser.add_argument("--size", default="1280x820")
-    parser.add_argument("--lang", default="en")
-    a = parser.parse_args()
-    w, h = (int(x) for x in a.size.split("x"))
-    sys.exit(screenshot(a.screenshot, a.sweep, a.compare, (w, h), a.lang))

@@ -124,6 +124,13 @@
     </message>
 </context>
 <context>
+    <name>PowerRecovery</name>
+    <message>
+        <source>A sweep that did not finish</source>
+        <translation>一次未完成的扫描</translation>
+    </message>
+</context>
+<context>
     <name>SetLimitDialog</name>
     <message>
         <source>Set power limit</source>
@@ -202,7 +209,7 @@
     </message>
     <message>
         <source> s per point</source>
-        <translation> 秒/每点</translation>
+        <translation> 秒/点</translation>
     </message>
     <message>
         <source>keep ≥ </source>
@@ -323,6 +330,10 @@
     <message>
         <source>Set {watts} W…</source>
         <translation>设为 {watts} W…</translation>
+    </message>
+    <message>
+        <source>The card already runs at this limit; lower the share to keep to see a lower one.</source>
+        <translation>显卡已经在这个上限下运行；降低要保留的速度比例，可以看到更低的推荐值。</translation>
     </message>
     <message>
         <source>Open a saved sweep</source>

@@ -123,12 +123,12 @@ def _refusal(returncode: int, output: str, elevation: str) -> Msg:
     # nvidia-smi says why first ("... is not supported in current scope ...", "Insufficient Permissions")
     last = text.splitlines()[0] if text else f"exit status {returncode}"
     lowered = text.lower()
+    if "nvidia-smi" in lowered and ("not found" in lowered or "no such file" in lowered):
+        return NO_NVIDIA_SMI  # also pkexec's "Cannot run program nvidia-smi: No such file or directory"
     # pkexec: 126 dismissed, 127 not authorised; sudo: 1 with a password complaint; UAC declined: 1223.
     if (elevation == "pkexec" and returncode in (126, 127)) or returncode == 1223 or (
             elevation == "sudo" and ("password" in lowered or "not in the sudoers" in lowered)):
         return REFUSED_PRIVILEGE
-    if returncode == 127 and "nvidia-smi" in lowered:
-        return NO_NVIDIA_SMI
     return REFUSED_DRIVER.format(detail=last)
 
 
@@ -157,7 +157,7 @@ class PowerLimitSetter:
         if result.ok:
             return LimitOutcome(argv, False, NOT_APPLIED.format(current="?" if current is None else f"{current:g}",
                                                                 wanted=f"{watts:g}"))
-        if result.missing:
+        if result.missing and self.elevation != "pkexec":  # pkexec's 127 is "not authorised"
             return LimitOutcome(argv, False, NO_NVIDIA_SMI)
         return LimitOutcome(argv, False, _refusal(result.returncode, result.output, self.elevation))
 

@@ -99,6 +99,17 @@ class GpuAccess:
                 if p.pid not in own_pids and (p.used_mib or 0.0) >= BUSY_MIB]
 
 
+def limit_reader(source: Any) -> Callable[[str], float | None]:
+    """The enforced limit of any GPU of ``source`` by UUID (None when it cannot be read)."""
+    def read(uuid: str) -> float | None:
+        try:
+            handle = source.nvml.device_call("nvmlDeviceGetHandleByUUID", uuid)
+            return read_power_limits(source.nvml, uuid, handle).current_w
+        except DeviceFailure:
+            return None
+    return read
+
+
 def plan_limits(limits: PowerLimits, config: SweepConfig) -> list[float]:
     """Whole-watt limits, highest first, within the card's constraints, without repeats."""
     low, high = limits.min_w, limits.max_w

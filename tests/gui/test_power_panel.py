@@ -118,3 +118,23 @@ def test_card_menu_offers_the_power_panel(qtbot, monkeypatch):
     button.menu().actions()[0].trigger()
     assert opened and opened[0].gpu_index == 0
     opened[0].shutdown()
+
+
+def test_a_killed_sweep_is_restored_at_the_next_start(qtbot, backend, monkeypatch):
+    from PySide6.QtWidgets import QWidget
+
+    from gui.power.recovery import restore_interrupted_sweeps_soon
+    from services.power.limits import REASON_SWEEP, LimitChange
+
+    fake, workload, be = backend
+    window = QWidget()
+    qtbot.addWidget(window)
+    assert restore_interrupted_sweeps_soon(window, be) is None  # nothing recorded: nothing read
+    fake.gpus[0].power_limit_mw = 315_000
+    be.journal().add(LimitChange(fake.gpus[0].uuid, 0, "x", 450.0, 315.0, REASON_SWEEP, 1.0))
+    said = []
+    monkeypatch.setattr(QMessageBox, "information", lambda *a, **k: said.append(a[2]))
+    work = restore_interrupted_sweeps_soon(window, be)
+    qtbot.waitUntil(lambda: bool(said), timeout=10000)
+    assert "now 450 W" in said[0] and fake.gpus[0].power_limit_mw == 450_000 and be.journal().load() == []
+    work.shutdown()

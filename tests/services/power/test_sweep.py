@@ -153,3 +153,16 @@ def test_saved_sweep_round_trips_and_compares(machine, tmp_path):
     with pytest.raises(PowerError, match="cannot read the sweep"):
         store.load(bad)
     assert [s.error is not None for s in store.list_saved(tmp_path)] == [True]
+
+
+def test_recommendations_on_the_measured_h200_sweep():
+    """tests/data/power: an H200's sweep measured with the workload script (its source is in its notes)."""
+    from pathlib import Path
+
+    sweep = store.load(Path(__file__).resolve().parents[2] / "data" / "power" / "h200-sweep.sweep.json")
+    assert sweep.gpu_name == "NVIDIA H200" and "Source: measured" in sweep.notes[0]
+    assert recommend(sweep, MATMUL).limit_w == 700.0  # compute-bound: 560 W keeps only 89 %
+    copy = recommend(sweep, COPY)
+    assert copy.limit_w == 560.0 and copy.share > 0.99 and round(100 * copy.per_watt_gain) == 7
+    assert recommend(sweep, MATMUL, keep_share=0.85).limit_w == 560.0
+    assert recommended_limit(sweep) == 700.0
