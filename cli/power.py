@@ -354,7 +354,16 @@ def _sweep(gpu: Any, setter: Any, args: argparse.Namespace) -> int:
         info(translate("Power", "[{step}/{steps}] {watts} W: {kind} for {seconds} s").format(
             step=p.step, steps=p.steps, watts=_w(p.limit_w), kind=p.kind, seconds=f"{config.seconds:g}"), catalog=cat)
 
-    sweep = run_sweep(gpu, setter, workload, config, on_progress=progress, clock=sweep_clock())
+    try:
+        sweep = run_sweep(gpu, setter, workload, config, on_progress=progress, clock=sweep_clock())
+    except KeyboardInterrupt:
+        now = gpu.limit_w()
+        if now is not None and limits.current_w is not None and abs(now - limits.current_w) <= 1:
+            note(translate("Power", "stopped; the power limit is back at {watts} W").format(watts=_w(now)), catalog=cat)
+        else:
+            warn(translate("Power", "stopped; the power limit is still {watts} W: the next power command or the app's next start puts it back").format(
+                watts=_w(now)), catalog=cat)
+        raise
     path = None
     if not args.no_save and sweep.points:
         try:

@@ -256,6 +256,11 @@ class SweepPanel(QDialog):
         self._say(self.tr("Starting the sweep…"))
         self.work.submit(job, self._sweep_done, self._sweep_failed, self._sweep_progress)
 
+    def ask(self, question: str) -> bool:
+        """A yes/no question to the user (tests answer it themselves)."""
+        answer = QMessageBox.question(self, self.tr("GPU in use"), question)
+        return answer == QMessageBox.StandardButton.Yes
+
     def open_set_limit(self, watts: float | None) -> "SetLimitDialog":
         dialog = SetLimitDialog(self.gpu_index, watts, self, self.backend)
         dialog.open()
@@ -280,10 +285,9 @@ class SweepPanel(QDialog):
         self._busy(False)
         if outcome[0] == "busy":
             who = ", ".join(f"{name} (PID {pid}, {mib:.0f} MiB)" for pid, name, mib in outcome[1])
-            answer = QMessageBox.question(self, self.tr("GPU in use"), self.tr(
-                "GPU {gpu} is in use by {who}. The sweep would slow it down and measure it too. Sweep anyway?").format(
-                    gpu=self.gpu_index, who=who))
-            if answer == QMessageBox.StandardButton.Yes:
+            if self.ask(self.tr(
+                    "GPU {gpu} is in use by {who}. The sweep would slow it down and measure it too. Sweep anyway?").format(
+                    gpu=self.gpu_index, who=who)):
                 self.start_sweep(force=True)
             else:
                 self._say("")

@@ -3,6 +3,7 @@
 Nothing but one small file is read unless the journal holds a sweep's change."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication
@@ -20,7 +21,12 @@ def pending_sweep_changes(journal: Any) -> bool:
         return False  # a damaged journal: nothing the app can restore from
 
 
-def restore_interrupted_sweeps_soon(window: QWidget, backend: Any = None) -> BackgroundWork | None:
+def _tell(window: QWidget, text: str) -> None:
+    QMessageBox.information(window, QCoreApplication.translate("PowerRecovery", "A sweep that did not finish"), text)
+
+
+def restore_interrupted_sweeps_soon(window: QWidget, backend: Any = None,
+                                    tell: Callable[[QWidget, str], None] = _tell) -> BackgroundWork | None:
     """Restore off the GUI thread (a password prompt may appear), then say what was done."""
     from gui.power.panel import PowerBackend, _setter
 
@@ -39,8 +45,7 @@ def restore_interrupted_sweeps_soon(window: QWidget, backend: Any = None) -> Bac
 
     def done(outcomes: list) -> None:
         if outcomes:
-            QMessageBox.information(window, QCoreApplication.translate("PowerRecovery", "A sweep that did not finish"),
-                                    "\n".join(render(o.message) for o in outcomes))
+            tell(window, "\n".join(render(o.message) for o in outcomes))
 
     work.submit(job, done, lambda exc: None)
     return work

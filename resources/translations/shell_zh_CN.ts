@@ -660,6 +660,14 @@
         <translation>[{step}/{steps}] {watts} W：{kind}，{seconds} 秒</translation>
     </message>
     <message>
+        <source>stopped; the power limit is back at {watts} W</source>
+        <translation>已停止；功耗上限已恢复为 {watts} W</translation>
+    </message>
+    <message>
+        <source>stopped; the power limit is still {watts} W: the next power command or the app&apos;s next start puts it back</source>
+        <translation>已停止；功耗上限仍是 {watts} W：下次运行 power 命令或下次启动本应用时会恢复</translation>
+    </message>
+    <message>
         <source>could not save the sweep: {reason}</source>
         <translation>无法保存扫描结果：{reason}</translation>
     </message>

@@ -132,16 +132,24 @@ def plan_limits(limits: PowerLimits, config: SweepConfig) -> list[float]:
     return sorted(out, reverse=True)
 
 
+class _Stopped(Exception):
+    """The user pressed Stop: the running workload is ended at its next tick."""
+
+
 class _Meter:
     """Readings taken while a workload runs; averages over the measured part."""
 
-    def __init__(self, gpu: GpuAccess, clock: Callable[[], float]) -> None:
+    def __init__(self, gpu: GpuAccess, clock: Callable[[], float],
+                 should_stop: Callable[[], bool] = lambda: False) -> None:
         self.gpu = gpu
         self.clock = clock
+        self.should_stop = should_stop
         self.samples: list[GpuSample] = []
         self.energy: list[tuple[float, int]] = []
 
     def tick(self, measuring: bool) -> None:
+        if self.should_stop():
+            raise _Stopped  # the runner kills the workload on the way out
         sample = self.gpu.sample()  # raises DeviceFailure for a lost GPU
         if not measuring:
             return
@@ -204,15 +212,18 @@ def run_sweep(gpu: GpuAccess, setter: PowerLimitSetter, runner: WorkloadRunner, 
                     sweep.notes.append(translate("Power", "could not set {watts} W: {reason}").format(
                         watts=f"{limit:g}", reason=outcome.message))
                     if not sweep.points:  # still report what the card does at its current limit
-                        _measure(gpu, runner, config, sweep, original, seconds, clock, on_progress, step, steps)
+                        _measure(gpu, runner, config, sweep, original, seconds, clock, on_progress, step, steps,
+                                 should_stop)
                     break
                 changed = True
             for kind in config.kinds:
                 step += 1
                 on_progress(Progress(step, steps, limit, kind))
-                _measure_one(gpu, runner, config, sweep, limit, kind, seconds, clock)
+                _measure_one(gpu, runner, config, sweep, limit, kind, seconds, clock, should_stop)
         else:
             sweep.complete = True
+    except _Stopped:
+        sweep.notes.append(translate("Power", "stopped before the end"))
     except DeviceFailure as exc:
         sweep.notes.append(translate("Power", "the GPU stopped answering during the sweep: {reason}").format(
             reason=exc.text or exc.message))
@@ -232,15 +243,16 @@ def run_sweep(gpu: GpuAccess, setter: PowerLimitSetter, runner: WorkloadRunner, 
 
 def _measure(gpu: GpuAccess, runner: WorkloadRunner, config: SweepConfig, sweep: Sweep, limit: float,
              seconds: float, clock: Callable[[], float], on_progress: Callable[[Progress], None],
-             step: int, steps: int) -> None:
+             step: int, steps: int, should_stop: Callable[[], bool]) -> None:
     for kind in config.kinds:
         on_progress(Progress(step, steps, limit, kind))
-        _measure_one(gpu, runner, config, sweep, limit, kind, seconds, clock)
+        _measure_one(gpu, runner, config, sweep, limit, kind, seconds, clock, should_stop)
 
 
 def _measure_one(gpu: GpuAccess, runner: WorkloadRunner, config: SweepConfig, sweep: Sweep, limit: float,
-                 kind: str, seconds: float, clock: Callable[[], float]) -> None:
-    meter = _Meter(gpu, clock)
+                 kind: str, seconds: float, clock: Callable[[], float],
+                 should_stop: Callable[[], bool] = lambda: False) -> None:
+    meter = _Meter(gpu, clock, should_stop)
     job = WorkloadJob(kind, gpu.index, seconds, round(seconds * WARMUP_SHARE, 1))
     result = runner.run(job, meter.tick)
     sweep.points.append(meter.point(limit, kind, result.value, result.unit or UNITS[kind], result.seconds))

@@ -5,7 +5,6 @@ from __future__ import annotations
 import threading
 
 import pytest
-from PySide6.QtWidgets import QMessageBox
 
 from gui.monitor.card import GpuCard
 from gui.power.panel import PowerBackend, SetLimitDialog, SweepPanel
@@ -15,6 +14,17 @@ from services.telemetry.nvml_source import NvmlSource
 from tests.fakes.fake_nvml import FakeProcess
 from tests.fakes.power_fakes import FakeClock, ScriptedWorkloadRunner, scripted_fake, smi_runner
 from tests.gui.fake_hub import gpu_info
+
+
+@pytest.fixture(autouse=True)
+def _earlier_widgets_deleted(qapp):
+    """Widgets of earlier tests are deleted (deleteLater) before this test's worker threads start: a
+    widget deleted by the GUI thread while a job thread emits its outcome crashed PySide here
+    ("shared QObject was deleted directly")."""
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    yield
 
 
 @pytest.fixture
@@ -33,6 +43,12 @@ def _no_power_threads() -> bool:
     return not [t for t in threading.enumerate() if t.name.startswith("power-")]
 
 
+def _threads_gone(qtbot) -> None:
+    """A job's thread lives a moment after its outcome is handled; Qt deletes the finished job at the
+    next event loop pass, so a test ends only once those threads are gone."""
+    qtbot.waitUntil(_no_power_threads, timeout=10000)
+
+
 def test_sweep_runs_shows_recommends_and_restores(qtbot, backend):
     fake, workload, be = backend
     panel = SweepPanel(0, "RTX 4090", backend=be)
@@ -47,20 +63,21 @@ def test_sweep_runs_shows_recommends_and_restores(qtbot, backend):
     panel.keep.setValue(85)  # a lower bar: a lower recommended limit
     assert "405 W keeps" not in panel.recommendation.text()
     panel.shutdown()
-    assert _no_power_threads()
+    _threads_gone(qtbot)
 
 
-def test_busy_gpu_asks_first(qtbot, backend, monkeypatch):
+def test_busy_gpu_asks_first(qtbot, backend):
     fake, workload, be = backend
     fake.gpus[0].compute = [FakeProcess(777, 9000 * 2**20)]
     asked = []
-    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: asked.append(a[2]) or QMessageBox.StandardButton.No)
     panel = SweepPanel(0, backend=be)
     qtbot.addWidget(panel)
+    panel.ask = lambda question: asked.append(question) or False
     panel.start_sweep()
     qtbot.waitUntil(lambda: bool(asked), timeout=10000)
     assert "PID 777" in asked[0] and workload.jobs == [] and panel.sweep is None
     panel.shutdown()
+    _threads_gone(qtbot)
 
 
 def test_open_and_compare_saved_sweeps(qtbot, backend, tmp_path):
@@ -81,6 +98,7 @@ def test_open_and_compare_saved_sweeps(qtbot, backend, tmp_path):
     assert store.load(path).gpu_name == fake.gpus[0].name
     panel.shutdown()
     other.shutdown()
+    _threads_gone(qtbot)
 
 
 def test_set_limit_previews_applies_and_undoes(qtbot, backend):
@@ -102,25 +120,24 @@ def test_set_limit_previews_applies_and_undoes(qtbot, backend):
     dialog.undo()
     qtbot.waitUntil(lambda: "Nothing to undo" in dialog.result.text(), timeout=10000)
     dialog.work.shutdown()
-    assert _no_power_threads()
+    _threads_gone(qtbot)
 
 
-def test_card_menu_offers_the_power_panel(qtbot, monkeypatch):
-    card = GpuCard(gpu_info(0))
-    qtbot.addWidget(card)
+def test_card_menu_offers_the_power_panel(qtbot):
     from PySide6.QtWidgets import QToolButton
 
+    card = GpuCard(gpu_info(0))
+    qtbot.addWidget(card)
     button = card.findChild(QToolButton, "CardMenuButton")
     texts = [a.text() for a in button.menu().actions()]
     assert texts == ["Power efficiency sweep…", "Set power limit…"]
-    opened = []
-    monkeypatch.setattr("gui.power.panel.SweepPanel.show", lambda self: opened.append(self))
-    button.menu().actions()[0].trigger()
-    assert opened and opened[0].gpu_index == 0
-    opened[0].shutdown()
+    button.menu().actions()[0].trigger()  # the panel opens (offscreen) for this card; it starts nothing
+    [panel] = card.findChildren(SweepPanel)
+    assert panel.gpu_index == 0 and panel.work.busy() is False
+    panel.close()
 
 
-def test_a_killed_sweep_is_restored_at_the_next_start(qtbot, backend, monkeypatch):
+def test_a_killed_sweep_is_restored_at_the_next_start(qtbot, backend):
     from PySide6.QtWidgets import QWidget
 
     from gui.power.recovery import restore_interrupted_sweeps_soon
@@ -133,8 +150,8 @@ def test_a_killed_sweep_is_restored_at_the_next_start(qtbot, backend, monkeypatc
     fake.gpus[0].power_limit_mw = 315_000
     be.journal().add(LimitChange(fake.gpus[0].uuid, 0, "x", 450.0, 315.0, REASON_SWEEP, 1.0))
     said = []
-    monkeypatch.setattr(QMessageBox, "information", lambda *a, **k: said.append(a[2]))
-    work = restore_interrupted_sweeps_soon(window, be)
+    work = restore_interrupted_sweeps_soon(window, be, tell=lambda parent, text: said.append(text))
     qtbot.waitUntil(lambda: bool(said), timeout=10000)
     assert "now 450 W" in said[0] and fake.gpus[0].power_limit_mw == 450_000 and be.journal().load() == []
     work.shutdown()
+    _threads_gone(qtbot)

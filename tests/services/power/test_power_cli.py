@@ -156,3 +156,11 @@ def test_bad_input_is_one_line(machine, capsys, tmp_path):
 def test_chinese_output(machine, capsys):
     code, out, err = run(["--lang", "zh_CN", "power", "--sweep", "--seconds", "10", "--percent", "100,60"], capsys)
     assert code == 0 and CJK.search(out) and CJK.search(err)
+
+
+def test_ctrl_c_restores_and_says_so(machine, capsys):
+    fake, state = machine
+    state["workload"].interrupt_at = 3  # during the first job below the default
+    code, _, err = run(["power", "--sweep", "--seconds", "10", "--percent", "100,80"], capsys)
+    assert code == 130 and "the power limit is back at 450 W" in err
+    assert fake.gpus[0].power_limit_mw == 450_000 and default_journal().load() == []

@@ -166,3 +166,18 @@ def test_recommendations_on_the_measured_h200_sweep():
     assert copy.limit_w == 560.0 and copy.share > 0.99 and round(100 * copy.per_watt_gain) == 7
     assert recommend(sweep, MATMUL, keep_share=0.85).limit_w == 560.0
     assert recommended_limit(sweep) == 700.0
+
+
+def test_stop_ends_the_running_workload_and_restores(machine):
+    fake, gpu, journal, clock, make = machine
+    setter, workload, _ = make()
+    ticks = []
+
+    def should_stop() -> bool:
+        ticks.append(1)
+        return len(workload.jobs) >= 3  # pressed during the first job at 405 W
+
+    sweep = run_sweep(gpu, setter, workload, SweepConfig(seconds=10), clock=clock, should_stop=should_stop)
+    assert len(workload.jobs) == 3 and len(sweep.points) == 2 and not sweep.complete
+    assert str(sweep.notes[0]) == "stopped before the end"
+    assert sweep.restored is True and fake.gpus[0].power_limit_mw == 450_000 and journal.load() == []
