@@ -88,6 +88,31 @@ def list_saved(folder: Path | None = None) -> list[SavedSweep]:
     return out
 
 
+NEWEST_FOR_INSIGHTS = 10  # the insights look at this many of the newest sweeps (read every few seconds)
+
+
+def recommended_limits(folder: Path | None = None) -> dict[str, float]:
+    """UUID -> the limit the newest saved sweep of that GPU recommends (for the insights). Never raises:
+    an unreadable folder or sweep gives fewer entries."""
+    from services.power.model import recommended_limit
+
+    folder = folder or sweeps_dir()
+    try:
+        paths = sorted(folder.glob(f"*{SUFFIX}"), reverse=True)[:NEWEST_FOR_INSIGHTS]
+    except OSError:
+        return {}
+    out: dict[str, float] = {}
+    for path in paths:  # newest first: the first sweep of a GPU wins
+        try:
+            sweep = load(path)
+        except PowerError:
+            continue
+        limit = recommended_limit(sweep)
+        if limit is not None and sweep.gpu_uuid not in out:
+            out[sweep.gpu_uuid] = limit
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class KindComparison:
     kind: str
@@ -115,4 +140,4 @@ def compare(before: Sweep, after: Sweep) -> list[KindComparison]:
     return out
 
 
-__all__ = ["compare", "list_saved", "load", "recommend", "resolve", "save", "sweeps_dir"]
+__all__ = ["compare", "list_saved", "load", "recommend", "recommended_limits", "resolve", "save", "sweeps_dir"]

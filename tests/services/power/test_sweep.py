@@ -181,3 +181,13 @@ def test_stop_ends_the_running_workload_and_restores(machine):
     assert len(workload.jobs) == 3 and len(sweep.points) == 2 and not sweep.complete
     assert str(sweep.notes[0]) == "stopped before the end"
     assert sweep.restored is True and fake.gpus[0].power_limit_mw == 450_000 and journal.load() == []
+
+
+def test_recommended_limits_for_the_insights(machine, tmp_path):
+    fake, gpu, journal, clock, make = machine
+    folder = tmp_path / "sweeps"
+    assert store.recommended_limits(folder) == {}
+    setter, workload, _ = make()
+    store.save(run_sweep(gpu, setter, workload, SweepConfig(seconds=10), clock=clock), folder)
+    (folder / "zzz-broken.sweep.json").write_text("{", encoding="utf-8")  # skipped, never raised
+    assert store.recommended_limits(folder) == {gpu.uuid: 405.0}
