@@ -21,6 +21,7 @@ from typing import Any
 from cli import EXIT_FAILED, EXIT_NO_GPU, EXIT_OK, UsageError, cli_catalog, fail, info, note, render, warn
 from services.i18n import Msg, translate
 from services.power.model import COPY, MATMUL, UNITS, PowerError, Sweep, recommend, recommended_limit
+from services.textwidth import display_width
 
 HELP = "measure speed per watt at several power limits (a sweep); set, undo or keep a GPU's power limit"
 
@@ -394,20 +395,26 @@ def render_sweep(sweep: Sweep, cat: Any) -> str:
         unit = UNITS[kind]
         lines.append("")
         lines.append(cat.render(KIND_WORDS[kind]))
+        capped = any(p.power_capped_share is not None for p in points)
         header = [cat.render(translate("Power", "limit W")), unit, "%", cat.render(translate("Power", "power W")),
-                  f"{unit}/W", "SM MHz", "°C", cat.render(translate("Power", "capped"))]
+                  f"{unit}/W", "SM MHz", "°C"] + ([cat.render(translate("Power", "capped"))] if capped else [])
         rows = [header]
         for p in points:
-            rows.append([_w(p.limit_w), f"{p.value:.1f}", f"{100 * p.value / full:.0f}" if full else "?",
-                         _w(p.power_w), f"{p.per_watt:.3f}" if p.per_watt else "?",
-                         _w(round(p.sm_clock_mhz)) if p.sm_clock_mhz else "?",
-                         _w(round(p.temperature_c)) if p.temperature_c is not None else "?",
-                         f"{100 * p.power_capped_share:.0f}%" if p.power_capped_share is not None else "?"])
-        widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
-        for r in rows:
-            lines.append("  " + "  ".join(c.rjust(widths[i]) for i, c in enumerate(r)))
+            row = [_w(p.limit_w), f"{p.value:.1f}", f"{100 * p.value / full:.0f}" if full else "?",
+                   _w(p.power_w), f"{p.per_watt:.3f}" if p.per_watt else "?",
+                   _w(round(p.sm_clock_mhz)) if p.sm_clock_mhz else "?",
+                   _w(round(p.temperature_c)) if p.temperature_c is not None else "?"]
+            if capped:
+                row.append(f"{100 * p.power_capped_share:.0f}%" if p.power_capped_share is not None else "?")
+            rows.append(row)
+        widths = [max(display_width(r[i]) for r in rows) for i in range(len(header))]
+        for r in rows:  # numbers right-aligned; CJK headers take two columns a character
+            lines.append("  " + "  ".join(" " * (widths[i] - display_width(c)) + c for i, c in enumerate(r)))
         rec = recommend(sweep, kind)
-        if rec is not None:
+        if rec is not None and points and rec.limit_w >= points[0].limit_w:
+            lines.append(cat.render(translate("Power", "recommended: the full limit ({watts} W); every lower limit measured loses more than {loss}% of the speed").format(
+                watts=_w(rec.limit_w), loss=f"{100 * (1 - sweep.keep_share):.0f}")))
+        elif rec is not None:
             lines.append(cat.render(translate("Power", "recommended: {watts} W keeps {share}% of full speed at {gain}% more work per watt").format(
                 watts=_w(rec.limit_w), share=f"{100 * rec.share:.0f}",
                 gain=f"{100 * rec.per_watt_gain:+.0f}" if rec.per_watt_gain is not None else "?")))

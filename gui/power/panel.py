@@ -400,20 +400,36 @@ class SweepPanel(QDialog):
             rec = recommend(sweep, kind, share)
             if rec is None:
                 continue
+            if rec.limit_w >= sweep.points_of(kind)[0].limit_w:
+                lines.append(self.tr("{kind}: keep the full limit ({watts} W); every lower limit measured loses more than {loss}% of the speed").format(
+                    kind=self._kind_name(kind), watts=_w(rec.limit_w), loss=f"{100 - self.keep.value()}"))
+                continue
             lines.append(self.tr("{kind}: {watts} W keeps {share}% of full speed with {gain}% more work per watt").format(
                 kind=self._kind_name(kind), watts=_w(rec.limit_w), share=f"{100 * rec.share:.0f}",
                 gain=f"{100 * rec.per_watt_gain:+.0f}" if rec.per_watt_gain is not None else "?"))
         sweep.keep_share = share
         best = recommended_limit(sweep)
-        self._recommended = best
         self.recommendation.setText("\n".join(lines) if lines else self.tr("Nothing measured."))
+        original = sweep.original_limit_w
+
+        def lower(watts: float | None) -> bool:
+            return watts is not None and (original is None or watts < original - 1)
+
         # One limit for the card: the higher recommendation keeps both workloads at their share.
-        lower = best is not None and (sweep.original_limit_w is None or best < sweep.original_limit_w - 1)
-        self.set_recommended.setEnabled(lower)
-        if best is not None:
-            self.set_recommended.setText(self.tr("Set {watts} W…").format(watts=_w(best)))
-            self.set_recommended.setToolTip("" if lower else self.tr(
-                "The card already runs at this limit; lower the share to keep to see a lower one."))
+        # When only one workload gains from a lower limit, the button offers it, named.
+        per_kind = {k: r.limit_w for k in sweep.kinds() if (r := recommend(sweep, k, share)) is not None}
+        only = [k for k, w in per_kind.items() if lower(w)]
+        self._recommended = best if lower(best) else (per_kind[only[0]] if len(only) == 1 else best)
+        self.set_recommended.setEnabled(lower(self._recommended))
+        if self._recommended is None:
+            return
+        if lower(best) or not only:
+            self.set_recommended.setText(self.tr("Set {watts} W…").format(watts=_w(self._recommended)))
+        else:
+            self.set_recommended.setText(self.tr("Set {watts} W for {kind}…").format(
+                watts=_w(self._recommended), kind=self._kind_name(only[0])))
+        self.set_recommended.setToolTip("" if lower(self._recommended) else self.tr(
+            "The card already runs at this limit; lower the share to keep to see a lower one."))
 
     def _set_recommended(self) -> None:
         if self._recommended is not None:

@@ -320,6 +320,10 @@
         <translation>（对比）</translation>
     </message>
     <message>
+        <source>{kind}: keep the full limit ({watts} W); every lower limit measured loses more than {loss}% of the speed</source>
+        <translation>{kind}：保持完整上限（{watts} W）；测过的每个更低上限都会损失超过 {loss}% 的速度</translation>
+    </message>
+    <message>
         <source>{kind}: {watts} W keeps {share}% of full speed with {gain}% more work per watt</source>
         <translation>{kind}：{watts} W 保留满速的 {share}%，每瓦性能 {gain}%</translation>
     </message>
@@ -330,6 +334,10 @@
     <message>
         <source>Set {watts} W…</source>
         <translation>设为 {watts} W…</translation>
+    </message>
+    <message>
+        <source>Set {watts} W for {kind}…</source>
+        <translation>为{kind}设为 {watts} W…</translation>
     </message>
     <message>
         <source>The card already runs at this limit; lower the share to keep to see a lower one.</source>

@@ -692,6 +692,10 @@
         <translation>受限</translation>
     </message>
     <message>
+        <source>recommended: the full limit ({watts} W); every lower limit measured loses more than {loss}% of the speed</source>
+        <translation>推荐：保持完整上限（{watts} W）；测过的每个更低上限都会损失超过 {loss}% 的速度</translation>
+    </message>
+    <message>
         <source>recommended: {watts} W keeps {share}% of full speed at {gain}% more work per watt</source>
         <translation>推荐：{watts} W，保留满速的 {share}%，每瓦性能 {gain}%</translation>
     </message>
