@@ -28,11 +28,13 @@ def _tell(window: QWidget, text: str) -> None:
 def restore_interrupted_sweeps_soon(window: QWidget, backend: Any = None,
                                     tell: Callable[[QWidget, str], None] = _tell) -> BackgroundWork | None:
     """Restore off the GUI thread (a password prompt may appear), then say what was done."""
+    from services.power.limits import default_journal
+
+    if not pending_sweep_changes(backend.journal() if backend is not None else default_journal()):
+        return None  # the usual start: one small file read, the panel (and pyqtgraph) not imported
     from gui.power.panel import PowerBackend, _setter
 
     be = backend or PowerBackend()
-    if not pending_sweep_changes(be.journal()):
-        return None
     work = BackgroundWork(window, name="power-restore")
 
     def job(report: Any) -> list:
