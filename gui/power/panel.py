@@ -5,6 +5,7 @@ slow work (NVML, the workload, nvidia-smi behind a password prompt) runs on Back
 """
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -64,7 +65,7 @@ class PowerBackend:
     journal: Callable[[], LimitJournal] = default_journal
     clock: Callable[[], float] = time.monotonic
     sweeps_folder: Path | None = None
-    system: str = field(default_factory=lambda: "windows" if __import__("sys").platform == "win32" else "linux")
+    system: str = field(default_factory=lambda: "windows" if sys.platform == "win32" else "linux")
 
 
 class _Opened:
