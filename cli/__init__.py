@@ -37,6 +37,7 @@ COMMANDS: dict[str, str] = {
     "setup": "cli.setup",
     "hybrid": "cli.hybrid",
     "exporter": "cli.exporter",
+    "power": "cli.power",
 }
 
 

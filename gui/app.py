@@ -319,6 +319,9 @@ def run_app(args: argparse.Namespace,
     if getattr(args, "window_size", None):
         window.resize(*args.window_size)
     show_main_window(window, should_start_hidden(args, context))
+    from gui.power.recovery import restore_interrupted_sweeps_soon  # a killed sweep's lower limit goes back
+
+    restore_interrupted_sweeps_soon(window)
     app.aboutToQuit.connect(controller.shutdown)
     quit_on_sigterm(app)
     return app.exec()

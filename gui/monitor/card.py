@@ -50,6 +50,9 @@ class GpuCard(GpuCardFrame):
         header.addWidget(self.pcie_badge)
         header.addWidget(self.pstate_badge)
         header.addWidget(self.state_badge)
+        from gui.power.menu import power_menu_button  # the power panel's entry: sweep, set limit
+
+        header.addWidget(power_menu_button(self))
         layout.addLayout(header)
 
         self.state_note = QLabel(self)

@@ -614,6 +614,8 @@ def _source_kind(hub: TelemetryFeed) -> SourceKind:
 
 def _insights_for(hub: TelemetryFeed, snapshot: Snapshot) -> list[Any]:
     """Training-run insights for the newest snapshot (``services.telemetry.insights`` does the analysis)."""
+    from services.power.store import recommended_limits
     from services.telemetry.insights import analyze
 
-    return list(analyze(hub.history, snapshot, snapshot.system))
+    # A saved efficiency sweep's recommended limit is what a heat or power-cap insight offers.
+    return list(analyze(hub.history, snapshot, snapshot.system, sweep_limits=recommended_limits()))

@@ -397,7 +397,7 @@
     </message>
     <message>
         <source>no NVIDIA GPU found</source>
-        <translation>未找到 NVIDIA GPU</translation>
+        <translation>没有找到 NVIDIA GPU</translation>
     </message>
 </context>
 <context>
@@ -766,6 +766,26 @@
         <translation>检查供电线和转接头是否插紧，电源功率是否足以应付显卡的峰值功耗。</translation>
     </message>
     <message>
+        <source>Size the power supply and check the cables for this card on the Build &amp; PSU page (python main.py psu).</source>
+        <translation>在“装机与电源”页为这块卡核算电源并检查线缆（python main.py psu）。</translation>
+    </message>
+    <message>
+        <source>Lower the power limit to {watts} W ({how}): python main.py power --set-limit {watts} --gpu {gpu}; undo with power --undo.</source>
+        <translation>把功耗上限降到 {watts} W（{how}）：python main.py power --set-limit {watts} --gpu {gpu}；用 power --undo 撤销。</translation>
+    </message>
+    <message>
+        <source>the limit your sweep recommends</source>
+        <translation>你的扫描推荐的上限</translation>
+    </message>
+    <message>
+        <source>10% lower; a sweep measures what it costs: python main.py power --sweep</source>
+        <translation>降低 10%；扫描可以实测它的代价：python main.py power --sweep</translation>
+    </message>
+    <message>
+        <source>The memory, not the core, is hot: check the airflow over the card&apos;s memory side (server fans, blanking panels, inlet temperature); a lower power limit also cools it.</source>
+        <translation>热的是显存，不是核心：检查显卡显存一侧的风道（服务器风扇、挡板、进风温度）；降低功耗上限也能给它降温。</translation>
+    </message>
+    <message>
         <source>keeps dropping to 0%</source>
         <translation>反复跌到 0%</translation>
     </message>
@@ -820,6 +840,14 @@
     <message>
         <source>Above 80 °C the card gives up clock speed to stay within its temperature target, so the same job runs slower; long runs at this heat also age the card faster.</source>
         <translation>超过 80 °C 后，显卡会降低频率以守住温度目标，同样的任务会跑得更慢；长期在这个温度下运行也会加速显卡老化。</translation>
+    </message>
+    <message>
+        <source>GPU {gpu} memory is at {temp} °C (the core is at {core} °C)</source>
+        <translation>GPU {gpu} 显存温度 {temp} °C（核心为 {core} °C）</translation>
+    </message>
+    <message>
+        <source>The memory temperature has stayed at {temp} °C or more for two minutes. Hot memory slows itself down (less bandwidth, so slower token generation) and ages faster, even while the core temperature looks fine.</source>
+        <translation>显存温度已连续两分钟在 {temp} °C 或以上。显存过热会自行降速（带宽下降，逐词生成变慢），老化也更快，即使核心温度看起来正常。</translation>
     </message>
 </context>
 <context>

@@ -720,6 +720,161 @@
     </message>
 </context>
 <context>
+    <name>Power</name>
+    <message>
+        <source>matrix multiply (compute-bound: training, prompt processing)</source>
+        <translation>矩阵乘法（计算密集：训练、提示词处理）</translation>
+    </message>
+    <message>
+        <source>memory copy (memory-bound: token generation)</source>
+        <translation>显存复制（显存带宽密集：逐词生成）</translation>
+    </message>
+    <message>
+        <source>unknown workload &apos;{value}&apos; (choose from: matmul, copy)</source>
+        <translation>未知负载“{value}”（可选：matmul、copy）</translation>
+    </message>
+    <message>
+        <source>no NVIDIA GPU found</source>
+        <translation>没有找到 NVIDIA GPU</translation>
+    </message>
+    <message>
+        <source>a sweep that did not finish had left a lower limit: {result}</source>
+        <translation>一次未完成的扫描留下了较低的上限：{result}</translation>
+    </message>
+    <message>
+        <source>nothing to restore: no sweep left a power limit behind</source>
+        <translation>无需恢复：没有扫描遗留下功耗上限</translation>
+    </message>
+    <message>
+        <source>GPU {gpu} ({name}): power limit {current} W (default {default} W, allowed {low}-{high} W)</source>
+        <translation>GPU {gpu}（{name}）：功耗上限 {current} W（默认 {default} W，可设 {low}-{high} W）</translation>
+    </message>
+    <message>
+        <source>changed by the app from {old} W to {new} W ({reason}); undo: python main.py power --undo --gpu {gpu}</source>
+        <translation>本应用把它从 {old} W 改成了 {new} W（{reason}）；撤销：python main.py power --undo --gpu {gpu}</translation>
+    </message>
+    <message>
+        <source>kept at {watts} W after a restart (python main.py power --unkeep --gpu {gpu} removes it)</source>
+        <translation>重启后保持 {watts} W（python main.py power --unkeep --gpu {gpu} 可取消）</translation>
+    </message>
+    <message>
+        <source>A power limit resets when the computer restarts; to keep it, run: python main.py power --keep --gpu N</source>
+        <translation>功耗上限会在电脑重启后恢复默认；要保留它，请运行：python main.py power --keep --gpu N</translation>
+    </message>
+    <message>
+        <source>the card does not report its power limit</source>
+        <translation>这块卡不报告它的功耗上限</translation>
+    </message>
+    <message>
+        <source>command: {command}</source>
+        <translation>命令：{command}</translation>
+    </message>
+    <message>
+        <source>undo: python main.py power --undo --gpu {gpu}</source>
+        <translation>撤销：python main.py power --undo --gpu {gpu}</translation>
+    </message>
+    <message>
+        <source>nothing to undo: the app has not changed GPU {gpu}&apos;s power limit</source>
+        <translation>无需撤销：本应用没有改过 GPU {gpu} 的功耗上限</translation>
+    </message>
+    <message>
+        <source>keep GPU {gpu} at {watts} W after restarts ({where}); the commands:</source>
+        <translation>重启后让 GPU {gpu} 保持 {watts} W（{where}）；命令如下：</translation>
+    </message>
+    <message>
+        <source>stop keeping GPU {gpu}&apos;s limit after restarts ({where}); the commands:</source>
+        <translation>不再在重启后保持 GPU {gpu} 的上限（{where}）；命令如下：</translation>
+    </message>
+    <message>
+        <source>dry run: nothing was changed</source>
+        <translation>演练：没有做任何更改</translation>
+    </message>
+    <message>
+        <source>done; undo: python main.py power --unkeep --gpu {gpu}</source>
+        <translation>完成；撤销：python main.py power --unkeep --gpu {gpu}</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>sweep of GPU {gpu} ({name}) at {limits} W, about {minutes} minutes; the limit goes back to {current} W at the end</source>
+        <translation>扫描 GPU {gpu}（{name}），上限依次为 {limits} W，约 {minutes} 分钟；结束后上限恢复为 {current} W</translation>
+    </message>
+    <message>
+        <source>the commands:</source>
+        <translation>命令如下：</translation>
+    </message>
+    <message>
+        <source>GPU {gpu} is in use by {who}; the sweep would slow it down and measure it too. Sweep anyway? [y/N] </source>
+        <translation>GPU {gpu} 正被 {who} 使用；扫描会拖慢它，测量结果也会把它算进去。仍然扫描吗？[y/N] </translation>
+    </message>
+    <message>
+        <source>GPU {gpu} is in use by {who}; stop it first, or pass --yes to sweep anyway</source>
+        <translation>GPU {gpu} 正被 {who} 使用；请先停止它，或加 --yes 仍然扫描</translation>
+    </message>
+    <message>
+        <source>[{step}/{steps}] {watts} W: {kind} for {seconds} s</source>
+        <translation>[{step}/{steps}] {watts} W：{kind}，{seconds} 秒</translation>
+    </message>
+    <message>
+        <source>stopped; the power limit is back at {watts} W</source>
+        <translation>已停止；功耗上限已恢复为 {watts} W</translation>
+    </message>
+    <message>
+        <source>stopped; the power limit is still {watts} W: the next power command or the app&apos;s next start puts it back</source>
+        <translation>已停止；功耗上限仍是 {watts} W：下次运行 power 命令或下次启动本应用时会恢复</translation>
+    </message>
+    <message>
+        <source>could not save the sweep: {reason}</source>
+        <translation>无法保存扫描结果：{reason}</translation>
+    </message>
+    <message>
+        <source>saved: {path}</source>
+        <translation>已保存：{path}</translation>
+    </message>
+    <message>
+        <source>GPU {gpu} {name}, driver {driver}: default limit {default} W, allowed {low}-{high} W, {temp} °C at the start</source>
+        <translation>GPU {gpu} {name}，驱动 {driver}：默认上限 {default} W，可设 {low}-{high} W，开始时 {temp} °C</translation>
+    </message>
+    <message>
+        <source>limit W</source>
+        <translation>上限 W</translation>
+    </message>
+    <message>
+        <source>power W</source>
+        <translation>功耗 W</translation>
+    </message>
+    <message>
+        <source>capped</source>
+        <translation>受限</translation>
+    </message>
+    <message>
+        <source>recommended: the full limit ({watts} W); every lower limit measured loses more than {loss}% of the speed</source>
+        <translation>推荐：保持完整上限（{watts} W）；测过的每个更低上限都会损失超过 {loss}% 的速度</translation>
+    </message>
+    <message>
+        <source>recommended: {watts} W keeps {share}% of full speed at {gain}% more work per watt</source>
+        <translation>推荐：{watts} W，保留满速的 {share}%，每瓦性能 {gain}%</translation>
+    </message>
+    <message>
+        <source>to use it: python main.py power --set-limit {watts} --gpu {gpu} (undo: power --undo)</source>
+        <translation>使用它：python main.py power --set-limit {watts} --gpu {gpu}（撤销：power --undo）</translation>
+    </message>
+    <message>
+        <source>no saved sweeps yet (python main.py power --sweep makes one)</source>
+        <translation>还没有已保存的扫描（python main.py power --sweep 可以生成）</translation>
+    </message>
+    <message>
+        <source>{file}  {name}, {points} points, recommended {watts} W</source>
+        <translation>{file}  {name}，{points} 个测量点，推荐 {watts} W</translation>
+    </message>
+    <message>
+        <source>before: {a} ({da}); after: {b} ({db})</source>
+        <translation>之前：{a}（{da}）；之后：{b}（{db}）</translation>
+    </message>
+</context>
+<context>
     <name>PsuReport</name>
     <message>
         <source>{gpu} price: {note}</source>

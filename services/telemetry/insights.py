@@ -44,23 +44,31 @@ CLOCK_DROP_PCT = 15.0  # unexplained drops smaller than this are GPU Boost's nor
 # GPU Boost gives up speed in steps as the core warms, and these cards' default
 # temperature target is 83 °C; 80 °C warns a little before the hard throttle.
 HOT_C = 80.0
+# NVML reports memory temperature on HBM data-centre parts only (NVML_FI_DEV_MEMORY_TEMP); their
+# "Memory Max Operating Temp" in nvidia-smi -q is 85 °C (A100, HBM2e) to 95 °C (H100, HBM3).
+# Two minutes at 85 °C or more is named apart from the core's temperature.
+MEMORY_HOT_C = 85.0
+# Without a sweep, the suggested cut: 10 % of the current limit (the issue's default step).
+LIMIT_STEP = 0.10
 
 
 @dataclass(frozen=True, slots=True)
 class Insight:
     code: str  # stable id: gpu_starved_cpu, gpu_starved_process, gpu_starved_disk, gpu_starved_unknown,
-    #            clocks_throttled, clocks_dropped, running_hot
+    #            clocks_throttled, clocks_dropped, running_hot, memory_hot
     gpu_index: int
     severity: str  # "info" | "warning"
     title: Msg
     detail: Msg
     fixes: tuple[Msg, ...] = ()
     since: float | None = None  # wall time the condition began, when known
+    # A fix the app can apply (with preview and undo): lower the power limit to this many watts.
+    suggested_limit_w: float | None = None
 
     def to_json(self) -> dict:
         return {"code": self.code, "gpu_index": self.gpu_index, "severity": self.severity,
                 "title": str(self.title), "detail": str(self.detail), "fixes": [str(f) for f in self.fixes],
-                "since": self.since}
+                "since": self.since, "suggested_limit_w": self.suggested_limit_w}
 
 
 FIX_WORKERS = translate("Insights", "Give the DataLoader more worker processes (num_workers, e.g. the number of CPU cores minus one) and keep them alive between epochs (persistent_workers=True).")
@@ -74,10 +82,19 @@ FIX_FAN_CURVE = translate("Insights", "Use a more aggressive fan curve for long 
 FIX_POWER_LIMIT = translate("Insights", "Lower the power limit a little (for example nvidia-smi -pl): a 10-20% lower limit usually costs only a few percent of speed and runs much cooler.")
 FIX_POWER_NORMAL = translate("Insights", "Being held at the power limit is normal under a heavy load. If the card allows it, a higher limit or an undervolt gives more speed.")
 FIX_CABLES = translate("Insights", "Check the power cables and adapters are fully seated and the power supply is large enough for the card's peaks.")
+FIX_PSU_PAGE = translate("Insights", "Size the power supply and check the cables for this card on the Build & PSU page (python main.py psu).")
+FIX_SET_LIMIT = translate("Insights", "Lower the power limit to {watts} W ({how}): python main.py power --set-limit {watts} --gpu {gpu}; undo with power --undo.")
+HOW_SWEEP = translate("Insights", "the limit your sweep recommends")
+HOW_STEP = translate("Insights", "10% lower; a sweep measures what it costs: python main.py power --sweep")
+FIX_MEMORY_COOLING = translate("Insights", "The memory, not the core, is hot: check the airflow over the card's memory side (server fans, blanking panels, inlet temperature); a lower power limit also cools it.")
 
 
-def analyze(history: History, snapshot: Snapshot | None, system: SystemSample | None = None) -> list[Insight]:
-    """Insights for every GPU in ``snapshot`` (the newest reading)."""
+def analyze(history: History, snapshot: Snapshot | None, system: SystemSample | None = None,
+            sweep_limits: dict[str, float] | None = None) -> list[Insight]:
+    """Insights for every GPU in ``snapshot`` (the newest reading).
+
+    ``sweep_limits``: UUID -> the limit a saved efficiency sweep recommends for that GPU; a heat
+    or power-cap insight then offers that limit instead of a 10% cut."""
     if snapshot is None:
         return []
     system = system if system is not None else snapshot.system
@@ -90,11 +107,28 @@ def analyze(history: History, snapshot: Snapshot | None, system: SystemSample | 
         starved = _starved(history, snapshot.t, sample, system)
         if starved:
             out.append(starved)
-        out += _clocks(history, snapshot.t, sample)
-        hot = _hot(sample, info)
+        suggested = _suggested_limit(sample, info, (sweep_limits or {}).get(sample.uuid))
+        out += _clocks(history, snapshot.t, sample, suggested)
+        hot = _hot(sample, info, suggested)
         if hot:
             out.append(hot)
+        memory_hot = _memory_hot(history, snapshot.t, sample)
+        if memory_hot:
+            out.append(memory_hot)
     return out
+
+
+def _suggested_limit(sample: GpuSample, info: GpuInfo | None,
+                     from_sweep: float | None) -> tuple[float, Msg] | None:
+    """(watts, the fix's line) for a lower power limit, or None when it cannot be lower."""
+    current = sample.power_limit_w
+    if current is None:
+        return None
+    if from_sweep is not None and from_sweep < current - 1:
+        watts, how = float(round(from_sweep)), HOW_SWEEP
+    else:
+        watts, how = float(round(current * (1 - LIMIT_STEP))), HOW_STEP
+    return watts, FIX_SET_LIMIT.format(watts=f"{watts:g}", how=how, gpu=sample.index)
 
 
 def _finite_mean(a: np.ndarray) -> float | None:
@@ -168,7 +202,8 @@ def _clock_peak(history: History, gpu: int | str, t1: float) -> float | None:
     return float(np.percentile(loaded, 95))
 
 
-def _clocks(history: History, t1: float, sample: GpuSample) -> list[Insight]:
+def _clocks(history: History, t1: float, sample: GpuSample,
+            suggested: tuple[float, Msg] | None = None) -> list[Insight]:
     clock, util = sample.sm_clock_mhz, sample.utilization_pct
     if clock is None or util is None or util < CLOCK_LOAD_PCT:
         return []
@@ -188,18 +223,27 @@ def _clocks(history: History, t1: float, sample: GpuSample) -> list[Insight]:
         else:
             detail = translate("Insights", "{explanation} The SM clock is {clock} MHz; held back since {since}.").format(**args)
         fixes: tuple[Msg, ...]
+        limit_w = None
         if code in ("sw_thermal", "hw_thermal"):
-            fixes = (FIX_AIRFLOW, FIX_FAN_CURVE, FIX_POWER_LIMIT)
+            fixes = (FIX_AIRFLOW, FIX_FAN_CURVE)
+            if suggested is not None:
+                limit_w, line = suggested
+                fixes += (line,)
+            else:
+                fixes += (FIX_POWER_LIMIT,)
         elif code == "power_cap":
             fixes = (FIX_POWER_NORMAL,)
+            if suggested is not None:  # the same work for less heat and power, at a small cost in speed
+                limit_w, line = suggested
+                fixes += (line,)
         elif code in ("hw_slowdown", "hw_power_brake"):
-            fixes = (FIX_CABLES, FIX_AIRFLOW)
+            fixes = (FIX_CABLES, FIX_PSU_PAGE, FIX_AIRFLOW)
         else:
             fixes = ()
         severity = "info" if code == "power_cap" else "warning"
         return [Insight("clocks_throttled", sample.index, severity,
                         translate("Insights", "GPU {gpu} clocks held back: {reason}").format(**args),
-                        detail, fixes, since)]
+                        detail, fixes, since, limit_w)]
     if drop is not None and drop >= CLOCK_DROP_PCT and util >= 50:
         args = dict(gpu=sample.index, clock=_fmt(clock), peak=_fmt(peak), drop=_fmt(drop))
         return [Insight("clocks_dropped", sample.index, "info",
@@ -216,15 +260,32 @@ def _since(history: History, gpu: int | str, code: str, t1: float) -> float:
     return t1
 
 
-def _hot(sample: GpuSample, info: GpuInfo | None) -> Insight | None:
+def _hot(sample: GpuSample, info: GpuInfo | None, suggested: tuple[float, Msg] | None = None) -> Insight | None:
     temp = sample.temperature_c
     if temp is None or temp < HOT_C:
         return None
     args = dict(gpu=sample.index, temp=_fmt(temp))
+    limit_fix = (suggested[1],) if suggested is not None else (FIX_POWER_LIMIT,)
     return Insight("running_hot", sample.index, "warning",
                    translate("Insights", "GPU {gpu} is at {temp} °C and losing speed to heat").format(**args),
                    translate("Insights", "Above 80 °C the card gives up clock speed to stay within its temperature target, so the same job runs slower; long runs at this heat also age the card faster.").format(**args),
-                   (FIX_AIRFLOW, FIX_FAN_CURVE, FIX_POWER_LIMIT), None)
+                   (FIX_AIRFLOW, FIX_FAN_CURVE, *limit_fix), None,
+                   suggested[0] if suggested is not None else None)
+
+
+def _memory_hot(history: History, t1: float, sample: GpuSample) -> Insight | None:
+    """Sustained memory temperature, named apart from the core's (only HBM parts report it)."""
+    if sample.memory_temperature_c is None or sample.memory_temperature_c < MEMORY_HOT_C:
+        return None
+    _, temps = history.series(_key(sample), "memory_temperature_c", t1 - WINDOW_S, t1)
+    temps = temps[np.isfinite(temps)]
+    if temps.size < MIN_SAMPLES or float(temps.min()) < MEMORY_HOT_C:
+        return None
+    args = dict(gpu=sample.index, temp=_fmt(float(temps.mean())), core=_fmt(sample.temperature_c))
+    return Insight("memory_hot", sample.index, "warning",
+                   translate("Insights", "GPU {gpu} memory is at {temp} °C (the core is at {core} °C)").format(**args),
+                   translate("Insights", "The memory temperature has stayed at {temp} °C or more for two minutes. Hot memory slows itself down (less bandwidth, so slower token generation) and ages faster, even while the core temperature looks fine.").format(**args),
+                   (FIX_MEMORY_COOLING,), None)
 
 
 def _fmt(value: float | None) -> str:

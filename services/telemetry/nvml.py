@@ -399,3 +399,38 @@ class Nvml:
         if last_code is not None:
             self._unsupported.add(key)
         return None
+
+
+# ---- power limits (the efficiency sweep and "Set power limit")
+
+
+class PowerLimits(NamedTuple):
+    """A GPU's power limits in watts; None where the card does not say."""
+
+    current_w: float | None  # the enforced limit (nvidia-smi's "Current Power Limit")
+    default_w: float | None
+    min_w: float | None  # nvmlDeviceGetPowerManagementLimitConstraints: what -pl accepts
+    max_w: float | None
+
+
+def _mw_to_w(value: Any) -> float | None:
+    value = clean(value)
+    return None if value is None else value / 1000.0
+
+
+def read_power_limits(nvml: Nvml, device: str, handle: Any) -> PowerLimits:
+    """The limits ``nvidia-smi -pl`` works within; raises :class:`DeviceFailure` for a lost GPU."""
+    current = nvml.query(device, "sweep.power_limit", (Attempt("nvmlDeviceGetEnforcedPowerLimit", (handle,)),
+                                                 Attempt("nvmlDeviceGetPowerManagementLimit", (handle,))))
+    default = nvml.query(device, "sweep.power_limit_default",
+                         (Attempt("nvmlDeviceGetPowerManagementDefaultLimit", (handle,)),))
+    bounds = nvml.query(device, "sweep.power_limit_constraints",
+                        (Attempt("nvmlDeviceGetPowerManagementLimitConstraints", (handle,)),))
+    low, high = (bounds[0], bounds[1]) if isinstance(bounds, (list, tuple)) and len(bounds) == 2 else (None, None)
+    return PowerLimits(_mw_to_w(current), _mw_to_w(default), _mw_to_w(low), _mw_to_w(high))
+
+
+def read_energy_mj(nvml: Nvml, device: str, handle: Any) -> int | None:
+    """Energy used since the driver loaded, in millijoules (Volta and newer); None where unsupported."""
+    value = nvml.query(device, "sweep.energy", (Attempt("nvmlDeviceGetTotalEnergyConsumption", (handle,)),))
+    return value if isinstance(value, int) else None

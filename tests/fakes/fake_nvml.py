@@ -195,6 +195,8 @@ class FakeGpu:
     power_mw: int = 312_450
     power_limit_mw: int = 450_000
     power_default_limit_mw: int = 450_000
+    power_min_limit_mw: int = 150_000  # nvmlDeviceGetPowerManagementLimitConstraints
+    power_max_limit_mw: int = 600_000
     energy_mj: int = 987_654_321
     sm_clock: int = 2520
     mem_clock: int = 10501
@@ -445,6 +447,10 @@ class FakeNvml:
     def nvmlDeviceGetPowerManagementDefaultLimit(self, handle: FakeHandle) -> int:
         return self._gpu(handle, "nvmlDeviceGetPowerManagementDefaultLimit").power_default_limit_mw
 
+    def nvmlDeviceGetPowerManagementLimitConstraints(self, handle: FakeHandle) -> list[int]:
+        gpu = self._gpu(handle, "nvmlDeviceGetPowerManagementLimitConstraints")
+        return [gpu.power_min_limit_mw, gpu.power_max_limit_mw]
+
     def nvmlDeviceGetTotalEnergyConsumption(self, handle: FakeHandle) -> int:
         return self._gpu(handle, "nvmlDeviceGetTotalEnergyConsumption").energy_mj
 
@@ -570,6 +576,30 @@ class FakeNvml:
             return NVML_SUCCESS
 
         return c_function
+
+
+# ---- a card under load whose power, clocks and energy counter answer to its power limit
+
+# What each built-in sweep workload asks of a card at full speed, as a share of its default limit:
+# a matrix-multiply loop draws the whole budget, a memory copy about two thirds of it.
+LOAD_DEMAND = {"matmul": 1.0, "copy": 0.68}
+
+
+def apply_load(gpu: FakeGpu, kind: str, seconds: float) -> float:
+    """Run ``kind`` on ``gpu`` for ``seconds``: power is held to the limit, the SM clock falls with
+    the cube root of the power cut (dynamic power goes as f*V^2, and V follows f), the energy
+    counter advances. Returns the speed as a share of full speed."""
+    demand_mw = gpu.power_default_limit_mw * LOAD_DEMAND[kind]
+    power_mw = min(demand_mw, gpu.power_limit_mw)
+    ratio = power_mw / demand_mw
+    clock_share = ratio ** (1 / 3)
+    gpu.power_mw = int(power_mw)
+    gpu.sm_clock = int(round(gpu.sm_clock_max * 0.85 * clock_share))
+    gpu.energy_mj += int(power_mw * seconds)
+    gpu.throttle_mask = 0x4 if demand_mw > gpu.power_limit_mw else 0
+    gpu.temperature = int(round(35 + 40 * power_mw / gpu.power_default_limit_mw))
+    # A copy waits on memory, not on the SM clock: it only slows when the clock falls far.
+    return clock_share if kind == "matmul" else 0.4 + 0.6 * clock_share ** 0.5
 
 
 class _OldBindingFakeNvml(FakeNvml):
