@@ -32,6 +32,8 @@ from services.telemetry.states import NO_GPU_FOUND, state_label
 
 HELP = "GPU readings: one snapshot (--once, --json), a live table, or a CSV log (nvidia-smi columns)"
 
+# How long one snapshot may wait for a slow driver before the readings not taken yet are left out.
+ONCE_BUDGET_S = 5.0
 MIN_INTERVAL_S = 0.1
 MAX_INTERVAL_S = 3600.0
 SLOW_TIER_S = 5.0  # fan, PCIe, processes: as often as the app's dashboard reads them
@@ -106,8 +108,15 @@ def run(args: argparse.Namespace, *, source: Any = None,
             return fail(exc.message, EXIT_FAILED, err=err)
         try:
             if args.once:
+                nvml = getattr(source, "nvml", None)
+                if nvml is not None:  # a driver answering slowly gives what it read in time, and says so
+                    nvml.deadline = time.monotonic() + ONCE_BUDGET_S
                 snapshot = source.read(ALL_TIERS, wall_clock())
                 _emit(snapshot, args, catalog, writer, out, source_name=args.source, clear=False, counters=counters)
+                if nvml is not None and nvml.skipped_late:
+                    note(translate("Cli", "the NVIDIA driver answered slowly: {count} reading(s) were left out after {seconds} s "
+                                          "(shown as not reported)").format(count=nvml.skipped_late, seconds=f"{ONCE_BUDGET_S:g}"),
+                         err=err, catalog=catalog or cli_catalog())
                 return EXIT_OK
             if writer is not None and not args.json:
                 info(translate("Cli", "logging {count} GPU(s) to {path} every {interval} s; Ctrl-C stops").format(

@@ -362,6 +362,10 @@
         <translation>每 {interval} 秒读取一次会占用 GPU 和 CPU 时间；通常 1 秒就够了</translation>
     </message>
     <message>
+        <source>the NVIDIA driver answered slowly: {count} reading(s) were left out after {seconds} s (shown as not reported)</source>
+        <translation>NVIDIA 驱动响应太慢：{seconds} 秒后仍未读取的 {count} 项数值已略去（显示为未报告）</translation>
+    </message>
+    <message>
         <source>logging {count} GPU(s) to {path} every {interval} s; Ctrl-C stops</source>
         <translation>每 {interval} 秒把 {count} 块 GPU 的读数记录到 {path}；按 Ctrl-C 停止</translation>
     </message>

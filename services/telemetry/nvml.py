@@ -19,6 +19,8 @@ binding and a fake behave the same.
 """
 from __future__ import annotations
 
+import time
+
 import ctypes
 from types import ModuleType, SimpleNamespace
 from typing import Any, NamedTuple
@@ -204,6 +206,11 @@ class Nvml:
         # (device, metric) -> (the attempts tuple, the attempt that worked): the fast path
         self._steady: dict[tuple[str, str], tuple[Sequence[Attempt], Attempt]] = {}
         self.calls = 0  # NVML function calls made, for tests and the benchmark
+        # A one-shot reading's time budget (time.monotonic()): past it, a metric not read yet is left out
+        # (None, "not reported") rather than asked for; identity calls still go through. A driver whose
+        # every call takes 300 ms would otherwise hold ``monitor --once`` for half a minute.
+        self.deadline: float | None = None
+        self.skipped_late = 0  # metrics left out because the deadline had passed
 
     # ---- lifecycle
 
@@ -339,6 +346,9 @@ class Nvml:
         metric is not supported here. Raises :class:`DeviceFailure` for errors
         about the whole GPU.
         """
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            self.skipped_late += 1
+            return None
         key = (device, metric)
         steady = self._steady.get(key)
         if steady is not None and steady[0] is attempts:

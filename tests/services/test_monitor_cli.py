@@ -488,3 +488,31 @@ def test_csv_logging_says_where_and_how_much_on_stderr(tmp_path):
                       sleep=clock.sleep, clock=clock)
     assert out == ""
     assert "logging 2 GPU(s)" in err and "wrote 6 rows" in err
+
+
+def test_once_on_a_slow_driver_gives_what_it_read_in_time_and_says_so(tmp_path, monkeypatch):
+    # Issue 23: 300 ms per NVML call held `monitor --once` for 26 s. NVML's own clock steps 0.3 s a call
+    # here; the budget keeps the identity and the readings taken in time and leaves the rest out.
+    import types
+
+    import services.telemetry.nvml as nvml_module
+
+    steps = {"t": 0.0}
+
+    def slow_clock() -> float:
+        steps["t"] += 0.3
+        return steps["t"]
+
+    monkeypatch.setattr(nvml_module, "time", types.SimpleNamespace(monotonic=slow_clock))
+    monkeypatch.setattr(monitor.time, "monotonic", lambda: 0.0)  # the budget starts at 0 on the same scale
+    code, out, err = run(["--once", "--json"], NvmlSource(FakeNvml(2), sysfs_root=tmp_path))
+    assert code == 0, err
+    doc = json.loads(out)
+    assert [g["name"] for g in doc["gpus"]] == ["NVIDIA GeForce RTX 4090"] * 2  # identity still read
+    assert doc["gpus"][1]["temperature_c"] is None  # asked for after the budget: left out, not 0
+    assert "answered slowly" in err and "5 s" in err
+
+
+def test_once_on_a_normal_driver_says_nothing_about_slowness(tmp_path):
+    code, out, err = run(["--once"], NvmlSource(FakeNvml(1), sysfs_root=tmp_path))
+    assert code == 0 and "slowly" not in err
