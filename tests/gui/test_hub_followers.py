@@ -39,12 +39,18 @@ def test_exporter_dashboard_and_recorder_follow_demo_then_nvml_then_replay(qtbot
     demo = control.attach(start=True)
     attach_exporter(context)
     bridge = control.bridge()
+    from gui.monitor.dashboard import DashboardPage
+
+    page = DashboardPage(context)  # its process view follows the hub through the bridge
+    qtbot.addWidget(page)
     try:
+        assert page.process_view.service is demo.processes
         qtbot.waitUntil(lambda: bool(demo.latest and demo.latest.samples), timeout=10000)
         assert _model_names(_scrape(context)) == {"NVIDIA GeForce RTX 4090", "NVIDIA GeForce RTX 3090"}
 
         live = control.start_live()  # "Leave the demo"
         assert bridge.hub is live and context.telemetry is live
+        assert page.process_view.service is live.processes and live.processes is not demo.processes
         assert demo.recorder is not None and demo.recorder._closed  # the demo's recording ended with it
         qtbot.waitUntil(lambda: bool(live.latest and live.latest.samples), timeout=10000)
         assert _model_names(_scrape(context)) == {"NVIDIA H100 80GB HBM3"}  # not the demo's cards, frozen
@@ -52,6 +58,7 @@ def test_exporter_dashboard_and_recorder_follow_demo_then_nvml_then_replay(qtbot
 
         replay = control.open_replay(str(DATA / "nvidia_smi_2gpu_thermal.csv"))
         assert bridge.hub is replay and not replay.live
+        assert page.process_view.service is replay.processes
         assert replay.recorder is None  # a replay is not recorded again
         text = _scrape(context)
         assert _model_names(text) == {"NVIDIA GeForce RTX 4090", "NVIDIA GeForce RTX 3090"}
