@@ -64,6 +64,7 @@ def test_exporter_dashboard_and_recorder_follow_demo_then_nvml_then_replay(qtbot
         assert _model_names(text) == {"NVIDIA GeForce RTX 4090", "NVIDIA GeForce RTX 3090"}
         assert "GPU-5f58ef55-8d2a-35ab-445e-595b83844c97" in text  # the log's card, not the demo's
     finally:
+        page.shutdown()
         context.exporter.stop()
         control.close()
         bridge.close()
