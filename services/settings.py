@@ -274,7 +274,7 @@ class SettingsStore:
         try:
             # decoding is inside this try: a binary or non-UTF-8 file is as broken as bad JSON
             data = json.loads(raw.decode("utf-8"))
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nesting deeper than the decoder allows
             kept = self.path.with_name(f"{self.path.name}.broken-{time.strftime('%Y%m%d-%H%M%S')}")
             try:
                 os.replace(self.path, kept)
