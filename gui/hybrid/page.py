@@ -43,7 +43,7 @@ class PlanDialog(QDialog):
                                "the change can be undone from this page or with the command line."))
         intro.setWordWrap(True)
         layout.addWidget(intro)
-        self.text = QPlainTextEdit(plan.describe())
+        self.text = QPlainTextEdit("\n".join(render(change.describe()) for change in plan.changes))
         self.text.setReadOnly(True)
         self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         layout.addWidget(self.text, 1)

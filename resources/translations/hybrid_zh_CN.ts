@@ -79,6 +79,44 @@
         <translation>无法连接 NVIDIA 驱动：{error}</translation>
     </message>
     <message>
+        <source>registry {key}
+  value: {name}
+  before: {before}
+  after:  {after}</source>
+        <translation>注册表 {key}
+  值名称：{name}
+  修改前：{before}
+  修改后：{after}</translation>
+    </message>
+    <message>
+        <source>create (executable)</source>
+        <translation>新建（可执行）</translation>
+    </message>
+    <message>
+        <source>create</source>
+        <translation>新建</translation>
+    </message>
+    <message>
+        <source>delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>replace, executable (the old content is kept in the backup)</source>
+        <translation>替换为可执行文件（旧内容保存在备份中）</translation>
+    </message>
+    <message>
+        <source>replace (the old content is kept in the backup)</source>
+        <translation>替换（旧内容保存在备份中）</translation>
+    </message>
+    <message>
+        <source>file {path}: {action}{content}</source>
+        <translation>文件 {path}：{action}{content}</translation>
+    </message>
+    <message>
+        <source>(no value)</source>
+        <translation>（无值）</translation>
+    </message>
+    <message>
         <source>Let Windows decide</source>
         <translation>让 Windows 决定</translation>
     </message>
