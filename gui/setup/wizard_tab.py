@@ -109,6 +109,8 @@ class WizardTab(QWidget):
         self.step_output = QPlainTextEdit()
         self.step_output.setReadOnly(True)
         self.step_output.setFont(mono_font())
+        # Commands and their output line by line: a wrap broke URLs after "https://"; long lines scroll.
+        self.step_output.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.step_output.setMinimumHeight(70)
         self.step_output.setPlaceholderText(QCoreApplication.translate("SetupPage", "What ran and what it printed appears here."))
         d.addWidget(self.step_output, 1)

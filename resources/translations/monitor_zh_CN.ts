@@ -398,10 +398,6 @@
         <translation>显存带宽 {pct:.0f}%</translation>
     </message>
     <message>
-        <source>enc {enc:.0f}% · dec {dec:.0f}%</source>
-        <translation>编码 {enc:.0f}% · 解码 {dec:.0f}%</translation>
-    </message>
-    <message>
         <source>of {total} ({pct:.0f}%)</source>
         <translation>共 {total}（{pct:.0f}%）</translation>
     </message>
@@ -410,7 +406,15 @@
         <translation>{t:.0f} °C 起降频</translation>
     </message>
     <message>
-        <source>memory {t:.0f} °C</source>
+        <source>enc {pct:.0f}%</source>
+        <translation>编码 {pct:.0f}%</translation>
+    </message>
+    <message>
+        <source>dec {pct:.0f}%</source>
+        <translation>解码 {pct:.0f}%</translation>
+    </message>
+    <message>
+        <source>mem {t:.0f} °C</source>
         <translation>显存 {t:.0f} °C</translation>
     </message>
     <message>
@@ -517,16 +521,16 @@
         <translation>显存占用 (GiB)</translation>
     </message>
     <message>
-        <source>Temperature °C</source>
+        <source>Temp °C</source>
         <translation>温度 °C</translation>
+    </message>
+    <message>
+        <source>mem</source>
+        <translation>显存</translation>
     </message>
     <message>
         <source>core</source>
         <translation>核心</translation>
-    </message>
-    <message>
-        <source>memory</source>
-        <translation>显存</translation>
     </message>
     <message>
         <source>slowdown</source>

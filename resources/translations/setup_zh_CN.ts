@@ -1596,6 +1596,10 @@
         <translation>未知的显卡架构</translation>
     </message>
     <message>
+        <source>also: {names}</source>
+        <translation>另有：{names}</translation>
+    </message>
+    <message>
         <source>no NVIDIA GPU found</source>
         <translation>没有找到 NVIDIA 显卡</translation>
     </message>

@@ -38,6 +38,8 @@ def test_setup_demo_names_the_same_cards(qtbot, app_paths):
     machine = page.report.machine
     assert tuple(g.name for g in machine.gpus) == EXPECTED
     assert machine.driver.version == demo_machine_spec().driver_version
+    shown = page.doctor_tab.fact_labels["gpu"].text()  # both cards on the page, not only the first
+    assert "RTX 4090" in shown and "RTX 3090" in shown
     page.shutdown()
 
 
