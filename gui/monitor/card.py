@@ -229,10 +229,11 @@ class GpuCard(GpuCardFrame):
     def _set_title(self) -> None:
         self.title.setText(self.tr("GPU {index} · {name}").format(index=self.info.index, name=self.info.name))
         bits = []
-        if self.info.pci_bus_id:
-            bits.append(self.info.pci_bus_id)
+        # the driver first: in a narrow window the long bus id is what gets elided (it is in the tooltip)
         if self.info.driver_version:
             bits.append(self.tr("driver {version}").format(version=self.info.driver_version))
+        if self.info.pci_bus_id:
+            bits.append(self.info.pci_bus_id)
         self.subtitle.setText("  ".join(bits))
 
     def _missing_tip(self, sample: GpuSample | None) -> str:

@@ -210,7 +210,7 @@
     </message>
     <message>
         <source>{path} is not UTF-8 text, so GPU Assistant will not change it</source>
-        <translation>{path} 不是 UTF-8 文本，GPU 助手 不会修改它</translation>
+        <translation>{path} 不是 UTF-8 文本，GPU 助手不会修改它</translation>
     </message>
     <message>
         <source>The Windows registry is not available here</source>

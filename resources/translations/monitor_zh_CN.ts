@@ -641,7 +641,7 @@
     </message>
     <message>
         <source>It is not an nvidia-smi CSV log or a GPU Assistant recording, or it cannot be read. The reason is below.</source>
-        <translation>它不是 nvidia-smi CSV 日志或 GPU 助手 记录，或者无法读取。原因见下方。</translation>
+        <translation>它不是 nvidia-smi CSV 日志或 GPU 助手记录，或者无法读取。原因见下方。</translation>
     </message>
     <message>
         <source>No NVIDIA GPU found</source>
@@ -1022,7 +1022,7 @@
     </message>
     <message>
         <source>{name}: an SQLite file, but not a GPU Assistant recording</source>
-        <translation>{name}：是 SQLite 文件，但不是 GPU 助手 的录制文件</translation>
+        <translation>{name}：是 SQLite 文件，但不是 GPU 助手的录制文件</translation>
     </message>
     <message>
         <source>{name}: damaged recording ({error})</source>
@@ -1097,7 +1097,7 @@
     </message>
     <message>
         <source>{path}: not an nvidia-smi CSV log or a GPU Assistant recording (binary data)</source>
-        <translation>{path}：不是 nvidia-smi CSV 日志，也不是 GPU 助手 录制文件（二进制数据）</translation>
+        <translation>{path}：不是 nvidia-smi CSV 日志，也不是 GPU 助手录制文件（二进制数据）</translation>
     </message>
     <message>
         <source>{path}: not an nvidia-smi CSV log (a line longer than {kib} KiB)</source>
@@ -1113,7 +1113,7 @@
     </message>
     <message>
         <source>{path}: not an nvidia-smi CSV log or a GPU Assistant recording</source>
-        <translation>{path}：不是 nvidia-smi CSV 日志，也不是 GPU 助手 录制文件</translation>
+        <translation>{path}：不是 nvidia-smi CSV 日志，也不是 GPU 助手录制文件</translation>
     </message>
     <message>
         <source>{path}: the log has a header but no readings</source>

@@ -459,7 +459,7 @@
     </message>
     <message>
         <source>only if {mark} exists (GPU Assistant made this folder):</source>
-        <translation>仅当 {mark} 存在时（说明该文件夹由 GPU 助手 创建）：</translation>
+        <translation>仅当 {mark} 存在时（说明该文件夹由 GPU 助手创建）：</translation>
     </message>
     <message>
         <source>save the current value of {value}</source>
@@ -475,7 +475,7 @@
     </message>
     <message>
         <source>restore {path} from the backup GPU Assistant makes in {folder} (content, mode and owner; a link stays a link), or remove it if it did not exist</source>
-        <translation>从 GPU 助手 在 {folder} 中做的备份恢复 {path}（内容、权限和属主；符号链接仍恢复为链接）；如果它原本不存在，就删除它</translation>
+        <translation>从 GPU 助手在 {folder} 中做的备份恢复 {path}（内容、权限和属主；符号链接仍恢复为链接）；如果它原本不存在，就删除它</translation>
     </message>
     <message>
         <source>put back the value of {value} saved before the run (or delete it if it was not set)</source>
@@ -539,7 +539,7 @@
     </message>
     <message>
         <source>{path} was not created by GPU Assistant (or is already gone), so it is left alone</source>
-        <translation>{path} 不是 GPU 助手 创建的（或已经不存在），因此不会动它</translation>
+        <translation>{path} 不是 GPU 助手创建的（或已经不存在），因此不会动它</translation>
     </message>
     <message>
         <source>Undone</source>
@@ -559,7 +559,7 @@
     </message>
     <message>
         <source>{path} was changed after GPU Assistant wrote it; undo would throw that change away, so it is refused (the original is kept in {backup})</source>
-        <translation>{path} 在 GPU 助手 写入之后又被修改过；撤销会丢掉这些修改，因此已拒绝（原文件保存在 {backup}）</translation>
+        <translation>{path} 在 GPU 助手写入之后又被修改过；撤销会丢掉这些修改，因此已拒绝（原文件保存在 {backup}）</translation>
     </message>
     <message>
         <source>the backup {backup} of {path} is missing or not in this step&apos;s backup folder; refused</source>
@@ -819,7 +819,7 @@
     </message>
     <message>
         <source>GPU Assistant does not know which driver Debian {codename} packages, and {generation} cards need {need} or newer. Install a driver that new by hand (see the driver step).</source>
-        <translation>GPU 助手 不知道 Debian {codename} 自带哪个版本的驱动，而 {generation} 显卡需要 {need} 或更新的驱动。请手动安装足够新的驱动（见驱动步骤）。</translation>
+        <translation>GPU 助手不知道 Debian {codename} 自带哪个版本的驱动，而 {generation} 显卡需要 {need} 或更新的驱动。请手动安装足够新的驱动（见驱动步骤）。</translation>
     </message>
     <message>
         <source>Install a driver new enough for this card</source>
@@ -847,7 +847,7 @@
     </message>
     <message>
         <source>GPU Assistant could not tell this card&apos;s generation from its PCI id, so it does not guess. Look up the card (&apos;lspci -nn -d 10de:&apos; shows its name). GTX 16xx, RTX 20xx and newer: &apos;sudo dnf install akmod-nvidia xorg-x11-drv-nvidia-cuda&apos;. GTX 10xx, GTX 9xx and Volta cards need the legacy branch: &apos;sudo dnf install akmod-nvidia-580xx xorg-x11-drv-nvidia-580xx-cuda&apos;. Then continue with the next step.</source>
-        <translation>GPU 助手 无法从 PCI ID 判断这张显卡的架构，所以不做猜测。请先确认显卡型号（&apos;lspci -nn -d 10de:&apos; 会显示名称）。GTX 16xx、RTX 20xx 及更新的显卡：&apos;sudo dnf install akmod-nvidia xorg-x11-drv-nvidia-cuda&apos;。GTX 10xx、GTX 9xx 和 Volta 显卡需要旧版分支：&apos;sudo dnf install akmod-nvidia-580xx xorg-x11-drv-nvidia-580xx-cuda&apos;。然后继续下一步。</translation>
+        <translation>GPU 助手无法从 PCI ID 判断这张显卡的架构，所以不做猜测。请先确认显卡型号（&apos;lspci -nn -d 10de:&apos; 会显示名称）。GTX 16xx、RTX 20xx 及更新的显卡：&apos;sudo dnf install akmod-nvidia xorg-x11-drv-nvidia-cuda&apos;。GTX 10xx、GTX 9xx 和 Volta 显卡需要旧版分支：&apos;sudo dnf install akmod-nvidia-580xx xorg-x11-drv-nvidia-580xx-cuda&apos;。然后继续下一步。</translation>
     </message>
     <message>
         <source>Install the NVIDIA driver ({package})</source>
@@ -939,7 +939,7 @@
     </message>
     <message>
         <source>GPU Assistant could not tell this card&apos;s generation from its PCI id, so it does not guess. Look up the card (&apos;lspci -nn -d 10de:&apos; shows its name). GTX 16xx, RTX 20xx and newer: &apos;sudo pacman -S nvidia-open nvidia-utils&apos; (nvidia-open-dkms for linux-lts or linux-zen). GTX 10xx, GTX 9xx and Volta cards are not supported by nvidia-open: build &apos;nvidia-580xx-dkms&apos; from the AUR. Then continue with the next step.</source>
-        <translation>GPU 助手 无法从 PCI ID 判断这张显卡的架构，所以不做猜测。请先确认显卡型号（&apos;lspci -nn -d 10de:&apos; 会显示名称）。GTX 16xx、RTX 20xx 及更新的显卡：&apos;sudo pacman -S nvidia-open nvidia-utils&apos;（使用 linux-lts 或 linux-zen 内核时换成 nvidia-open-dkms）。nvidia-open 不支持 GTX 10xx、GTX 9xx 和 Volta 显卡：请从 AUR 编译安装 &apos;nvidia-580xx-dkms&apos;。然后继续下一步。</translation>
+        <translation>GPU 助手无法从 PCI ID 判断这张显卡的架构，所以不做猜测。请先确认显卡型号（&apos;lspci -nn -d 10de:&apos; 会显示名称）。GTX 16xx、RTX 20xx 及更新的显卡：&apos;sudo pacman -S nvidia-open nvidia-utils&apos;（使用 linux-lts 或 linux-zen 内核时换成 nvidia-open-dkms）。nvidia-open 不支持 GTX 10xx、GTX 9xx 和 Volta 显卡：请从 AUR 编译安装 &apos;nvidia-580xx-dkms&apos;。然后继续下一步。</translation>
     </message>
     <message>
         <source>Install nvidia-open and nvidia-utils</source>
