@@ -147,7 +147,8 @@ def test_monitor_csv_past_a_file_size_limit(tmp_path):
 
 @pytest.mark.skipif(sys.platform != "linux", reason="SIGTERM to an offscreen Qt app")
 def test_the_app_ends_cleanly_on_sigterm_and_the_recording_gets_its_end_marker(tmp_path):
-    proc = subprocess.Popen([sys.executable, MAIN, "--demo"], cwd=ROOT, env=_env(tmp_path, QT_QPA_PLATFORM="offscreen"),
+    # the demo is recorded only when asked (--record)
+    proc = subprocess.Popen([sys.executable, MAIN, "--demo", "--record"], cwd=ROOT, env=_env(tmp_path, QT_QPA_PLATFORM="offscreen"),
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     recordings = tmp_path / "data" / "recordings"
     try:
