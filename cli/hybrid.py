@@ -257,7 +257,7 @@ def _prefer(service, inventory, path: str, dry_run: bool, cat: Catalog, as_json:
                             for c in plan.changes], "notes": [str(n) for n in plan.notes], "backup": None}
     else:
         print(cat.render(t("This will change:")))
-        print(plan.describe())
+        print(plan.describe(cat.tr))
     if plan.is_noop:
         if as_json:
             _print_json(data)
@@ -289,7 +289,7 @@ def _undo(service, path: str, cat: Catalog, as_json: bool) -> int:
         _print_json({"program": record.plan.program, "undone": True, "backup": str(record.backup_file)})
     else:
         print(cat.render(t("Undone: {path}").format(path=record.plan.program)))
-        print(record.plan.describe())
+        print(record.plan.describe(cat.tr))
     return EXIT_OK
 
 

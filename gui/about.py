@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QP
 
 from gui.context import AppContext
 from gui.icons import app_icon
+from gui.i18n import app_display_name
 from services.version import APP_NAME, __version__
 
 
@@ -31,7 +32,7 @@ class AboutDialog(QDialog):
 
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle(self.tr("About {name}").format(name=APP_NAME))
+        self.setWindowTitle(self.tr("About {name}").format(name=app_display_name()))
         icon = app_icon()
         self.setWindowIcon(icon)
         layout = QVBoxLayout(self)
@@ -39,7 +40,7 @@ class AboutDialog(QDialog):
         logo = QLabel(self)
         logo.setPixmap(icon.pixmap(64, 64))
         head.addWidget(logo)
-        title = QLabel(f"<h2>{APP_NAME}</h2>" + self.tr("Version {version}").format(version=__version__), self)
+        title = QLabel(f"<h2>{app_display_name()}</h2>" + self.tr("Version {version}").format(version=__version__), self)
         title.setObjectName("about_version")
         head.addWidget(title, 1)
         layout.addLayout(head)

@@ -12,7 +12,7 @@ from PySide6.QtCore import QCoreApplication, QEventLoop, QSettings, QTimer
 from PySide6.QtWidgets import QApplication
 
 from gui.context import AppContext
-from gui.i18n import TranslatorSet, render
+from gui.i18n import TranslatorSet, app_display_name, render
 from gui.icons import app_icon
 from gui.main_window import MainWindow
 from gui.monitor.controller import TelemetryController
@@ -45,6 +45,8 @@ class AppController:
     def build_window(self, page: str | None = None, restore: bool = True) -> MainWindow:
         self.context.language = self.language()
         self.translators.install(self.app, self.context.language)
+        # Qt appends this name to window titles: in the window's language, like the title itself
+        self.app.setApplicationDisplayName(app_display_name())
         self.window = MainWindow(self.context)
         if self.tray is not None:
             self.tray.attach_window(self.window)

@@ -10,6 +10,11 @@ def _qt_tr(context: str, text: str) -> str:
     return QCoreApplication.translate(context, text)
 
 
+def app_display_name() -> str:
+    """The app's name in the UI language ("GPU 助手" in Chinese); the English name stays in English."""
+    return QCoreApplication.translate("App", "GPU Assistant")
+
+
 def render(value: Msg | str | None) -> str:
     """Text of a service message in the current UI language."""
     if value is None:

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (
 from gui.context import AppContext
 from gui.icons import app_icon, line_icon, sidebar_colours
 from gui.pages import PAGES
-from services.version import APP_NAME
+from gui.i18n import app_display_name
 
 
 class _PageHolder(QScrollArea):
@@ -56,7 +56,7 @@ class MainWindow(QMainWindow):
         self.context = context
         # Qt appends the application display name to titles that do not end with it
         # ("GPU Assistant 0.1.0 — GPU Assistant"): the version is in the About box instead.
-        self.setWindowTitle(APP_NAME)
+        self.setWindowTitle(app_display_name())
         icon = app_icon()
         if not icon.isNull():
             self.setWindowIcon(icon)
@@ -76,7 +76,7 @@ class MainWindow(QMainWindow):
         side_layout = QVBoxLayout(side)
         side_layout.setContentsMargins(0, 0, 0, 0)
         side_layout.setSpacing(0)
-        brand = QLabel(APP_NAME, side)
+        brand = QLabel(app_display_name(), side)
         brand.setObjectName("sidebarBrand")
         self.sidebar = QListWidget(side)
         self.sidebar.setObjectName("sidebar")
@@ -86,7 +86,7 @@ class MainWindow(QMainWindow):
         side_layout.addWidget(self.sidebar, 1)
         self.about_button = QToolButton(side)
         self.about_button.setObjectName("aboutButton")
-        self.about_button.setText(self.tr("About {name}").format(name=APP_NAME))
+        self.about_button.setText(self.tr("About {name}").format(name=app_display_name()))
         self.about_button.setIcon(self.windowIcon())
         self.about_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.about_button.setAutoRaise(True)

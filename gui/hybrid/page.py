@@ -43,7 +43,7 @@ class PlanDialog(QDialog):
                                "the change can be undone from this page or with the command line."))
         intro.setWordWrap(True)
         layout.addWidget(intro)
-        self.text = QPlainTextEdit(plan.describe())
+        self.text = QPlainTextEdit("\n".join(render(change.describe()) for change in plan.changes))
         self.text.setReadOnly(True)
         self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         layout.addWidget(self.text, 1)
@@ -72,6 +72,11 @@ class HybridPage(QWidget):
     def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.context = context
+        if context.hybrid_service is None and context.demo:
+            from services.hybrid.demo import demo_service
+
+            # the demo machine's cards (the ones the dashboard and Setup show), never this computer's
+            context.hybrid_service = demo_service(context.paths.data_dir / "hybrid-demo")
         if context.hybrid_service is None:
             from services.hybrid.service import default_service
 

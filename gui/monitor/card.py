@@ -139,9 +139,12 @@ class GpuCard(GpuCardFrame):
             parts = []
             if s.memory_utilization_pct is not None:
                 parts.append(self.tr("memory bus {pct:.0f}%").format(pct=s.memory_utilization_pct))
-            if s.encoder_pct or s.decoder_pct:
-                parts.append(self.tr("enc {enc:.0f}% · dec {dec:.0f}%").format(enc=s.encoder_pct or 0, dec=s.decoder_pct or 0))
-            self.tile_util.set_values(f"{s.utilization_pct:.0f} %", " · ".join(parts))
+            # the video engines only when busy, each a fact of its own (left out whole when they do not fit)
+            if s.encoder_pct:
+                parts.append(self.tr("enc {pct:.0f}%").format(pct=s.encoder_pct))
+            if s.decoder_pct:
+                parts.append(self.tr("dec {pct:.0f}%").format(pct=s.decoder_pct))
+            self.tile_util.set_values(f"{s.utilization_pct:.0f} %", parts)
         else:
             self.tile_util.set_values(DASH, "", "ok", self._missing_tip(s))
 
@@ -161,14 +164,15 @@ class GpuCard(GpuCardFrame):
         info = self.info
         if s and s.temperature_c is not None:
             parts = []
+            # the live memory reading before the card's fixed threshold: it stays when space runs out
+            if s.memory_temperature_c is not None:
+                parts.append(self.tr("mem {t:.0f} °C").format(t=s.memory_temperature_c))
             if info.temp_slowdown_c is not None:
                 parts.append(self.tr("slows at {t:.0f} °C").format(t=info.temp_slowdown_c))
-            if s.memory_temperature_c is not None:
-                parts.append(self.tr("memory {t:.0f} °C").format(t=s.memory_temperature_c))
             tip = ""
             if info.temp_shutdown_c is not None:
                 tip = self.tr("Shuts down at {t:.0f} °C").format(t=info.temp_shutdown_c)
-            self.tile_temp.set_values(f"{s.temperature_c:.0f} °C", " · ".join(parts), health.temperature_level(info, s), tip)
+            self.tile_temp.set_values(f"{s.temperature_c:.0f} °C", parts, health.temperature_level(info, s), tip)
         else:
             self.tile_temp.set_values(DASH, "", "ok", self._missing_tip(s))
 
@@ -191,7 +195,7 @@ class GpuCard(GpuCardFrame):
                 parts.append(self.tr("max {mhz:.0f}").format(mhz=info.sm_clock_max_mhz))
             if s.mem_clock_mhz is not None:
                 parts.append(self.tr("mem {mhz:.0f}").format(mhz=s.mem_clock_mhz))
-            self.tile_clock.set_values(f"{s.sm_clock_mhz:.0f} MHz", " · ".join(parts))
+            self.tile_clock.set_values(f"{s.sm_clock_mhz:.0f} MHz", parts)
         else:
             self.tile_clock.set_values(DASH, "", "ok", self._missing_tip(s))
 
@@ -228,10 +232,11 @@ class GpuCard(GpuCardFrame):
     def _set_title(self) -> None:
         self.title.setText(self.tr("GPU {index} · {name}").format(index=self.info.index, name=self.info.name))
         bits = []
-        if self.info.pci_bus_id:
-            bits.append(self.info.pci_bus_id)
+        # the driver first: in a narrow window the long bus id is what gets elided (it is in the tooltip)
         if self.info.driver_version:
             bits.append(self.tr("driver {version}").format(version=self.info.driver_version))
+        if self.info.pci_bus_id:
+            bits.append(self.info.pci_bus_id)
         self.subtitle.setText("  ".join(bits))
 
     def _missing_tip(self, sample: GpuSample | None) -> str:

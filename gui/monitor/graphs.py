@@ -141,9 +141,10 @@ def _title_parts(key: str) -> tuple[str, tuple[tuple[str, str], ...]]:
     if key == "memory":
         return QCoreApplication.translate("Graphs", "Memory used (GiB)"), ()
     if key == "temperature":
-        return QCoreApplication.translate("Graphs", "Temperature °C"), (
+        # short words: "Temperature °C core · memory · slowdown" did not fit a plot at 1280 px
+        return QCoreApplication.translate("Graphs", "Temp °C"), (
             ("#d9480f", QCoreApplication.translate("Graphs", "core")),
-            ("#a61e4d", QCoreApplication.translate("Graphs", "memory")),
+            ("#a61e4d", QCoreApplication.translate("Graphs", "mem")),
             ("#e8590c", QCoreApplication.translate("Graphs", "slowdown")))
     if key == "power":
         return QCoreApplication.translate("Graphs", "Power W"), (

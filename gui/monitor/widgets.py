@@ -1,9 +1,10 @@
 """Small building blocks of the dashboard: value tiles, badges, the process model."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 
 from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtGui import QPainter, QPaintEvent
+from PySide6.QtGui import QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 
@@ -90,6 +91,57 @@ class ElidedLabel(QLabel):
         painter.drawText(rect, int(self.alignment() | Qt.AlignmentFlag.AlignVCenter), shown)
 
 
+class PartsLabel(ElidedLabel):
+    """One line of facts joined by " · ": the facts that do not fit are left out whole (an ellipsis
+    says so), never cut mid-word ("memory bus 30% · en…"); every fact is in the tooltip then."""
+
+    SEPARATOR = " · "
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(" ", parent)
+        self._parts: tuple[str, ...] = ()
+
+    def set_parts(self, parts: Sequence[str]) -> None:
+        parts = tuple(p for p in parts if p)
+        if parts == self._parts:
+            return
+        self._parts = parts
+        self.setText(self.SEPARATOR.join(parts) or " ")
+        self._refresh_tip()
+
+    def parts(self) -> tuple[str, ...]:
+        return self._parts
+
+    def shown_text(self, width: int) -> str:
+        """What fits in ``width`` pixels: whole facts from the start, "…" for the rest."""
+        metrics = self.fontMetrics()
+        text = self.text()
+        if metrics.horizontalAdvance(text) <= width or len(self._parts) < 2:
+            return metrics.elidedText(text, Qt.TextElideMode.ElideRight, width)
+        for keep in range(len(self._parts) - 1, 0, -1):
+            candidate = self.SEPARATOR.join(self._parts[:keep]) + self.SEPARATOR + "…"
+            if metrics.horizontalAdvance(candidate) <= width:
+                return candidate
+        return metrics.elidedText(self._parts[0], Qt.TextElideMode.ElideRight, width)
+
+    def _refresh_tip(self) -> None:
+        """Every fact, one a line, while any is left out or cut; none when all are shown."""
+        shown = self.shown_text(self.contentsRect().width())
+        tip = "\n".join(self._parts) if shown != self.text() else ""
+        if self.toolTip() != tip:
+            self.setToolTip(tip)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self._refresh_tip()
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
+        rect = self.contentsRect()
+        painter = QPainter(self)
+        painter.setPen(self.palette().color(self.foregroundRole()))
+        painter.drawText(rect, int(self.alignment() | Qt.AlignmentFlag.AlignVCenter), self.shown_text(rect.width()))
+
+
 class MetricTile(QFrame):
     """Caption, one big value, one line of detail."""
 
@@ -104,7 +156,7 @@ class MetricTile(QFrame):
         self.caption.setObjectName("TileCaption")
         self.value = ElidedLabel(DASH, self)
         self.value.setObjectName("TileValue")
-        self.detail = ElidedLabel(" ", self)
+        self.detail = PartsLabel(self)
         self.detail.setObjectName("TileDetail")
         for label in (self.caption, self.value, self.detail):
             # Let a narrow window shrink the tile; the full text stays in the tooltip.
@@ -114,12 +166,11 @@ class MetricTile(QFrame):
         self._level = ""
         self.set_level("ok")
 
-    def set_values(self, value: str, detail: str = "", level: str = "ok", tooltip: str = "") -> None:
+    def set_values(self, value: str, detail: str | Sequence[str] = "", level: str = "ok", tooltip: str = "") -> None:
+        """``detail``: one fact or several (shown whole while they fit, all of them in the tooltip)."""
         if self.value.text() != value:
             self.value.setText(value)
-        detail = detail or " "
-        if self.detail.text() != detail:
-            self.detail.setText(detail)
+        self.detail.set_parts((detail,) if isinstance(detail, str) else tuple(detail))
         if self.toolTip() != tooltip:
             self.setToolTip(tooltip)
         self.set_level(level)

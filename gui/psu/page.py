@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QScrollArea,
+    QSizePolicy,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -96,6 +97,11 @@ class PsuPage(QWidget):
         outer.addWidget(title)
         outer.addWidget(subtitle)
         self.tabs = QTabWidget(self)
+        # The word-wrapped subtitle gives the page a height-for-width, which Qt sums from the tabs'
+        # preferred height (a full column): the page grew taller than a 640 px window and got a second,
+        # outer scroll bar. The tabs take the height there is; each column scrolls on its own.
+        self.tabs.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Ignored)
+        self.tabs.setMinimumHeight(300)
         outer.addWidget(self.tabs, 1)
         self.tabs.addTab(self._make_build_tab(start_kwh), self.tr("Build"))
         self.compare = CompareTab(self.catalog, self._cur)
@@ -142,11 +148,9 @@ class PsuPage(QWidget):
         self.psu_box.currency_chosen.connect(self._on_currency_chosen)
         left_layout.addWidget(self.psu_box)
         left_layout.addStretch(1)
-        left_scroll = _scrolled(left)
-        left_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        left_scroll.setMinimumWidth(300)
-        left_scroll.setMaximumWidth(400)
-        row.addWidget(left_scroll)
+        left.setMinimumWidth(300)
+        left.setMaximumWidth(400)
+        row.addWidget(left, 0, Qt.AlignmentFlag.AlignTop)
 
         right = QWidget()
         rl = QVBoxLayout(right)
@@ -156,10 +160,12 @@ class PsuPage(QWidget):
         self.rent = RentBox(cat, self._cur, right)
         rl.addWidget(self.rent)
         rl.addStretch(1)
-        right_scroll = _scrolled(right)
-        right_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # wrap, never scroll sideways
-        row.addWidget(right_scroll, 1)
-        return tab
+        row.addWidget(right, 1)
+        # One scroll bar for the whole tab (the inputs and the results together), never a second one
+        # beside it; it wraps, never scrolls sideways.
+        scroll = _scrolled(tab)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        return scroll
 
     # ---- Public API
 

@@ -5,7 +5,7 @@ from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
 
 from gui.i18n import render
 from services.setup.doctor import Fix
@@ -25,6 +25,39 @@ def mono_font() -> QFont:
     font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
     font.setPointSizeF(max(9.0, font.pointSizeF() - 0.5))
     return font
+
+
+class CommandLines(QScrollArea):
+    """Commands one per line, never wrapped (a wrap broke URLs after "https://"): a line wider than
+    the card scrolls sideways. As tall as its lines, plus the scroll bar when one is needed."""
+
+    def __init__(self, text: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.label = QLabel(text)
+        self.label.setObjectName("commandLines")
+        self.label.setFont(mono_font())
+        self.label.setWordWrap(False)
+        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.label.setStyleSheet("padding: 4px 6px; background: palette(alternate-base); border-radius: 4px;")
+        self.setWidget(self.label)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self._fit_height()
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self._fit_height()
+
+    def _fit_height(self) -> None:
+        hint = self.label.sizeHint()
+        height = hint.height()
+        if hint.width() > self.width():
+            height += self.horizontalScrollBar().sizeHint().height()
+        if self.height() != height or self.minimumHeight() != height:
+            self.setFixedHeight(height)
 
 
 def finding_card(severity: str, title: str, detail: str, fixes: Sequence[Fix], extra_lines: Sequence[str],
@@ -72,12 +105,7 @@ def fix_row(fix: Fix, windows: bool, open_step: Callable[[str], None]) -> QWidge
         head.addWidget(go)
     lay.addLayout(head)
     if fix.commands:
-        cmd = QLabel(text)
-        cmd.setFont(mono_font())
-        cmd.setWordWrap(True)
-        cmd.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        cmd.setStyleSheet("padding: 4px 6px; background: palette(alternate-base); border-radius: 4px;")
-        lay.addWidget(cmd)
+        lay.addWidget(CommandLines(text))
     return box
 
 

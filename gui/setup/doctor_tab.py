@@ -123,7 +123,13 @@ class DoctorTab(QWidget):
         if report.gpu:
             g = report.gpu
             generation = g.generation or QCoreApplication.translate("SetupPage", "unknown generation")
-            set_("gpu", f"{g.name}  [{g.pci.pci_id}]\n{generation}  {g.sm or ''}")
+            text = f"{g.name}  [{g.pci.pci_id}]\n{generation}  {g.sm or ''}"
+            # every card of the machine, not only the one the plan is for (the demo has two)
+            others = [m.name for m in (report.machine.gpus if report.machine else ())
+                      if m.pci.address != g.pci.address or m.name != g.name]
+            if others:
+                text += "\n" + QCoreApplication.translate("SetupPage", "also: {names}").format(names=", ".join(others))
+            set_("gpu", text)
         else:
             set_("gpu", QCoreApplication.translate("SetupPage", "no NVIDIA GPU found"))
         set_("driver", f.driver_version or QCoreApplication.translate("SetupPage", "not working"))

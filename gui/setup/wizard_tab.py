@@ -106,28 +106,36 @@ class WizardTab(QWidget):
         self.copy_button = QPushButton(QCoreApplication.translate("SetupPage", "Copy commands"))
         self.check_step_button = QPushButton(QCoreApplication.translate("SetupPage", "Check"))
         self.undo_button = QPushButton(QCoreApplication.translate("SetupPage", "Undo"))
+        self.step_output = QPlainTextEdit()
+        self.step_output.setReadOnly(True)
+        self.step_output.setFont(mono_font())
+        # Commands and their output line by line: a wrap broke URLs after "https://"; long lines scroll.
+        self.step_output.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.step_output.setMinimumHeight(70)
+        self.step_output.setPlaceholderText(QCoreApplication.translate("SetupPage", "What ran and what it printed appears here."))
+        d.addWidget(self.step_output, 1)
+        # The detail scrolls as a whole in a small window instead of squeezing its parts; the buttons
+        # stay below it, always in view (at 1024x640 Run sat below the fold inside the scroll).
+        self.detail_area = QScrollArea()
+        self.detail_area.setWidgetResizable(True)
+        self.detail_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.detail_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        detail.setMinimumHeight(420)
+        self.detail_area.setWidget(detail)
+        side = QWidget()
+        side_layout = QVBoxLayout(side)
+        side_layout.setContentsMargins(0, 0, 0, 0)
+        side_layout.addWidget(self.detail_area, 1)
         # Two rows: one row of seven buttons does not fit a 1024 px window in Chinese.
         for group in ((self.run_button, self.dry_run_check, self.undo_button, self.check_step_button),
                       (self.skip_button, self.done_button, self.copy_button)):
             row = QHBoxLayout()
+            row.setContentsMargins(8, 0, 4, 0)
             for w in group:
                 row.addWidget(w)
             row.addStretch(1)
-            d.addLayout(row)
-        self.step_output = QPlainTextEdit()
-        self.step_output.setReadOnly(True)
-        self.step_output.setFont(mono_font())
-        self.step_output.setMinimumHeight(70)
-        self.step_output.setPlaceholderText(QCoreApplication.translate("SetupPage", "What ran and what it printed appears here."))
-        d.addWidget(self.step_output, 1)
-        # The detail scrolls as a whole in a small window instead of squeezing its parts.
-        detail_area = QScrollArea()
-        detail_area.setWidgetResizable(True)
-        detail_area.setFrameShape(QFrame.Shape.NoFrame)
-        detail_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        detail.setMinimumHeight(480)
-        detail_area.setWidget(detail)
-        split.addWidget(detail_area)
+            side_layout.addLayout(row)
+        split.addWidget(side)
         split.setStretchFactor(1, 1)
         lay.addWidget(split, 1)
         self._wire()
@@ -149,6 +157,8 @@ class WizardTab(QWidget):
 
     def append_output(self, text: str) -> None:
         self.step_output.appendPlainText(text)
+        # the buttons stay in view below the scroll; bring what the click printed into view too
+        self.detail_area.ensureWidgetVisible(self.step_output, 0, 0)
 
     def _build_target_bar(self, targets: Iterable[Any], gpu_ids: Iterable[Any]) -> QVBoxLayout:
         """This computer (with 'reinstall everything') or another machine (system + card)."""

@@ -362,7 +362,7 @@
     </message>
     <message>
         <source>Partial offload: {n} of {total} layers on the GPU ({flag} {n}), {host:.1f} GiB in system RAM</source>
-        <translation>部分卸载：{total} 层中 {n} 层放在 GPU（{flag} {n}），{host:.1f} GiB 在系统内存</translation>
+        <translation>部分层放到 CPU：{total} 层中 {n} 层放在 GPU（{flag} {n}），{host:.1f} GiB 在系统内存</translation>
     </message>
     <message>
         <source>rough estimate for that split: ~{tps:.1f} tokens/s</source>

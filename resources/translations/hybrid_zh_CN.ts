@@ -79,6 +79,44 @@
         <translation>无法连接 NVIDIA 驱动：{error}</translation>
     </message>
     <message>
+        <source>registry {key}
+  value: {name}
+  before: {before}
+  after:  {after}</source>
+        <translation>注册表 {key}
+  值名称：{name}
+  修改前：{before}
+  修改后：{after}</translation>
+    </message>
+    <message>
+        <source>create (executable)</source>
+        <translation>新建（可执行）</translation>
+    </message>
+    <message>
+        <source>create</source>
+        <translation>新建</translation>
+    </message>
+    <message>
+        <source>delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>replace, executable (the old content is kept in the backup)</source>
+        <translation>替换为可执行文件（旧内容保存在备份中）</translation>
+    </message>
+    <message>
+        <source>replace (the old content is kept in the backup)</source>
+        <translation>替换（旧内容保存在备份中）</translation>
+    </message>
+    <message>
+        <source>file {path}: {action}{content}</source>
+        <translation>文件 {path}：{action}{content}</translation>
+    </message>
+    <message>
+        <source>(no value)</source>
+        <translation>（无值）</translation>
+    </message>
+    <message>
         <source>Let Windows decide</source>
         <translation>让 Windows 决定</translation>
     </message>
@@ -172,19 +210,19 @@
     </message>
     <message>
         <source>{path} is not a regular file, so GPU Assistant will not change it</source>
-        <translation>{path} 不是普通文件，GPU Assistant 不会修改它</translation>
+        <translation>{path} 不是普通文件，GPU 助手不会修改它</translation>
     </message>
     <message>
         <source>{path} is too large to be a launcher or menu entry; GPU Assistant will not change it</source>
-        <translation>{path} 太大，不可能是启动器或菜单项；GPU Assistant 不会修改它</translation>
+        <translation>{path} 太大，不可能是启动器或菜单项；GPU 助手不会修改它</translation>
     </message>
     <message>
         <source>{path} is not UTF-8 text, so GPU Assistant will not change it</source>
-        <translation>{path} 不是 UTF-8 文本，GPU Assistant 不会修改它</translation>
+        <translation>{path} 不是 UTF-8 文本，GPU 助手不会修改它</translation>
     </message>
     <message>
         <source>The backup {backup} names {target}, which GPU Assistant does not write; undo refused</source>
-        <translation>备份 {backup} 指向 {target}，但 GPU Assistant 不会写这个文件；已拒绝撤销</translation>
+        <translation>备份 {backup} 指向 {target}，但 GPU 助手不会写这个文件；已拒绝撤销</translation>
     </message>
     <message>
         <source>The Windows registry is not available here</source>

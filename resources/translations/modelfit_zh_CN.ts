@@ -500,7 +500,7 @@
     </message>
     <message>
         <source>Partial offload: {n} of {total} layers on the GPU ({flag}), {gpu:.2f} GiB there and {host:.2f} GiB in system RAM</source>
-        <translation>部分卸载：{total} 层中 {n} 层放在 GPU（{flag}），GPU 上 {gpu:.2f} GiB，系统内存 {host:.2f} GiB</translation>
+        <translation>部分层放到 CPU：{total} 层中 {n} 层放在 GPU（{flag}），GPU 上 {gpu:.2f} GiB，系统内存 {host:.2f} GiB</translation>
     </message>
     <message>
         <source>Estimate for that split: about {tps:.1f} tokens/s generated (rough: RAM bandwidth limits the layers on the CPU)</source>

@@ -397,7 +397,7 @@
     </message>
     <message>
         <source>no NVIDIA GPU found</source>
-        <translation>没有找到 NVIDIA GPU</translation>
+        <translation>未找到 NVIDIA GPU</translation>
     </message>
 </context>
 <context>
@@ -446,10 +446,6 @@
         <translation>显存带宽 {pct:.0f}%</translation>
     </message>
     <message>
-        <source>enc {enc:.0f}% · dec {dec:.0f}%</source>
-        <translation>编码 {enc:.0f}% · 解码 {dec:.0f}%</translation>
-    </message>
-    <message>
         <source>of {total} ({pct:.0f}%)</source>
         <translation>共 {total}（{pct:.0f}%）</translation>
     </message>
@@ -458,7 +454,15 @@
         <translation>{t:.0f} °C 起降频</translation>
     </message>
     <message>
-        <source>memory {t:.0f} °C</source>
+        <source>enc {pct:.0f}%</source>
+        <translation>编码 {pct:.0f}%</translation>
+    </message>
+    <message>
+        <source>dec {pct:.0f}%</source>
+        <translation>解码 {pct:.0f}%</translation>
+    </message>
+    <message>
+        <source>mem {t:.0f} °C</source>
         <translation>显存 {t:.0f} °C</translation>
     </message>
     <message>
@@ -588,16 +592,16 @@
         <translation>显存占用 (GiB)</translation>
     </message>
     <message>
-        <source>Temperature °C</source>
+        <source>Temp °C</source>
         <translation>温度 °C</translation>
+    </message>
+    <message>
+        <source>mem</source>
+        <translation>显存</translation>
     </message>
     <message>
         <source>core</source>
         <translation>核心</translation>
-    </message>
-    <message>
-        <source>memory</source>
-        <translation>显存</translation>
     </message>
     <message>
         <source>slowdown</source>
@@ -708,7 +712,7 @@
     </message>
     <message>
         <source>It is not an nvidia-smi CSV log or a GPU Assistant recording, or it cannot be read. The reason is below.</source>
-        <translation>它不是 nvidia-smi CSV 日志或 GPU Assistant 记录，或者无法读取。原因见下方。</translation>
+        <translation>它不是 nvidia-smi CSV 日志或 GPU 助手记录，或者无法读取。原因见下方。</translation>
     </message>
     <message>
         <source>No NVIDIA GPU found</source>
@@ -1300,7 +1304,7 @@ It is asked to close first; if it is still running after 3 seconds, it is killed
     </message>
     <message>
         <source>This is GPU Assistant itself.</source>
-        <translation>这是 GPU Assistant 自己。</translation>
+        <translation>这是 GPU 助手自己。</translation>
     </message>
     <message>
         <source>The system does not say who runs {name} ({pid}); ending it needs administrator rights.</source>
@@ -1347,7 +1351,7 @@ It is asked to close first; if it is still running after 3 seconds, it is killed
     </message>
     <message>
         <source>{name}: an SQLite file, but not a GPU Assistant recording</source>
-        <translation>{name}：是 SQLite 文件，但不是 GPU Assistant 的录制文件</translation>
+        <translation>{name}：是 SQLite 文件，但不是 GPU 助手的录制文件</translation>
     </message>
     <message>
         <source>{name}: damaged recording ({error})</source>
@@ -1422,7 +1426,7 @@ It is asked to close first; if it is still running after 3 seconds, it is killed
     </message>
     <message>
         <source>{path}: not an nvidia-smi CSV log or a GPU Assistant recording (binary data)</source>
-        <translation>{path}：不是 nvidia-smi CSV 日志，也不是 GPU Assistant 录制文件（二进制数据）</translation>
+        <translation>{path}：不是 nvidia-smi CSV 日志，也不是 GPU 助手录制文件（二进制数据）</translation>
     </message>
     <message>
         <source>{path}: not an nvidia-smi CSV log (a line longer than {kib} KiB)</source>
@@ -1438,7 +1442,7 @@ It is asked to close first; if it is still running after 3 seconds, it is killed
     </message>
     <message>
         <source>{path}: not an nvidia-smi CSV log or a GPU Assistant recording</source>
-        <translation>{path}：不是 nvidia-smi CSV 日志，也不是 GPU Assistant 录制文件</translation>
+        <translation>{path}：不是 nvidia-smi CSV 日志，也不是 GPU 助手录制文件</translation>
     </message>
     <message>
         <source>{path}: the log has a header but no readings</source>

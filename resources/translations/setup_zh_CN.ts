@@ -265,7 +265,7 @@
     </message>
     <message>
         <source>PyTorch runs through CUDA&apos;s minor-version compatibility, but features that need a newer driver fail with an error. Updating the driver removes the risk.</source>
-        <translation>PyTorch 可以依靠 CUDA 的小版本兼容运行，但需要新驱动的功能会报错。更新驱动即可消除这个隐患。</translation>
+        <translation>PyTorch 可以依靠 CUDA 的次版本兼容运行，但需要新驱动的功能会报错。更新驱动即可消除这个隐患。</translation>
     </message>
     <message>
         <source>This PyTorch has no kernels for {name} ({sm})</source>
@@ -459,7 +459,7 @@
     </message>
     <message>
         <source>only if {mark} exists (GPU Assistant made this folder):</source>
-        <translation>仅当 {mark} 存在时（说明该文件夹由 GPU Assistant 创建）：</translation>
+        <translation>仅当 {mark} 存在时（说明该文件夹由 GPU 助手创建）：</translation>
     </message>
     <message>
         <source>save the current value of {value}</source>
@@ -475,7 +475,7 @@
     </message>
     <message>
         <source>restore {path} from the backup GPU Assistant makes in {folder} (content, mode and owner; a link stays a link), or remove it if it did not exist</source>
-        <translation>从 GPU Assistant 在 {folder} 中做的备份恢复 {path}（内容、权限和属主；符号链接仍恢复为链接）；如果它原本不存在，就删除它</translation>
+        <translation>从 GPU 助手在 {folder} 中做的备份恢复 {path}（内容、权限和属主；符号链接仍恢复为链接）；如果它原本不存在，就删除它</translation>
     </message>
     <message>
         <source>put back the value of {value} saved before the run (or delete it if it was not set)</source>
@@ -543,7 +543,7 @@
     </message>
     <message>
         <source>{path} was not created by GPU Assistant (or is already gone), so it is left alone</source>
-        <translation>{path} 不是 GPU Assistant 创建的（或已经不存在），因此不会动它</translation>
+        <translation>{path} 不是 GPU 助手创建的（或已经不存在），因此不会动它</translation>
     </message>
     <message>
         <source>Undone</source>
@@ -563,7 +563,7 @@
     </message>
     <message>
         <source>{path} was changed after GPU Assistant wrote it; undo would throw that change away, so it is refused (the original is kept in {backup})</source>
-        <translation>{path} 在 GPU Assistant 写入之后又被修改过；撤销会丢掉这些修改，因此已拒绝（原文件保存在 {backup}）</translation>
+        <translation>{path} 在 GPU 助手写入之后又被修改过；撤销会丢掉这些修改，因此已拒绝（原文件保存在 {backup}）</translation>
     </message>
     <message>
         <source>the backup {backup} of {path} is missing or not in this step&apos;s backup folder; refused</source>
@@ -743,11 +743,11 @@
     </message>
     <message>
         <source>Install NVIDIA driver {branch} (proprietary kernel module)</source>
-        <translation>安装 NVIDIA 驱动 {branch}（专有内核模块）</translation>
+        <translation>安装 NVIDIA 驱动 {branch}（闭源内核模块）</translation>
     </message>
     <message>
         <source>{generation} cards need NVIDIA&apos;s proprietary kernel module, and driver branch {last} is the last that supports them. This installs nvidia-driver-{branch} by name; the first command makes sure the tool is there.</source>
-        <translation>{generation} 显卡需要 NVIDIA 的专有内核模块，且 {last} 是支持它们的最后一个驱动分支。这里按名称安装 nvidia-driver-{branch}；第一条命令确保工具已安装。</translation>
+        <translation>{generation} 显卡需要 NVIDIA 的闭源内核模块，且 {last} 是支持它们的最后一个驱动分支。这里按名称安装 nvidia-driver-{branch}；第一条命令确保工具已安装。</translation>
     </message>
     <message>
         <source>GPU Assistant has no driver list for this Ubuntu release, so it assumes branch {branch} is in its archive, as it is in every supported Ubuntu LTS release. If &apos;ubuntu-drivers list&apos; does not show nvidia-driver-{branch}, pick the newest branch it shows.</source>
@@ -763,7 +763,7 @@
     </message>
     <message>
         <source>GPU Assistant could not tell this card&apos;s generation from its PCI id, so it does not pick between the open and the proprietary module. Run &apos;ubuntu-drivers list&apos;. GTX 16xx, RTX 20xx and newer (all RTX 50): &apos;sudo ubuntu-drivers install nvidia:{branch}-open&apos;. GTX 9xx, GTX 10xx and Volta cards: &apos;sudo ubuntu-drivers install nvidia:{branch}&apos;. Do not run a bare &apos;ubuntu-drivers install&apos;: its &apos;recommended&apos; pick can be a module the card cannot use.</source>
-        <translation>GPU 助手无法根据 PCI ID 判断这张卡的架构，所以不替你在开源与专有模块之间选择。请运行 &apos;ubuntu-drivers list&apos;。GTX 16 系列、RTX 20 系列及更新（包括所有 RTX 50）：&apos;sudo ubuntu-drivers install nvidia:{branch}-open&apos;。GTX 9 系列、GTX 10 系列和 Volta 显卡：&apos;sudo ubuntu-drivers install nvidia:{branch}&apos;。不要只运行 &apos;ubuntu-drivers install&apos;：它“推荐”的可能是这张卡无法使用的模块。</translation>
+        <translation>GPU 助手无法根据 PCI ID 判断这张卡的架构，所以不替你在开源与闭源模块之间选择。请运行 &apos;ubuntu-drivers list&apos;。GTX 16 系列、RTX 20 系列及更新（包括所有 RTX 50）：&apos;sudo ubuntu-drivers install nvidia:{branch}-open&apos;。GTX 9 系列、GTX 10 系列和 Volta 显卡：&apos;sudo ubuntu-drivers install nvidia:{branch}&apos;。不要只运行 &apos;ubuntu-drivers install&apos;：它“推荐”的可能是这张卡无法使用的模块。</translation>
     </message>
     <message>
         <source>Install a driver that runs this card</source>
@@ -839,7 +839,7 @@
     </message>
     <message>
         <source>GPU Assistant does not know which driver Debian {codename} packages, and {generation} cards need {need} or newer. Install a driver that new by hand (see the driver step).</source>
-        <translation>GPU Assistant 不知道 Debian {codename} 自带哪个版本的驱动，而 {generation} 显卡需要 {need} 或更新的驱动。请手动安装足够新的驱动（见驱动步骤）。</translation>
+        <translation>GPU 助手不知道 Debian {codename} 自带哪个版本的驱动，而 {generation} 显卡需要 {need} 或更新的驱动。请手动安装足够新的驱动（见驱动步骤）。</translation>
     </message>
     <message>
         <source>Install a driver new enough for this card</source>
@@ -867,7 +867,7 @@
     </message>
     <message>
         <source>GPU Assistant could not tell this card&apos;s generation from its PCI id, so it does not guess. Look up the card (&apos;lspci -nn -d 10de:&apos; shows its name). GTX 16xx, RTX 20xx and newer: &apos;sudo dnf install akmod-nvidia xorg-x11-drv-nvidia-cuda&apos;. GTX 10xx, GTX 9xx and Volta cards need the legacy branch: &apos;sudo dnf install akmod-nvidia-580xx xorg-x11-drv-nvidia-580xx-cuda&apos;. Then continue with the next step.</source>
-        <translation>GPU Assistant 无法从 PCI ID 判断这张显卡的架构，所以不做猜测。请先确认显卡型号（&apos;lspci -nn -d 10de:&apos; 会显示名称）。GTX 16xx、RTX 20xx 及更新的显卡：&apos;sudo dnf install akmod-nvidia xorg-x11-drv-nvidia-cuda&apos;。GTX 10xx、GTX 9xx 和 Volta 显卡需要旧版分支：&apos;sudo dnf install akmod-nvidia-580xx xorg-x11-drv-nvidia-580xx-cuda&apos;。然后继续下一步。</translation>
+        <translation>GPU 助手无法从 PCI ID 判断这张显卡的架构，所以不做猜测。请先确认显卡型号（&apos;lspci -nn -d 10de:&apos; 会显示名称）。GTX 16xx、RTX 20xx 及更新的显卡：&apos;sudo dnf install akmod-nvidia xorg-x11-drv-nvidia-cuda&apos;。GTX 10xx、GTX 9xx 和 Volta 显卡需要旧版分支：&apos;sudo dnf install akmod-nvidia-580xx xorg-x11-drv-nvidia-580xx-cuda&apos;。然后继续下一步。</translation>
     </message>
     <message>
         <source>Install the NVIDIA driver ({package})</source>
@@ -919,11 +919,11 @@
     </message>
     <message>
         <source>{generation} cards need the proprietary kernel module from driver branch {branch}, the last that supports them; NVIDIA&apos;s repository installs a newer branch by default. Follow NVIDIA&apos;s driver installation guide to install branch {branch} with the proprietary module (on RHEL 8: &apos;dnf module install nvidia-driver:{branch}-dkms&apos;).</source>
-        <translation>{generation} 显卡需要 {branch} 驱动分支的专有内核模块，这是支持它们的最后一个分支；NVIDIA 软件源默认会安装更新的分支。请按照 NVIDIA 驱动安装指南安装带专有模块的 {branch} 分支（RHEL 8 上：&apos;dnf module install nvidia-driver:{branch}-dkms&apos;）。</translation>
+        <translation>{generation} 显卡需要 {branch} 驱动分支的闭源内核模块，这是支持它们的最后一个分支；NVIDIA 软件源默认会安装更新的分支。请按照 NVIDIA 驱动安装指南安装带闭源模块的 {branch} 分支（RHEL 8 上：&apos;dnf module install nvidia-driver:{branch}-dkms&apos;）。</translation>
     </message>
     <message>
         <source>GPU Assistant could not tell this card&apos;s generation from its PCI id. GTX 16xx, RTX 20xx and newer: &apos;sudo dnf install nvidia-open&apos;. GTX 9xx, GTX 10xx and Volta: driver branch {branch} with the proprietary module, as NVIDIA&apos;s driver installation guide describes.</source>
-        <translation>GPU 助手无法根据 PCI ID 判断这张卡的架构。GTX 16 系列、RTX 20 系列及更新：&apos;sudo dnf install nvidia-open&apos;。GTX 9 系列、GTX 10 系列和 Volta：按 NVIDIA 驱动安装指南安装带专有模块的 {branch} 驱动分支。</translation>
+        <translation>GPU 助手无法根据 PCI ID 判断这张卡的架构。GTX 16 系列、RTX 20 系列及更新：&apos;sudo dnf install nvidia-open&apos;。GTX 9 系列、GTX 10 系列和 Volta：按 NVIDIA 驱动安装指南安装带闭源模块的 {branch} 驱动分支。</translation>
     </message>
     <message>
         <source>Add NVIDIA&apos;s repository for openSUSE</source>
@@ -947,7 +947,7 @@
     </message>
     <message>
         <source>zypper install-new-recommends picks the G06 packages that match your card (the proprietary module for cards older than Turing). Undo is by hand: &apos;zypper remove&apos; the nvidia-*-G06 packages it installed.</source>
-        <translation>zypper install-new-recommends 会选出与你的显卡匹配的 G06 软件包（比 Turing 旧的卡使用专有模块）。撤销需手动进行：用 &apos;zypper remove&apos; 删除它安装的 nvidia-*-G06 软件包。</translation>
+        <translation>zypper install-new-recommends 会选出与你的显卡匹配的 G06 软件包（比 Turing 旧的卡使用闭源模块）。撤销需手动进行：用 &apos;zypper remove&apos; 删除它安装的 nvidia-*-G06 软件包。</translation>
     </message>
     <message>
         <source>Install the 580xx legacy driver from the AUR</source>
@@ -959,7 +959,7 @@
     </message>
     <message>
         <source>GPU Assistant could not tell this card&apos;s generation from its PCI id, so it does not guess. Look up the card (&apos;lspci -nn -d 10de:&apos; shows its name). GTX 16xx, RTX 20xx and newer: &apos;sudo pacman -S nvidia-open nvidia-utils&apos; (nvidia-open-dkms for linux-lts or linux-zen). GTX 10xx, GTX 9xx and Volta cards are not supported by nvidia-open: build &apos;nvidia-580xx-dkms&apos; from the AUR. Then continue with the next step.</source>
-        <translation>GPU Assistant 无法从 PCI ID 判断这张显卡的架构，所以不做猜测。请先确认显卡型号（&apos;lspci -nn -d 10de:&apos; 会显示名称）。GTX 16xx、RTX 20xx 及更新的显卡：&apos;sudo pacman -S nvidia-open nvidia-utils&apos;（使用 linux-lts 或 linux-zen 内核时换成 nvidia-open-dkms）。nvidia-open 不支持 GTX 10xx、GTX 9xx 和 Volta 显卡：请从 AUR 编译安装 &apos;nvidia-580xx-dkms&apos;。然后继续下一步。</translation>
+        <translation>GPU 助手无法从 PCI ID 判断这张显卡的架构，所以不做猜测。请先确认显卡型号（&apos;lspci -nn -d 10de:&apos; 会显示名称）。GTX 16xx、RTX 20xx 及更新的显卡：&apos;sudo pacman -S nvidia-open nvidia-utils&apos;（使用 linux-lts 或 linux-zen 内核时换成 nvidia-open-dkms）。nvidia-open 不支持 GTX 10xx、GTX 9xx 和 Volta 显卡：请从 AUR 编译安装 &apos;nvidia-580xx-dkms&apos;。然后继续下一步。</translation>
     </message>
     <message>
         <source>Install nvidia-open and nvidia-utils</source>
@@ -995,7 +995,7 @@
     </message>
     <message>
         <source>Use your distribution&apos;s own NVIDIA packages (its package manager or driver tool); mixing them with NVIDIA&apos;s .run installer is the most common cause of breakage. Install driver branch {branch} or newer: the open kernel modules for Turing and newer cards, the proprietary module (branch {branch}, the last with them) for Maxwell, Pascal and Volta.</source>
-        <translation>请使用发行版自己的 NVIDIA 软件包（它的包管理器或驱动工具）；与 NVIDIA 的 .run 安装程序混用是最常见的故障原因。请安装 {branch} 或更新的驱动分支：Turing 及更新的卡用开源内核模块，Maxwell、Pascal 和 Volta 用专有模块（{branch} 分支，支持它们的最后一个分支）。</translation>
+        <translation>请使用发行版自己的 NVIDIA 软件包（它的包管理器或驱动工具）；与 NVIDIA 的 .run 安装程序混用是最常见的故障原因。请安装 {branch} 或更新的驱动分支：Turing 及更新的卡用开源内核模块，Maxwell、Pascal 和 Volta 用闭源模块（{branch} 分支，支持它们的最后一个分支）。</translation>
     </message>
     <message>
         <source>{explanation} This system installs packages with {tool}.</source>
@@ -1075,7 +1075,7 @@
     </message>
     <message>
         <source>DDU works best in Safe Mode. First a RunOnce entry &apos;*UndoSM&apos; is written that switches Safe Mode off again at the next sign-in (the * makes it run in Safe Mode too), so the PC cannot get stuck there. If it ever does: at the Windows recovery command prompt run &apos;bcdedit /deletevalue {default} safeboot&apos;. A second RunOnce entry reopens GPU Assistant at the next step (removing the old driver with DDU) when you sign in to Safe Mode, so the wizard continues after the restart. Save your work: this restarts the PC.</source>
-        <translation>DDU 在安全模式下效果最好。先写入一个 RunOnce 项 “*UndoSM”，在下次登录时关闭安全模式（* 让它在安全模式下也会运行），这样电脑不会卡在安全模式里。万一卡住：在 Windows 恢复环境的命令提示符中运行 “bcdedit /deletevalue {default} safeboot”。第二个 RunOnce 项会在你登录安全模式时重新打开 GPU Assistant，并停在下一步（用 DDU 删除旧驱动），所以重启后向导会继续。请先保存工作：这一步会重启电脑。</translation>
+        <translation>DDU 在安全模式下效果最好。先写入一个 RunOnce 项 “*UndoSM”，在下次登录时关闭安全模式（* 让它在安全模式下也会运行），这样电脑不会卡在安全模式里。万一卡住：在 Windows 恢复环境的命令提示符中运行 “bcdedit /deletevalue {default} safeboot”。第二个 RunOnce 项会在你登录安全模式时重新打开 GPU 助手，并停在下一步（用 DDU 删除旧驱动），所以重启后向导会继续。请先保存工作：这一步会重启电脑。</translation>
     </message>
     <message>
         <source>Remove the old driver with DDU</source>
@@ -1618,6 +1618,10 @@
     <message>
         <source>unknown generation</source>
         <translation>未知的显卡架构</translation>
+    </message>
+    <message>
+        <source>also: {names}</source>
+        <translation>另有：{names}</translation>
     </message>
     <message>
         <source>no NVIDIA GPU found</source>

@@ -42,6 +42,10 @@
         <source>could not write {path}</source>
         <translation>无法写入 {path}</translation>
     </message>
+    <message>
+        <source>GPU Assistant</source>
+        <translation>GPU 助手</translation>
+    </message>
 </context>
 <context>
     <name>Cli</name>

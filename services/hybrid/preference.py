@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable
 
 from services.hybrid.model import GpuKind, Inventory, Vendor
 from services.hybrid.windows import HKCU, Registry, RegistryError
-from services.i18n import Msg, TranslatableError, translate
+from services.i18n import Msg, TranslatableError, Translator, translate
 
 USER_GPU_PREFERENCES = r"Software\Microsoft\DirectX\UserGpuPreferences"
 HIGH_PERFORMANCE = "2"
@@ -54,23 +54,25 @@ class Change:
     after: str | None
     executable: bool = False
 
-    def describe(self) -> str:
+    def describe(self) -> Msg:
+        """The change in the reader's language (the file's content and the values stay as they are)."""
         if self.kind == "registry":
-            head = f"registry {self.target}\n  value: {self.name}"
-            return f"{head}\n  before: {_show(self.before)}\n  after:  {_show(self.after)}"
+            return translate("Hybrid", "registry {key}\n  value: {name}\n  before: {before}\n  after:  {after}").format(
+                key=self.target, name=self.name or "", before=_show(self.before), after=_show(self.after))
         if self.before is None:
-            action = "create"
+            action = (translate("Hybrid", "create (executable)") if self.executable
+                      else translate("Hybrid", "create"))
         elif self.after is None:
-            action = "delete"
+            action = translate("Hybrid", "delete")
         else:
-            action = "replace (the old content is kept in the backup)"
+            action = (translate("Hybrid", "replace, executable (the old content is kept in the backup)")
+                      if self.executable else translate("Hybrid", "replace (the old content is kept in the backup)"))
         body = "" if self.after is None else "\n" + "\n".join("  | " + line for line in self.after.splitlines())
-        mode = " (executable)" if self.executable and self.after is not None else ""
-        return f"file {self.target}: {action}{mode}{body}"
+        return translate("Hybrid", "file {path}: {action}{content}").format(path=self.target, action=action, content=body)
 
 
-def _show(value: str | None) -> str:
-    return "(no value)" if value is None else json.dumps(value, ensure_ascii=False)
+def _show(value: str | None) -> Msg | str:
+    return translate("Hybrid", "(no value)") if value is None else json.dumps(value, ensure_ascii=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,8 +83,9 @@ class PreferencePlan:
     notes: tuple[Msg, ...]
     launch_env: tuple[tuple[str, str], ...] = ()  # what "Launch and check" sets (Linux)
 
-    def describe(self) -> str:
-        return "\n".join(change.describe() for change in self.changes)
+    def describe(self, tr: Translator | None = None) -> str:
+        """Every change, one after the other, rendered with ``tr`` (English without one)."""
+        return "\n".join(change.describe().render(tr) for change in self.changes)
 
     @property
     def is_noop(self) -> bool:

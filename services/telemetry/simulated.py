@@ -25,7 +25,8 @@ The story (elapsed time since ``start_wall``):
   card sits on a riser in a chipset slot), which the dashboard should flag.
 
 The card facts (names, memory, power limits, thresholds, max clocks, PCIe)
-are real: see ``SimGpuProfile.source``.
+are real: see ``SimGpuProfile.source``; they come from the one description of
+the demo machine (``services.demo_machine``).
 """
 from __future__ import annotations
 
@@ -34,6 +35,7 @@ import math
 import time
 from dataclasses import dataclass
 
+from services.demo_machine import DemoGpu, demo_machine_spec
 from services.telemetry.model import (
     DeviceState,
     GpuInfo,
@@ -82,62 +84,28 @@ class SimGpuProfile:
     source: str
 
 
-RTX_4090 = SimGpuProfile(
-    name="NVIDIA GeForce RTX 4090",
-    memory_total_mib=24564,
-    power_limit_w=450,
-    temp_target_c=83,
-    temp_slowdown_c=84,
-    temp_shutdown_c=89,
-    sm_clock_max_mhz=3105,
-    mem_clock_max_mhz=10501,
-    pci_device_id=0x268410DE,
-    pcie_gen_max=4,
-    pcie_width_max=16,
-    load_clock_mhz=2730,
-    load_mem_clock_mhz=10251,
-    idle_power_w=28,
-    load_power_w=385,
-    idle_temp_c=40,
-    load_temp_c=68,
-    source=(
-        "Power limit 450 W, 24 GB, PCIe 4.0 x16, device id 0x2684: shared gpus.csv (NVIDIA spec). "
-        "Total 24564 MiB, max SM 3105 MHz, max memory 10501 MHz, target 83 C, idle 210 MHz / 28 W / 40 C: "
-        "an `nvidia-smi -q` capture of an RTX 4090 on driver 5xx in a public benchmark README on GitHub. "
-        "Slowdown 84 C and shutdown 89 C are derived from that capture's T.Limit margins "
-        "(40 C at a 42 C margin; slowdown at -2, shutdown at -7)."
-    ),
-)
-RTX_3090 = SimGpuProfile(
-    name="NVIDIA GeForce RTX 3090",
-    memory_total_mib=24576,
-    power_limit_w=350,
-    temp_target_c=83,
-    temp_slowdown_c=95,
-    temp_shutdown_c=98,
-    sm_clock_max_mhz=2100,
-    mem_clock_max_mhz=9751,
-    pci_device_id=0x220410DE,
-    pcie_gen_max=4,
-    pcie_width_max=16,
-    load_clock_mhz=1860,
-    load_mem_clock_mhz=9501,
-    idle_power_w=32,
-    load_power_w=338,
-    idle_temp_c=41,
-    load_temp_c=75,
-    source=(
-        "Power limit 350 W, 24 GB, PCIe 4.0 x16, device id 0x2204: shared gpus.csv. "
-        "Total 24576 MiB, max SM 2100 MHz, max memory 9751 MHz, slowdown 95 C, shutdown 98 C, target 83 C: "
-        "an `nvidia-smi -q -x` capture of an RTX 3090 (driver 550.54.15) used as a test fixture on GitHub."
-    ),
-)
-PROFILES = (RTX_4090, RTX_3090)
-DRIVER_VERSION = "550.54.15"
-CUDA_DRIVER_VERSION = "12.4"
-CPU_COUNT = 16
-RAM_TOTAL_MIB = 64215.0
-SWAP_TOTAL_MIB = 8192.0
+def _profile(gpu: DemoGpu) -> SimGpuProfile:
+    return SimGpuProfile(
+        name=gpu.name, memory_total_mib=gpu.memory_total_mib, power_limit_w=gpu.power_limit_w,
+        temp_target_c=gpu.temp_target_c, temp_slowdown_c=gpu.temp_slowdown_c, temp_shutdown_c=gpu.temp_shutdown_c,
+        sm_clock_max_mhz=gpu.sm_clock_max_mhz, mem_clock_max_mhz=gpu.mem_clock_max_mhz,
+        pci_device_id=gpu.pci_device_id, pcie_gen_max=gpu.pcie_gen_max, pcie_width_max=gpu.pcie_width_max,
+        load_clock_mhz=gpu.load_clock_mhz, load_mem_clock_mhz=gpu.load_mem_clock_mhz,
+        idle_power_w=gpu.idle_power_w, load_power_w=gpu.load_power_w, idle_temp_c=gpu.idle_temp_c,
+        load_temp_c=gpu.load_temp_c, source=gpu.source)
+
+
+# The demo machine is described once (resources/data/demo_machine.json, with the source of every
+# figure); Setup's and Hybrid's demos read the same description.
+_SPEC = demo_machine_spec()
+PROFILES = tuple(_profile(g) for g in _SPEC.gpus)
+RTX_4090, RTX_3090 = PROFILES
+BUS_IDS = tuple(g.pci_bus_id for g in _SPEC.gpus)
+DRIVER_VERSION = _SPEC.driver_version
+CUDA_DRIVER_VERSION = _SPEC.cuda_driver_version
+CPU_COUNT = _SPEC.cpu_count
+RAM_TOTAL_MIB = _SPEC.ram_total_mib
+SWAP_TOTAL_MIB = _SPEC.swap_total_mib
 
 
 def _mix(x: int) -> int:
@@ -233,7 +201,7 @@ class SimulatedSource:
             index=i,
             name=p.name,
             uuid=self._uuid(i),
-            pci_bus_id=f"00000000:{1 + i * 0x20:02X}:00.0",
+            pci_bus_id=BUS_IDS[i] if i < len(BUS_IDS) else f"00000000:{1 + i * 0x20:02X}:00.0",
             pci_device_id=p.pci_device_id,
             driver_version=DRIVER_VERSION,
             cuda_driver_version=CUDA_DRIVER_VERSION,

@@ -96,7 +96,7 @@ def test_temperature_title_names_the_memory_line_and_stats_follow(qtbot, context
         _feed(hub, 1)
     page.repaint_now()
     graphs = page.cards()[0].graphs
-    assert "memory" in graphs.stats_text("temperature")
+    assert ">mem<" in graphs.stats_text("temperature")
     assert "min " in graphs.stats_text("util") and "avg " in graphs.stats_text("util")
     page.shutdown()
     page.bridge.close()

@@ -37,5 +37,12 @@ def test_language_switch_rebuilds_window_in_chinese(qtbot, qapp, context):
     qtbot.addWidget(new)
     assert new.sidebar.item(len(PAGES) - 1).text() == "设置"
     assert new.current_key() == "settings"
+    # the app is "GPU 助手" everywhere in Chinese (brand, title, About), never "GPU Assistant"
+    from PySide6.QtWidgets import QLabel
+
+    brand = new.findChild(QLabel, "sidebarBrand")
+    assert brand.text() == "GPU 助手" and new.windowTitle() == "GPU 助手"
+    assert new.about_button.text() == "关于 GPU 助手" and qapp.applicationDisplayName() == "GPU 助手"
     controller.translators.install(qapp, "en")
+    qapp.setApplicationDisplayName("GPU Assistant")
     controller.shutdown()

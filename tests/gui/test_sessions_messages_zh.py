@@ -96,7 +96,7 @@ def test_a_failed_replay_on_the_dashboard_says_why_in_chinese(qtbot, context, tm
         page = window.show_page("dashboard")
         context.telemetry.start()
         qtbot.waitUntil(lambda: "broken.csv" in page.no_gpu.technical.text(), timeout=3000)
-        assert page.no_gpu.technical.text() == f"{bad}：不是 nvidia-smi CSV 日志，也不是 GPU Assistant 录制文件"
+        assert page.no_gpu.technical.text() == f"{bad}：不是 nvidia-smi CSV 日志，也不是 GPU 助手录制文件"
         window.shutdown()
         page.bridge.close()
     finally:

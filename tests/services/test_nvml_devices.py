@@ -57,5 +57,5 @@ def test_old_binding_without_init_with_flags_is_refused_with_a_fix():
 
 def test_doctor_and_demo_machine_read_through_it(tmp_path):
     state = read_nvml(demo_machine(tmp_path / "demo").nvml)
-    assert state.ok and state.driver_version and state.cuda_version == "12.8"
+    assert state.ok and state.driver_version and state.cuda_version == "12.4"
     assert state.gpus[0].capability is not None and state.gpus[0].pci_bus_id

@@ -35,6 +35,16 @@ def test_corrupt_file_is_kept_aside_not_lost(tmp_path):
     assert len(kept) == 1 and kept[0].read_text(encoding="utf-8") == "{not json"
 
 
+def test_too_deeply_nested_file_is_kept_aside_not_a_traceback(tmp_path):
+    # json raises RecursionError, not ValueError, past its nesting limit
+    path = tmp_path / "settings.json"
+    path.write_text("[" * 100_000, encoding="utf-8")
+    store = SettingsStore(path)
+    assert store.load() == Settings()
+    assert store.load_problem and "kept it as" in store.load_problem
+    assert len(list(tmp_path.glob("settings.json.broken-*"))) == 1
+
+
 def test_save_notifies_listeners(tmp_path):
     store = SettingsStore(tmp_path / "s.json")
     seen = []
