@@ -40,7 +40,8 @@ def run(args: argparse.Namespace) -> int:
     from services.setup.executor import StepExecutor
     from services.setup.progress import ProgressStore
     from services.setup.fmt import command_line, confirm_question, nothing_changed, pad_columns, setup_word
-    from services.setup.planner import PciIdError, facts_for_plan, inputs_for, parse_pci_id, plan_for_os, plan_for_report, setup_dir
+    from services.setup.planner import (PciIdError, facts_for_plan, inputs_for, parse_pci_id, plan_for_os,
+                                         plan_for_report, setup_dir, target_paths)
     from services.setup.probes import OsInfo, parse_os_release
     from services.setup.rules import RulesError, load_rules
     from services.setup.session import BY_HAND, DRY_RUN, WizardSession
@@ -85,8 +86,10 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(translate("Cli", "{path} is not an os-release file (no ID= line)").format(path=args.os_release))
     elif args.windows:
         os_info = OsInfo(system="windows", pretty_name="Windows")
-    if hypothetical:
-        inputs = inputs_for(rules, root, work / "staged", device_id, python=python, probe_files=False)
+    if hypothetical:  # another machine: its own paths, never this host's (a Linux plan made on Windows too)
+        target_root, staging, venv_dir = target_paths(os_info, work / "staged")
+        inputs = inputs_for(rules, target_root, staging, device_id, python=python, probe_files=False,
+                            venv_dir=venv_dir)
         plan = plan_for_os(os_info, inputs, rules, win_opts)
     else:
         report = run_doctor(runner, rules, python=python)

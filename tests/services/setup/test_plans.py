@@ -294,6 +294,27 @@ def test_cli_plan_json_from_os_release(capsys):
     assert step["needs_root"] is True and step["needs_reboot"] is False and step["state"] == "pending"
 
 
+@pytest.mark.parametrize("distro", ["ubuntu-24.04", "debian-12", "fedora-41", "rocky-9.4", "arch"])
+def test_plan_for_another_linux_machine_holds_its_paths_not_the_hosts(capsys, app_paths, distro):
+    """How a user prepares a Linux install from Windows: every path of the plan is the target's
+    (POSIX, /etc/...), never this host's (C:\\Users\\..., \\etc\\..., this user's home)."""
+    rc = main.main(["setup", "--plan", "--os-release", str(DATA / "os-release" / distro), "--gpu", "10de:2684",
+                    "--full", "--json"])
+    assert rc == 0
+    data = json.loads(capsys.readouterr().out)
+    paths = [a for s in data["steps"] for c in (*s["commands"], *s["undo"]) for a in c
+             if ("/" in a or "\\" in a) and "://" not in a]
+    paths += [p for s in data["steps"] for f in s["files"] for p in (f["path"], f["staged"])]
+    paths += [p for s in data["steps"] if s["check"] for p in s["check"]["paths"]]
+    assert any(p.startswith("/etc/") for p in paths), paths
+    for p in paths:
+        assert "\\" not in p and ":" not in p.split("/")[0], p  # no drive letter, no backslash
+        assert str(app_paths.data_dir) not in p, p
+    # the staged copies are where the app keeps them on that machine
+    staged = [f["staged"] for s in data["steps"] for f in s["files"]]
+    assert staged and all(p.startswith("~/.local/share/gpu-assistant/setup/staged/") for p in staged), staged
+
+
 def test_cli_unsupported_distro_text(capsys):
     assert main.main(["setup", "--plan", "--os-release", str(DATA / "os-release" / "mageia-8"), "--gpu", "2684"]) == 0
     out = capsys.readouterr().out
