@@ -20,6 +20,10 @@ if str(ROOT) not in sys.path:
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("LANG", "en_US.UTF-8")
+if sys.platform == "win32" and os.environ["QT_QPA_PLATFORM"] == "offscreen":
+    # Qt's offscreen platform on Windows reads fonts with FreeType from <Qt>/lib/fonts, which PySide6
+    # does not ship (a Qt warning, and no glyphs); point it at the Windows fonts instead.
+    os.environ.setdefault("QT_QPA_FONTDIR", os.path.join(os.environ.get("WINDIR", r"C:\Windows"), "Fonts"))
 
 
 def pytest_collection_modifyitems(config, items):
@@ -28,8 +32,10 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "windows" in item.keywords and not on_windows:
             item.add_marker(pytest.mark.skip(reason="Windows only: runs in the Windows lane (.ci/windows-lane.sh)"))
-        if "linux_only" in item.keywords and on_windows:
-            item.add_marker(pytest.mark.skip(reason="Linux only"))
+        linux_only = item.get_closest_marker("linux_only")
+        if linux_only is not None and on_windows:
+            why = linux_only.args[0] if linux_only.args else linux_only.kwargs.get("reason", "")
+            item.add_marker(pytest.mark.skip(reason=f"Linux only: {why}" if why else "Linux only"))
 
 
 @pytest.fixture(autouse=True)

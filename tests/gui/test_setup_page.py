@@ -9,7 +9,7 @@ from gui.app import build_context
 from gui.context import SetupMachine
 from gui.setup.page import SetupPage
 from services.setup.system import CommandResult
-from tests.services.setup.machine import FakeNvml, Machine, recorded
+from tests.services.setup.machine import RUNS_LINUX_COMMANDS, FakeNvml, Machine, recorded
 
 PY = "/home/li/.venv/bin/python"
 
@@ -75,6 +75,7 @@ def test_wizard_shows_whole_plan_and_checks(qtbot, page):
     assert page.step_list.currentRow() == 0  # update-package-lists has no check
 
 
+@RUNS_LINUX_COMMANDS
 def test_dry_run_then_run_then_undo_a_step(qtbot, page, machine):
     wait_report(qtbot, page)
     page.open_step("blacklist-nouveau")
@@ -237,6 +238,7 @@ def test_repair_plan_lists_what_is_not_needed(qtbot, page):
     assert not page.run_button.isEnabled() and not page.undo_button.isEnabled()
 
 
+@RUNS_LINUX_COMMANDS
 def test_every_change_and_its_undo_is_shown_before_it_runs(qtbot, page, machine):
     wait_report(qtbot, page)
     target = machine.root_dir / "etc/modprobe.d/blacklist-nouveau.conf"

@@ -15,7 +15,7 @@ from services.setup.probes import parse_os_release
 from services.setup.rules import load_rules
 from services.setup.system import CommandResult, FakeRunner, SystemRoot
 
-from .machine import DATA, os_release
+from .machine import DATA, RUNS_LINUX_COMMANDS, os_release
 
 RULES = load_rules()
 DISTROS = ["ubuntu-20.04", "ubuntu-22.04", "ubuntu-24.04", "debian-11", "debian-12", "debian-13", "fedora-41",
@@ -138,6 +138,7 @@ def test_blackwell_on_debian_warns_about_old_packaged_driver(env):
         assert any(f"packages driver {packaged}" in str(n) for n in plan.notes), plan.notes
 
 
+@RUNS_LINUX_COMMANDS
 def test_nouveau_step_check_run_undo_in_temp_root(env):
     root, work = env
     plan, ex, runner = make(env, "ubuntu-24.04")
@@ -159,6 +160,7 @@ def test_nouveau_step_check_run_undo_in_temp_root(env):
     assert runner.calls.count(("update-initramfs", "-u")) == 2
 
 
+@RUNS_LINUX_COMMANDS
 def test_existing_file_is_backed_up_and_restored_exactly(env):
     root, work = env
     target = root / "etc/modprobe.d/blacklist-nouveau.conf"
@@ -181,6 +183,7 @@ def test_already_blacklisted_by_package_counts_as_done(env):
     assert ex.check(plan.step("blacklist-nouveau")).state == "done"
 
 
+@RUNS_LINUX_COMMANDS
 @pytest.mark.parametrize("codename,text,path", [
     ("debian-12", BOOKWORM_SOURCES, "etc/apt/sources.list.d/debian.sources"),
     ("debian-11", BULLSEYE_LIST, "etc/apt/sources.list"),
@@ -211,6 +214,7 @@ def test_debian_components_helpers():
     assert add_debian_components(add_debian_components(BULLSEYE_LIST, "bullseye"), "bullseye") == add_debian_components(BULLSEYE_LIST, "bullseye")
 
 
+@RUNS_LINUX_COMMANDS
 @pytest.mark.parametrize("distro", ["ubuntu-24.04", "debian-12", "fedora-41", "arch", "opensuse-tumbleweed", "rocky-9.4"])
 def test_every_step_check_run_and_undo(env, distro):
     root, _ = env
