@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import re
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -73,7 +74,9 @@ def test_alert_fires_to_notification_dashboard_and_session_log(qtbot, context):
     context.telemetry.stop()
     files = sorted(context.paths.recordings_dir.glob("*.sqlite"))
     assert files, "the session was recorded"
-    with sqlite3.connect(files[-1]) as conn:
+    # closing(): a connection's own "with" ends a transaction, not the connection (left open, Windows
+    # cannot delete the file, and Python 3.13 warns when it is collected).
+    with closing(sqlite3.connect(files[-1])) as conn:
         rules = [r[0] for r in conn.execute("SELECT rule FROM alerts")]
     assert "memory_full" in rules
     assert recording is None or Path(recording) == files[-1]
