@@ -290,7 +290,12 @@ def test_plan_for_another_machine(qtbot, page, machine, system):
     assert page.progress.state("install-driver") == "pending"
     if system != "windows":
         page.open_step("blacklist-nouveau")
-        assert "if /etc/modprobe.d/blacklist-nouveau.conf exists there" in page.step_commands.toPlainText()
+        shown = page.step_commands.toPlainText()
+        assert "if /etc/modprobe.d/blacklist-nouveau.conf exists there" in shown
+        # the other machine's paths, also when this computer is Windows: never C:\... or \etc\...
+        assert ("install -D -m 0644 ~/.local/share/gpu-assistant/setup/staged/blacklist-nouveau/"
+                "blacklist-nouveau.conf /etc/modprobe.d/blacklist-nouveau.conf") in shown
+        assert "\\" not in shown and str(page._work) not in shown
     # a PCI id works too; nonsense is a clear message
     assert page.plan_other_machine(system, "10de:2684") is not None
     assert page.plan_other_machine(system, "my favourite card") is None

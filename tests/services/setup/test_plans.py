@@ -394,3 +394,10 @@ def test_picked_files_survive_a_reload_and_bad_entries_are_dropped(tmp_path):
     raw["picked_files"] = "C:\\a.exe"
     store.path.write_text(json.dumps(raw), encoding="utf-8")
     assert ProgressStore(store.path).load().picked_files == {}
+
+
+def test_a_home_path_of_another_machine_stays_expandable_when_copied():
+    from services.setup.fmt import command_line
+
+    assert command_line(("python3", "-m", "venv", "~/.venvs/torch")) == "python3 -m venv ~/.venvs/torch"
+    assert command_line(("cp", "~/my files/x", "~", "a~/b")) == "cp ~/'my files/x' '~' 'a~/b'"
