@@ -45,6 +45,9 @@ prefix_wine() { WINEPREFIX="$WINPY/prefix" WINEDEBUG=-all "$@" < /dev/null > /de
 prefix_wine wineserver -p || true  # persistent until `wineserver -k` below
 trap 'prefix_wine wineserver -k || true' EXIT
 prefix_wine wine wineboot || true
+# Wine starts the desktop (explorer.exe /desktop) for the first program that touches it (Qt does, even
+# offscreen); started from a piped command it holds that pipe open for good and the command never ends.
+prefix_wine wine "$WINPY/python/python.exe" -c "import ctypes; ctypes.windll.user32.GetDesktopWindow()" || true
 
 # expect CODE LANG NAME ARGS... : run main.py ARGS on that Windows, output piped; the exit code must be
 # CODE and there must be no traceback. The output is kept in build/windows-lane/NAME-LANG.txt.
