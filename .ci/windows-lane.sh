@@ -47,9 +47,20 @@ trap 'prefix_wine wineserver -k || true' EXIT
 prefix_wine wine wineboot || true
 # Wine starts the desktop process (explorer.exe /desktop) for the first program that needs it (the
 # self-test does); started from a piped command it holds that pipe open and the command never ends (seen:
-# the Chinese self-test waiting 10 min after it passed). Start it here, detached; it ends with the server.
-(prefix_wine wine explorer.exe /desktop &)
-sleep 3
+# the Chinese self-test waiting 10 min after it passed). Start it here, detached.
+desktop_up() {
+  local p
+  for p in $(pgrep -f 'explorer.exe /desktop'); do
+    tr '\0' '\n' < "/proc/$p/environ" 2>/dev/null | grep -qx "WINEPREFIX=$WINPY/prefix" && return 0
+  done
+  return 1
+}
+# It ends with the last program that uses it, so a window-less program started here keeps it (and so
+# itself) up until the server goes down: its message window makes Wine start the desktop process.
+(prefix_wine wine "$WINPY/python/pythonw.exe" -c "import ctypes, time; ctypes.windll.user32.CreateWindowExW(
+0, 'Message', 'windows lane', 0, 0, 0, 0, 0, -3, None, None, None); time.sleep(6 * 3600)" &)
+for _ in $(seq 90); do desktop_up && break; sleep 1; done  # slow to start on a busy machine
+desktop_up || echo "windows lane: note: Wine's desktop process did not start; a piped command may hang" >&2
 
 # expect CODE LANG NAME ARGS... : run main.py ARGS on that Windows, output piped; the exit code must be
 # CODE and there must be no traceback. The output is kept in build/windows-lane/NAME-LANG.txt.
