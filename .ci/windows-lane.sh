@@ -162,7 +162,9 @@ readme() {
 }
 for lang in en zh_CN; do
   readme "$lang" readme-app app --self-test
-  readme "$lang" readme-test test -q -p no:cacheprovider -rs
+  # Each language its own temporary folder: a file name the English run wrote (code page 1252) can be
+  # one the Chinese Windows (936) cannot even list, and pytest's clean-up of a shared one then fails.
+  readme "$lang" readme-test test -q -p no:cacheprovider -rs --basetemp "build/pytest-$lang"
   # The windows-marked tests must have run (not skipped as "Windows only"), and a skip under Wine
   # says why (linux_only: Linux itself; wine_limit: what Wine lacks, never skipped on a real Windows).
   if grep -q "Windows only" "$LOGS/readme-test-$lang.txt"; then fail "the windows-marked tests were skipped ($lang)"; fi
