@@ -146,6 +146,7 @@ step "README's Windows commands in a fresh clone (installer\\bootstrap.py app --
 CLONE="$ROOT/build/windows-clone"
 rm -rf "$CLONE"
 git clone -q --no-hardlinks "$ROOT" "$CLONE"
+mkdir -p "$CLONE/build"  # the test runs' temporary folders (below), beside what a checkout builds
 # readme LANG NAME ARGS... : bootstrap.py ARGS in the clone, on that Windows; the log is NAME-LANG.txt.
 readme() {
   local lang="$1" name="$2"; shift 2
