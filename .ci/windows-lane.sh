@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The Windows lane: the app's Windows code run for real by the official Windows CPython under Wine
 # (../shared/tools/winpy, README there), on an English (code page 1252) and a Simplified Chinese
-# (code page 936) Windows, output piped as when a user redirects it. Then the Windows bundle
+# (code page 936) Windows, output piped as when a user redirects it; the README's two Windows commands
+# (installer\bootstrap.py app --self-test, and test: the whole suite) in a fresh clone, as a Windows user
+# runs them, in both languages. Then the Windows bundle
 # (PyInstaller under that Python) and its NSIS installer (makensis on Linux), installed silently,
 # self-tested in both languages and uninstalled silently.
 #
@@ -43,6 +45,22 @@ prefix_wine() { WINEPREFIX="$WINPY/prefix" WINEDEBUG=-all "$@" < /dev/null > /de
 prefix_wine wineserver -p || true  # persistent until `wineserver -k` below
 trap 'prefix_wine wineserver -k || true' EXIT
 prefix_wine wine wineboot || true
+# Wine starts the desktop process (explorer.exe /desktop) for the first program that needs it (the
+# self-test does); started from a piped command it holds that pipe open and the command never ends (seen:
+# the Chinese self-test waiting 10 min after it passed). Start it here, detached.
+desktop_up() {
+  local p
+  for p in $(pgrep -f 'explorer.exe /desktop'); do
+    tr '\0' '\n' < "/proc/$p/environ" 2>/dev/null | grep -qx "WINEPREFIX=$WINPY/prefix" && return 0
+  done
+  return 1
+}
+# It ends with the last program that uses it, so a window-less program started here keeps it (and so
+# itself) up until the server goes down: its message window makes Wine start the desktop process.
+(prefix_wine wine "$WINPY/python/pythonw.exe" -c "import ctypes, time; ctypes.windll.user32.CreateWindowExW(
+0, 'Message', 'windows lane', 0, 0, 0, 0, 0, -3, None, None, None); time.sleep(6 * 3600)" &)
+for _ in $(seq 90); do desktop_up && break; sleep 1; done  # slow to start on a busy machine
+desktop_up || echo "windows lane: note: Wine's desktop process did not start; a piped command may hang" >&2
 
 # expect CODE LANG NAME ARGS... : run main.py ARGS on that Windows, output piped; the exit code must be
 # CODE and there must be no traceback. The output is kept in build/windows-lane/NAME-LANG.txt.
@@ -114,22 +132,58 @@ commands en 2>&1 | sed 's/^/[en]    /'
 wait "$zh_pid" || true
 sed 's/^/[zh_CN] /' "$LOGS/commands-zh_CN.txt"
 
-# ---- 3. tests that call the real Windows APIs, and the modules that touch Windows code ---------
-step "pytest under the Windows Python"
-code=0
-win -m pytest -q -p no:cacheprovider tests/windows \
-  tests/services/hybrid/test_windows_backends.py tests/services/hybrid/test_preference.py \
-  tests/services/setup/test_windows.py tests/services/setup/test_troubleshoot.py \
-  tests/services/test_paths.py tests/services/test_settings.py tests/services/test_telemetry_recorder.py \
-  tests/services/test_console.py > "$LOGS/pytest.txt" 2>&1 || code=$?
-tail -n 8 "$LOGS/pytest.txt"
-[ "$code" = 0 ] || fail "pytest under the Windows Python: exit $code (see $LOGS/pytest.txt)"
-if grep -q "Windows only" "$LOGS/pytest.txt"; then fail "the windows-marked tests were skipped"; fi
-
-# ---- 4. bundle, installer, silent install, self-test, silent uninstall -------------------------
+# ---- 3. the README's two Windows commands, as a Windows user runs them --------------------------
+# `py installer\bootstrap.py app --self-test` and `py installer\bootstrap.py test`, in a fresh clone of
+# this checkout (what is committed: no Linux .venv, no build output), by the Windows Python: a fresh
+# .venv\ made by the project, the requirements from the package index as Windows wheels, no winpy site\
+# (../shared/tools/winpy/bootstrap.sh). English (1252) first, then Chinese (936) in the same .venv\.
+# bootstrap.sh maps drive D: to the clone: the bundle, built from D: = this checkout, must be done first.
 if [ "$INSTALLER" != 0 ]; then
   wait "$bundle_pid" || true
   tail -n 3 "$LOGS/bundle.txt"
+fi
+step "README's Windows commands in a fresh clone (installer\\bootstrap.py app --self-test, test)"
+CLONE="$ROOT/build/windows-clone"
+rm -rf "$CLONE"
+git clone -q --no-hardlinks "$ROOT" "$CLONE"
+mkdir -p "$CLONE/build"  # the test runs' temporary folders (below), beside what a checkout builds
+# readme LANG NAME ARGS... : bootstrap.py ARGS in the clone, on that Windows; the log is NAME-LANG.txt.
+readme() {
+  local lang="$1" name="$2"; shift 2
+  local out="$LOGS/$name-$lang.txt" code=0 start=$SECONDS
+  (cd "$CLONE" && WINPY_LANG="$lang" "$TOOLS/bootstrap.sh" "$WINPY" "$@") > "$out" 2>&1 || code=$?
+  tail -n 2 "$out"
+  if [ "$code" != 0 ]; then
+    fail "bootstrap.py $* ($lang): exit $code (see $out)"; tail -n 30 "$out" >&2
+  elif grep -q "Traceback (most recent call last)" "$out" && [ "$name" = readme-app ]; then
+    fail "bootstrap.py $* ($lang): traceback"
+  else
+    echo "ok    bootstrap.py $* ($lang): exit 0 ($((SECONDS - start)) s of CI time)"
+  fi
+}
+for lang in en zh_CN; do
+  readme "$lang" readme-app app --self-test
+  # Each language its own temporary folder: a file name the English run wrote (code page 1252) can be
+  # one the Chinese Windows (936) cannot even list, and pytest's clean-up of a shared one then fails.
+  if [ "$lang" = zh_CN ] && [ "${WINDOWS_LANE_ZH_SUITE_GATES:-0}" = 0 ]; then
+    # NOT YET PASSING (issue 29 is open on this): the whole suite on the Chinese Windows still has
+    # failures to sort (Windows defect, Linux itself or Wine). It runs and its summary is shown, but
+    # does not fail the lane until they are; WINDOWS_LANE_ZH_SUITE_GATES=1 makes it gate.
+    code=0
+    (cd "$CLONE" && WINPY_LANG=zh_CN "$TOOLS/bootstrap.sh" "$WINPY" test -q -p no:cacheprovider -rf \
+      --basetemp "build/pytest-$lang") > "$LOGS/readme-test-$lang.txt" 2>&1 || code=$?
+    echo "NOT GATING  bootstrap.py test (zh_CN): exit $code; $(grep -a -E '[0-9]+ (passed|failed)' "$LOGS/readme-test-$lang.txt" | tail -n 1)"
+    continue
+  fi
+  readme "$lang" readme-test test -q -p no:cacheprovider -rs --basetemp "build/pytest-$lang"
+  # The windows-marked tests must have run (not skipped as "Windows only"), and a skip under Wine
+  # says why (linux_only: Linux itself; wine_limit: what Wine lacks, never skipped on a real Windows).
+  if grep -q "Windows only" "$LOGS/readme-test-$lang.txt"; then fail "the windows-marked tests were skipped ($lang)"; fi
+  grep -E "^SKIPPED" "$LOGS/readme-test-$lang.txt" | sed 's/^/  /' | sort | uniq -c | sort -rn | head -n 40 || true
+done
+
+# ---- 4. bundle, installer, silent install, self-test, silent uninstall -------------------------
+if [ "$INSTALLER" != 0 ]; then
   # Nothing else runs in the prefix now: back to a wineserver that ends with its last program, so
   # settle's `wineserver -w` can wait for the installer and the uninstaller.
   prefix_wine wineserver -k || true

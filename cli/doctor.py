@@ -41,9 +41,15 @@ def check_python_path(path: str) -> str:
         raise UsageError(translate("Cli", "no Python interpreter inside {path}").format(path=path))
     if not p.is_file():
         raise UsageError(NO_INTERPRETER.format(path=path))
-    if not os.access(p, os.X_OK):
+    if not _runnable(p):
         raise UsageError(translate("Cli", "{path} is not executable").format(path=path))
     return str(p)
+
+
+def _runnable(p: Path) -> bool:
+    if os.name == "nt":  # X_OK holds for every file there: Windows runs a file by its extension (PATHEXT)
+        return p.suffix.lower() in os.environ.get("PATHEXT", ".COM;.EXE;.BAT;.CMD").lower().split(";")
+    return os.access(p, os.X_OK)
 
 
 def chosen_python(args: argparse.Namespace) -> tuple[str | None, str]:

@@ -244,6 +244,13 @@ def quiet_closed_pipe() -> None:
         pass
 
 
+def closed_pipe_on_windows(exc: OSError) -> bool:
+    """Windows reports a write to a pipe whose reader is gone as EINVAL, not EPIPE (CPython issue
+    #79935: the C runtime maps WriteFile's ERROR_NO_DATA to EINVAL). As with OUTPUT_ERRNOS, one that
+    names no file is taken to be our own output (``main.py fit --json | more`` closed early)."""
+    return os.name == "nt" and exc.errno == errno.EINVAL and exc.filename is None
+
+
 # What a write to a full disk, past a file-size limit or to a failing device raises. The write that
 # failed cannot be told apart afterwards (the buffer that failed is dropped), so an OSError of this
 # kind that names no file is taken to be our own output (``monitor --once > /dev/full``).
@@ -309,6 +316,9 @@ def run_command(args: argparse.Namespace) -> int:
         quiet_closed_pipe()
         return 0
     except OSError as exc:
+        if closed_pipe_on_windows(exc):
+            quiet_closed_pipe()
+            return 0
         return os_failure(exc)
     except TranslatableError as exc:
         # A service's error a command did not expect here (a damaged data file the app ships, say):

@@ -124,7 +124,7 @@ def make_plan(request: SetupRequest, rules) -> PlannedSetup | None:  # noqa: ANN
     from services.setup.doctor import run_doctor
     from services.setup.elevation import default_elevation
     from services.setup.executor import StepExecutor
-    from services.setup.planner import facts_for_plan, inputs_for, plan_for_os, plan_for_report, setup_dir
+    from services.setup.planner import facts_for_plan, inputs_for, plan_for_os, plan_for_report, setup_dir, target_paths
     from services.setup.progress import ProgressStore
     from services.setup.session import WizardSession
     from services.setup.system import SubprocessRunner, SystemRoot
@@ -146,9 +146,10 @@ def make_plan(request: SetupRequest, rules) -> PlannedSetup | None:  # noqa: ANN
     win_opts = WindowsPlanOptions(driver_package=request.driver_package or picked.get("driver_package", ""),
                                   ddu_exe=request.ddu or picked.get("ddu_exe", ""))
     report = None
-    if request.hypothetical:
-        inputs = inputs_for(rules, root, work / "staged", request.device_id, name=request.card_name,
-                            python=request.python, probe_files=False)
+    if request.hypothetical:  # another machine: its own paths, never this host's (a Linux plan made on Windows too)
+        target_root, staging, venv_dir = target_paths(request.os_info, work / "staged")
+        inputs = inputs_for(rules, target_root, staging, request.device_id, name=request.card_name,
+                            python=request.python, probe_files=False, venv_dir=venv_dir)
         plan = plan_for_os(request.os_info, inputs, rules, win_opts)
     else:
         report = run_doctor(runner, rules, python=request.python, python_how=request.python_how)

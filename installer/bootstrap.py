@@ -28,6 +28,12 @@ def venv_python() -> Path:
 
 def ensure_venv(requirements: str) -> Path:
     python = venv_python()
+    if not python.exists() and (VENV / "pyvenv.cfg").exists():
+        # Another system's environment (a Linux bin/ seen from Windows, or Scripts\ from Linux, in a
+        # shared folder): building over it would break it, and its install stamp would skip pip here.
+        raise SystemExit(f"{VENV.name}{os.sep} holds a virtual environment this Python cannot use (made on "
+                         f"another system, or damaged): it has no {python.relative_to(VENV)}. Move it aside "
+                         "or delete it, then run this again.")
     if not python.exists():
         print(f"Creating a virtual environment in {VENV.name}/ ...", flush=True)
         try:

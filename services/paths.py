@@ -95,6 +95,9 @@ def check_regular_file(path: str | os.PathLike, option: str = "", *, may_be_miss
     try:
         st = os.stat(text)  # follows links: a link to a FIFO is a FIFO
     except FileNotFoundError:
+        if may_be_missing and _file_on_the_way(text):  # Windows says "not found" where Linux says ENOTDIR
+            raise UnsafePathError(translate("Paths", "{option}{path}: a part of the path is a file, not a folder").format(
+                option=label, path=shown)) from None
         if may_be_missing:
             return
         raise UnsafePathError(translate("Paths", "{option}{path}: no such file").format(
@@ -116,6 +119,14 @@ def check_regular_file(path: str | os.PathLike, option: str = "", *, may_be_miss
     if kind is not None:
         raise UnsafePathError(translate("Paths", "{option}{path} is {kind}, not a regular file; refusing to use it").format(
             option=label, path=shown, kind=kind))
+
+
+def _file_on_the_way(text: str) -> bool:
+    """Whether the nearest existing folder above ``text`` is in fact a file (notes.txt/shot.png)."""
+    for parent in Path(text).parents:
+        if parent.exists():
+            return not parent.is_dir()
+    return False
 
 
 def _platformdirs():  # noqa: ANN202

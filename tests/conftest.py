@@ -20,16 +20,39 @@ if str(ROOT) not in sys.path:
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("LANG", "en_US.UTF-8")
+if sys.platform == "win32" and os.environ["QT_QPA_PLATFORM"] == "offscreen":
+    # Qt's offscreen platform on Windows reads fonts with FreeType from <Qt>/lib/fonts, which PySide6
+    # does not ship (a Qt warning, and no glyphs); point it at the Windows fonts instead.
+    os.environ.setdefault("QT_QPA_FONTDIR", os.path.join(os.environ.get("WINDIR", r"C:\Windows"), "Fonts"))
+
+
+def _under_wine() -> bool:
+    """Wine's ntdll exports wine_get_version; a real Windows' does not."""
+    if sys.platform != "win32":
+        return False
+    import ctypes
+
+    try:
+        return hasattr(ctypes.WinDLL("ntdll"), "wine_get_version")
+    except OSError:
+        return False
 
 
 def pytest_collection_modifyitems(config, items):
-    """``windows`` tests need the real Windows APIs, ``linux_only`` ones Linux itself."""
+    """``windows`` tests need the real Windows APIs, ``linux_only`` ones Linux itself; ``wine_limit``
+    ones need what Wine lacks of Windows, so they skip under Wine alone, never on a real Windows."""
     on_windows = sys.platform == "win32"
+    wine = _under_wine()
     for item in items:
+        wine_limit = item.get_closest_marker("wine_limit")
+        if wine_limit is not None and wine:
+            item.add_marker(pytest.mark.skip(reason="Wine limit: " + (wine_limit.args[0] if wine_limit.args else "")))
         if "windows" in item.keywords and not on_windows:
             item.add_marker(pytest.mark.skip(reason="Windows only: runs in the Windows lane (.ci/windows-lane.sh)"))
-        if "linux_only" in item.keywords and on_windows:
-            item.add_marker(pytest.mark.skip(reason="Linux only"))
+        linux_only = item.get_closest_marker("linux_only")
+        if linux_only is not None and on_windows:
+            why = linux_only.args[0] if linux_only.args else linux_only.kwargs.get("reason", "")
+            item.add_marker(pytest.mark.skip(reason=f"Linux only: {why}" if why else "Linux only"))
 
 
 @pytest.fixture(autouse=True)

@@ -359,7 +359,7 @@ class SetupPage(QWidget):
 
         self.session.preview = True
         # The other machine's own paths (/etc/...), not this page's root (a demo or test folder).
-        self.session.plan = plan_for_target(self.rules, target, device_id, name, self._work / "staged", SystemRoot(),
+        self.session.plan = plan_for_target(self.rules, target, device_id, name, self._work / "staged", None,
                                             WindowsPlanOptions(**self._windows_options))
         system = self.plan.system
         self._preview_executor = StepExecutor(

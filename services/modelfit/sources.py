@@ -31,9 +31,9 @@ def load_config_file(path: Path) -> ModelArch:
         raise _bad(translate("FitErrors", "File not found: {path}"), path=str(path)) from None
     except UnicodeDecodeError:  # a binary file with a .json name; the codec's own words help nobody
         raise _bad(translate("FitErrors", "{path} is not a text (UTF-8) JSON file"), path=path.name) from None
-    except IsADirectoryError:
-        raise _bad(translate("FitErrors", "{path} is a folder, not a JSON file"), path=str(path)) from None
     except OSError as exc:
+        if isinstance(exc, IsADirectoryError) or path.is_dir():  # Windows says "permission denied" for a folder
+            raise _bad(translate("FitErrors", "{path} is a folder, not a JSON file"), path=str(path)) from None
         raise _bad(translate("FitErrors", "Cannot read {path}: {reason}"), path=str(path),
                    reason=exc.strerror or str(exc)) from None
     cfg = _loads(text, path.name)

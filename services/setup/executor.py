@@ -588,7 +588,7 @@ def _mode4(mode: str) -> str:
 def file_change_notes(f: FileChange, root: SystemRoot, backup_folder: Path, kept: dict | None = None,
                       probe: bool = True) -> list[Msg]:
     """Before a run: where the file goes, what happens to what is there now, and what undo restores."""
-    target = root(f.path) if probe else Path(f.path)
+    target = root(f.path) if probe else f.path  # another machine's path stays as written (/etc/..., also on Windows)
     out: list[Msg] = []
     if not probe:
         out.append(translate("Setup", "if {path} exists there, it is backed up first and undo restores it byte for byte; if not, undo removes it").format(path=f.path))

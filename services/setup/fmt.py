@@ -10,7 +10,10 @@ def command_line(argv: Sequence[str], windows: bool = False) -> str:
     """One pasteable line. Only for display and copying; commands run as lists."""
     if windows:
         return subprocess.list2cmdline(list(argv))
-    return shlex.join(list(argv))
+    # A leading "~/" (a plan for another machine: that user's home) stays outside the quotes, where the
+    # shell expands it; shlex.join would write '~/...', a folder named "~".
+    return " ".join("~/" + shlex.quote(a[2:]) if a.startswith("~/") and len(a) > 2 else shlex.quote(a)
+                    for a in argv)
 
 
 def envs_found_heading():

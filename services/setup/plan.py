@@ -7,7 +7,7 @@ dry-run, check and undo it the same way everywhere.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePath
 
 from services.i18n import Msg
 
@@ -177,5 +177,5 @@ class Plan:
         }
 
 
-def staged_path(staging_dir: Path, step_id: str, system_path: str) -> str:
+def staged_path(staging_dir: PurePath, step_id: str, system_path: str) -> str:
     return str(staging_dir / step_id / Path(system_path).name)

@@ -8,8 +8,9 @@ step ("reinstall everything"; on Windows the DDU clean reinstall).
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
-from pathlib import Path
+from pathlib import Path, PurePath, PurePosixPath
 
 from services.i18n import Msg, TranslatableError, translate
 from services.paths import AppPaths
@@ -49,7 +50,7 @@ def _product_name(name: str) -> str:
     return m.group(1) if m else name
 
 
-def inputs_for(rules: Rules, root: SystemRoot, staging_dir: Path, device_id: str | None, name: str = "",
+def inputs_for(rules: Rules, root: SystemRoot, staging_dir: PurePath, device_id: str | None, name: str = "",
                sm: str | None = None, secure_boot: str = "unknown", kernel: str = "",
                driver_version: str | None = None, python: str | None = None,
                torch_version: str | None = None, probe_files: bool = True,
@@ -495,11 +496,34 @@ def search_cards(rules: Rules, text: str) -> list[tuple[str, str]]:
     return sorted(unique, key=lambda h: ("laptop" in h[1].lower(), len(h[1])))
 
 
+# Where a plan for another Linux machine stages its files and puts the PyTorch venv: the app's own
+# folders on that machine (platformdirs' Linux user_data_dir, and default_venv_dir()), from the
+# target user's home: this host's folders (C:\Users\... on Windows, or another user's home) mean
+# nothing there.
+LINUX_TARGET_STAGING = PurePosixPath("~/.local/share/gpu-assistant/setup/staged")
+LINUX_TARGET_VENV = "~/.venvs/torch"
+
+
+def target_paths(os_info: OsInfo | None, staging_dir: PurePath) -> tuple[SystemRoot, PurePath, str | None]:
+    """The root, staging folder and venv folder (None: the default) of a plan for another machine.
+
+    A Linux target gets its own POSIX paths (/etc/modprobe.d/..., never \\etc\\... when made on
+    Windows) and its own staging and venv folders, never this host's.
+    """
+    if os_info is not None and os_info.system == "windows":
+        return SystemRoot(), staging_dir, None
+    # Only str()'d into commands (probe_files is off for another machine), so a pure path will do.
+    root = SystemRoot(PurePosixPath("/")) if os.name == "nt" else SystemRoot()  # type: ignore[arg-type]
+    return root, LINUX_TARGET_STAGING, LINUX_TARGET_VENV
+
+
 def plan_for_target(rules: Rules, target: TargetSystem, device_id: str, name: str, staging_dir: Path,
                     root: SystemRoot | None = None, windows_options=None) -> Plan:
     """The full plan for another machine, as 'setup --plan --os-release F --gpu ID' makes it
-    (nothing of this machine is read)."""
-    inputs = inputs_for(rules, root or SystemRoot(), staging_dir, device_id, name=name, probe_files=False)
+    (nothing of this machine is read; its paths are the target's)."""
+    target_root, staging, venv_dir = target_paths(target.os, staging_dir)
+    inputs = inputs_for(rules, root or target_root, staging, device_id, name=name, probe_files=False,
+                        venv_dir=venv_dir)
     return plan_for_os(target.os, inputs, rules, windows_options)
 
 

@@ -280,9 +280,9 @@ def open_replay(path: str | os.PathLike, progress: Progress | None = None) -> Re
             head = fh.read(len(SQLITE_MAGIC))
     except FileNotFoundError:
         raise ReplayError(NO_SUCH_FILE.format(path=str(p))) from None
-    except IsADirectoryError:
-        raise ReplayError(IS_A_FOLDER.format(path=str(p))) from None
     except OSError as exc:
+        if isinstance(exc, IsADirectoryError) or p.is_dir():  # Windows says "permission denied" for a folder
+            raise ReplayError(IS_A_FOLDER.format(path=str(p))) from None
         raise ReplayError(CANNOT_READ.format(path=str(p), reason=exc.strerror)) from None
     if head == SQLITE_MAGIC:
         from services.telemetry.recording import RecordingError, read_recording_checked

@@ -68,6 +68,7 @@ def row_names(page):
     return sorted(page.programs.proxy.index(r, 0).data() for r in range(page.programs.proxy.rowCount()))
 
 
+@pytest.mark.linux_only("reads a Linux sysfs tree (symbolic links) and /proc built in a temporary folder")
 def test_laptop_inventory_list_filter_and_verdict(qtbot, app_paths, laptop_service):
     page = make_page(qtbot, app_paths, laptop_service)
     cards = page.inventory.inventory_box.findChildren(AdapterCard)
@@ -93,6 +94,7 @@ def test_laptop_inventory_list_filter_and_verdict(qtbot, app_paths, laptop_servi
     page.shutdown()
 
 
+@pytest.mark.linux_only("reads a Linux sysfs tree (symbolic links) and /proc built in a temporary folder")
 def test_run_on_nvidia_shows_change_applies_and_undoes(qtbot, app_paths, laptop_service, tmp_path):
     page = make_page(qtbot, app_paths, laptop_service)
     page.select_pid(4300)

@@ -245,6 +245,7 @@ def hybrid_page(qtbot, app_paths, tmp_path, monkeypatch):
     page.shutdown()
 
 
+@pytest.mark.linux_only("reads a Linux sysfs tree (symbolic links) and /proc built in a temporary folder")
 def test_hybrid_page_has_no_dead_buttons(qtbot, hybrid_page, opened):
     page, home = hybrid_page
     clicked, dead = click_every_button(qtbot, page, opened)

@@ -9,7 +9,7 @@ from gui.app import build_context
 from gui.context import SetupMachine
 from gui.setup.page import SetupPage
 from services.setup.system import CommandResult
-from tests.services.setup.machine import FakeNvml, Machine, recorded
+from tests.services.setup.machine import RUNS_LINUX_COMMANDS, FakeNvml, Machine, recorded
 
 PY = "/home/li/.venv/bin/python"
 
@@ -76,6 +76,7 @@ def test_wizard_shows_whole_plan_and_checks(qtbot, page):
     assert page.wizard.step_list.currentRow() == 0  # update-package-lists has no check
 
 
+@RUNS_LINUX_COMMANDS
 def test_dry_run_then_run_then_undo_a_step(qtbot, page, machine):
     wait_report(qtbot, page)
     page.open_step("blacklist-nouveau")
@@ -243,6 +244,7 @@ def test_repair_plan_lists_what_is_not_needed(qtbot, page):
     assert not page.wizard.run_button.isEnabled() and not page.wizard.undo_button.isEnabled()
 
 
+@RUNS_LINUX_COMMANDS
 def test_every_change_and_its_undo_is_shown_before_it_runs(qtbot, page, machine):
     wait_report(qtbot, page)
     target = machine.root_dir / "etc/modprobe.d/blacklist-nouveau.conf"
@@ -294,7 +296,12 @@ def test_plan_for_another_machine(qtbot, page, machine, system):
     assert page.progress.state("install-driver") == "pending"
     if system != "windows":
         page.open_step("blacklist-nouveau")
-        assert "if /etc/modprobe.d/blacklist-nouveau.conf exists there" in page.wizard.step_commands.toPlainText()
+        shown = page.wizard.step_commands.toPlainText()
+        assert "if /etc/modprobe.d/blacklist-nouveau.conf exists there" in shown
+        # the other machine's paths, also when this computer is Windows: never C:\... or \etc\...
+        assert ("install -D -m 0644 ~/.local/share/gpu-assistant/setup/staged/blacklist-nouveau/"
+                "blacklist-nouveau.conf /etc/modprobe.d/blacklist-nouveau.conf") in shown
+        assert "\\" not in shown and str(page._work) not in shown
     # a PCI id works too; nonsense is a clear message
     assert page.plan_other_machine(system, "10de:2684") is not None
     assert page.plan_other_machine(system, "my favourite card") is None

@@ -68,11 +68,13 @@ except SystemExit as exc:
 def _run_main(tmp_path: Path, *argv: str) -> tuple[dict, str]:
     """Run ``main.py argv`` as the program runs it (``__main__``), on the fake NVML; (what it loaded, stdout)."""
     modules = tmp_path / "modules.json"
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(FAKE_PYNVML), str(ROOT)]),
+    # UTF-8 output, so Chinese reaches the test whatever the system's code page (a pipe on an English
+    # Windows is code page 1252, where it would read "??": services/console.py).
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(FAKE_PYNVML), str(ROOT)]), PYTHONIOENCODING="utf-8",
                GPU_ASSISTANT_HOME=str(tmp_path), HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path))
     env.pop("QT_QPA_PLATFORM", None)
     done = subprocess.run([sys.executable, "-c", _DRIVER.replace("MODULES", repr(str(modules))), "main.py", *argv],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+                          cwd=ROOT, env=env, capture_output=True, text=True, encoding="utf-8", timeout=120)
     result = json.loads(modules.read_text())
     assert done.returncode == result["code"], done.stderr
     return result, done.stdout

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import PurePath
 
 from services.i18n import Msg, translate
 from services.setup.plan import Check, FileChange, Plan, PlanOutcome, Step, staged_path
@@ -45,7 +45,7 @@ class PlanInputs:
     """Everything a plan depends on besides the OS."""
 
     root: SystemRoot
-    staging_dir: Path
+    staging_dir: PurePath  # the target's folder: a PurePosixPath in a plan for another Linux machine
     generation: Generation | None
     sm: str | None
     gpu_label: str

@@ -28,6 +28,7 @@ def laptop(tmp_path):
     return inventory, proc
 
 
+@pytest.mark.linux_only("reads a Linux sysfs tree (symbolic links) and /proc built in a temporary folder")
 def test_linux_offloaded_game_browser_and_cuda(laptop):
     inventory, proc = laptop
     # glxgears on NVIDIA via PRIME offload: NVML graphics process, NVIDIA GL libraries, offload variables.
@@ -73,6 +74,7 @@ def test_linux_offloaded_game_browser_and_cuda(laptop):
     assert any("CUDA work always runs on the NVIDIA GPU" in str(m) for m in cuda.evidence)
 
 
+@pytest.mark.linux_only("reads a Linux sysfs tree (symbolic links) and /proc built in a temporary folder")
 def test_linux_amd_discrete_and_both(tmp_path):
     inventory = read_linux_inventory(build_sysfs(tmp_path / "root", [INTEL_IGPU, AMD_DGPU]))
     proc = tmp_path / "proc"
@@ -88,6 +90,7 @@ def test_linux_amd_discrete_and_both(tmp_path):
     assert {u.adapter_key for u in report.uses} == {"pci:0000:03:00.0", "pci:0000:00:02.0"}
 
 
+@pytest.mark.linux_only("reads a Linux sysfs tree (symbolic links) and /proc built in a temporary folder")
 def test_linux_idle_context_and_libraries_only(laptop):
     inventory, proc = laptop
     add_process(proc, 20, "gnome-shell", "/usr/bin/gnome-shell",

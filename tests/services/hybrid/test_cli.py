@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 
 import pytest
 
@@ -31,6 +32,7 @@ def no_gpu(tmp_path, monkeypatch):
     monkeypatch.setattr(cli, "build_service", lambda: service)
 
 
+@pytest.mark.linux_only("reads a Linux sysfs tree (symbolic links) and /proc built in a temporary folder")
 def test_list_json(laptop, capsys):
     assert main.main(["hybrid", "--list", "--json", "--interval", "0.05"]) == 0
     out = json.loads(capsys.readouterr().out)
@@ -42,6 +44,7 @@ def test_list_json(laptop, capsys):
     assert me["uses"][0]["gpu"] == "pci:0000:01:00.0" and me["uses"][0]["engines"]["SM"] == 55.0
 
 
+@pytest.mark.linux_only("reads a Linux sysfs tree (symbolic links) and /proc built in a temporary folder")
 def test_list_and_pid_text(laptop, capsys):
     assert main.main(["hybrid", "--list", "--interval", "0.05"]) == 0
     text = capsys.readouterr().out
@@ -53,6 +56,7 @@ def test_list_and_pid_text(laptop, capsys):
     assert "The NVIDIA driver lists it as a compute process" in text
 
 
+@pytest.mark.linux_only("reads a Linux sysfs tree (symbolic links) and /proc built in a temporary folder")
 def test_pid_json_and_missing_pid(laptop, capsys):
     assert main.main(["hybrid", "--pid", str(os.getpid()), "--json", "--interval", "0.05"]) == 0
     assert json.loads(capsys.readouterr().out)["placement"] == "nvidia"
@@ -78,7 +82,8 @@ def test_prefer_dry_run_then_apply_then_undo(laptop, tmp_path, capsys):
 
 
 def test_every_action_says_no_gpu_and_exits_3(no_gpu, capsys):
-    for argv in (["--list"], ["--pid", "1"], ["--launch", "--", "true"], ["--prefer-nvidia", "/bin/true"],
+    program = sys.executable  # a program this machine has, Linux or Windows
+    for argv in (["--list"], ["--pid", "1"], ["--launch", "--", program], ["--prefer-nvidia", program],
                  ["--list", "--json"]):
         assert main.main(["hybrid", *argv]) == 3
         assert "No GPU found on this computer" in capsys.readouterr().err

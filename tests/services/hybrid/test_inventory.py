@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import pytest
+
 from services.hybrid.inventory_linux import read_linux_inventory
 from services.hybrid.model import GpuKind, Vendor
 from services.hybrid.windows import read_windows_inventory
@@ -8,6 +10,7 @@ from tests.fakes.hybrid_fakes import (
 )
 
 
+@pytest.mark.linux_only("reads a Linux sysfs tree (symbolic links) and /proc built in a temporary folder")
 def test_intel_nvidia_laptop(tmp_path):
     inv = read_linux_inventory(build_sysfs(tmp_path, [INTEL_IGPU, NVIDIA_DGPU]))
     intel, nvidia = inv.adapters
@@ -30,6 +33,7 @@ def test_amd_apu_and_radeon_card_told_apart(tmp_path):
     assert card.kind is GpuKind.DISCRETE and card.drives_display is False
 
 
+@pytest.mark.linux_only("reads a Linux sysfs tree (symbolic links) and /proc built in a temporary folder")
 def test_nvidia_without_drm_node_and_no_names(tmp_path):
     nvidia = dict(NVIDIA_DGPU, cards=[], connectors={})
     inv = read_linux_inventory(build_sysfs(tmp_path, [INTEL_IGPU, nvidia], pci_ids=False))

@@ -82,6 +82,7 @@ def test_driver_missing_is_one_line():
     assert "NVIDIA" in Catalog.load("zh_CN").render(info.value.message)
 
 
+@pytest.mark.linux_only("reads a Linux sysfs tree (symbolic links) and /proc built in a temporary folder")
 def test_service_joins_nvml_to_the_sysfs_gpu_and_names_it(tmp_path):
     import os
 

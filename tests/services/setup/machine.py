@@ -6,10 +6,19 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
+
 from services.setup.probes import PROBE_MARK
 from services.setup.system import FakeRunner, SystemRoot
 from tests.fakes.fake_nvml import FakeNvml as RealFakeNvml
 from tests.fakes.fake_nvml import make_gpu
+
+# Tests of Linux itself: conftest.py skips them on Windows, giving these reasons.
+RUNS_LINUX_COMMANDS = pytest.mark.linux_only("runs a Linux step's own commands (install, rm) on a temporary root")
+LINUX_DOCTOR = pytest.mark.linux_only(
+    "this machine's doctor is Linux's here (os-release, lspci, /proc, mokutil); on Windows `doctor` and "
+    "`setup` examine Windows, as tests/services/setup/test_windows.py shows")
+SYSFS_SYMLINKS = pytest.mark.linux_only("builds a sysfs tree with symbolic links")
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "setup"
 

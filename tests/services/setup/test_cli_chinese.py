@@ -6,6 +6,7 @@ import re
 
 import main
 
+from .machine import LINUX_DOCTOR
 from .test_cli_setup import PY, machine  # noqa: F401  (the fake machine fixture)
 
 ENGLISH_LABELS = ("(root)", "(by hand)", "(reboot)", "root,", "undo:", "OS:", "GPU:", "Driver:", "Kernel module:",
@@ -17,6 +18,7 @@ def chinese(app_paths) -> None:
     app_paths.settings_file.write_text(json.dumps({"general": {"language": "zh_CN"}}))
 
 
+@LINUX_DOCTOR
 def test_plan_in_chinese_has_no_english_labels(machine, capsys, app_paths):  # noqa: F811
     chinese(app_paths)
     assert main.main(["setup", "--plan", "--full"]) == 0
@@ -30,6 +32,7 @@ def test_plan_in_chinese_has_no_english_labels(machine, capsys, app_paths):  # n
     assert not any(label in out for label in ENGLISH_LABELS)
 
 
+@LINUX_DOCTOR
 def test_doctor_in_chinese_maps_codes_to_words(machine, capsys, app_paths, tmp_path):  # noqa: F811
     chinese(app_paths)
     del machine.runner.responses[("mokutil", "--sb-state")]  # no mokutil, no EFI folder: a BIOS boot

@@ -16,9 +16,12 @@ def test_doctor_env_folder_without_python(capsys, tmp_path):
 
 def test_doctor_list_envs_json(capsys, tmp_path, monkeypatch):
     monkeypatch.setenv("HOME", str(tmp_path))
-    (tmp_path / ".venv" / "bin").mkdir(parents=True)
+    monkeypatch.setenv("USERPROFILE", str(tmp_path))  # the home folder on Windows
+    (tmp_path / ".venv" / "pyvenv.cfg").parent.mkdir(parents=True)
     (tmp_path / ".venv" / "pyvenv.cfg").write_text("")
-    (tmp_path / ".venv" / "bin" / "python").write_text("")
+    for exe in ("bin/python", "Scripts/python.exe"):  # the Linux and the Windows layout
+        (tmp_path / ".venv" / exe).parent.mkdir(exist_ok=True)
+        (tmp_path / ".venv" / exe).write_text("")
     assert main.main(["doctor", "--list-envs", "--json"]) == 0
     import json
 

@@ -5,9 +5,11 @@ import json
 
 import main
 
+from .machine import LINUX_DOCTOR
 from .test_cli_setup import machine  # noqa: F401 - the fake machine fixture
 
 
+@LINUX_DOCTOR
 def test_fact_lines_in_english_and_chinese(machine, capsys, app_paths):  # noqa: F811
     main.main(["doctor"])
     out = capsys.readouterr().out
@@ -20,6 +22,7 @@ def test_fact_lines_in_english_and_chinese(machine, capsys, app_paths):  # noqa:
     assert "Secure Boot" not in out and "disabled" not in out
 
 
+@LINUX_DOCTOR
 def test_setup_plan_and_status_say_flags_and_states_in_chinese(machine, capsys, app_paths):  # noqa: F811
     app_paths.config_dir.mkdir(parents=True, exist_ok=True)
     app_paths.settings_file.write_text(json.dumps({"general": {"language": "zh_CN"}}))

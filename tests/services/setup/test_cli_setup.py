@@ -10,7 +10,7 @@ from services.setup import doctor as doctor_module
 from services.setup import system as system_module
 from services.setup.system import CommandResult
 
-from .machine import NO_NVML, FakeNvml, Machine, recorded
+from .machine import LINUX_DOCTOR, NO_NVML, FakeNvml, Machine, recorded
 
 PY = "/home/li/.venv/bin/python"
 
@@ -37,6 +37,7 @@ def machine(tmp_path, monkeypatch):
     return m
 
 
+@LINUX_DOCTOR
 def test_doctor_json_on_a_healthy_machine(machine, capsys):
     assert main.main(["doctor", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -44,6 +45,7 @@ def test_doctor_json_on_a_healthy_machine(machine, capsys):
     assert [f["code"] for f in data["findings"]] == ["no_python_env", "driver_ok"]
 
 
+@LINUX_DOCTOR
 def test_doctor_exit_3_without_driver(machine, capsys):
     machine.nvml["module"] = NO_NVML
     (machine.root_dir / "proc/driver/nvidia/version").unlink()
@@ -54,6 +56,7 @@ def test_doctor_exit_3_without_driver(machine, capsys):
     assert "[X] No NVIDIA kernel module is installed" in out and "python main.py setup --run install-driver" in out
 
 
+@LINUX_DOCTOR
 def test_doctor_text_in_chinese(machine, capsys, app_paths):
     app_paths.config_dir.mkdir(parents=True, exist_ok=True)
     app_paths.settings_file.write_text(json.dumps({"general": {"language": "zh_CN"}}))
@@ -61,12 +64,14 @@ def test_doctor_text_in_chinese(machine, capsys, app_paths):
     assert "驱动 570.133.07 工作正常，最高支持 CUDA 12.8" in capsys.readouterr().out
 
 
+@LINUX_DOCTOR
 def test_doctor_explain(machine, capsys):
     assert main.main(["doctor", "--explain", "Failed to initialize NVML: Driver/library version mismatch"]) == 0
     assert capsys.readouterr().out.startswith("The driver was updated but the old kernel module is still running")
     assert main.main(["doctor", "--explain", "nothing to see"]) == 1
 
 
+@LINUX_DOCTOR
 def test_setup_plan_status_and_dry_run(machine, capsys):
     assert main.main(["setup", "--plan", "--full"]) == 0
     assert "steps for NVIDIA GeForce RTX 4090 on Ubuntu 24.04.1 LTS" in capsys.readouterr().out
@@ -83,6 +88,7 @@ def test_setup_plan_status_and_dry_run(machine, capsys):
     assert not (machine.root_dir / "etc/modprobe.d/blacklist-nouveau.conf").exists()
 
 
+@LINUX_DOCTOR
 def test_setup_run_needs_confirmation_then_saves_progress(machine, capsys, app_paths, monkeypatch):
     monkeypatch.setattr("sys.stdin.isatty", lambda: False)
     assert main.main(["setup", "--run", "update-package-lists", "--full"]) == 2
@@ -93,16 +99,19 @@ def test_setup_run_needs_confirmation_then_saves_progress(machine, capsys, app_p
     assert progress["steps"]["update-package-lists"]["state"] == "done"
 
 
+@LINUX_DOCTOR
 def test_setup_undo_of_a_step_never_run(machine, capsys):
     assert main.main(["setup", "--undo", "install-driver", "--yes", "--full"]) == 1
     assert "has not run this step" in capsys.readouterr().out
 
 
+@LINUX_DOCTOR
 def test_setup_unknown_step(machine, capsys):
     assert main.main(["setup", "--run", "frobnicate"]) == 2
     assert "no step 'frobnicate' in this plan" in capsys.readouterr().err
 
 
+@LINUX_DOCTOR
 def test_picked_windows_files_are_remembered_for_this_machine_only(machine, capsys, app_paths):
     progress_file = app_paths.data_dir / "setup" / "progress.json"
     ddu = "C:\\Tools\\DDU\\Display Driver Uninstaller.exe"

@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import main
 
+from .machine import LINUX_DOCTOR
 from .test_cli_setup import machine  # noqa: F401 - the fake machine fixture
 
 
+@LINUX_DOCTOR
 def test_end_of_input_at_the_question_is_a_no(machine, capsys, monkeypatch):  # noqa: F811
     monkeypatch.setattr("sys.stdin.isatty", lambda: True)
 

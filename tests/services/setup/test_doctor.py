@@ -9,7 +9,7 @@ from services.setup.probes import (
 )
 from services.setup.rules import load_rules
 
-from .machine import NO_NVML, FakeNvml, Machine, os_release, recorded
+from .machine import NO_NVML, SYSFS_SYMLINKS, FakeNvml, Machine, os_release, recorded
 
 RULES = load_rules()
 PY = "/home/li/.venv/bin/python"
@@ -178,6 +178,7 @@ def test_no_nvidia_gpu(machine):
     assert codes(report) == ["no_nvidia_gpu"]
 
 
+@SYSFS_SYMLINKS
 def test_sysfs_scan_without_lspci(machine):
     dev = machine.root_dir / "sys/bus/pci/devices/0000:01:00.0"
     dev.mkdir(parents=True)

@@ -22,7 +22,7 @@ from services.setup.probes import (STDLIB_QUERY, PythonEnvState, UbuntuDriversLi
 from services.setup.rules import load_rules
 from services.setup.system import CommandResult, FakeRunner, SystemRoot
 
-from .machine import DATA, os_release, recorded
+from .machine import DATA, RUNS_LINUX_COMMANDS, os_release, recorded
 
 RULES = load_rules()
 PCI_IDS = DATA / "pci-ids" / "pci.ids"
@@ -214,6 +214,7 @@ def test_pep668_plan_creates_a_venv_and_installs_into_it(tmp_path):
     assert unasked.step("create-venv") is None
 
 
+@RUNS_LINUX_COMMANDS
 def test_venv_step_undo_removes_only_a_folder_it_made(tmp_path):
     p = plan(tmp_path, "arch", "2684", externally_managed=True)
     step = p.step("create-venv")

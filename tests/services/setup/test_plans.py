@@ -15,7 +15,7 @@ from services.setup.probes import parse_os_release
 from services.setup.rules import load_rules
 from services.setup.system import CommandResult, FakeRunner, SystemRoot
 
-from .machine import DATA, os_release
+from .machine import DATA, RUNS_LINUX_COMMANDS, os_release
 
 RULES = load_rules()
 DISTROS = ["ubuntu-20.04", "ubuntu-22.04", "ubuntu-24.04", "debian-11", "debian-12", "debian-13", "fedora-41",
@@ -138,6 +138,7 @@ def test_blackwell_on_debian_warns_about_old_packaged_driver(env):
         assert any(f"packages driver {packaged}" in str(n) for n in plan.notes), plan.notes
 
 
+@RUNS_LINUX_COMMANDS
 def test_nouveau_step_check_run_undo_in_temp_root(env):
     root, work = env
     plan, ex, runner = make(env, "ubuntu-24.04")
@@ -159,6 +160,7 @@ def test_nouveau_step_check_run_undo_in_temp_root(env):
     assert runner.calls.count(("update-initramfs", "-u")) == 2
 
 
+@RUNS_LINUX_COMMANDS
 def test_existing_file_is_backed_up_and_restored_exactly(env):
     root, work = env
     target = root / "etc/modprobe.d/blacklist-nouveau.conf"
@@ -181,6 +183,7 @@ def test_already_blacklisted_by_package_counts_as_done(env):
     assert ex.check(plan.step("blacklist-nouveau")).state == "done"
 
 
+@RUNS_LINUX_COMMANDS
 @pytest.mark.parametrize("codename,text,path", [
     ("debian-12", BOOKWORM_SOURCES, "etc/apt/sources.list.d/debian.sources"),
     ("debian-11", BULLSEYE_LIST, "etc/apt/sources.list"),
@@ -211,6 +214,7 @@ def test_debian_components_helpers():
     assert add_debian_components(add_debian_components(BULLSEYE_LIST, "bullseye"), "bullseye") == add_debian_components(BULLSEYE_LIST, "bullseye")
 
 
+@RUNS_LINUX_COMMANDS
 @pytest.mark.parametrize("distro", ["ubuntu-24.04", "debian-12", "fedora-41", "arch", "opensuse-tumbleweed", "rocky-9.4"])
 def test_every_step_check_run_and_undo(env, distro):
     root, _ = env
@@ -296,6 +300,27 @@ def test_cli_plan_json_from_os_release(capsys):
     assert step["needs_root"] is True and step["needs_reboot"] is False and step["state"] == "pending"
 
 
+@pytest.mark.parametrize("distro", ["ubuntu-24.04", "debian-12", "fedora-41", "rocky-9.4", "arch"])
+def test_plan_for_another_linux_machine_holds_its_paths_not_the_hosts(capsys, app_paths, distro):
+    """How a user prepares a Linux install from Windows: every path of the plan is the target's
+    (POSIX, /etc/...), never this host's (C:\\Users\\..., \\etc\\..., this user's home)."""
+    rc = main.main(["setup", "--plan", "--os-release", str(DATA / "os-release" / distro), "--gpu", "10de:2684",
+                    "--full", "--json"])
+    assert rc == 0
+    data = json.loads(capsys.readouterr().out)
+    paths = [a for s in data["steps"] for c in (*s["commands"], *s["undo"]) for a in c
+             if ("/" in a or "\\" in a) and "://" not in a]
+    paths += [p for s in data["steps"] for f in s["files"] for p in (f["path"], f["staged"])]
+    paths += [p for s in data["steps"] if s["check"] for p in s["check"]["paths"]]
+    assert any(p.startswith("/etc/") for p in paths), paths
+    for p in paths:
+        assert "\\" not in p and ":" not in p.split("/")[0], p  # no drive letter, no backslash
+        assert str(app_paths.data_dir) not in p, p
+    # the staged copies are where the app keeps them on that machine
+    staged = [f["staged"] for s in data["steps"] for f in s["files"]]
+    assert staged and all(p.startswith("~/.local/share/gpu-assistant/setup/staged/") for p in staged), staged
+
+
 def test_cli_unsupported_distro_text(capsys):
     assert main.main(["setup", "--plan", "--os-release", str(DATA / "os-release" / "mageia-8"), "--gpu", "2684"]) == 0
     out = capsys.readouterr().out
@@ -371,3 +396,10 @@ def test_picked_files_survive_a_reload_and_bad_entries_are_dropped(tmp_path):
     raw["picked_files"] = "C:\\a.exe"
     store.path.write_text(json.dumps(raw), encoding="utf-8")
     assert ProgressStore(store.path).load().picked_files == {}
+
+
+def test_a_home_path_of_another_machine_stays_expandable_when_copied():
+    from services.setup.fmt import command_line
+
+    assert command_line(("python3", "-m", "venv", "~/.venvs/torch")) == "python3 -m venv ~/.venvs/torch"
+    assert command_line(("cp", "~/my files/x", "~", "a~/b")) == "cp ~/'my files/x' '~' 'a~/b'"

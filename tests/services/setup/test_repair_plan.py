@@ -14,7 +14,7 @@ from services.setup.rules import load_rules
 from services.setup.system import CommandResult, FakeRunner, SystemRoot
 from services.setup.windows import LiveWindowsProbe, WindowsPlanOptions
 
-from .machine import NO_NVML, FakeNvml, Machine, recorded
+from .machine import LINUX_DOCTOR, NO_NVML, FakeNvml, Machine, recorded
 from .test_windows import text as win_text
 from .test_windows import windows_runner
 
@@ -135,6 +135,7 @@ def test_library_mismatch_is_a_reboot_only(machine):
     assert not {"install-driver", "update-package-lists", "blacklist-nouveau"} & set(ids(p))
 
 
+@LINUX_DOCTOR
 def test_cli_plan_json_lists_skipped_steps_and_full(machine, monkeypatch, capsys, tmp_path):
     from services.setup import doctor as doctor_module
     from services.setup import system as system_module

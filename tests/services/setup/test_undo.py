@@ -18,7 +18,7 @@ from services.setup.probes import parse_os_release
 from services.setup.rules import load_rules
 from services.setup.system import CommandResult, FakeRunner, SystemRoot
 
-from .machine import os_release
+from .machine import LINUX_DOCTOR, RUNS_LINUX_COMMANDS, os_release
 
 RULES = load_rules()
 BOOKWORM = "deb http://deb.debian.org/debian bookworm main\ndeb http://security.debian.org/debian-security bookworm-security main\n"
@@ -90,6 +90,7 @@ def undo(box: Sandbox, step_id: str, distro: str = "ubuntu-24.04", dry_run: bool
     return box.executor(plan).undo(plan.step(step_id), dry_run=dry_run)
 
 
+@RUNS_LINUX_COMMANDS
 @pytest.mark.parametrize("runs", [1, 2, 3])
 def test_original_blacklist_file_comes_back_byte_for_byte(box, runs):
     original = b"# my own notes\r\nblacklist foo\n\xff not utf-8\n"
@@ -107,6 +108,7 @@ def test_original_blacklist_file_comes_back_byte_for_byte(box, runs):
     assert snapshot(target) == ("file", original, 0o600)
 
 
+@RUNS_LINUX_COMMANDS
 @pytest.mark.parametrize("runs", [1, 2, 3])
 def test_a_file_that_did_not_exist_is_removed(box, runs):
     run_n_times(box, "blacklist-nouveau", runs)
@@ -115,6 +117,7 @@ def test_a_file_that_did_not_exist_is_removed(box, runs):
     assert not os.path.lexists(box.path(NOUVEAU_FILE))
 
 
+@RUNS_LINUX_COMMANDS
 def test_a_symlink_stays_a_symlink(box):
     real = box.path("/etc/modprobe.d/shared/nouveau.conf")
     real.parent.mkdir()
@@ -128,6 +131,7 @@ def test_a_symlink_stays_a_symlink(box):
     assert real.read_text() == "blacklist lbm-nouveau\n"
 
 
+@RUNS_LINUX_COMMANDS
 @pytest.mark.parametrize("runs", [1, 2])
 def test_debian_sources_line_is_restored(box, runs):
     sources = box.path("/etc/apt/sources.list")
@@ -139,6 +143,7 @@ def test_debian_sources_line_is_restored(box, runs):
     assert snapshot(sources) == ("file", BOOKWORM.encode(), 0o644)
 
 
+@RUNS_LINUX_COMMANDS
 def test_file_edited_after_the_preview_is_not_overwritten(box):
     sources = box.path("/etc/apt/sources.list")
     sources.write_text(BOOKWORM)
@@ -160,6 +165,7 @@ def _tamper(box: Sandbox, step_id: str, change) -> None:
     box.progress_file.write_text(json.dumps(data))
 
 
+@RUNS_LINUX_COMMANDS
 def test_undo_refuses_a_path_the_step_does_not_declare(box):
     victim = box.tmp / "victim.txt"
     victim.write_text("keep me")
@@ -175,6 +181,7 @@ def test_undo_refuses_a_path_the_step_does_not_declare(box):
     assert not any(c[0] in ("rm", "install", "ln") and "victim" in " ".join(c) for c in box.runner.calls)
 
 
+@RUNS_LINUX_COMMANDS
 def test_undo_refuses_a_backup_outside_the_steps_folder(box):
     target = box.path(NOUVEAU_FILE)
     target.write_text("mine\n")
@@ -187,6 +194,7 @@ def test_undo_refuses_a_backup_outside_the_steps_folder(box):
     assert target.read_text() == NOUVEAU_BLACKLIST
 
 
+@RUNS_LINUX_COMMANDS
 @pytest.mark.parametrize("change, field", [
     (lambda rec: rec.update(at="yesterday"), "steps.blacklist-nouveau.at"),
     (lambda rec: rec.update(backups={"path": NOUVEAU_FILE}), "steps.blacklist-nouveau.backups"),
@@ -211,6 +219,7 @@ def test_wrong_typed_progress_is_a_clear_message(box, change, field):
     assert list(box.work.glob("progress.json.broken-*"))  # the user's file is kept as it was
 
 
+@RUNS_LINUX_COMMANDS
 def test_undo_dry_run_reports_its_commands_and_changes_nothing(box):
     target = box.path(NOUVEAU_FILE)
     target.write_text("mine\n")
@@ -228,6 +237,7 @@ def test_undo_dry_run_reports_its_commands_and_changes_nothing(box):
     assert target.read_text() == "mine\n"
 
 
+@pytest.mark.linux_only("the backup line says the POSIX mode of a Linux file (0644); Windows has no such modes")
 def test_preview_shows_contents_destination_and_undo(box):
     plan = box.plan()
     lines = box.executor(plan).describe(plan.step("blacklist-nouveau"))
@@ -239,6 +249,7 @@ def test_preview_shows_contents_destination_and_undo(box):
     assert f"back up {box.path(NOUVEAU_FILE)} (mode 0644) to {box.path('/var/lib/gpu-assistant/setup-backups/blacklist-nouveau')}" in text
 
 
+@RUNS_LINUX_COMMANDS
 def test_a_new_plan_keeps_backups_no_undo_consumed(box):
     original = b"blacklist lbm-nouveau\n"
     box.path(NOUVEAU_FILE).write_bytes(original)
@@ -254,7 +265,7 @@ def test_a_new_plan_keeps_backups_no_undo_consumed(box):
 
 def test_registry_values_run_twice_still_restore_the_originals(box):
     from services.setup.probes import OsInfo
-    from services.setup.windows import WindowsPlanOptions
+    from services.setup.windows import RegQueryTextReader, WindowsPlanOptions
 
     wu = ("HKLM\\SOFTWARE\\Policies\\Microsoft\\Windows\\WindowsUpdate", "ExcludeWUDriversInQualityUpdate")
     search = ("HKLM\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\DriverSearching", "SearchOrderConfig")
@@ -275,19 +286,22 @@ def test_registry_values_run_twice_still_restore_the_originals(box):
         return None
 
     runner = FakeRunner(handler=reg)
+    # The registry is read through the same recorded `reg` (on Windows it would be the real one, winreg).
+    registry_reader = RegQueryTextReader(runner)
     inputs = inputs_for(RULES, box.root, box.work / "staged", "2684")
     plan = plan_for_os(OsInfo(system="windows", pretty_name="Windows"), inputs, RULES, WindowsPlanOptions())
     step = plan.step("block-driver-updates")
     for _ in range(3):
         progress = ProgressStore(box.progress_file).load()
         progress.adopt(plan)
-        assert StepExecutor(runner, box.root, progress, box.work / "backups", system="windows").run(step).ok
+        assert StepExecutor(runner, box.root, progress, box.work / "backups", system="windows", registry=registry_reader).run(step).ok
     assert registry == {search: ("REG_DWORD", "0"), wu: ("REG_DWORD", "1")}
     progress = ProgressStore(box.progress_file).load()
-    assert StepExecutor(runner, box.root, progress, box.work / "backups", system="windows").undo(step).ok
+    assert StepExecutor(runner, box.root, progress, box.work / "backups", system="windows", registry=registry_reader).undo(step).ok
     assert registry == {search: ("REG_DWORD", "1")}
 
 
+@LINUX_DOCTOR
 def test_cli_undo_of_a_step_the_repair_plan_leaves_out(box, monkeypatch, capsys, app_paths):
     """Run with --full, then the plan (driver fine, no nouveau) leaves the step out: undo still finds it."""
     import main
@@ -340,6 +354,7 @@ def test_unreadable_progress_is_a_message_not_a_traceback(box, text):
     assert list(box.work.glob("progress.json.broken-*"))
 
 
+@RUNS_LINUX_COMMANDS
 def test_undo_does_not_throw_away_a_later_edit(box):
     target = box.path(NOUVEAU_FILE)
     target.write_text("# mine\n")
