@@ -299,8 +299,8 @@ def test_plan_for_another_machine(qtbot, page, machine, system):
         shown = page.wizard.step_commands.toPlainText()
         assert "if /etc/modprobe.d/blacklist-nouveau.conf exists there" in shown
         # the other machine's paths, also when this computer is Windows: never C:\... or \etc\...
-        assert ("install -D -m 0644 ~/.local/share/gpu-assistant/setup/staged/blacklist-nouveau/"
-                "blacklist-nouveau.conf /etc/modprobe.d/blacklist-nouveau.conf") in shown
+        # the content goes to root's install on standard input (never a staged file read by path as root)
+        assert "install -D -m 0644 /dev/stdin /etc/modprobe.d/blacklist-nouveau.conf" in shown
         assert "\\" not in shown and str(page._work) not in shown
     # a PCI id works too; nonsense is a clear message
     assert page.plan_other_machine(system, "10de:2684") is not None
