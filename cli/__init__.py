@@ -125,7 +125,7 @@ PATH_OPTIONS: tuple[tuple[str, str, Msg], ...] = (
 )
 
 
-def check_path_options(args) -> None:  # noqa: ANN001 - an argparse namespace
+def check_path_options(args) -> None:  # an argparse namespace
     """Refuse '' and FIFOs, devices and sockets in any path option before a command opens one
     (a FIFO would block the open forever). One check at the edge, for every command."""
     for attr, option, what in PATH_OPTIONS:
@@ -164,11 +164,11 @@ def cli_catalog() -> "Catalog":
             # only for the language): say so, once; the next read finds no file to report.
             if store.moved_aside is not None:
                 kept_aside = store.load_problem_text or store.load_problem
-        except Exception:  # noqa: BLE001 - a settings problem must not hide the message
+        except Exception:  # a settings problem must not hide the message
             language = "auto"
     try:
         catalog = Catalog.load(resolve_language(language))
-    except Exception:  # noqa: BLE001 - nor a broken translation file
+    except Exception:  # nor a broken translation file
         catalog = Catalog()
     if kept_aside is not None:  # printed here: note() would ask for the catalogue again
         print(catalog.render(NOTE_LINE.format(message=kept_aside)), file=sys.stderr)

@@ -66,12 +66,12 @@ class _AppDemoAction(argparse.Action):
     """``--demo`` before a command: remembered apart from ``args.demo``, which a command's own
     ``--demo`` (exporter) would overwrite with its default when argparse merges the sub-namespace."""
 
-    def __call__(self, parser, namespace, values, option_string=None) -> None:  # noqa: ANN001
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
         namespace.demo = True
         namespace.app_demo = True
 
 
-def apply_app_demo(args: argparse.Namespace, module) -> None:  # noqa: ANN001
+def apply_app_demo(args: argparse.Namespace, module) -> None:
     """``main.py --demo monitor ...``: the command runs on its simulated source, or says it has none."""
     if not getattr(args, "app_demo", False):
         return
@@ -231,7 +231,7 @@ def ensure_std_streams() -> None:
     None there, and the first print would raise. Send them to the null device instead; the console
     twin gpu-assistant-cli.exe is the one for text output."""
     if sys.stdout is None or sys.stderr is None:
-        sink = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - lives as long as the process
+        sink = open(os.devnull, "w", encoding="utf-8")  # lives as long as the process
         sys.stdout = sys.stdout or sink
         sys.stderr = sys.stderr or sink
 

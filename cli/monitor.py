@@ -229,7 +229,7 @@ class CsvLogError(Exception):
     """The log could not be written further (disk full, file-size limit); one line, exit 1."""
 
     @property
-    def message(self):  # noqa: ANN201 - a Msg
+    def message(self):  # a Msg
         return self.args[0]
 
 

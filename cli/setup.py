@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 # ---- 1. parse ---------------------------------------------------------------------------------------
-def parse_request(args: argparse.Namespace, rules) -> SetupRequest:  # noqa: ANN001
+def parse_request(args: argparse.Namespace, rules) -> SetupRequest:
     from cli.doctor import chosen_python
     from services.setup.planner import PciIdError, resolve_card
     from services.setup.probes import OsInfo, parse_os_release
@@ -117,7 +117,7 @@ def parse_request(args: argparse.Namespace, rules) -> SetupRequest:  # noqa: ANN
 
 
 # ---- 2. call the services -----------------------------------------------------------------------------
-def make_plan(request: SetupRequest, rules) -> PlannedSetup | None:  # noqa: ANN001
+def make_plan(request: SetupRequest, rules) -> PlannedSetup | None:
     """The plan (this machine's from the doctor, or another machine's), its progress, executor and
     session; None when this machine has no NVIDIA GPU and no --gpu was given."""
     from services.paths import AppPaths
@@ -171,7 +171,7 @@ def make_plan(request: SetupRequest, rules) -> PlannedSetup | None:  # noqa: ANN
 
 
 # ---- 3. render -------------------------------------------------------------------------------------------
-def show_plan(planned: PlannedSetup, as_json: bool, cat) -> int:  # noqa: ANN001
+def show_plan(planned: PlannedSetup, as_json: bool, cat) -> int:
     if as_json:
         data = planned.plan.to_json()
         states = planned.session.states()
@@ -183,7 +183,7 @@ def show_plan(planned: PlannedSetup, as_json: bool, cat) -> int:  # noqa: ANN001
     return EXIT_OK
 
 
-def show_status(planned: PlannedSetup, as_json: bool, cat) -> int:  # noqa: ANN001
+def show_status(planned: PlannedSetup, as_json: bool, cat) -> int:
     from services.setup.fmt import pad_columns, setup_word
 
     plan, session = planned.plan, planned.session
@@ -201,7 +201,7 @@ def show_status(planned: PlannedSetup, as_json: bool, cat) -> int:  # noqa: ANN0
     return EXIT_OK
 
 
-def run_or_undo(planned: PlannedSetup, request: SetupRequest, rules, args: argparse.Namespace, cat) -> int:  # noqa: ANN001
+def run_or_undo(planned: PlannedSetup, request: SetupRequest, rules, args: argparse.Namespace, cat) -> int:
     from services.setup.fmt import command_line, confirm_question, nothing_changed
     from services.setup.planner import plan_for_report
     from services.setup.session import BY_HAND, DRY_RUN, NEEDS_FILE

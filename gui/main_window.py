@@ -35,10 +35,10 @@ class _PageHolder(QScrollArea):
         QVBoxLayout(inner).setContentsMargins(16, 12, 16, 12)
         self.setWidget(inner)
 
-    def minimumSizeHint(self) -> QSize:  # noqa: N802
+    def minimumSizeHint(self) -> QSize:
         return QSize(200, 200)
 
-    def sizeHint(self) -> QSize:  # noqa: N802
+    def sizeHint(self) -> QSize:
         return QSize(800, 600)
 
 
@@ -150,7 +150,7 @@ class MainWindow(QMainWindow):
         settings.setValue("main_window/page", self.current_key())
 
     # ---- Qt methods
-    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+    def closeEvent(self, event: QCloseEvent) -> None:
         if not self._quitting and self.close_to_tray is not None and self.close_to_tray():
             event.ignore()
             return

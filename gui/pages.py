@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import QCoreApplication
 
 
-def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 - Qt's name, read by lupdate
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # Qt's name, read by lupdate
     return text
 
 

@@ -132,7 +132,7 @@ def seconds_since_process_start() -> float | None:
         import psutil
 
         return max(0.0, time.time() - psutil.Process().create_time())
-    except Exception:  # noqa: BLE001 - a missing or refused process table only loses the figure
+    except Exception:  # a missing or refused process table only loses the figure
         return None
 
 
@@ -255,7 +255,7 @@ def check_pages(window, pages: Sequence[PageSpec] = PAGES) -> list[CheckResult]:
         try:
             widget = window.show_page(spec.key)
             process_events_for(50)
-        except Exception as exc:  # noqa: BLE001 - any failure of a page is what we report
+        except Exception as exc:  # any failure of a page is what we report
             results.append(CheckResult(name, FAIL, f"{type(exc).__name__}: {exc}"))
             traceback.print_exc(file=sys.stderr)
             continue
@@ -269,7 +269,7 @@ def check_pages(window, pages: Sequence[PageSpec] = PAGES) -> list[CheckResult]:
         if callable(own_check):
             try:
                 problem = own_check()
-            except Exception as exc:  # noqa: BLE001
+            except Exception as exc:
                 traceback.print_exc(file=sys.stderr)
                 problem = f"{type(exc).__name__}: {exc}"
             if problem:
@@ -290,7 +290,7 @@ def check_dashboard(window, context: AppContext) -> CheckResult:
         while not page.has_drawn_history() and time.monotonic() < deadline:
             process_events_for(50)
         image = page.grab().toImage()
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         traceback.print_exc(file=sys.stderr)
         return CheckResult("dashboard render", FAIL, f"{type(exc).__name__}: {exc}")
     colours = distinct_colours(image)
@@ -308,14 +308,14 @@ def _last_line(text: str) -> str:
     return lines[-1][:200] if lines else ""
 
 
-def run_calculator(name: str, argv: list[str], fields: list[str], run_command) -> CheckResult:  # noqa: ANN001
+def run_calculator(name: str, argv: list[str], fields: list[str], run_command) -> CheckResult:
     label = f"estimate {name}"
     if run_command is None:
         return CheckResult(label, FAIL, "no command runner was handed to the self-test")
     started = time.perf_counter()
     try:
         code, out, err = run_command(name, argv)
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         traceback.print_exc(file=sys.stderr)
         return CheckResult(label, FAIL, f"{type(exc).__name__}: {exc}")
     if code is None:
@@ -402,7 +402,7 @@ def run_checks(app: QApplication, context: AppContext, args: argparse.Namespace,
         # As the app does: the hub is built, the window painted, and only then sampling starts.
         try:
             parts.attach_telemetry(context, args, start=False)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             traceback.print_exc(file=sys.stderr)
             telemetry_problem = f"the simulated source did not start: {type(exc).__name__}: {exc}"
         try:

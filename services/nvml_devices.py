@@ -46,7 +46,7 @@ def _optional(nvml: Nvml, function: str, *args: Any) -> Any:
     """A value that one GPU may not report (NOT_SUPPORTED, old driver): None then."""
     try:
         return nvml.call(function, *args)
-    except Exception:  # noqa: BLE001 - any NVML error here only means "not known"
+    except Exception:  # any NVML error here only means "not known"
         return None
 
 
@@ -96,7 +96,7 @@ def list_devices(module: Any = None) -> NvmlInventory:
         count = int(nvml.device_call("nvmlDeviceGetCount"))
         devices = tuple(_device(nvml, index) for index in range(count))
         return NvmlInventory(True, driver, _cuda_driver_version(nvml), devices)
-    except Exception as exc:  # noqa: BLE001 - DeviceFailure or a broken binding: a state, not a crash
+    except Exception as exc:  # DeviceFailure or a broken binding: a state, not a crash
         code = getattr(exc, "code", None) if hasattr(exc, "code") else error_code(exc)
         message = getattr(exc, "text", None) or reason_text(exc)
         return NvmlInventory(False, state=getattr(exc, "state", DeviceState.ERROR), error_code=code,

@@ -129,7 +129,7 @@ def _file_on_the_way(text: str) -> bool:
     return False
 
 
-def _platformdirs():  # noqa: ANN202
+def _platformdirs():
     """Imported when a path is first needed: commands that read no settings skip its cost."""
     import platformdirs
 

@@ -9,7 +9,7 @@ def nvml_gpu_count() -> int:
     try:
         nvml.init()
         return int(nvml.call("nvmlDeviceGetCount"))
-    except (NvmlUnavailable, Exception):  # noqa: BLE001 - any failure means "no usable GPU here"
+    except (NvmlUnavailable, Exception):  # any failure means "no usable GPU here"
         return 0
     finally:
         nvml.shutdown()

@@ -44,7 +44,7 @@ def _nvml_gpu_count() -> int:
     try:
         nvml.init()
         return int(nvml.call("nvmlDeviceGetCount"))
-    except Exception:  # noqa: BLE001 - any failure means "no usable GPU here"
+    except Exception:  # any failure means "no usable GPU here"
         return 0
     finally:
         nvml.shutdown()

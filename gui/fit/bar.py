@@ -24,7 +24,7 @@ class MemoryBar(QWidget):
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.setMinimumHeight(92)
 
-    def sizeHint(self) -> QSize:  # noqa: N802
+    def sizeHint(self) -> QSize:
         return QSize(600, 92)
 
     def set_data(self, segments: list[tuple[str, str, float]], budget_gib: float | None, budget_label: str) -> None:
@@ -37,7 +37,7 @@ class MemoryBar(QWidget):
     def segments(self) -> list[tuple[str, str, float]]:
         return list(self._segments)
 
-    def paintEvent(self, _event) -> None:  # noqa: N802
+    def paintEvent(self, _event) -> None:
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         total = sum(g for _, _, g in self._segments)

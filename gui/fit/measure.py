@@ -47,7 +47,7 @@ class LiveMemoryView(QWidget):
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setMinimumHeight(130)
 
-    def sizeHint(self) -> QSize:  # noqa: N802
+    def sizeHint(self) -> QSize:
         return QSize(560, 200)
 
     def set_estimate(self, parts: list[tuple[str, str, float]], estimate_gib: float) -> None:
@@ -60,7 +60,7 @@ class LiveMemoryView(QWidget):
         self.curve = curve[-CURVE_POINTS:] if len(curve) > CURVE_POINTS else curve
         self.update()
 
-    def paintEvent(self, _event) -> None:  # noqa: N802
+    def paintEvent(self, _event) -> None:
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         top = max(self.estimate_gib, self.peak_gib or 0.0, max((g for _, g in self.curve), default=0.0), 1e-9) * 1.1
@@ -250,7 +250,7 @@ class MeasurePanel(QWidget):
         outer.addWidget(self.view, 1)
         self._sync_mode()
 
-    def resizeEvent(self, event) -> None:  # noqa: N802
+    def resizeEvent(self, event) -> None:
         # Side by side when there is room; on a small window the live view goes under the form
         # (the tab scrolls), rather than both being squeezed.
         narrow = event.size().width() < NARROW_PX

@@ -190,24 +190,24 @@ class FitPage(QWidget):
             store.save()
 
     # ------------------------------------------------------------ Qt events
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         urls = event.mimeData().urls()
         if urls and any(u.isLocalFile() and (u.toLocalFile().lower().endswith(MODEL_SUFFIXES) or Path(u.toLocalFile()).is_dir()) for u in urls):
             event.acceptProposedAction()
 
-    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802
+    def dropEvent(self, event: QDropEvent) -> None:
         for url in event.mimeData().urls():
             if url.isLocalFile():
                 self.load_file(url.toLocalFile())
                 event.acceptProposedAction()
                 return
 
-    def hideEvent(self, event) -> None:  # noqa: N802
+    def hideEvent(self, event) -> None:
         self._timer.stop()
         self._save()
         super().hideEvent(event)
 
-    def showEvent(self, event) -> None:  # noqa: N802
+    def showEvent(self, event) -> None:
         super().showEvent(event)
         if getattr(self, "_default_gpu_pending", False) and self.workload.gpu_combo.currentData() == DEFAULT_GPU:
             default = self._default_gpu_name()

@@ -101,7 +101,7 @@ class InventoryPanel(QWidget):
             self.no_gpu_text.setText("<br>".join(self._no_gpu_lines(inventory)))
         return True
 
-    def show_modes(self, modes) -> None:  # noqa: ANN001 - services.hybrid's SystemModes or None
+    def show_modes(self, modes) -> None:  # services.hybrid's SystemModes or None
         parts = []
         if modes is not None:
             for mode in modes.modes:

@@ -158,11 +158,11 @@ class HybridPage(QWidget):
             scan, lambda outcome: self._on_scan_finished(*outcome, None),
             lambda exc: self._on_scan_finished(None, None, describe_error(exc)))
 
-    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
+    def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         self._stop.clear()
 
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self.details.set_stacked(self.width() < NARROW_PAGE_PX)
 

@@ -211,11 +211,11 @@ class DashboardPage(QWidget):
         return list(self.tabs.alerts)
 
     # ---- Qt methods
-    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
+    def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         self._dirty = True
 
-    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
+    def paintEvent(self, event: QPaintEvent) -> None:
         super().paintEvent(event)
         if not self._graphs_loaded and self.bridge.hub is not None:
             # Once the window is on screen, import the plotting code while the first
@@ -223,7 +223,7 @@ class DashboardPage(QWidget):
             self._graphs_loaded = True
             QTimer.singleShot(0, _preload_graphs)
 
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         narrow = self._narrow_cards()
         for card in self._cards.values():

@@ -92,13 +92,13 @@ class TimeAxis(pg.AxisItem):
         self._step = 60.0
         self._crosses = False
 
-    def tickValues(self, minVal: float, maxVal: float, size: float) -> list:  # noqa: N802, N803
+    def tickValues(self, minVal: float, maxVal: float, size: float) -> list:
         step, ticks = time_ticks(minVal, maxVal, size)
         self._step = step
         self._crosses = time.localtime(minVal).tm_yday != time.localtime(maxVal).tm_yday
         return [(step, ticks)]
 
-    def tickStrings(self, values: list[float], scale: float, _spacing: float) -> list[str]:  # noqa: N802
+    def tickStrings(self, values: list[float], scale: float, _spacing: float) -> list[str]:
         return [time_label(v, self._step, self._crosses) for v in values]
 
 

@@ -127,7 +127,7 @@ class GpuStrip(QFrame):
             line.dot.setStyleSheet(f"color: {colour};")
         line.dot.setToolTip(tip)
 
-    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+    def mousePressEvent(self, event: QMouseEvent) -> None:
         y = event.position().y()
         for index, line in self._lines.items():
             geometry = line.name.geometry()

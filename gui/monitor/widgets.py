@@ -79,7 +79,7 @@ class ElidedLabel(QLabel):
         self.setMinimumWidth(1)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
 
-    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
+    def paintEvent(self, event: QPaintEvent) -> None:
         rect = self.contentsRect()
         text = self.text()
         shown = self.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, rect.width())
@@ -131,11 +131,11 @@ class PartsLabel(ElidedLabel):
         if self.toolTip() != tip:
             self.setToolTip(tip)
 
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._refresh_tip()
 
-    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802
+    def paintEvent(self, event: QPaintEvent) -> None:
         rect = self.contentsRect()
         painter = QPainter(self)
         painter.setPen(self.palette().color(self.foregroundRole()))

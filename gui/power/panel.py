@@ -271,7 +271,7 @@ class SweepPanel(QDialog):
         self._stop.set()
         self.work.shutdown()
 
-    def done(self, result: int) -> None:  # noqa: D401 - QDialog's close path
+    def done(self, result: int) -> None:  # QDialog's close path
         self.shutdown()
         super().done(result)
 
@@ -595,6 +595,6 @@ class SetLimitDialog(QDialog):
         self.apply_button.setEnabled(True)
         self.info.setText(self.tr("Now {current} W.").format(current=_w(self.limits.current_w)))
 
-    def done(self, result: int) -> None:  # noqa: D401
+    def done(self, result: int) -> None:
         self.work.shutdown()
         super().done(result)

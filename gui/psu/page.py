@@ -182,7 +182,7 @@ class PsuPage(QWidget):
             price_per_kwh=psu.price(),
         )
 
-    def resizeEvent(self, event) -> None:  # noqa: N802
+    def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
         if self.catalog is not None and hasattr(self, "results"):
             self.results.reflow_figures(4 if self.width() >= 1000 else 2)

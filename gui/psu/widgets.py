@@ -72,13 +72,13 @@ class WattBar(QWidget):
         """The 10 ms allowance marker's position as a fraction of the bar's width (0: none)."""
         return self._allowance_w / self._scale_w
 
-    def sizeHint(self) -> QSize:  # noqa: N802
+    def sizeHint(self) -> QSize:
         return QSize(400, 44)
 
-    def minimumSizeHint(self) -> QSize:  # noqa: N802
+    def minimumSizeHint(self) -> QSize:
         return QSize(120, 44)
 
-    def paintEvent(self, _event) -> None:  # noqa: N802
+    def paintEvent(self, _event) -> None:
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         full = QRectF(self.rect()).adjusted(1, 1, -1, -1)

@@ -22,7 +22,7 @@ class DoctorTab(QWidget):
     check_requested = Signal()
 
     def __init__(self, demo_python: str | None, home: Path | None, windows: bool,
-                 open_step: Callable[[str], None], parent: QWidget | None = None, active=None) -> None:  # noqa: ANN001
+                 open_step: Callable[[str], None], parent: QWidget | None = None, active=None) -> None:
         super().__init__(parent)
         self.demo_python = demo_python
         self.active = active  # services.setup.machine.ActivePython: the interpreter the user is in
@@ -118,7 +118,7 @@ class DoctorTab(QWidget):
     def show_report(self, report: DoctorReport) -> None:
         f = report.facts
         self.doctor_status.setText(self._summary_text(report))
-        set_ = lambda k, v: self.fact_labels[k].setText(v or "—")  # noqa: E731
+        set_ = lambda k, v: self.fact_labels[k].setText(v or "—")
         set_("os", f"{f.os.pretty_name} {f.os.kernel}".strip() if f.os else "")
         if report.gpu:
             g = report.gpu

@@ -107,7 +107,7 @@ class SetupPage(QWidget):
     def check_states(self) -> dict[str, str]:
         return self.session.checks
 
-    def showEvent(self, event) -> None:  # noqa: N802 - Qt's name
+    def showEvent(self, event) -> None:  # Qt's name
         # Probe only when the page is first shown: opening the app stays fast.
         super().showEvent(event)
         if not self._started and self.rules is not None:

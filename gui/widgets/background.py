@@ -63,7 +63,7 @@ class Job(QObject):
     def _run(self) -> None:
         try:
             result = self._fn(self._report)
-        except Exception as exc:  # noqa: BLE001 - a broken probe must not take the app down
+        except Exception as exc:  # a broken probe must not take the app down
             self._emit(self.failed, exc)
             return
         self._emit(self.done, result)

@@ -38,7 +38,7 @@ class VisibleTimer(QTimer):
             self.start()
 
     # ---- Qt methods
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self._widget:
             if event.type() == QEvent.Type.Show:
                 self._on_widget_shown()

@@ -56,7 +56,7 @@ class _QuietHandler(WSGIRequestHandler):
 
     timeout = READ_TIMEOUT_S
 
-    def log_message(self, format: str, *args) -> None:  # noqa: A002 - wsgiref's signature
+    def log_message(self, format: str, *args) -> None:  # wsgiref's signature
         pass
 
 
@@ -92,7 +92,7 @@ class _Server(WSGIServer):
 
     # ---- the accept loop
 
-    def serve_forever(self, poll_interval: float = 0.25) -> None:  # noqa: D401 - socketserver's name
+    def serve_forever(self, poll_interval: float = 0.25) -> None:  # socketserver's name
         self._stopped.clear()
         for n in range(WORKERS):
             worker = threading.Thread(target=self._work_loop, name=f"metrics-worker-{n}", daemon=True)
@@ -228,7 +228,7 @@ class _Server(WSGIServer):
             conn, address, request = item
             try:
                 _answer_and_close(conn, self._respond(request, address))
-            except Exception:  # noqa: BLE001 - a client that hangs up or times out is not our error
+            except Exception:  # a client that hangs up or times out is not our error
                 try:
                     conn.close()
                 except OSError:
@@ -251,7 +251,7 @@ class _Server(WSGIServer):
                         "wsgi.multithread": True, "wsgi.multiprocess": False, "wsgi.run_once": False})
         answer: dict = {}
 
-        def start_response(status, headers, exc_info=None):  # noqa: ANN001, ANN202 - WSGI's signature
+        def start_response(status, headers, exc_info=None):  # WSGI's signature
             answer["status"], answer["headers"] = status, headers
 
         app = self.get_app()
@@ -262,7 +262,7 @@ class _Server(WSGIServer):
         head += f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
         return head.encode("latin-1") + (b"" if method == "HEAD" else body)
 
-    def handle_error(self, request, client_address) -> None:  # noqa: ANN001 - socketserver's signature
+    def handle_error(self, request, client_address) -> None:  # socketserver's signature
         pass  # no traceback on stderr for a client that went away or timed out
 
 
@@ -296,7 +296,7 @@ def _answer_and_close(conn: socket.socket, data: bytes) -> None:
             pass
 
 
-def make_app(registry: CollectorRegistry, cache_key=None):  # noqa: ANN001 - () -> hashable, or None
+def make_app(registry: CollectorRegistry, cache_key=None):  # () -> hashable, or None
     """The WSGI app. With ``cache_key``, scrapes that see the same key (the same snapshot) share
     one rendering: 50 scrapers at once cost one render per tick, not fifty."""
     lock = threading.Lock()

@@ -135,7 +135,7 @@ class _ArrayLen(int):
     """A skipped array: only its length is kept."""
 
 
-def open_regular(path: Path):  # noqa: ANN201 - a binary file object
+def open_regular(path: Path):  # a binary file object
     """Open ``path`` for reading only if it is a regular file: opened without blocking and then
     type-checked, so a FIFO (a .safetensors shard or .gguf inside a --model folder) is refused
     instead of hanging, a device too. Raises OSError (EINVAL) for those."""

@@ -91,11 +91,11 @@ class NvmlProcessProbe:
                 total = None
                 try:
                     total = self._nvml.call("nvmlDeviceGetMemoryInfo", handle).total / GIB
-                except Exception:  # noqa: BLE001 - the total is only for the picture
+                except Exception:  # the total is only for the picture
                     pass
                 self._refs.append(GpuRef(uuid, index, name, total))
                 self._plans[uuid] = read_plan(self._nvml, handle)
-        except Exception as exc:  # noqa: BLE001 - DeviceFailure or a binding error: one line
+        except Exception as exc:  # DeviceFailure or a binding error: one line
             raise MeasureError(translate("Measure", "cannot list the NVIDIA GPUs: {reason}").format(
                 reason=getattr(exc, "text", None) or str(exc))) from None
         if not self._refs:
@@ -109,7 +109,7 @@ class NvmlProcessProbe:
         for key, function in (("driver", "nvmlSystemGetDriverVersion"), ("cuda_driver", "nvmlSystemGetCudaDriverVersion_v2")):
             try:
                 value = self._nvml.call(function)
-            except Exception:  # noqa: BLE001 - a version is a nice-to-have
+            except Exception:  # a version is a nice-to-have
                 continue
             if isinstance(value, int):  # 12060 -> 12.6
                 value = f"{value // 1000}.{value % 1000 // 10}"
@@ -208,7 +208,7 @@ def default_probe(module: Any = None, counters: Any = None) -> MemoryProbe:
         try:
             inventory = read_windows_inventory(WinRegistry())
             names = {str(a.luid): a.name for a in inventory.adapters if getattr(a, "luid", None)}
-        except Exception:  # noqa: BLE001 - names are a nicety; the counters still count
+        except Exception:  # names are a nicety; the counters still count
             names = {}
     try:
         source = counters if counters is not None else PdhCounterSource()
@@ -255,7 +255,7 @@ def process_owner(pid: int, psutil_module: Any = None) -> str | None:
         psutil_module = psutil
     try:
         return psutil_module.Process(pid).username()
-    except Exception:  # noqa: BLE001 - unknown owner: said as unknown
+    except Exception:  # unknown owner: said as unknown
         return None
 
 
@@ -264,7 +264,7 @@ def current_user() -> str | None:
         import getpass
 
         return getpass.getuser()
-    except Exception:  # noqa: BLE001
+    except Exception:
         return None
 
 
@@ -353,7 +353,7 @@ class Measurement:
             full_env = dict(os.environ)
             full_env.update(env)
         try:
-            popen = subprocess.Popen(list(argv), cwd=cwd, env=full_env, stdout=stdout)  # noqa: S603 - an argument list, no shell
+            popen = subprocess.Popen(list(argv), cwd=cwd, env=full_env, stdout=stdout)  # an argument list, no shell
         except FileNotFoundError:
             raise MeasureError(translate("Measure", "command not found: {command}").format(command=argv[0])) from None
         except PermissionError:
@@ -420,7 +420,7 @@ class Measurement:
                 "Measure", "the children of process {pid} cannot be listed (access denied): only the process itself is counted").format(pid=self.pid))
         try:
             reading = self.probe.read()
-        except Exception as exc:  # noqa: BLE001 - a probe must not end the measurement with a traceback
+        except Exception as exc:  # a probe must not end the measurement with a traceback
             reading = ProbeReading({}, {"*": str(exc)})
         now = self.elapsed_s
         used: dict[str, float] = {}

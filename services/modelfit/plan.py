@@ -39,7 +39,7 @@ def host_ram_gib() -> float | None:
         import psutil
 
         return psutil.virtual_memory().total / GIB
-    except Exception:  # noqa: BLE001 - a missing figure only skips a check
+    except Exception:  # a missing figure only skips a check
         return None
 
 

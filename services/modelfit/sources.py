@@ -12,7 +12,7 @@ from services.i18n import translate
 from services.modelfit import gguf
 from services.modelfit.arch import EMBED, HEAD, LINEAR, OTHER, ModelArch, TensorGroup
 from services.modelfit.catalogue import Catalogue, default_catalogue
-from services.modelfit.hfconfig import (  # noqa: F401 - arch_from_config and the limits are used from here too
+from services.modelfit.hfconfig import (  # arch_from_config and the limits are used from here too
     GGUF_FILE_TYPE_NAMES, LIMITS, MAX_DIM, MAX_PARAMS, OPTIONAL_LIMITS, SAFETENSORS_MAX_HEADER, _as_int, _bad,
     _check_ranges, _NotANumber, _params_b, _show, arch_from_config,
 )

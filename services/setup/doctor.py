@@ -22,7 +22,7 @@ from services.setup.machine import Machine, describe, product_name
 from services.setup.pci_ids import lookup_device_name
 from services.setup.permissions import read_device_permissions
 from services.setup.rules import Rules, arch_supported, sm_from_capability, version_at_least
-from services.setup.findings import SEVERITIES, Finding, Fix  # noqa: F401 - the doctor's public types
+from services.setup.findings import SEVERITIES, Finding, Fix  # the doctor's public types
 from services.setup.system import Runner, SystemRoot
 
 

@@ -560,7 +560,7 @@ class StepExecutor:
         return st, None
 
     @property
-    def registry(self):  # noqa: ANN201 - services.setup.windows.RegistryReader
+    def registry(self):  # services.setup.windows.RegistryReader
         """Registry reads (checks, backups): ``winreg`` on Windows; built on first use."""
         if self._registry is None:
             from services.setup.windows import default_registry

@@ -271,7 +271,7 @@ def windows_repair_mode(report: DoctorReport, driver: Msg | None) -> str:
     return "clean"  # no driver answers at all: the clean install is the safe way in
 
 
-def _keep_pytorch_step(step: Step, needs: RepairNeeds, facts, keep: list[Step], skipped: list[SkippedStep]) -> None:  # noqa: ANN001
+def _keep_pytorch_step(step: Step, needs: RepairNeeds, facts, keep: list[Step], skipped: list[SkippedStep]) -> None:
     """Linux and Windows alike: a PyTorch that works is only verified."""
     if step.id == "verify-pytorch" or needs.pytorch:
         keep.append(step)

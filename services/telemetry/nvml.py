@@ -238,7 +238,7 @@ class Nvml:
         try:
             self.calls += 1
             init(0)
-        except Exception as exc:  # noqa: BLE001 - any failure here is a state, not a crash
+        except Exception as exc:  # any failure here is a state, not a crash
             code = error_code(exc)
             if code is None:
                 raise NvmlUnavailable(DeviceState.ERROR, translate(
@@ -253,7 +253,7 @@ class Nvml:
         try:
             self.calls += 1
             self._lib.nvmlShutdown()
-        except Exception:  # noqa: BLE001 - shutting down a broken NVML must not raise
+        except Exception:  # shutting down a broken NVML must not raise
             pass
 
     def reinit(self) -> None:

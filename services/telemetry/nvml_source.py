@@ -128,7 +128,7 @@ class NvmlSource:
             self.nvml.shutdown()
             self._source_failed(exc.state, exc.text or exc.message)
             return self._status
-        except Exception as exc:  # noqa: BLE001 - a source never raises; say what happened
+        except Exception as exc:  # a source never raises; say what happened
             self._source_failed(DeviceState.ERROR, translate("NvmlState", "NVML failed: {error}").format(error=repr(exc)))
             return self._status
         self._source_failures = 0
@@ -145,7 +145,7 @@ class NvmlSource:
     def read(self, tiers: Tier, now: float) -> Snapshot:
         try:
             return self._read(tiers, now)
-        except Exception as exc:  # noqa: BLE001 - last line of defence: a state, not a traceback
+        except Exception as exc:  # last line of defence: a state, not a traceback
             status = _status(DeviceState.ERROR,
                              translate("NvmlState", "telemetry read failed: {error}").format(error=repr(exc)))
             samples = tuple(GpuSample(t=now, index=s.index, uuid=s.key, state=DeviceState.ERROR,
@@ -282,7 +282,7 @@ class NvmlSource:
                 # --pid=host) or already gone: NVML may still know its name.
                 try:
                     nvml_name = text(self.nvml.call("nvmlSystemGetProcessName", pid))
-                except Exception:  # noqa: BLE001 - best effort only
+                except Exception:  # best effort only
                     nvml_name = None
                 name = os.path.basename(nvml_name) if nvml_name else None
             cached = (name, user)

@@ -588,7 +588,7 @@ class _Grouper:
 
 
 def _info(index: int, values: dict) -> GpuInfo:
-    get: Callable[[str], object] = lambda key: values.get(f"info:{key}")  # noqa: E731
+    get: Callable[[str], object] = lambda key: values.get(f"info:{key}")
     return GpuInfo(
         index=index,
         name=str(get("name") or f"GPU {index}"),

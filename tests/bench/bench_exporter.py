@@ -16,11 +16,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from prometheus_client.registry import Collector  # noqa: E402
+from prometheus_client.registry import Collector
 
-from services.exporter.metrics import TelemetryCollector  # noqa: E402
-from services.exporter.server import ExporterServer  # noqa: E402
-from tests.exporter_helpers import SimulatedFeed  # noqa: E402
+from services.exporter.metrics import TelemetryCollector
+from services.exporter.server import ExporterServer
+from tests.exporter_helpers import SimulatedFeed
 
 
 class _Static(Collector):

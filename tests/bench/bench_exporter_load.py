@@ -27,13 +27,13 @@ from wsgiref.simple_server import WSGIRequestHandler, make_server
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from prometheus_client import CollectorRegistry  # noqa: E402
-from prometheus_client.exposition import ThreadingWSGIServer  # noqa: E402
+from prometheus_client import CollectorRegistry
+from prometheus_client.exposition import ThreadingWSGIServer
 
-from services.exporter import server as server_module  # noqa: E402
-from services.exporter.metrics import TelemetryCollector  # noqa: E402
-from services.exporter.server import ExporterServer, make_app  # noqa: E402
-from tests.exporter_helpers import SimulatedFeed  # noqa: E402
+from services.exporter import server as server_module
+from services.exporter.metrics import TelemetryCollector
+from services.exporter.server import ExporterServer, make_app
+from tests.exporter_helpers import SimulatedFeed
 
 
 class _OldHandler(WSGIRequestHandler):

@@ -18,12 +18,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-import numpy as np  # noqa: E402
-import psutil  # noqa: E402
+import numpy as np
+import psutil
 
-from services.telemetry.history import History  # noqa: E402
-from services.telemetry.model import Tier  # noqa: E402
-from services.telemetry.simulated import SimulatedSource  # noqa: E402
+from services.telemetry.history import History
+from services.telemetry.model import Tier
+from services.telemetry.simulated import SimulatedSource
 
 DAY = 24 * 3600
 START = 1_800_000_000.0

@@ -17,12 +17,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from services.paths import AppPaths  # noqa: E402
-from services.settings import Settings  # noqa: E402
-from services.telemetry.factory import build_hub  # noqa: E402
-from services.telemetry.insights import analyze  # noqa: E402
-from services.telemetry.model import Tier  # noqa: E402
-from services.telemetry.simulated import SimulatedSource  # noqa: E402
+from services.paths import AppPaths
+from services.settings import Settings
+from services.telemetry.factory import build_hub
+from services.telemetry.insights import analyze
+from services.telemetry.model import Tier
+from services.telemetry.simulated import SimulatedSource
 
 STEPS = 3000
 START = 1_800_000_000.0

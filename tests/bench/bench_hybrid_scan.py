@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from services.hybrid.procscan_linux import list_pids, scan_processes  # noqa: E402
+from services.hybrid.procscan_linux import list_pids, scan_processes
 
 PROC = Path("/proc")
 

@@ -26,14 +26,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import psutil  # noqa: E402
+import psutil
 
-from services.settings import AlertSettings  # noqa: E402
-from services.telemetry.alerts import AlertEngine  # noqa: E402
-from services.telemetry.model import (  # noqa: E402
+from services.settings import AlertSettings
+from services.telemetry.alerts import AlertEngine
+from services.telemetry.model import (
     DeviceState, GpuInfo, GpuSample, ProcessSample, Snapshot, SourceStatus,
 )
-from services.telemetry.processes import ProcessService, PsutilHost  # noqa: E402
+from services.telemetry.processes import ProcessService, PsutilHost
 
 PROCESSES = 200
 REFRESHES = 300

@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from services.telemetry.replay import open_replay  # noqa: E402
+from services.telemetry.replay import open_replay
 
 HEADER = ("timestamp, index, name, uuid, pstate, temperature.gpu, utilization.gpu [%], utilization.memory [%], "
           "memory.total [MiB], memory.used [MiB], power.draw [W], power.limit [W], clocks.sm [MHz], "

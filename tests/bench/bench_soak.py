@@ -28,16 +28,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-import psutil  # noqa: E402
+import psutil
 
-from services.settings import Settings  # noqa: E402
-from services.telemetry.alerts import AlertEngine  # noqa: E402
-from services.telemetry.history import History  # noqa: E402
-from services.telemetry.hub import TelemetryHub  # noqa: E402
-from services.telemetry.insights import analyze  # noqa: E402
-from services.telemetry.model import Tier  # noqa: E402
-from services.telemetry.recorder import Recorder  # noqa: E402
-from services.telemetry.simulated import SimulatedSource  # noqa: E402
+from services.settings import Settings
+from services.telemetry.alerts import AlertEngine
+from services.telemetry.history import History
+from services.telemetry.hub import TelemetryHub
+from services.telemetry.insights import analyze
+from services.telemetry.model import Tier
+from services.telemetry.recorder import Recorder
+from services.telemetry.simulated import SimulatedSource
 
 START = 1_800_000_000.0
 HOUR = 3600

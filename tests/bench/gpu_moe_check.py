@@ -107,7 +107,7 @@ def main() -> int:
             try:
                 ours = estimate(cfg_dir / "config.json", seq, attention)
                 real = measure(cfg_dir, seq, attention)
-            except Exception as exc:  # noqa: BLE001 - one case failing must not hide the others
+            except Exception as exc:  # one case failing must not hide the others
                 print(f"{name} ({layers} layers, {seq} tokens): failed: {type(exc).__name__}: {str(exc)[:200]}")
                 rows.append({"case": name, "error": f"{type(exc).__name__}: {exc}"[:400]})
                 continue

@@ -11,10 +11,10 @@ import pytest
 
 pytest.importorskip("services.telemetry.factory")
 
-from gui.app import build_context  # noqa: E402
-from gui.main_window import MainWindow  # noqa: E402
-from gui.monitor.tray import TrayController  # noqa: E402
-from services.telemetry.factory import DEMO_PREHISTORY_S, build_hub  # noqa: E402
+from gui.app import build_context
+from gui.main_window import MainWindow
+from gui.monitor.tray import TrayController
+from services.telemetry.factory import DEMO_PREHISTORY_S, build_hub
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 

@@ -202,7 +202,7 @@ class _PageWithOwnCheck:
     def __init__(self, problem):
         self.problem = problem
 
-    def isVisible(self):  # noqa: N802 - Qt's name
+    def isVisible(self):  # Qt's name
         return True
 
     def self_test(self):

@@ -146,7 +146,7 @@ def test_windows_counters_fill_what_wddm_leaves_out(tmp_path):
     fake = FakeNvml(1)
     fake.gpus[0].compute = [FakeProcess(4242, None)]  # WDDM: "not available"
     fake.gpus[0].unsupported.add("nvmlDeviceGetProcessUtilization")
-    adapters = lambda gpus: [Adapter(luid, "NVIDIA GeForce RTX 4090", False, nvml_uuid=gpus[0].uuid)]  # noqa: E731
+    adapters = lambda gpus: [Adapter(luid, "NVIDIA GeForce RTX 4090", False, nvml_uuid=gpus[0].uuid)]
     code, out, err = run(["--once", "--json"], NvmlSource(fake, sysfs_root=tmp_path),
                          process_sources={"counters": Counters(), "adapters": adapters})
     assert code == 0, err
@@ -207,7 +207,7 @@ def test_no_driver_exits_3_with_one_line(tmp_path, code, state):
 
 def test_no_driver_line_is_in_the_users_language_and_json_stays_english(tmp_path, monkeypatch):
     monkeypatch.setattr(monitor, "cli_catalog", lambda: Catalog.load("zh_CN"))
-    fake = lambda: NvmlSource(FakeNvml(1, init_error=NVML_ERROR_LIBRARY_NOT_FOUND), sysfs_root=tmp_path)  # noqa: E731
+    fake = lambda: NvmlSource(FakeNvml(1, init_error=NVML_ERROR_LIBRARY_NOT_FOUND), sysfs_root=tmp_path)
     rc, _, err = run(["--once"], fake())
     assert rc == 3 and err == "错误：未找到 NVIDIA 驱动（缺少 NVML 库）：请安装 NVIDIA 驱动 [no_driver]\n"
     rc, out, err = run(["--once", "--json"], fake())

@@ -121,5 +121,5 @@ def test_linux_probe_reads_memory_and_names_without_psutil():
     assert sample.cpu_count == os.cpu_count()
     assert 0 < sample.ram_used_mib <= sample.ram_total_mib == psutil.virtual_memory().total / 2**20
     assert probe.process_cpu_pct(os.getpid()) is None
-    assert probe._ps_module is None  # noqa: SLF001 - psutil was never needed
+    assert probe._ps_module is None  # psutil was never needed
     assert process_identity(os.getpid()) == (psutil.Process().name(), psutil.Process().username())

@@ -34,7 +34,7 @@ class TreePdh(FakePdh):
         super().__init__({ENGINE_COUNTER: {}, DEDICATED_COUNTER: {}, SHARED_COUNTER: {}})
         self.reads = 0
 
-    def PdhCollectQueryData(self, query):  # noqa: N802
+    def PdhCollectQueryData(self, query):
         if self.collected % 2 == 0:  # the first of the two collections of one sample
             dedicated = {f"pid_4242_luid_{LUID}_phys_0": 8.0 * GIB}
             for child in psutil.Process().children():

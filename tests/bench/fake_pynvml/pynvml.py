@@ -20,7 +20,7 @@ if str(_ROOT) not in sys.path:
     sys.path.append(str(_ROOT))
 
 
-def _load_real_binding():  # noqa: ANN202
+def _load_real_binding():
     """nvidia-ml-py's pynvml.py, found on sys.path past this folder."""
     for entry in sys.path:
         if not entry or Path(entry).resolve() == _HERE:
@@ -43,9 +43,9 @@ from tests.fakes import fake_nvml as _fake_module  # noqa: E402
 _fake = _fake_module.scenario("desktop")
 
 
-def _answer(method):  # noqa: ANN001, ANN202
+def _answer(method):
     """The fake's answer, its errors raised as the real binding's classes (nvitop catches those)."""
-    def call(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+    def call(*args, **kwargs):
         try:
             return method(*args, **kwargs)
         except _fake_module.NVMLError as exc:
@@ -54,7 +54,7 @@ def _answer(method):  # noqa: ANN001, ANN202
     return call
 
 
-def _not_found(*_args, **_kwargs):  # noqa: ANN002, ANN003, ANN202
+def _not_found(*_args, **_kwargs):
     raise NVMLError(NVML_ERROR_NOT_SUPPORTED)  # noqa: F821 - copied from the binding above
 
 
@@ -64,9 +64,9 @@ for _name, _value in list(globals().items()):
         globals()[_name] = _answer(getattr(_fake, _name)) if callable(getattr(type(_fake), _name, None)) else _not_found
 
 
-def _c_call(fill):  # noqa: ANN001, ANN202
+def _c_call(fill):
     """A C-style entry point: fills its out-parameters, returns the NVML code."""
-    def c_function(*args):  # noqa: ANN002, ANN202
+    def c_function(*args):
         try:
             fill(*args)
         except _fake_module.NVMLError as exc:
@@ -75,22 +75,22 @@ def _c_call(fill):  # noqa: ANN001, ANN202
     return c_function
 
 
-def _fill_memory(handle, ref):  # noqa: ANN001, ANN202
+def _fill_memory(handle, ref):
     memory = _fake.nvmlDeviceGetMemoryInfo(handle)
     target = ref._obj
     for field in ("total", "free", "used"):
         setattr(target, field, getattr(memory, field))
 
 
-def _fill_temperature_v(handle, ref):  # noqa: ANN001, ANN202
+def _fill_temperature_v(handle, ref):
     ref._obj.temperature = _fake.nvmlDeviceGetTemperature(handle, int(ref._obj.sensorType))
 
 
-def _fill_temperature(handle, sensor, ref):  # noqa: ANN001, ANN202
+def _fill_temperature(handle, sensor, ref):
     ref._obj.value = _fake.nvmlDeviceGetTemperature(handle, int(getattr(sensor, "value", sensor)))
 
 
-def _nvmlGetFunctionPointer(symbol: str):  # noqa: N802, ANN202 - the binding's name
+def _nvmlGetFunctionPointer(symbol: str):  # the binding's name
     """Raw entry points, for callers that bypass the binding's wrappers (nvitop does, for some)."""
     if symbol.startswith("nvmlDeviceGetMemoryInfo"):
         return _c_call(_fill_memory)

@@ -36,7 +36,7 @@ def fake_winreg(store: dict[str, dict], denied: set[str] = frozenset()):
     def full(hive, path):
         return f"{hive}\\{path}".lower()
 
-    def OpenKey(hive, path, reserved=0, access=0):  # noqa: N802 - winreg's names
+    def OpenKey(hive, path, reserved=0, access=0):  # winreg's names
         key = full(hive, path)
         if key in denied:
             raise PermissionError(13, "Access is denied")
@@ -44,29 +44,29 @@ def fake_winreg(store: dict[str, dict], denied: set[str] = frozenset()):
             raise FileNotFoundError(2, "The system cannot find the file specified")
         return FakeKey(store, key)
 
-    def CreateKeyEx(hive, path, reserved=0, access=0):  # noqa: N802
+    def CreateKeyEx(hive, path, reserved=0, access=0):
         key = full(hive, path)
         if key in denied:
             raise PermissionError(13, "Access is denied")
         store.setdefault(key, {})
         return FakeKey(store, key)
 
-    def QueryInfoKey(key):  # noqa: N802
+    def QueryInfoKey(key):
         subs = [k for k in store if k.startswith(key.path + "\\")]
         return (len(subs), len(store[key.path]), 0)
 
-    def EnumKey(key, index):  # noqa: N802
+    def EnumKey(key, index):
         subs = sorted({k[len(key.path) + 1:].split("\\")[0] for k in store if k.startswith(key.path + "\\")})
         return subs[index]
 
-    def EnumValue(key, index):  # noqa: N802
+    def EnumValue(key, index):
         name, value = list(store[key.path].items())[index]
         return name, value, 1
 
-    def SetValueEx(key, name, reserved, kind, value):  # noqa: N802
+    def SetValueEx(key, name, reserved, kind, value):
         store[key.path][name] = value
 
-    def DeleteValue(key, name):  # noqa: N802
+    def DeleteValue(key, name):
         if name not in store[key.path]:
             raise FileNotFoundError(2, "not found")
         del store[key.path][name]
@@ -133,21 +133,21 @@ class FakePdh:
         self._keep: list = []
         self.item = pdh_item_type()
 
-    def PdhOpenQueryW(self, source, user, query_ref):  # noqa: N802
+    def PdhOpenQueryW(self, source, user, query_ref):
         query_ref._obj.value = 1
         return 0x800007D0 if self.fail == "open" else 0
 
-    def PdhAddEnglishCounterW(self, query, path, user, counter_ref):  # noqa: N802
+    def PdhAddEnglishCounterW(self, query, path, user, counter_ref):
         handle = len(self.counters) + 10
         self.counters[handle] = path
         counter_ref._obj.value = handle
         return 0xC0000BB8 if self.fail == "add" else 0  # PDH_CSTATUS_NO_OBJECT
 
-    def PdhCollectQueryData(self, query):  # noqa: N802
+    def PdhCollectQueryData(self, query):
         self.collected += 1
         return 0
 
-    def PdhGetFormattedCounterArrayW(self, counter, fmt, size_ref, count_ref, buffer):  # noqa: N802
+    def PdhGetFormattedCounterArrayW(self, counter, fmt, size_ref, count_ref, buffer):
         values = self.arrays[self.counters[counter.value]]
         if buffer is None:
             size_ref._obj.value = ctypes.sizeof(self.item) * len(values)
@@ -163,7 +163,7 @@ class FakePdh:
         count_ref._obj.value = len(values)
         return 0
 
-    def PdhCloseQuery(self, query):  # noqa: N802
+    def PdhCloseQuery(self, query):
         self.closed = True
         return 0
 

@@ -31,7 +31,7 @@ def os_release(name: str) -> str:
     return (DATA / "os-release" / name).read_text(encoding="utf-8")
 
 
-def FakeNvml(driver: str = "570.133.07", cuda: int = 12080,  # noqa: N802 - reads like the class it builds
+def FakeNvml(driver: str = "570.133.07", cuda: int = 12080,  # reads like the class it builds
              names: tuple[str, ...] = ("NVIDIA GeForce RTX 4090",),
              capability: tuple[int, int] | None = (8, 9),
              init_error: tuple[int, str] | None = None) -> RealFakeNvml:
