@@ -79,8 +79,11 @@ class Job(QObject):
             pass
 
     def _join(self, timeout_s: float) -> None:
-        if self._thread is not None:
-            self._thread.join(timeout_s)
+        thread = self._thread
+        if thread is not None:
+            thread.join(timeout_s)
+            if not thread.is_alive():
+                self._thread = None  # the thread held the job (its target): let it go
 
     # ---- GUI thread side
     @Slot(object)
@@ -156,6 +159,10 @@ class BackgroundWork(QObject):
     def _on_job_finished(self, job: Job) -> None:
         if job in self._running:
             self._running.remove(job)
+        # The outcome arrives queued, once the worker has emitted it; all the worker has left to do
+        # is return. Wait for that, so the Python wrapper is never released on the worker thread
+        # after Qt has deleted the object (seen as a rare "already deleted" error under load).
+        job._join(2.0)
         job.deleteLater()
         if not self.closed:
             self._start_pending()
