@@ -163,9 +163,16 @@ def make_plan(request: SetupRequest, rules) -> PlannedSetup | None:
             plan = plan_for_os(f.os, inputs, rules, win_opts)
         else:
             plan = plan_for_report(report, rules, root, work / "staged", win_opts, full=request.full)
-    progress.adopt(plan)
-    executor = StepExecutor(runner, root, progress, work / "backups",
-                            elevation=default_elevation(plan.system, gui=False, root=root), system=plan.system)
+    if request.hypothetical:
+        # Another machine: nothing of this one is read (its files, its progress), and the commands
+        # are written for a user there, with sudo, as the Setup page's plan for another machine.
+        progress = ProgressStore(work / "preview-progress.json")
+        executor = StepExecutor(runner, root, progress, work / "backups", system=plan.system, probe_files=False,
+                                elevation="uac" if plan.system == "windows" else "sudo")
+    else:
+        progress.adopt(plan)
+        executor = StepExecutor(runner, root, progress, work / "backups",
+                                elevation=default_elevation(plan.system, gui=False, root=root), system=plan.system)
     # The step states and what "run" means, as the Setup page has them.
     return PlannedSetup(plan, executor, WizardSession(progress, plan), report, work, win_opts)
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from services.i18n import Msg, Translator, translate
 from services.setup.elevation import elevate, runs_as_user
-from services.setup.fmt import command_line
+from services.setup.fmt import command_line, stdin_pipeline
 from services.setup.plan import Argv, Check, FileChange, Plan, Step
 from services.setup.probes import parse_proc_driver_version, probe_torch
 from services.setup.progress import ProgressStore, StepRecord
@@ -138,7 +138,11 @@ class StepExecutor:
         for c in step.commands:
             argv, content = self._with_stdin(c, step)
             if content is not None:
+                # Pasted into a shell, the line gives the command that content itself (printf), so it
+                # runs as it is; a bare 'install ... /dev/stdin' would wait for the terminal.
                 lines.append(note(translate("Setup", "the content shown above goes to this command on standard input ({stdin})").format(stdin=STDIN_PATH)))
+                lines.append(stdin_pipeline(content, self._shown(argv, step)))
+                continue
             lines.append(command_line(self._shown(argv, step), win))
         if step.needs_root and self.elevation == "uac":
             lines.append(note(translate("Setup", "each command asks for administrator rights (UAC prompt)")))
