@@ -103,10 +103,7 @@ def parse_request(args: argparse.Namespace, rules) -> SetupRequest:
             raise UsageError(exc.message) from exc
     os_info = None
     if args.os_release:
-        try:
-            text = Path(args.os_release).read_text(encoding="utf-8", errors="replace")
-        except OSError as exc:
-            raise UsageError(CANNOT_READ.format(path=args.os_release, reason=exc.strerror or str(exc))) from exc
+        text = read_os_release(args.os_release)
         os_info = parse_os_release(text)
         if not os_info.id:
             raise UsageError(translate("Cli", "{path} is not an os-release file (no ID= line)").format(path=args.os_release))
@@ -114,6 +111,28 @@ def parse_request(args: argparse.Namespace, rules) -> SetupRequest:
         os_info = OsInfo(system="windows", pretty_name="Windows")
     return SetupRequest(python, python_how, device_id, card_name, os_info, args.full,
                         args.driver_package or "", args.ddu or "")
+
+
+def read_os_release(path: str) -> str:
+    """The text of the os-release file the user names, bounded: a file far larger than any
+    os-release, or with a line longer than any os-release value, is refused with a message
+    (never read whole, never a line silently left out of the plan)."""
+    from services.setup.probes import OS_RELEASE_MAX_BYTES, OS_RELEASE_MAX_LINE, os_release_long_line
+
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(OS_RELEASE_MAX_BYTES + 1)
+    except OSError as exc:
+        raise UsageError(CANNOT_READ.format(path=path, reason=exc.strerror or str(exc))) from exc
+    if len(data) > OS_RELEASE_MAX_BYTES:
+        raise UsageError(translate("Cli", "{path} is larger than {size} KiB: not an os-release file").format(
+            path=path, size=OS_RELEASE_MAX_BYTES // 1024))
+    text = data.decode("utf-8", errors="replace")
+    long_line = os_release_long_line(text)
+    if long_line is not None:
+        raise UsageError(translate("Cli", "{path}: line {line} is longer than {limit} characters: not an os-release file").format(
+            path=path, line=long_line, limit=OS_RELEASE_MAX_LINE))
+    return text
 
 
 # ---- 2. call the services -----------------------------------------------------------------------------
@@ -163,9 +182,16 @@ def make_plan(request: SetupRequest, rules) -> PlannedSetup | None:
             plan = plan_for_os(f.os, inputs, rules, win_opts)
         else:
             plan = plan_for_report(report, rules, root, work / "staged", win_opts, full=request.full)
-    progress.adopt(plan)
-    executor = StepExecutor(runner, root, progress, work / "backups",
-                            elevation=default_elevation(plan.system, gui=False, root=root), system=plan.system)
+    if request.hypothetical:
+        # Another machine: nothing of this one is read (its files, its progress), and the commands
+        # are written for a user there, with sudo, as the Setup page's plan for another machine.
+        progress = ProgressStore(work / "preview-progress.json")
+        executor = StepExecutor(runner, root, progress, work / "backups", system=plan.system, probe_files=False,
+                                elevation="uac" if plan.system == "windows" else "sudo")
+    else:
+        progress.adopt(plan)
+        executor = StepExecutor(runner, root, progress, work / "backups",
+                                elevation=default_elevation(plan.system, gui=False, root=root), system=plan.system)
     # The step states and what "run" means, as the Setup page has them.
     return PlannedSetup(plan, executor, WizardSession(progress, plan), report, work, win_opts)
 

@@ -42,6 +42,10 @@ def make_hostile_files(d: Path) -> dict[str, list[str]]:
     make_inputs(d)
     (d / "deep.json").write_text("[" * 200_000 + "]" * 200_000, encoding="utf-8")
     (d / "huge-line").write_text("ID=ubuntu\nPRETTY_NAME=\"" + "x y " * 1_300_000 + "\"\n", encoding="utf-8")
+    # os-release files the user may name: a line longer than any value, but under the size limit; a
+    # file of short lines far larger than any os-release (both refused with a message, at once)
+    (d / "long-line-os-release").write_text("ID=ubuntu\nVERSION_ID=24.04\nX=" + "a b " * 3000 + "\n", encoding="utf-8")
+    (d / "big-os-release").write_text("ID=ubuntu\n" + "# comment\n" * 10_000, encoding="utf-8")
     (d / "bignum.json").write_text('{"hidden_size": ' + "9" * 400 + "}", encoding="utf-8")
     model = d / "model-with-fifos"
     model.mkdir()

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from services.i18n import Msg, Translator, translate
 from services.setup.elevation import elevate, runs_as_user
-from services.setup.fmt import command_line
+from services.setup.fmt import command_line, stdin_pipeline
 from services.setup.plan import Argv, Check, FileChange, Plan, Step
 from services.setup.probes import parse_proc_driver_version, probe_torch
 from services.setup.progress import ProgressStore, StepRecord
@@ -138,7 +138,11 @@ class StepExecutor:
         for c in step.commands:
             argv, content = self._with_stdin(c, step)
             if content is not None:
+                # Pasted into a shell, the line gives the command that content itself (printf), so it
+                # runs as it is; a bare 'install ... /dev/stdin' would wait for the terminal.
                 lines.append(note(translate("Setup", "the content shown above goes to this command on standard input ({stdin})").format(stdin=STDIN_PATH)))
+                lines.append(stdin_pipeline(content, self._shown(argv, step)))
+                continue
             lines.append(command_line(self._shown(argv, step), win))
         if step.needs_root and self.elevation == "uac":
             lines.append(note(translate("Setup", "each command asks for administrator rights (UAC prompt)")))
@@ -483,12 +487,12 @@ class StepExecutor:
             else:
                 commands.append(("rm", "-f", "--", str(target)))
                 notes.append(translate("Setup", "remove {path}: it did not exist before").format(path=str(target)))
-        declared_kinds = {(r.key, r.name): r.kind for r in step.registry}
+        owned = {(r.key, r.name): r for r in step.registry}
         for r in rec.registry_before:
-            declared_kind = declared_kinds.get((str(r.get("key")), str(r.get("name"))))
-            if declared_kind is None:
+            change = owned.get((str(r.get("key")), str(r.get("name"))))
+            if change is None:
                 return [], [], translate("Setup", "progress.json names the registry value {value}, which this step does not change; refused").format(value=f"{r.get('key')}\\{r.get('name')}")
-            if not _registry_value_ok(r, declared_kind):
+            if not _registry_value_ok(r, change):
                 return [], [], translate("Setup", "progress.json holds a value for {value} that this step could not have saved (type {kind}); refused").format(
                     value=f"{r.get('key')}\\{r.get('name')}", kind=str(r.get("kind"))[:20])
             commands.append(_registry_restore(r))
@@ -619,16 +623,18 @@ def _registry_set(r) -> Argv:
 
 
 # The registry types a step sets (RegistryChange.kind) and what their data may be: a saved value
-# is put back only as the type the step itself writes, with data of that type's shape.
+# is put back only as the type the step itself writes, and only as data the step allows
+# (RegistryChange.restorable): progress.json can be edited by any program running as the user, and
+# undo writes what it says with administrator rights.
 _DWORD_MAX = 0xFFFFFFFF
 
 
-def _registry_value_ok(r: dict, declared_kind: str) -> bool:
+def _registry_value_ok(r: dict, change) -> bool:  # change: services.setup.plan.RegistryChange
     data = r.get("data")
     if data is None:
         return True  # it was not set: undo deletes it
     kind = r.get("kind") or "REG_DWORD"
-    if kind != declared_kind or not isinstance(data, str) or len(data) > 1024:
+    if kind != change.kind or not isinstance(data, str) or len(data) > 1024:
         return False
     if kind == "REG_DWORD":
         text = data.strip().lower()
@@ -636,14 +642,24 @@ def _registry_value_ok(r: dict, declared_kind: str) -> bool:
             number = int(text, 16) if text.startswith("0x") else int(text, 10)
         except ValueError:
             return False
+        if change.restorable:
+            return str(number) in change.restorable
         return 0 <= number <= _DWORD_MAX
-    return kind == "REG_SZ" and data.isprintable()
+    if kind != "REG_SZ" or not data.isprintable():
+        return False
+    if runs_as_user(_registry_restore(r)):
+        return True  # the user's own hive, written as the user: nothing the user could not write anyway
+    return data in (change.restorable or (change.data,))
 
 
 def _registry_restore(r: dict) -> Argv:
     if r.get("data") is None:
         return ("reg", "delete", r["key"], "/v", r["name"], "/f")
-    return ("reg", "add", r["key"], "/v", r["name"], "/t", r.get("kind") or "REG_DWORD", "/d", str(r["data"]), "/f")
+    kind, data = r.get("kind") or "REG_DWORD", str(r["data"])
+    if kind == "REG_DWORD":  # checked by _registry_value_ok: written back in decimal, as reg.exe reads it
+        text = data.strip().lower()
+        data = str(int(text, 16) if text.startswith("0x") else int(text, 10))
+    return ("reg", "add", r["key"], "/v", r["name"], "/t", kind, "/d", data, "/f")
 
 
 def _first_line(r: CommandResult) -> str:

@@ -16,6 +16,24 @@ def command_line(argv: Sequence[str], windows: bool = False) -> str:
                     for a in argv)
 
 
+def printf_command(content: str) -> str:
+    """A POSIX shell ``printf`` that writes exactly ``content`` to standard output, on one line:
+    each line of the content is one single-quoted argument of a '%s' format (printf never expands
+    anything in an argument of %s: no backslash, %, $ or backquote is special there)."""
+    lines = content.split("\n")
+    if len(lines) > 1 and lines[-1] == "":  # ends with a newline: the format repeats for every line
+        lines.pop()
+        fmt = "%s\\n"
+    else:
+        fmt = "%s\\n" * (len(lines) - 1) + "%s"
+    return " ".join(["printf", shlex.quote(fmt), *(shlex.quote(line) for line in lines)])
+
+
+def stdin_pipeline(content: str, argv: Sequence[str]) -> str:
+    """``argv`` with ``content`` on its standard input, as one line that runs when pasted into a shell."""
+    return printf_command(content) + " | " + command_line(argv)
+
+
 def envs_found_heading():
     """Heading the doctor CLI prints above the environments it found."""
     from services.i18n import translate

@@ -35,6 +35,11 @@ class RegistryChange:
     name: str
     kind: str  # REG_DWORD | REG_SZ
     data: str
+    # What undo may put back, as the value saved before the run says (progress.json, a file any
+    # program running as the user can edit): one of these (DWORDs in decimal). Empty: a REG_DWORD
+    # may be any 32-bit number; a REG_SZ only the step's own ``data`` (a command line in a RunOnce
+    # key must never come from that file). An absent value is always restored by deleting it.
+    restorable: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -78,8 +78,19 @@ RHEL_IDS = ("rhel", "centos", "rocky", "almalinux", "ol", "amzn", "cloudlinux", 
 
 
 # os-release(5) values are short (a name, a URL); a line longer than this is not one, and shlex
-# takes quadratic time on it (a 5 MB line took 45 s). Such lines are skipped.
+# takes quadratic time on it (a 5 MB line took 45 s). Such lines are skipped by the parser; a file
+# the user names (setup --os-release) is refused with the line's number (os_release_problem).
 OS_RELEASE_MAX_LINE = 4096
+# A real os-release is well under a kilobyte; a file the user names is read up to this much.
+OS_RELEASE_MAX_BYTES = 64 * 1024
+
+
+def os_release_long_line(text: str) -> int | None:
+    """The number (from 1) of the first line of ``text`` the parser would skip as too long, or None."""
+    for number, line in enumerate(text.splitlines(), 1):
+        if len(line) > OS_RELEASE_MAX_LINE:
+            return number
+    return None
 
 
 def parse_os_release(text: str, kernel: str = "") -> OsInfo:

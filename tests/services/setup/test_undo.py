@@ -463,6 +463,7 @@ def _windows_step(box):
     {"data": "99999999999"},  # not a DWORD
     {"data": "1 /f & evil"},
     {"key": "HKLM\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\RunOnce", "name": "x"},
+    {"data": "7"},  # a DWORD, but not a value this policy has
 ])
 def test_registry_undo_restores_only_owned_names_with_their_type(box, change):
     step = _windows_step(box)
@@ -477,6 +478,34 @@ def test_registry_undo_restores_only_owned_names_with_their_type(box, change):
     outcome = ex.undo(step)
     assert not outcome.ok and "refused" in str(outcome.message)
     assert runner.calls == []
+
+
+def test_registry_undo_never_writes_a_command_from_progress_into_the_machine_runonce_key(box):
+    """'*UndoSM' in HKLM RunOnce is the step's own REG_SZ: an elevated undo puts back only the step's
+    own command (or deletes the value), never one progress.json names; the user's HKCU value is
+    written as the user, so any printable text there gains nothing."""
+    from services.setup.probes import OsInfo
+    from services.setup.windows import WindowsPlanOptions
+
+    inputs = inputs_for(RULES, box.root, box.work / "staged", "2684")
+    step = plan_for_os(OsInfo(system="windows", pretty_name="Windows"), inputs, RULES, WindowsPlanOptions()).step("safe-mode")
+    machine, user = step.registry
+    runner = FakeRunner(handler=lambda argv: CommandResult(0, ""))
+    for before, allowed in ((machine.data, True), ("cmd /c evil.exe", False), (None, True)):
+        progress = ProgressStore(box.progress_file)
+        rec = progress.record(step.id)
+        rec.state = "done"
+        rec.registry_before = [{"key": machine.key, "name": machine.name, "kind": "REG_SZ", "data": before},
+                               {"key": user.key, "name": user.name, "kind": "REG_SZ", "data": "pythonw.exe other.py"}]
+        progress.save()
+        ex = StepExecutor(runner, box.root, ProgressStore(box.progress_file).load(), box.work / "backups",
+                          system="windows", elevation="uac")
+        runner.calls.clear()
+        outcome = ex.undo(step)
+        assert outcome.ok is allowed, (before, str(outcome.message))
+        if not allowed:
+            assert runner.calls == [] and "refused" in str(outcome.message)
+        assert not any("evil" in a for argv in runner.calls for a in argv)
 
 
 @pytest.mark.parametrize("at", ["1" * 400, "1e400", "-1e400", "1e300"])
