@@ -13,7 +13,8 @@ import pytest
 
 from main import main
 from services.modelfit.calibration import Calibration, calibrate, compare, known_for
-from services.modelfit.estimate import FitRequest, estimate
+from services.modelfit.estimate import estimate
+from services.modelfit.request import FitRequest
 from services.modelfit.catalogue import default_catalogue
 from services.modelfit.measure import (
     GIB, Measurement, MeasureError, NvmlProcessProbe, ProbeReading, WindowsCounterProbe, revealed_versions, run_to_end,
