@@ -34,7 +34,8 @@ def open_app_inputs(args: argparse.Namespace) -> tuple[int | None, object | None
             page=repr(args.page), pages=", ".join(keys)), EXIT_USAGE), None
     if not args.replay or args.self_test:
         return None, None
-    from services.telemetry.replay import ReplayError, open_replay, text_progress
+    from services.telemetry.replay import open_replay, text_progress
+    from services.telemetry.replay_errors import ReplayError
 
     try:
         source = open_replay(args.replay, progress=text_progress(args.replay, sys.stderr, render=cli_catalog().render))

@@ -17,7 +17,7 @@ HELP = "estimate the GPU memory a model needs for inference or training, and whe
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from services.modelfit.dtypes import KV_FORMATS, WEIGHT_FORMATS
-    from services.modelfit.estimate import ATTENTION, ENGINES, LORA_TARGETS, METHODS, OPTIMIZERS, STRATEGIES, TASKS
+    from services.modelfit.request import ATTENTION, ENGINES, LORA_TARGETS, METHODS, OPTIMIZERS, STRATEGIES, TASKS
 
     on_off = argparse.BooleanOptionalAction
     # Choices are checked in run() so a typo gets one line with the closest valid values.
@@ -190,10 +190,10 @@ def _answer(args: argparse.Namespace, render, keep: dict | None = None):
     from services.modelfit.dtypes import KV_FORMATS, WEIGHT_FORMATS
     from services.modelfit.engines import default_method, default_strategy, default_weights, engine_defaults, ollama_default_context
     from services.modelfit.errors import ModelInputError
-    from services.modelfit.estimate import (
+    from services.modelfit.request import (
         ATTENTION, ENGINES, LORA_TARGETS, METHODS, OPTIMIZERS, PRECISIONS, STRATEGIES, TASKS, FitRequest,
-        is_gguf_source,
     )
+    from services.modelfit.weights import is_gguf_source
     from services.modelfit.gpus import GpuSpec, NoGpuError, default_gpu_catalogue, live_gpu_from_nvml
     from services.modelfit.report import answer_lines, answer_to_json
     from services.modelfit.solver import answer

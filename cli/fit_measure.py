@@ -133,9 +133,8 @@ def _env(pairs: list[str]) -> dict[str, str]:
 
 def run_measure(args: argparse.Namespace, answer_fn) -> int:
     from services.modelfit.calibration import compare
-    from services.modelfit.measure import (
-        STATUS_TEXT, MeasureError, Measurement, default_probe, revealed_versions, run_to_end,
-    )
+    from services.modelfit.errors import MeasureError
+    from services.modelfit.measure import STATUS_TEXT, Measurement, default_probe, revealed_versions, run_to_end
     from services.modelfit.measurements import StoreError, record
 
     render = cli_catalog().render

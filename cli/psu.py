@@ -306,7 +306,8 @@ def _recommend(args: argparse.Namespace, inputs: _Inputs, answer: _Answer) -> No
 def _build(args: argparse.Namespace, inputs: _Inputs, answer: _Answer) -> None:
     """The PSU for the build, then (with cards) buying against renting each card."""
     from services.hardware import money
-    from services.hardware.psu import Build, BuildError, PsuStandard, Usage, calculate
+    from services.hardware.build import Build, BuildError, PsuStandard, Usage
+    from services.hardware.psu import calculate
     from services.hardware.report import render_result
 
     catalog, cur, settings, gpus, cpu = inputs.catalog, inputs.cur, inputs.settings, inputs.gpus, inputs.cpu
@@ -359,7 +360,7 @@ def _buy_vs_rent(args: argparse.Namespace, inputs: _Inputs, answer: _Answer, res
                  default_kwh: Any) -> None:
     """``default_kwh``: the dated default electricity price when the build used it (its note is shown)."""
     from services.hardware import money
-    from services.hardware.psu import buy_vs_rent_per_card
+    from services.hardware.rent import buy_vs_rent_per_card
     from services.hardware.report import cloud_source_text, render_buy_vs_rent
 
     catalog, cur, prices, cloud_rates, cloud_all = (inputs.catalog, inputs.cur, inputs.prices, inputs.cloud_rates,

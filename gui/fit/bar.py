@@ -5,7 +5,7 @@ from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-# One colour per component code (services.modelfit.estimate.COMPONENTS).
+# One colour per component code (services.modelfit.request.COMPONENTS).
 COLORS = {
     "weights": "#3b6fb6", "lora_adapters": "#8e6cc0", "gradients": "#d98c1f", "optimizer": "#c4572b",
     "kv_cache": "#2f9e8f", "activations": "#76b900", "logits": "#a3c95c", "engine_buffers": "#6b7c93",

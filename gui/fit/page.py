@@ -19,7 +19,7 @@ from gui.i18n import render
 from services.modelfit.arch import ModelArch
 from services.modelfit.catalogue import default_catalogue
 from services.modelfit.errors import ModelInputError
-from services.modelfit.estimate import is_gguf_source
+from services.modelfit.weights import is_gguf_source
 from services.modelfit.grid import FitGrid, fit_grid
 from services.modelfit.gpus import GpuSpec, default_gpu_catalogue, live_gpu_from_snapshot
 from services.modelfit.solver import FitAnswer, answer

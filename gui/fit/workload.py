@@ -12,7 +12,8 @@ from services.modelfit.arch import ModelArch
 from services.modelfit.engines import (
     ENGINE_LABELS, default_method, default_strategy, engine_defaults, loss_mode, ollama_default_context,
 )
-from services.modelfit.estimate import LLAMACPP_ENGINES, TRAIN_ENGINES, FitRequest, is_gguf_source
+from services.modelfit.request import LLAMACPP_ENGINES, TRAIN_ENGINES, FitRequest
+from services.modelfit.weights import is_gguf_source
 from services.modelfit.gpus import GpuCatalogue, GpuSpec
 
 DETECTED = "__detected__"

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 from gui.psu.widgets import card_combo
 from services.hardware import money
 from services.hardware.catalog import Cpu, Gpu
-from services.hardware.psu import EFFICIENCY_LEVELS, PsuStandard, Usage
+from services.hardware.build import EFFICIENCY_LEVELS, PsuStandard, Usage
 
 
 class GpuPickerBox(QGroupBox):

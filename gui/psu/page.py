@@ -35,7 +35,9 @@ from services.hardware.catalog import (
     suggest_cpus,
     suggest_gpus,
 )
-from services.hardware.psu import Build, BuildError, PsuStandard, Result, Usage, calculate
+from services.hardware.build import Build, BuildError, PsuStandard, Usage
+from services.hardware.psu import calculate
+from services.hardware.psu_result import Result
 from services.hardware.report import gpu_pick_text
 
 EXAMPLE_GPU, EXAMPLE_CPU = "rtx-4090", "Ryzen 9 9950X"
@@ -53,7 +55,7 @@ class PsuPage(QWidget):
     """The Build & PSU calculator.
 
     Signals:
-        result_changed(object): the new ``services.hardware.psu.Result`` after any edit.
+        result_changed(object): the new ``services.hardware.psu_result.Result`` after any edit.
     """
 
     result_changed = Signal(object)

@@ -1,6 +1,6 @@
 """Buy or rent: each card of the build against renting that card in the cloud.
 
-The sums come from ``services.hardware.psu.buy_vs_rent_per_card`` and the dated prices
+The sums come from ``services.hardware.rent.buy_vs_rent_per_card`` and the dated prices
 from ``services.hardware.money`` (``main.py psu --card-price/--cloud-rate`` prints the
 same); this box keeps the amounts the user typed for each card, in the display currency.
 """
@@ -12,7 +12,8 @@ from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QGridLayout, QGroupBox,
 from gui.i18n import render
 from services.hardware import money
 from services.hardware.catalog import Catalog, Gpu
-from services.hardware.psu import Result, buy_vs_rent_per_card
+from services.hardware.psu_result import Result
+from services.hardware.rent import buy_vs_rent_per_card
 from services.hardware.report import cloud_provider_text
 
 

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QFrame, QGridLayout, QHBoxLayout, QLabel, QSizePol
 
 from gui.i18n import render
 from gui.psu.widgets import SEGMENT_COLOURS, FigureCard, Segment, WattBar
-from services.hardware.psu import Result, Severity, Verdict
+from services.hardware.psu_result import Result, Severity, Verdict
 from services.hardware.report import connector_lines, listed_warnings
 
 SEVERITY_COLOURS = {Severity.INFO: "#4e79a7", Severity.WARNING: "#d18b00", Severity.PROBLEM: "#c0392b"}

@@ -6,7 +6,8 @@ from collections.abc import Callable, Sequence
 from services.hardware.catalog import CloudPrice, GpuMatch
 from services.hardware.compare import RankedCard, SpecRow, Workload, listed_cards
 from services.hardware.money import Currency
-from services.hardware.psu import BuildWarning, CardRent, Result, Severity, Verdict
+from services.hardware.psu_result import BuildWarning, Result, Severity, Verdict
+from services.hardware.rent import CardRent
 from services.i18n import Msg, translate
 from services.textwidth import display_width, pad
 

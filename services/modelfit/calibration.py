@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from collections.abc import Iterable
 
 from services.i18n import Msg, translate
-from services.modelfit.estimate import GIB, Estimate, FitRequest, estimate
+from services.modelfit.estimate import estimate
+from services.modelfit.request import GIB, Estimate, FitRequest
 from services.modelfit.errors import ModelInputError
 
 SCALING_PARTS = ("kv_cache", "activations", "logits", "allocator")

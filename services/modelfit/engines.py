@@ -10,7 +10,7 @@ Every default below is read from the engine's own code or docs:
   is Cut Cross-Entropy (``cut_cross_entropy.linear_cross_entropy`` in unsloth_zoo/loss_utils.py: logits are
   never stored) for causal LMs; a multimodal checkpoint's hand-written loss (Gemma 3's
   Gemma3ForConditionalGeneration) is rewritten to unsloth_fused_ce_loss instead, chunked by free memory
-  (unsloth_zoo compiler.py cross_entropy_replacement_3; estimate._unsloth_chunked_loss_bytes); LoRA adapters live
+  (unsloth_zoo compiler.py cross_entropy_replacement_3; training._unsloth_chunked_loss_bytes); LoRA adapters live
   in the compute dtype and nothing is cast to fp32.
 - torchtune (recipes/configs/llama3_1/8B_lora_single_device.yaml, 8B_qlora_single_device.yaml,
   8B_full_single_device.yaml): ``enable_activation_checkpointing: True``, ``enable_activation_offloading:
@@ -128,7 +128,7 @@ def ollama_lowered_context(arch, req, budget_gib: float, version: tuple[int, int
     it lowers the context (not below 2048 tokens here) before it offloads layers. The new context, or None."""
     if version < OLLAMA_LOWERS_CONTEXT:
         return None
-    from services.modelfit.estimate import GIB
+    from services.modelfit.request import GIB
     from services.modelfit.solver import max_seq_that_fits
 
     seq = max_seq_that_fits(arch, req, budget_gib * GIB, upper=req.seq)

@@ -1,4 +1,4 @@
-"""The one error the fit service raises for bad input."""
+"""The errors the fit service raises: bad input, and a run that cannot be measured."""
 from __future__ import annotations
 
 from services.i18n import Msg, TranslatableError
@@ -14,3 +14,7 @@ class ModelInputError(TranslatableError, ValueError):
     def __init__(self, message: Msg, choices: tuple[str, ...] = ()) -> None:
         super().__init__(message)
         self.choices = choices
+
+
+class MeasureError(TranslatableError):
+    """A run that cannot be measured at all (command not found, no such process): one line."""

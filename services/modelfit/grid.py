@@ -11,7 +11,9 @@ from typing import Any
 from services.modelfit.arch import ModelArch
 from services.modelfit.dtypes import BNB_4BIT
 from services.modelfit.errors import ModelInputError
-from services.modelfit.estimate import GIB, FitRequest, estimate, weight_format
+from services.modelfit.estimate import estimate
+from services.modelfit.request import GIB, FitRequest
+from services.modelfit.weights import weight_format
 from services.modelfit.gpus import GpuSpec
 from services.modelfit.solver import fits_in, max_gpu_layers, vllm_needs_bytes
 from services.modelfit.speed import estimate_speed

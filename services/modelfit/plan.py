@@ -21,7 +21,9 @@ from dataclasses import dataclass, field
 from services.i18n import Msg, translate
 from services.modelfit.arch import ModelArch
 from services.modelfit.errors import ModelInputError
-from services.modelfit.estimate import GIB, Estimate, FitRequest, estimate, is_gguf_source, weight_format
+from services.modelfit.estimate import estimate
+from services.modelfit.request import GIB, Estimate, FitRequest
+from services.modelfit.weights import is_gguf_source, weight_format
 from services.modelfit.gpus import GpuSpec
 from services.modelfit.solver import fits_in, max_gpu_layers, max_seq_that_fits, min_cpu_moe_layers
 from services.modelfit.speed import HOST_BANDWIDTH_GBS, estimate_speed

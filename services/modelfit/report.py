@@ -6,7 +6,7 @@ from typing import Any
 from collections.abc import Callable
 
 from services.i18n import Msg, translate
-from services.modelfit.estimate import COMPONENTS, GIB
+from services.modelfit.request import COMPONENTS, GIB
 from services.modelfit.gpus import GpuSpec
 from services.modelfit.solver import FitAnswer, vllm_needs_bytes
 from services.modelfit.speed import SpeedEstimate

@@ -12,7 +12,9 @@ from services.i18n import Msg, translate
 from services.modelfit.arch import ModelArch
 from services.modelfit.dtypes import BNB_4BIT, GGUF_FORMATS
 from services.modelfit.errors import ModelInputError
-from services.modelfit.estimate import GIB, Estimate, FitRequest, estimate, weight_format
+from services.modelfit.estimate import estimate
+from services.modelfit.request import GIB, Estimate, FitRequest
+from services.modelfit.weights import weight_format
 
 MAX_SEQ = 1 << 20  # 1M tokens: the ceiling the solver searches when the model states none
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from services.modelfit.estimate import Estimate
+from services.modelfit.request import Estimate
 from services.modelfit.gpus import GpuSpec
 
 DECODE_BANDWIDTH_EFFICIENCY = 0.61
@@ -65,7 +65,7 @@ def estimate_speed(est: Estimate, gpu: GpuSpec | None, host_bandwidth_gbs: float
                 # Layers left in RAM are read from there for every token (the embedding table is
                 # only looked up, one row per token: not counted).
                 from services.modelfit.arch import EMBED
-                from services.modelfit.estimate import weight_bytes_by_kind
+                from services.modelfit.weights import weight_bytes_by_kind
                 embed = weight_bytes_by_kind(arch, est.weight_format, req.double_quant, req.runtime)[EMBED]
                 host_read = max(0.0, est.host_bytes - embed) * share
                 step_s += host_read / (host_bandwidth_gbs * 1e9 * DECODE_BANDWIDTH_EFFICIENCY)

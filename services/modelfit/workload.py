@@ -9,7 +9,8 @@ from services.hardware.compare import Task, Workload
 from services.i18n import Msg, translate
 from services.modelfit.catalogue import default_catalogue
 from services.modelfit.errors import ModelInputError
-from services.modelfit.estimate import FitRequest, estimate
+from services.modelfit.estimate import estimate
+from services.modelfit.request import FitRequest
 from services.modelfit.sources import load_model
 
 # our dtype names -> the model-fit service's weight formats (4-bit: bitsandbytes NF4)

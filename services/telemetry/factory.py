@@ -23,7 +23,8 @@ from services.telemetry.hub import TelemetryHub
 from services.telemetry.processes import ProcessService, ProcessTable
 from services.telemetry.model import DeviceState, GpuInfo, Snapshot, SourceKind, SourceStatus, TelemetrySource, Tier
 from services.telemetry.recorder import MIN_KEPT_S, Recorder
-from services.telemetry.replay import ReplayError, ReplaySource, open_replay
+from services.telemetry.replay import ReplaySource, open_replay
+from services.telemetry.replay_errors import ReplayError
 from services.telemetry.simulated import STEADY_S, THERMAL, SimulatedSource
 
 log = logging.getLogger(__name__)

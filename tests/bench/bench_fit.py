@@ -18,7 +18,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from services.modelfit.catalogue import default_catalogue  # noqa: E402
-from services.modelfit.estimate import GIB, FitRequest, estimate  # noqa: E402
+from services.modelfit.estimate import estimate  # noqa: E402
+from services.modelfit.request import GIB, FitRequest  # noqa: E402
 from services.modelfit.gpus import default_gpu_catalogue  # noqa: E402
 from services.modelfit.grid import fit_grid  # noqa: E402
 from services.modelfit.solver import max_seq_that_fits  # noqa: E402

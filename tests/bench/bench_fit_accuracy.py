@@ -30,7 +30,7 @@ from tests.fit_validation import (  # noqa: E402
 
 DATA = ROOT / "tests" / "data"
 
-# Rows a constant was set or checked on (services/modelfit/estimate.py), and which.
+# Rows a constant was set or checked on (services/modelfit/inference.py, training.py), and which.
 TUNED_ON: dict[str, str] = {
     "I06": "VLLM_V0_NON_TORCH_GIB = 1.79 is this log's non-torch line",
     "I07": "VLLM_V0_TP_EXTRA_GIB = 1.79 is this log's TP2 non-torch line less I06's",

@@ -115,7 +115,8 @@ def main(argv: list[str] | None = None) -> int:
         print("error: no CUDA device", file=sys.stderr)
         return 3
     sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[2]))
-    from services.modelfit.estimate import LOSS_CHUNKS, VLLM_SAMPLER_BYTES_PER_VOCAB
+    from services.modelfit.inference import VLLM_SAMPLER_BYTES_PER_VOCAB
+    from services.modelfit.training import LOSS_CHUNKS
 
     measured = sampler(torch, args.rows, args.vocab)
     print(f"vLLM sampler pass: {measured:.1f} B per vocab entry x row above the bf16 logits; fit {VLLM_SAMPLER_BYTES_PER_VOCAB} "

@@ -75,7 +75,7 @@ def measure(cfg_dir: Path, seq: int, attention: str) -> dict:
 def estimate(cfg_path: Path, seq: int, attention: str) -> dict:
     """What `fit --model CONFIG --engine transformers --weights bf16 --seq S --attention A --json` says (the
     same services, called directly so that nothing beyond PyTorch's machine is needed)."""
-    from services.modelfit.estimate import FitRequest
+    from services.modelfit.request import FitRequest
     from services.modelfit.estimate import estimate as fit_estimate
     from services.modelfit.report import as_measured
     from services.modelfit.sources import load_config_file

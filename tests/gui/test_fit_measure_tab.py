@@ -9,7 +9,7 @@ import pytest
 
 from gui.app import build_context
 from gui.fit.page import FitPage
-from services.modelfit.measure import NvmlProcessProbe
+from services.modelfit.probes import NvmlProcessProbe
 from tests.fakes.fake_nvml import make_gpu
 from tests.services.test_fit_measure import CHILD, GRANDCHILD_GIB, TreeNvml
 
@@ -88,7 +88,8 @@ def test_stop_keeps_the_measurement_and_shutdown_leaves_no_timer(qtbot, page):
 
 def test_a_calibrated_figure_drives_the_largest_that_fits_and_says_so(qtbot, page):
     from services.modelfit.calibration import split_gib
-    from services.modelfit.measure import GpuRef, MeasureResult, MemorySample
+    from services.modelfit.measure import MeasureResult, MemorySample
+    from services.modelfit.probes import GpuRef
     from services.modelfit.measurements import record
 
     ans = page.last_answer

@@ -13,11 +13,13 @@ import pytest
 
 from main import main
 from services.modelfit.calibration import Calibration, calibrate, compare, known_for
-from services.modelfit.estimate import FitRequest, estimate
+from services.modelfit.estimate import estimate
+from services.modelfit.request import FitRequest
 from services.modelfit.catalogue import default_catalogue
-from services.modelfit.measure import (
-    GIB, Measurement, MeasureError, NvmlProcessProbe, ProbeReading, WindowsCounterProbe, revealed_versions, run_to_end,
-)
+from services.modelfit.errors import MeasureError
+from services.modelfit.measure import Measurement, revealed_versions, run_to_end
+from services.modelfit.probes import NvmlProcessProbe, ProbeReading, WindowsCounterProbe
+from services.modelfit.request import GIB
 from services.modelfit.measurements import MeasurementStore, export_csv, record, thin
 from services.paths import AppPaths
 from tests.fakes.fake_nvml import FakeNvml, FakeProcess, make_gpu
@@ -168,7 +170,7 @@ def test_attach_follows_a_running_process_and_another_users_process_is_said(monk
 def test_memory_the_driver_does_not_tell_is_said():
     class Probe:
         def gpus(self):
-            from services.modelfit.measure import GpuRef
+            from services.modelfit.probes import GpuRef
             return (GpuRef("GPU-1", 0, "RTX"),)
 
         def read(self):
@@ -224,7 +226,8 @@ def _est(seq=4096, batch=1, engine="transformers", task="inference"):
 
 
 def _stored(est, peak, status="measured", exit_code=0):
-    from services.modelfit.measure import GpuRef, MeasureResult, MemorySample
+    from services.modelfit.measure import MeasureResult, MemorySample
+    from services.modelfit.probes import GpuRef
 
     res = MeasureResult((GpuRef("GPU-1", 0, "NVIDIA H200", 140.0),))
     if peak is not None:
@@ -383,7 +386,7 @@ def test_without_nvml_the_counters_are_tried_and_their_absence_is_one_line():
 
 def test_samples_are_due_every_interval_whatever_a_sample_costs():
     """10 Hz holds when a sample takes 30 ms: the wait is the rest of the 100 ms."""
-    from services.modelfit.measure import GpuRef
+    from services.modelfit.probes import GpuRef
 
     now = [0.0]
     waits: list[float] = []

@@ -11,7 +11,10 @@ from services.modelfit import gguf
 from services.modelfit.arch import EMBED, HEAD, LINEAR
 from services.modelfit.catalogue import default_catalogue
 from services.modelfit.errors import ModelInputError
-from services.modelfit.estimate import GIB, FitRequest, estimate, kv_cache_bytes, lora_params
+from services.modelfit.estimate import estimate
+from services.modelfit.kvcache import kv_cache_bytes
+from services.modelfit.request import GIB, FitRequest
+from services.modelfit.training import lora_params
 from services.modelfit.gpus import default_gpu_catalogue, live_gpu_from_snapshot
 from services.modelfit.solver import answer, max_seq_that_fits, suggestions
 from services.modelfit.sources import arch_from_config, arch_from_param_count, load_model
@@ -351,7 +354,7 @@ def test_every_combination_either_estimates_or_says_why():
     import itertools
 
     from services.modelfit.dtypes import KV_FORMATS, WEIGHT_FORMATS
-    from services.modelfit.estimate import ENGINES, METHODS, OPTIMIZERS, STRATEGIES
+    from services.modelfit.request import ENGINES, METHODS, OPTIMIZERS, STRATEGIES
 
     archs = [llama8b(), default_catalogue().resolve("google/gemma-2-9b").arch,
              default_catalogue().resolve("mistralai/Mixtral-8x7B-v0.1").arch,

@@ -12,7 +12,10 @@ from cli.fit import fit_json
 from services.modelfit.arch import EXPERTS
 from services.modelfit.catalogue import default_catalogue
 from services.modelfit.dtypes import MXFP4_BITS, group_quant_bits
-from services.modelfit.estimate import GIB, FitRequest, estimate, kv_cache_bytes, weight_bytes_by_part
+from services.modelfit.estimate import estimate
+from services.modelfit.kvcache import kv_cache_bytes
+from services.modelfit.request import GIB, FitRequest
+from services.modelfit.weights import weight_bytes_by_part
 from services.modelfit.gpus import default_gpu_catalogue
 from services.modelfit.plan import plan
 from services.modelfit.sources import arch_from_config, load_config_file

@@ -7,10 +7,10 @@ import random
 import pytest
 
 from services.hardware.catalog import load_catalog
-from services.hardware.psu import (
-    Build, BuildError, PsuStandard, Usage, Verdict, buy_vs_rent, buy_vs_rent_per_card, calculate, efficiency_at,
-    round_to_size,
-)
+from services.hardware.build import Build, BuildError, PsuStandard, Usage
+from services.hardware.psu import calculate, efficiency_at, round_to_size
+from services.hardware.psu_result import Verdict
+from services.hardware.rent import buy_vs_rent, buy_vs_rent_per_card
 
 
 @pytest.fixture(scope="module")

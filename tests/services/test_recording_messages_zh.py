@@ -21,9 +21,10 @@ from tests.services.telemetry_helpers import recording_with_bad_cells
 from tests.cli_helpers import CJK, english_system, run  # noqa: F401 - english_system is a fixture
 
 from services.i18n import Catalog, Msg
-from services.telemetry import recording, replay, session_store
+from services.telemetry import recording, replay_errors, session_store
 from services.telemetry.recording import RecordingError
-from services.telemetry.replay import ReplayError, open_replay
+from services.telemetry.replay import open_replay
+from services.telemetry.replay_errors import ReplayError
 from services.telemetry.session_store import SessionStore
 
 pytestmark = pytest.mark.usefixtures("english_system")
@@ -183,7 +184,7 @@ def _placeholders(text: str) -> set[str]:
 
 
 def test_every_message_has_a_chinese_line_with_the_same_placeholders(zh):
-    messages = [value for module in (recording, replay, session_store) for value in vars(module).values()
+    messages = [value for module in (recording, replay_errors, session_store) for value in vars(module).values()
                 if isinstance(value, Msg) and value.context in ("Recording", "Replay")]
     assert len(messages) >= 20
     for msg in messages:

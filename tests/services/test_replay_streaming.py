@@ -3,8 +3,9 @@ from __future__ import annotations
 
 import sqlite3
 
-from services.telemetry import replay
-from services.telemetry.replay import open_replay, read_nvidia_smi_csv_streaming
+from services.telemetry import smi_log
+from services.telemetry.replay import open_replay
+from services.telemetry.smi_log import read_nvidia_smi_csv_streaming
 from tests.bench.bench_replay import write_log
 
 
@@ -20,7 +21,7 @@ def test_an_over_long_line_is_skipped_with_a_note(tmp_path):
 def test_only_the_newest_readings_are_kept_and_the_rest_is_said(tmp_path, monkeypatch):
     log = tmp_path / "run.csv"
     rows = write_log(log, 0.5, 2)
-    monkeypatch.setattr(replay, "PROBE_ROWS", 64)
+    monkeypatch.setattr(smi_log, "PROBE_ROWS", 64)
     snaps, _, notes = read_nvidia_smi_csv_streaming(log, keep_readings=200, keep_snapshots=100)
     assert 90 <= len(snaps) <= 102
     assert all(len(s.samples) == 2 for s in snaps[1:])
@@ -42,7 +43,7 @@ def test_three_hundred_gpus_group_into_ticks(tmp_path):
 def test_progress_is_reported_for_a_big_file(tmp_path, monkeypatch):
     log = tmp_path / "run.csv"
     write_log(log, 0.5, 2)
-    monkeypatch.setattr(replay, "PROGRESS_EVERY_BYTES", 64 * 1024)
+    monkeypatch.setattr(smi_log, "PROGRESS_EVERY_BYTES", 64 * 1024)
     seen = []
     open_replay(log, progress=lambda done, total: seen.append((done, total)))
     assert len(seen) >= 3 and seen[-1][0] == seen[-1][1]

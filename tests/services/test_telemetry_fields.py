@@ -54,7 +54,7 @@ def test_nvidia_smi_export_header_is_unchanged():
 
 
 def test_every_exported_column_is_read_back_by_the_replay_into_the_same_field():
-    from services.telemetry.replay import COLUMNS, column_key
+    from services.telemetry.smi_rows import COLUMNS, column_key
     from services.telemetry.smi_csv import EXPORT_COLUMNS
 
     for header, key in EXPORT_COLUMNS:

@@ -5,7 +5,9 @@ from pathlib import Path
 import pytest
 
 from services.telemetry.model import DeviceState, SourceKind
-from services.telemetry.replay import ReplayError, column_key, open_replay, parse_timestamp
+from services.telemetry.replay import open_replay
+from services.telemetry.replay_errors import ReplayError
+from services.telemetry.smi_rows import column_key, parse_timestamp
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
