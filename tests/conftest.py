@@ -20,6 +20,13 @@ if str(ROOT) not in sys.path:
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("LANG", "en_US.UTF-8")
+# The tests' machine speaks English unless a test asks for Chinese (with --lang zh_CN or its own
+# LANG): a Chinese locale in the environment must not change what every other test reads. It is
+# there on a Chinese developer's Linux, and under Wine, which hands the Unix LANG/LC_ALL to Windows
+# programs (a real Windows has no such variables: the setdefault above already pins it there).
+for _var in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
+    if os.environ.get(_var, "").lower().startswith("zh"):
+        os.environ[_var] = "en_US.UTF-8"
 if sys.platform == "win32" and os.environ["QT_QPA_PLATFORM"] == "offscreen":
     # Qt's offscreen platform on Windows reads fonts with FreeType from <Qt>/lib/fonts, which PySide6
     # does not ship (a Qt warning, and no glyphs); point it at the Windows fonts instead.
