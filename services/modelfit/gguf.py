@@ -139,12 +139,15 @@ def open_regular(path: Path):  # a binary file object
     """Open ``path`` for reading only if it is a regular file: opened without blocking and then
     type-checked, so a FIFO (a .safetensors shard or .gguf inside a --model folder) is refused
     instead of hanging, a device too. Raises OSError (EINVAL) for those."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    nonblock = getattr(os, "O_NONBLOCK", 0)  # POSIX only: Windows has no FIFOs in the file system
+    fd = os.open(path, os.O_RDONLY | nonblock | getattr(os, "O_BINARY", 0))
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             raise OSError(errno.EINVAL, "not a regular file (a FIFO, device or socket)", str(path))
-        if hasattr(os, "set_blocking"):
+        if nonblock:
+            # Back to blocking reads. Only where it was opened non-blocking: on Windows,
+            # set_blocking (Python 3.12+) supports pipes only and fails on a file ("Invalid function").
             os.set_blocking(fd, True)
         return os.fdopen(fd, "rb")
     except BaseException:

@@ -149,6 +149,7 @@ def test_hostile_flags_are_refused_by_name(capsys, args, field):
 
 
 # ---- issue 23: FIFOs inside a --model folder are refused, not waited on ----------------------
+@pytest.mark.linux_only("FIFOs in the file system (os.mkfifo) are POSIX; Windows has none to hang on")
 @pytest.mark.parametrize("name", ["model-00001-of-00002.safetensors", "model.gguf", "config.json"])
 def test_a_fifo_inside_the_model_folder_is_refused_not_a_hang(tmp_path, capsys, name):
     import os
