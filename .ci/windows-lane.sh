@@ -36,6 +36,19 @@ fi
 
 win() { "$TOOLS/run.sh" "$WINPY" "$@"; }
 
+# The Chinese Windows runs with LANG=zh_CN.UTF-8 (run.sh, bootstrap.sh). Where that locale is not
+# generated (a fresh Debian has only C.UTF-8), Wine cannot map non-ASCII file names to Unix ones and
+# refuses names a real Chinese Windows (UTF-16 NTFS) takes, such as a test's "ünï中文" folder.
+if ! locale -a 2>/dev/null | grep -qix 'zh_CN.utf8'; then
+  step "generating the zh_CN.UTF-8 locale for the Chinese Windows"
+  if ! command -v locale-gen >/dev/null 2>&1; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends locales >/dev/null
+  fi
+  grep -qx 'zh_CN.UTF-8 UTF-8' /etc/locale.gen 2>/dev/null || echo 'zh_CN.UTF-8 UTF-8' >> /etc/locale.gen
+  locale-gen >/dev/null
+  locale -a | grep -qix 'zh_CN.utf8' || fail "the zh_CN.UTF-8 locale could not be generated"
+fi
+
 # The prefix's Windows system processes (services.exe, explorer, winedevice, ...) are started by the
 # first program that needs them and inherit its output. When that program's output is a pipe (run.sh
 # pipes through `cat`), `cat` then waits for those processes, which live as long as any program in
