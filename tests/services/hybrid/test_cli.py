@@ -64,6 +64,7 @@ def test_pid_json_and_missing_pid(laptop, capsys):
     assert "no process with pid" in capsys.readouterr().err
 
 
+@pytest.mark.linux_only("the Linux launcher in ~/.local/bin (an executable script); Windows writes the registry (tests/windows)")
 def test_prefer_dry_run_then_apply_then_undo(laptop, tmp_path, capsys):
     program = tmp_path / "Stable Diffusion" / "webui.sh"
     program.parent.mkdir()

@@ -159,6 +159,7 @@ def test_linux_launcher_and_new_desktop_entry_apply_run_and_undo(tmp_path):
     assert not os.path.exists(launcher.target) and not os.path.exists(desktop.target)
 
 
+@pytest.mark.linux_only("the Linux preference: .desktop entries and launchers in ~/.local (symlinks, POSIX modes); Windows writes the registry (tests/windows)")
 def test_linux_existing_desktop_entry_is_overridden_and_backed_up(tmp_path):
     home = tmp_path / "home"
     program = make_program(tmp_path / "opt", "krita")
@@ -253,6 +254,7 @@ def _applied(tmp_path):
     return home, program, store, record, _json.loads(record.backup_file.read_text())
 
 
+@pytest.mark.linux_only("the Linux preference: .desktop entries and launchers in ~/.local (symlinks, POSIX modes); Windows writes the registry (tests/windows)")
 @pytest.mark.parametrize("where", ["outside", "dotdot", "link-in-bin", "bin-linked-elsewhere"])
 def test_hybrid_undo_refuses_a_target_it_never_writes(tmp_path, where):
     import json as _json
@@ -284,6 +286,7 @@ def test_hybrid_undo_refuses_a_target_it_never_writes(tmp_path, where):
     assert victim.read_text() == "keep me"
 
 
+@pytest.mark.linux_only("a FIFO among the Linux preference's backups (os.mkfifo is POSIX)")
 def test_hybrid_backups_nested_deep_or_fifo_are_skipped_not_a_crash(tmp_path):
     import json
     home, program, store, record, data = _applied(tmp_path)

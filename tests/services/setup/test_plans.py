@@ -271,6 +271,7 @@ def test_progress_resumes_and_survives_corruption(env, tmp_path):
     assert broken.load_problem and list(ex.progress.path.parent.glob("progress.json.broken-*"))
 
 
+@pytest.mark.linux_only("runs a Linux step's own install/cp on a temporary root")
 def test_backup_failure_changes_nothing(env):
     root, work = env
     target = root / "etc/modprobe.d/blacklist-nouveau.conf"

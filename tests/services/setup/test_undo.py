@@ -367,6 +367,7 @@ def test_undo_does_not_throw_away_a_later_edit(box):
     assert undo(box, "blacklist-nouveau").ok and target.read_text() == "# mine\n"
 
 
+@pytest.mark.linux_only("the Linux privileged side: root's install(1) on a temporary root, POSIX owners, modes and symlinks")
 # ---- undo trusts only what the privileged side made (progress.json is the user's to edit) ----
 def test_undo_takes_mode_and_owner_from_the_privileged_backup_not_progress_json(box):
     target = box.path(NOUVEAU_FILE)
@@ -385,6 +386,7 @@ def _backup_of(box: Sandbox) -> Path:
     return box.path("/var/lib/gpu-assistant/setup-backups/blacklist-nouveau/blacklist-nouveau.conf")
 
 
+@pytest.mark.linux_only("the Linux privileged side: root's install(1) on a temporary root, POSIX owners, modes and symlinks")
 @pytest.mark.parametrize("spoil", ["content", "owner", "writable", "folder-writable", "swapped-for-link"])
 def test_undo_refuses_a_backup_the_privileged_side_no_longer_vouches_for(box, spoil):
     target = box.path(NOUVEAU_FILE)
@@ -412,6 +414,7 @@ def test_undo_refuses_a_backup_the_privileged_side_no_longer_vouches_for(box, sp
     assert target.read_text() == NOUVEAU_BLACKLIST and len(box.runner.calls) == before
 
 
+@pytest.mark.linux_only("the Linux privileged side: root's install(1) on a temporary root, POSIX owners, modes and symlinks")
 def test_undo_puts_back_the_link_the_privileged_side_saved_not_a_tampered_one(box):
     real = box.path("/etc/modprobe.d/shared/nouveau.conf")
     real.parent.mkdir()
@@ -427,6 +430,7 @@ def test_undo_puts_back_the_link_the_privileged_side_saved_not_a_tampered_one(bo
     assert not any(str(evil) in call for call in box.runner.calls)
 
 
+@pytest.mark.linux_only("the Linux privileged side: root's install(1) on a temporary root, POSIX owners, modes and symlinks")
 def test_root_copies_what_the_preview_showed_even_if_the_staged_file_is_swapped(box):
     """The staged copy sits in the user's folder: swapped for a link to a secret (or rewritten)
     while the password prompt is open, root still writes the plan's content."""
@@ -522,6 +526,7 @@ def test_absurd_times_in_progress_are_a_problem_not_an_overflow(box, at):
     step_states(plan, progress)  # the plan's view of the states does not overflow either
 
 
+@pytest.mark.linux_only("FIFOs in the file system (os.mkfifo) are POSIX")
 def test_a_fifo_in_place_of_progress_json_does_not_hang(box):
     box.work.mkdir(parents=True, exist_ok=True)
     os.mkfifo(box.progress_file)
