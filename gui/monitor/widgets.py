@@ -122,7 +122,9 @@ class PartsLabel(ElidedLabel):
             candidate = self.SEPARATOR.join(self._parts[:keep]) + self.SEPARATOR + "…"
             if metrics.horizontalAdvance(candidate) <= width:
                 return candidate
-        return metrics.elidedText(self._parts[0], Qt.TextElideMode.ElideRight, width)
+        # Not even one whole fact and the separator: the first fact, cut, still ends in "…" (so that
+        # it never looks like all there is when the others are left out).
+        return metrics.elidedText(self._parts[0] + "…", Qt.TextElideMode.ElideRight, width)
 
     def _refresh_tip(self) -> None:
         """Every fact, one a line, while any is left out or cut; none when all are shown."""

@@ -322,6 +322,7 @@ def test_absurd_times_are_skipped_in_replay_export_and_list(tmp_path, bad_t):
     path = _recording(tmp_path)
     with sqlite3.connect(path) as conn:
         conn.execute("INSERT INTO samples (t, gpu, state) SELECT ?, gpu, state FROM samples LIMIT 1", (bad_t,))
+    conn.close()  # the "with" commits, it does not close
     started = _time.monotonic()
     snaps = read_recording(path)
     assert len(snaps) == 5 and all(START - 10 < s.t < START + 100 for s in snaps)
@@ -347,6 +348,7 @@ def test_one_recording_with_deeply_nested_gpu_info_does_not_break_the_list(tmp_p
     with sqlite3.connect(bad) as conn:
         conn.execute("UPDATE gpus SET info = ?", (nested,))
         conn.execute("INSERT INTO gpus (idx, uuid, info) VALUES (7, 'x', ?)", ('{"name": {"deep": {"er": 1}}, "memory_total_mib": [1]}',))
+    conn.close()
     listed = SessionStore(target).list()
     assert len(listed) == 2 and all(i.problem is None for i in listed)
     assert any(g.startswith("GPU ") for i in listed for g in i.gpus)
