@@ -11,7 +11,7 @@ from gui.app import build_context
 from gui.fit.page import FitPage
 from services.modelfit.probes import NvmlProcessProbe
 from tests.fakes.fake_nvml import make_gpu
-from tests.services.test_fit_measure import CHILD, GRANDCHILD_GIB, TreeNvml
+from tests.services.test_fit_measure import CHILD, GRANDCHILD_GIB, PYTHON, TreeNvml
 
 
 @pytest.fixture
@@ -36,7 +36,7 @@ def test_measure_a_launched_command_live_then_stored_and_deleted(qtbot, page):
     panel = _measure_tab(page)
     fake = TreeNvml([make_gpu(0)])
     panel.probe_factory = lambda: NvmlProcessProbe(fake)
-    panel.command_edit.setText(f'"{sys.executable}" -c "{CHILD}"')
+    panel.command_edit.setText(f'"{PYTHON}" -c "{CHILD}"')
     assert panel.start()
     assert panel.measuring() and not panel.start_button.isEnabled()
     qtbot.waitUntil(lambda: panel.view.peak_gib is not None and panel.view.peak_gib > 1.0, timeout=5000)
@@ -76,7 +76,7 @@ def test_stop_keeps_the_measurement_and_shutdown_leaves_no_timer(qtbot, page):
     panel = _measure_tab(page)
     fake = TreeNvml([make_gpu(0)])
     panel.probe_factory = lambda: NvmlProcessProbe(fake)
-    panel.command_edit.setText(f'"{sys.executable}" -c "{CHILD}"')
+    panel.command_edit.setText(f'"{PYTHON}" -c "{CHILD}"')
     assert panel.start()
     qtbot.waitUntil(lambda: panel.view.peak_gib is not None, timeout=5000)
     process = panel.run.popen

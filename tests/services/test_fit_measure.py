@@ -25,6 +25,10 @@ from services.paths import AppPaths
 from tests.fakes.fake_nvml import FakeNvml, FakeProcess, make_gpu
 
 # The child starts a grandchild, both stay a little over a second, then exit with code 3.
+# On Windows a venv's python.exe is a launcher that starts the base interpreter as its own child
+# (https://docs.python.org/3/library/venv.html#how-venvs-work): one process more in the tree than the
+# fake NVML's model of it. The children here need only the standard library: run the base interpreter.
+PYTHON = getattr(sys, "_base_executable", sys.executable) if sys.platform == "win32" else sys.executable
 CHILD = ("import subprocess, sys, time; "
          "p = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(1.2)']); "
          "time.sleep(1.2); p.wait(); sys.exit(3)")
@@ -83,7 +87,7 @@ def test_a_child_whose_memory_rises_and_falls_is_measured_end_to_end(capsys, mon
     monkeypatch.setitem(sys.modules, "pynvml", fake)
     code, out, err = _run_cli(capsys, "--model", "Qwen/Qwen2.5-0.5B", "--seq", "2048", "--measure",
                               "--cwd", str(tmp_path), "--env", "MEASURE_TEST=1", "--versions", "torch=9.9",
-                              "--", sys.executable, "-c", CHILD)
+                              "--", PYTHON, "-c", CHILD)
     assert code == 3, err  # the command's own exit code
     assert "Traceback" not in err
     assert "Needs" in out and "Measured: measured" in out
@@ -93,7 +97,7 @@ def test_a_child_whose_memory_rises_and_falls_is_measured_end_to_end(capsys, mon
     # The peak: the child's 5 GiB plus the grandchild's 2 GiB, never the unrelated 17 GiB.
     assert row.peak_gib == pytest.approx(5 + GRANDCHILD_GIB, abs=0.01)
     assert row.exit_code == 3 and row.status == "measured"
-    assert row.command == [sys.executable, "-c", CHILD] and row.cwd == str(tmp_path)
+    assert row.command == [PYTHON, "-c", CHILD] and row.cwd == str(tmp_path)
     assert row.settings["seq"] == 2048 and row.engine == "transformers" and row.model == "Qwen/Qwen2.5-0.5B"
     assert row.versions["given"] == "torch=9.9" and row.driver == "560.35.03"
     assert row.gpu_name and max(p[1] for p in row.curve) == pytest.approx(7.0, abs=0.01)
@@ -102,7 +106,7 @@ def test_a_child_whose_memory_rises_and_falls_is_measured_end_to_end(capsys, mon
 
 def test_a_command_that_never_touches_the_gpu_or_ends_at_once(capsys, monkeypatch):
     monkeypatch.setitem(sys.modules, "pynvml", FakeNvml([make_gpu(0)]))
-    code, out, err = _run_cli(capsys, "--params-b", "1", "--measure", "--", sys.executable, "-c", "pass")
+    code, out, err = _run_cli(capsys, "--params-b", "1", "--measure", "--", PYTHON, "-c", "pass")
     assert code == 0 and "Traceback" not in err
     if sys.platform != "win32":  # under Wine Python alone takes over a second to start and end
         assert "ended at once" in out and _store().list()[-1].status == "exited_at_once"
@@ -118,7 +122,7 @@ def test_a_command_that_does_not_exist(capsys, monkeypatch):
 
 def test_a_pid_that_is_gone(capsys, monkeypatch):
     monkeypatch.setitem(sys.modules, "pynvml", FakeNvml([make_gpu(0)]))
-    gone = psutil.Popen([sys.executable, "-c", "pass"])
+    gone = psutil.Popen([PYTHON, "-c", "pass"])
     gone.wait()
     code, _, err = _run_cli(capsys, "--params-b", "1", "--measure", "--pid", str(gone.pid))
     assert code == 2 and f"process {gone.pid} is not running" in err and "Traceback" not in err
@@ -129,7 +133,7 @@ def test_no_driver_is_exit_3_and_the_command_is_not_run(capsys, monkeypatch, tmp
 
     monkeypatch.setitem(sys.modules, "pynvml", FakeNvml(0, init_error=NVML_ERROR_LIBRARY_NOT_FOUND))
     marker = tmp_path / "ran"
-    code, _, err = _run_cli(capsys, "--params-b", "1", "--measure", "--", sys.executable, "-c",
+    code, _, err = _run_cli(capsys, "--params-b", "1", "--measure", "--", PYTHON, "-c",
                             f"open({str(marker)!r}, 'w')")
     assert code == 3 and "NVIDIA driver not found" in err and not marker.exists()
 
@@ -146,7 +150,7 @@ def test_usage_errors_are_one_line(capsys):
 def test_a_gpu_lost_mid_run_keeps_what_was_measured(monkeypatch):
     fake = TreeNvml([make_gpu(0)], lose_after=3)
     probe = NvmlProcessProbe(fake)
-    run = Measurement.launch(probe, [sys.executable, "-c", CHILD])
+    run = Measurement.launch(probe, [PYTHON, "-c", CHILD])
     result = run_to_end(run, interval_s=0.1)
     assert result.status == "gpu_lost" and result.exit_code == 3
     assert result.peak_busiest_gib is not None and result.peak_busiest_gib >= 0.5  # what it had before the loss
@@ -155,7 +159,7 @@ def test_a_gpu_lost_mid_run_keeps_what_was_measured(monkeypatch):
 
 def test_attach_follows_a_running_process_and_another_users_process_is_said(monkeypatch):
     fake = TreeNvml([make_gpu(0)])
-    child = psutil.Popen([sys.executable, "-c", CHILD])
+    child = psutil.Popen([PYTHON, "-c", CHILD])
     try:
         monkeypatch.setattr("services.modelfit.measure.current_user", lambda: "somebody-else")
         run = Measurement.attach(NvmlProcessProbe(fake), child.pid)
@@ -422,7 +426,7 @@ def test_samples_are_due_every_interval_whatever_a_sample_costs():
 
 def test_json_keeps_stdout_for_the_json_and_the_commands_output_goes_to_stderr(capfd, monkeypatch):
     monkeypatch.setitem(sys.modules, "pynvml", TreeNvml([make_gpu(0)]))
-    code = main(["fit", "--model", "Qwen/Qwen2.5-0.5B", "--measure", "--json", "--", sys.executable, "-c",
+    code = main(["fit", "--model", "Qwen/Qwen2.5-0.5B", "--measure", "--json", "--", PYTHON, "-c",
                  "print('hello from the child'); " + CHILD])
     out, err = capfd.readouterr()
     assert code == 3
