@@ -42,11 +42,12 @@ win() { "$TOOLS/run.sh" "$WINPY" "$@"; }
 if ! locale -a 2>/dev/null | grep -qix 'zh_CN.utf8'; then
   step "generating the zh_CN.UTF-8 locale for the Chinese Windows"
   if ! command -v locale-gen >/dev/null 2>&1; then
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends locales >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends locales >/dev/null || true
   fi
   grep -qx 'zh_CN.UTF-8 UTF-8' /etc/locale.gen 2>/dev/null || echo 'zh_CN.UTF-8 UTF-8' >> /etc/locale.gen
-  locale-gen >/dev/null
-  locale -a | grep -qix 'zh_CN.utf8' || fail "the zh_CN.UTF-8 locale could not be generated"
+  locale-gen >/dev/null 2>&1 || true
+  # Only the (not yet gating) Chinese whole-suite run needs it: say so rather than fail the lane.
+  locale -a | grep -qix 'zh_CN.utf8' || echo "windows lane: note: zh_CN.UTF-8 could not be generated" >&2
 fi
 
 # The prefix's Windows system processes (services.exe, explorer, winedevice, ...) are started by the
