@@ -14,6 +14,7 @@ import pytest
 from services.hybrid.windows import DEDICATED_COUNTER, ENGINE_COUNTER, SHARED_COUNTER, PdhCounterSource
 from services.modelfit.measure import GIB, Measurement, default_probe, run_to_end
 from tests.services.hybrid.test_windows_backends import FakePdh
+from tests.services.test_fit_measure import PYTHON  # the base interpreter: a venv's python.exe is a launcher
 
 pytestmark = pytest.mark.windows
 
@@ -55,7 +56,7 @@ class TreePdh(FakePdh):
 def test_dedicated_counter_of_a_real_child_tree_gives_the_peak():
     source = PdhCounterSource(pdh=TreePdh(), sleep=lambda s: None)
     probe = default_probe(module=_no_nvml(), counters=source)
-    run = Measurement.launch(probe, [sys.executable, "-c", CHILD])
+    run = Measurement.launch(probe, [PYTHON, "-c", CHILD])
     result = run_to_end(run, interval_s=0.1)
     assert result.exit_code == 4 and result.status == "measured"
     assert result.peak_gib[LUID] == pytest.approx(6 + 1, abs=0.01)  # child + grandchild, not the 8 GiB stranger
