@@ -11,41 +11,13 @@ import json
 
 import pytest
 
+from tests.windows.test_windows_apis import raw_value, set_raw
+
 pytestmark = pytest.mark.windows
 
 HKLM_RUNONCE = "HKLM\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\RunOnce"
 HKLM_RUN = "HKLM\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\Run"
 ATTACK = "cmd.exe /c net user mallory P4ss /add"
-
-
-def raw_value(key: str, name: str):
-    """(data, type) exactly as the registry holds it, or None."""
-    import winreg
-
-    from services.setup.windows import split_key
-
-    hive, path = split_key(key)
-    try:
-        with winreg.OpenKey(getattr(winreg, hive), path) as handle:
-            return winreg.QueryValueEx(handle, name)
-    except FileNotFoundError:
-        return None
-
-
-def set_raw(key: str, name: str, value) -> None:
-    import winreg
-
-    from services.setup.windows import split_key
-
-    hive, path = split_key(key)
-    with winreg.CreateKeyEx(getattr(winreg, hive), path, 0, winreg.KEY_SET_VALUE) as handle:
-        if value is None:
-            try:
-                winreg.DeleteValue(handle, name)
-            except FileNotFoundError:
-                pass
-        else:
-            winreg.SetValueEx(handle, name, 0, value[1], value[0])
 
 
 @pytest.fixture
