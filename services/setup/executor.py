@@ -637,9 +637,8 @@ def _registry_value_ok(r: dict, change) -> bool:  # change: services.setup.plan.
     if kind != change.kind or not isinstance(data, str) or len(data) > 1024:
         return False
     if kind == "REG_DWORD":
-        text = data.strip().lower()
         try:
-            number = int(text, 16) if text.startswith("0x") else int(text, 10)
+            number = _dword(data)
         except ValueError:
             return False
         if change.restorable:
@@ -652,13 +651,18 @@ def _registry_value_ok(r: dict, change) -> bool:  # change: services.setup.plan.
     return data in (change.restorable or (change.data,))
 
 
+def _dword(text: str) -> int:
+    """A saved DWORD's number: reg.exe shows it in hex (0x...), the plan writes decimal."""
+    text = text.strip().lower()
+    return int(text, 16) if text.startswith("0x") else int(text, 10)
+
+
 def _registry_restore(r: dict) -> Argv:
     if r.get("data") is None:
         return ("reg", "delete", r["key"], "/v", r["name"], "/f")
     kind, data = r.get("kind") or "REG_DWORD", str(r["data"])
     if kind == "REG_DWORD":  # checked by _registry_value_ok: written back in decimal, as reg.exe reads it
-        text = data.strip().lower()
-        data = str(int(text, 16) if text.startswith("0x") else int(text, 10))
+        data = str(_dword(data))
     return ("reg", "add", r["key"], "/v", r["name"], "/t", kind, "/d", data, "/f")
 
 

@@ -79,7 +79,7 @@ RHEL_IDS = ("rhel", "centos", "rocky", "almalinux", "ol", "amzn", "cloudlinux", 
 
 # os-release(5) values are short (a name, a URL); a line longer than this is not one, and shlex
 # takes quadratic time on it (a 5 MB line took 45 s). Such lines are skipped by the parser; a file
-# the user names (setup --os-release) is refused with the line's number (os_release_problem).
+# the user names (setup --os-release) is refused with the line's number (cli.setup.read_os_release, with os_release_long_line).
 OS_RELEASE_MAX_LINE = 4096
 # A real os-release is well under a kilobyte; a file the user names is read up to this much.
 OS_RELEASE_MAX_BYTES = 64 * 1024
