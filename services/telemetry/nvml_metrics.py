@@ -7,6 +7,7 @@ for older drivers and bindings) out of the source's bookkeeping.
 from __future__ import annotations
 
 import functools
+import time
 from typing import Any, NamedTuple
 from collections.abc import Callable
 
@@ -67,8 +68,12 @@ class MetricReader:
             raise self.failed[0][1]
 
 
-def read_plan(nvml: Nvml, handle: Any) -> dict[str, tuple[Attempt, ...]]:
-    """How to read each metric of one GPU, newest entry point first."""
+def read_plan(nvml: Nvml, handle: Any, wall_clock: Callable[[], float] = time.time) -> dict[str, tuple[Attempt, ...]]:
+    """How to read each metric of one GPU, newest entry point first.
+
+    ``wall_clock`` is the CPU clock (seconds since the epoch) NVML stamps its per-process
+    samples with; the process utilisation window is measured back from it.
+    """
     h = (handle,)
 
     def one(function: str, *args: Any) -> tuple[Attempt, ...]:
@@ -111,8 +116,8 @@ def read_plan(nvml: Nvml, handle: Any) -> dict[str, tuple[Attempt, ...]]:
         "ecc_uncorrected": one("nvmlDeviceGetTotalEccErrors", _ERROR_UNCORRECTED, _VOLATILE_ECC),
         "processes_compute": tuple(Attempt(f"nvmlDeviceGetComputeRunningProcesses_{v}", h,
                                            validate=plausible_process_list) for v in ("v3", "v2", "v1")),
-        # The timestamp of the newest sample seen travels in the list, per GPU.
-        "process_utilization": (Attempt(functools.partial(process_utilization, nvml), (handle, [0])),),
+        "process_utilization": (Attempt(functools.partial(process_utilization, nvml, wall_clock=wall_clock),
+                                        h),),
         "processes_graphics": tuple(Attempt(f"nvmlDeviceGetGraphicsRunningProcesses_{v}", h,
                                             validate=plausible_process_list) for v in ("v3", "v2", "v1")),
     }
@@ -142,16 +147,28 @@ class ProcessUtilization(NamedTuple):
     decoder_pct: float | None
 
 
-def process_utilization(nvml: Nvml, handle: Any, last_seen: list[int]) -> dict[int, ProcessUtilization]:
-    """pid -> the newest of NVML's per-process utilisation samples since the last call.
+# The window the per-process shares are averaged over, as nvidia-smi pmon's one-second rows.
+PROCESS_WINDOW_S = 1.0
 
-    ``nvmlDeviceGetProcessUtilization(handle, lastSeenTimeStamp)`` returns the samples the
-    driver took after that timestamp (microseconds), several per process; NOT_FOUND means
-    "none newer" (nvml.h), which is an answer (no process used the GPU), not "unsupported".
-    A process the driver listed but that has no new sample did no work on the SMs.
+
+def process_utilization(nvml: Nvml, handle: Any,
+                        wall_clock: Callable[[], float] = time.time) -> dict[int, ProcessUtilization]:
+    """pid -> its share of the GPU's engines over the last second (the newest sample per process).
+
+    ``nvmlDeviceGetProcessUtilization(handle, lastSeenTimeStamp)`` returns the samples taken
+    after that CPU timestamp (µs since the epoch), and each sample's share is averaged from that
+    timestamp on: pass 0, or an old timestamp, and a process that has just started loading the GPU
+    reads as a fraction of what it uses now. Seen on an H200 under a steady PyTorch load: 56 % for
+    lastSeenTimeStamp 0 while ``nvidia-smi pmon`` showed 98 %; nvtop and nvitop found the same
+    (https://github.com/Syllo/nvtop/pull/91, https://github.com/XuehaiPan/nvitop/issues/83).
+    So every read asks for the last second, as nvitop does since
+    https://github.com/XuehaiPan/nvitop/pull/85: a fixed window that still holds a sample when
+    the driver samples less often than we read. NOT_FOUND means "no sample in that window"
+    (nvml.h), which is an answer (no process used the GPU), not "unsupported".
     """
+    since_us = int((wall_clock() - PROCESS_WINDOW_S) * 1_000_000)
     try:
-        samples = nvml.call("nvmlDeviceGetProcessUtilization", handle, last_seen[0])
+        samples = nvml.call("nvmlDeviceGetProcessUtilization", handle, since_us)
     except nvml.lib.NVMLError as exc:
         if error_code(exc) == ERROR_NOT_FOUND:
             return {}
@@ -162,8 +179,6 @@ def process_utilization(nvml: Nvml, handle: Any, last_seen: list[int]) -> dict[i
         kept = newest.get(pid)
         if kept is None or int(sample.timeStamp) >= int(kept.timeStamp):
             newest[pid] = sample
-    if newest:
-        last_seen[0] = max(last_seen[0], max(int(s.timeStamp) for s in newest.values()))
     return {pid: ProcessUtilization(as_pct(s.smUtil), as_pct(s.encUtil), as_pct(s.decUtil))
             for pid, s in newest.items()}
 

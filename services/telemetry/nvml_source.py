@@ -77,10 +77,12 @@ class NvmlSource:
 
     def __init__(self, nvml_module: Any = None, *, sysfs_root: str | os.PathLike = "/",
                  clock: Callable[[], float] = time.monotonic,
+                 wall_clock: Callable[[], float] = time.time,
                  system_probe: SystemProbe | None = None,
                  runtime_pm: bool | None = None) -> None:
         self.nvml = Nvml(nvml_module)
         self._clock = clock
+        self._wall_clock = wall_clock  # the clock NVML stamps per-process samples with
         self._pci_devices = Path(sysfs_root) / "sys" / "bus" / "pci" / "devices"
         # Runtime PM lives in sysfs on Linux only; other systems never skip a GPU.
         self._runtime_pm = sys.platform.startswith("linux") if runtime_pm is None else runtime_pm
@@ -262,7 +264,7 @@ class NvmlSource:
         for pid, (kinds, used) in sorted(merged.items()):
             name, user = self._identity(pid)
             share = util.get(pid) if util is not None else None
-            idle = 0.0 if util is not None else None  # listed, no new sample: it did no work
+            idle = 0.0 if util is not None else None  # listed, no sample in the last second: it did no work
             samples.append(ProcessSample(
                 pid=pid, name=name, user=user, kind="+".join(kinds),
                 used_mib=as_mib(used) if used is not None else None,
@@ -355,7 +357,7 @@ class NvmlSource:
             # failures is reset by the next good reading, so a GPU that keeps
             # failing right after a restart still backs off.
             slot.state, slot.detail, slot.needs_reinit = DeviceState.OK, None, False
-            slot.plan = read_plan(self.nvml, handle)
+            slot.plan = read_plan(self.nvml, handle, self._wall_clock)
             try:
                 slot.info = self._identify(slot)
                 if not self._is_suspended(slot):
@@ -423,7 +425,7 @@ class NvmlSource:
             except DeviceFailure as failure:
                 self._slot_failed(slot, failure)
                 continue
-            slot.handle, slot.plan = handle, read_plan(self.nvml, handle)
+            slot.handle, slot.plan = handle, read_plan(self.nvml, handle, self._wall_clock)
             slot.state, slot.detail = DeviceState.OK, None
 
     def _source_failed(self, state: DeviceState, message: Msg | str) -> None:

@@ -24,6 +24,8 @@ import ctypes
 import string
 from collections import Counter
 from dataclasses import dataclass, field
+import time
+from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
 
@@ -217,8 +219,11 @@ class FakeGpu:
     ecc_uncorrected: int = 0
     compute: list[FakeProcess] = field(default_factory=lambda: [FakeProcess(4242, 17000 * 2**20)])
     graphics: list[FakeProcess] = field(default_factory=list)
-    # pid -> (sm, mem, enc, dec) %: one new sample per call of nvmlDeviceGetProcessUtilization
+    # pid -> (sm, mem, enc, dec) %: how busy the process keeps the engines (see the fake's
+    # nvmlDeviceGetProcessUtilization for how the driver averages it)
     process_util: dict[int, tuple[int, int, int, int]] = field(default_factory=dict)
+    # pid -> the wall time (s) its load began; idle before. Absent: busy since before the buffer.
+    process_util_since: dict[int, float] = field(default_factory=dict)
     unsupported: set[str] = field(default_factory=set)  # C symbols answering NOT_SUPPORTED
     errors: dict[str, int] = field(default_factory=dict)  # C symbol -> NVML error code
     lost: bool = False  # every call on this GPU: GPU_IS_LOST
@@ -255,7 +260,9 @@ class FakeNvml:
         self.fail_until_reinit: bool = False  # every device call: UNKNOWN until the next nvmlInit
         self.process_names = dict(process_names or {})
         self.calls: Counter[str] = Counter()
-        self.util_clock_us = 1_700_000_000_000_000  # the driver's sample clock, microseconds
+        # The CPU clock (seconds since the epoch) the driver stamps per-process samples with; a
+        # test pins it and hands the same function to the source as its wall clock.
+        self.wall_time: Callable[[], float] = time.time
         self.initialized = 0  # nvmlInit refcount
         self.generation = 0
         if self.absent:
@@ -536,19 +543,38 @@ class FakeNvml:
     def nvmlDeviceGetGraphicsRunningProcesses_v2(self, handle: FakeHandle):
         return self._processes(handle, "nvmlDeviceGetGraphicsRunningProcesses_v2", "graphics")
 
+    # The driver takes a per-process sample every 1/6 s to 1 s (nvidia-smi(1) on utilization) and
+    # keeps a buffer whose length is not documented ("depends on the driver": nvtop#91); 20 s here.
+    UTIL_PERIOD_US = 166_667
+    UTIL_BUFFER_US = 20_000_000
+
     def nvmlDeviceGetProcessUtilization(self, handle: FakeHandle, timeStamp: int):
-        """Like the binding: samples newer than ``timeStamp`` (µs), NOT_FOUND when there are none."""
+        """Like the driver: the samples taken after ``timeStamp`` (CPU µs), NOT_FOUND when none.
+
+        Each sample's share is averaged from ``timeStamp`` (or the buffer's start) to its own time,
+        which is what nvtop and nvitop found (a 0 or old ``timeStamp`` gives an average over a
+        long window: https://github.com/Syllo/nvtop/pull/91, https://github.com/XuehaiPan/nvitop/issues/83).
+        Two samples per process, older first: the reader must keep the newest.
+        """
         gpu = self._gpu(handle, "nvmlDeviceGetProcessUtilization")
-        self.util_clock_us += 1_000_000
-        if not gpu.process_util or timeStamp >= self.util_clock_us:
+        now_us = int(self.wall_time() * 1_000_000)
+        newest_us = now_us - now_us % self.UTIL_PERIOD_US
+        start_us = max(timeStamp, now_us - self.UTIL_BUFFER_US)
+        if not gpu.process_util or newest_us <= timeStamp:
             raise NVMLError(NVML_ERROR_NOT_FOUND)
         samples = []
-        for pid, (sm, mem, enc, dec) in gpu.process_util.items():
-            # An older sample first: the reader must keep the newest per process.
-            samples.append(SimpleNamespace(pid=pid, timeStamp=self.util_clock_us - 500_000,
-                                           smUtil=0, memUtil=0, encUtil=0, decUtil=0))
-            samples.append(SimpleNamespace(pid=pid, timeStamp=self.util_clock_us, smUtil=sm, memUtil=mem,
-                                           encUtil=enc, decUtil=dec))
+        for pid, shares in gpu.process_util.items():
+            since = gpu.process_util_since.get(pid)
+            busy_from_us = start_us if since is None else max(start_us, int(since * 1_000_000))
+            for at_us in (newest_us - self.UTIL_PERIOD_US, newest_us):
+                if at_us <= start_us:
+                    continue
+                busy = max(0, at_us - busy_from_us) / (at_us - start_us)
+                sm, mem, enc, dec = (round(share * busy) for share in shares)
+                samples.append(SimpleNamespace(pid=pid, timeStamp=at_us, smUtil=sm, memUtil=mem,
+                                               encUtil=enc, decUtil=dec))
+        if not samples:
+            raise NVMLError(NVML_ERROR_NOT_FOUND)
         return samples
 
     def _nvmlGetFunctionPointer(self, symbol: str):

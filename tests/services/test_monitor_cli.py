@@ -126,6 +126,39 @@ def test_per_process_sm_and_video_come_through_the_nvml_wrapper(tmp_path):
     assert "5 %" in row and "enc 40 %" in row and "dec 12 %" in row
 
 
+def test_a_load_begun_seconds_ago_reads_as_it_is_now_not_as_the_buffers_average(tmp_path):
+    """The H200 case: a PyTorch load 4 s old. NVML averages each sample from the timestamp asked for,
+    so asking from 0 (what `monitor --once` did) read a fraction of it: 56 % while pmon showed 98 %."""
+    now = 1_790_000_000.0
+    fake = FakeNvml(1)
+    fake.wall_time = lambda: now
+    fake.gpus[0].process_util = {4242: (98, 41, 0, 0)}
+    fake.gpus[0].process_util_since = {4242: now - 4.0}
+    source = NvmlSource(fake, sysfs_root=tmp_path, wall_clock=fake.wall_time)
+    code, out, err = run(["--once", "--json"], source)
+    assert code == 0, err
+    assert json.loads(out)["gpus"][0]["processes"][0]["sm_pct"] == 98.0
+    # The same driver asked from 0 answers the buffer's average: the figure the old read showed.
+    fake.nvmlInit()
+    handle = fake.nvmlDeviceGetHandleByIndex(0)
+    buffer_average = max(fake.nvmlDeviceGetProcessUtilization(handle, 0), key=lambda s: s.timeStamp).smUtil
+    assert buffer_average < 30
+
+
+def test_reading_faster_than_the_driver_samples_keeps_the_share(tmp_path):
+    """Two reads within one driver sample period: the second still has a sample in its window
+    (carrying the newest timestamp forward, as nvtop does, would read the busy process as idle)."""
+    now = 1_790_000_000.0
+    fake = FakeNvml(1)
+    fake.wall_time = lambda: now
+    fake.gpus[0].process_util = {4242: (75, 20, 0, 0)}
+    source = NvmlSource(fake, sysfs_root=tmp_path, wall_clock=fake.wall_time)
+    for _ in range(2):
+        code, out, err = run(["--once", "--json"], source)
+        assert code == 0, err
+        assert json.loads(out)["gpus"][0]["processes"][0]["sm_pct"] == 75.0
+
+
 def test_windows_counters_fill_what_wddm_leaves_out(tmp_path):
     """Under WDDM NVML lists the process without memory or samples; the GPU counters have them."""
     from services.telemetry.processes import Adapter, WinProcessGpu
