@@ -105,6 +105,11 @@ class TelemetryController:
             from services.hybrid.gpu_counters import windows_process_sources
 
             sources = windows_process_sources()
+        elif sys.platform.startswith("linux") and not demo and not replay and self._live_source is None:
+            # Linux: the integrated GPU's processes from DRM fdinfo (NVML sees only NVIDIA's).
+            from services.hybrid.drm_processes import linux_process_sources
+
+            sources = linux_process_sources()
         return build_hub(demo=demo, replay=replay, settings=context.settings_store.settings, paths=context.paths,
                          live_source=self._live_source, record=self._record, process_sources=sources)
 

@@ -32,7 +32,7 @@ from services.hybrid.windows import (
     DEDICATED_COUNTER, ENGINE_COUNTER, SHARED_COUNTER, CounterSample, PdhCounterSource, is_work_engtype,
     parse_engine_instance, parse_memory_instance,
 )
-from services.telemetry.processes import WinProcessGpu
+from services.telemetry.processes import AdapterProcess
 
 _MIB = 2**20
 # "\\host\gpu engine(instance)\utilization percentage" in any case, with or without the host part.
@@ -41,7 +41,7 @@ _ENCODE = re.compile(r"^video ?encode", re.IGNORECASE)
 _DECODE = re.compile(r"^video ?decode|^videoprocessing", re.IGNORECASE)
 
 
-def per_process(sample: CounterSample) -> dict[tuple[int, str], WinProcessGpu]:
+def per_process(sample: CounterSample) -> dict[tuple[int, str], AdapterProcess]:
     """(pid, luid) -> the process's figures on that adapter."""
     memory: dict[tuple[int, str], list[float | None]] = {}
     for values, slot in ((sample.dedicated_bytes, 0), (sample.shared_bytes, 1)):
@@ -69,7 +69,7 @@ def per_process(sample: CounterSample) -> dict[tuple[int, str], WinProcessGpu]:
     for key in set(memory) | set(engines):
         dedicated, shared = memory.get(key, (None, None))
         e = engines.get(key, {})
-        result[key] = WinProcessGpu(pid=key[0], luid=key[1], dedicated_mib=dedicated, shared_mib=shared,
+        result[key] = AdapterProcess(pid=key[0], adapter=key[1], dedicated_mib=dedicated, shared_mib=shared,
                                     busy_pct=e.get("busy"), engine_type=e.get("type"),
                                     encoder_pct=e.get("enc"), decoder_pct=e.get("dec"))
     return result
@@ -201,7 +201,7 @@ class WindowsProcessCounters:
     def __init__(self, session: PdhCounterSession | None = None) -> None:
         self._session = session if session is not None else PdhCounterSession()
 
-    def collect(self) -> dict[tuple[int, str], WinProcessGpu]:
+    def collect(self) -> dict[tuple[int, str], AdapterProcess]:
         return per_process(self._session.collect())
 
     def close(self) -> None:

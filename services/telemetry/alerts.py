@@ -193,7 +193,7 @@ class AlertEngine:
                 alert = self._spill(row, table.t)
                 if alert is not None:
                     fired.append(alert)
-            if s.wrong_gpu:
+            if s.wrong_gpu and table.nvidia_gpus:  # no NVIDIA GPU in view: no better GPU to send it to
                 alert = self._wrong_gpu(row, table.t)
                 if alert is not None:
                     fired.append(alert)

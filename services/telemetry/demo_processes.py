@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from services.telemetry.processes import Adapter, HostProcess, WinProcessGpu
+from services.telemetry.processes import Adapter, HostProcess, AdapterProcess
 
 SERVE_PID = 52344
 DEMO_LUID = "0x00000000_0x0000D1C6"
@@ -61,13 +61,13 @@ class DemoCounters:
     def __init__(self) -> None:
         self.step = 0
 
-    def collect(self) -> dict[tuple[int, str], WinProcessGpu]:
+    def collect(self) -> dict[tuple[int, str], AdapterProcess]:
         n = self.step
         self.step += 1
         dedicated = min(_CARD_MIB * 0.962, 9_000.0 + 7_000.0 * n)  # full after the third reading
         shared = min(160.0 + max(0, n - 3) * 380.0, 6_144.0)  # then the spill: +380 MiB a second, to 6 GiB
-        return {(SERVE_PID, DEMO_LUID): WinProcessGpu(
-            pid=SERVE_PID, luid=DEMO_LUID, dedicated_mib=dedicated, shared_mib=shared,
+        return {(SERVE_PID, DEMO_LUID): AdapterProcess(
+            pid=SERVE_PID, adapter=DEMO_LUID, dedicated_mib=dedicated, shared_mib=shared,
             busy_pct=23.0 if n > 3 else 61.0, engine_type="Compute_0")}
 
     def close(self) -> None:

@@ -54,11 +54,13 @@ NOT_REPORTED_WHY: dict[str, Msg] = {
 
 
 @dataclass(frozen=True, slots=True)
-class WinProcessGpu:
-    """One process on one adapter, from the counters. None: that counter had no instance."""
+class AdapterProcess:
+    """One process on one adapter, from Windows' GPU counters or Linux's DRM fdinfo. None: not reported."""
 
     pid: int
-    luid: str  # "0xHHHHHHHH_0xLLLLLLLL", upper-case hex (services.hybrid.windows.format_luid)
+    # Which adapter: a Windows LUID "0xHHHHHHHH_0xLLLLLLLL" (services.hybrid.windows.format_luid),
+    # or on Linux "pci:" and the DRM device's PCI address (services.hybrid.drm_processes).
+    adapter: str
     dedicated_mib: float | None = None
     shared_mib: float | None = None
     busy_pct: float | None = None  # busiest 3D/compute engine
@@ -85,7 +87,7 @@ class GpuProcess:
     """One process on one GPU, as the view shows it. None: no source reports it."""
 
     pid: int
-    gpu_key: str  # the NVML UUID, or "luid:..." for an adapter NVML does not see
+    gpu_key: str  # the NVML UUID, or "luid:..." / "pci:..." for an adapter NVML does not see
     gpu_label: str  # "GPU 0", or the adapter's name ("Intel(R) UHD Graphics 630")
     gpu_index: int | None  # NVML index; None for another vendor's GPU
     integrated: bool  # the adapter is an integrated GPU (hybrid machines)
@@ -121,7 +123,8 @@ class ProcessTable:
 
     t: float
     rows: tuple[GpuProcess, ...] = ()
-    windows_counters: bool = False  # the Windows GPU counters were read for this table
+    adapter_counters: bool = False  # the other adapters' figures (Windows GPU counters, Linux fdinfo) were read
+    nvidia_gpus: int = 0  # how many GPUs NVML saw working (the wrong-GPU rule needs one to send work to)
     counters_problem: str | None = None  # why they could not be, one line
 
     def live(self) -> tuple[GpuProcess, ...]:
@@ -138,16 +141,16 @@ class HostProbe(Protocol):
 class CounterReader(Protocol):
     """Windows' GPU counters per (pid, LUID) (services.hybrid.gpu_counters.WindowsProcessCounters)."""
 
-    def collect(self) -> dict[tuple[int, str], WinProcessGpu]: ...
+    def collect(self) -> dict[tuple[int, str], AdapterProcess]: ...
 
     def close(self) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
 class Adapter:
-    """A GPU the counters name by LUID: which NVML GPU it is, or its own name and kind."""
+    """A GPU the counters name (``AdapterProcess.adapter``): which NVML GPU it is, or its own name and kind."""
 
-    luid: str
+    key: str
     name: str
     integrated: bool
     nvml_uuid: str | None = None  # set for an NVIDIA adapter matched to an NVML GPU
@@ -306,7 +309,7 @@ class ProcessService:
         self._counters = counters
         # A callable is asked again whenever the set of NVML GPUs changes (it matches them to LUIDs).
         self._find_adapters = adapters if callable(adapters) else None
-        self._adapters = {} if callable(adapters) else {a.luid.upper(): a for a in adapters}
+        self._adapters = {} if callable(adapters) else {a.key.upper(): a for a in adapters}
         self._adapters_for: tuple[str, ...] | None = None
         self._clock = clock
         self._fade_s = fade_s
@@ -350,7 +353,7 @@ class ProcessService:
 
     # ---- the table
 
-    def update(self, snapshot: Snapshot, counters: dict[tuple[int, str], WinProcessGpu] | None = None
+    def update(self, snapshot: Snapshot, counters: dict[tuple[int, str], AdapterProcess] | None = None
                ) -> ProcessTable:
         """The table for ``snapshot``; ``counters`` (per (pid, LUID)) replaces a live counter read."""
         now = snapshot.t
@@ -367,7 +370,7 @@ class ProcessService:
                     integrated=False, name=p.name, user=p.user, kind=p.kind, sm_pct=p.sm_pct,
                     used_mib=p.used_mib, gpu_memory_total_mib=total, encoder_pct=p.encoder_pct,
                     decoder_pct=p.decoder_pct, cpu_pct=p.cpu_pct)
-        windows = False
+        counted = False
         if counters is None and self._counters is not None:
             try:
                 counters = self._counters.collect()
@@ -375,12 +378,12 @@ class ProcessService:
             except OSError as exc:
                 self._counters_problem = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         if counters is not None:
-            windows = True
+            counted = True
             gpus = tuple(g.uuid for g in snapshot.gpus)
             if self._find_adapters is not None and gpus != self._adapters_for:
                 self._adapters_for = gpus
                 try:
-                    self._adapters = {a.luid.upper(): a for a in self._find_adapters(snapshot.gpus)}
+                    self._adapters = {a.key.upper(): a for a in self._find_adapters(snapshot.gpus)}
                 except OSError:
                     self._adapters = {}
             self._merge_counters(rows, counters, snapshot)
@@ -406,13 +409,14 @@ class ProcessService:
             del self._ended[key]
         self._previous = built
         table = ProcessTable(t=now, rows=tuple(built.values()) + tuple(self._ended.values()),
-                             windows_counters=windows, counters_problem=self._counters_problem)
+                             adapter_counters=counted, counters_problem=self._counters_problem,
+                             nvidia_gpus=sum(1 for g in snapshot.samples if g.state is DeviceState.OK))
         with self._lock:
             self._latest = table
         return table
 
     def _merge_counters(self, rows: dict[tuple[int, str], dict[str, Any]],
-                        found: dict[tuple[int, str], WinProcessGpu], snapshot: Snapshot) -> None:
+                        found: dict[tuple[int, str], AdapterProcess], snapshot: Snapshot) -> None:
         index_by_uuid = {s.uuid: s.index for s in snapshot.samples}
         totals = {s.uuid: s.memory_total_mib for s in snapshot.samples}
         for (pid, luid), c in found.items():
@@ -429,7 +433,7 @@ class ProcessService:
             else:
                 if c.busy_pct is None and not c.dedicated_mib and not c.shared_mib:
                     continue  # an idle handle on another adapter: not worth a row
-                key = (pid, f"luid:{luid}")
+                key = (pid, adapter_gpu_key(luid))
                 values = rows.setdefault(key, dict(
                     pid=pid, gpu_key=key[1], gpu_label=adapter.name if adapter else luid, gpu_index=None,
                     integrated=bool(adapter and adapter.integrated),
@@ -447,12 +451,17 @@ class ProcessService:
                 values["decoder_pct"] = c.decoder_pct
 
 
-def with_counters(snapshot: Snapshot, found: dict[tuple[int, str], WinProcessGpu],
+def adapter_gpu_key(adapter: str) -> str:
+    """A row's ``gpu_key`` for an adapter NVML does not see: "pci:..." as Linux names it, else "luid:..."."""
+    return adapter if adapter.startswith("pci:") else f"luid:{adapter}"
+
+
+def with_counters(snapshot: Snapshot, found: dict[tuple[int, str], AdapterProcess],
                   adapters: Iterable[Adapter]) -> Snapshot:
     """``snapshot`` with the Windows counters' figures in the NVML processes where NVML has none
     (WDDM): dedicated memory as ``used_mib``, shared memory, the busiest engine as ``sm_pct``.
     ``monitor`` uses it; the process view merges the counters itself (and lists the other GPUs' too)."""
-    luids = {a.nvml_uuid: a.luid.upper() for a in adapters if a.nvml_uuid}
+    luids = {a.nvml_uuid: a.key.upper() for a in adapters if a.nvml_uuid}
     found = {(pid, luid.upper()): c for (pid, luid), c in found.items()}
     samples = []
     for sample in snapshot.samples:
@@ -646,7 +655,7 @@ def adapters_from_inventory(inventory: Any, nvml_gpus: Iterable[Any]) -> list[Ad
         if adapter.is_nvidia and nvidia_position < len(nvml):
             uuid = nvml[nvidia_position].uuid
             nvidia_position += 1
-        result.append(Adapter(luid=adapter.luid, name=adapter.name,
+        result.append(Adapter(key=adapter.luid, name=adapter.name,
                               integrated=getattr(adapter.kind, "value", "") == "integrated",
                               nvml_uuid=uuid, memory_total_mib=adapter.dedicated_memory_mib))
     return result

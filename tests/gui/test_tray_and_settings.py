@@ -161,10 +161,10 @@ class _Counters:
         self.shared = [100.0, 100.0, 900.0]
 
     def collect(self):
-        from services.telemetry.processes import WinProcessGpu
+        from services.telemetry.processes import AdapterProcess
 
         shared = self.shared.pop(0) if self.shared else 900.0
-        return {(4242, "0x00000000_0x000095CA"): WinProcessGpu(4242, "0x00000000_0x000095CA", 23500.0, shared)}
+        return {(4242, "0x00000000_0x000095CA"): AdapterProcess(4242, "0x00000000_0x000095CA", 23500.0, shared)}
 
     def close(self):
         pass

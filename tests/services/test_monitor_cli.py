@@ -161,7 +161,7 @@ def test_reading_faster_than_the_driver_samples_keeps_the_share(tmp_path):
 
 def test_windows_counters_fill_what_wddm_leaves_out(tmp_path):
     """Under WDDM NVML lists the process without memory or samples; the GPU counters have them."""
-    from services.telemetry.processes import Adapter, WinProcessGpu
+    from services.telemetry.processes import Adapter, AdapterProcess
     from tests.fakes.fake_nvml import FakeProcess
 
     luid = "0x00000000_0x000095CA"
@@ -170,7 +170,7 @@ def test_windows_counters_fill_what_wddm_leaves_out(tmp_path):
         closed = False
 
         def collect(self):
-            return {(4242, luid): WinProcessGpu(4242, luid, dedicated_mib=7852.0, shared_mib=2560.0, busy_pct=14.0,
+            return {(4242, luid): AdapterProcess(4242, luid, dedicated_mib=7852.0, shared_mib=2560.0, busy_pct=14.0,
                                                 engine_type="Compute_0")}
 
         def close(self):

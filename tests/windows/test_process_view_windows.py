@@ -50,7 +50,7 @@ def test_windows_process_sources_read_the_adapter_registry():
     assert set(sources) <= {"counters", "adapters"}
     if "adapters" in sources:
         adapters = sources["adapters"]((GpuInfo(0, "NVIDIA GeForce GTX 1070", "GPU-w"),))
-        assert all(a.luid.startswith("0x") for a in adapters)
+        assert all(a.key.startswith("0x") for a in adapters)
         sources["counters"].close()
 
 
