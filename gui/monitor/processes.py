@@ -310,7 +310,12 @@ class ProcessView(QWidget):
         self.table.setSortingEnabled(True)
         self.table.sortByColumn(COLUMNS.index("gpu_memory"), Qt.SortOrder.DescendingOrder)
         self.table.verticalHeader().hide()
-        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
+        row_height = self.fontMetrics().height() + 8
+        self.table.verticalHeader().setDefaultSectionSize(row_height)
+        # Room for the header and three processes even with the alert banner showing: at 1024x640 the
+        # dashboard's splitter would otherwise leave one and a half rows (seen in Chinese).
+        self.table.setMinimumHeight(row_height * 3 + self.table.horizontalHeader().sizeHint().height()
+                                    + 2 * self.table.frameWidth() + 2)
         self.table.setWordWrap(False)
         self.table.setAlternatingRowColors(True)
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
