@@ -118,8 +118,8 @@ def test_an_ended_process_fades_then_goes(qtbot, hub_and_view):
 def test_actions_name_the_process_and_refuse_another_users(qtbot, hub_and_view, monkeypatch):
     hub, view = hub_and_view
     push(qtbot, hub, view, T0, procs((100, "python", 17000.0, 63.0), (200, "ollama", 900.0, 5.0)), n_gpus=1)
-    monkeypatch.setattr("services.telemetry.processes.current_user", lambda: "alice")
-    monkeypatch.setattr("services.telemetry.processes.privileged", lambda: False)
+    monkeypatch.setattr("services.telemetry.process_end.current_user", lambda: "alice")
+    monkeypatch.setattr("services.telemetry.process_end.privileged", lambda: False)
     view.select((200, "GPU-00000000"))
     assert not view.end_button.isEnabled() and "belongs to bob" in view.end_button.toolTip()
     shown = []
