@@ -48,9 +48,21 @@ def areas() -> dict[str, list[Path]]:
     return result
 
 
+def tool(name: str) -> str | None:
+    """PySide6's ``name`` (pyside6-lupdate, pyside6-lrelease): on PATH, or beside this Python (a venv not
+    activated), where Windows has it as ``name.exe``; None when this PySide6 came without its tools."""
+    found = shutil.which(name)
+    if found:
+        return found
+    here = Path(sys.executable).parent
+    return next((str(p) for p in (here / name, here / f"{name}.exe") if p.is_file()), None)
+
+
 def _tool(name: str) -> str:
-    exe = shutil.which(name) or str(Path(sys.executable).parent / name)
-    return exe
+    found = tool(name)
+    if found is None:
+        sys.exit(f"{name} not found: install PySide6 with its tools (pip install PySide6)")
+    return found
 
 
 def update(only: str | None = None) -> None:

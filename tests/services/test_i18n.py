@@ -47,10 +47,10 @@ def test_every_string_is_translated():
 
 def test_compiled_translations_are_current(tmp_path):
     """The shipped .qm files must match their .ts sources."""
-    import shutil
+    from installer.i18n import tool
 
-    lrelease = shutil.which("pyside6-lrelease") or str(Path(sys.executable).parent / "pyside6-lrelease")
-    if not Path(lrelease).is_file():
+    lrelease = tool("pyside6-lrelease")  # Windows: Scripts\pyside6-lrelease.exe beside the venv's python
+    if lrelease is None:
         pytest.skip("pyside6-lrelease is not installed (a PySide6 without its tools): cannot compile the .ts files")
     for ts in sorted((ROOT / "resources" / "translations").glob("*.ts")):
         fresh = tmp_path / (ts.stem + ".qm")
