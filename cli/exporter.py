@@ -67,8 +67,9 @@ def run(args: argparse.Namespace) -> int:
     store = SettingsStore(AppPaths.default().settings_file)
     settings = store.load()
     catalog = cli_catalog()
-    if store.moved_aside is not None:  # an unreadable file was kept aside: say so
-        note(store.load_problem_text or store.load_problem, catalog=catalog)
+    problem = store.load_problem_text or store.load_problem
+    if store.moved_aside is not None and problem is not None:  # an unreadable file was kept aside: say so
+        note(problem, catalog=catalog)
     hub = build_hub(args, settings)
     server = ExporterServer(hub_collector(hub), args.host, args.port)
     try:

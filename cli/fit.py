@@ -210,13 +210,13 @@ def _answer(args: argparse.Namespace, render, keep: dict | None = None):
     precision = _choice(args.precision, PRECISIONS, "--precision")
     kv_dtype = _choice(args.kv_dtype, KV_FORMATS, "--kv-dtype")
     engine = _choice(args.engine, ENGINES, "--engine")
-    targets = _choice(args.lora_targets, LORA_TARGETS, "--lora-targets")
+    targets = _choice(args.lora_targets, LORA_TARGETS, "--lora-targets") or "all"
     optimizer = _choice(args.optimizer, OPTIMIZERS, "--optimizer")
     strategy = _choice(args.strategy, STRATEGIES, "--strategy")
     attention = _choice(args.attention, ATTENTION, "--attention")
     lora_dtype = _choice(args.lora_dtype, ("fp32", "bf16"), "--lora-dtype")
-    gpus = _int(args.gpus, "--gpus", 1024)
-    batch = _int(args.batch, "--batch", 65536)
+    gpus = _int(args.gpus, "--gpus", 1024) or 1  # the parser's defaults, for a Namespace made elsewhere
+    batch = _int(args.batch, "--batch", 65536) or 1
     rank = _int(args.lora_rank, "--lora-rank", 65536)
     seq = _int(args.seq, "--seq", 16 * 1024 * 1024)
     max_seqs = _int(args.max_num_seqs, "--max-num-seqs", 65536)
@@ -234,10 +234,11 @@ def _answer(args: argparse.Namespace, render, keep: dict | None = None):
     from services.modelfit.engines import OLLAMA_CURRENT, parse_version
     ollama_version = OLLAMA_CURRENT
     if args.ollama_version is not None:
-        ollama_version = parse_version(args.ollama_version)
-        if ollama_version is None:
+        asked = parse_version(args.ollama_version)
+        if asked is None:
             raise UsageError(translate("Cli", "{option} must look like 0.30, got '{value}'").format(
                 option="--ollama-version", value=args.ollama_version))
+        ollama_version = asked
     util = _float(args.gpu_memory_utilization, "--gpu-memory-utilization", 0.05, 1.0)
     ctx_gib = _float(args.cuda_context_gib, "--cuda-context-gib", 0.0, 64.0)
     vram_gib = _float(args.vram_gib, "--vram-gib", 0.25, 1_000_000.0)

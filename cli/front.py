@@ -265,6 +265,7 @@ def os_failure(exc: OSError) -> int:
     """An OSError out of a command is one line on stderr and exit code 1, never a traceback.
     Our own output failing (``monitor --once > /dev/full``) is said as such."""
     reason = exc.strerror or str(exc)
+    message: Msg | str
     if exc.filename is None and exc.errno in OUTPUT_ERRNOS:
         quiet_closed_pipe()  # what is left in the buffer must not fail again at exit
         message = OUTPUT_FAILED.format(reason=reason)

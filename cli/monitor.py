@@ -96,11 +96,11 @@ def run(args: argparse.Namespace, *, source: Any = None,
                 print(json.dumps({"status": {"state": status.state.value, "message": status.message},
                                   "gpus": []}), file=out)
             # The line for the person reading the terminal, in their language.
-            catalog = cli_catalog()
+            reader = cli_catalog()
             if status.state is not DeviceState.OK:
-                reason = status.describe() or catalog.render(state_label(status.state))
-                return fail(f"{catalog.render(reason)} [{status.state.value}]", EXIT_NO_GPU, err=err, catalog=catalog)
-            return fail(status.describe() or NO_GPU_FOUND, EXIT_NO_GPU, err=err, catalog=catalog)
+                reason = status.describe() or reader.render(state_label(status.state))
+                return fail(f"{reader.render(reason)} [{status.state.value}]", EXIT_NO_GPU, err=err, catalog=reader)
+            return fail(status.describe() or NO_GPU_FOUND, EXIT_NO_GPU, err=err, catalog=reader)
         catalog = None if args.json else cli_catalog()
         try:
             writer = _CsvLog(csv_path) if csv_path else None
