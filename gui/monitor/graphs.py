@@ -23,6 +23,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF
 from PySide6.QtWidgets import QGraphicsItem, QSizePolicy
 
 from services.telemetry import downsample, throttle
+from services.telemetry.history import UNKNOWN_BIT, History
 from services.telemetry.model import GpuInfo, GpuSample
 
 BAND_FRACTION = 0.09  # throttle bands fill the bottom 9% of each plot, right on the time axis
@@ -348,17 +349,13 @@ class GpuGraphs(pg.GraphicsLayoutWidget):
         observed = latest.sm_clock_mhz if latest and latest.sm_clock_mhz is not None else 0.0
         self.set_y_range("clocks", 0, _nice_ceiling(max(clock_max or 0.0, observed, 500.0) * 1.05))
 
-    def refresh(self, history: Any, gpu_index: int, t0: float, t1: float) -> None:
+    def refresh(self, history: History, gpu_index: int, t0: float, t1: float) -> None:
         """Fetch the visible range from ``history`` and redraw every curve and band."""
         span = max(t1 - t0, 1.0)
         fetch0, fetch1 = t0 - span * 0.05, t1 + span * 0.05
         metrics = [spec.metric for items in self.curves.values() for spec, _ in items]
-        many = getattr(history, "series_many", None)
-        if callable(many):  # one lock and one time axis for all curves
-            t_all, values = many(gpu_index, metrics, fetch0, fetch1)
-            fetched = {m: (t_all, values[m]) for m in metrics}
-        else:
-            fetched = {m: history.series(gpu_index, m, fetch0, fetch1) for m in metrics}
+        t_all, values = history.series_many(gpu_index, metrics, fetch0, fetch1)  # one lock, one time axis
+        fetched = {m: (t_all, values[m]) for m in metrics}
         jumps: dict[int, np.ndarray] = {}  # computed once per time axis, shared by its curves
         for key, items in self.curves.items():
             width_px = max(100, int(self.plots[key].vb.width()))
@@ -424,22 +421,13 @@ class GpuGraphs(pg.GraphicsLayoutWidget):
         plot.setTitle(text, size="8pt", color=TEXT_PEN)
         _title_not_wider_than_plot(plot)
 
-    def _refresh_bands(self, history: Any, gpu_index: int, t0: float, t1: float) -> None:
-        masks_of = getattr(history, "throttle_masks", None)
-        if callable(masks_of):  # one read of the reason bits for every band
-            from services.telemetry.history import UNKNOWN_BIT
-
-            t, masks = masks_of(gpu_index, t0, t1)
-            known = (masks & UNKNOWN_BIT) == 0
+    def _refresh_bands(self, history: History, gpu_index: int, t0: float, t1: float) -> None:
+        t, masks = history.throttle_masks(gpu_index, t0, t1)  # one read of the reason bits for every band
+        known = (masks & UNKNOWN_BIT) == 0
         for reason in throttle.REASONS:
             if not reason.warn:
                 continue
-            if callable(masks_of):
-                starts, ends = downsample.active_spans(t, known & ((masks & reason.bit) != 0))
-            else:
-                intervals = history.throttle_intervals(gpu_index, reason.code, t0, t1)
-                starts = np.array([a for a, _ in intervals], dtype=float)
-                ends = np.array([b for _, b in intervals], dtype=float)
+            starts, ends = downsample.active_spans(t, known & ((masks & reason.bit) != 0))
             for key, plot in self.plots.items():
                 bar = self.bands.get((key, reason.code))
                 if bar is None:
