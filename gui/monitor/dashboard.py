@@ -12,15 +12,15 @@ import time
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QSettings, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QPaintEvent, QResizeEvent, QShowEvent
-from PySide6.QtWidgets import (
-    QComboBox, QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QSplitter, QStackedWidget,
-    QVBoxLayout, QWidget,
-)
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QStackedWidget, QVBoxLayout, QWidget
 
 from gui.context import AppContext
+from gui.monitor import page_links
 from gui.monitor.card import GpuCard
+from gui.monitor.card_list import GpuCardList
+from gui.monitor.pane_split import PaneSplitter
 from gui.monitor.panels import BottomPane, NoGpuPanel
 from gui.monitor.strip import GpuStrip
 from gui.widgets.visible_timer import VisibleTimer
@@ -72,8 +72,6 @@ class DashboardPage(QWidget):
         self.control = context.telemetry_control
         self.bridge = self.control.bridge()
         self._snapshot: Snapshot | None = None
-        self._cards: dict[int, GpuCard] = {}
-        self._card_key: tuple = ()
         self._follow_live = True
         self._view: tuple[float, float] | None = None
         self._window_s = self._initial_window()
@@ -108,28 +106,14 @@ class DashboardPage(QWidget):
         self.stack.addWidget(empty)
 
         # Page 1: the cards above, processes / insights / alerts below.
-        self.splitter = QSplitter(Qt.Orientation.Vertical, self)
-        self.splitter.setObjectName("dashboardSplitter")
-        self.scroll = QScrollArea()
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        # Cards reflow to fit; should anything still not fit, it can be scrolled to.
-        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
-        self.cards_host = QWidget()
-        self.cards_host.setObjectName("DashboardPage")
-        self.cards_layout = QVBoxLayout(self.cards_host)
-        self.cards_layout.setContentsMargins(0, 0, 4, 0)
-        self.cards_layout.setSpacing(10)
-        self.scroll.setWidget(self.cards_host)
-        self.scroll.verticalScrollBar().valueChanged.connect(self._on_scroll_value_changed)
-        # The bottom pane: drag the handle to resize it, drag it to the bottom (or use the
-        # corner button) to fold it away; the split is remembered across runs.
+        # Beside window.ini's other entries (gui.app), so the tests' GPU_ASSISTANT_HOME moves it too.
+        self.splitter = PaneSplitter(self.context.paths.config_dir / "window.ini", self)
+        self.card_list = GpuCardList(lambda: self.context.settings_store.settings.alerts, self._on_graphs_user_range)
+        self.card_list.verticalScrollBar().valueChanged.connect(self._on_scroll_value_changed)
         self.tabs = BottomPane(self.splitter, max_alerts=MAX_ALERTS_SHOWN)
-        self.tabs.pane_button.clicked.connect(self._on_pane_button_clicked)
         self.process_view = self.tabs.process_view
         self.process_view.open_in_hybrid.connect(self._on_process_view_open_in_hybrid)
         self.process_view.open_in_fit.connect(self._on_process_view_open_in_fit)
-        self.tabs.tabBarClicked.connect(self._on_tabs_tab_bar_clicked)
         # Above the cards, outside their scroll area: every GPU's state at a glance.
         self.top = QWidget(self.splitter)
         top_layout = QVBoxLayout(self.top)
@@ -139,17 +123,8 @@ class DashboardPage(QWidget):
         self.strip.hide()
         self.strip.gpu_clicked.connect(self._on_strip_gpu_clicked)
         top_layout.addWidget(self.strip)
-        top_layout.addWidget(self.scroll, 1)
-        self.splitter.addWidget(self.top)
-        self.splitter.addWidget(self.tabs)
-        self.splitter.setCollapsible(0, False)
-        self.splitter.setCollapsible(1, True)
-        self.splitter.setStretchFactor(0, 3)
-        self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes([520, 220])
-        self._restore_split()
-        self.splitter.splitterMoved.connect(self._on_splitter_moved)
-        self._update_pane_button()
+        top_layout.addWidget(self.card_list, 1)
+        self.splitter.set_parts(self.top, self.tabs)
         self.stack.addWidget(self.splitter)
 
         # A hidden dashboard costs nothing: the repaint timer runs only while the page is shown.
@@ -160,10 +135,6 @@ class DashboardPage(QWidget):
         self._pan_timer.setSingleShot(True)
         self._pan_timer.setInterval(120)
         self._pan_timer.timeout.connect(self._on_pan_timer_timeout)
-        self._split_save_timer = QTimer(self)  # one write when a drag of the split ends
-        self._split_save_timer.setSingleShot(True)
-        self._split_save_timer.setInterval(500)
-        self._split_save_timer.timeout.connect(self._save_split)
 
         self.bridge.snapshot_received.connect(self._on_bridge_snapshot_received)
         self.bridge.alert_raised.connect(self._on_bridge_alert_raised)
@@ -175,12 +146,10 @@ class DashboardPage(QWidget):
         self.process_view.shutdown()
         self._repaint_timer.stop()
         self._pan_timer.stop()
-        if self._split_save_timer.isActive():
-            self._split_save_timer.stop()
-            self._save_split()
+        self.splitter.shutdown()
 
     def cards(self) -> dict[int, GpuCard]:
-        return dict(self._cards)
+        return dict(self.card_list.cards())
 
     def set_window(self, seconds: int) -> None:
         index = self.window_combo.findData(seconds)
@@ -201,7 +170,7 @@ class DashboardPage(QWidget):
         demo's hours are loaded just after it), so screenshots and the
         self-test wait for this rather than for the first reading.
         """
-        return bool(self._cards) and all(card.graphs.drawn_points() >= 2 for card in self._cards.values())
+        return self.card_list.has_drawn_history()
 
     def explains_instead_of_cards(self) -> bool:
         """True when a reading came and the page explains why there is nothing to draw."""
@@ -225,9 +194,7 @@ class DashboardPage(QWidget):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        narrow = self._narrow_cards()
-        for card in self._cards.values():
-            card.set_narrow(narrow)
+        self.card_list.set_narrow(self._narrow_cards())
 
     def _narrow_cards(self) -> bool:
         """Cards reflow below about 1250 px of window: six tiles and five graphs no longer fit in a row."""
@@ -328,49 +295,10 @@ class DashboardPage(QWidget):
 
     # ---- Bottom pane
     def pane_collapsed(self) -> bool:
-        return self.splitter.sizes()[1] == 0
+        return self.splitter.pane_collapsed()
 
     def set_pane_collapsed(self, collapsed: bool) -> None:
-        sizes = self.splitter.sizes()
-        total = sum(sizes)
-        if collapsed:
-            if sizes[1]:
-                self._pane_height = sizes[1]
-            self.splitter.setSizes([total, 0])
-        else:
-            height = max(120, min(getattr(self, "_pane_height", 190), total // 2))
-            self.splitter.setSizes([max(0, total - height), height])
-        self._save_split()
-        self._update_pane_button()
-
-    def _update_pane_button(self) -> None:
-        self.tabs.set_folded(self.pane_collapsed())
-
-    def _split_settings(self) -> QSettings:
-        # Beside window.ini's other entries (gui.app), so the tests' GPU_ASSISTANT_HOME moves it too.
-        return QSettings(str(self.context.paths.config_dir / "window.ini"), QSettings.Format.IniFormat)
-
-    def _restore_split(self) -> None:
-        state = self._split_settings().value("dashboard/split")
-        if state is not None:
-            self.splitter.restoreState(state)
-
-    def _save_split(self) -> None:
-        self._split_settings().setValue("dashboard/split", self.splitter.saveState())
-
-    def _on_splitter_moved(self, _pos: int, _index: int) -> None:
-        sizes = self.splitter.sizes()
-        if sizes[1]:
-            self._pane_height = sizes[1]
-        self._update_pane_button()
-        self._split_save_timer.start()
-
-    def _on_pane_button_clicked(self) -> None:
-        self.set_pane_collapsed(not self.pane_collapsed())
-
-    def _on_tabs_tab_bar_clicked(self, _index: int) -> None:
-        if self.pane_collapsed():  # a click on a tab of the folded pane opens it
-            self.set_pane_collapsed(False)
+        self.splitter.set_pane_collapsed(collapsed)
 
     # ---- Repainting
     @Slot()
@@ -383,8 +311,7 @@ class DashboardPage(QWidget):
         if not self._show_empty_state_if_needed(hub, snapshot):
             return
         assert snapshot is not None
-        key = tuple((g.index, g.uuid) for g in snapshot.gpus)
-        if key != self._card_key:
+        if not self.card_list.shows(snapshot.gpus):
             self._rebuild_cards(snapshot.gpus)
         if not (force or self._dirty):
             return
@@ -402,7 +329,7 @@ class DashboardPage(QWidget):
         # dashboard's CPU (see tests/bench/bench_dashboard.py idle).
         graphs_slot = force or now - self._last_graphs >= GRAPH_MIN_INTERVAL_S - 0.05
         drew_graphs = False
-        for index, card in self._cards.items():
+        for index, card in self.card_list.cards().items():
             if not (force or card.is_on_screen()):
                 continue
             sample = samples.get(index)
@@ -462,29 +389,8 @@ class DashboardPage(QWidget):
         return True
 
     def _rebuild_cards(self, gpus: tuple[GpuInfo, ...]) -> None:
-        self._card_key = tuple((g.index, g.uuid) for g in gpus)
-        for card in self._cards.values():
-            self.cards_layout.removeWidget(card)
-            card.deleteLater()
-        self._cards.clear()
-        while self.cards_layout.count():
-            self.cards_layout.takeAt(0)
         self.strip.set_gpus(gpus)
-        master = None
-        for info in gpus:
-            card = GpuCard(info, self.cards_host, alert_settings=lambda: self.context.settings_store.settings.alerts)
-            card.set_min_heights(285 if len(gpus) > 1 else 420, 400 if len(gpus) > 1 else 460)
-            card.set_narrow(self._narrow_cards())
-            card.graphs.on_user_range(self._on_graphs_user_range)
-            if master is None:
-                master = card.graphs.master_plot()
-            else:
-                card.graphs.master_plot().setXLink(master)
-            self._cards[info.index] = card
-            self.cards_layout.addWidget(card, 1)
-            card.show()
-        if len(gpus) == 1:
-            self.cards_layout.addStretch(0)
+        self.card_list.rebuild(gpus, self._narrow_cards())
 
     def _update_source_label(self) -> None:
         hub = self.bridge.hub
@@ -551,41 +457,16 @@ class DashboardPage(QWidget):
         self._dirty = True  # cards that scroll into view get fresh data on the next tick
 
     def _on_no_gpu_setup_requested(self) -> None:
-        window = self.window()
-        show_page = getattr(window, "show_page", None)
-        if callable(show_page):
-            show_page("setup")
+        page_links.show_setup(self.window())
 
     def _on_strip_gpu_clicked(self, index: int) -> None:
-        card = self._cards.get(index)
-        if card is not None:
-            self.scroll.ensureWidgetVisible(card, 0, 0)
+        self.card_list.show_card(index)
 
     def _on_process_view_open_in_hybrid(self, pid: int) -> None:
-        show_page = getattr(self.window(), "show_page", None)
-        if callable(show_page):
-            page = show_page("hybrid")
-            select = getattr(page, "select_pid", None)
-            if callable(select):
-                select(pid)  # found once its scan lists the program; the filter shows it meanwhile
-            programs = getattr(page, "programs", None)
-            if programs is not None:
-                programs.filter_edit.setText(str(pid))
+        page_links.show_pid_in_hybrid(self.window(), pid)
 
     def _on_process_view_open_in_fit(self, model: str) -> None:
-        show_page = getattr(self.window(), "show_page", None)
-        if not callable(show_page):
-            return
-        page = show_page("fit")
-        if Path(model).suffix.lower() in (".gguf", ".safetensors", ".json") and Path(model).is_file():
-            page.load_file(model)  # the model file the command line names, with its real shapes
-            return
-        box = getattr(page, "model_box", None)
-        if box is not None:
-            # A Hugging Face id or an Ollama tag: the catalogue's search shows the matching entries.
-            box.search_edit.setText(model.split(":")[0].replace("/", " ").replace("-", " "))
-            if box.model_list.count():
-                box.model_list.setCurrentRow(0)
+        page_links.show_model_in_fit(self.window(), model)
 
     def _on_no_gpu_demo_requested(self) -> None:
         self.control.start_demo()

@@ -84,7 +84,7 @@ def test_cards_reflow_on_a_laptop_window(qtbot, context):
     page.resize(1300, 800)
     qtbot.waitUntil(lambda: not card.is_narrow(), timeout=2000)
     # Nothing wider than the viewport: no content beyond a scroll bar that is switched off.
-    assert page.cards_host.minimumSizeHint().width() <= page.scroll.viewport().width() + 1
+    assert page.card_list.cards_host.minimumSizeHint().width() <= page.card_list.viewport().width() + 1
     page.shutdown()
     page.bridge.close()
 
