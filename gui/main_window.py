@@ -165,7 +165,7 @@ class MainWindow(QMainWindow):
     def _on_about_button_clicked(self) -> None:
         from gui.about import AboutDialog
 
-        AboutDialog(self.context, self).exec()
+        AboutDialog(self.context.paths, self).exec()
 
     def _on_sidebar_row_changed(self, row: int) -> None:
         if row < 0:
