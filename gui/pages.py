@@ -3,8 +3,11 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
+from typing import Any
 
 from PySide6.QtCore import QCoreApplication
+
+from gui.context import AppContext
 
 
 def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # Qt's name, read by lupdate
@@ -36,3 +39,11 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("settings", QT_TRANSLATE_NOOP("Pages", "Settings"), "gui.settings_page", "SettingsPage", "settings"),
 )
 
+
+
+def page_arguments(key: str, context: AppContext) -> dict[str, Any]:
+    """What the page ``key`` is built with: the services and models it shows, taken out of the
+    AppContext here and nowhere else. A page not listed is handed the context itself."""
+    if key == "settings":
+        return {"settings_store": context.settings_store}
+    return {"context": context}

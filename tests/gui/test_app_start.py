@@ -85,7 +85,7 @@ def test_settings_page_saves_start_minimized(qtbot, context):
     from gui.settings_page import SettingsPage
     from services.settings import SettingsStore
 
-    page = SettingsPage(context)
+    page = SettingsPage(context.settings_store)
     qtbot.addWidget(page)
     assert not page.start_minimized_check.isChecked()
     page.start_minimized_check.setChecked(True)

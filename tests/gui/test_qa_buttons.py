@@ -306,7 +306,7 @@ def test_settings_and_hosts_pages_stay_in_step_on_the_exporter_switch(qtbot, app
     store = SettingsStore(app_paths.settings_file)
     store.load()
     context = AppContext(paths=app_paths, settings_store=store)
-    settings_page, hosts_page = SettingsPage(context), HostsPage(context)
+    settings_page, hosts_page = SettingsPage(context.settings_store), HostsPage(context)
     qtbot.addWidget(settings_page)
     qtbot.addWidget(hosts_page)
     try:
@@ -328,7 +328,7 @@ def test_settings_page_unsubscribes_when_deleted(qtbot, app_paths):
 
     store = SettingsStore(app_paths.settings_file)
     store.load()
-    page = SettingsPage(AppContext(paths=app_paths, settings_store=store))
+    page = SettingsPage(store)
     page.deleteLater()
     qtbot.waitUntil(lambda: not store._listeners, timeout=2000)
     store.save()  # no listener left to touch a deleted widget
@@ -350,7 +350,7 @@ def test_settings_page_scrolls_instead_of_forcing_a_tall_window(qtbot, app_paths
     settings page made it 797 px in Chinese, taller than a 1366x768 laptop screen."""
     from gui.settings_page import SettingsPage
 
-    page = SettingsPage(build_context(argparse.Namespace(demo=False), app_paths))
+    page = SettingsPage(build_context(argparse.Namespace(demo=False), app_paths).settings_store)
     qtbot.addWidget(page)
     assert page.minimumSizeHint().height() < 400
     page.resize(900, 300)

@@ -65,7 +65,6 @@ def test_a_model_that_cannot_be_sized_is_explained_in_chinese_on_the_psu_page(qt
 def test_a_broken_settings_file_is_explained_in_chinese_on_the_settings_page(qtbot, app_paths, chinese):
     from PySide6.QtWidgets import QLabel
 
-    from gui.context import AppContext
     from gui.settings_page import SettingsPage
     from services.settings import SettingsStore
 
@@ -73,7 +72,7 @@ def test_a_broken_settings_file_is_explained_in_chinese_on_the_settings_page(qtb
     app_paths.settings_file.write_bytes(b"{ broken")
     store = SettingsStore(app_paths.settings_file)
     store.load()
-    page = SettingsPage(AppContext(paths=app_paths, settings_store=store))
+    page = SettingsPage(store)
     qtbot.addWidget(page)
     texts = [label.text() for label in page.findChildren(QLabel) if "settings.json" in label.text()]
     assert texts and "settings.json 无法读取；已将其保留为 settings.json.broken-" in texts[0], texts

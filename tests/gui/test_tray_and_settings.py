@@ -110,7 +110,7 @@ def test_app_icon_is_never_empty(qapp):
 
 
 def test_alert_settings_save_immediately(qtbot, context):
-    group = AlertSettingsGroup(context)
+    group = AlertSettingsGroup(context.settings_store)
     qtbot.addWidget(group)
     group.temp_spin.setValue(88)
     group.power_check.setChecked(True)
@@ -125,7 +125,7 @@ def test_alert_settings_save_immediately(qtbot, context):
 
 
 def test_monitor_settings_save_immediately(qtbot, context):
-    group = MonitorSettingsGroup(context)
+    group = MonitorSettingsGroup(context.settings_store)
     qtbot.addWidget(group)
     group.fast_spin.setValue(0.5)
     group.record_check.setChecked(False)
@@ -136,14 +136,14 @@ def test_monitor_settings_save_immediately(qtbot, context):
 def test_settings_page_has_the_monitor_groups(qtbot, context):
     from gui.settings_page import SettingsPage
 
-    page = SettingsPage(context)
+    page = SettingsPage(context.settings_store)
     qtbot.addWidget(page)
     titles = [page.sections_layout.itemAt(i).widget().title() for i in range(page.sections_layout.count())]
     assert titles[:2] == ["Monitoring", "Alerts"]
 
 
 def test_process_rule_settings_save_immediately(qtbot, context):
-    group = AlertSettingsGroup(context)
+    group = AlertSettingsGroup(context.settings_store)
     qtbot.addWidget(group)
     group.spill_spin.setValue(512)
     group.wrong_gpu_check.setChecked(False)
