@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
 
 from gui.app import build_context
 from gui.context import SetupMachine
-from gui.context import AppContext
 from services.settings import SettingsStore
 
 
@@ -282,7 +281,7 @@ def test_hosts_page_has_no_dead_buttons(qtbot, app_paths, opened):
 
     store = SettingsStore(app_paths.settings_file)
     store.load()
-    page = HostsPage(AppContext(paths=app_paths, settings_store=store))
+    page = HostsPage(store)
     qtbot.addWidget(page)
     page.show()
     try:
@@ -305,8 +304,7 @@ def test_settings_and_hosts_pages_stay_in_step_on_the_exporter_switch(qtbot, app
 
     store = SettingsStore(app_paths.settings_file)
     store.load()
-    context = AppContext(paths=app_paths, settings_store=store)
-    settings_page, hosts_page = SettingsPage(context.settings_store), HostsPage(context)
+    settings_page, hosts_page = SettingsPage(store), HostsPage(store)
     qtbot.addWidget(settings_page)
     qtbot.addWidget(hosts_page)
     try:
