@@ -44,6 +44,9 @@ PAGES: tuple[PageSpec, ...] = (
 def page_arguments(key: str, context: AppContext) -> dict[str, Any]:
     """What the page ``key`` is built with: the services and models it shows, taken out of the
     AppContext here and nowhere else. A page not listed is handed the context itself."""
+    if key == "fit":
+        return {"settings_store": context.settings_store, "hubs": context.hubs,
+                "recordings_dir": context.paths.recordings_dir}
     if key == "hosts":
         return {"settings_store": context.settings_store, "exporter": context.exporter}
     if key == "settings":

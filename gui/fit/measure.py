@@ -23,6 +23,7 @@ from services.modelfit.measure import (
 from services.modelfit.measurements import MeasurementStore, StoreError, record
 from services.modelfit.report import COMPONENT_LABELS
 from services.modelfit.solver import FitAnswer
+from services.telemetry.hub import CurrentHub
 
 TICK_MS = 100  # 10 Hz, the measured process only (services.modelfit.measure.SAMPLE_INTERVAL_S)
 FORM_WIDTH = 330
@@ -363,9 +364,9 @@ def known_of(rows: list, ans: FitAnswer | None, gpu):
 class MeasureTabs:
     """Puts the two tabs and the 'measured on this machine' line into the fit page's results panel."""
 
-    def __init__(self, page) -> None:
+    def __init__(self, page, store: MeasurementStore, hubs: CurrentHub) -> None:
         self.page = page
-        store = MeasurementStore(page.context.paths.recordings_dir)
+        self.hubs = hubs
         self.panel = MeasurePanel(store, self.gpu_processes)
         self.table = MeasurementsTable(store)
         tabs = page.results.tabs
@@ -389,7 +390,7 @@ class MeasureTabs:
         self._calibrated_limits = False  # the "Largest that fits" box shows the calibrated figures
 
     def gpu_processes(self) -> list[tuple[int, str]]:
-        hub = self.page.context.telemetry
+        hub = self.hubs.hub
         snapshot = hub.latest if hub is not None else None
         found: list[tuple[int, str]] = []
         for sample in getattr(snapshot, "samples", ()) or ():

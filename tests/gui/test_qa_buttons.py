@@ -261,7 +261,8 @@ def test_hybrid_page_has_no_dead_buttons(qtbot, hybrid_page, opened):
 def test_fit_page_has_no_dead_buttons(qtbot, app_paths, opened):
     from gui.fit.page import FitPage
 
-    page = FitPage(build_context(argparse.Namespace(demo=False), app_paths))
+    context = build_context(argparse.Namespace(demo=False), app_paths)
+    page = FitPage(context.settings_store, context.hubs, context.paths.recordings_dir)
     qtbot.addWidget(page)
     page.resize(1100, 800)
     page.show()
