@@ -49,6 +49,9 @@ def page_arguments(key: str, context: AppContext) -> dict[str, Any]:
                 "recordings_dir": context.paths.recordings_dir}
     if key == "hosts":
         return {"settings_store": context.settings_store, "exporter": context.exporter}
+    if key == "psu":
+        return {"settings_store": context.settings_store, "hubs": context.hubs,
+                "telemetry": context.telemetry_control, "language": context.language}
     if key == "settings":
         return {"settings_store": context.settings_store}
     return {"context": context}

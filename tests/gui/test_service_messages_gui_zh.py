@@ -51,7 +51,7 @@ def test_a_model_that_cannot_be_sized_is_explained_in_chinese_on_the_psu_page(qt
     from gui.psu.page import PsuPage
     from services.hardware.compare import Task
 
-    page = PsuPage(context)
+    page = PsuPage(context.settings_store, context.hubs, context.telemetry_control, context.language)
     qtbot.addWidget(page)
     compare = page.compare
     compare.dtype_combo.setCurrentIndex(compare.dtype_combo.findData("fp8"))
