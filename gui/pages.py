@@ -3,11 +3,14 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication
 
 from gui.context import AppContext
+
+if TYPE_CHECKING:
+    from services.hybrid.service import HybridService
 
 
 def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # Qt's name, read by lupdate
@@ -47,6 +50,8 @@ def page_arguments(key: str, context: AppContext) -> dict[str, Any]:
     if key == "fit":
         return {"settings_store": context.settings_store, "hubs": context.hubs,
                 "recordings_dir": context.paths.recordings_dir}
+    if key == "hybrid":
+        return {"service": hybrid_service(context)}
     if key == "hosts":
         return {"settings_store": context.settings_store, "exporter": context.exporter}
     if key == "psu":
@@ -55,3 +60,17 @@ def page_arguments(key: str, context: AppContext) -> dict[str, Any]:
     if key == "settings":
         return {"settings_store": context.settings_store}
     return {"context": context}
+
+
+def hybrid_service(context: AppContext) -> HybridService:
+    """The context's hybrid-GPU service, made on first use: the demo machine's cards in the demo
+    (the ones the dashboard and Setup show), never this computer's; else this computer's."""
+    if context.hybrid_service is None and context.demo:
+        from services.hybrid.demo import demo_service
+
+        context.hybrid_service = demo_service(context.paths.data_dir / "hybrid-demo")
+    if context.hybrid_service is None:
+        from services.hybrid.service import default_service
+
+        context.hybrid_service = default_service()
+    return context.hybrid_service

@@ -229,9 +229,7 @@ def hybrid_page(qtbot, app_paths, tmp_path, monkeypatch):
                             nvidia_factory=lambda: (probe, None),
                             runner=FakeRunner({("prime-select", "query"): (0, "on-demand\n")}),
                             home=tmp_path / "home", backup_dir=tmp_path / "backups")
-    context = build_context(argparse.Namespace(demo=False), app_paths)
-    context.hybrid_service = service
-    page = page_module.HybridPage(context)
+    page = page_module.HybridPage(service)
     qtbot.addWidget(page)
     page.resize(1100, 800)
     with qtbot.waitSignal(page.scan_done, timeout=10000):
