@@ -50,6 +50,8 @@ def page_arguments(key: str, context: AppContext) -> dict[str, Any]:
     if key == "fit":
         return {"settings_store": context.settings_store, "hubs": context.hubs,
                 "recordings_dir": context.paths.recordings_dir}
+    if key == "setup":
+        return {"paths": context.paths, "machine": context.setup_machine, "demo": bool(context.demo)}
     if key == "hybrid":
         return {"service": hybrid_service(context)}
     if key == "hosts":

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QFileDialog, QHBoxLayout, QLabel, QMessageBox, QTabWidget, QVBoxLayout, QWidget,
 )
 
-from gui.context import AppContext
+from gui.context import SetupMachine
 from gui.i18n import render
 from gui.setup.doctor_tab import DoctorTab
 from gui.setup.machine_access import open_machine
@@ -26,6 +26,7 @@ from gui.widgets.background import BackgroundWork, describe_error
 from gui.setup.troubleshoot_tab import TroubleshootTab
 from gui.setup.wizard_tab import WizardTab
 from services.i18n import Msg
+from services.paths import AppPaths
 from services.setup.doctor import DoctorReport, run_doctor
 from services.setup.elevation import default_elevation
 from services.setup.executor import StepExecutor, StepOutcome
@@ -54,9 +55,10 @@ def qt_translate(context: str, text: str) -> str:
 class SetupPage(QWidget):
     """Doctor, wizard and troubleshooter for one machine.
 
-    ``context.setup_machine`` may hold a runner, root, NVML binding, home and
-    Windows probe (tests hand in fakes); with ``context.demo`` and no runner
-    handed in, the page shows a recorded machine.
+    ``paths``: the app's folders (the setup work folder is in the data folder).
+    ``machine`` may hold a runner, root, NVML binding, home and Windows probe
+    (tests hand in fakes; None: this computer); with ``demo`` (the app's demo)
+    and no runner handed in, the page shows a recorded machine.
 
     Signals:
         report_ready(object): a DoctorReport arrived.
@@ -68,12 +70,15 @@ class SetupPage(QWidget):
     plan_ready = Signal(object)
     step_finished = Signal(object)
 
-    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
+    def __init__(self, paths: AppPaths, machine: SetupMachine | None = None, demo: bool = False,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.context = context
+        self.paths = paths
+        self.machine = machine
+        self._app_demo = demo
         self._work_queue = BackgroundWork(self, max_threads=1, name="setup")  # one probe or step at a time, in order
         self.report: DoctorReport | None = None
-        self._work = setup_dir(context.paths)
+        self._work = setup_dir(paths)
         self._rules_error: Msg | None = None
         try:
             self.rules: Rules | None = load_rules()
@@ -112,7 +117,7 @@ class SetupPage(QWidget):
 
     # ---- machine access ------------------------------------------------------------------
     def _setup_machine(self) -> None:
-        m = open_machine(self.context.setup_machine, bool(self.context.demo), self._work)
+        m = open_machine(self.machine, self._app_demo, self._work)
         self.demo, self.system, self.windows_probe = m.demo, m.system, m.windows_probe
         self.runner, self.root, self.nvml, self.home = m.runner, m.root, m.nvml, m.home
         self.demo_python, self.active_python = m.demo_python, m.active_python

@@ -32,7 +32,8 @@ def test_dashboard_simulation_names_the_described_cards():
 
 
 def test_setup_demo_names_the_same_cards(qtbot, app_paths):
-    page = SetupPage(build_context(argparse.Namespace(demo=True), app_paths))
+    context = build_context(argparse.Namespace(demo=True), app_paths)
+    page = SetupPage(context.paths, context.setup_machine, context.demo)
     qtbot.addWidget(page)
     page.show()
     qtbot.waitUntil(lambda: page.report is not None and not page.busy(), timeout=5000)

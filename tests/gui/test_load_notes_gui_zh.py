@@ -84,7 +84,7 @@ def _setup_page_problem(qtbot, app_paths, monkeypatch) -> str | None:
     work = setup_dir(app_paths)
     work.mkdir(parents=True, exist_ok=True)
     (work / "progress.json").write_text("{ not json", encoding="utf-8")
-    page = SetupPage(context)
+    page = SetupPage(context.paths, context.setup_machine, context.demo)
     qtbot.addWidget(page)
     try:
         label = getattr(page, "progress_problem_label", None)

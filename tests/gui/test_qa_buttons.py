@@ -154,7 +154,7 @@ def setup_page(qtbot, app_paths, tmp_path):
     (tmp_path / "home").mkdir()
     ctx.setup_machine = SetupMachine(runner=machine.runner, root=machine.root, nvml=FakeNvml(),
                       home=tmp_path / "home", system="linux")
-    page = SetupPage(ctx)
+    page = SetupPage(ctx.paths, ctx.setup_machine, ctx.demo)
     qtbot.addWidget(page)
     page.resize(1200, 800)
     page.show()

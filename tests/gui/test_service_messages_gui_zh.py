@@ -34,7 +34,7 @@ def test_a_broken_rules_file_is_explained_in_chinese_on_the_setup_page(qtbot, co
     bad = tmp_path / "rules.json"
     bad.write_text("{ not json", encoding="utf-8")
     monkeypatch.setattr(rules, "RULES_FILE", bad)
-    page = SetupPage(context)
+    page = SetupPage(context.paths, context.setup_machine, context.demo)
     qtbot.addWidget(page)
     try:
         texts = [label.text() for label in page.findChildren(QLabel)]
