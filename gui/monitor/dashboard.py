@@ -16,7 +16,7 @@ from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QPaintEvent, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QStackedWidget, QVBoxLayout, QWidget
 
-from gui.context import AppContext
+from gui.context import TelemetryControl
 from gui.monitor import page_links
 from gui.monitor.card import GpuCard
 from gui.monitor.card_list import GpuCardList
@@ -24,7 +24,9 @@ from gui.monitor.pane_split import PaneSplitter
 from gui.monitor.panels import BottomPane, NoGpuPanel
 from gui.monitor.strip import GpuStrip
 from gui.widgets.visible_timer import VisibleTimer
+from services.paths import AppPaths
 from services.program import program_name
+from services.settings import SettingsStore
 from gui.monitor.widgets import STYLE, ElidedLabel
 from services.telemetry import health
 from services.telemetry.feed import TelemetryFeed
@@ -62,14 +64,18 @@ class DashboardPage(QWidget):
 
     repainted = Signal()
 
-    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
+    def __init__(self, settings_store: SettingsStore, paths: AppPaths, telemetry: TelemetryControl,
+                 demo: bool = False, parent: QWidget | None = None) -> None:
+        """``telemetry``: starts and replaces the monitored hub, and its bridge brings the readings;
+        ``demo``: the app runs its demo (the no-GPU panel offers it otherwise)."""
         super().__init__(parent)
         self.setObjectName("DashboardPage")
         self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
         self.setStyleSheet(STYLE)
-        self.context = context
-        assert context.telemetry_control is not None, "gui.app.build_context makes the controller"
-        self.control = context.telemetry_control
+        self.settings_store = settings_store
+        self.paths = paths
+        self._demo = demo
+        self.control = telemetry
         self.bridge = self.control.bridge()
         self._snapshot: Snapshot | None = None
         self._follow_live = True
@@ -107,8 +113,8 @@ class DashboardPage(QWidget):
 
         # Page 1: the cards above, processes / insights / alerts below.
         # Beside window.ini's other entries (gui.app), so the tests' GPU_ASSISTANT_HOME moves it too.
-        self.splitter = PaneSplitter(self.context.paths.config_dir / "window.ini", self)
-        self.card_list = GpuCardList(lambda: self.context.settings_store.settings.alerts, self._on_graphs_user_range)
+        self.splitter = PaneSplitter(paths.config_dir / "window.ini", self)
+        self.card_list = GpuCardList(lambda: self.settings_store.settings.alerts, self._on_graphs_user_range)
         self.card_list.verticalScrollBar().valueChanged.connect(self._on_scroll_value_changed)
         self.tabs = BottomPane(self.splitter, max_alerts=MAX_ALERTS_SHOWN)
         self.process_view = self.tabs.process_view
@@ -202,7 +208,7 @@ class DashboardPage(QWidget):
 
     # ---- Building
     def _initial_window(self) -> int:
-        wanted = int(self.context.settings_store.settings.monitor.window_s)
+        wanted = int(self.settings_store.settings.monitor.window_s)
         return min(WINDOWS_S, key=lambda w: abs(w - wanted))
 
     def _build_toolbar(self) -> QHBoxLayout:
@@ -354,7 +360,7 @@ class DashboardPage(QWidget):
         return shown
 
     def _cards_or_reason(self, hub: TelemetryFeed | None, snapshot: Snapshot | None) -> bool:
-        demo = bool(self.context.demo)
+        demo = self._demo
         if hub is None:
             self.no_gpu.explain(health.StateText(
                 self.tr("Monitoring is not running"),
@@ -426,10 +432,10 @@ class DashboardPage(QWidget):
     # ---- Slots
     def _on_window_combo_changed(self, _index: int) -> None:
         self._window_s = int(self.window_combo.currentData())
-        settings = self.context.settings_store.settings
+        settings = self.settings_store.settings
         if settings.monitor.window_s != self._window_s:
             settings.monitor.window_s = self._window_s
-            self.context.settings_store.save()
+            self.settings_store.save()
         self._follow_live = True
         self.live_button.setChecked(True)
         self._repaint(force=True)
@@ -480,7 +486,7 @@ class DashboardPage(QWidget):
     def _on_sessions_button_clicked(self) -> None:
         from gui.monitor.sessions import SessionsDialog
 
-        dialog = SessionsDialog(self.context, self)
+        dialog = SessionsDialog(self.paths.recordings_dir, self.control.hubs, self.control, self)
         dialog.open()
 
 

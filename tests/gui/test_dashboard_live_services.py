@@ -152,7 +152,7 @@ def test_sessions_dialog_lists_compares_exports_and_opens(qtbot, context, tmp_pa
             hub.tick()
         hub.stop()
     context.telemetry = _demo_hub(context)
-    dialog = SessionsDialog(context)
+    dialog = SessionsDialog(context.paths.recordings_dir, context.hubs, context.telemetry_control)
     qtbot.addWidget(dialog)
     assert dialog.table.rowCount() == 2
     dialog.select_rows(0)
@@ -184,7 +184,7 @@ def test_sessions_can_be_deleted_after_a_confirmation_but_never_the_one_being_re
     live = _demo_hub(context, record=True)
     live.tick()  # the session being recorded now
     context.telemetry = live
-    dialog = SessionsDialog(context)
+    dialog = SessionsDialog(context.paths.recordings_dir, context.hubs, context.telemetry_control)
     qtbot.addWidget(dialog)
     assert dialog.table.rowCount() == 4
     assert not dialog.delete_button.isEnabled()
