@@ -1,4 +1,5 @@
-"""The sidebar's pages, in order; each page's module is imported when it is first shown."""
+"""The sidebar's pages, in order; each page's module is imported when it is first shown, and the
+page is built with what it shows (``page_arguments``)."""
 from __future__ import annotations
 
 import importlib
@@ -43,13 +44,9 @@ PAGES: tuple[PageSpec, ...] = (
 )
 
 
-
 def page_arguments(key: str, context: AppContext) -> dict[str, Any]:
     """What the page ``key`` is built with: the services and models it shows, taken out of the
-    AppContext here and nowhere else. A page not listed is handed the context itself."""
-    if key == "fit":
-        return {"settings_store": context.settings_store, "hubs": context.hubs,
-                "recordings_dir": context.paths.recordings_dir}
+    AppContext here and nowhere else (no page is handed the context itself)."""
     if key == "dashboard":
         assert context.telemetry_control is not None, "gui.app.build_context makes the controller"
         return {"settings_store": context.settings_store, "paths": context.paths,
@@ -58,14 +55,17 @@ def page_arguments(key: str, context: AppContext) -> dict[str, Any]:
         return {"paths": context.paths, "machine": context.setup_machine, "demo": bool(context.demo)}
     if key == "hybrid":
         return {"service": hybrid_service(context)}
-    if key == "hosts":
-        return {"settings_store": context.settings_store, "exporter": context.exporter}
     if key == "psu":
         return {"settings_store": context.settings_store, "hubs": context.hubs,
                 "telemetry": context.telemetry_control, "language": context.language}
+    if key == "fit":
+        return {"settings_store": context.settings_store, "hubs": context.hubs,
+                "recordings_dir": context.paths.recordings_dir}
+    if key == "hosts":
+        return {"settings_store": context.settings_store, "exporter": context.exporter}
     if key == "settings":
         return {"settings_store": context.settings_store}
-    return {"context": context}
+    raise KeyError(key)
 
 
 def hybrid_service(context: AppContext) -> HybridService:
