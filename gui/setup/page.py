@@ -376,49 +376,17 @@ class SetupPage(QWidget):
 
     def _show_step(self, step: Step | None) -> None:
         dry = self.wizard.dry_run_check.isChecked()
-        can = self.session.actions(step, busy=self.busy(), dry=dry)
-        self.wizard.run_button.setEnabled(can.run)
-        self.wizard.skip_button.setEnabled(can.skip)
-        self.wizard.check_step_button.setEnabled(can.check)
-        self.wizard.copy_button.setEnabled(can.copy)
-        self.wizard.dry_run_check.setEnabled(can.copy)
-        self.wizard.undo_button.setEnabled(can.undo)
-        self.wizard.done_button.setEnabled(can.mark_done)
-        self.wizard.pick_driver_button.setVisible(can.pick_driver)
-        self.wizard.pick_ddu_button.setVisible(can.pick_ddu)
-        skipped = None if step is not None else self.steps.current_skipped()
-        if step is None:
-            self.wizard.step_title.setText(render(skipped.step.title) if skipped else "")
-            self.wizard.step_flags.setText(self.tr("not in this plan") if skipped else "")
-            self.wizard.step_text.setText(render(skipped.reason) + "<br>" + self.tr("Tick 'Reinstall everything' to do it anyway.") if skipped else "")
-            self.wizard.step_commands.setPlainText("\n".join(self._view_executor().describe(skipped.step, plan=self.plan, tr=qt_translate)) if skipped else "")
-            self.wizard.undo_text.setPlainText("")
-            return
-        self.wizard.step_title.setText(render(step.title))
-        flag_words = {"admin": self.tr("needs administrator rights"), "root": self.tr("needs root (asks for your password)"),
-                      "reboot": self.tr("restarts the computer"), "by hand": self.tr("you do this step")}
-        flags = [flag_words[f] for f in step_flags(step, self.plan.system if self.plan else "")]
-        if self.session.preview:
-            flags.append(self.tr("for another machine"))
-        else:
-            status = self.session.status(step)
-            words = {"done": self.tr("done"), "skipped": self.tr("skipped"), "failed": self.tr("failed"),
-                     "undone": self.tr("undone"), "pending": self.tr("not run yet"),
-                     "already-done": self.tr("already done (its check passes)"),
-                     "waits": self.tr("waits: a step before it still needs doing, or ran after it")}
-            flags.append(self.tr("status: {state}").format(state=words.get(status, status)))
-        self.wizard.step_flags.setText("  ·  ".join(flags))
-        text = render(step.explanation)
-        if step.link:
-            text += f'<br><a href="{step.link}">{step.link}</a>'
-        if step.source:
-            text += "<br><small>" + self.tr("Source: {source}").format(source=step.source) + "</small>"
-        self.wizard.step_text.setText(text)
+        self.wizard.show_actions(self.session.actions(step, busy=self.busy(), dry=dry))
         executor = self._view_executor()
-        self.wizard.step_commands.setPlainText("\n".join(executor.describe(step, plan=self.plan, tr=qt_translate)) or self.tr("(no commands: follow the explanation)"))
-        self.wizard.undo_text.setPlainText("\n".join(executor.undo_preview(step, plan=self.plan, tr=qt_translate)))
-        self.wizard.run_button.setText(self.tr("Show what would run") if dry else self.tr("Run"))
-        self.wizard.undo_button.setText(self.tr("Show the undo") if dry else self.tr("Undo"))
+        if step is None:
+            skipped = self.steps.current_skipped()
+            commands = executor.describe(skipped.step, plan=self.plan, tr=qt_translate) if skipped else []
+            self.wizard.show_skipped(skipped, commands)
+            return
+        self.wizard.show_step(step, step_flags(step, self.plan.system if self.plan else ""),
+                              None if self.session.preview else self.session.status(step),
+                              executor.describe(step, plan=self.plan, tr=qt_translate),
+                              executor.undo_preview(step, plan=self.plan, tr=qt_translate), dry)
 
     def _on_copy_clicked(self) -> None:
         step = self.steps.current_step()

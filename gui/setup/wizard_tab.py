@@ -14,7 +14,10 @@ from PySide6.QtWidgets import (
     QVBoxLayout, QWidget,
 )
 
+from gui.i18n import render
 from gui.setup.cards import SEVERITY_COLORS, mono_font
+from services.setup.plan import SkippedStep, Step
+from services.setup.session import StepActions
 
 
 class WizardTab(QWidget):
@@ -154,6 +157,57 @@ class WizardTab(QWidget):
         self.full_check.toggled.connect(self.full_toggled)
         self.target_combo.currentIndexChanged.connect(lambda _i: self.target_changed.emit(self.target_combo.currentData() or ""))
         self.plan_other_button.clicked.connect(lambda: self.plan_other_requested.emit())
+
+    def show_actions(self, can: StepActions) -> None:
+        """Enable the buttons the open step allows (``WizardSession.actions``)."""
+        self.run_button.setEnabled(can.run)
+        self.skip_button.setEnabled(can.skip)
+        self.check_step_button.setEnabled(can.check)
+        self.copy_button.setEnabled(can.copy)
+        self.dry_run_check.setEnabled(can.copy)
+        self.undo_button.setEnabled(can.undo)
+        self.done_button.setEnabled(can.mark_done)
+        self.pick_driver_button.setVisible(can.pick_driver)
+        self.pick_ddu_button.setVisible(can.pick_ddu)
+
+    def show_skipped(self, skipped: SkippedStep | None, commands: list[str]) -> None:
+        """A step the doctor found not needed (None: no step is open), with the commands it would run."""
+        self.step_title.setText(render(skipped.step.title) if skipped else "")
+        self.step_flags.setText(QCoreApplication.translate("SetupPage", "not in this plan") if skipped else "")
+        self.step_text.setText(render(skipped.reason) + "<br>" + QCoreApplication.translate("SetupPage", "Tick 'Reinstall everything' to do it anyway.") if skipped else "")
+        self.step_commands.setPlainText("\n".join(commands) if skipped else "")
+        self.undo_text.setPlainText("")
+
+    def show_step(self, step: Step, flags: Iterable[str], status: str | None, commands: list[str], undo: list[str],
+                  dry: bool) -> None:
+        """One step of the plan: ``flags`` from ``step_flags``; ``status`` its state here (None: the
+        plan is another machine's); ``commands`` and ``undo`` as the executor describes them."""
+        self.step_title.setText(render(step.title))
+        flag_words = {"admin": QCoreApplication.translate("SetupPage", "needs administrator rights"),
+                      "root": QCoreApplication.translate("SetupPage", "needs root (asks for your password)"),
+                      "reboot": QCoreApplication.translate("SetupPage", "restarts the computer"),
+                      "by hand": QCoreApplication.translate("SetupPage", "you do this step")}
+        shown = [flag_words[f] for f in flags]
+        if status is None:
+            shown.append(QCoreApplication.translate("SetupPage", "for another machine"))
+        else:
+            words = {"done": QCoreApplication.translate("SetupPage", "done"), "skipped": QCoreApplication.translate("SetupPage", "skipped"),
+                     "failed": QCoreApplication.translate("SetupPage", "failed"), "undone": QCoreApplication.translate("SetupPage", "undone"),
+                     "pending": QCoreApplication.translate("SetupPage", "not run yet"),
+                     "already-done": QCoreApplication.translate("SetupPage", "already done (its check passes)"),
+                     "waits": QCoreApplication.translate("SetupPage", "waits: a step before it still needs doing, or ran after it")}
+            shown.append(QCoreApplication.translate("SetupPage", "status: {state}").format(state=words.get(status, status)))
+        self.step_flags.setText("  ·  ".join(shown))
+        text = render(step.explanation)
+        if step.link:
+            text += f'<br><a href="{step.link}">{step.link}</a>'
+        if step.source:
+            text += "<br><small>" + QCoreApplication.translate("SetupPage", "Source: {source}").format(source=step.source) + "</small>"
+        self.step_text.setText(text)
+        self.step_commands.setPlainText("\n".join(commands) or QCoreApplication.translate("SetupPage", "(no commands: follow the explanation)"))
+        self.undo_text.setPlainText("\n".join(undo))
+        self.run_button.setText(QCoreApplication.translate("SetupPage", "Show what would run") if dry else QCoreApplication.translate("SetupPage", "Run"))
+        self.undo_button.setText(QCoreApplication.translate("SetupPage", "Show the undo") if dry else QCoreApplication.translate("SetupPage", "Undo"))
 
     def append_output(self, text: str) -> None:
         self.step_output.appendPlainText(text)
