@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 
 from gui.context import SetupMachine
 from gui.i18n import render
+from gui.setup.cards import PAGE_STYLE
 from gui.setup.doctor_tab import DoctorTab
 from gui.setup.machine_access import open_machine
 from gui.setup.step_list import StepList
@@ -31,20 +32,11 @@ from services.setup.doctor import DoctorReport, run_doctor
 from services.setup.elevation import default_elevation
 from services.setup.executor import StepExecutor, StepOutcome
 from services.setup.progress import ProgressStore
-from services.setup.fmt import command_line
 from services.setup.plan import Plan, Step
 from services.setup.planner import card_names, known_systems, plan_for_report, plan_for_target, resolve_card, setup_dir
 from services.setup.rules import Rules, RulesError, load_rules
 from services.setup.session import BY_HAND, DRY_RUN, NEEDS_FILE, NOTHING, WizardSession, step_flags
 from services.setup.system import SystemRoot
-
-
-PAGE_STYLE = """
-QLabel#cardTitle { font-weight: 600; font-size: 11pt; }
-QLabel#badge { border-radius: 9px; padding: 2px 10px; color: white; background: #6b7280; }
-QListWidget#steps::item { padding: 7px 4px; }
-QFrame#facts { border: 1px solid palette(mid); border-radius: 6px; background: palette(base); }
-"""
 
 
 def qt_translate(context: str, text: str) -> str:
@@ -276,9 +268,7 @@ class SetupPage(QWidget):
 
     def _on_target_changed(self, target: str) -> None:
         other = target == "other"
-        self.wizard.other_box.setVisible(other)
-        self.wizard.full_check.setVisible(not other)
-        self.wizard.target_error.setVisible(False)
+        self.wizard.show_target(other)
         if other:
             self.session.preview = True
             self.session.plan = None
@@ -300,25 +290,14 @@ class SetupPage(QWidget):
         """Show the full plan for another machine (as 'setup --plan --os-release/--windows --gpu')."""
         if self.rules is None:
             return None
-        if os_key is not None:
-            self.wizard.os_combo.setCurrentIndex(max(0, self.wizard.os_combo.findData(os_key)))
-        if card is not None:
-            self.wizard.card_combo.setEditText(card)
-        if self.wizard.target_combo.currentData() != "other":
-            self.wizard.target_combo.setCurrentIndex(self.wizard.target_combo.findData("other"))
-        target = self._targets.get(self.wizard.os_combo.currentData())
-        text = self.wizard.card_combo.currentText()
-        index = self.wizard.card_combo.findText(text)
+        os_choice, text, wanted = self.wizard.choose_other(os_key, card)
+        target = self._targets.get(os_choice)
         try:
-            if index >= 0:
-                device_id, name = resolve_card(self.rules, self.wizard.card_combo.itemData(index))
-            else:
-                device_id, name = resolve_card(self.rules, text)
+            device_id, name = resolve_card(self.rules, wanted)
         except ValueError:
-            self.wizard.target_error.setText(self.tr("'{text}' is neither a card GPU Assistant knows nor a PCI id (like 10de:2684).").format(text=text))
-            self.wizard.target_error.setVisible(True)
+            self.wizard.show_target_error(self.tr("'{text}' is neither a card GPU Assistant knows nor a PCI id (like 10de:2684).").format(text=text))
             return None
-        self.wizard.target_error.setVisible(False)
+        self.wizard.show_target_error(None)
         if target is None:
             return None
         from services.setup.windows import WindowsPlanOptions
@@ -470,11 +449,7 @@ class SetupPage(QWidget):
         self._start(lambda _l: executor.undo(step), self._on_undo_done)
 
     def _on_undo_done(self, outcome: StepOutcome) -> None:
-        # An undo reports its commands and their output like a run does.
-        for entry in outcome.log:
-            self.wizard.append_output("$ " + command_line(entry.argv, self.system == "windows"))
-            if entry.output.strip():
-                self.wizard.append_output(entry.output.rstrip())
+        self.wizard.append_log(outcome.log, self.system == "windows")  # as a run reports them
         self._on_step_done(outcome)
 
     def _on_step_done(self, outcome: StepOutcome) -> None:

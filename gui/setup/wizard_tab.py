@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 
 from gui.i18n import render
 from gui.setup.cards import SEVERITY_COLORS, mono_font
+from services.setup.fmt import command_line
 from services.setup.plan import SkippedStep, Step
 from services.setup.session import StepActions
 
@@ -208,6 +209,38 @@ class WizardTab(QWidget):
         self.undo_text.setPlainText("\n".join(undo))
         self.run_button.setText(QCoreApplication.translate("SetupPage", "Show what would run") if dry else QCoreApplication.translate("SetupPage", "Run"))
         self.undo_button.setText(QCoreApplication.translate("SetupPage", "Show the undo") if dry else QCoreApplication.translate("SetupPage", "Undo"))
+
+    def show_target(self, other: bool) -> None:
+        """The bar for another machine (system and card) or for this computer ('Reinstall everything')."""
+        self.other_box.setVisible(other)
+        self.full_check.setVisible(not other)
+        self.target_error.setVisible(False)
+
+    def choose_other(self, os_key: str | None, card: str | None) -> tuple[Any, str, Any]:
+        """Switch to 'Another machine' with system ``os_key`` and ``card`` (None: keep the one chosen);
+        returns (the system's key, the card as typed, the known card's id, else the typed text)."""
+        if os_key is not None:
+            self.os_combo.setCurrentIndex(max(0, self.os_combo.findData(os_key)))
+        if card is not None:
+            self.card_combo.setEditText(card)
+        if self.target_combo.currentData() != "other":
+            self.target_combo.setCurrentIndex(self.target_combo.findData("other"))
+        text = self.card_combo.currentText()
+        index = self.card_combo.findText(text)
+        return self.os_combo.currentData(), text, self.card_combo.itemData(index) if index >= 0 else text
+
+    def show_target_error(self, text: str | None) -> None:
+        """Why the other machine's card is not known (None: hide it)."""
+        if text is not None:
+            self.target_error.setText(text)
+        self.target_error.setVisible(text is not None)
+
+    def append_log(self, log: Iterable[Any], windows: bool) -> None:
+        """The commands a step ran (``StepOutcome.log``) and what they printed."""
+        for entry in log:
+            self.append_output("$ " + command_line(entry.argv, windows))
+            if entry.output.strip():
+                self.append_output(entry.output.rstrip())
 
     def append_output(self, text: str) -> None:
         self.step_output.appendPlainText(text)
