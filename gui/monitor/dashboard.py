@@ -21,7 +21,7 @@ from gui.monitor import page_links
 from gui.monitor.card import GpuCard
 from gui.monitor.card_list import GpuCardList
 from gui.monitor.pane_split import PaneSplitter
-from gui.monitor.panels import BottomPane, NoGpuPanel
+from gui.monitor.panels import BottomPane, NoGpuPanel, centred
 from gui.monitor.strip import GpuStrip
 from gui.widgets.visible_timer import VisibleTimer
 from services.paths import AppPaths
@@ -97,19 +97,10 @@ class DashboardPage(QWidget):
         outer.addWidget(self.stack, 1)
 
         # Page 0: nothing to show, and why.
-        empty = QWidget(self)
-        empty_layout = QVBoxLayout(empty)
-        empty_layout.addStretch(1)
-        self.no_gpu = NoGpuPanel(empty)
+        self.no_gpu = NoGpuPanel()
         self.no_gpu.setup_requested.connect(self._on_no_gpu_setup_requested)
         self.no_gpu.demo_requested.connect(self._on_no_gpu_demo_requested)
-        row = QHBoxLayout()
-        row.addStretch(1)
-        row.addWidget(self.no_gpu, 4)
-        row.addStretch(1)
-        empty_layout.addLayout(row)
-        empty_layout.addStretch(2)
-        self.stack.addWidget(empty)
+        self.stack.addWidget(centred(self.no_gpu, self))
 
         # Page 1: the cards above, processes / insights / alerts below.
         # Beside window.ini's other entries (gui.app), so the tests' GPU_ASSISTANT_HOME moves it too.
