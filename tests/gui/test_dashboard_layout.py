@@ -9,7 +9,8 @@ import pytest
 
 from gui.app import build_context
 from gui.monitor.dashboard import DashboardPage
-from gui.monitor.graphs import time_label, time_ticks, window_stats
+from gui.monitor.graph_titles import window_stats
+from gui.monitor.time_axis import time_label, time_ticks
 from services.telemetry.model import SourceKind
 from tests.gui.fake_hub import FakeHub, snapshot
 
