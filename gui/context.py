@@ -25,6 +25,9 @@ class TelemetryControl(Protocol):
     @property
     def hub(self) -> TelemetryFeed | None: ...
 
+    @property
+    def demo(self) -> bool: ...  # the live choice: the demo (True) or this computer's GPUs
+
     def bridge(self) -> Any: ...  # the run's TelemetryBridge: hub_changed(object), snapshot_received(object)
 
     def start_demo(self) -> Any: ...

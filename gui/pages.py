@@ -50,7 +50,7 @@ def page_arguments(key: str, context: AppContext) -> dict[str, Any]:
     if key == "dashboard":
         assert context.telemetry_control is not None, "gui.app.build_context makes the controller"
         return {"settings_store": context.settings_store, "paths": context.paths,
-                "telemetry": context.telemetry_control, "demo": bool(context.demo)}
+                "telemetry": context.telemetry_control}
     if key == "setup":
         return {"paths": context.paths, "machine": context.setup_machine, "demo": bool(context.demo)}
     if key == "hybrid":

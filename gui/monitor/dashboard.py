@@ -65,16 +65,15 @@ class DashboardPage(QWidget):
     repainted = Signal()
 
     def __init__(self, settings_store: SettingsStore, paths: AppPaths, telemetry: TelemetryControl,
-                 demo: bool = False, parent: QWidget | None = None) -> None:
-        """``telemetry``: starts and replaces the monitored hub, and its bridge brings the readings;
-        ``demo``: the app runs its demo (the no-GPU panel offers it otherwise)."""
+                 parent: QWidget | None = None) -> None:
+        """``telemetry``: starts and replaces the monitored hub, its bridge brings the readings, and
+        it says whether the demo is the live choice (the no-GPU panel offers it otherwise)."""
         super().__init__(parent)
         self.setObjectName("DashboardPage")
         self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
         self.setStyleSheet(STYLE)
         self.settings_store = settings_store
         self.paths = paths
-        self._demo = demo
         self.control = telemetry
         self.bridge = self.control.bridge()
         self._snapshot: Snapshot | None = None
@@ -351,7 +350,7 @@ class DashboardPage(QWidget):
         return shown
 
     def _cards_or_reason(self, hub: TelemetryFeed | None, snapshot: Snapshot | None) -> bool:
-        demo = self._demo
+        demo = self.control.demo
         if hub is None:
             self.no_gpu.explain(health.StateText(
                 self.tr("Monitoring is not running"),

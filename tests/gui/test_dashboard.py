@@ -21,7 +21,7 @@ def context(app_paths):
 
 def _page(qtbot, context, hub) -> DashboardPage:
     context.telemetry = hub
-    page = DashboardPage(context.settings_store, context.paths, context.telemetry_control, context.demo)
+    page = DashboardPage(context.settings_store, context.paths, context.telemetry_control)
     qtbot.addWidget(page)
     page.resize(1100, 760)
     page.show()

@@ -22,7 +22,7 @@ def context(app_paths):
 
 def _page(qtbot, context, hub, width=1100, height=760) -> DashboardPage:
     context.telemetry = hub
-    page = DashboardPage(context.settings_store, context.paths, context.telemetry_control, context.demo)
+    page = DashboardPage(context.settings_store, context.paths, context.telemetry_control)
     qtbot.addWidget(page)
     page.resize(width, height)
     page.show()

@@ -110,6 +110,32 @@ def test_show_the_demo_button_restarts_the_hub_on_the_simulated_source(qtbot, co
     page.bridge.close()
 
 
+def test_after_leaving_the_demo_the_no_driver_panel_offers_the_demo_again(qtbot, context):
+    """The page asks the controller for the live choice each time it explains, not once when built."""
+    from gui.monitor.controller import TelemetryController
+    from gui.monitor.dashboard import DashboardPage
+    from services.telemetry.factory import UnavailableSource
+    from services.telemetry.model import DeviceState
+
+    assert context.telemetry_control is not None
+    context.telemetry_control.close()
+    control = TelemetryController(
+        context, live_source=lambda: UnavailableSource(DeviceState.NO_DRIVER, "libnvidia-ml.so.1: not found"))
+    context.telemetry_control = control
+    control.attach(start=False)  # the demo, built while it is the live choice
+    page = DashboardPage(context.settings_store, context.paths, control)
+    qtbot.addWidget(page)
+    page.show()
+    try:
+        control.start_live()  # "Leave the demo" on a computer without a driver
+        qtbot.waitUntil(lambda: page.no_gpu.title.text() == "No NVIDIA driver found", timeout=5000)
+        assert not control.demo and page.no_gpu.demo_button.isVisibleTo(page)
+    finally:
+        page.shutdown()
+        control.close()
+        page.bridge.close()
+
+
 def test_replay_of_an_nvidia_smi_log_and_back_to_live(qtbot, context):
     context.telemetry = _demo_hub(context)
     window = MainWindow(context)
