@@ -59,7 +59,7 @@ def test_demo_run_fills_two_cards_insights_and_processes(qtbot, context):
 def test_alert_fires_to_notification_dashboard_and_session_log(qtbot, context):
     context.settings_store.settings.alerts.memory_pct = 50.0  # the demo's cards sit above this
     context.telemetry = _demo_hub(context, record=True)  # the demo is recorded only when asked
-    tray = TrayController(context, tray_available=True)
+    tray = TrayController(context.settings_store, context.telemetry_control, tray_available=True)
     window = MainWindow(context)
     qtbot.addWidget(window)
     tray.attach_window(window)
