@@ -9,12 +9,11 @@ costs more than one repaint, and a hidden page costs nothing.
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QPaintEvent, QResizeEvent, QShowEvent
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QStackedWidget, QVBoxLayout, QWidget
 
 from gui.context import TelemetryControl
 from gui.monitor import page_links
@@ -23,11 +22,12 @@ from gui.monitor.card_list import GpuCardList
 from gui.monitor.pane_split import PaneSplitter
 from gui.monitor.panels import BottomPane, NoGpuPanel, centred
 from gui.monitor.strip import GpuStrip
+from gui.monitor.toolbar import WINDOWS_S, DashboardToolbar
 from gui.widgets.visible_timer import VisibleTimer
 from services.paths import AppPaths
 from services.program import program_name
 from services.settings import SettingsStore
-from gui.monitor.widgets import STYLE, ElidedLabel
+from gui.monitor.widgets import STYLE
 from services.telemetry import health
 from services.telemetry.feed import TelemetryFeed
 from services.telemetry.model import DeviceState, GpuInfo, Snapshot, SourceKind
@@ -37,11 +37,6 @@ INSIGHTS_EVERY_S = 5.0
 GRAPH_MIN_INTERVAL_S = 3.0
 MAX_ALERTS_SHOWN = 200
 NARROW_PAGE_PX = 1030  # page width (window less the 190 px sidebar and margins) below which cards reflow
-# (seconds, label) for the time-window selector; labels are translated in the page.
-WINDOWS_S = (60, 300, 600, 1800, 3600, 6 * 3600, 24 * 3600)
-
-
-
 # A live view never spans less than this, so the first readings do not fill the whole width.
 MIN_LIVE_SPAN_S = 60.0
 
@@ -90,7 +85,13 @@ class DashboardPage(QWidget):
         outer = QVBoxLayout(self)
         outer.setContentsMargins(16, 12, 16, 12)
         outer.setSpacing(10)
-        outer.addLayout(self._build_toolbar())
+        self.toolbar = DashboardToolbar(self._window_s, self)
+        self.toolbar.window_combo.currentIndexChanged.connect(self._on_window_combo_changed)
+        self.toolbar.live_button.toggled.connect(self._on_live_button_toggled)
+        self.toolbar.back_live_button.clicked.connect(self._on_back_live_button_clicked)
+        self.toolbar.leave_demo_button.clicked.connect(self._on_leave_demo_button_clicked)
+        self.toolbar.sessions_button.clicked.connect(self._on_sessions_button_clicked)
+        outer.addWidget(self.toolbar)
 
         self.stack = QStackedWidget(self)
         outer.addWidget(self.stack, 1)
@@ -148,12 +149,12 @@ class DashboardPage(QWidget):
         return dict(self.card_list.cards())
 
     def set_window(self, seconds: int) -> None:
-        index = self.window_combo.findData(seconds)
+        index = self.toolbar.window_combo.findData(seconds)
         if index >= 0:
-            self.window_combo.setCurrentIndex(index)
+            self.toolbar.window_combo.setCurrentIndex(index)
 
     def set_follow_live(self, follow: bool) -> None:
-        self.live_button.setChecked(follow)
+        self.toolbar.live_button.setChecked(follow)
 
     def repaint_now(self) -> None:
         """Repaint the visible cards from the newest snapshot and the history."""
@@ -201,50 +202,6 @@ class DashboardPage(QWidget):
         wanted = int(self.settings_store.settings.monitor.window_s)
         return min(WINDOWS_S, key=lambda w: abs(w - wanted))
 
-    def _build_toolbar(self) -> QHBoxLayout:
-        bar = QHBoxLayout()
-        bar.setSpacing(8)
-        heading = self.tr("Dashboard")
-        title = QLabel(f"<span style='font-size:18px; font-weight:600; color:#1f2933'>{heading}</span>", self)
-        # Elided, so a long replay name never makes the page wider than a laptop's window.
-        self.source_label = ElidedLabel("", self)
-        self.source_label.setObjectName("SourceLabel")
-        bar.addWidget(title)
-        bar.addSpacing(8)
-        bar.addWidget(self.source_label, 1)
-        self.window_label = QLabel(self.tr("Time window"), self)
-        bar.addWidget(self.window_label)
-        self.window_combo = QComboBox(self)
-        labels = (self.tr("1 minute"), self.tr("5 minutes"), self.tr("10 minutes"), self.tr("30 minutes"),
-                  self.tr("1 hour"), self.tr("6 hours"), self.tr("24 hours"))
-        for seconds, label in zip(WINDOWS_S, labels, strict=True):
-            self.window_combo.addItem(label, seconds)
-        self.window_combo.setCurrentIndex(WINDOWS_S.index(self._window_s))
-        self.window_combo.currentIndexChanged.connect(self._on_window_combo_changed)
-        bar.addWidget(self.window_combo)
-        self.live_button = QPushButton(self.tr("Live"), self)
-        self.live_button.setCheckable(True)
-        self.live_button.setChecked(True)
-        self.live_button.setToolTip(self.tr("Follow the newest readings. Drag or scroll a graph to look back; "
-                                            "press Live to return."))
-        self.live_button.toggled.connect(self._on_live_button_toggled)
-        bar.addWidget(self.live_button)
-        self.back_live_button = QPushButton(self.tr("Back to live"), self)
-        self.back_live_button.setToolTip(self.tr("Close the replay and monitor this computer's GPUs again."))
-        self.back_live_button.clicked.connect(self._on_back_live_button_clicked)
-        self.back_live_button.hide()
-        bar.addWidget(self.back_live_button)
-        self.leave_demo_button = QPushButton(self.tr("Leave the demo"), self)
-        self.leave_demo_button.setToolTip(self.tr("Stop the simulated run and monitor this computer's GPUs."))
-        self.leave_demo_button.clicked.connect(self._on_leave_demo_button_clicked)
-        self.leave_demo_button.hide()
-        bar.addWidget(self.leave_demo_button)
-        self.sessions_button = QPushButton(self.tr("Sessions…"), self)
-        self.sessions_button.setToolTip(self.tr("Open, compare and export recorded sessions, or open an nvidia-smi log."))
-        self.sessions_button.clicked.connect(self._on_sessions_button_clicked)
-        bar.addWidget(self.sessions_button)
-        return bar
-
     # ---- Data in
     @Slot(object)
     def _on_bridge_hub_changed(self, hub: TelemetryFeed | None) -> None:
@@ -252,7 +209,7 @@ class DashboardPage(QWidget):
         self.tabs.show_no_alerts()
         self._rebuild_cards(())
         self._follow_live = True
-        self.live_button.setChecked(True)
+        self.toolbar.live_button.setChecked(True)
         if hub is not None:
             self._snapshot = hub.latest
         # The hub's process service (services.telemetry.factory.attach_processes); None: no process view.
@@ -260,15 +217,15 @@ class DashboardPage(QWidget):
         for alert in self.bridge.recent_alerts(MAX_ALERTS_SHOWN):
             self._on_bridge_alert_raised(alert)
         self._replay = hub is not None and not hub.live
-        self.live_button.setEnabled(not self._replay)
-        self.back_live_button.setVisible(self._replay)
-        self.leave_demo_button.setVisible(hub is not None and not self._replay and _source_kind(hub) is SourceKind.SIMULATED)
+        self.toolbar.live_button.setEnabled(not self._replay)
+        self.toolbar.back_live_button.setVisible(self._replay)
+        self.toolbar.leave_demo_button.setVisible(hub is not None and not self._replay and _source_kind(hub) is SourceKind.SIMULATED)
         if self._replay:
             # A replay does not move: show all of it, then let the user zoom in.
             span = hub.history.time_range()
             if span is not None:
                 self._follow_live = False
-                self.live_button.setChecked(False)
+                self.toolbar.live_button.setChecked(False)
                 self._view = (span[0], max(span[1], span[0] + 60))
         self._update_source_label()
         self._repaint_timer.resume()
@@ -345,8 +302,7 @@ class DashboardPage(QWidget):
     def _show_empty_state_if_needed(self, hub: TelemetryFeed | None, snapshot: Snapshot | None) -> bool:
         """Switch between the cards and the explanation; True when cards are shown."""
         shown = self._cards_or_reason(hub, snapshot)
-        for control in (self.window_label, self.window_combo, self.live_button):
-            control.setVisible(shown)  # no graphs, nothing to choose a time window for
+        self.toolbar.show_window_controls(shown)  # no graphs, nothing to choose a time window for
         return shown
 
     def _cards_or_reason(self, hub: TelemetryFeed | None, snapshot: Snapshot | None) -> bool:
@@ -390,44 +346,19 @@ class DashboardPage(QWidget):
 
     def _update_source_label(self) -> None:
         hub = self.bridge.hub
-        if hub is None:
-            self.source_label.setText("")
-            return
-        kind = _source_kind(hub)
-        tip = ""
-        if kind is SourceKind.SIMULATED:
-            text = self.tr("Demo: a simulated training run")
-            if hub.backfill_pending:
-                text = self.tr("Demo: a simulated training run (loading its past two hours…)")
-        elif kind is SourceKind.REPLAY:
-            path = hub.source.path
-            span = hub.history.time_range()
-            if path is not None and span is not None:
-                text = self.tr("Replay of {name}, {start} to {end}").format(
-                    name=Path(path).name, start=time.strftime("%Y-%m-%d %H:%M", time.localtime(span[0])),
-                    end=time.strftime("%H:%M" if time.localtime(span[0]).tm_yday == time.localtime(span[1]).tm_yday
-                                      else "%Y-%m-%d %H:%M", time.localtime(span[1])))
-                tip = str(path)
-            elif path is not None:
-                text = self.tr("Replay of {name}").format(name=Path(path).name)
-                tip = str(path)
-            else:
-                text = self.tr("Replay of a recorded log")
-        else:
-            text = self.tr("Live from the NVIDIA driver")
-        self.source_label.setText(text)
-        self.source_label.setToolTip(tip)
-        self._label_loading = kind is SourceKind.SIMULATED and hub.backfill_pending
+        self.toolbar.show_source(hub)
+        if hub is not None:
+            self._label_loading = _source_kind(hub) is SourceKind.SIMULATED and hub.backfill_pending
 
     # ---- Slots
     def _on_window_combo_changed(self, _index: int) -> None:
-        self._window_s = int(self.window_combo.currentData())
+        self._window_s = int(self.toolbar.window_combo.currentData())
         settings = self.settings_store.settings
         if settings.monitor.window_s != self._window_s:
             settings.monitor.window_s = self._window_s
             self.settings_store.save()
         self._follow_live = True
-        self.live_button.setChecked(True)
+        self.toolbar.live_button.setChecked(True)
         self._repaint(force=True)
 
     def _on_live_button_toggled(self, checked: bool) -> None:
@@ -439,9 +370,9 @@ class DashboardPage(QWidget):
         self._view = (t0, t1)
         if self._follow_live:
             self._follow_live = False
-            self.live_button.blockSignals(True)
-            self.live_button.setChecked(False)
-            self.live_button.blockSignals(False)
+            self.toolbar.live_button.blockSignals(True)
+            self.toolbar.live_button.setChecked(False)
+            self.toolbar.live_button.blockSignals(False)
         self._pan_timer.start()
 
     def _on_pan_timer_timeout(self) -> None:

@@ -211,7 +211,7 @@ def test_time_window_and_follow_live(qtbot, context):
     assert context.settings_store.settings.monitor.window_s == 300  # remembered
     # A pan by the user stops following; Live brings it back.
     page.cards()[0].graphs._user_range_callback(t - 350, t - 250)
-    assert not page.live_button.isChecked()
+    assert not page.toolbar.live_button.isChecked()
     page.set_follow_live(True)
     (x0, x1), _ = page.cards()[0].graphs.master_plot().vb.viewRange()
     assert x1 == pytest.approx(t, abs=2)

@@ -51,7 +51,7 @@ def test_demo_run_fills_two_cards_insights_and_processes(qtbot, context):
     assert 100 < len(x) <= 2 * 2 * card.graphs.plots["util"].vb.width() + 4  # thinned, not 10,800 points
     assert x[-1] - x[0] > 0.9 * DEMO_PREHISTORY_S  # but spanning the hours of prehistory
     qtbot.waitUntil(lambda: page.process_view.model.rowCount() >= 1, timeout=5000)
-    assert page.source_label.text().startswith("Demo")
+    assert page.toolbar.source_label.text().startswith("Demo")
     window.shutdown()
     page.bridge.close()
 
@@ -145,12 +145,12 @@ def test_replay_of_an_nvidia_smi_log_and_back_to_live(qtbot, context):
     csv = next(DATA.glob("nvidia_smi*.csv"))
     context.telemetry_control.open_replay(str(csv))
     qtbot.waitUntil(lambda: len(page.cards()) >= 1, timeout=3000)
-    assert page.source_label.text().startswith("Replay")
-    assert page.back_live_button.isVisibleTo(page) and not page.live_button.isEnabled()
+    assert page.toolbar.source_label.text().startswith("Replay")
+    assert page.toolbar.back_live_button.isVisibleTo(page) and not page.toolbar.live_button.isEnabled()
     first, last = context.telemetry.history.time_range()
     (x0, x1), _ = page.cards()[0].graphs.master_plot().vb.viewRange()
     assert x0 <= first + 1 and x1 >= last - 1  # the whole log is in view
-    page.back_live_button.click()
+    page.toolbar.back_live_button.click()
     assert context.telemetry.live and context.demo
     context.telemetry.stop()
     window.shutdown()
