@@ -9,9 +9,9 @@ from PySide6.QtCore import Qt, QUrl, qVersion
 from PySide6.QtGui import QGuiApplication, QPalette
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from gui.context import AppContext
 from gui.icons import app_icon
 from gui.i18n import app_display_name
+from services.paths import AppPaths
 from services.version import APP_NAME, __version__
 
 
@@ -30,7 +30,7 @@ def _link(path) -> str:
 class AboutDialog(QDialog):
     """Shows ``version_report()``, the settings and data folders (as links) and the licence notes."""
 
-    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
+    def __init__(self, paths: AppPaths, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("About {name}").format(name=app_display_name()))
         icon = app_icon()
@@ -53,8 +53,8 @@ class AboutDialog(QDialog):
         layout.addSpacing(6)
 
         folders = QLabel(
-            self.tr("Settings folder: {path}").format(path=_link(context.paths.config_dir)) + "<br>"
-            + self.tr("Data folder: {path}").format(path=_link(context.paths.data_dir)),
+            self.tr("Settings folder: {path}").format(path=_link(paths.config_dir)) + "<br>"
+            + self.tr("Data folder: {path}").format(path=_link(paths.data_dir)),
             self,
         )
         folders.setOpenExternalLinks(True)

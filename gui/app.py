@@ -349,6 +349,8 @@ def attach_tray(controller: AppController, app: QApplication) -> None:
     """The tray icon: alerts as notifications, and closing the window can keep monitoring."""
     from gui.monitor.tray import TrayController
 
-    controller.tray = TrayController(controller.context, quit_app=app.quit)
+    context = controller.context
+    assert context.telemetry_control is not None, "gui.app.build_context makes the controller"
+    controller.tray = TrayController(context.settings_store, context.telemetry_control, quit_app=app.quit)
     if controller.window is not None:
         controller.tray.attach_window(controller.window)

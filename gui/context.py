@@ -1,4 +1,5 @@
-"""What every page is given: the services it may use. Built by ``gui.app``."""
+"""The app's services and models, built by ``gui.app``. Pages are not given this bag:
+``gui.pages.page_arguments`` hands each page the ones it shows."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -23,6 +24,9 @@ class TelemetryControl(Protocol):
 
     @property
     def hub(self) -> TelemetryFeed | None: ...
+
+    @property
+    def demo(self) -> bool: ...  # the live choice: the demo (True) or this computer's GPUs
 
     def bridge(self) -> Any: ...  # the run's TelemetryBridge: hub_changed(object), snapshot_received(object)
 
@@ -68,7 +72,7 @@ class AppContext:
     telemetry_control: TelemetryControl | None = None
     # Serves this machine's metrics when Settings say so; made by gui.app.attach_exporter.
     exporter: ExporterService | None = None
-    # The hybrid-GPU service; the Hybrid page makes the default one on first use.
+    # The hybrid-GPU service; gui.pages.hybrid_service makes the default one on first use.
     hybrid_service: HybridService | None = None
     # What the Setup page runs against; None: this computer.
     setup_machine: SetupMachine | None = None

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import (
 
 from gui.context import AppContext
 from gui.icons import app_icon, line_icon, sidebar_colours
-from gui.pages import PAGES
+from gui.pages import PAGES, page_arguments
 from gui.i18n import app_display_name
 
 
@@ -124,7 +124,7 @@ class MainWindow(QMainWindow):
         if key not in self._pages:
             row = next(i for i, s in enumerate(PAGES) if s.key == key)
             spec = PAGES[row]
-            widget = spec.load_class()(self.context)
+            widget = spec.load_class()(**page_arguments(key, self.context))
             holder = self.stack.widget(row)
             holder.widget().layout().addWidget(widget)
             self._pages[key] = widget
@@ -165,7 +165,7 @@ class MainWindow(QMainWindow):
     def _on_about_button_clicked(self) -> None:
         from gui.about import AboutDialog
 
-        AboutDialog(self.context, self).exec()
+        AboutDialog(self.context.paths, self).exec()
 
     def _on_sidebar_row_changed(self, row: int) -> None:
         if row < 0:

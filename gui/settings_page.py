@@ -6,8 +6,8 @@ from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QFormLayout, QFrame, QGroupBox, QLabel, QScrollArea, QSpinBox, QVBoxLayout, QWidget,
 )
 
-from gui.context import AppContext
 from gui.i18n import render
+from services.settings import SettingsStore
 
 
 class SettingsPage(QWidget):
@@ -19,9 +19,9 @@ class SettingsPage(QWidget):
 
     language_changed = Signal(str)
 
-    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
+    def __init__(self, settings_store: SettingsStore, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._store = context.settings_store
+        self._store = settings_store
         settings = self._store.settings
         # Scrolls: the tools' groups together are taller than a 768-pixel laptop screen, and as the
         # tallest page the settings set the whole window's minimum height.
@@ -60,7 +60,7 @@ class SettingsPage(QWidget):
         layout.addWidget(self._build_exporter_group(settings))
         self.sections_layout = QVBoxLayout()
         layout.addLayout(self.sections_layout)
-        for section in tool_sections(context, self):
+        for section in tool_sections(settings_store, self):
             self.sections_layout.addWidget(section)
         layout.addStretch(1)
         # The Hosts page edits the same exporter settings: follow every save, or a stale box here
@@ -146,8 +146,8 @@ class SettingsPage(QWidget):
         self._store.save()
 
 
-def tool_sections(context: AppContext, parent: QWidget) -> list[QWidget]:
+def tool_sections(settings_store: SettingsStore, parent: QWidget) -> list[QWidget]:
     """Each tool's settings groups (today only monitoring has some)."""
     from gui.monitor.settings_groups import build_sections
 
-    return list(build_sections(context, parent))
+    return list(build_sections(settings_store, parent))

@@ -64,7 +64,6 @@ def test_prometheus_scrapes_our_exporter(stack):
 
 
 def test_multi_host_view_shows_prometheus_values(stack, qtbot):
-    from gui.context import AppContext
     from gui.hosts.page import HostsPage
     from services.paths import AppPaths
     from services.settings import SettingsStore
@@ -74,7 +73,7 @@ def test_multi_host_view_shows_prometheus_values(stack, qtbot):
     paths = AppPaths.default()
     store = SettingsStore(paths.settings_file)
     store.load()
-    page = HostsPage(AppContext(paths=paths, settings_store=store))
+    page = HostsPage(store)
     qtbot.addWidget(page)
     page.show()
     page.url_edit.setText(prometheus.url.replace("http://", ""))

@@ -7,140 +7,27 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QRectF, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPen
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView, QBoxLayout, QComboBox, QScrollArea, QFileDialog, QFormLayout, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
-    QPushButton, QSizePolicy, QTableWidget, QTableWidgetItem, QToolButton, QVBoxLayout, QWidget,
+    QBoxLayout, QComboBox, QScrollArea, QFileDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit,
+    QPushButton, QToolButton, QWidget,
 )
 
-from gui.fit.bar import COLORS
+from gui.fit.live_memory import LiveMemoryView
+from gui.fit.measurements_table import MeasurementsTable
 from gui.i18n import render
 from services.modelfit.calibration import compare, known_for, split_gib
 from services.modelfit.measure import (
     STATUS_TEXT, MeasureError, Measurement, default_probe, revealed_versions, split_command,
 )
-from services.modelfit.measurements import MeasurementStore, StoreError, export_csv, record
+from services.modelfit.measurements import MeasurementStore, StoreError, record
 from services.modelfit.report import COMPONENT_LABELS
 from services.modelfit.solver import FitAnswer
+from services.telemetry.hub import CurrentHub
 
 TICK_MS = 100  # 10 Hz, the measured process only (services.modelfit.measure.SAMPLE_INTERVAL_S)
-MEASURED = "#1f2933"
-PEAK = "#c62828"
-CURVE_POINTS = 400
 FORM_WIDTH = 330
 NARROW_PX = 560  # below this the live view goes under the form
-
-
-class LiveMemoryView(QWidget):
-    """The estimate's parts as a stacked bar, the measured memory now and its peak below it on the
-    same scale, and the measured curve over time with the estimate as a dashed line."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.parts: list[tuple[str, str, float]] = []
-        self.estimate_gib = 0.0
-        self.now_gib: float | None = None
-        self.peak_gib: float | None = None
-        self.curve: list[tuple[float, float]] = []
-        self.labels = ("", "", "")
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
-        self.setMinimumHeight(130)
-
-    def sizeHint(self) -> QSize:
-        return QSize(560, 200)
-
-    def set_estimate(self, parts: list[tuple[str, str, float]], estimate_gib: float) -> None:
-        self.parts = [p for p in parts if p[2] > 0]
-        self.estimate_gib = estimate_gib
-        self.update()
-
-    def set_measured(self, now: float | None, peak: float | None, curve: list[tuple[float, float]]) -> None:
-        self.now_gib, self.peak_gib = now, peak
-        self.curve = curve[-CURVE_POINTS:] if len(curve) > CURVE_POINTS else curve
-        self.update()
-
-    def paintEvent(self, _event) -> None:
-        p = QPainter(self)
-        p.setRenderHint(QPainter.RenderHint.Antialiasing)
-        top = max(self.estimate_gib, self.peak_gib or 0.0, max((g for _, g in self.curve), default=0.0), 1e-9) * 1.1
-        left, right = 8.0, self.width() - 8.0
-        width = right - left
-        fm_h = p.fontMetrics().height()
-        small = QFont(self.font())
-        small.setPointSizeF(max(7.0, self.font().pointSizeF() * 0.85))
-        est_label, now_label, curve_label = self.labels
-        # the estimate, part by part
-        y = 2.0
-        p.setPen(QColor(MEASURED))
-        p.drawText(QRectF(left, y, width, fm_h), Qt.AlignmentFlag.AlignLeft, est_label)
-        y += fm_h + 2
-        bar_h = 22.0
-        p.setPen(Qt.PenStyle.NoPen)
-        p.setBrush(QColor("#e4e7eb"))
-        p.drawRect(QRectF(left, y, width, bar_h))
-        x = left
-        p.setFont(small)
-        for code, label, gib in self.parts:
-            w = width * gib / top
-            p.setBrush(QColor(COLORS.get(code, "#9aa5b1")))
-            p.setPen(Qt.PenStyle.NoPen)
-            p.drawRect(QRectF(x, y, w, bar_h))
-            if p.fontMetrics().horizontalAdvance(label) + 6 < w:
-                p.setPen(QColor("#ffffff"))
-                p.drawText(QRectF(x, y, w, bar_h), Qt.AlignmentFlag.AlignCenter, label)
-            x += w
-        p.setFont(self.font())
-        y += bar_h + 4
-        # measured: now (filled) and the peak (a red mark)
-        p.setPen(QColor(MEASURED))
-        p.drawText(QRectF(left, y, width, fm_h), Qt.AlignmentFlag.AlignLeft, now_label)
-        y += fm_h + 2
-        p.setPen(Qt.PenStyle.NoPen)
-        p.setBrush(QColor("#e4e7eb"))
-        p.drawRect(QRectF(left, y, width, bar_h))
-        if self.now_gib is not None:
-            p.setBrush(QColor("#52606d"))
-            p.drawRect(QRectF(left, y, width * self.now_gib / top, bar_h))
-        if self.peak_gib is not None:
-            px = left + width * self.peak_gib / top
-            p.setPen(QPen(QColor(PEAK), 3))
-            p.drawLine(int(px), int(y - 3), int(px), int(y + bar_h + 3))
-        ex = left + width * self.estimate_gib / top
-        p.setPen(QPen(QColor("#3b6fb6"), 2, Qt.PenStyle.DashLine))
-        p.drawLine(int(ex), int(y - 3), int(ex), int(y + bar_h + 3))
-        y += bar_h + 6
-        # the curve over time against the estimate
-        chart = QRectF(left, y + fm_h, width, max(20.0, self.height() - y - fm_h - 4))
-        p.setPen(QColor("#52606d"))
-        p.drawText(QRectF(left, y, width, fm_h), Qt.AlignmentFlag.AlignLeft, curve_label)
-        p.setPen(QPen(QColor("#d3d8de"), 1))
-        p.setBrush(Qt.BrushStyle.NoBrush)
-        p.drawRect(chart)
-        ey = chart.bottom() - chart.height() * self.estimate_gib / top
-        p.setPen(QPen(QColor("#3b6fb6"), 1.5, Qt.PenStyle.DashLine))
-        p.drawLine(int(chart.left()), int(ey), int(chart.right()), int(ey))
-        p.setFont(small)
-        p.setPen(QColor("#52606d"))
-        p.drawText(QRectF(chart.left() + 4, chart.top() + 2, chart.width() - 8, fm_h),
-                   Qt.AlignmentFlag.AlignLeft, f"{top:.1f} GiB")
-        if self.curve:
-            p.drawText(QRectF(chart.left() + 4, chart.bottom() - fm_h - 2, chart.width() - 8, fm_h),
-                       Qt.AlignmentFlag.AlignRight, f"{self.curve[-1][0]:.0f} s")
-        p.setFont(self.font())
-        if len(self.curve) >= 2:
-            t0, t1 = self.curve[0][0], max(self.curve[-1][0], self.curve[0][0] + 1e-6)
-            path = QPainterPath()
-            for i, (t, g) in enumerate(self.curve):
-                px = chart.left() + chart.width() * (t - t0) / (t1 - t0)
-                py = chart.bottom() - chart.height() * g / top
-                if i == 0:
-                    path.moveTo(px, py)
-                else:
-                    path.lineTo(px, py)
-            p.setPen(QPen(QColor(MEASURED), 2))
-            p.drawPath(path)
-        p.end()
 
 
 class MeasurePanel(QWidget):
@@ -467,105 +354,6 @@ def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-class MeasurementsTable(QWidget):
-    """The "Your measurements" tab: every stored run, with delete and CSV export."""
-
-    changed = Signal()
-
-    def __init__(self, store: MeasurementStore, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.store = store
-        self.rows: list = []
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(8, 8, 8, 8)
-        self.table = QTableWidget(0, 8)
-        # The figures first: on a small window the columns to the right are the ones scrolled to.
-        self.table.setHorizontalHeaderLabels([self.tr("Date"), self.tr("Model"), self.tr("Peak GiB"), self.tr("Estimate GiB"),
-                                              self.tr("Error"), self.tr("Context × batch"), self.tr("Engine"), self.tr("GPU")])
-        self.table.verticalHeader().setVisible(False)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)  # model ids are long: a fixed start
-        header.resizeSection(1, 170)
-        header.setStretchLastSection(True)
-        self.table.setWordWrap(False)
-        self.table.verticalHeader().setDefaultSectionSize(20)
-        layout.addWidget(self.table, 1)
-        row = QHBoxLayout()
-        self.message_label = QLabel()
-        self.message_label.setProperty("role", "muted")
-        self.message_label.setWordWrap(True)
-        self.delete_button = QPushButton(self.tr("Delete"))
-        self.delete_button.clicked.connect(self.delete_selected)
-        self.export_button = QPushButton(self.tr("Export CSV…"))
-        self.export_button.clicked.connect(self._export)
-        row.addWidget(self.message_label, 1)
-        row.addWidget(self.export_button)
-        row.addWidget(self.delete_button)
-        layout.addLayout(row)
-        self.reload()
-
-    def title(self) -> str:
-        return self.tr("Your measurements")
-
-    def reload(self) -> None:
-        try:
-            self.rows = self.store.list()
-            self.message_label.setText("" if self.rows else self.tr("No measurements yet: measure a run in the previous tab"))
-        except StoreError as exc:
-            self.rows = []
-            self.message_label.setText(render(exc.message))
-        self.table.setRowCount(len(self.rows))
-        for i, m in enumerate(reversed(self.rows)):
-            cells = [m.date, m.model, "–" if m.peak_gib is None else f"{m.peak_gib:.2f}", f"{m.estimate_gib:.2f}",
-                     "–" if m.error_pct is None else f"{m.error_pct:+.1f}%",
-                     f"{m.settings.get('seq', '')} × {m.settings.get('batch', '')}", m.engine, m.gpu_name or ""]
-            for j, value in enumerate(cells):
-                item = QTableWidgetItem(value)
-                if 2 <= j <= 4:
-                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                if j == 0:
-                    item.setData(Qt.ItemDataRole.UserRole, m.id)
-                    item.setToolTip(" ".join(m.command) or self.tr("attached to PID %1").replace("%1", str(m.pid)))
-                self.table.setItem(i, j, item)
-        self.delete_button.setEnabled(bool(self.rows))
-        self.export_button.setEnabled(bool(self.rows))
-
-    def selected_ids(self) -> list[int]:
-        rows = {index.row() for index in self.table.selectionModel().selectedRows()}
-        return [self.table.item(r, 0).data(Qt.ItemDataRole.UserRole) for r in sorted(rows)]
-
-    def delete_selected(self) -> int:
-        ids = self.selected_ids()
-        if not ids:
-            self.message_label.setText(self.tr("Select the measurements to delete"))
-            return 0
-        try:
-            count = self.store.delete(ids)
-        except StoreError as exc:
-            self.message_label.setText(render(exc.message))
-            return 0
-        self.reload()
-        self.changed.emit()
-        return count
-
-    def export_to(self, path: str) -> bool:
-        try:
-            count = export_csv(self.rows, Path(path))
-        except StoreError as exc:
-            self.message_label.setText(render(exc.message))
-            return False
-        self.message_label.setText(self.tr("Measurements written to %1: %2").replace("%1", path).replace("%2", str(count)))
-        return True
-
-    def _export(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export measurements"), "measurements.csv", "CSV (*.csv)")
-        if path:
-            self.export_to(path)
-
-
 def known_of(rows: list, ans: FitAnswer | None, gpu):
     """What the user's stored runs say about this answer (services.modelfit.calibration.Known), or None."""
     if ans is None or not rows:
@@ -576,9 +364,9 @@ def known_of(rows: list, ans: FitAnswer | None, gpu):
 class MeasureTabs:
     """Puts the two tabs and the 'measured on this machine' line into the fit page's results panel."""
 
-    def __init__(self, page) -> None:
+    def __init__(self, page, store: MeasurementStore, hubs: CurrentHub) -> None:
         self.page = page
-        store = MeasurementStore(page.context.paths.recordings_dir)
+        self.hubs = hubs
         self.panel = MeasurePanel(store, self.gpu_processes)
         self.table = MeasurementsTable(store)
         tabs = page.results.tabs
@@ -602,7 +390,7 @@ class MeasureTabs:
         self._calibrated_limits = False  # the "Largest that fits" box shows the calibrated figures
 
     def gpu_processes(self) -> list[tuple[int, str]]:
-        hub = self.page.context.telemetry
+        hub = self.hubs.hub
         snapshot = hub.latest if hub is not None else None
         found: list[tuple[int, str]] = []
         for sample in getattr(snapshot, "samples", ()) or ():

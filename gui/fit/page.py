@@ -9,7 +9,6 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QVBoxLayout, QWidget
 
-from gui.context import AppContext
 from gui.fit import controls
 from gui.fit.measure import MeasureTabs
 from gui.fit.model_box import ModelBox
@@ -22,8 +21,11 @@ from services.modelfit.errors import ModelInputError
 from services.modelfit.weights import is_gguf_source
 from services.modelfit.grid import FitGrid, fit_grid
 from services.modelfit.gpus import GpuSpec, default_gpu_catalogue, live_gpu_from_snapshot
+from services.modelfit.measurements import MeasurementStore
 from services.modelfit.solver import FitAnswer, answer
 from services.modelfit.sources import load_path
+from services.settings import SettingsStore
+from services.telemetry.hub import CurrentHub
 
 __all__ = ["DETECTED", "FitPage"]
 
@@ -41,12 +43,17 @@ class FitPage(QWidget):
 
     updated = Signal()
 
-    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
+    def __init__(self, settings_store: SettingsStore, hubs: CurrentHub, recordings_dir: Path,
+                 parent: QWidget | None = None) -> None:
+        """``hubs``: the monitored hub (its first GPU is the default one); ``recordings_dir``: where
+        the user's measurements are kept."""
         super().__init__(parent)
-        self.context = context
+        self.settings_store = settings_store
+        self.hubs = hubs
+        self._recordings_dir = recordings_dir
         self._catalogue = default_catalogue()
         self._gpus = default_gpu_catalogue()
-        saved = context.settings_store.settings.fit
+        saved = settings_store.settings.fit
         entry = self._catalogue.get(saved.model) or self._catalogue.resolve(DEFAULT_MODEL)
         self._arch: ModelArch = entry.arch
         self.last_answer: FitAnswer | None = None
@@ -91,7 +98,7 @@ class FitPage(QWidget):
         self.results.choice_chosen.connect(self.workload.apply_choice)
         self.results.cell_chosen.connect(self._apply_grid_cell)
         outer.addWidget(self.results, 1)
-        self.measure = MeasureTabs(self)  # "Measure a run", "Your measurements", "measured on this machine"
+        self.measure = MeasureTabs(self, MeasurementStore(self._recordings_dir), self.hubs)  # "Measure a run", "Your measurements", "measured on this machine"
 
     @property
     def last_grid(self) -> FitGrid | None:
@@ -177,7 +184,7 @@ class FitPage(QWidget):
         self._timer.stop()
 
     def _save(self) -> None:
-        store = self.context.settings_store
+        store = self.settings_store
         fit = store.settings.fit
         form = self.workload
         model = self._arch.model_id if self._catalogue.get(self._arch.model_id) else fit.model
@@ -240,7 +247,7 @@ class FitPage(QWidget):
         controls.set_data(combo, data)
 
     def _live_gpu(self) -> GpuSpec | None:
-        hub = self.context.telemetry
+        hub = self.hubs.hub
         snapshot = hub.latest if hub is not None else None
         return live_gpu_from_snapshot(snapshot, 0, self._gpus)
 

@@ -3,6 +3,7 @@ and the switch that serves this machine's metrics."""
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSignalBlocker, Qt, QTimer
 from PySide6.QtWidgets import (
@@ -10,7 +11,6 @@ from PySide6.QtWidgets import (
     QListWidget, QListWidgetItem, QPushButton, QScrollArea, QSpinBox, QVBoxLayout, QWidget,
 )
 
-from gui.context import AppContext
 from gui.hosts.card import HISTORY_S, RemoteGpuCard
 from gui.i18n import render
 from gui.widgets.background import BackgroundWork, Job
@@ -18,6 +18,10 @@ from gui.widgets.visible_timer import VisibleTimer
 from services.exporter.remote import (
     HostKind, HostReading, HostState, RemoteHost, normalize_url,
 )
+from services.settings import SettingsStore
+
+if TYPE_CHECKING:
+    from services.exporter.service import ExporterService
 
 POLL_MS = 5000
 WARMUP_MS = 1250  # under a quarter of POLL_MS: the graphs' gap detection sees one steady series
@@ -27,10 +31,13 @@ WARMUP_POLLS = 4
 class HostsPage(QWidget):
     """Adds hosts by URL and shows their GPUs; never blocks on the network."""
 
-    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
+    def __init__(self, settings_store: SettingsStore, exporter: ExporterService | None = None,
+                 parent: QWidget | None = None) -> None:
+        """``exporter``: the app's exporter service (``gui.app.attach_exporter``); None: not running
+        in this session."""
         super().__init__(parent)
-        self._context = context
-        self._store = context.settings_store
+        self._exporter = exporter
+        self._store = settings_store
         self._hosts: dict[str, RemoteHost] = {}
         self._pending: dict[str, Job] = {}
         self._cards: dict[tuple[str, str], RemoteGpuCard] = {}
@@ -177,7 +184,7 @@ class HostsPage(QWidget):
         self._update_serve_status()
 
     def _update_serve_status(self) -> None:
-        service = self._context.exporter
+        service = self._exporter
         if service is None:
             text = self.tr("Needs live monitoring of this computer (not running in this session).") \
                 if self.serve_check.isChecked() else ""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shlex
 import threading
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QResizeEvent, QShowEvent
@@ -12,7 +13,6 @@ from PySide6.QtWidgets import (
     QVBoxLayout, QWidget,
 )
 
-from gui.context import AppContext
 from gui.hybrid.adapters import InventoryPanel
 from gui.hybrid.details import ProgramDetails, esc
 from gui.hybrid.programs import ProgramList
@@ -22,6 +22,9 @@ from gui.widgets.visible_timer import VisibleTimer
 from services.hybrid.launch import LaunchReport
 from services.hybrid.model import Placement, ProcessReport, ScanResult
 from services.hybrid.preference import AppliedRecord, PlanError, PreferencePlan
+
+if TYPE_CHECKING:
+    from services.hybrid.service import HybridService
 
 REFRESH_MS = 3000
 FIRST_INTERVAL_S = 0.5
@@ -69,19 +72,10 @@ class HybridPage(QWidget):
     launch_done = Signal(object)
     preference_applied = Signal(object)
 
-    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
+    def __init__(self, service: HybridService, parent: QWidget | None = None) -> None:
+        """``service``: this computer's hybrid-GPU service, or the demo machine's (``gui.pages``)."""
         super().__init__(parent)
-        self.context = context
-        if context.hybrid_service is None and context.demo:
-            from services.hybrid.demo import demo_service
-
-            # the demo machine's cards (the ones the dashboard and Setup show), never this computer's
-            context.hybrid_service = demo_service(context.paths.data_dir / "hybrid-demo")
-        if context.hybrid_service is None:
-            from services.hybrid.service import default_service
-
-            context.hybrid_service = default_service()
-        self.service = context.hybrid_service
+        self.service = service
         self.result: ScanResult | None = None
         self._stop = threading.Event()
         self._work = BackgroundWork(self, max_threads=2, name="hybrid")  # a scan and a launch may overlap

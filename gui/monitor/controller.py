@@ -44,6 +44,11 @@ class TelemetryController:
     def hub(self) -> TelemetryFeed | None:
         return self.hubs.hub
 
+    @property
+    def demo(self) -> bool:
+        """The live choice: the simulated demo (True) or this computer's GPUs; a replay keeps it."""
+        return bool(self._context.demo)
+
     def bridge(self) -> TelemetryBridge:
         """The run's one bridge, listening to the current hub (made on first use)."""
         hub = self.hubs.hub

@@ -9,23 +9,25 @@ costs more than one repaint, and a hidden page costs nothing.
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QSettings, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QPaintEvent, QResizeEvent, QShowEvent
-from PySide6.QtWidgets import (
-    QComboBox, QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QSplitter, QStackedWidget,
-    QVBoxLayout, QWidget,
-)
+from PySide6.QtWidgets import QStackedWidget, QVBoxLayout, QWidget
 
-from gui.context import AppContext
+from gui.context import TelemetryControl
+from gui.monitor import page_links
 from gui.monitor.card import GpuCard
-from gui.monitor.panels import BottomPane, NoGpuPanel
+from gui.monitor.card_list import GpuCardList
+from gui.monitor.pane_split import PaneSplitter
+from gui.monitor.panels import BottomPane, NoGpuPanel, centred
 from gui.monitor.strip import GpuStrip
+from gui.monitor.toolbar import WINDOWS_S, DashboardToolbar
 from gui.widgets.visible_timer import VisibleTimer
+from services.paths import AppPaths
 from services.program import program_name
-from gui.monitor.widgets import STYLE, ElidedLabel
+from services.settings import SettingsStore
+from gui.monitor.widgets import STYLE
 from services.telemetry import health
 from services.telemetry.feed import TelemetryFeed
 from services.telemetry.model import DeviceState, GpuInfo, Snapshot, SourceKind
@@ -35,11 +37,6 @@ INSIGHTS_EVERY_S = 5.0
 GRAPH_MIN_INTERVAL_S = 3.0
 MAX_ALERTS_SHOWN = 200
 NARROW_PAGE_PX = 1030  # page width (window less the 190 px sidebar and margins) below which cards reflow
-# (seconds, label) for the time-window selector; labels are translated in the page.
-WINDOWS_S = (60, 300, 600, 1800, 3600, 6 * 3600, 24 * 3600)
-
-
-
 # A live view never spans less than this, so the first readings do not fill the whole width.
 MIN_LIVE_SPAN_S = 60.0
 
@@ -62,18 +59,19 @@ class DashboardPage(QWidget):
 
     repainted = Signal()
 
-    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
+    def __init__(self, settings_store: SettingsStore, paths: AppPaths, telemetry: TelemetryControl,
+                 parent: QWidget | None = None) -> None:
+        """``telemetry``: starts and replaces the monitored hub, its bridge brings the readings, and
+        it says whether the demo is the live choice (the no-GPU panel offers it otherwise)."""
         super().__init__(parent)
         self.setObjectName("DashboardPage")
         self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
         self.setStyleSheet(STYLE)
-        self.context = context
-        assert context.telemetry_control is not None, "gui.app.build_context makes the controller"
-        self.control = context.telemetry_control
+        self.settings_store = settings_store
+        self.paths = paths
+        self.control = telemetry
         self.bridge = self.control.bridge()
         self._snapshot: Snapshot | None = None
-        self._cards: dict[int, GpuCard] = {}
-        self._card_key: tuple = ()
         self._follow_live = True
         self._view: tuple[float, float] | None = None
         self._window_s = self._initial_window()
@@ -87,49 +85,32 @@ class DashboardPage(QWidget):
         outer = QVBoxLayout(self)
         outer.setContentsMargins(16, 12, 16, 12)
         outer.setSpacing(10)
-        outer.addLayout(self._build_toolbar())
+        self.toolbar = DashboardToolbar(self._window_s, self)
+        self.toolbar.window_combo.currentIndexChanged.connect(self._on_window_combo_changed)
+        self.toolbar.live_button.toggled.connect(self._on_live_button_toggled)
+        self.toolbar.back_live_button.clicked.connect(self._on_back_live_button_clicked)
+        self.toolbar.leave_demo_button.clicked.connect(self._on_leave_demo_button_clicked)
+        self.toolbar.sessions_button.clicked.connect(self._on_sessions_button_clicked)
+        outer.addWidget(self.toolbar)
 
         self.stack = QStackedWidget(self)
         outer.addWidget(self.stack, 1)
 
         # Page 0: nothing to show, and why.
-        empty = QWidget(self)
-        empty_layout = QVBoxLayout(empty)
-        empty_layout.addStretch(1)
-        self.no_gpu = NoGpuPanel(empty)
+        self.no_gpu = NoGpuPanel()
         self.no_gpu.setup_requested.connect(self._on_no_gpu_setup_requested)
         self.no_gpu.demo_requested.connect(self._on_no_gpu_demo_requested)
-        row = QHBoxLayout()
-        row.addStretch(1)
-        row.addWidget(self.no_gpu, 4)
-        row.addStretch(1)
-        empty_layout.addLayout(row)
-        empty_layout.addStretch(2)
-        self.stack.addWidget(empty)
+        self.stack.addWidget(centred(self.no_gpu, self))
 
         # Page 1: the cards above, processes / insights / alerts below.
-        self.splitter = QSplitter(Qt.Orientation.Vertical, self)
-        self.splitter.setObjectName("dashboardSplitter")
-        self.scroll = QScrollArea()
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        # Cards reflow to fit; should anything still not fit, it can be scrolled to.
-        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
-        self.cards_host = QWidget()
-        self.cards_host.setObjectName("DashboardPage")
-        self.cards_layout = QVBoxLayout(self.cards_host)
-        self.cards_layout.setContentsMargins(0, 0, 4, 0)
-        self.cards_layout.setSpacing(10)
-        self.scroll.setWidget(self.cards_host)
-        self.scroll.verticalScrollBar().valueChanged.connect(self._on_scroll_value_changed)
-        # The bottom pane: drag the handle to resize it, drag it to the bottom (or use the
-        # corner button) to fold it away; the split is remembered across runs.
+        # Beside window.ini's other entries (gui.app), so the tests' GPU_ASSISTANT_HOME moves it too.
+        self.splitter = PaneSplitter(paths.config_dir / "window.ini", self)
+        self.card_list = GpuCardList(lambda: self.settings_store.settings.alerts, self._on_graphs_user_range)
+        self.card_list.verticalScrollBar().valueChanged.connect(self._on_scroll_value_changed)
         self.tabs = BottomPane(self.splitter, max_alerts=MAX_ALERTS_SHOWN)
-        self.tabs.pane_button.clicked.connect(self._on_pane_button_clicked)
         self.process_view = self.tabs.process_view
         self.process_view.open_in_hybrid.connect(self._on_process_view_open_in_hybrid)
         self.process_view.open_in_fit.connect(self._on_process_view_open_in_fit)
-        self.tabs.tabBarClicked.connect(self._on_tabs_tab_bar_clicked)
         # Above the cards, outside their scroll area: every GPU's state at a glance.
         self.top = QWidget(self.splitter)
         top_layout = QVBoxLayout(self.top)
@@ -139,17 +120,8 @@ class DashboardPage(QWidget):
         self.strip.hide()
         self.strip.gpu_clicked.connect(self._on_strip_gpu_clicked)
         top_layout.addWidget(self.strip)
-        top_layout.addWidget(self.scroll, 1)
-        self.splitter.addWidget(self.top)
-        self.splitter.addWidget(self.tabs)
-        self.splitter.setCollapsible(0, False)
-        self.splitter.setCollapsible(1, True)
-        self.splitter.setStretchFactor(0, 3)
-        self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes([520, 220])
-        self._restore_split()
-        self.splitter.splitterMoved.connect(self._on_splitter_moved)
-        self._update_pane_button()
+        top_layout.addWidget(self.card_list, 1)
+        self.splitter.set_parts(self.top, self.tabs)
         self.stack.addWidget(self.splitter)
 
         # A hidden dashboard costs nothing: the repaint timer runs only while the page is shown.
@@ -160,10 +132,6 @@ class DashboardPage(QWidget):
         self._pan_timer.setSingleShot(True)
         self._pan_timer.setInterval(120)
         self._pan_timer.timeout.connect(self._on_pan_timer_timeout)
-        self._split_save_timer = QTimer(self)  # one write when a drag of the split ends
-        self._split_save_timer.setSingleShot(True)
-        self._split_save_timer.setInterval(500)
-        self._split_save_timer.timeout.connect(self._save_split)
 
         self.bridge.snapshot_received.connect(self._on_bridge_snapshot_received)
         self.bridge.alert_raised.connect(self._on_bridge_alert_raised)
@@ -175,20 +143,18 @@ class DashboardPage(QWidget):
         self.process_view.shutdown()
         self._repaint_timer.stop()
         self._pan_timer.stop()
-        if self._split_save_timer.isActive():
-            self._split_save_timer.stop()
-            self._save_split()
+        self.splitter.shutdown()
 
     def cards(self) -> dict[int, GpuCard]:
-        return dict(self._cards)
+        return dict(self.card_list.cards())
 
     def set_window(self, seconds: int) -> None:
-        index = self.window_combo.findData(seconds)
+        index = self.toolbar.window_combo.findData(seconds)
         if index >= 0:
-            self.window_combo.setCurrentIndex(index)
+            self.toolbar.window_combo.setCurrentIndex(index)
 
     def set_follow_live(self, follow: bool) -> None:
-        self.live_button.setChecked(follow)
+        self.toolbar.live_button.setChecked(follow)
 
     def repaint_now(self) -> None:
         """Repaint the visible cards from the newest snapshot and the history."""
@@ -201,7 +167,7 @@ class DashboardPage(QWidget):
         demo's hours are loaded just after it), so screenshots and the
         self-test wait for this rather than for the first reading.
         """
-        return bool(self._cards) and all(card.graphs.drawn_points() >= 2 for card in self._cards.values())
+        return self.card_list.has_drawn_history()
 
     def explains_instead_of_cards(self) -> bool:
         """True when a reading came and the page explains why there is nothing to draw."""
@@ -225,9 +191,7 @@ class DashboardPage(QWidget):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        narrow = self._narrow_cards()
-        for card in self._cards.values():
-            card.set_narrow(narrow)
+        self.card_list.set_narrow(self._narrow_cards())
 
     def _narrow_cards(self) -> bool:
         """Cards reflow below about 1250 px of window: six tiles and five graphs no longer fit in a row."""
@@ -235,52 +199,8 @@ class DashboardPage(QWidget):
 
     # ---- Building
     def _initial_window(self) -> int:
-        wanted = int(self.context.settings_store.settings.monitor.window_s)
+        wanted = int(self.settings_store.settings.monitor.window_s)
         return min(WINDOWS_S, key=lambda w: abs(w - wanted))
-
-    def _build_toolbar(self) -> QHBoxLayout:
-        bar = QHBoxLayout()
-        bar.setSpacing(8)
-        heading = self.tr("Dashboard")
-        title = QLabel(f"<span style='font-size:18px; font-weight:600; color:#1f2933'>{heading}</span>", self)
-        # Elided, so a long replay name never makes the page wider than a laptop's window.
-        self.source_label = ElidedLabel("", self)
-        self.source_label.setObjectName("SourceLabel")
-        bar.addWidget(title)
-        bar.addSpacing(8)
-        bar.addWidget(self.source_label, 1)
-        self.window_label = QLabel(self.tr("Time window"), self)
-        bar.addWidget(self.window_label)
-        self.window_combo = QComboBox(self)
-        labels = (self.tr("1 minute"), self.tr("5 minutes"), self.tr("10 minutes"), self.tr("30 minutes"),
-                  self.tr("1 hour"), self.tr("6 hours"), self.tr("24 hours"))
-        for seconds, label in zip(WINDOWS_S, labels, strict=True):
-            self.window_combo.addItem(label, seconds)
-        self.window_combo.setCurrentIndex(WINDOWS_S.index(self._window_s))
-        self.window_combo.currentIndexChanged.connect(self._on_window_combo_changed)
-        bar.addWidget(self.window_combo)
-        self.live_button = QPushButton(self.tr("Live"), self)
-        self.live_button.setCheckable(True)
-        self.live_button.setChecked(True)
-        self.live_button.setToolTip(self.tr("Follow the newest readings. Drag or scroll a graph to look back; "
-                                            "press Live to return."))
-        self.live_button.toggled.connect(self._on_live_button_toggled)
-        bar.addWidget(self.live_button)
-        self.back_live_button = QPushButton(self.tr("Back to live"), self)
-        self.back_live_button.setToolTip(self.tr("Close the replay and monitor this computer's GPUs again."))
-        self.back_live_button.clicked.connect(self._on_back_live_button_clicked)
-        self.back_live_button.hide()
-        bar.addWidget(self.back_live_button)
-        self.leave_demo_button = QPushButton(self.tr("Leave the demo"), self)
-        self.leave_demo_button.setToolTip(self.tr("Stop the simulated run and monitor this computer's GPUs."))
-        self.leave_demo_button.clicked.connect(self._on_leave_demo_button_clicked)
-        self.leave_demo_button.hide()
-        bar.addWidget(self.leave_demo_button)
-        self.sessions_button = QPushButton(self.tr("Sessions…"), self)
-        self.sessions_button.setToolTip(self.tr("Open, compare and export recorded sessions, or open an nvidia-smi log."))
-        self.sessions_button.clicked.connect(self._on_sessions_button_clicked)
-        bar.addWidget(self.sessions_button)
-        return bar
 
     # ---- Data in
     @Slot(object)
@@ -289,7 +209,7 @@ class DashboardPage(QWidget):
         self.tabs.show_no_alerts()
         self._rebuild_cards(())
         self._follow_live = True
-        self.live_button.setChecked(True)
+        self.toolbar.live_button.setChecked(True)
         if hub is not None:
             self._snapshot = hub.latest
         # The hub's process service (services.telemetry.factory.attach_processes); None: no process view.
@@ -297,15 +217,15 @@ class DashboardPage(QWidget):
         for alert in self.bridge.recent_alerts(MAX_ALERTS_SHOWN):
             self._on_bridge_alert_raised(alert)
         self._replay = hub is not None and not hub.live
-        self.live_button.setEnabled(not self._replay)
-        self.back_live_button.setVisible(self._replay)
-        self.leave_demo_button.setVisible(hub is not None and not self._replay and _source_kind(hub) is SourceKind.SIMULATED)
+        self.toolbar.live_button.setEnabled(not self._replay)
+        self.toolbar.back_live_button.setVisible(self._replay)
+        self.toolbar.leave_demo_button.setVisible(hub is not None and not self._replay and _source_kind(hub) is SourceKind.SIMULATED)
         if self._replay:
             # A replay does not move: show all of it, then let the user zoom in.
             span = hub.history.time_range()
             if span is not None:
                 self._follow_live = False
-                self.live_button.setChecked(False)
+                self.toolbar.live_button.setChecked(False)
                 self._view = (span[0], max(span[1], span[0] + 60))
         self._update_source_label()
         self._repaint_timer.resume()
@@ -328,49 +248,10 @@ class DashboardPage(QWidget):
 
     # ---- Bottom pane
     def pane_collapsed(self) -> bool:
-        return self.splitter.sizes()[1] == 0
+        return self.splitter.pane_collapsed()
 
     def set_pane_collapsed(self, collapsed: bool) -> None:
-        sizes = self.splitter.sizes()
-        total = sum(sizes)
-        if collapsed:
-            if sizes[1]:
-                self._pane_height = sizes[1]
-            self.splitter.setSizes([total, 0])
-        else:
-            height = max(120, min(getattr(self, "_pane_height", 190), total // 2))
-            self.splitter.setSizes([max(0, total - height), height])
-        self._save_split()
-        self._update_pane_button()
-
-    def _update_pane_button(self) -> None:
-        self.tabs.set_folded(self.pane_collapsed())
-
-    def _split_settings(self) -> QSettings:
-        # Beside window.ini's other entries (gui.app), so the tests' GPU_ASSISTANT_HOME moves it too.
-        return QSettings(str(self.context.paths.config_dir / "window.ini"), QSettings.Format.IniFormat)
-
-    def _restore_split(self) -> None:
-        state = self._split_settings().value("dashboard/split")
-        if state is not None:
-            self.splitter.restoreState(state)
-
-    def _save_split(self) -> None:
-        self._split_settings().setValue("dashboard/split", self.splitter.saveState())
-
-    def _on_splitter_moved(self, _pos: int, _index: int) -> None:
-        sizes = self.splitter.sizes()
-        if sizes[1]:
-            self._pane_height = sizes[1]
-        self._update_pane_button()
-        self._split_save_timer.start()
-
-    def _on_pane_button_clicked(self) -> None:
-        self.set_pane_collapsed(not self.pane_collapsed())
-
-    def _on_tabs_tab_bar_clicked(self, _index: int) -> None:
-        if self.pane_collapsed():  # a click on a tab of the folded pane opens it
-            self.set_pane_collapsed(False)
+        self.splitter.set_pane_collapsed(collapsed)
 
     # ---- Repainting
     @Slot()
@@ -383,8 +264,7 @@ class DashboardPage(QWidget):
         if not self._show_empty_state_if_needed(hub, snapshot):
             return
         assert snapshot is not None
-        key = tuple((g.index, g.uuid) for g in snapshot.gpus)
-        if key != self._card_key:
+        if not self.card_list.shows(snapshot.gpus):
             self._rebuild_cards(snapshot.gpus)
         if not (force or self._dirty):
             return
@@ -402,7 +282,7 @@ class DashboardPage(QWidget):
         # dashboard's CPU (see tests/bench/bench_dashboard.py idle).
         graphs_slot = force or now - self._last_graphs >= GRAPH_MIN_INTERVAL_S - 0.05
         drew_graphs = False
-        for index, card in self._cards.items():
+        for index, card in self.card_list.cards().items():
             if not (force or card.is_on_screen()):
                 continue
             sample = samples.get(index)
@@ -422,12 +302,11 @@ class DashboardPage(QWidget):
     def _show_empty_state_if_needed(self, hub: TelemetryFeed | None, snapshot: Snapshot | None) -> bool:
         """Switch between the cards and the explanation; True when cards are shown."""
         shown = self._cards_or_reason(hub, snapshot)
-        for control in (self.window_label, self.window_combo, self.live_button):
-            control.setVisible(shown)  # no graphs, nothing to choose a time window for
+        self.toolbar.show_window_controls(shown)  # no graphs, nothing to choose a time window for
         return shown
 
     def _cards_or_reason(self, hub: TelemetryFeed | None, snapshot: Snapshot | None) -> bool:
-        demo = bool(self.context.demo)
+        demo = self.control.demo
         if hub is None:
             self.no_gpu.explain(health.StateText(
                 self.tr("Monitoring is not running"),
@@ -462,70 +341,24 @@ class DashboardPage(QWidget):
         return True
 
     def _rebuild_cards(self, gpus: tuple[GpuInfo, ...]) -> None:
-        self._card_key = tuple((g.index, g.uuid) for g in gpus)
-        for card in self._cards.values():
-            self.cards_layout.removeWidget(card)
-            card.deleteLater()
-        self._cards.clear()
-        while self.cards_layout.count():
-            self.cards_layout.takeAt(0)
         self.strip.set_gpus(gpus)
-        master = None
-        for info in gpus:
-            card = GpuCard(info, self.cards_host, alert_settings=lambda: self.context.settings_store.settings.alerts)
-            card.set_min_heights(285 if len(gpus) > 1 else 420, 400 if len(gpus) > 1 else 460)
-            card.set_narrow(self._narrow_cards())
-            card.graphs.on_user_range(self._on_graphs_user_range)
-            if master is None:
-                master = card.graphs.master_plot()
-            else:
-                card.graphs.master_plot().setXLink(master)
-            self._cards[info.index] = card
-            self.cards_layout.addWidget(card, 1)
-            card.show()
-        if len(gpus) == 1:
-            self.cards_layout.addStretch(0)
+        self.card_list.rebuild(gpus, self._narrow_cards())
 
     def _update_source_label(self) -> None:
         hub = self.bridge.hub
-        if hub is None:
-            self.source_label.setText("")
-            return
-        kind = _source_kind(hub)
-        tip = ""
-        if kind is SourceKind.SIMULATED:
-            text = self.tr("Demo: a simulated training run")
-            if hub.backfill_pending:
-                text = self.tr("Demo: a simulated training run (loading its past two hours…)")
-        elif kind is SourceKind.REPLAY:
-            path = hub.source.path
-            span = hub.history.time_range()
-            if path is not None and span is not None:
-                text = self.tr("Replay of {name}, {start} to {end}").format(
-                    name=Path(path).name, start=time.strftime("%Y-%m-%d %H:%M", time.localtime(span[0])),
-                    end=time.strftime("%H:%M" if time.localtime(span[0]).tm_yday == time.localtime(span[1]).tm_yday
-                                      else "%Y-%m-%d %H:%M", time.localtime(span[1])))
-                tip = str(path)
-            elif path is not None:
-                text = self.tr("Replay of {name}").format(name=Path(path).name)
-                tip = str(path)
-            else:
-                text = self.tr("Replay of a recorded log")
-        else:
-            text = self.tr("Live from the NVIDIA driver")
-        self.source_label.setText(text)
-        self.source_label.setToolTip(tip)
-        self._label_loading = kind is SourceKind.SIMULATED and hub.backfill_pending
+        self.toolbar.show_source(hub)
+        if hub is not None:
+            self._label_loading = _source_kind(hub) is SourceKind.SIMULATED and hub.backfill_pending
 
     # ---- Slots
     def _on_window_combo_changed(self, _index: int) -> None:
-        self._window_s = int(self.window_combo.currentData())
-        settings = self.context.settings_store.settings
+        self._window_s = int(self.toolbar.window_combo.currentData())
+        settings = self.settings_store.settings
         if settings.monitor.window_s != self._window_s:
             settings.monitor.window_s = self._window_s
-            self.context.settings_store.save()
+            self.settings_store.save()
         self._follow_live = True
-        self.live_button.setChecked(True)
+        self.toolbar.live_button.setChecked(True)
         self._repaint(force=True)
 
     def _on_live_button_toggled(self, checked: bool) -> None:
@@ -537,9 +370,9 @@ class DashboardPage(QWidget):
         self._view = (t0, t1)
         if self._follow_live:
             self._follow_live = False
-            self.live_button.blockSignals(True)
-            self.live_button.setChecked(False)
-            self.live_button.blockSignals(False)
+            self.toolbar.live_button.blockSignals(True)
+            self.toolbar.live_button.setChecked(False)
+            self.toolbar.live_button.blockSignals(False)
         self._pan_timer.start()
 
     def _on_pan_timer_timeout(self) -> None:
@@ -551,41 +384,16 @@ class DashboardPage(QWidget):
         self._dirty = True  # cards that scroll into view get fresh data on the next tick
 
     def _on_no_gpu_setup_requested(self) -> None:
-        window = self.window()
-        show_page = getattr(window, "show_page", None)
-        if callable(show_page):
-            show_page("setup")
+        page_links.show_setup(self.window())
 
     def _on_strip_gpu_clicked(self, index: int) -> None:
-        card = self._cards.get(index)
-        if card is not None:
-            self.scroll.ensureWidgetVisible(card, 0, 0)
+        self.card_list.show_card(index)
 
     def _on_process_view_open_in_hybrid(self, pid: int) -> None:
-        show_page = getattr(self.window(), "show_page", None)
-        if callable(show_page):
-            page = show_page("hybrid")
-            select = getattr(page, "select_pid", None)
-            if callable(select):
-                select(pid)  # found once its scan lists the program; the filter shows it meanwhile
-            programs = getattr(page, "programs", None)
-            if programs is not None:
-                programs.filter_edit.setText(str(pid))
+        page_links.show_pid_in_hybrid(self.window(), pid)
 
     def _on_process_view_open_in_fit(self, model: str) -> None:
-        show_page = getattr(self.window(), "show_page", None)
-        if not callable(show_page):
-            return
-        page = show_page("fit")
-        if Path(model).suffix.lower() in (".gguf", ".safetensors", ".json") and Path(model).is_file():
-            page.load_file(model)  # the model file the command line names, with its real shapes
-            return
-        box = getattr(page, "model_box", None)
-        if box is not None:
-            # A Hugging Face id or an Ollama tag: the catalogue's search shows the matching entries.
-            box.search_edit.setText(model.split(":")[0].replace("/", " ").replace("-", " "))
-            if box.model_list.count():
-                box.model_list.setCurrentRow(0)
+        page_links.show_model_in_fit(self.window(), model)
 
     def _on_no_gpu_demo_requested(self) -> None:
         self.control.start_demo()
@@ -599,7 +407,7 @@ class DashboardPage(QWidget):
     def _on_sessions_button_clicked(self) -> None:
         from gui.monitor.sessions import SessionsDialog
 
-        dialog = SessionsDialog(self.context, self)
+        dialog = SessionsDialog(self.paths.recordings_dir, self.control.hubs, self.control, self)
         dialog.open()
 
 

@@ -9,20 +9,20 @@ Drawing rules that keep 24 hours at 1 Hz smooth:
 """
 from __future__ import annotations
 
-import math
-from html import escape as _html_escape
-import time
 from dataclasses import dataclass
 from typing import Any
 from collections.abc import Callable
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF
 from PySide6.QtWidgets import QGraphicsItem, QSizePolicy
 
+from gui.monitor.graph_titles import STAT_DIGITS, escape, fitted_title, plain_title, stats_line, title_html, window_stats
+from gui.monitor.time_axis import TimeAxis
 from services.telemetry import downsample, throttle
+from services.telemetry.history import UNKNOWN_BIT, History
 from services.telemetry.model import GpuInfo, GpuSample
 
 BAND_FRACTION = 0.09  # throttle bands fill the bottom 9% of each plot, right on the time axis
@@ -51,151 +51,6 @@ PLOTS: tuple[PlotSpec, ...] = (
     PlotSpec("power", (CurveSpec("power_w", "#7048e8"), CurveSpec("power_limit_w", "#7048e8", dashed=True))),
     PlotSpec("clocks", (CurveSpec("sm_clock_mhz", "#1c7ed6"),)),
 )
-
-
-# Tick spacings that divide a day, so a tick lands on local midnight whenever it is in view.
-TICK_STEPS_S = (5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 2 * 3600, 3 * 3600, 4 * 3600, 6 * 3600, 8 * 3600,
-                12 * 3600, 24 * 3600)
-TICK_LABEL_PX = 58  # room one "HH:MM" label needs at 7.5 pt, with a gap
-
-
-def time_ticks(t0: float, t1: float, width_px: float) -> tuple[float, list[float]]:
-    """(spacing, tick times) for a time axis ``width_px`` wide: at most one label per
-    TICK_LABEL_PX, on round local times (hours at 6 h and 24 h windows)."""
-    span = max(t1 - t0, 1e-6)
-    most = max(2, int(width_px // TICK_LABEL_PX))
-    step = next((s for s in TICK_STEPS_S if span / s <= most), TICK_STEPS_S[-1])
-    offset = time.localtime(t0).tm_gmtoff  # align to the local clock, not to UTC
-    first = math.ceil((t0 + offset) / step) * step - offset
-    ticks = []
-    t = first
-    while t <= t1 + 1e-6:
-        ticks.append(t)
-        t += step
-    return step, ticks
-
-
-def time_label(t: float, step: float, crosses_midnight: bool) -> str:
-    """"14:05", "14:05:30" below a minute's spacing, and the date at midnight when the view
-    spans more than one day."""
-    local = time.localtime(t)
-    if crosses_midnight and local.tm_hour == 0 and local.tm_min == 0 and local.tm_sec == 0:
-        return QCoreApplication.translate("Graphs", "{month}/{day}").format(month=local.tm_mon, day=local.tm_mday)
-    return time.strftime("%H:%M:%S" if step < 60 else "%H:%M", local)
-
-
-class TimeAxis(pg.AxisItem):
-    """The bottom axis: local clock times, hours on long windows, the date at midnight."""
-
-    def __init__(self) -> None:
-        super().__init__(orientation="bottom")
-        self._step = 60.0
-        self._crosses = False
-
-    def tickValues(self, minVal: float, maxVal: float, size: float) -> list:
-        step, ticks = time_ticks(minVal, maxVal, size)
-        self._step = step
-        self._crosses = time.localtime(minVal).tm_yday != time.localtime(maxVal).tm_yday
-        return [(step, ticks)]
-
-    def tickStrings(self, values: list[float], scale: float, _spacing: float) -> list[str]:
-        return [time_label(v, self._step, self._crosses) for v in values]
-
-
-STAT_DIGITS = {"util": 0, "memory": 1, "temperature": 0, "power": 0, "clocks": 0}
-
-
-def window_stats(t: np.ndarray, y: np.ndarray, t0: float, t1: float) -> tuple[float, float, float] | None:
-    """(min, mean, max) of the finite readings between t0 and t1, or None when there are none.
-
-    The mean is of the readings (1 Hz samples), which is the time average at a steady rate.
-    """
-    if not len(t):
-        return None
-    lo, hi = np.searchsorted(t, (t0, t1))
-    window = y[lo:hi]
-    window = window[np.isfinite(window)]
-    if not window.size:
-        return None
-    return float(window.min()), float(window.mean()), float(window.max())
-
-
-def stats_line(stats: tuple[float, float, float] | None, digits: int) -> str:
-    if stats is None:
-        return QCoreApplication.translate("Graphs", "no readings in this window")
-    low, mean, high = (f"{v:.{digits}f}" for v in stats)
-    return QCoreApplication.translate("Graphs", "min {low} · avg {mean} · max {high}").format(
-        low=low, mean=mean, high=high)
-
-
-def escape(text: str) -> str:
-    return _html_escape(text, quote=False)
-
-
-def _title_parts(key: str) -> tuple[str, tuple[tuple[str, str], ...]]:
-    """A plot's name and its curves' names with their colours, so no legend is needed."""
-    if key == "util":
-        return QCoreApplication.translate("Graphs", "Utilisation %"), (
-            ("#2563eb", QCoreApplication.translate("Graphs", "GPU")),
-            ("#7b8794", QCoreApplication.translate("Graphs", "memory bus")))
-    if key == "memory":
-        return QCoreApplication.translate("Graphs", "Memory used (GiB)"), ()
-    if key == "temperature":
-        # short words: "Temperature °C core · memory · slowdown" did not fit a plot at 1280 px
-        return QCoreApplication.translate("Graphs", "Temp °C"), (
-            ("#d9480f", QCoreApplication.translate("Graphs", "core")),
-            ("#a61e4d", QCoreApplication.translate("Graphs", "mem")),
-            ("#e8590c", QCoreApplication.translate("Graphs", "slowdown")))
-    if key == "power":
-        return QCoreApplication.translate("Graphs", "Power W"), (
-            ("#7048e8", QCoreApplication.translate("Graphs", "draw")),
-            ("#7048e8", QCoreApplication.translate("Graphs", "- - limit")))
-    return QCoreApplication.translate("Graphs", "SM clock MHz"), (
-        ("#1c7ed6", QCoreApplication.translate("Graphs", "now")),
-        ("#868e96", QCoreApplication.translate("Graphs", "max")))
-
-
-def _title(key: str, keep: int | None = None) -> str:
-    """The title line as HTML; ``keep``: show only that many curve names, then an ellipsis."""
-    name, parts = _title_parts(key)
-    shown = parts if keep is None else parts[:keep]
-    spans = [f"<span style='color:{color}'>{escape(text)}</span>" for color, text in shown]
-    if keep is not None and keep < len(parts):
-        spans.append("…")
-    return " ".join([escape(name), " · ".join(spans)]) if spans else escape(name)
-
-
-def _plain_title(key: str, keep: int | None = None) -> str:
-    name, parts = _title_parts(key)
-    shown = [text for _color, text in (parts if keep is None else parts[:keep])]
-    if keep is not None and keep < len(parts):
-        shown.append("…")
-    return f"{name} " + " · ".join(shown) if shown else name
-
-
-def fitted_title(key: str, stats: str, width_px: float, metrics: QFontMetricsF) -> tuple[str, bool]:
-    """The title (HTML, two lines: names and statistics) shortened to ``width_px``.
-
-    Curve names are dropped from the end first (an ellipsis says so), then the plot's
-    name and the statistics line are elided. Returns (html, whether anything was cut).
-    """
-    _name, parts = _title_parts(key)
-    line = _title(key)
-    cut = False
-    if metrics.horizontalAdvance(_plain_title(key)) > width_px:
-        cut = True
-        keep = len(parts) - 1
-        while keep > 0 and metrics.horizontalAdvance(_plain_title(key, keep)) > width_px:
-            keep -= 1
-        if metrics.horizontalAdvance(_plain_title(key, keep)) <= width_px:
-            line = _title(key, keep)
-        else:
-            line = escape(metrics.elidedText(_plain_title(key), Qt.TextElideMode.ElideRight, width_px))
-    shown_stats = stats
-    if metrics.horizontalAdvance(stats) > width_px:
-        cut = True
-        shown_stats = metrics.elidedText(stats, Qt.TextElideMode.ElideRight, width_px)
-    return f"{line}<br><span style='color:#7b8794'>{escape(shown_stats)}</span>", cut
 
 
 class GpuGraphs(pg.GraphicsLayoutWidget):
@@ -229,7 +84,7 @@ class GpuGraphs(pg.GraphicsLayoutWidget):
         for column, spec in enumerate(PLOTS):
             axis = TimeAxis()
             plot = self.addPlot(row=0, col=column, axisItems={"bottom": axis})
-            plot.setTitle(_title(spec.key), size="8pt", color=TEXT_PEN)
+            plot.setTitle(title_html(spec.key), size="8pt", color=TEXT_PEN)
             # The title spans the left axis too: over a narrow plot it gets the whole column's width.
             plot.layout.removeItem(plot.titleLabel)
             plot.layout.addItem(plot.titleLabel, 0, 0, 1, 2)
@@ -348,17 +203,13 @@ class GpuGraphs(pg.GraphicsLayoutWidget):
         observed = latest.sm_clock_mhz if latest and latest.sm_clock_mhz is not None else 0.0
         self.set_y_range("clocks", 0, _nice_ceiling(max(clock_max or 0.0, observed, 500.0) * 1.05))
 
-    def refresh(self, history: Any, gpu_index: int, t0: float, t1: float) -> None:
+    def refresh(self, history: History, gpu_index: int, t0: float, t1: float) -> None:
         """Fetch the visible range from ``history`` and redraw every curve and band."""
         span = max(t1 - t0, 1.0)
         fetch0, fetch1 = t0 - span * 0.05, t1 + span * 0.05
         metrics = [spec.metric for items in self.curves.values() for spec, _ in items]
-        many = getattr(history, "series_many", None)
-        if callable(many):  # one lock and one time axis for all curves
-            t_all, values = many(gpu_index, metrics, fetch0, fetch1)
-            fetched = {m: (t_all, values[m]) for m in metrics}
-        else:
-            fetched = {m: history.series(gpu_index, m, fetch0, fetch1) for m in metrics}
+        t_all, values = history.series_many(gpu_index, metrics, fetch0, fetch1)  # one lock, one time axis
+        fetched = {m: (t_all, values[m]) for m in metrics}
         jumps: dict[int, np.ndarray] = {}  # computed once per time axis, shared by its curves
         for key, items in self.curves.items():
             width_px = max(100, int(self.plots[key].vb.width()))
@@ -401,12 +252,12 @@ class GpuGraphs(pg.GraphicsLayoutWidget):
     def _fit_title(self, key: str) -> None:
         """Show the title in the width the plot has: elided (full text in the tooltip), never clipped."""
         plot = self.plots[key]
-        full = f"{_title(key)}<br><span style='color:#7b8794'>{escape(self._stats_line[key])}</span>"
+        full = f"{title_html(key)}<br><span style='color:#7b8794'>{escape(self._stats_line[key])}</span>"
         self._title_text[key] = full
         # The title spans the left axis and the plot area; a few pixels go to the label's own margins.
         width_px = max(20.0, plot.vb.width() + plot.getAxis("left").width() - 8)
         text, cut = fitted_title(key, self._stats_line[key], width_px, self._title_metrics)
-        tip = f"{_plain_title(key)}\n{self._stats_line[key]}" if cut else ""
+        tip = f"{plain_title(key)}\n{self._stats_line[key]}" if cut else ""
         if plot.titleLabel.toolTip() != tip:
             plot.titleLabel.setToolTip(tip)
         previous = self._shown_title.get(key)
@@ -424,22 +275,13 @@ class GpuGraphs(pg.GraphicsLayoutWidget):
         plot.setTitle(text, size="8pt", color=TEXT_PEN)
         _title_not_wider_than_plot(plot)
 
-    def _refresh_bands(self, history: Any, gpu_index: int, t0: float, t1: float) -> None:
-        masks_of = getattr(history, "throttle_masks", None)
-        if callable(masks_of):  # one read of the reason bits for every band
-            from services.telemetry.history import UNKNOWN_BIT
-
-            t, masks = masks_of(gpu_index, t0, t1)
-            known = (masks & UNKNOWN_BIT) == 0
+    def _refresh_bands(self, history: History, gpu_index: int, t0: float, t1: float) -> None:
+        t, masks = history.throttle_masks(gpu_index, t0, t1)  # one read of the reason bits for every band
+        known = (masks & UNKNOWN_BIT) == 0
         for reason in throttle.REASONS:
             if not reason.warn:
                 continue
-            if callable(masks_of):
-                starts, ends = downsample.active_spans(t, known & ((masks & reason.bit) != 0))
-            else:
-                intervals = history.throttle_intervals(gpu_index, reason.code, t0, t1)
-                starts = np.array([a for a, _ in intervals], dtype=float)
-                ends = np.array([b for _, b in intervals], dtype=float)
+            starts, ends = downsample.active_spans(t, known & ((masks & reason.bit) != 0))
             for key, plot in self.plots.items():
                 bar = self.bands.get((key, reason.code))
                 if bar is None:

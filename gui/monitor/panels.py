@@ -19,6 +19,20 @@ from services.telemetry import health
 from services.telemetry.alerts import Alert, Severity
 
 
+def centred(panel: QWidget, parent: QWidget | None = None) -> QWidget:
+    """A page that holds ``panel`` in the middle of its width, a little above the middle of its height."""
+    page = QWidget(parent)
+    column = QVBoxLayout(page)
+    column.addStretch(1)
+    row = QHBoxLayout()
+    row.addStretch(1)
+    row.addWidget(panel, 4)
+    row.addStretch(1)
+    column.addLayout(row)
+    column.addStretch(2)
+    return page
+
+
 class NoGpuPanel(QFrame):
     """Shown instead of the cards when there is nothing to draw, and says why.
 

@@ -18,11 +18,12 @@ from PySide6.QtWidgets import (
     QMessageBox, QPushButton, QSplitter, QTableWidget, QTableWidgetItem, QTextBrowser, QVBoxLayout, QWidget,
 )
 
-from gui.context import AppContext
+from gui.context import TelemetryControl
 from gui.i18n import render
 from gui.monitor.widgets import DASH, format_duration, format_mib
 from services.i18n import Msg
 from services.telemetry import throttle
+from services.telemetry.hub import CurrentHub
 from services.telemetry.session_report import source_name
 
 
@@ -44,12 +45,16 @@ class SessionsDialog(QDialog):
     replay_opened = Signal(str)
     TIME, DURATION, GPUS, SAMPLES, SOURCE = range(5)
 
-    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
+    def __init__(self, recordings_dir: Path, hubs: CurrentHub, telemetry: TelemetryControl | None = None,
+                 parent: QWidget | None = None) -> None:
+        """``hubs``: the monitored hub (its recording is never deleted); ``telemetry``: opens a
+        recording in the dashboard (None: monitoring is not running)."""
         super().__init__(parent)
         from services.telemetry.session_store import SessionStore
 
-        self.context = context
-        self.store = SessionStore(context.paths.recordings_dir)
+        self.hubs = hubs
+        self._telemetry = telemetry
+        self.store = SessionStore(recordings_dir)
         self.sessions: list[Any] = []
         self.setWindowTitle(self.tr("Recorded sessions"))
         self.resize(940, 600)
@@ -144,7 +149,7 @@ class SessionsDialog(QDialog):
 
     def delete_sessions(self, ids: list[str]) -> list[tuple[str, Msg]]:
         """Delete recordings by id (never the one being recorded now); returns what could not be deleted."""
-        recorder = getattr(self.context.telemetry, "recorder", None)
+        recorder = getattr(self.hubs.hub, "recorder", None)
         keep = getattr(recorder, "path", None)
         _deleted, refused = self.store.delete(ids, keep=keep)
         self.refresh()
@@ -155,7 +160,7 @@ class SessionsDialog(QDialog):
 
     def open_path(self, path: str) -> bool:
         """Show a recording or an nvidia-smi CSV in the dashboard. False (after saying why) if it cannot be read."""
-        control = self.context.telemetry_control
+        control = self._telemetry
         if control is None:
             self._problem(self.tr("This file cannot be opened"), self.tr("Monitoring is not running."))
             return False

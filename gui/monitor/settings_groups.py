@@ -8,11 +8,11 @@ from PySide6.QtWidgets import (
     QCheckBox, QDoubleSpinBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel, QSpinBox, QWidget,
 )
 
-from gui.context import AppContext
+from services.settings import SettingsStore
 
 
-def build_sections(context: AppContext, parent: QWidget) -> list[QGroupBox]:
-    return [MonitorSettingsGroup(context, parent), AlertSettingsGroup(context, parent)]
+def build_sections(settings_store: SettingsStore, parent: QWidget) -> list[QGroupBox]:
+    return [MonitorSettingsGroup(settings_store, parent), AlertSettingsGroup(settings_store, parent)]
 
 
 class _SavingGroup(QGroupBox):
@@ -20,9 +20,9 @@ class _SavingGroup(QGroupBox):
 
     section_name = ""
 
-    def __init__(self, title: str, context: AppContext, parent: QWidget | None = None) -> None:
+    def __init__(self, title: str, settings_store: SettingsStore, parent: QWidget | None = None) -> None:
         super().__init__(title, parent)
-        self._store = context.settings_store
+        self._store = settings_store
         self.form = QFormLayout(self)
         self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.FieldsStayAtSizeHint)
 
@@ -65,8 +65,8 @@ class _SavingGroup(QGroupBox):
 class MonitorSettingsGroup(_SavingGroup):
     section_name = "monitor"
 
-    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
-        super().__init__(self.tr("Monitoring"), context, parent)
+    def __init__(self, settings_store: SettingsStore, parent: QWidget | None = None) -> None:
+        super().__init__(self.tr("Monitoring"), settings_store, parent)
         # 0.25-10 s: below 0.5 s polling itself starts to cost GPU and CPU time (nvtop #365).
         self.fast_spin = self._spin("fast_interval_s", 0.25, 10.0, " s", step=0.25, decimals=2)
         self.fast_spin.setToolTip(self.tr("Utilisation, memory, power, clocks, temperature and throttling. "
@@ -87,8 +87,8 @@ class MonitorSettingsGroup(_SavingGroup):
 class AlertSettingsGroup(_SavingGroup):
     section_name = "alerts"
 
-    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
-        super().__init__(self.tr("Alerts"), context, parent)
+    def __init__(self, settings_store: SettingsStore, parent: QWidget | None = None) -> None:
+        super().__init__(self.tr("Alerts"), settings_store, parent)
         self.enabled_check = self._check(self.tr("Watch the GPUs and alert me about problems"), "enabled")
         self.form.addRow(self.enabled_check)
 

@@ -16,9 +16,10 @@ from PySide6.QtCore import QObject, Signal, Slot
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication, QMenu, QSystemTrayIcon
 
-from gui.context import AppContext
+from gui.context import TelemetryControl
 from gui.icons import app_icon
 from gui.i18n import render
+from services.settings import SettingsStore
 from services.telemetry.alerts import Alert, Severity
 from services.telemetry.model import DeviceState, Snapshot
 
@@ -37,12 +38,13 @@ class TrayController(QObject):
     notified = Signal(str, str)
     logged = Signal(str)
 
-    def __init__(self, context: AppContext, tray_available: bool | None = None,
+    def __init__(self, settings_store: SettingsStore, telemetry: TelemetryControl, tray_available: bool | None = None,
                  quit_app: Callable[[], None] | None = None, parent: QObject | None = None) -> None:
+        """``settings_store``: whether closing keeps monitoring, and the alert settings;
+        ``telemetry``: its bridge brings the alerts."""
         super().__init__(parent)
-        self.context = context
-        assert context.telemetry_control is not None, "gui.app.build_context makes the controller"
-        self.control = context.telemetry_control
+        self.settings_store = settings_store
+        self.control = telemetry
         self.bridge = self.control.bridge()
         self.available = QSystemTrayIcon.isSystemTrayAvailable() if tray_available is None else tray_available
         self.session_log: list[str] = []
@@ -78,7 +80,7 @@ class TrayController(QObject):
         """Called by MainWindow.closeEvent: True hides the window and keeps monitoring."""
         if not self.available or self.icon is None:
             return False  # no tray on this desktop: closing really closes
-        if not self.context.settings_store.settings.general.keep_running_in_tray:
+        if not self.settings_store.settings.general.keep_running_in_tray:
             return False
         if self._window is not None:
             self._window.hide()
@@ -118,7 +120,7 @@ class TrayController(QObject):
         self.session_log.append(line)
         log.warning("alert %s on GPU %s: %s", alert.rule.value, gpu, str(alert.message))
         self.logged.emit(line)
-        settings = self.context.settings_store.settings.alerts
+        settings = self.settings_store.settings.alerts
         if settings.notify_desktop and self.icon is not None:
             critical = alert.severity is Severity.CRITICAL
             self.icon.showMessage(title, text, QSystemTrayIcon.MessageIcon.Critical if critical

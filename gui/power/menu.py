@@ -37,7 +37,7 @@ class PowerMenuButton(QToolButton):
 
     @Slot()
     def open_set_limit(self) -> QWidget:
-        from gui.power.panel import SetLimitDialog
+        from gui.power.limit_dialog import SetLimitDialog
 
         dialog = SetLimitDialog(self._card.info.index, None, self.window())
         dialog.open()

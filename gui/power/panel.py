@@ -5,10 +5,8 @@ slow work (NVML, the workload, nvidia-smi behind a password prompt) runs on Back
 """
 from __future__ import annotations
 
-import sys
 import threading
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from collections.abc import Callable
@@ -16,88 +14,19 @@ from collections.abc import Callable
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QAbstractItemView, QCheckBox, QDialog, QDoubleSpinBox, QFileDialog, QGridLayout, QHBoxLayout, QHeaderView,
-    QLabel, QLineEdit, QMessageBox, QPlainTextEdit, QProgressBar, QPushButton, QSpinBox, QTableWidget,
+    QAbstractItemView, QDialog, QFileDialog, QHBoxLayout, QHeaderView,
+    QLabel, QLineEdit, QMessageBox, QProgressBar, QPushButton, QSpinBox, QTableWidget,
     QTableWidgetItem, QVBoxLayout, QWidget,
 )
 
 from gui.i18n import render
+from gui.power.backend import OpenedGpu, PowerBackend, limit_setter, watts_text
+from gui.power.limit_dialog import SetLimitDialog
 from gui.widgets.background import BackgroundWork
 from services.power import store
-from services.power.limits import REASON_USER, LimitJournal, PowerLimitSetter, check_range, default_journal
 from services.power.model import COPY, MATMUL, PowerError, Sweep, recommend, recommended_limit
 
 COLORS = {MATMUL: "#2563eb", COPY: "#0f8a5f"}
-
-
-def _nvml_source() -> Any:
-    from services.telemetry.nvml_source import NvmlSource
-
-    return NvmlSource()
-
-
-def _command_runner() -> Any:
-    from services.setup.system import SubprocessRunner
-
-    return SubprocessRunner()
-
-
-def _torch_workload(python: str | None) -> Any:
-    from services.power.workload import TorchWorkloadRunner
-
-    return TorchWorkloadRunner(python)
-
-
-def _gui_elevation() -> str:
-    from services.power.limits import power_elevation
-
-    return power_elevation(gui=True)
-
-
-@dataclass
-class PowerBackend:
-    """Where the panel's NVML, commands and workload come from (tests hand in scripted ones)."""
-
-    make_source: Callable[[], Any] = _nvml_source
-    make_runner: Callable[[], Any] = _command_runner
-    make_workload: Callable[[str | None], Any] = _torch_workload
-    elevation: Callable[[], str] = _gui_elevation
-    journal: Callable[[], LimitJournal] = default_journal
-    clock: Callable[[], float] = time.monotonic
-    sweeps_folder: Path | None = None
-    system: str = field(default_factory=lambda: "windows" if sys.platform == "win32" else "linux")
-
-
-class _Opened:
-    """An opened NVML source and one GPU on it, closed on exit."""
-
-    def __init__(self, backend: PowerBackend, index: int) -> None:
-        self.backend, self.index = backend, index
-
-    def __enter__(self) -> tuple[Any, Any]:
-        from services.power.sweep import GpuAccess
-
-        self.source = self.backend.make_source()
-        self.source.open()
-        try:
-            gpu = GpuAccess(self.source, self.index)
-        except BaseException:
-            self.source.close()
-            raise
-        return self.source, gpu
-
-    def __exit__(self, *exc: object) -> None:
-        self.source.close()
-
-
-def _setter(backend: PowerBackend, source: Any) -> PowerLimitSetter:
-    from services.power.sweep import limit_reader
-
-    return PowerLimitSetter(backend.make_runner(), backend.journal(), backend.elevation(), limit_reader(source))
-
-
-def _w(value: float | None) -> str:
-    return "?" if value is None else f"{value:g}"
 
 
 class SweepPanel(QDialog):
@@ -244,11 +173,11 @@ class SweepPanel(QDialog):
         self._stop.clear()
 
         def job(report: Callable[[Any], None]) -> Any:
-            with _Opened(backend, index) as (source, gpu):
+            with OpenedGpu(backend, index) as (source, gpu):
                 busy = gpu.other_jobs()
                 if busy and not force:
                     return ("busy", busy)
-                sweep = run_sweep(gpu, _setter(backend, source), backend.make_workload(python), config,
+                sweep = run_sweep(gpu, limit_setter(backend, source), backend.make_workload(python), config,
                                   on_progress=report, clock=backend.clock, should_stop=self._stop.is_set)
             path = store.save(sweep, backend.sweeps_folder) if sweep.points else None
             return ("done", sweep, path)
@@ -280,7 +209,7 @@ class SweepPanel(QDialog):
         self.progress.setRange(0, p.steps)
         self.progress.setValue(p.step - 1)
         self._say(self.tr("{step}/{steps}: {kind} at {watts} W").format(
-            step=p.step, steps=p.steps, kind=self._kind_name(p.kind), watts=_w(p.limit_w)))
+            step=p.step, steps=p.steps, kind=self._kind_name(p.kind), watts=watts_text(p.limit_w)))
 
     def _sweep_done(self, outcome: tuple) -> None:
         self._busy(False)
@@ -342,8 +271,8 @@ class SweepPanel(QDialog):
         self.title.setText(self.tr("Power efficiency: GPU {gpu} {name}").format(gpu=sweep.gpu_index, name=sweep.gpu_name))
         self.intro.setText(self.tr(
             "Driver {driver} · default limit {default} W (allowed {low}-{high} W) · {temp} °C at the start · {when}").format(
-                driver=sweep.driver or "?", default=_w(sweep.default_limit_w), low=_w(sweep.min_limit_w),
-                high=_w(sweep.max_limit_w), temp=_w(sweep.start_temperature_c),
+                driver=sweep.driver or "?", default=watts_text(sweep.default_limit_w), low=watts_text(sweep.min_limit_w),
+                high=watts_text(sweep.max_limit_w), temp=watts_text(sweep.start_temperature_c),
                 when=time.strftime("%Y-%m-%d %H:%M", time.localtime(sweep.started))))
         for source, dashed in ((sweep, False), (self.compared, True)):
             if source is None:
@@ -382,9 +311,9 @@ class SweepPanel(QDialog):
             m, c = by_limit[limit].get(MATMUL), by_limit[limit].get(COPY)
             clock = (m or c).sm_clock_mhz
             temp = (m or c).temperature_c
-            cells = [_w(limit),
-                     f"{m.value:.1f}" if m else "", _w(m.power_w) if m else "", f"{m.per_watt:.3f}" if m and m.per_watt else "",
-                     f"{c.value:.0f}" if c else "", _w(c.power_w) if c else "", f"{c.per_watt:.2f}" if c and c.per_watt else "",
+            cells = [watts_text(limit),
+                     f"{m.value:.1f}" if m else "", watts_text(m.power_w) if m else "", f"{m.per_watt:.3f}" if m and m.per_watt else "",
+                     f"{c.value:.0f}" if c else "", watts_text(c.power_w) if c else "", f"{c.per_watt:.2f}" if c and c.per_watt else "",
                      f"{clock:.0f}" if clock else "", f"{temp:.0f}" if temp is not None else ""]
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
@@ -403,10 +332,10 @@ class SweepPanel(QDialog):
                 continue
             if rec.limit_w >= sweep.points_of(kind)[0].limit_w:
                 lines.append(self.tr("{kind}: keep the full limit ({watts} W); every lower limit measured loses more than {loss}% of the speed").format(
-                    kind=self._kind_name(kind), watts=_w(rec.limit_w), loss=f"{100 - self.keep.value()}"))
+                    kind=self._kind_name(kind), watts=watts_text(rec.limit_w), loss=f"{100 - self.keep.value()}"))
                 continue
             lines.append(self.tr("{kind}: {watts} W keeps {share}% of full speed with {gain}% more work per watt").format(
-                kind=self._kind_name(kind), watts=_w(rec.limit_w), share=f"{100 * rec.share:.0f}",
+                kind=self._kind_name(kind), watts=watts_text(rec.limit_w), share=f"{100 * rec.share:.0f}",
                 gain=f"{100 * rec.per_watt_gain:+.0f}" if rec.per_watt_gain is not None else "?"))
         sweep.keep_share = share
         best = recommended_limit(sweep)
@@ -425,10 +354,10 @@ class SweepPanel(QDialog):
         if self._recommended is None:
             return
         if lower(best) or not only:
-            self.set_recommended.setText(self.tr("Set {watts} W…").format(watts=_w(self._recommended)))
+            self.set_recommended.setText(self.tr("Set {watts} W…").format(watts=watts_text(self._recommended)))
         else:
             self.set_recommended.setText(self.tr("Set {watts} W for {kind}…").format(
-                watts=_w(self._recommended), kind=self._kind_name(only[0])))
+                watts=watts_text(self._recommended), kind=self._kind_name(only[0])))
         self.set_recommended.setToolTip("" if lower(self._recommended) else self.tr(
             "The card already runs at this limit; lower the share to keep to see a lower one."))
 
@@ -451,150 +380,3 @@ class SweepPanel(QDialog):
             self.compare_with(Path(path))
 
 
-class SetLimitDialog(QDialog):
-    """Choose a limit, see the exact command, apply it (elevated), undo it; keep it after restarts."""
-
-    def __init__(self, gpu_index: int, watts: float | None, parent: QWidget | None = None,
-                 backend: PowerBackend | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("SetLimitDialog")
-        self.gpu_index = gpu_index
-        self.backend = backend or PowerBackend()
-        self.work = BackgroundWork(self, name="power-limit")
-        self.limits: Any = None
-        self.uuid: str | None = None
-        self.setWindowTitle(self.tr("Set power limit"))
-        layout = QVBoxLayout(self)
-        self.info = QLabel(self.tr("Reading the card's limits…"), self)
-        self.info.setWordWrap(True)
-        layout.addWidget(self.info)
-        grid = QGridLayout()
-        self.watts = QDoubleSpinBox(self)
-        self.watts.setDecimals(0)
-        self.watts.setRange(1, 5000)
-        self.watts.setSuffix(" W")
-        if watts is not None:
-            self.watts.setValue(watts)
-        self.watts.valueChanged.connect(self._preview)
-        grid.addWidget(QLabel(self.tr("New limit"), self), 0, 0)
-        grid.addWidget(self.watts, 0, 1)
-        layout.addLayout(grid)
-        layout.addWidget(QLabel(self.tr("The command that will run:"), self))
-        self.command = QPlainTextEdit(self)
-        self.command.setReadOnly(True)
-        self.command.setMaximumHeight(110)
-        layout.addWidget(self.command)
-        self.keep = QCheckBox(self.tr("Keep it after a restart (otherwise it resets when the computer restarts)"), self)
-        self.keep.toggled.connect(self._preview)
-        layout.addWidget(self.keep)
-        self.result = QLabel(self)
-        self.result.setWordWrap(True)
-        layout.addWidget(self.result)
-        buttons = QHBoxLayout()
-        self.undo_button = QPushButton(self.tr("Undo last change"), self)
-        self.undo_button.clicked.connect(self.undo)
-        self.apply_button = QPushButton(self.tr("Apply"), self)
-        self.apply_button.setEnabled(False)
-        self.apply_button.clicked.connect(self.apply)
-        close = QPushButton(self.tr("Close"), self)
-        close.clicked.connect(self.reject)
-        buttons.addWidget(self.undo_button)
-        buttons.addStretch(1)
-        buttons.addWidget(self.apply_button)
-        buttons.addWidget(close)
-        layout.addLayout(buttons)
-        self.resize(620, 360)
-        self._read_limits()
-
-    def _read_limits(self) -> None:
-        backend, index = self.backend, self.gpu_index
-
-        def job(report: Callable[[Any], None]) -> Any:
-            with _Opened(backend, index) as (_, gpu):
-                return gpu.uuid, gpu.info.name, gpu.limits()
-
-        self.work.submit(job, self._limits_read, self._failed)
-
-    def _limits_read(self, outcome: tuple) -> None:
-        self.uuid, name, self.limits = outcome
-        lim = self.limits
-        self.info.setText(self.tr("GPU {gpu} {name}: now {current} W, default {default} W, allowed {low}-{high} W").format(
-            gpu=self.gpu_index, name=name, current=_w(lim.current_w), default=_w(lim.default_w),
-            low=_w(lim.min_w), high=_w(lim.max_w)))
-        if lim.min_w is not None and lim.max_w is not None:
-            self.watts.setRange(lim.min_w, lim.max_w)
-        if self.watts.value() <= 1 and lim.current_w is not None:
-            self.watts.setValue(lim.current_w)
-        self.apply_button.setEnabled(lim.current_w is not None)
-        self._preview()
-
-    def _failed(self, exc: BaseException) -> None:
-        message = getattr(exc, "message", None) or getattr(exc, "text", None)
-        self.result.setText(render(message) if message is not None else str(exc))
-        self.apply_button.setEnabled(self.limits is not None and self.limits.current_w is not None)
-
-    def _commands(self) -> list[str]:
-        from services.power.limits import set_limit_command
-        from services.power.persist import Step, keep_plan
-        from services.setup.elevation import elevate
-
-        mode = self.backend.elevation()
-        lines = [Step(elevate(set_limit_command(self.gpu_index, self.watts.value()), mode)).shown()]
-        if self.keep.isChecked() and self.uuid:
-            lines += [Step(elevate(s.argv, mode), s.input_text).shown()
-                      for s in keep_plan(self.backend.system, self.uuid, self.watts.value()).keep]
-        return lines
-
-    def _preview(self) -> None:
-        self.command.setPlainText("\n".join(self._commands()))
-
-    def apply(self) -> None:
-        if self.limits is None or self.uuid is None:
-            return
-        backend, index, watts, keep = self.backend, self.gpu_index, self.watts.value(), self.keep.isChecked()
-        previous = self.limits.current_w
-
-        def job(report: Callable[[Any], None]) -> Any:
-            from services.power.persist import keep_plan, run_steps
-
-            with _Opened(backend, index) as (source, gpu):
-                check_range(watts, index, self.limits.min_w, self.limits.max_w)
-                outcome = _setter(backend, source).apply(index, gpu.uuid, gpu.info.name, previous, watts, REASON_USER)
-                kept: Any = None
-                if outcome.ok and keep:
-                    kept = run_steps(keep_plan(backend.system, gpu.uuid, watts).keep, backend.make_runner(),
-                                     backend.elevation())
-                return outcome, kept, gpu.limits()
-
-        self.apply_button.setEnabled(False)
-        self.result.setText(self.tr("Applying… (a password prompt may appear)"))
-        self.work.submit(job, self._applied, self._failed)
-
-    def undo(self) -> None:
-        backend, index = self.backend, self.gpu_index
-
-        def job(report: Callable[[Any], None]) -> Any:
-            with _Opened(backend, index) as (source, gpu):
-                return _setter(backend, source).undo_last(gpu.uuid), None, gpu.limits()
-
-        self.result.setText(self.tr("Undoing…"))
-        self.work.submit(job, self._applied, self._failed)
-
-    def _applied(self, outcome: tuple) -> None:
-        limit, kept, self.limits = outcome
-        if limit is None:
-            self.result.setText(self.tr("Nothing to undo: the app has not changed this GPU's limit."))
-        else:
-            lines = [render(limit.message)]
-            if kept is not None:
-                ok, message = kept
-                lines.append(self.tr("Kept after restarts.") if ok else render(message))
-            elif limit.ok:
-                lines.append(self.tr("It resets when the computer restarts."))
-            self.result.setText("\n".join(lines))
-        self.apply_button.setEnabled(True)
-        self.info.setText(self.tr("Now {current} W.").format(current=_w(self.limits.current_w)))
-
-    def done(self, result: int) -> None:
-        self.work.shutdown()
-        super().done(result)

@@ -32,7 +32,7 @@ def restore_interrupted_sweeps_soon(window: QWidget, backend: Any = None,
 
     if not pending_sweep_changes(backend.journal() if backend is not None else default_journal()):
         return None  # the usual start: one small file read, the panel (and pyqtgraph) not imported
-    from gui.power.panel import PowerBackend, _setter
+    from gui.power.backend import PowerBackend, limit_setter
 
     be = backend or PowerBackend()
     work = BackgroundWork(window, name="power-restore")
@@ -41,7 +41,7 @@ def restore_interrupted_sweeps_soon(window: QWidget, backend: Any = None,
         source = be.make_source()
         source.open()
         try:
-            return _setter(be, source).restore_interrupted_sweeps()
+            return limit_setter(be, source).restore_interrupted_sweeps()
         finally:
             source.close()
 

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gui.context import AppContext
+from gui.context import TelemetryControl
 from gui.i18n import render
 from gui.psu.compare_tab import CompareTab
 from gui.psu.inputs import GpuPickerBox, PartsBox, PsuBox
@@ -39,6 +39,8 @@ from services.hardware.build import Build, BuildError, PsuStandard, Usage
 from services.hardware.psu import calculate
 from services.hardware.psu_result import Result
 from services.hardware.report import gpu_pick_text
+from services.settings import SettingsStore
+from services.telemetry.hub import CurrentHub
 
 EXAMPLE_GPU, EXAMPLE_CPU = "rtx-4090", "Ryzen 9 9950X"
 
@@ -61,9 +63,15 @@ class PsuPage(QWidget):
     result_changed = Signal(object)
     # emitted from the telemetry worker thread; Qt queues it to the GUI thread
 
-    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
+    def __init__(self, settings_store: SettingsStore, hubs: CurrentHub, telemetry: TelemetryControl | None = None,
+                 language: str = "en", parent: QWidget | None = None) -> None:
+        """``hubs``: the monitored hub, whose GPUs fill the build; ``telemetry``: its controller, whose
+        bridge brings them once the hub finds them (None: not monitoring); ``language``: the app's,
+        for the default currency."""
         super().__init__(parent)
-        self.context = context
+        self.settings_store = settings_store
+        self.hubs = hubs
+        self._telemetry = telemetry
         self.result: Result | None = None
         self._build_gpus: list[Gpu] = []
         self._price_edited = False  # the electricity price is the user's, not the dated default
@@ -76,11 +84,11 @@ class PsuPage(QWidget):
             layout = QVBoxLayout(self)
             layout.addWidget(QLabel(self.tr("The hardware catalogue could not be read: {error}").format(error=render(exc.message))))
             return
-        settings = context.settings_store.settings
+        settings = settings_store.settings
         try:
             code = money.resolve_currency_code(
                 money.currency_setting(settings.power_cost.currency, settings.power_cost.price_currency),
-                getattr(context, "language", "en") or "en")
+                language or "en")
         except money.CurrencyError:
             code = "USD"  # a hand-edited setting we do not know: fall back, the combo lets the user choose
         self._cur = money.currency(self.catalog, code)
@@ -111,8 +119,8 @@ class PsuPage(QWidget):
         self._loading = True  # widget changes while we fill them in are not the user's edits
         if not self._restore_saved_build():
             self._prefill()
-        control = self.context.telemetry_control
-        if self._showing_example and control is not None and self.context.telemetry is not None:
+        control = self._telemetry
+        if self._showing_example and control is not None and self.hubs.hub is not None:
             # the hub finds its GPUs a moment after it starts: take them when they arrive
             self._bridge = control.bridge()
             self._bridge.snapshot_received.connect(self._on_bridge_snapshot_received)
@@ -270,7 +278,7 @@ class PsuPage(QWidget):
             self.psu_box.show_price(new.from_usd(old.to_usd(self.psu_box.price())), new.code)
         else:
             self.psu_box.show_price(money.default_electricity(cat, new).amount, new.code)
-        settings = self.context.settings_store.settings
+        settings = self.settings_store.settings
         settings.power_cost.currency = new.code
         if not self._price_edited:  # marks the choice as the user's (see money.currency_setting)
             settings.power_cost.price_per_kwh = 0.0  # still the dated default, not an old stored figure
@@ -282,7 +290,7 @@ class PsuPage(QWidget):
     def _on_currency_chosen(self, code: str) -> None:
         self.set_currency(code)
         try:
-            self.context.settings_store.save()
+            self.settings_store.save()
         except OSError:
             pass
 
@@ -325,7 +333,7 @@ class PsuPage(QWidget):
         self.rent.set_cards(self._build_gpus)
 
     def _monitored_devices(self) -> tuple:
-        hub = self.context.telemetry
+        hub = self.hubs.hub
         return hub.devices if hub is not None else ()
 
     def detect_hardware(self) -> bool:
@@ -333,7 +341,7 @@ class PsuPage(QWidget):
         cat = self.catalog
         assert cat is not None
         gpus = detect.detected_gpus(self._monitored_devices(), cat.gpus)
-        if not gpus and self.context.telemetry is None:
+        if not gpus and self.hubs.hub is None:
             gpus = detect.detected_gpus_nvml(cat.gpus)  # the monitor is not running: ask the driver once
         cpu = detect.detected_cpu(cat.cpus)
         if not gpus and cpu is None:
@@ -355,7 +363,7 @@ class PsuPage(QWidget):
         """Remember the build (and the electricity price, shared with the other tools)."""
         if self._showing_example:
             return  # an untouched example is not worth remembering: detect again next time
-        settings = self.context.settings_store.settings
+        settings = self.settings_store.settings
         saved = settings.psu
         saved.gpus = [g.key for g in self._build_gpus]
         saved.cpu = self.parts_box.listed_cpu() or ""
@@ -368,7 +376,7 @@ class PsuPage(QWidget):
             settings.power_cost.price_per_kwh = psu.price()
             settings.power_cost.price_currency = self._cur.code
         try:
-            self.context.settings_store.save()
+            self.settings_store.save()
         except OSError:
             pass  # a read-only config folder must not break the calculator
 
@@ -376,7 +384,7 @@ class PsuPage(QWidget):
         """Put the last session's build back; False when there is none."""
         cat = self.catalog
         assert cat is not None
-        saved = self.context.settings_store.settings.psu
+        saved = self.settings_store.settings.psu
         gpus = []
         for key in saved.gpus[:8]:
             try:

@@ -1,4 +1,4 @@
-"""Pieces the setup tabs share: the monospace font and the finding/diagnosis card."""
+"""Pieces the setup tabs share: the page's style, the monospace font and the finding/diagnosis card."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
@@ -18,6 +18,13 @@ QLabel#cardTitle { font-weight: 600; }
 QLabel#muted { color: palette(dark); }
 QLabel#badge { border-radius: 8px; padding: 1px 8px; color: white; background: #6b7280; }
 QPlainTextEdit#commands { background: palette(alternate-base); }
+"""
+
+PAGE_STYLE = """
+QLabel#cardTitle { font-weight: 600; font-size: 11pt; }
+QLabel#badge { border-radius: 9px; padding: 2px 10px; color: white; background: #6b7280; }
+QListWidget#steps::item { padding: 7px 4px; }
+QFrame#facts { border: 1px solid palette(mid); border-radius: 6px; background: palette(base); }
 """
 
 

@@ -7,47 +7,36 @@ slow work on a thread pool so the window never freezes.
 """
 from __future__ import annotations
 
-import platform
-import sys
-from pathlib import Path
 from typing import Any
 from collections.abc import Callable
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtCore import QCoreApplication, Signal
 from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices, QGuiApplication
 from PySide6.QtWidgets import (
-    QFileDialog, QHBoxLayout, QLabel, QListWidgetItem,
-    QMessageBox, QTabWidget, QVBoxLayout, QWidget,
+    QFileDialog, QHBoxLayout, QLabel, QMessageBox, QTabWidget, QVBoxLayout, QWidget,
 )
 
-from gui.context import AppContext, SetupMachine
+from gui.context import SetupMachine
 from gui.i18n import render
+from gui.setup.cards import PAGE_STYLE
 from gui.setup.doctor_tab import DoctorTab
+from gui.setup.machine_access import open_machine
+from gui.setup.step_list import StepList
 from gui.widgets.background import BackgroundWork, describe_error
 from gui.setup.troubleshoot_tab import TroubleshootTab
 from gui.setup.wizard_tab import WizardTab
 from services.i18n import Msg
+from services.paths import AppPaths
 from services.setup.doctor import DoctorReport, run_doctor
 from services.setup.elevation import default_elevation
 from services.setup.executor import StepExecutor, StepOutcome
 from services.setup.progress import ProgressStore
-from services.setup.fmt import command_line
-from services.setup.plan import Plan, SkippedStep, Step
+from services.setup.plan import Plan, Step
 from services.setup.planner import card_names, known_systems, plan_for_report, plan_for_target, resolve_card, setup_dir
 from services.setup.rules import Rules, RulesError, load_rules
 from services.setup.session import BY_HAND, DRY_RUN, NEEDS_FILE, NOTHING, WizardSession, step_flags
-from services.setup.system import SubprocessRunner, SystemRoot
-
-STATE_MARKS = {"done": "✔", "skipped": "↷", "failed": "✖", "undone": "↺", "pending": "○"}
-SKIPPED_PREFIX = "not-needed:"  # list items for steps the doctor found not needed
-
-PAGE_STYLE = """
-QLabel#cardTitle { font-weight: 600; font-size: 11pt; }
-QLabel#badge { border-radius: 9px; padding: 2px 10px; color: white; background: #6b7280; }
-QListWidget#steps::item { padding: 7px 4px; }
-QFrame#facts { border: 1px solid palette(mid); border-radius: 6px; background: palette(base); }
-"""
+from services.setup.system import SystemRoot
 
 
 def qt_translate(context: str, text: str) -> str:
@@ -58,9 +47,10 @@ def qt_translate(context: str, text: str) -> str:
 class SetupPage(QWidget):
     """Doctor, wizard and troubleshooter for one machine.
 
-    ``context.setup_machine`` may hold a runner, root, NVML binding, home and
-    Windows probe (tests hand in fakes); with ``context.demo`` and no runner
-    handed in, the page shows a recorded machine.
+    ``paths``: the app's folders (the setup work folder is in the data folder).
+    ``machine`` may hold a runner, root, NVML binding, home and Windows probe
+    (tests hand in fakes; None: this computer); with ``demo`` (the app's demo)
+    and no runner handed in, the page shows a recorded machine.
 
     Signals:
         report_ready(object): a DoctorReport arrived.
@@ -72,12 +62,15 @@ class SetupPage(QWidget):
     plan_ready = Signal(object)
     step_finished = Signal(object)
 
-    def __init__(self, context: AppContext, parent: QWidget | None = None) -> None:
+    def __init__(self, paths: AppPaths, machine: SetupMachine | None = None, demo: bool = False,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.context = context
+        self.paths = paths
+        self.machine = machine
+        self._app_demo = demo
         self._work_queue = BackgroundWork(self, max_threads=1, name="setup")  # one probe or step at a time, in order
         self.report: DoctorReport | None = None
-        self._work = setup_dir(context.paths)
+        self._work = setup_dir(paths)
         self._rules_error: Msg | None = None
         try:
             self.rules: Rules | None = load_rules()
@@ -116,34 +109,10 @@ class SetupPage(QWidget):
 
     # ---- machine access ------------------------------------------------------------------
     def _setup_machine(self) -> None:
-        machine = self.context.setup_machine or SetupMachine()
-        self.demo = bool(self.context.demo) and machine.runner is None
-        self.system = machine.system or ("windows" if platform.system() == "Windows" else "linux")
-        self.windows_probe = machine.windows_probe
-        if self.demo:
-            from services.setup.demo import demo_machine
-
-            demo = demo_machine(self._work / "demo-root")
-            self.runner, self.root, self.nvml = demo.runner, demo.root, demo.nvml
-            self.home = None
-            self.demo_python = demo.python
-            self.active_python = None
-            self.system = "linux"
-            return
-        # The interpreter the user is in (active venv or conda env, python3/python on PATH), from the
-        # machine model; only on this computer itself, never for a recorded or test machine.
-        from services.setup.machine import active_python
-
-        self.active_python = active_python() if machine.runner is None and machine.root is None else None
-        self.runner = machine.runner or SubprocessRunner()
-        self.root = machine.root or SystemRoot()
-        self.nvml = machine.nvml
-        self.home = machine.home if machine.home is not None else Path.home()
-        self.demo_python = None
-        if self.system == "windows" and self.windows_probe is None and sys.platform == "win32":
-            from services.setup.windows import LiveWindowsProbe
-
-            self.windows_probe = LiveWindowsProbe(self.runner)
+        m = open_machine(self.machine, self._app_demo, self._work)
+        self.demo, self.system, self.windows_probe = m.demo, m.system, m.windows_probe
+        self.runner, self.root, self.nvml, self.home = m.runner, m.root, m.nvml, m.home
+        self.demo_python, self.active_python = m.demo_python, m.active_python
 
     # ---- layout ------------------------------------------------------------------------------
     def _build(self) -> None:
@@ -181,11 +150,12 @@ class SetupPage(QWidget):
     def _build_wizard(self) -> QWidget:
         self._targets = {t.key: t for t in known_systems()}
         tab = self.wizard = WizardTab(self._targets.values(), card_names(self.rules) if self.rules else ())
+        self.steps = StepList(tab.step_list, self.session)
         # The tab owns its controls and says what was asked for; the page holds the session and answers.
         tab.step_selected.connect(self._on_step_row_changed)
         tab.pick_file_requested.connect(self._pick_windows_file)
         tab.run_requested.connect(self._on_run_clicked)
-        tab.dry_run_toggled.connect(lambda _on: self._show_step(self._current_step()))
+        tab.dry_run_toggled.connect(lambda _on: self._show_step(self.steps.current_step()))
         tab.skip_requested.connect(self._on_skip_clicked)
         tab.mark_done_requested.connect(self._on_mark_done_clicked)
         tab.copy_requested.connect(self._on_copy_clicked)
@@ -197,7 +167,6 @@ class SetupPage(QWidget):
         self._preview_executor: StepExecutor | None = None
         self._succeeded: Step | None = None  # a step that ran well, while the doctor looks again
         self._shown_plan: tuple = ()
-        self._skipped: dict[str, SkippedStep] = {}
         # The files picked for this machine's plan come back from progress.json, so the
         # wizard reopened in Safe Mode (RunOnce) still has the DDU and driver package.
         self._windows_options: dict[str, str] = self.session.picked_files()
@@ -222,7 +191,7 @@ class SetupPage(QWidget):
                   self.wizard.check_step_button):
             w.setEnabled(not busy)
         if not busy:
-            self._show_step(self._current_step())
+            self._show_step(self.steps.current_step())
 
     def busy(self) -> bool:
         return self._work_queue.busy()
@@ -284,24 +253,13 @@ class SetupPage(QWidget):
         if self.session.preview:
             notes.insert(0, self.tr("A plan for another machine: nothing runs on this computer. Copy the commands, or run 'python main.py setup' on that machine."))
         self.wizard.plan_notes.setText("\n".join("• " + n for n in notes))
-        self._skipped = {x.step.id: x for x in self.plan.skipped}
-        current = self._current_step()
-        self.wizard.step_list.blockSignals(True)
-        self.wizard.step_list.clear()
-        for i, step in enumerate(self.plan.steps, 1):
-            item = QListWidgetItem(self._step_label(i, step))
-            item.setData(Qt.ItemDataRole.UserRole, step.id)
-            self.wizard.step_list.addItem(item)
-        for x in self.plan.skipped:
-            item = QListWidgetItem("–  " + self.tr("{title} (not needed)").format(title=render(x.step.title)))
-            item.setData(Qt.ItemDataRole.UserRole, SKIPPED_PREFIX + x.step.id)
-            item.setForeground(self.palette().placeholderText())
-            self.wizard.step_list.addItem(item)
-        self.wizard.step_list.blockSignals(False)
+        current = self.steps.current_step()
+        self.steps.fill(lambda x: self.tr("{title} (not needed)").format(title=render(x.step.title)),
+                        self.palette().placeholderText())
         row = self.session.resume_index(current.id if current else None)  # the open one, else where to resume
         self._auto_select = current is None and not self.session.preview  # first plan: jump to where the work is once checks are in
         self.wizard.step_list.setCurrentRow(row)
-        self._show_step(self._current_step())
+        self._show_step(self.steps.current_step())
 
     def _on_full_toggled(self, _on: bool) -> None:
         # Another set of steps: start again at the first one not done.
@@ -310,9 +268,7 @@ class SetupPage(QWidget):
 
     def _on_target_changed(self, target: str) -> None:
         other = target == "other"
-        self.wizard.other_box.setVisible(other)
-        self.wizard.full_check.setVisible(not other)
-        self.wizard.target_error.setVisible(False)
+        self.wizard.show_target(other)
         if other:
             self.session.preview = True
             self.session.plan = None
@@ -334,25 +290,14 @@ class SetupPage(QWidget):
         """Show the full plan for another machine (as 'setup --plan --os-release/--windows --gpu')."""
         if self.rules is None:
             return None
-        if os_key is not None:
-            self.wizard.os_combo.setCurrentIndex(max(0, self.wizard.os_combo.findData(os_key)))
-        if card is not None:
-            self.wizard.card_combo.setEditText(card)
-        if self.wizard.target_combo.currentData() != "other":
-            self.wizard.target_combo.setCurrentIndex(self.wizard.target_combo.findData("other"))
-        target = self._targets.get(self.wizard.os_combo.currentData())
-        text = self.wizard.card_combo.currentText()
-        index = self.wizard.card_combo.findText(text)
+        os_choice, text, wanted = self.wizard.choose_other(os_key, card)
+        target = self._targets.get(os_choice)
         try:
-            if index >= 0:
-                device_id, name = resolve_card(self.rules, self.wizard.card_combo.itemData(index))
-            else:
-                device_id, name = resolve_card(self.rules, text)
+            device_id, name = resolve_card(self.rules, wanted)
         except ValueError:
-            self.wizard.target_error.setText(self.tr("'{text}' is neither a card GPU Assistant knows nor a PCI id (like 10de:2684).").format(text=text))
-            self.wizard.target_error.setVisible(True)
+            self.wizard.show_target_error(self.tr("'{text}' is neither a card GPU Assistant knows nor a PCI id (like 10de:2684).").format(text=text))
             return None
-        self.wizard.target_error.setVisible(False)
+        self.wizard.show_target_error(None)
         if target is None:
             return None
         from services.setup.windows import WindowsPlanOptions
@@ -389,7 +334,7 @@ class SetupPage(QWidget):
 
     def _on_checks(self, states: dict) -> None:
         self.session.checks = states
-        self._refresh_step_labels()
+        self.steps.refresh_labels()
         if self.session.preview or self.plan is None:
             return  # the checks of this machine's plan came back after switching to another machine
         if getattr(self, "_auto_select", False):
@@ -397,118 +342,56 @@ class SetupPage(QWidget):
             first = self.session.first_open()
             if first is not None:
                 self.wizard.step_list.setCurrentRow(first)
-        self._show_step(self._current_step())
+        self._show_step(self.steps.current_step())
         self.plan_ready.emit(self.plan)
 
-    def _step_label(self, index: int, step: Step) -> str:
-        state = self.session.state(step)
-        return f"{STATE_MARKS.get(state, '○')}  {index}. {render(step.title)}"
-
-    def _refresh_step_labels(self) -> None:
-        if not self.plan:
-            return
-        for i, step in enumerate(self.plan.steps):
-            self.wizard.step_list.item(i).setText(self._step_label(i + 1, step))
-
-    def _current_step(self) -> Step | None:
-        if not self.plan or self.wizard.step_list.currentRow() < 0:
-            return None
-        return self.plan.step(self.wizard.step_list.currentItem().data(Qt.ItemDataRole.UserRole))
-
-    def _current_skipped(self) -> SkippedStep | None:
-        item = self.wizard.step_list.currentItem() if self.plan else None
-        data = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
-        if isinstance(data, str) and data.startswith(SKIPPED_PREFIX):
-            return self._skipped.get(data[len(SKIPPED_PREFIX):])
-        return None
-
     def _on_step_row_changed(self, _row: int) -> None:
-        self._show_step(self._current_step())
+        self._show_step(self.steps.current_step())
 
     def open_step(self, step_id: str) -> None:
         self.tabs.setCurrentIndex(1)
-        if not self.plan:
-            return
-        for i in range(self.wizard.step_list.count()):
-            if self.wizard.step_list.item(i).data(Qt.ItemDataRole.UserRole) in (step_id, SKIPPED_PREFIX + step_id):
-                self.wizard.step_list.setCurrentRow(i)
-                return
+        if self.plan:
+            self.steps.select(step_id)
 
     def _show_step(self, step: Step | None) -> None:
         dry = self.wizard.dry_run_check.isChecked()
-        can = self.session.actions(step, busy=self.busy(), dry=dry)
-        self.wizard.run_button.setEnabled(can.run)
-        self.wizard.skip_button.setEnabled(can.skip)
-        self.wizard.check_step_button.setEnabled(can.check)
-        self.wizard.copy_button.setEnabled(can.copy)
-        self.wizard.dry_run_check.setEnabled(can.copy)
-        self.wizard.undo_button.setEnabled(can.undo)
-        self.wizard.done_button.setEnabled(can.mark_done)
-        self.wizard.pick_driver_button.setVisible(can.pick_driver)
-        self.wizard.pick_ddu_button.setVisible(can.pick_ddu)
-        skipped = None if step is not None else self._current_skipped()
-        if step is None:
-            self.wizard.step_title.setText(render(skipped.step.title) if skipped else "")
-            self.wizard.step_flags.setText(self.tr("not in this plan") if skipped else "")
-            self.wizard.step_text.setText(render(skipped.reason) + "<br>" + self.tr("Tick 'Reinstall everything' to do it anyway.") if skipped else "")
-            self.wizard.step_commands.setPlainText("\n".join(self._view_executor().describe(skipped.step, plan=self.plan, tr=qt_translate)) if skipped else "")
-            self.wizard.undo_text.setPlainText("")
-            return
-        self.wizard.step_title.setText(render(step.title))
-        flag_words = {"admin": self.tr("needs administrator rights"), "root": self.tr("needs root (asks for your password)"),
-                      "reboot": self.tr("restarts the computer"), "by hand": self.tr("you do this step")}
-        flags = [flag_words[f] for f in step_flags(step, self.plan.system if self.plan else "")]
-        if self.session.preview:
-            flags.append(self.tr("for another machine"))
-        else:
-            status = self.session.status(step)
-            words = {"done": self.tr("done"), "skipped": self.tr("skipped"), "failed": self.tr("failed"),
-                     "undone": self.tr("undone"), "pending": self.tr("not run yet"),
-                     "already-done": self.tr("already done (its check passes)"),
-                     "waits": self.tr("waits: a step before it still needs doing, or ran after it")}
-            flags.append(self.tr("status: {state}").format(state=words.get(status, status)))
-        self.wizard.step_flags.setText("  ·  ".join(flags))
-        text = render(step.explanation)
-        if step.link:
-            text += f'<br><a href="{step.link}">{step.link}</a>'
-        if step.source:
-            text += "<br><small>" + self.tr("Source: {source}").format(source=step.source) + "</small>"
-        self.wizard.step_text.setText(text)
+        self.wizard.show_actions(self.session.actions(step, busy=self.busy(), dry=dry))
         executor = self._view_executor()
-        self.wizard.step_commands.setPlainText("\n".join(executor.describe(step, plan=self.plan, tr=qt_translate)) or self.tr("(no commands: follow the explanation)"))
-        self.wizard.undo_text.setPlainText("\n".join(executor.undo_preview(step, plan=self.plan, tr=qt_translate)))
-        self.wizard.run_button.setText(self.tr("Show what would run") if dry else self.tr("Run"))
-        self.wizard.undo_button.setText(self.tr("Show the undo") if dry else self.tr("Undo"))
+        if step is None:
+            skipped = self.steps.current_skipped()
+            commands = executor.describe(skipped.step, plan=self.plan, tr=qt_translate) if skipped else []
+            self.wizard.show_skipped(skipped, commands)
+            return
+        self.wizard.show_step(step, step_flags(step, self.plan.system if self.plan else ""),
+                              None if self.session.preview else self.session.status(step),
+                              executor.describe(step, plan=self.plan, tr=qt_translate),
+                              executor.undo_preview(step, plan=self.plan, tr=qt_translate), dry)
 
     def _on_copy_clicked(self) -> None:
-        step = self._current_step()
+        step = self.steps.current_step()
         if step:
             QGuiApplication.clipboard().setText(self.wizard.step_commands.toPlainText())
 
     def _on_skip_clicked(self) -> None:
-        step = self._current_step()
+        step = self.steps.current_step()
         if step:
             self.executor.skip(step)
-            self._refresh_step_labels()
+            self.steps.refresh_labels()
             self._advance()
 
     def _on_mark_done_clicked(self) -> None:
-        step = self._current_step()
+        step = self.steps.current_step()
         if step:
             self.executor.mark_done(step)
-            self._refresh_step_labels()
+            self.steps.refresh_labels()
             self._advance()
 
     def _advance(self) -> None:
-        row = self.wizard.step_list.currentRow()
-        target = self.session.next_open(row)
-        if target != row:
-            self.wizard.step_list.setCurrentRow(target)
-        else:
-            self._show_step(self._current_step())
+        if not self.steps.advance():
+            self._show_step(self.steps.current_step())
 
     def _on_check_step_clicked(self) -> None:
-        step = self._current_step()
+        step = self.steps.current_step()
         if not step:
             return
         self._set_busy(True)
@@ -522,7 +405,7 @@ class SetupPage(QWidget):
         self._set_busy(False)
 
     def _on_run_clicked(self) -> None:
-        step = self._current_step()
+        step = self.steps.current_step()
         if not step:
             return
         mode = self.session.run_mode(step, dry=self.wizard.dry_run_check.isChecked(), demo=self.demo)
@@ -551,7 +434,7 @@ class SetupPage(QWidget):
                     line=self.wizard.append_output)
 
     def _on_undo_clicked(self) -> None:
-        step = self._current_step()
+        step = self.steps.current_step()
         if not step:
             return
         mode = self.session.undo_mode(dry=self.wizard.dry_run_check.isChecked(), demo=self.demo)
@@ -566,25 +449,21 @@ class SetupPage(QWidget):
         self._start(lambda _l: executor.undo(step), self._on_undo_done)
 
     def _on_undo_done(self, outcome: StepOutcome) -> None:
-        # An undo reports its commands and their output like a run does.
-        for entry in outcome.log:
-            self.wizard.append_output("$ " + command_line(entry.argv, self.system == "windows"))
-            if entry.output.strip():
-                self.wizard.append_output(entry.output.rstrip())
+        self.wizard.append_log(outcome.log, self.system == "windows")  # as a run reports them
         self._on_step_done(outcome)
 
     def _on_step_done(self, outcome: StepOutcome) -> None:
         self.wizard.append_output(render(outcome.message) + "\n")
-        self._refresh_step_labels()
+        self.steps.refresh_labels()
         self._set_busy(False)
         self.step_finished.emit(outcome)
-        step = self._current_step()
+        step = self.steps.current_step()
         if self.session.recheck_after(step, outcome.ok):
             self._succeeded = step  # said once the doctor has looked again
             self.run_doctor()  # the driver or torch changed: re-read, the plan follows
 
     def _on_run_done(self, outcome: StepOutcome) -> None:
-        step = self._current_step()
+        step = self.steps.current_step()
         self._on_step_done(outcome)
         if outcome.ok and step is not None and self._succeeded is None:
             self._say_after_success(step, set())

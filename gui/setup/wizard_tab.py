@@ -14,7 +14,11 @@ from PySide6.QtWidgets import (
     QVBoxLayout, QWidget,
 )
 
+from gui.i18n import render
 from gui.setup.cards import SEVERITY_COLORS, mono_font
+from services.setup.fmt import command_line
+from services.setup.plan import SkippedStep, Step
+from services.setup.session import StepActions
 
 
 class WizardTab(QWidget):
@@ -154,6 +158,89 @@ class WizardTab(QWidget):
         self.full_check.toggled.connect(self.full_toggled)
         self.target_combo.currentIndexChanged.connect(lambda _i: self.target_changed.emit(self.target_combo.currentData() or ""))
         self.plan_other_button.clicked.connect(lambda: self.plan_other_requested.emit())
+
+    def show_actions(self, can: StepActions) -> None:
+        """Enable the buttons the open step allows (``WizardSession.actions``)."""
+        self.run_button.setEnabled(can.run)
+        self.skip_button.setEnabled(can.skip)
+        self.check_step_button.setEnabled(can.check)
+        self.copy_button.setEnabled(can.copy)
+        self.dry_run_check.setEnabled(can.copy)
+        self.undo_button.setEnabled(can.undo)
+        self.done_button.setEnabled(can.mark_done)
+        self.pick_driver_button.setVisible(can.pick_driver)
+        self.pick_ddu_button.setVisible(can.pick_ddu)
+
+    def show_skipped(self, skipped: SkippedStep | None, commands: list[str]) -> None:
+        """A step the doctor found not needed (None: no step is open), with the commands it would run."""
+        self.step_title.setText(render(skipped.step.title) if skipped else "")
+        self.step_flags.setText(QCoreApplication.translate("SetupPage", "not in this plan") if skipped else "")
+        self.step_text.setText(render(skipped.reason) + "<br>" + QCoreApplication.translate("SetupPage", "Tick 'Reinstall everything' to do it anyway.") if skipped else "")
+        self.step_commands.setPlainText("\n".join(commands) if skipped else "")
+        self.undo_text.setPlainText("")
+
+    def show_step(self, step: Step, flags: Iterable[str], status: str | None, commands: list[str], undo: list[str],
+                  dry: bool) -> None:
+        """One step of the plan: ``flags`` from ``step_flags``; ``status`` its state here (None: the
+        plan is another machine's); ``commands`` and ``undo`` as the executor describes them."""
+        self.step_title.setText(render(step.title))
+        flag_words = {"admin": QCoreApplication.translate("SetupPage", "needs administrator rights"),
+                      "root": QCoreApplication.translate("SetupPage", "needs root (asks for your password)"),
+                      "reboot": QCoreApplication.translate("SetupPage", "restarts the computer"),
+                      "by hand": QCoreApplication.translate("SetupPage", "you do this step")}
+        shown = [flag_words[f] for f in flags]
+        if status is None:
+            shown.append(QCoreApplication.translate("SetupPage", "for another machine"))
+        else:
+            words = {"done": QCoreApplication.translate("SetupPage", "done"), "skipped": QCoreApplication.translate("SetupPage", "skipped"),
+                     "failed": QCoreApplication.translate("SetupPage", "failed"), "undone": QCoreApplication.translate("SetupPage", "undone"),
+                     "pending": QCoreApplication.translate("SetupPage", "not run yet"),
+                     "already-done": QCoreApplication.translate("SetupPage", "already done (its check passes)"),
+                     "waits": QCoreApplication.translate("SetupPage", "waits: a step before it still needs doing, or ran after it")}
+            shown.append(QCoreApplication.translate("SetupPage", "status: {state}").format(state=words.get(status, status)))
+        self.step_flags.setText("  ·  ".join(shown))
+        text = render(step.explanation)
+        if step.link:
+            text += f'<br><a href="{step.link}">{step.link}</a>'
+        if step.source:
+            text += "<br><small>" + QCoreApplication.translate("SetupPage", "Source: {source}").format(source=step.source) + "</small>"
+        self.step_text.setText(text)
+        self.step_commands.setPlainText("\n".join(commands) or QCoreApplication.translate("SetupPage", "(no commands: follow the explanation)"))
+        self.undo_text.setPlainText("\n".join(undo))
+        self.run_button.setText(QCoreApplication.translate("SetupPage", "Show what would run") if dry else QCoreApplication.translate("SetupPage", "Run"))
+        self.undo_button.setText(QCoreApplication.translate("SetupPage", "Show the undo") if dry else QCoreApplication.translate("SetupPage", "Undo"))
+
+    def show_target(self, other: bool) -> None:
+        """The bar for another machine (system and card) or for this computer ('Reinstall everything')."""
+        self.other_box.setVisible(other)
+        self.full_check.setVisible(not other)
+        self.target_error.setVisible(False)
+
+    def choose_other(self, os_key: str | None, card: str | None) -> tuple[Any, str, Any]:
+        """Switch to 'Another machine' with system ``os_key`` and ``card`` (None: keep the one chosen);
+        returns (the system's key, the card as typed, the known card's id, else the typed text)."""
+        if os_key is not None:
+            self.os_combo.setCurrentIndex(max(0, self.os_combo.findData(os_key)))
+        if card is not None:
+            self.card_combo.setEditText(card)
+        if self.target_combo.currentData() != "other":
+            self.target_combo.setCurrentIndex(self.target_combo.findData("other"))
+        text = self.card_combo.currentText()
+        index = self.card_combo.findText(text)
+        return self.os_combo.currentData(), text, self.card_combo.itemData(index) if index >= 0 else text
+
+    def show_target_error(self, text: str | None) -> None:
+        """Why the other machine's card is not known (None: hide it)."""
+        if text is not None:
+            self.target_error.setText(text)
+        self.target_error.setVisible(text is not None)
+
+    def append_log(self, log: Iterable[Any], windows: bool) -> None:
+        """The commands a step ran (``StepOutcome.log``) and what they printed."""
+        for entry in log:
+            self.append_output("$ " + command_line(entry.argv, windows))
+            if entry.output.strip():
+                self.append_output(entry.output.rstrip())
 
     def append_output(self, text: str) -> None:
         self.step_output.appendPlainText(text)

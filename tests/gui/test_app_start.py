@@ -69,7 +69,7 @@ def test_window_has_the_app_icon_and_an_about_button(qtbot, context, monkeypatch
 
 
 def test_about_box_shows_version_and_folders(qtbot, context):
-    dialog = AboutDialog(context)
+    dialog = AboutDialog(context.paths)
     qtbot.addWidget(dialog)
     texts = " ".join(label.text() for label in dialog.findChildren(type(dialog.report_label)))
     assert __version__ in texts and APP_NAME in texts
@@ -85,7 +85,7 @@ def test_settings_page_saves_start_minimized(qtbot, context):
     from gui.settings_page import SettingsPage
     from services.settings import SettingsStore
 
-    page = SettingsPage(context)
+    page = SettingsPage(context.settings_store)
     qtbot.addWidget(page)
     assert not page.start_minimized_check.isChecked()
     page.start_minimized_check.setChecked(True)

@@ -22,7 +22,8 @@ def broken_catalogue(tmp_path, monkeypatch):
 
 
 def _page_text(qtbot, app_paths) -> list[str]:
-    page = page_module.PsuPage(build_context(argparse.Namespace(demo=False), app_paths))
+    context = build_context(argparse.Namespace(demo=False), app_paths)
+    page = page_module.PsuPage(context.settings_store, context.hubs, context.telemetry_control, context.language)
     qtbot.addWidget(page)
     assert page.catalog is None
     return [label.text() for label in page.findChildren(QLabel)]

@@ -21,7 +21,7 @@ def context(app_paths):
 
 def _page(qtbot, context, hub) -> DashboardPage:
     context.telemetry = hub
-    page = DashboardPage(context)
+    page = DashboardPage(context.settings_store, context.paths, context.telemetry_control)
     qtbot.addWidget(page)
     page.resize(1100, 760)
     page.show()
@@ -211,7 +211,7 @@ def test_time_window_and_follow_live(qtbot, context):
     assert context.settings_store.settings.monitor.window_s == 300  # remembered
     # A pan by the user stops following; Live brings it back.
     page.cards()[0].graphs._user_range_callback(t - 350, t - 250)
-    assert not page.live_button.isChecked()
+    assert not page.toolbar.live_button.isChecked()
     page.set_follow_live(True)
     (x0, x1), _ = page.cards()[0].graphs.master_plot().vb.viewRange()
     assert x1 == pytest.approx(t, abs=2)

@@ -49,7 +49,7 @@ def test_power_tile_is_warm_at_the_power_limit(qtbot):
 def test_a_plot_title_too_wide_for_its_plot_is_shortened_not_clipped(qapp):
     from PySide6.QtGui import QFont, QFontMetricsF
 
-    from gui.monitor.graphs import fitted_title
+    from gui.monitor.graph_titles import fitted_title
 
     font = QFont()
     font.setPointSizeF(8)

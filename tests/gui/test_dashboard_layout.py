@@ -9,7 +9,8 @@ import pytest
 
 from gui.app import build_context
 from gui.monitor.dashboard import DashboardPage
-from gui.monitor.graphs import time_label, time_ticks, window_stats
+from gui.monitor.graph_titles import window_stats
+from gui.monitor.time_axis import time_label, time_ticks
 from services.telemetry.model import SourceKind
 from tests.gui.fake_hub import FakeHub, snapshot
 
@@ -21,7 +22,7 @@ def context(app_paths):
 
 def _page(qtbot, context, hub, width=1100, height=760) -> DashboardPage:
     context.telemetry = hub
-    page = DashboardPage(context)
+    page = DashboardPage(context.settings_store, context.paths, context.telemetry_control)
     qtbot.addWidget(page)
     page.resize(width, height)
     page.show()
@@ -78,13 +79,13 @@ def test_cards_reflow_on_a_laptop_window(qtbot, context):
     card = page.cards()[0]
     assert card.is_narrow()
     assert card.tiles_grid.rowCount() == 2  # six tiles as 3 + 3
-    page.source_label.setText("Replay of a-very-long-recording-name-" + "x" * 120 + ".sqlite")
+    page.toolbar.source_label.setText("Replay of a-very-long-recording-name-" + "x" * 120 + ".sqlite")
     # The page fits beside the sidebar of a 1024 px window (1024 - 190 - margins).
     assert page.minimumSizeHint().width() <= 800
     page.resize(1300, 800)
     qtbot.waitUntil(lambda: not card.is_narrow(), timeout=2000)
     # Nothing wider than the viewport: no content beyond a scroll bar that is switched off.
-    assert page.cards_host.minimumSizeHint().width() <= page.scroll.viewport().width() + 1
+    assert page.card_list.cards_host.minimumSizeHint().width() <= page.card_list.viewport().width() + 1
     page.shutdown()
     page.bridge.close()
 
@@ -167,15 +168,15 @@ def test_replay_label_names_the_file_and_the_demo_can_be_left(qtbot, context, mo
 
     replay = FakeHub(SourceKind.REPLAY, path=Path("recordings", "run-2026-12-03.jsonl"))
     page = _page(qtbot, context, replay)
-    assert "run-2026-12-03.jsonl" in page.source_label.text()
-    assert page.back_live_button.isVisibleTo(page) and not page.leave_demo_button.isVisibleTo(page)
+    assert "run-2026-12-03.jsonl" in page.toolbar.source_label.text()
+    assert page.toolbar.back_live_button.isVisibleTo(page) and not page.toolbar.leave_demo_button.isVisibleTo(page)
 
     demo = FakeHub(SourceKind.SIMULATED)
     asked = []
     monkeypatch.setattr(context.telemetry_control, "start_live", lambda: asked.append(False))
     page.bridge.set_hub(demo)
-    assert page.leave_demo_button.isVisibleTo(page)
-    page.leave_demo_button.click()
+    assert page.toolbar.leave_demo_button.isVisibleTo(page)
+    page.toolbar.leave_demo_button.click()
     assert asked == [False]  # back to this computer's GPUs
     page.shutdown()
     page.bridge.close()

@@ -51,7 +51,7 @@ def test_demo_run_fills_two_cards_insights_and_processes(qtbot, context):
     assert 100 < len(x) <= 2 * 2 * card.graphs.plots["util"].vb.width() + 4  # thinned, not 10,800 points
     assert x[-1] - x[0] > 0.9 * DEMO_PREHISTORY_S  # but spanning the hours of prehistory
     qtbot.waitUntil(lambda: page.process_view.model.rowCount() >= 1, timeout=5000)
-    assert page.source_label.text().startswith("Demo")
+    assert page.toolbar.source_label.text().startswith("Demo")
     window.shutdown()
     page.bridge.close()
 
@@ -59,7 +59,7 @@ def test_demo_run_fills_two_cards_insights_and_processes(qtbot, context):
 def test_alert_fires_to_notification_dashboard_and_session_log(qtbot, context):
     context.settings_store.settings.alerts.memory_pct = 50.0  # the demo's cards sit above this
     context.telemetry = _demo_hub(context, record=True)  # the demo is recorded only when asked
-    tray = TrayController(context, tray_available=True)
+    tray = TrayController(context.settings_store, context.telemetry_control, tray_available=True)
     window = MainWindow(context)
     qtbot.addWidget(window)
     tray.attach_window(window)
@@ -110,6 +110,32 @@ def test_show_the_demo_button_restarts_the_hub_on_the_simulated_source(qtbot, co
     page.bridge.close()
 
 
+def test_after_leaving_the_demo_the_no_driver_panel_offers_the_demo_again(qtbot, context):
+    """The page asks the controller for the live choice each time it explains, not once when built."""
+    from gui.monitor.controller import TelemetryController
+    from gui.monitor.dashboard import DashboardPage
+    from services.telemetry.factory import UnavailableSource
+    from services.telemetry.model import DeviceState
+
+    assert context.telemetry_control is not None
+    context.telemetry_control.close()
+    control = TelemetryController(
+        context, live_source=lambda: UnavailableSource(DeviceState.NO_DRIVER, "libnvidia-ml.so.1: not found"))
+    context.telemetry_control = control
+    control.attach(start=False)  # the demo, built while it is the live choice
+    page = DashboardPage(context.settings_store, context.paths, control)
+    qtbot.addWidget(page)
+    page.show()
+    try:
+        control.start_live()  # "Leave the demo" on a computer without a driver
+        qtbot.waitUntil(lambda: page.no_gpu.title.text() == "No NVIDIA driver found", timeout=5000)
+        assert not control.demo and page.no_gpu.demo_button.isVisibleTo(page)
+    finally:
+        page.shutdown()
+        control.close()
+        page.bridge.close()
+
+
 def test_replay_of_an_nvidia_smi_log_and_back_to_live(qtbot, context):
     context.telemetry = _demo_hub(context)
     window = MainWindow(context)
@@ -119,12 +145,12 @@ def test_replay_of_an_nvidia_smi_log_and_back_to_live(qtbot, context):
     csv = next(DATA.glob("nvidia_smi*.csv"))
     context.telemetry_control.open_replay(str(csv))
     qtbot.waitUntil(lambda: len(page.cards()) >= 1, timeout=3000)
-    assert page.source_label.text().startswith("Replay")
-    assert page.back_live_button.isVisibleTo(page) and not page.live_button.isEnabled()
+    assert page.toolbar.source_label.text().startswith("Replay")
+    assert page.toolbar.back_live_button.isVisibleTo(page) and not page.toolbar.live_button.isEnabled()
     first, last = context.telemetry.history.time_range()
     (x0, x1), _ = page.cards()[0].graphs.master_plot().vb.viewRange()
     assert x0 <= first + 1 and x1 >= last - 1  # the whole log is in view
-    page.back_live_button.click()
+    page.toolbar.back_live_button.click()
     assert context.telemetry.live and context.demo
     context.telemetry.stop()
     window.shutdown()
@@ -152,7 +178,7 @@ def test_sessions_dialog_lists_compares_exports_and_opens(qtbot, context, tmp_pa
             hub.tick()
         hub.stop()
     context.telemetry = _demo_hub(context)
-    dialog = SessionsDialog(context)
+    dialog = SessionsDialog(context.paths.recordings_dir, context.hubs, context.telemetry_control)
     qtbot.addWidget(dialog)
     assert dialog.table.rowCount() == 2
     dialog.select_rows(0)
@@ -184,7 +210,7 @@ def test_sessions_can_be_deleted_after_a_confirmation_but_never_the_one_being_re
     live = _demo_hub(context, record=True)
     live.tick()  # the session being recorded now
     context.telemetry = live
-    dialog = SessionsDialog(context)
+    dialog = SessionsDialog(context.paths.recordings_dir, context.hubs, context.telemetry_control)
     qtbot.addWidget(dialog)
     assert dialog.table.rowCount() == 4
     assert not dialog.delete_button.isEnabled()

@@ -6,6 +6,7 @@ import argparse
 
 import gui.hybrid.page as hybrid_page
 from gui.app import build_context
+from gui.pages import hybrid_service
 from gui.setup.page import SetupPage
 from services.demo_machine import demo_machine_spec
 from services.telemetry.model import Tier
@@ -31,7 +32,8 @@ def test_dashboard_simulation_names_the_described_cards():
 
 
 def test_setup_demo_names_the_same_cards(qtbot, app_paths):
-    page = SetupPage(build_context(argparse.Namespace(demo=True), app_paths))
+    context = build_context(argparse.Namespace(demo=True), app_paths)
+    page = SetupPage(context.paths, context.setup_machine, context.demo)
     qtbot.addWidget(page)
     page.show()
     qtbot.waitUntil(lambda: page.report is not None and not page.busy(), timeout=5000)
@@ -47,7 +49,7 @@ def test_hybrid_demo_names_the_same_cards(qtbot, app_paths, monkeypatch):
     monkeypatch.setattr(hybrid_page, "FIRST_INTERVAL_S", 0.01)
     monkeypatch.setattr(hybrid_page, "INTERVAL_S", 0.01)
     context = build_context(argparse.Namespace(demo=True), app_paths)
-    page = hybrid_page.HybridPage(context)
+    page = hybrid_page.HybridPage(hybrid_service(context))  # as the window builds it
     qtbot.addWidget(page)
     page.resize(1100, 800)
     with qtbot.waitSignal(page.scan_done, timeout=10000):

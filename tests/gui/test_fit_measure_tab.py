@@ -17,7 +17,7 @@ from tests.services.test_fit_measure import CHILD, GRANDCHILD_GIB, PYTHON, TreeN
 @pytest.fixture
 def page(qtbot, app_paths):
     context = build_context(argparse.Namespace(demo=False), app_paths)
-    widget = FitPage(context)
+    widget = FitPage(context.settings_store, context.hubs, context.paths.recordings_dir)
     qtbot.addWidget(widget)
     widget.resize(1280, 820)
     widget.show()

@@ -13,7 +13,7 @@ from gui.fit.page import DETECTED, FitPage
 @pytest.fixture
 def page(qtbot, app_paths):
     context = build_context(argparse.Namespace(demo=False), app_paths)
-    widget = FitPage(context)
+    widget = FitPage(context.settings_store, context.hubs, context.paths.recordings_dir)
     qtbot.addWidget(widget)
     widget.resize(1100, 800)
     widget.show()
@@ -108,7 +108,7 @@ def test_detected_gpu_reads_the_hub_snapshot(qtbot, app_paths):
                       samples=(GpuSample(t=0, index=0, uuid="u", memory_total_mib=24564, memory_used_mib=20000),)))
     context = build_context(argparse.Namespace(demo=False), app_paths)
     context.telemetry = hub
-    widget = FitPage(context)
+    widget = FitPage(context.settings_store, context.hubs, context.paths.recordings_dir)
     qtbot.addWidget(widget)
     with qtbot.waitSignal(widget.updated, timeout=2000):
         widget._set_data(widget.workload.gpu_combo, DETECTED)
@@ -127,7 +127,7 @@ def test_default_gpu_is_the_detected_card(qtbot, app_paths, name, expected):
     hub = FakeHub()
     context = build_context(argparse.Namespace(demo=False), app_paths)
     context.telemetry = hub
-    widget = FitPage(context)
+    widget = FitPage(context.settings_store, context.hubs, context.paths.recordings_dir)
     qtbot.addWidget(widget)
     assert widget.workload.gpu_combo.currentData() == "GeForce RTX 4090"  # nothing detected yet
     hub.push(Snapshot(t=0, status=SourceStatus(DeviceState.OK), gpus=(GpuInfo(0, name, "u"),),
@@ -146,7 +146,7 @@ def test_shutdown_stops_the_debounce_timer(page):
 
 def test_choices_are_remembered(qtbot, app_paths):
     context = build_context(argparse.Namespace(demo=False), app_paths)
-    first = FitPage(context)
+    first = FitPage(context.settings_store, context.hubs, context.paths.recordings_dir)
     qtbot.addWidget(first)
     first.model_box.search_edit.setText("gemma 2 9b")
     first.model_box.model_list.setCurrentRow(0)
@@ -155,7 +155,7 @@ def test_choices_are_remembered(qtbot, app_paths):
     first.shutdown()
     again = build_context(argparse.Namespace(demo=False), app_paths)
     assert again.settings_store.settings.fit.model == "google/gemma-2-9b"
-    second = FitPage(again)
+    second = FitPage(again.settings_store, again.hubs, again.paths.recordings_dir)
     qtbot.addWidget(second)
     assert second.workload.gpu_combo.currentData() == "GeForce RTX 3060 12GB"
     assert second.workload.task_combo.currentData() == "train"

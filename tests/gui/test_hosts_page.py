@@ -4,7 +4,6 @@ import socket
 
 import pytest
 
-from gui.context import AppContext
 from gui.hosts.page import HostsPage
 from services.exporter.metrics import TelemetryCollector
 from services.exporter.server import ExporterServer
@@ -16,7 +15,7 @@ from tests.services.test_exporter import _snapshot
 def page(qtbot, app_paths):
     store = SettingsStore(app_paths.settings_file)
     store.load()
-    widget = HostsPage(AppContext(paths=app_paths, settings_store=store))
+    widget = HostsPage(store)
     qtbot.addWidget(widget)
     widget.show()
     yield widget

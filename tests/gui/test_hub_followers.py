@@ -41,7 +41,7 @@ def test_exporter_dashboard_and_recorder_follow_demo_then_nvml_then_replay(qtbot
     bridge = control.bridge()
     from gui.monitor.dashboard import DashboardPage
 
-    page = DashboardPage(context)  # its process view follows the hub through the bridge
+    page = DashboardPage(context.settings_store, context.paths, context.telemetry_control)  # its process view follows the hub through the bridge
     qtbot.addWidget(page)
     try:
         assert page.process_view.service is demo.processes

@@ -1,12 +1,10 @@
 from __future__ import annotations
 
-import argparse
 import sys
 import threading
 
 import pytest
 
-from gui.app import build_context
 from gui.hybrid.adapters import AdapterCard
 from services.hybrid.nvidia import NvidiaProcess, NvidiaUtilization
 from services.hybrid.service import HybridService
@@ -25,9 +23,7 @@ def fast_sampling(monkeypatch):
 
 
 def make_page(qtbot, app_paths, service):
-    context = build_context(argparse.Namespace(demo=False), app_paths)
-    context.hybrid_service = service
-    page = page_module.HybridPage(context)
+    page = page_module.HybridPage(service)
     qtbot.addWidget(page)
     page.resize(1100, 800)
     with qtbot.waitSignal(page.scan_done, timeout=10000):

@@ -23,7 +23,6 @@ def chinese(qapp):
 
 
 def _settings_page(qtbot, app_paths):
-    from gui.context import AppContext
     from gui.settings_page import SettingsPage
     from services.settings import SettingsStore
 
@@ -32,7 +31,7 @@ def _settings_page(qtbot, app_paths):
                                        encoding="utf-8")
     store = SettingsStore(app_paths.settings_file)
     store.load()
-    page = SettingsPage(AppContext(paths=app_paths, settings_store=store))
+    page = SettingsPage(store)
     qtbot.addWidget(page)
     return page
 
@@ -62,7 +61,6 @@ def test_the_note_is_under_the_title_not_below_every_section(qtbot, app_paths):
 
 def test_an_unreadable_settings_file_is_said_as_such(qtbot, app_paths):
     """Not "corrected": the file could not be read at all, and was set aside."""
-    from gui.context import AppContext
     from gui.settings_page import SettingsPage
     from services.settings import SettingsStore
 
@@ -71,7 +69,7 @@ def test_an_unreadable_settings_file_is_said_as_such(qtbot, app_paths):
     store = SettingsStore(app_paths.settings_file)
     store.load()
     assert not store.load_corrected_only
-    page = SettingsPage(AppContext(paths=app_paths, settings_store=store))
+    page = SettingsPage(store)
     qtbot.addWidget(page)
     texts = [label.text() for label in page.findChildren(QLabel) if "settings.json" in label.text()]
     assert len(texts) == 1 and texts[0].startswith("Your settings file could not be read: settings.json was unreadable")
@@ -86,7 +84,7 @@ def _setup_page_problem(qtbot, app_paths, monkeypatch) -> str | None:
     work = setup_dir(app_paths)
     work.mkdir(parents=True, exist_ok=True)
     (work / "progress.json").write_text("{ not json", encoding="utf-8")
-    page = SetupPage(context)
+    page = SetupPage(context.paths, context.setup_machine, context.demo)
     qtbot.addWidget(page)
     try:
         label = getattr(page, "progress_problem_label", None)

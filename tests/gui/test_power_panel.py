@@ -7,7 +7,9 @@ import threading
 import pytest
 
 from gui.monitor.card import GpuCard
-from gui.power.panel import PowerBackend, SetLimitDialog, SweepPanel
+from gui.power.backend import PowerBackend
+from gui.power.limit_dialog import SetLimitDialog
+from gui.power.panel import SweepPanel
 from services.power import store
 from services.power.limits import LimitJournal
 from services.telemetry.nvml_source import NvmlSource

@@ -9,7 +9,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QMessageBox
 
-from gui.monitor.processes import KEY_ROLE, ProcessModel, ProcessView
+from gui.monitor.process_model import KEY_ROLE, ProcessModel
+from gui.monitor.processes import ProcessView
 from services.telemetry.model import ProcessSample
 from services.telemetry.processes import (
     COLUMNS, FADE_S, EndResult, GpuProcess, HostProcess, ProcessService, ProcessTable,

@@ -22,7 +22,7 @@ def context(app_paths, monkeypatch):
 
 @pytest.fixture
 def page(qtbot, context):
-    widget = PsuPage(context)
+    widget = PsuPage(context.settings_store, context.hubs, context.telemetry_control, context.language)
     qtbot.addWidget(widget)
     widget.resize(1100, 780)
     widget.show()
@@ -42,7 +42,7 @@ def test_detected_gpu_and_cpu_are_prefilled(qtbot, context, monkeypatch):
     hub.push(Snapshot(t=0, status=SourceStatus(DeviceState.OK),
                       gpus=(GpuInfo(index=0, name="NVIDIA GeForce RTX 5090", uuid="GPU-1", pci_device_id=0x2B8510DE),)))
     context.telemetry = hub
-    widget = PsuPage(context)
+    widget = PsuPage(context.settings_store, context.hubs, context.telemetry_control, context.language)
     qtbot.addWidget(widget)
     assert [g.name for g in widget.build().gpus] == ["GeForce RTX 5090"]
     assert widget.build().cpu.name == "Ryzen 9 7950X"
@@ -172,7 +172,7 @@ def test_watt_bar_marks_the_psu_and_the_spikes(page):
 
 def test_chinese_user_sees_cny_by_default_and_can_switch(qtbot, context):
     context.language = "zh_CN"
-    widget = PsuPage(context)
+    widget = PsuPage(context.settings_store, context.hubs, context.telemetry_control, context.language)
     qtbot.addWidget(widget)
     assert widget.psu_box.currency_combo.currentData() == "CNY"
     assert widget.rent.card_price_spin.value() == pytest.approx(12999)  # the dated China launch price of the 4090
@@ -268,7 +268,7 @@ def test_page_in_chinese(qtbot, qapp, context):
     translators = TranslatorSet()
     translators.install(qapp, "zh_CN")
     try:
-        widget = PsuPage(context)
+        widget = PsuPage(context.settings_store, context.hubs, context.telemetry_control, context.language)
         qtbot.addWidget(widget)
         assert widget.tabs.tabText(0) == "配置"
         assert widget.results.recommended_card.title.text() == "推荐电源"
@@ -281,7 +281,7 @@ def test_page_in_chinese(qtbot, qapp, context):
 def test_devices_found_after_start_replace_the_example(qtbot, context):
     hub = FakeHub()
     context.telemetry = hub
-    widget = PsuPage(context)
+    widget = PsuPage(context.settings_store, context.hubs, context.telemetry_control, context.language)
     qtbot.addWidget(widget)
     assert widget.build().gpus[0].name == "GeForce RTX 4090"  # the example
     snapshot = Snapshot(t=0.0, status=SourceStatus(DeviceState.OK), gpus=(
@@ -296,7 +296,7 @@ def test_devices_found_after_start_replace_the_example(qtbot, context):
 def test_late_devices_do_not_overwrite_the_users_build(qtbot, context):
     hub = FakeHub()
     context.telemetry = hub
-    widget = PsuPage(context)
+    widget = PsuPage(context.settings_store, context.hubs, context.telemetry_control, context.language)
     qtbot.addWidget(widget)
     widget.add_gpu(widget.catalog.gpu("rtx-5080"))
     hub.push(Snapshot(t=0.0, status=SourceStatus(DeviceState.OK),
@@ -332,7 +332,7 @@ def test_the_build_is_remembered_between_sessions(qtbot, page, context):
     assert reloaded.settings.psu.hdd == 3 and reloaded.settings.psu.psu_w == 1000
     assert reloaded.settings.power_cost.price_per_kwh == pytest.approx(0.25)
     context.settings_store = reloaded
-    again = PsuPage(context)
+    again = PsuPage(context.settings_store, context.hubs, context.telemetry_control, context.language)
     qtbot.addWidget(again)
     build = again.build()
     assert [g.key for g in build.gpus] == ["rtx-4090", "rtx-3090"]
@@ -342,7 +342,7 @@ def test_the_build_is_remembered_between_sessions(qtbot, page, context):
 def test_a_saved_build_with_unknown_cards_still_opens(qtbot, context):
     saved = context.settings_store.settings.psu
     saved.gpus, saved.cpu, saved.fans, saved.usage = ["rtx-9999", "rtx-5080"], "Pentium 4", 999, "mining"
-    widget = PsuPage(context)
+    widget = PsuPage(context.settings_store, context.hubs, context.telemetry_control, context.language)
     qtbot.addWidget(widget)
     build = widget.build()
     assert [g.key for g in build.gpus] == ["rtx-5080"]
@@ -377,7 +377,7 @@ def test_cloud_provider_note_is_translated(qtbot, qapp, context):
     translators = TranslatorSet()
     translators.install(qapp, "zh_CN")
     try:
-        widget = PsuPage(context)
+        widget = PsuPage(context.settings_store, context.hubs, context.telemetry_control, context.language)
         qtbot.addWidget(widget)
         text = widget.rent.cloud_source_label.text()
         assert "RunPod" in text and "2026-09-07" in text

@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
 
 from gui.app import build_context
 from gui.context import SetupMachine
-from gui.context import AppContext
 from services.settings import SettingsStore
 
 
@@ -155,7 +154,7 @@ def setup_page(qtbot, app_paths, tmp_path):
     (tmp_path / "home").mkdir()
     ctx.setup_machine = SetupMachine(runner=machine.runner, root=machine.root, nvml=FakeNvml(),
                       home=tmp_path / "home", system="linux")
-    page = SetupPage(ctx)
+    page = SetupPage(ctx.paths, ctx.setup_machine, ctx.demo)
     qtbot.addWidget(page)
     page.resize(1200, 800)
     page.show()
@@ -230,9 +229,7 @@ def hybrid_page(qtbot, app_paths, tmp_path, monkeypatch):
                             nvidia_factory=lambda: (probe, None),
                             runner=FakeRunner({("prime-select", "query"): (0, "on-demand\n")}),
                             home=tmp_path / "home", backup_dir=tmp_path / "backups")
-    context = build_context(argparse.Namespace(demo=False), app_paths)
-    context.hybrid_service = service
-    page = page_module.HybridPage(context)
+    page = page_module.HybridPage(service)
     qtbot.addWidget(page)
     page.resize(1100, 800)
     with qtbot.waitSignal(page.scan_done, timeout=10000):
@@ -262,7 +259,8 @@ def test_hybrid_page_has_no_dead_buttons(qtbot, hybrid_page, opened):
 def test_fit_page_has_no_dead_buttons(qtbot, app_paths, opened):
     from gui.fit.page import FitPage
 
-    page = FitPage(build_context(argparse.Namespace(demo=False), app_paths))
+    context = build_context(argparse.Namespace(demo=False), app_paths)
+    page = FitPage(context.settings_store, context.hubs, context.paths.recordings_dir)
     qtbot.addWidget(page)
     page.resize(1100, 800)
     page.show()
@@ -282,7 +280,7 @@ def test_hosts_page_has_no_dead_buttons(qtbot, app_paths, opened):
 
     store = SettingsStore(app_paths.settings_file)
     store.load()
-    page = HostsPage(AppContext(paths=app_paths, settings_store=store))
+    page = HostsPage(store)
     qtbot.addWidget(page)
     page.show()
     try:
@@ -305,8 +303,7 @@ def test_settings_and_hosts_pages_stay_in_step_on_the_exporter_switch(qtbot, app
 
     store = SettingsStore(app_paths.settings_file)
     store.load()
-    context = AppContext(paths=app_paths, settings_store=store)
-    settings_page, hosts_page = SettingsPage(context), HostsPage(context)
+    settings_page, hosts_page = SettingsPage(store), HostsPage(store)
     qtbot.addWidget(settings_page)
     qtbot.addWidget(hosts_page)
     try:
@@ -328,7 +325,7 @@ def test_settings_page_unsubscribes_when_deleted(qtbot, app_paths):
 
     store = SettingsStore(app_paths.settings_file)
     store.load()
-    page = SettingsPage(AppContext(paths=app_paths, settings_store=store))
+    page = SettingsPage(store)
     page.deleteLater()
     qtbot.waitUntil(lambda: not store._listeners, timeout=2000)
     store.save()  # no listener left to touch a deleted widget
@@ -350,7 +347,7 @@ def test_settings_page_scrolls_instead_of_forcing_a_tall_window(qtbot, app_paths
     settings page made it 797 px in Chinese, taller than a 1366x768 laptop screen."""
     from gui.settings_page import SettingsPage
 
-    page = SettingsPage(build_context(argparse.Namespace(demo=False), app_paths))
+    page = SettingsPage(build_context(argparse.Namespace(demo=False), app_paths).settings_store)
     qtbot.addWidget(page)
     assert page.minimumSizeHint().height() < 400
     page.resize(900, 300)

@@ -34,7 +34,7 @@ def test_a_broken_rules_file_is_explained_in_chinese_on_the_setup_page(qtbot, co
     bad = tmp_path / "rules.json"
     bad.write_text("{ not json", encoding="utf-8")
     monkeypatch.setattr(rules, "RULES_FILE", bad)
-    page = SetupPage(context)
+    page = SetupPage(context.paths, context.setup_machine, context.demo)
     qtbot.addWidget(page)
     try:
         texts = [label.text() for label in page.findChildren(QLabel)]
@@ -51,7 +51,7 @@ def test_a_model_that_cannot_be_sized_is_explained_in_chinese_on_the_psu_page(qt
     from gui.psu.page import PsuPage
     from services.hardware.compare import Task
 
-    page = PsuPage(context)
+    page = PsuPage(context.settings_store, context.hubs, context.telemetry_control, context.language)
     qtbot.addWidget(page)
     compare = page.compare
     compare.dtype_combo.setCurrentIndex(compare.dtype_combo.findData("fp8"))
@@ -65,7 +65,6 @@ def test_a_model_that_cannot_be_sized_is_explained_in_chinese_on_the_psu_page(qt
 def test_a_broken_settings_file_is_explained_in_chinese_on_the_settings_page(qtbot, app_paths, chinese):
     from PySide6.QtWidgets import QLabel
 
-    from gui.context import AppContext
     from gui.settings_page import SettingsPage
     from services.settings import SettingsStore
 
@@ -73,7 +72,7 @@ def test_a_broken_settings_file_is_explained_in_chinese_on_the_settings_page(qtb
     app_paths.settings_file.write_bytes(b"{ broken")
     store = SettingsStore(app_paths.settings_file)
     store.load()
-    page = SettingsPage(AppContext(paths=app_paths, settings_store=store))
+    page = SettingsPage(store)
     qtbot.addWidget(page)
     texts = [label.text() for label in page.findChildren(QLabel) if "settings.json" in label.text()]
     assert texts and "settings.json 无法读取；已将其保留为 settings.json.broken-" in texts[0], texts

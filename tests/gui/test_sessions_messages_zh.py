@@ -47,7 +47,7 @@ def _problem_box(dialog: SessionsDialog) -> QMessageBox:
 
 
 def test_an_unreadable_session_is_explained_in_the_ui_language(qtbot, context, damaged, language):
-    dialog = SessionsDialog(context)
+    dialog = SessionsDialog(context.paths.recordings_dir, context.hubs, context.telemetry_control)
     qtbot.addWidget(dialog)
     assert dialog.table.rowCount() == 1
     dialog.select_rows(0)
@@ -67,7 +67,7 @@ def test_a_log_that_cannot_be_opened_is_explained_in_the_ui_language(qtbot, cont
     bad = tmp_path / "empty.csv"
     bad.write_text("", encoding="utf-8")
     context.telemetry = build_hub(demo=True, replay=None, settings=context.settings_store.settings, paths=context.paths)
-    dialog = SessionsDialog(context)
+    dialog = SessionsDialog(context.paths.recordings_dir, context.hubs, context.telemetry_control)
     qtbot.addWidget(dialog)
     assert not dialog.open_path(str(bad))
     box = _problem_box(dialog)

@@ -30,7 +30,7 @@ def page(qtbot, app_paths, machine, tmp_path):
     (tmp_path / "home").mkdir()
     ctx.setup_machine = SetupMachine(runner=machine.runner, root=machine.root, nvml=FakeNvml(),
                       home=tmp_path / "home", system="linux")
-    p = SetupPage(ctx)
+    p = SetupPage(ctx.paths, ctx.setup_machine, ctx.demo)
     qtbot.addWidget(p)
     assert p.report is None and not p.busy()  # nothing is probed before the page is shown
     p.show()
@@ -142,7 +142,7 @@ def test_troubleshooter_uses_the_report(qtbot, page):
 
 def test_demo_mode_shows_the_recorded_machine(qtbot, app_paths):
     ctx = build_context(argparse.Namespace(demo=True), app_paths)
-    p = SetupPage(ctx)
+    p = SetupPage(ctx.paths, ctx.setup_machine, ctx.demo)
     qtbot.addWidget(p)
     p.show()
     qtbot.waitUntil(lambda: p.report is not None and not p.busy(), timeout=5000)
@@ -167,7 +167,7 @@ def test_windows_plan_file_pickers(qtbot, app_paths, tmp_path):
     ctx.setup_machine = SetupMachine(runner=runner, root=__import__("services.setup.system", fromlist=["SystemRoot"]).SystemRoot(tmp_path),
                       nvml=FakeNvml(driver="560.94", cuda=12060), home=tmp_path, system="windows",
                       windows_probe=LiveWindowsProbe(runner, process_name=lambda pid: "python.exe"))
-    p = SetupPage(ctx)
+    p = SetupPage(ctx.paths, ctx.setup_machine, ctx.demo)
     qtbot.addWidget(p)
     p.show()
     qtbot.waitUntil(lambda: p.plan is not None and not p.busy(), timeout=5000)
@@ -184,7 +184,7 @@ def test_windows_plan_file_pickers(qtbot, app_paths, tmp_path):
     assert "needs administrator rights" in p.wizard.step_flags.text()
     p.shutdown()
     # Reopened after the Safe Mode restart (RunOnce): the picked DDU is still in the plan.
-    again = SetupPage(ctx)
+    again = SetupPage(ctx.paths, ctx.setup_machine, ctx.demo)
     qtbot.addWidget(again)
     again.show()
     qtbot.waitUntil(lambda: again.plan is not None and not again.busy(), timeout=5000)
@@ -211,7 +211,7 @@ def test_reopening_resumes_at_the_first_open_step(qtbot, page, app_paths, machin
     page.wizard.skip_button.click()
     page.shutdown()
     # "after the reboot": a new page on the same data folder
-    again = SetupPage(page.context)
+    again = SetupPage(page.paths, page.machine)
     qtbot.addWidget(again)
     again.show()
     qtbot.waitUntil(lambda: again.report is not None and not again.busy(), timeout=5000)
@@ -328,7 +328,7 @@ def test_no_gpu_offers_another_machine(qtbot, app_paths, tmp_path):
     ctx = build_context(argparse.Namespace(demo=False), app_paths)
     ctx.setup_machine = SetupMachine(runner=m.runner, root=m.root, nvml=FakeNvml(init_error=(12, "NVML Shared Library Not Found")),
                       home=tmp_path, system="linux")
-    p = SetupPage(ctx)
+    p = SetupPage(ctx.paths, ctx.setup_machine, ctx.demo)
     qtbot.addWidget(p)
     p.show()
     qtbot.waitUntil(lambda: p.report is not None and not p.busy(), timeout=5000)

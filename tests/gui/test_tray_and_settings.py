@@ -31,7 +31,7 @@ def _run_hot(hub: FakeHub, t: float, threaded: bool = False) -> None:
 
 
 def test_alert_becomes_notification_and_log_line(qtbot, context):
-    tray = TrayController(context, tray_available=True)
+    tray = TrayController(context.settings_store, context.telemetry_control, tray_available=True)
     with qtbot.waitSignal(tray.notified, timeout=2000) as notified, qtbot.waitSignal(tray.logged, timeout=2000) as logged:
         _run_hot(context.telemetry, time.time(), threaded=True)
     assert notified.args[0] == "GPU 0"
@@ -44,7 +44,7 @@ def test_alert_becomes_notification_and_log_line(qtbot, context):
 
 def test_no_notification_when_switched_off(qtbot, context):
     context.settings_store.settings.alerts.notify_desktop = False
-    tray = TrayController(context, tray_available=True)
+    tray = TrayController(context.settings_store, context.telemetry_control, tray_available=True)
     shown = []
     tray.notified.connect(lambda *a: shown.append(a))
     with qtbot.waitSignal(tray.logged, timeout=2000):
@@ -69,7 +69,7 @@ def test_alert_reaches_dashboard_alerts_tab(qtbot, context):
 
 def test_close_hides_to_tray_and_quit_really_quits(qtbot, context):
     quits = []
-    tray = TrayController(context, tray_available=True, quit_app=lambda: quits.append(1))
+    tray = TrayController(context.settings_store, context.telemetry_control, tray_available=True, quit_app=lambda: quits.append(1))
     window = MainWindow(context)
     qtbot.addWidget(window)
     tray.attach_window(window)
@@ -86,18 +86,18 @@ def test_close_hides_to_tray_and_quit_really_quits(qtbot, context):
 
 
 def test_close_really_closes_without_a_tray_or_when_turned_off(qtbot, context):
-    tray = TrayController(context, tray_available=False)
+    tray = TrayController(context.settings_store, context.telemetry_control, tray_available=False)
     assert tray.should_hide_on_close() is False
     tray.shutdown()
     context.settings_store.settings.general.keep_running_in_tray = False
-    tray = TrayController(context, tray_available=True)
+    tray = TrayController(context.settings_store, context.telemetry_control, tray_available=True)
     assert tray.should_hide_on_close() is False
     tray.shutdown()
     tray.bridge.close()
 
 
 def test_tray_tooltip_follows_snapshots(qtbot, context):
-    tray = TrayController(context, tray_available=True)
+    tray = TrayController(context.settings_store, context.telemetry_control, tray_available=True)
     context.telemetry.push(snapshot(2, time.time(), states={1: DeviceState.LOST}))
     qtbot.waitUntil(lambda: "GPU 0: 74 °C, 95%" in tray.icon.toolTip())
     assert "GPU 1: lost" in tray.icon.toolTip()
@@ -110,7 +110,7 @@ def test_app_icon_is_never_empty(qapp):
 
 
 def test_alert_settings_save_immediately(qtbot, context):
-    group = AlertSettingsGroup(context)
+    group = AlertSettingsGroup(context.settings_store)
     qtbot.addWidget(group)
     group.temp_spin.setValue(88)
     group.power_check.setChecked(True)
@@ -125,7 +125,7 @@ def test_alert_settings_save_immediately(qtbot, context):
 
 
 def test_monitor_settings_save_immediately(qtbot, context):
-    group = MonitorSettingsGroup(context)
+    group = MonitorSettingsGroup(context.settings_store)
     qtbot.addWidget(group)
     group.fast_spin.setValue(0.5)
     group.record_check.setChecked(False)
@@ -136,14 +136,14 @@ def test_monitor_settings_save_immediately(qtbot, context):
 def test_settings_page_has_the_monitor_groups(qtbot, context):
     from gui.settings_page import SettingsPage
 
-    page = SettingsPage(context)
+    page = SettingsPage(context.settings_store)
     qtbot.addWidget(page)
     titles = [page.sections_layout.itemAt(i).widget().title() for i in range(page.sections_layout.count())]
     assert titles[:2] == ["Monitoring", "Alerts"]
 
 
 def test_process_rule_settings_save_immediately(qtbot, context):
-    group = AlertSettingsGroup(context)
+    group = AlertSettingsGroup(context.settings_store)
     qtbot.addWidget(group)
     group.spill_spin.setValue(512)
     group.wrong_gpu_check.setChecked(False)
@@ -178,7 +178,7 @@ def test_a_spill_alert_reaches_the_tray(qtbot, context):
     attach_processes(hub, hub.alerts, host=_NoHost(), counters=_Counters(), adapters=[
         Adapter("0x00000000_0x000095CA", "NVIDIA GeForce RTX 4090", integrated=False, nvml_uuid="GPU-00000000",
                 memory_total_mib=24564.0)])
-    tray = TrayController(context, tray_available=True)
+    tray = TrayController(context.settings_store, context.telemetry_control, tray_available=True)
     t = time.time()
     # Windows WDDM: NVML lists the program without its memory; the counters have it.
     wddm = (ProcessSample(4242, "ollama.exe", None, "compute", None),)
