@@ -96,7 +96,7 @@ def plan_for_os(os: OsInfo | None, inputs: PlanInputs, rules: Rules, windows_opt
 def with_base_fingerprints(plan: Plan, root: SystemRoot) -> Plan:
     """Record what each file looked like when the plan (the preview) was made, so the
     executor can refuse to write over a file edited since then."""
-    from services.setup.executor import file_fingerprint
+    from services.setup.step_backups import file_fingerprint
 
     def stamp(step: Step) -> Step:
         if not step.files:
