@@ -147,7 +147,7 @@ def make_plan(request: SetupRequest, rules) -> PlannedSetup | None:
     from services.setup.progress import ProgressStore
     from services.setup.session import WizardSession
     from services.setup.system import SubprocessRunner, SystemRoot
-    from services.setup.windows import WindowsPlanOptions
+    from services.setup.windows_plan import WindowsPlanOptions
 
     work = setup_dir(AppPaths.default())
     root = SystemRoot()

@@ -264,7 +264,7 @@ class SetupPage(QWidget):
             self._show_step(None)
             self.wizard.target_combo.setCurrentIndex(self.wizard.target_combo.findData("other"))
             return
-        from services.setup.windows import WindowsPlanOptions
+        from services.setup.windows_plan import WindowsPlanOptions
 
         options = WindowsPlanOptions(**self._windows_options)
         self.session.plan = plan_for_report(self.report, self.rules, self.root, self._work / "staged", options,
@@ -355,7 +355,7 @@ class SetupPage(QWidget):
         self.wizard.target_error.setVisible(False)
         if target is None:
             return None
-        from services.setup.windows import WindowsPlanOptions
+        from services.setup.windows_plan import WindowsPlanOptions
 
         self.session.preview = True
         # The other machine's own paths (/etc/...), not this page's root (a demo or test folder).

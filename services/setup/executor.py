@@ -54,7 +54,7 @@ class StepOutcome:
 class StepExecutor:
     def __init__(self, runner: Runner, root: SystemRoot, progress: ProgressStore, backup_dir: Path,
                  elevation: str = "none", system: str = "linux", command_timeout: float = 3600.0,
-                 probe_files: bool = True, registry=None,  # registry: services.setup.windows.RegistryReader
+                 probe_files: bool = True, registry=None,  # registry: services.setup.windows_registry.RegistryReader
                  system_backup_dir: Path | None = None) -> None:
         # probe_files=False: a plan for another machine; describe() must not read this one's files.
         self.probe_files = probe_files
@@ -328,16 +328,16 @@ class StepExecutor:
         return StepOutcome(True, translate("Setup", "Undone"), tuple(log), lines)
 
     @property
-    def registry(self):  # services.setup.windows.RegistryReader
+    def registry(self):  # services.setup.windows_registry.RegistryReader
         """Registry reads (checks, backups): ``winreg`` on Windows; built on first use."""
         if self._registry is None:
-            from services.setup.windows import default_registry
+            from services.setup.windows_registry import default_registry
 
             self._registry = default_registry(self.runner)
         return self._registry
 
     def _save_registry(self, step: Step) -> list[dict] | None:
-        from services.setup.windows import RegistryError
+        from services.setup.windows_registry import RegistryError
 
         before: list[dict] = []
         for r in step.registry:

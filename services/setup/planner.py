@@ -85,7 +85,7 @@ def inputs_for(rules: Rules, root: SystemRoot, staging_dir: PurePath, device_id:
 
 def plan_for_os(os: OsInfo | None, inputs: PlanInputs, rules: Rules, windows_options=None) -> Plan:
     if os is not None and os.system == "windows":
-        from services.setup.windows import WindowsPlanOptions, build_windows_plan
+        from services.setup.windows_plan import WindowsPlanOptions, build_windows_plan
 
         plan = build_windows_plan(inputs, rules, windows_options or WindowsPlanOptions())
     else:
@@ -364,7 +364,7 @@ WINDOWS_DRIVER = ("download-driver", "install-driver", "verify-driver")
 def windows_update_step(options, first_install: bool = False, reinstall: bool = False) -> Step:
     """Update (or, with ``reinstall``, repair) the driver in place with the offline package (no DDU, no Safe Mode)."""
     from services.setup.plan import Check
-    from services.setup.windows import DRIVER_PLACEHOLDER
+    from services.setup.windows_plan import DRIVER_PLACEHOLDER
 
     pkg = getattr(options, "driver_package", "") or DRIVER_PLACEHOLDER
     if first_install:

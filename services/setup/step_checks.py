@@ -22,7 +22,7 @@ class CheckResult:
 
 
 def run_check(c: Check, root: SystemRoot, runner: Runner, registry: Callable[[], Any]) -> CheckResult:
-    """``registry`` builds the registry reader (services.setup.windows.RegistryReader) on first use."""
+    """``registry`` builds the registry reader (services.setup.windows_registry.RegistryReader) on first use."""
     if c.kind in ("any_file_contains", "file_contains"):
         for p in c.paths:
             target = root(p)
@@ -53,7 +53,7 @@ def run_check(c: Check, root: SystemRoot, runner: Runner, registry: Callable[[],
         r = runner.run(c.argv, timeout=60)
         return CheckResult("done" if r.ok and c.expect in r.output else "not_done", first_line(r))
     if c.kind == "registry_value":
-        from services.setup.windows import RegistryError
+        from services.setup.windows_registry import RegistryError
 
         try:  # argv is the reg.exe form shown to the user: reg query KEY /v NAME
             value = registry().value(c.argv[2], c.text)

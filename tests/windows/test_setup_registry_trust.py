@@ -42,7 +42,7 @@ def plan_and_executor(tmp_path):
     from services.setup.progress import ProgressStore
     from services.setup.rules import load_rules
     from services.setup.system import SubprocessRunner, SystemRoot
-    from services.setup.windows import WindowsPlanOptions
+    from services.setup.windows_plan import WindowsPlanOptions
 
     rules = load_rules()
     inputs = inputs_for(rules, SystemRoot(tmp_path), tmp_path / "staged", "2684")

@@ -24,7 +24,7 @@ def raw_value(key: str, name: str):
     """(data, type) exactly as the registry holds it, or None."""
     import winreg
 
-    from services.setup.windows import split_key
+    from services.setup.windows_registry import split_key
 
     hive, path = split_key(key)
     try:
@@ -37,7 +37,7 @@ def raw_value(key: str, name: str):
 def set_raw(key: str, name: str, value) -> None:
     import winreg
 
-    from services.setup.windows import split_key
+    from services.setup.windows_registry import split_key
 
     hive, path = split_key(key)
     with winreg.CreateKeyEx(getattr(winreg, hive), path, 0, winreg.KEY_SET_VALUE) as handle:
@@ -112,7 +112,7 @@ def windows_plan(tmp_path):
     from services.setup.probes import OsInfo
     from services.setup.rules import load_rules
     from services.setup.system import SystemRoot
-    from services.setup.windows import WindowsPlanOptions
+    from services.setup.windows_plan import WindowsPlanOptions
 
     rules = load_rules()
     inputs = inputs_for(rules, SystemRoot(tmp_path), tmp_path / "staged", "2684")
@@ -179,7 +179,7 @@ def test_safe_mode_runonce_entries_are_written_and_undone(tmp_path, keep_values)
 def test_registry_reader_types_and_absent_values(keep_values):
     import winreg
 
-    from services.setup.windows import WinregReader
+    from services.setup.windows_registry import WinregReader
 
     key = "HKCU\\Software\\GPU Assistant tests"
     for name in ("dword", "multi", "text"):

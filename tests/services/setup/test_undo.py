@@ -265,7 +265,8 @@ def test_a_new_plan_keeps_backups_no_undo_consumed(box):
 
 def test_registry_values_run_twice_still_restore_the_originals(box):
     from services.setup.probes import OsInfo
-    from services.setup.windows import RegQueryTextReader, WindowsPlanOptions
+    from services.setup.windows_registry import RegQueryTextReader
+    from services.setup.windows_plan import WindowsPlanOptions
 
     wu = ("HKLM\\SOFTWARE\\Policies\\Microsoft\\Windows\\WindowsUpdate", "ExcludeWUDriversInQualityUpdate")
     search = ("HKLM\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\DriverSearching", "SearchOrderConfig")
@@ -455,7 +456,7 @@ def test_root_copies_what_the_preview_showed_even_if_the_staged_file_is_swapped(
 
 def _windows_step(box):
     from services.setup.probes import OsInfo
-    from services.setup.windows import WindowsPlanOptions
+    from services.setup.windows_plan import WindowsPlanOptions
 
     inputs = inputs_for(RULES, box.root, box.work / "staged", "2684")
     plan = plan_for_os(OsInfo(system="windows", pretty_name="Windows"), inputs, RULES, WindowsPlanOptions())
@@ -489,7 +490,7 @@ def test_registry_undo_never_writes_a_command_from_progress_into_the_machine_run
     own command (or deletes the value), never one progress.json names; the user's HKCU value is
     written as the user, so any printable text there gains nothing."""
     from services.setup.probes import OsInfo
-    from services.setup.windows import WindowsPlanOptions
+    from services.setup.windows_plan import WindowsPlanOptions
 
     inputs = inputs_for(RULES, box.root, box.work / "staged", "2684")
     step = plan_for_os(OsInfo(system="windows", pretty_name="Windows"), inputs, RULES, WindowsPlanOptions()).step("safe-mode")
