@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (
 from gui.i18n import render
 from gui.setup.cards import clear_cards, finding_card
 from services.setup.doctor import DoctorReport, Finding
-from services.setup.probes import find_python_envs
+from services.setup.python_env import find_python_envs
 
 
 class DoctorTab(QWidget):

@@ -14,9 +14,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from services.i18n import Msg, translate
+from services.setup.os_release import OsInfo, read_os
 from services.setup.probes import (
-    KernelModuleState, NvidiaSmiState, NvmlState, OsInfo, PciGpu, PythonEnvState, TorchProbe, UbuntuDriversList,
-    INTERPRETER_HUNG, default_venv_dir, probe_torch, read_externally_managed, read_ubuntu_drivers, read_gpus, read_kernel_module, read_nvidia_smi, read_nvml, read_os, read_secure_boot,
+    KernelModuleState, NvidiaSmiState, NvmlState, PciGpu, UbuntuDriversList,
+    read_ubuntu_drivers, read_gpus, read_kernel_module, read_nvidia_smi, read_nvml, read_secure_boot,
+)
+from services.setup.python_env import (
+    INTERPRETER_HUNG, PythonEnvState, TorchProbe, default_venv_dir, probe_torch, read_externally_managed,
 )
 from services.setup.machine import Machine, describe, product_name
 from services.setup.pci_ids import lookup_device_name

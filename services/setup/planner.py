@@ -18,7 +18,8 @@ from services.setup.doctor import DoctorReport
 from services.setup.linux_plans import PlanInputs, build_linux_plan, plan_outcome, pytorch_steps
 from services.setup.pci_ids import lookup_device_name
 from services.setup.plan import Plan, SkippedStep, Step
-from services.setup.probes import OsInfo, default_venv_dir
+from services.setup.os_release import OsInfo
+from services.setup.python_env import default_venv_dir
 from services.setup.rules import Rules
 from services.setup.system import SystemRoot
 
@@ -426,7 +427,7 @@ class TargetSystem:
 def known_systems() -> list[TargetSystem]:
     """Windows and every distribution whose os-release file ships in resources/data/os-release."""
     from services.paths import resource_path
-    from services.setup.probes import parse_os_release
+    from services.setup.os_release import parse_os_release
 
     out = [TargetSystem("windows", "Windows 10 / 11", OsInfo(system="windows", id="windows", pretty_name="Windows"))]
     folder = resource_path("data", OS_RELEASE_DIR)

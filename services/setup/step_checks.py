@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from services.setup.plan import Check
-from services.setup.probes import parse_proc_driver_version, probe_torch
+from services.setup.probes import parse_proc_driver_version
+from services.setup.python_env import probe_torch
 from services.setup.system import CommandResult, Runner, SystemRoot
 
 

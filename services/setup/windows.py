@@ -15,7 +15,8 @@ from typing import Any, Protocol
 from collections.abc import Callable
 
 from services.i18n import translate
-from services.setup.probes import OsInfo, PciGpu
+from services.setup.os_release import OsInfo
+from services.setup.probes import PciGpu
 from services.setup.system import Runner
 from services.setup.windows_registry import RegistryError, RegistryReader, RegValue, default_registry
 

@@ -109,7 +109,7 @@ def test_gpu_preference_for_a_new_program_is_removed_by_undo(tmp_path, keep_valu
 # ---- setup: the Windows plan's registry steps -----------------------------------------------------
 def windows_plan(tmp_path):
     from services.setup.planner import inputs_for, plan_for_os
-    from services.setup.probes import OsInfo
+    from services.setup.os_release import OsInfo
     from services.setup.rules import load_rules
     from services.setup.system import SystemRoot
     from services.setup.windows_plan import WindowsPlanOptions

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from services.setup.probes import PROBE_MARK
+from services.setup.python_env import PROBE_MARK
 from services.setup.system import FakeRunner, SystemRoot
 from tests.fakes.fake_nvml import FakeNvml as RealFakeNvml
 from tests.fakes.fake_nvml import make_gpu

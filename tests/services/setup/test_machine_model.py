@@ -14,7 +14,8 @@ from services.setup.doctor import MachineFacts
 from services.setup.machine import PY_CONDA, PY_PATH, PY_VENV, active_python
 from services.setup.permissions import DeviceNode, DevicePermissions
 from services.setup.planner import plan_for_report, resolve_card
-from services.setup.probes import PROBE_MARK, STDLIB_QUERY, PciGpu
+from services.setup.python_env import PROBE_MARK, STDLIB_QUERY
+from services.setup.probes import PciGpu
 from services.setup.rules import load_rules
 
 from .machine import FakeNvml, Machine

@@ -8,7 +8,7 @@ from services.setup.elevation import uac_wrap
 from services.setup.executor import StepExecutor
 from services.setup.progress import ProgressStore
 from services.setup.planner import inputs_for, plan_for_os
-from services.setup.probes import OsInfo
+from services.setup.os_release import OsInfo
 from services.setup.rules import load_rules
 from services.setup.system import CommandResult, FakeRunner, SystemRoot
 from services.setup.windows import LiveWindowsProbe, collect_windows_facts, wmi_driver_to_nvidia
