@@ -68,7 +68,8 @@ def keep_values():
 def test_gpu_preference_is_merged_backed_up_and_undone_byte_for_byte(tmp_path, keep_values):
     import winreg
 
-    from services.hybrid.preference import USER_GPU_PREFERENCES, PreferenceStore, plan_windows
+    from services.hybrid.preference_store import PreferenceStore
+    from services.hybrid.preference_windows import USER_GPU_PREFERENCES, plan_windows
     from services.hybrid.windows import WinRegistry
 
     key = "HKCU\\" + USER_GPU_PREFERENCES
@@ -93,7 +94,8 @@ def test_gpu_preference_is_merged_backed_up_and_undone_byte_for_byte(tmp_path, k
 
 
 def test_gpu_preference_for_a_new_program_is_removed_by_undo(tmp_path, keep_values):
-    from services.hybrid.preference import USER_GPU_PREFERENCES, PreferenceStore, plan_windows
+    from services.hybrid.preference_store import PreferenceStore
+    from services.hybrid.preference_windows import USER_GPU_PREFERENCES, plan_windows
     from services.hybrid.windows import WinRegistry
 
     key = "HKCU\\" + USER_GPU_PREFERENCES
@@ -108,8 +110,8 @@ def test_gpu_preference_for_a_new_program_is_removed_by_undo(tmp_path, keep_valu
 
 # ---- setup: the Windows plan's registry steps -----------------------------------------------------
 def windows_plan(tmp_path):
-    from services.setup.planner import inputs_for, plan_for_os
     from services.setup.os_release import OsInfo
+    from services.setup.planner import inputs_for, plan_for_os
     from services.setup.rules import load_rules
     from services.setup.system import SystemRoot
     from services.setup.windows_plan import WindowsPlanOptions
