@@ -14,11 +14,11 @@ from pathlib import Path, PurePath, PurePosixPath
 
 from services.i18n import Msg, TranslatableError, translate
 from services.paths import AppPaths
-from services.setup.doctor import DoctorReport
+from services.setup.doctor_report import DoctorReport
 from services.setup.linux_plans import PlanInputs, build_linux_plan, plan_outcome, pytorch_steps
+from services.setup.os_release import OsInfo
 from services.setup.pci_ids import lookup_device_name
 from services.setup.plan import Plan, SkippedStep, Step
-from services.setup.os_release import OsInfo
 from services.setup.python_env import default_venv_dir
 from services.setup.rules import Rules
 from services.setup.system import SystemRoot
@@ -69,7 +69,7 @@ def inputs_for(rules: Rules, root: SystemRoot, staging_dir: PurePath, device_id:
                 name = pci_name
     gen = rules.generation(generation_name)
     if sm is None and gen is not None:
-        from services.setup.doctor import guess_sm
+        from services.setup.diagnosis import guess_sm
 
         sm = guess_sm(rules, gen.name, name)
     label = _product_name(name) or (f"10de:{device_id}" if device_id else "NVIDIA GPU")

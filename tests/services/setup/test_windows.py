@@ -3,17 +3,18 @@ from __future__ import annotations
 
 import pytest
 
-from services.setup.doctor import collect_facts, diagnose
+from services.setup.diagnosis import diagnose
+from services.setup.doctor import collect_facts
 from services.setup.elevation import uac_wrap
 from services.setup.executor import StepExecutor
-from services.setup.progress import ProgressStore
-from services.setup.planner import inputs_for, plan_for_os
 from services.setup.os_release import OsInfo
+from services.setup.planner import inputs_for, plan_for_os
+from services.setup.progress import ProgressStore
 from services.setup.rules import load_rules
 from services.setup.system import CommandResult, FakeRunner, SystemRoot
 from services.setup.windows import LiveWindowsProbe, collect_windows_facts, wmi_driver_to_nvidia
-from services.setup.windows_registry import RegQueryTextReader, parse_reg_query, parse_reg_query_tree
 from services.setup.windows_plan import WindowsPlanOptions
+from services.setup.windows_registry import RegQueryTextReader, parse_reg_query, parse_reg_query_tree
 
 from .machine import DATA, FakeNvml
 
