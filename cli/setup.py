@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
 # ---- 1. parse ---------------------------------------------------------------------------------------
 def parse_request(args: argparse.Namespace, rules) -> SetupRequest:
     from cli.doctor import chosen_python
-    from services.setup.planner import PciIdError, resolve_card
+    from services.setup.card_lookup import PciIdError, resolve_card
     from services.setup.os_release import OsInfo, parse_os_release
 
     refuse_empty(args.python, "--python")
@@ -143,10 +143,11 @@ def make_plan(request: SetupRequest, rules) -> PlannedSetup | None:
     from services.setup.doctor import run_doctor
     from services.setup.elevation import default_elevation
     from services.setup.executor import StepExecutor
-    from services.setup.planner import facts_for_plan, inputs_for, plan_for_os, plan_for_report, setup_dir, target_paths
+    from services.setup.planner import facts_for_plan, inputs_for, plan_for_os, plan_for_report, setup_dir
     from services.setup.progress import ProgressStore
     from services.setup.session import WizardSession
     from services.setup.system import SubprocessRunner, SystemRoot
+    from services.setup.target_systems import target_paths
     from services.setup.windows_plan import WindowsPlanOptions
 
     work = setup_dir(AppPaths.default())

@@ -28,17 +28,19 @@ from gui.widgets.background import BackgroundWork, describe_error
 from gui.setup.troubleshoot_tab import TroubleshootTab
 from gui.setup.wizard_tab import WizardTab
 from services.i18n import Msg
+from services.setup.card_lookup import card_names, resolve_card
 from services.setup.doctor import run_doctor
 from services.setup.doctor_report import DoctorReport
 from services.setup.elevation import default_elevation
 from services.setup.executor import StepExecutor, StepOutcome
 from services.setup.fmt import command_line
 from services.setup.plan import Plan, SkippedStep, Step
-from services.setup.planner import card_names, known_systems, plan_for_report, plan_for_target, resolve_card, setup_dir
+from services.setup.planner import plan_for_report, setup_dir
 from services.setup.progress import ProgressStore
 from services.setup.rules import Rules, RulesError, load_rules
 from services.setup.session import BY_HAND, DRY_RUN, NEEDS_FILE, NOTHING, WizardSession, step_flags
 from services.setup.system import SubprocessRunner, SystemRoot
+from services.setup.target_systems import known_systems, plan_for_target
 
 STATE_MARKS = {"done": "✔", "skipped": "↷", "failed": "✖", "undone": "↺", "pending": "○"}
 SKIPPED_PREFIX = "not-needed:"  # list items for steps the doctor found not needed
