@@ -66,7 +66,7 @@ def chosen_python(args: argparse.Namespace) -> tuple[str | None, str]:
 def run(args: argparse.Namespace) -> int:
     from services.setup.doctor import run_doctor
     from services.setup.fmt import envs_found_heading
-    from services.setup.probes import find_python_envs
+    from services.setup.python_env import find_python_envs
     from services.setup.rules import RulesError, load_rules
     from services.setup.system import SubprocessRunner
 

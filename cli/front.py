@@ -244,6 +244,8 @@ def quiet_closed_pipe() -> None:
         pass
 
 
+# WORKAROUND for https://github.com/python/cpython/issues/79935: on Windows a write to a closed pipe
+# raises EINVAL instead of BrokenPipeError.
 def closed_pipe_on_windows(exc: OSError) -> bool:
     """Windows reports a write to a pipe whose reader is gone as EINVAL, not EPIPE (CPython issue
     #79935: the C runtime maps WriteFile's ERROR_NO_DATA to EINVAL). As with OUTPUT_ERRNOS, one that

@@ -90,8 +90,8 @@ def run(args: argparse.Namespace) -> int:
 # ---- 1. parse ---------------------------------------------------------------------------------------
 def parse_request(args: argparse.Namespace, rules) -> SetupRequest:
     from cli.doctor import chosen_python
-    from services.setup.planner import PciIdError, resolve_card
-    from services.setup.probes import OsInfo, parse_os_release
+    from services.setup.card_lookup import PciIdError, resolve_card
+    from services.setup.os_release import OsInfo, parse_os_release
 
     refuse_empty(args.python, "--python")
     python, python_how = chosen_python(args)
@@ -117,7 +117,7 @@ def read_os_release(path: str) -> str:
     """The text of the os-release file the user names, bounded: a file far larger than any
     os-release, or with a line longer than any os-release value, is refused with a message
     (never read whole, never a line silently left out of the plan)."""
-    from services.setup.probes import OS_RELEASE_MAX_BYTES, OS_RELEASE_MAX_LINE, os_release_long_line
+    from services.setup.os_release import OS_RELEASE_MAX_BYTES, OS_RELEASE_MAX_LINE, os_release_long_line
 
     try:
         with open(path, "rb") as fh:
@@ -143,11 +143,12 @@ def make_plan(request: SetupRequest, rules) -> PlannedSetup | None:
     from services.setup.doctor import run_doctor
     from services.setup.elevation import default_elevation
     from services.setup.executor import StepExecutor
-    from services.setup.planner import facts_for_plan, inputs_for, plan_for_os, plan_for_report, setup_dir, target_paths
+    from services.setup.planner import facts_for_plan, inputs_for, plan_for_os, plan_for_report, setup_dir
     from services.setup.progress import ProgressStore
     from services.setup.session import WizardSession
     from services.setup.system import SubprocessRunner, SystemRoot
-    from services.setup.windows import WindowsPlanOptions
+    from services.setup.target_systems import target_paths
+    from services.setup.windows_plan import WindowsPlanOptions
 
     work = setup_dir(AppPaths.default())
     root = SystemRoot()

@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 from services.setup.executor import StepExecutor  # noqa: E402
 from services.setup.linux_plans import NOUVEAU_BLACKLIST, NOUVEAU_FILE  # noqa: E402
 from services.setup.planner import inputs_for, plan_for_os  # noqa: E402
-from services.setup.probes import parse_os_release  # noqa: E402
+from services.setup.os_release import parse_os_release  # noqa: E402
 from services.setup.progress import ProgressStore  # noqa: E402
 from services.setup.rules import load_rules  # noqa: E402
 from services.setup.system import CommandResult, SubprocessRunner, SystemRoot  # noqa: E402

@@ -21,7 +21,8 @@ from gui.widgets.background import BackgroundWork, Job, describe_error
 from gui.widgets.visible_timer import VisibleTimer
 from services.hybrid.launch import LaunchReport
 from services.hybrid.model import Placement, ProcessReport, ScanResult
-from services.hybrid.preference import AppliedRecord, PlanError, PreferencePlan
+from services.hybrid.preference import PlanError, PreferencePlan
+from services.hybrid.preference_store import AppliedRecord
 
 if TYPE_CHECKING:
     from services.hybrid.service import HybridService

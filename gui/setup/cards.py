@@ -8,7 +8,7 @@ from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
 
 from gui.i18n import render
-from services.setup.doctor import Fix
+from services.setup.findings import Fix
 from services.setup.fmt import command_line
 
 SEVERITY_COLORS = {"error": "#d64545", "warning": "#d99a1e", "info": "#3b82c4", "ok": "#2f9e5b"}

@@ -12,8 +12,9 @@ from PySide6.QtWidgets import (
 
 from gui.i18n import render
 from gui.setup.cards import clear_cards, finding_card
-from services.setup.doctor import DoctorReport, Finding
-from services.setup.probes import find_python_envs
+from services.setup.doctor_report import DoctorReport
+from services.setup.findings import Finding
+from services.setup.python_env import find_python_envs
 
 
 class DoctorTab(QWidget):

@@ -28,15 +28,18 @@ from gui.setup.troubleshoot_tab import TroubleshootTab
 from gui.setup.wizard_tab import WizardTab
 from services.i18n import Msg
 from services.paths import AppPaths
-from services.setup.doctor import DoctorReport, run_doctor
+from services.setup.card_lookup import card_names, resolve_card
+from services.setup.doctor import run_doctor
+from services.setup.doctor_report import DoctorReport
 from services.setup.elevation import default_elevation
 from services.setup.executor import StepExecutor, StepOutcome
 from services.setup.progress import ProgressStore
 from services.setup.plan import Plan, Step
-from services.setup.planner import card_names, known_systems, plan_for_report, plan_for_target, resolve_card, setup_dir
+from services.setup.planner import plan_for_report, setup_dir
 from services.setup.rules import Rules, RulesError, load_rules
 from services.setup.session import BY_HAND, DRY_RUN, NEEDS_FILE, NOTHING, WizardSession, step_flags
 from services.setup.system import SystemRoot
+from services.setup.target_systems import known_systems, plan_for_target
 
 
 def qt_translate(context: str, text: str) -> str:
@@ -233,7 +236,7 @@ class SetupPage(QWidget):
             self._show_step(None)
             self.wizard.target_combo.setCurrentIndex(self.wizard.target_combo.findData("other"))
             return
-        from services.setup.windows import WindowsPlanOptions
+        from services.setup.windows_plan import WindowsPlanOptions
 
         options = WindowsPlanOptions(**self._windows_options)
         self.session.plan = plan_for_report(self.report, self.rules, self.root, self._work / "staged", options,
@@ -300,7 +303,7 @@ class SetupPage(QWidget):
         self.wizard.show_target_error(None)
         if target is None:
             return None
-        from services.setup.windows import WindowsPlanOptions
+        from services.setup.windows_plan import WindowsPlanOptions
 
         self.session.preview = True
         # The other machine's own paths (/etc/...), not this page's root (a demo or test folder).

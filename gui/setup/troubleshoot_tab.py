@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, 
 
 from gui.i18n import render
 from gui.setup.cards import clear_cards, finding_card, mono_font
-from services.setup.doctor import DoctorReport
+from services.setup.doctor_report import DoctorReport
 from services.setup.troubleshoot import explain, no_match_message
 
 

@@ -1,8 +1,8 @@
 """Which GPU and CPU this machine has, to prefill the calculator (Qt-free).
 
-GPUs come from the telemetry hub's device list when the app runs it, else from
-NVML directly; either way a ``GpuInfo``-like record is matched to the catalogue
-by PCI device ID first and by name second. The CPU name comes from
+GPUs come from the telemetry hub's device list (``GpuInfo``) when the app runs
+it, else from NVML directly (``NvmlDevice``); either way each is matched to the
+catalogue by PCI device ID first and by name second. The CPU name comes from
 /proc/cpuinfo on Linux and the registry on Windows.
 """
 from __future__ import annotations
@@ -14,41 +14,32 @@ from typing import Any
 from collections.abc import Callable, Iterable, Sequence
 
 from services.hardware.catalog import Cpu, Gpu, find_cpu, find_gpu
-from services.nvml_devices import list_devices
+from services.nvml_devices import NvmlDevice, list_devices
+from services.telemetry.model import GpuInfo
 
 
-def match_gpu_info(info: Any, gpus: Sequence[Gpu]) -> Gpu | None:
-    """Catalogue card for a telemetry ``GpuInfo`` (or anything with the same fields)."""
-    memory = getattr(info, "memory_total_mib", None)
-    pci = getattr(info, "pci_device_id", None)
-    if pci:
-        hit = find_gpu(int(pci), gpus, memory_total_mib=memory)
+def match_gpu_info(info: GpuInfo | NvmlDevice, gpus: Sequence[Gpu]) -> Gpu | None:
+    """Catalogue card for a telemetry ``GpuInfo`` or an NVML ``NvmlDevice``."""
+    if info.pci_device_id:
+        hit = find_gpu(int(info.pci_device_id), gpus, memory_total_mib=info.memory_total_mib)
         if hit is not None:
             return hit
-    name = getattr(info, "name", None)
-    return find_gpu(name, gpus) if name else None
+    return find_gpu(info.name, gpus) if info.name else None
 
 
-def detected_gpus(devices: Iterable[Any], gpus: Sequence[Gpu]) -> list[Gpu]:
+def detected_gpus(devices: Iterable[GpuInfo], gpus: Sequence[Gpu]) -> list[Gpu]:
     """Catalogue cards for the GPUs a hub found (its ``devices``), in their order; unknown ones left out."""
     found = [match_gpu_info(info, gpus) for info in devices]
     return [g for g in found if g is not None]
 
 
-def nvml_devices(nvml: Any = None) -> list[dict[str, Any]]:
+def nvml_devices(nvml: Any = None) -> list[NvmlDevice]:
     """Name, PCI device ID and memory of each GPU via NVML; [] when there is no driver."""
-    inventory = list_devices(nvml)
-    return [{"index": d.index, "name": d.name, "pci_device_id": d.pci_device_id,
-             "memory_total_mib": d.memory_total_mib} for d in inventory.devices]
-
-
-class _Record:
-    def __init__(self, d: dict[str, Any]) -> None:
-        self.__dict__.update(d)
+    return list(list_devices(nvml).devices)
 
 
 def detected_gpus_nvml(gpus: Sequence[Gpu], nvml: Any = None) -> list[Gpu]:
-    found = [match_gpu_info(_Record(d), gpus) for d in nvml_devices(nvml)]
+    found = [match_gpu_info(d, gpus) for d in nvml_devices(nvml)]
     return [g for g in found if g is not None]
 
 

@@ -16,10 +16,10 @@ from services.hybrid.model import (
     GpuAdapter, GpuKind, Inventory, Placement, ProcessReport, ScanResult, Vendor, normalize_pci,
 )
 from services.hybrid.nvidia import NvidiaProcessProbe, open_nvidia_probe
-from services.hybrid.preference import (
-    USER_GPU_PREFERENCES, AppliedRecord, PlanError, PreferencePlan, PreferenceStore, describe_windows_preference,
-    offload_environment, parse_tokens, plan_linux, plan_windows,
-)
+from services.hybrid.preference import PlanError, PreferencePlan
+from services.hybrid.preference_linux import offload_environment, plan_linux
+from services.hybrid.preference_store import AppliedRecord, PreferenceStore
+from services.hybrid.preference_windows import USER_GPU_PREFERENCES, describe_windows_preference, parse_tokens, plan_windows
 from services.hybrid.system_mode import CommandRunner, SystemModes, read_system_modes
 from services.hybrid.windows import CounterSource, Registry, RegistryError, read_windows_inventory
 from services.i18n import Msg, translate

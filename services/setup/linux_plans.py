@@ -28,7 +28,7 @@ from services.setup.linux.rhel import rhel_plan
 from services.setup.linux.suse import suse_plan
 from services.setup.linux.ubuntu import ubuntu_plan
 from services.setup.plan import Plan
-from services.setup.probes import OsInfo
+from services.setup.os_release import OsInfo
 from services.setup.rules import Rules
 
 

@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from services.setup.probes import NVIDIA_VENDOR, NvmlState, PciGpu, PythonEnvState, TorchProbe
+from services.setup.probes import NVIDIA_VENDOR, NvmlState, PciGpu
+from services.setup.python_env import PythonEnvState, TorchProbe
 
 # How the checked interpreter was chosen.
 PY_GIVEN, PY_VENV, PY_CONDA, PY_PATH = "given", "venv", "conda", "path"

@@ -98,7 +98,7 @@ class WizardSession:
         option, as progress.json keeps them: the wizard reopened in Safe Mode still has them."""
         from dataclasses import fields
 
-        from services.setup.windows import WindowsPlanOptions
+        from services.setup.windows_plan import WindowsPlanOptions
 
         known = {f.name for f in fields(WindowsPlanOptions)} - {"reopen_command"}
         return {k: v for k, v in self.progress.picked_files.items() if k in known}

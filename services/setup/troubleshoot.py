@@ -7,7 +7,8 @@ import sys
 from dataclasses import dataclass
 
 from services.i18n import Msg, translate
-from services.setup.doctor import DoctorReport, Fix
+from services.setup.doctor_report import DoctorReport
+from services.setup.findings import Fix
 from services.setup.known_errors import match_known
 from services.setup.probes import cuda_from_driver_int
 

@@ -159,7 +159,7 @@ def test_polling_stops_when_hidden(qtbot, app_paths, laptop_service):
 
 
 def test_windows_laptop_counters_and_registry_preference(qtbot, app_paths, tmp_path):
-    from services.hybrid.preference import USER_GPU_PREFERENCES
+    from services.hybrid.preference_windows import USER_GPU_PREFERENCES
     from services.hybrid.windows import HKCU
     from tests.fakes.hybrid_fakes import FakeCounters, laptop_registry
 

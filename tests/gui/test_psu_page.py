@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QCompleter
 from gui.app import build_context
 from gui.psu.page import PsuPage
 from services.hardware import detect
+from services.nvml_devices import NvmlDevice
 from services.telemetry.model import DeviceState, GpuInfo, Snapshot, SourceStatus
 from tests.gui.fake_hub import FakeHub
 
@@ -248,8 +249,8 @@ def test_compare_tab_on_its_own_follows_the_currency(qtbot):
 
 def test_use_this_pc_button(qtbot, page, monkeypatch):
     monkeypatch.setattr(detect, "nvml_devices", lambda nvml=None: [
-        {"index": 0, "name": "NVIDIA GeForce RTX 3090", "pci_device_id": 0x220410DE, "memory_total_mib": 24576},
-        {"index": 1, "name": "NVIDIA GeForce RTX 3090", "pci_device_id": 0x220410DE, "memory_total_mib": 24576}])
+        NvmlDevice(0, "NVIDIA GeForce RTX 3090", pci_device_id=0x220410DE, memory_total_mib=24576),
+        NvmlDevice(1, "NVIDIA GeForce RTX 3090", pci_device_id=0x220410DE, memory_total_mib=24576)])
     monkeypatch.setattr(detect, "detected_cpu_name", lambda: "AMD Ryzen Threadripper 7960X 24-Cores")
     qtbot.mouseClick(page.gpu_box.detect_button, Qt.MouseButton.LeftButton)
     build = page.build()

@@ -313,7 +313,7 @@ def test_plan_for_another_machine(qtbot, page, machine, system):
 
 
 def test_every_known_system_is_offered():
-    from services.setup.planner import known_systems
+    from services.setup.target_systems import known_systems
 
     keys = [t.key for t in known_systems()]
     assert keys[0] == "windows"

@@ -34,7 +34,7 @@ def test_nvml_detection_with_fakes(catalog):
                      second])
     assert [g.name for g in detect.detected_gpus_nvml(catalog.gpus, nvml)] == ["GeForce RTX 5090", "GeForce RTX 3090"]
     assert nvml.initialized == 0 and nvml.calls["nvmlShutdown"] == 1
-    assert detect.nvml_devices(nvml)[1]["pci_device_id"] is None
+    assert detect.nvml_devices(nvml)[1].pci_device_id is None
     no_driver = FakeNvml(0, init_error=NVML_ERROR_LIBRARY_NOT_FOUND)
     assert detect.detected_gpus_nvml(catalog.gpus, no_driver) == []
 

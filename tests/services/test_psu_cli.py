@@ -7,6 +7,7 @@ import random
 
 import main
 from services.hardware import detect
+from services.nvml_devices import NvmlDevice
 
 
 def run(capsys, *argv):
@@ -77,7 +78,7 @@ def test_detect_without_a_driver_says_what_is_missing(capsys, monkeypatch):
     code, _, err = run(capsys, "--detect")
     assert code == 3 and "--gpu" in err  # exit 3: no GPU / no driver
     monkeypatch.setattr(detect, "nvml_devices", lambda nvml=None: [
-        {"index": 0, "name": "NVIDIA GeForce RTX 4080 SUPER", "pci_device_id": 0x270210DE, "memory_total_mib": 16376}])
+        NvmlDevice(0, "NVIDIA GeForce RTX 4080 SUPER", pci_device_id=0x270210DE, memory_total_mib=16376)])
     monkeypatch.setattr(detect, "detected_cpu_name", lambda: "AMD Ryzen 7 9800X3D 8-Core Processor")
     code, out, _ = run(capsys, "--detect", "--json")
     data = json.loads(out)

@@ -238,7 +238,7 @@ def test_a_bad_pci_id_is_chinese(capsys):
 
 
 def test_resolve_card_keeps_a_value_error_with_english_text():
-    from services.setup.planner import PciIdError, resolve_card
+    from services.setup.card_lookup import PciIdError, resolve_card
     from services.setup.rules import load_rules
 
     with pytest.raises(ValueError) as info:

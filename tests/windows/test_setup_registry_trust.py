@@ -38,11 +38,11 @@ def registry_values():
 def plan_and_executor(tmp_path):
     from services.setup.executor import StepExecutor
     from services.setup.planner import inputs_for, plan_for_os
-    from services.setup.probes import OsInfo
+    from services.setup.os_release import OsInfo
     from services.setup.progress import ProgressStore
     from services.setup.rules import load_rules
     from services.setup.system import SubprocessRunner, SystemRoot
-    from services.setup.windows import WindowsPlanOptions
+    from services.setup.windows_plan import WindowsPlanOptions
 
     rules = load_rules()
     inputs = inputs_for(rules, SystemRoot(tmp_path), tmp_path / "staged", "2684")

@@ -24,7 +24,7 @@ def raw_value(key: str, name: str):
     """(data, type) exactly as the registry holds it, or None."""
     import winreg
 
-    from services.setup.windows import split_key
+    from services.setup.windows_registry import split_key
 
     hive, path = split_key(key)
     try:
@@ -37,7 +37,7 @@ def raw_value(key: str, name: str):
 def set_raw(key: str, name: str, value) -> None:
     import winreg
 
-    from services.setup.windows import split_key
+    from services.setup.windows_registry import split_key
 
     hive, path = split_key(key)
     with winreg.CreateKeyEx(getattr(winreg, hive), path, 0, winreg.KEY_SET_VALUE) as handle:
@@ -68,7 +68,8 @@ def keep_values():
 def test_gpu_preference_is_merged_backed_up_and_undone_byte_for_byte(tmp_path, keep_values):
     import winreg
 
-    from services.hybrid.preference import USER_GPU_PREFERENCES, PreferenceStore, plan_windows
+    from services.hybrid.preference_store import PreferenceStore
+    from services.hybrid.preference_windows import USER_GPU_PREFERENCES, plan_windows
     from services.hybrid.windows import WinRegistry
 
     key = "HKCU\\" + USER_GPU_PREFERENCES
@@ -93,7 +94,8 @@ def test_gpu_preference_is_merged_backed_up_and_undone_byte_for_byte(tmp_path, k
 
 
 def test_gpu_preference_for_a_new_program_is_removed_by_undo(tmp_path, keep_values):
-    from services.hybrid.preference import USER_GPU_PREFERENCES, PreferenceStore, plan_windows
+    from services.hybrid.preference_store import PreferenceStore
+    from services.hybrid.preference_windows import USER_GPU_PREFERENCES, plan_windows
     from services.hybrid.windows import WinRegistry
 
     key = "HKCU\\" + USER_GPU_PREFERENCES
@@ -108,11 +110,11 @@ def test_gpu_preference_for_a_new_program_is_removed_by_undo(tmp_path, keep_valu
 
 # ---- setup: the Windows plan's registry steps -----------------------------------------------------
 def windows_plan(tmp_path):
+    from services.setup.os_release import OsInfo
     from services.setup.planner import inputs_for, plan_for_os
-    from services.setup.probes import OsInfo
     from services.setup.rules import load_rules
     from services.setup.system import SystemRoot
-    from services.setup.windows import WindowsPlanOptions
+    from services.setup.windows_plan import WindowsPlanOptions
 
     rules = load_rules()
     inputs = inputs_for(rules, SystemRoot(tmp_path), tmp_path / "staged", "2684")
@@ -179,7 +181,7 @@ def test_safe_mode_runonce_entries_are_written_and_undone(tmp_path, keep_values)
 def test_registry_reader_types_and_absent_values(keep_values):
     import winreg
 
-    from services.setup.windows import WinregReader
+    from services.setup.windows_registry import WinregReader
 
     key = "HKCU\\Software\\GPU Assistant tests"
     for name in ("dword", "multi", "text"):

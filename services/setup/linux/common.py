@@ -12,7 +12,7 @@ from pathlib import PurePath
 
 from services.i18n import Msg, translate
 from services.setup.plan import Check, FileChange, Plan, PlanOutcome, Step, staged_path
-from services.setup.probes import OsInfo
+from services.setup.os_release import OsInfo
 from services.setup.rules import Generation, Rules
 from services.setup.system import SystemRoot
 

@@ -18,7 +18,7 @@ from services.setup.linux.common import (
     source_target,
 )
 from services.setup.plan import Check, FileChange, Plan, Step, staged_path
-from services.setup.probes import OsInfo
+from services.setup.os_release import OsInfo
 from services.setup.rules import Rules
 from services.setup.system import SystemRoot
 

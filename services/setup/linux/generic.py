@@ -7,7 +7,7 @@ from services.setup.linux.common import (
     generic_steps_plan,
 )
 from services.setup.plan import Plan
-from services.setup.probes import OsInfo
+from services.setup.os_release import OsInfo
 from services.setup.rules import Rules
 
 # ---- anything else ------------------------------------------------------------------------

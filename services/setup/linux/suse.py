@@ -11,7 +11,7 @@ from services.setup.linux.common import (
     source_target,
 )
 from services.setup.plan import Check, Plan, Step
-from services.setup.probes import OsInfo
+from services.setup.os_release import OsInfo
 from services.setup.rules import Rules
 
 # ---- openSUSE -----------------------------------------------------------------------

@@ -16,7 +16,8 @@ from services.setup.linux.common import (
     nouveau_step,
 )
 from services.setup.plan import Check, Plan, Step
-from services.setup.probes import UBUNTU_DRIVER_PACKAGE, OsInfo
+from services.setup.probes import UBUNTU_DRIVER_PACKAGE
+from services.setup.os_release import OsInfo
 from services.setup.rules import Generation, Rules
 
 

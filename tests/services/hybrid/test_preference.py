@@ -9,10 +9,10 @@ import pytest
 
 from services.hybrid.inventory_linux import read_linux_inventory
 from services.hybrid.model import Inventory
-from services.hybrid.preference import (
-    USER_GPU_PREFERENCES, PlanError, PreferenceStore, desktop_exec_quote, desktop_exec_split, format_tokens,
-    offload_environment, parse_tokens, plan_linux, plan_windows,
-)
+from services.hybrid.preference import PlanError
+from services.hybrid.preference_linux import desktop_exec_quote, desktop_exec_split, offload_environment, plan_linux
+from services.hybrid.preference_store import PreferenceStore
+from services.hybrid.preference_windows import USER_GPU_PREFERENCES, format_tokens, parse_tokens, plan_windows
 from services.hybrid.windows import HKCU
 from tests.fakes.hybrid_fakes import AMD_DGPU, INTEL_IGPU, NVIDIA_DGPU, build_sysfs, laptop_registry
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from services.hybrid.preference import PlanError, desktop_exec_quote, plan_linux
+from services.hybrid.preference import PlanError
+from services.hybrid.preference_linux import desktop_exec_quote, plan_linux
 from tests.services.hybrid.test_preference import make_program, nvidia_inventory
 
 

@@ -8,7 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from services.setup.probes import PROBE_MARK
+# Imported before any test patches services.setup.system.SystemRoot for the CLI (which imports it
+# when it runs): a module first imported under that patch would keep the fake root for good.
+import services.setup.target_systems  # noqa: F401
+from services.setup.python_env import PROBE_MARK
 from services.setup.system import FakeRunner, SystemRoot
 from tests.fakes.fake_nvml import FakeNvml as RealFakeNvml
 from tests.fakes.fake_nvml import make_gpu

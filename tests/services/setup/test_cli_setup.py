@@ -131,7 +131,7 @@ def test_picked_windows_files_are_remembered_for_this_machine_only(machine, caps
 def test_doctor_and_plan_check_the_active_venv_by_default(machine, capsys, monkeypatch, tmp_path):
     # VIRTUAL_ENV names the environment the user is in; its python answers as a venv (sys.prefix !=
     # sys.base_prefix) whose stdlib has PEP 668's marker: not externally managed, PyTorch works.
-    from services.setup.probes import STDLIB_QUERY
+    from services.setup.python_env import STDLIB_QUERY
 
     venv = tmp_path / "venv"
     (venv / "bin").mkdir(parents=True)

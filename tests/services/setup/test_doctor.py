@@ -2,11 +2,11 @@ from __future__ import annotations
 
 import pytest
 
-from services.setup.doctor import collect_facts, diagnose
-from services.setup.probes import (
-    find_python_envs, parse_lspci_nnk, parse_os_release, parse_proc_driver_version, read_secure_boot,
-    SECURE_BOOT_EFIVAR,
-)
+from services.setup.diagnosis import diagnose
+from services.setup.doctor import collect_facts
+from services.setup.os_release import parse_os_release
+from services.setup.probes import parse_lspci_nnk, parse_proc_driver_version, read_secure_boot, SECURE_BOOT_EFIVAR
+from services.setup.python_env import find_python_envs
 from services.setup.rules import load_rules
 
 from .machine import NO_NVML, SYSFS_SYMLINKS, FakeNvml, Machine, os_release, recorded

@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from services.setup.doctor import collect_facts, diagnose
+from services.setup.diagnosis import diagnose
+from services.setup.doctor import collect_facts
 from services.setup.known_errors import known_errors
 from services.setup.rules import load_rules
 from services.setup.troubleshoot import explain

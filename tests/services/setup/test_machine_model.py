@@ -9,12 +9,15 @@ import sys
 import pytest
 
 import main
-from services.setup.doctor import collect_facts, diagnose
-from services.setup.doctor import MachineFacts
+from services.setup.card_lookup import resolve_card
+from services.setup.diagnosis import diagnose
+from services.setup.doctor import collect_facts
+from services.setup.doctor_report import MachineFacts
 from services.setup.machine import PY_CONDA, PY_PATH, PY_VENV, active_python
 from services.setup.permissions import DeviceNode, DevicePermissions
-from services.setup.planner import plan_for_report, resolve_card
-from services.setup.probes import PROBE_MARK, STDLIB_QUERY, PciGpu
+from services.setup.planner import plan_for_report
+from services.setup.probes import PciGpu
+from services.setup.python_env import PROBE_MARK, STDLIB_QUERY
 from services.setup.rules import load_rules
 
 from .machine import FakeNvml, Machine

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from cli import EXIT_USAGE
-from services.setup.probes import OS_RELEASE_MAX_LINE, os_release_long_line, parse_os_release
+from services.setup.os_release import OS_RELEASE_MAX_LINE, os_release_long_line, parse_os_release
 
 from ...cli_helpers import run
 

@@ -12,13 +12,15 @@ import pytest
 
 import main
 from services.setup import system as system_module
-from services.setup.doctor import MachineFacts, diagnose
+from services.setup.diagnosis import diagnose
+from services.setup.doctor_report import MachineFacts
 from services.setup.executor import OWNED_MARK, StepExecutor
-from services.setup.progress import ProgressStore
+from services.setup.os_release import parse_os_release
 from services.setup.pci_ids import lookup_device_name, parse_device_name
 from services.setup.planner import inputs_for, plan_for_os
-from services.setup.probes import (STDLIB_QUERY, PythonEnvState, UbuntuDriversList, parse_os_release, parse_ubuntu_drivers_list,
-                                   read_externally_managed, read_ubuntu_drivers)
+from services.setup.probes import UbuntuDriversList, parse_ubuntu_drivers_list, read_ubuntu_drivers
+from services.setup.progress import ProgressStore
+from services.setup.python_env import STDLIB_QUERY, PythonEnvState, read_externally_managed
 from services.setup.rules import load_rules
 from services.setup.system import CommandResult, FakeRunner, SystemRoot
 

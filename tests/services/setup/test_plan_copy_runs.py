@@ -79,7 +79,7 @@ def test_this_machine_plan_line_runs_when_pasted_too(tmp_path):
     """The Setup page's 'Copy commands' for this machine's step uses the same lines."""
     from services.setup.executor import StepExecutor
     from services.setup.planner import inputs_for, plan_for_os
-    from services.setup.probes import parse_os_release
+    from services.setup.os_release import parse_os_release
     from services.setup.progress import ProgressStore
     from services.setup.rules import load_rules
     from services.setup.system import FakeRunner, SystemRoot

@@ -10,7 +10,7 @@ import pytest
 
 import main
 from services.setup import system as system_module
-from services.setup.probes import parse_os_release
+from services.setup.os_release import parse_os_release
 from services.setup.rules import load_rules, version_at_least
 from services.setup.system import SystemRoot
 

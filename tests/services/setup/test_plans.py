@@ -11,7 +11,7 @@ from services.setup.executor import StepExecutor
 from services.setup.progress import ProgressStore
 from services.setup.linux_plans import NOUVEAU_FILE, add_debian_components, debian_components_present
 from services.setup.planner import inputs_for, plan_for_os
-from services.setup.probes import parse_os_release
+from services.setup.os_release import parse_os_release
 from services.setup.rules import load_rules
 from services.setup.system import CommandResult, FakeRunner, SystemRoot
 

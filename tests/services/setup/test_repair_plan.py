@@ -7,12 +7,14 @@ import json
 import pytest
 
 import main
-from services.setup.doctor import collect_facts, diagnose
-from services.setup.progress import ProgressStore, step_states
+from services.setup.diagnosis import diagnose
+from services.setup.doctor import collect_facts
 from services.setup.planner import plan_for_report
+from services.setup.progress import ProgressStore, step_states
 from services.setup.rules import load_rules
 from services.setup.system import CommandResult, FakeRunner, SystemRoot
-from services.setup.windows import LiveWindowsProbe, WindowsPlanOptions
+from services.setup.windows import LiveWindowsProbe
+from services.setup.windows_plan import WindowsPlanOptions
 
 from .machine import LINUX_DOCTOR, NO_NVML, FakeNvml, Machine, recorded
 from .test_windows import text as win_text

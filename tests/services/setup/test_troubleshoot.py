@@ -4,7 +4,8 @@ import re
 
 import pytest
 
-from services.setup.doctor import collect_facts, diagnose
+from services.setup.diagnosis import diagnose
+from services.setup.doctor import collect_facts
 from services.setup.rules import load_rules
 from services.setup.system import FakeRunner
 from services.setup.troubleshoot import explain
@@ -91,7 +92,7 @@ def test_windows_no_driver_answer_points_to_the_offline_package_and_ddu():
 
 
 def test_the_report_decides_the_platform():
-    from services.setup.doctor import diagnose
+    from services.setup.diagnosis import diagnose
 
     from .machine import FakeNvml
 

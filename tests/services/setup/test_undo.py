@@ -14,7 +14,7 @@ from services.setup.executor import StepExecutor
 from services.setup.progress import ProgressStore
 from services.setup.linux_plans import NOUVEAU_BLACKLIST, NOUVEAU_FILE
 from services.setup.planner import inputs_for, plan_for_os
-from services.setup.probes import parse_os_release
+from services.setup.os_release import parse_os_release
 from services.setup.rules import load_rules
 from services.setup.system import CommandResult, FakeRunner, SystemRoot
 
@@ -264,8 +264,9 @@ def test_a_new_plan_keeps_backups_no_undo_consumed(box):
 
 
 def test_registry_values_run_twice_still_restore_the_originals(box):
-    from services.setup.probes import OsInfo
-    from services.setup.windows import RegQueryTextReader, WindowsPlanOptions
+    from services.setup.os_release import OsInfo
+    from services.setup.windows_registry import RegQueryTextReader
+    from services.setup.windows_plan import WindowsPlanOptions
 
     wu = ("HKLM\\SOFTWARE\\Policies\\Microsoft\\Windows\\WindowsUpdate", "ExcludeWUDriversInQualityUpdate")
     search = ("HKLM\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\DriverSearching", "SearchOrderConfig")
@@ -454,8 +455,8 @@ def test_root_copies_what_the_preview_showed_even_if_the_staged_file_is_swapped(
 
 
 def _windows_step(box):
-    from services.setup.probes import OsInfo
-    from services.setup.windows import WindowsPlanOptions
+    from services.setup.os_release import OsInfo
+    from services.setup.windows_plan import WindowsPlanOptions
 
     inputs = inputs_for(RULES, box.root, box.work / "staged", "2684")
     plan = plan_for_os(OsInfo(system="windows", pretty_name="Windows"), inputs, RULES, WindowsPlanOptions())
@@ -488,8 +489,8 @@ def test_registry_undo_never_writes_a_command_from_progress_into_the_machine_run
     """'*UndoSM' in HKLM RunOnce is the step's own REG_SZ: an elevated undo puts back only the step's
     own command (or deletes the value), never one progress.json names; the user's HKCU value is
     written as the user, so any printable text there gains nothing."""
-    from services.setup.probes import OsInfo
-    from services.setup.windows import WindowsPlanOptions
+    from services.setup.os_release import OsInfo
+    from services.setup.windows_plan import WindowsPlanOptions
 
     inputs = inputs_for(RULES, box.root, box.work / "staged", "2684")
     step = plan_for_os(OsInfo(system="windows", pretty_name="Windows"), inputs, RULES, WindowsPlanOptions()).step("safe-mode")
@@ -549,7 +550,7 @@ def test_doctor_on_a_hanging_interpreter_is_bounded_and_says_so(tmp_path):
     """An interpreter that never answers used to get the torch probe's 90 s and the stdlib
     query's 20 s; now it is asked to start once, for STARTUP_TIMEOUT_S."""
     from services.setup.doctor import collect_facts
-    from services.setup.probes import INTERPRETER_HUNG, STARTUP_TIMEOUT_S
+    from services.setup.python_env import INTERPRETER_HUNG, STARTUP_TIMEOUT_S
     from services.setup.system import COMMAND_TIMED_OUT
 
     waited = []

@@ -3,18 +3,18 @@ from __future__ import annotations
 
 import pytest
 
-from services.setup.doctor import collect_facts, diagnose
+from services.setup.diagnosis import diagnose
+from services.setup.doctor import collect_facts
 from services.setup.elevation import uac_wrap
 from services.setup.executor import StepExecutor
-from services.setup.progress import ProgressStore
+from services.setup.os_release import OsInfo
 from services.setup.planner import inputs_for, plan_for_os
-from services.setup.probes import OsInfo
+from services.setup.progress import ProgressStore
 from services.setup.rules import load_rules
 from services.setup.system import CommandResult, FakeRunner, SystemRoot
-from services.setup.windows import (
-    LiveWindowsProbe, RegQueryTextReader, WindowsPlanOptions, collect_windows_facts, parse_reg_query, parse_reg_query_tree,
-    wmi_driver_to_nvidia,
-)
+from services.setup.windows import LiveWindowsProbe, collect_windows_facts, wmi_driver_to_nvidia
+from services.setup.windows_plan import WindowsPlanOptions
+from services.setup.windows_registry import RegQueryTextReader, parse_reg_query, parse_reg_query_tree
 
 from .machine import DATA, FakeNvml
 
@@ -187,7 +187,7 @@ def test_safe_mode_writes_runonce_undo_before_bcdedit(tmp_path, win_plan):
 
 
 def test_reopen_command_starts_the_windowed_app_at_the_setup_page():
-    from services.setup.windows import app_reopen_command
+    from services.setup.windows_plan import app_reopen_command
 
     bundle = app_reopen_command(frozen=True, executable="C:\\Users\\李 雷\\AppData\\Local\\Programs\\GPU Assistant\\gpu-assistant-cli.exe", windows=True)
     assert bundle == '"C:\\Users\\李 雷\\AppData\\Local\\Programs\\GPU Assistant\\gpu-assistant.exe" --page setup'
