@@ -178,9 +178,12 @@ def linux_adapters(inventory: Any, nvml_gpus: Any) -> list[Adapter]:
 
 
 def linux_process_sources(proc_root: str = "/proc", sys_root: str = "/") -> dict[str, Any]:
-    """``ProcessService`` keyword arguments for this Linux computer: the DRM reader and its adapters."""
+    """``ProcessService`` keyword arguments for this Linux computer: the DRM reader and its adapters.
+    Empty where every GPU is NVIDIA's (NVML has them all): the reader's walk of /proc would find nothing."""
     from services.hybrid.inventory_linux import read_linux_inventory
 
+    if not any(a.pci_address and not a.is_nvidia for a in read_linux_inventory(sys_root).adapters):
+        return {}
     state: dict[str, set[str]] = {"nvidia": set()}
 
     def adapters(gpus: Any) -> list[Adapter]:

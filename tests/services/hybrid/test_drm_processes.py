@@ -146,3 +146,9 @@ def test_without_a_working_nvidia_gpu_nothing_is_the_wrong_gpu(laptop):
         table = service.update(Snapshot(t=float(second), status=SourceStatus(DeviceState.ERROR, "no driver")))
         assert engine.evaluate_processes(table) == []
     assert table.find((4200, "pci:0000:00:02.0")).sm_pct == pytest.approx(95.0)
+
+
+def test_a_computer_with_only_nvidia_gpus_gets_no_drm_reader(tmp_path):
+    root = build_sysfs(tmp_path / "root", [NVIDIA_DGPU])
+    (tmp_path / "proc").mkdir()
+    assert linux_process_sources(str(tmp_path / "proc"), str(root)) == {}
