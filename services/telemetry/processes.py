@@ -85,6 +85,8 @@ class ProcessService:
             fn(table)
 
     def close(self) -> None:
+        if isinstance(self._host, PsutilHost):  # its /proc files (another host has nothing to close)
+            self._host.close()
         if self._counters is not None:
             try:
                 self._counters.close()

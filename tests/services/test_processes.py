@@ -225,6 +225,25 @@ def test_proc_stat_figures_are_psutils():
     assert proc_stat_times(2**22 + 12345) is None
 
 
+@pytest.mark.linux_only("keeps /proc/PID/stat files open between refreshes")
+def test_a_kept_stat_file_goes_with_its_process():
+    """The host keeps each process's /proc/PID/stat open between refreshes; when the process ends the
+    file answers ESRCH, so the row goes and nothing is read for a new process given the same number."""
+    child = subprocess.Popen(["sleep", "60"])
+    probe = PsutilHost()
+    try:
+        assert probe.read([child.pid, os.getpid()])[child.pid].host_mib > 0
+        kept = set(os.listdir("/proc/self/fd"))
+    finally:
+        child.kill()
+        child.wait()
+    assert child.pid not in probe.read([child.pid, os.getpid()])
+    assert len(set(os.listdir("/proc/self/fd")) - kept) == 0 and len(kept - set(os.listdir("/proc/self/fd"))) >= 1
+    assert os.getpid() in probe.read([os.getpid()])
+    probe.close()
+    assert probe.read([]) == {}
+
+
 def test_another_users_process_is_refused_with_the_reason():
     row = GpuProcess(4242, "g", "GPU 0", 0, False, "python3", user="bob", started_at=1.0)
     reason = may_end(row, user="alice", is_privileged=False)
