@@ -131,6 +131,12 @@ def system_name() -> str:
     return "windows" if sys.platform == "win32" else "linux"
 
 
+def smi_present() -> bool:
+    from services.power.persist import nvidia_smi_present
+
+    return nvidia_smi_present(system_name())
+
+
 # ---- run
 
 
@@ -266,9 +272,12 @@ def _undo(gpu: Any, setter: Any, args: argparse.Namespace) -> int:
 
 
 def _keep(args: argparse.Namespace) -> int:
-    from services.power.persist import keep_plan, run_steps
+    from services.power.persist import keep_plan, keep_problem, run_steps
     from services.power.sweep import GpuAccess
 
+    problem = keep_problem(system_name(), smi_present()) if args.keep else None
+    if problem is not None and not args.dry_run:
+        return fail(problem, EXIT_FAILED)
     source = make_source()
     source.open()
     try:
@@ -295,6 +304,8 @@ def _keep(args: argparse.Namespace) -> int:
     for step in steps:
         print("  " + step.shown())
     if args.dry_run:
+        if problem is not None:
+            warn(problem)
         print(cat.render(translate("Power", "dry run: nothing was changed")))
         return EXIT_OK
     ok, message = run_steps(steps, make_runner(), elevation())

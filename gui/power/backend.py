@@ -30,6 +30,12 @@ def _torch_workload(python: str | None) -> Any:
     return TorchWorkloadRunner(python)
 
 
+def _smi_present(system: str) -> bool:
+    from services.power.persist import nvidia_smi_present
+
+    return nvidia_smi_present(system)
+
+
 def _gui_elevation() -> str:
     from services.power.limits import power_elevation
 
@@ -48,6 +54,7 @@ class PowerBackend:
     clock: Callable[[], float] = time.monotonic
     sweeps_folder: Path | None = None
     system: str = field(default_factory=lambda: "windows" if sys.platform == "win32" else "linux")
+    smi_present: Callable[[str], bool] = _smi_present  # nvidia-smi at the fixed path a kept limit runs
 
 
 class OpenedGpu:

@@ -13,6 +13,7 @@ from gui.i18n import render
 from gui.power.backend import OpenedGpu, PowerBackend, limit_setter, watts_text
 from gui.widgets.background import BackgroundWork
 from services.power.limits import REASON_USER, check_range
+from services.power.persist import keep_problem
 
 
 class SetLimitDialog(QDialog):
@@ -51,6 +52,15 @@ class SetLimitDialog(QDialog):
         self.keep = QCheckBox(self.tr("Keep it after a restart (otherwise it resets when the computer restarts)"), self)
         self.keep.toggled.connect(self._preview)
         layout.addWidget(self.keep)
+        self.keep_problem = QLabel(self)
+        self.keep_problem.setWordWrap(True)
+        self.keep_problem.setObjectName("keepProblem")
+        layout.addWidget(self.keep_problem)
+        problem = keep_problem(self.backend.system, self.backend.smi_present(self.backend.system))
+        self.keep.setEnabled(problem is None)
+        self.keep_problem.setVisible(problem is not None)
+        if problem is not None:
+            self.keep_problem.setText(render(problem))
         self.result = QLabel(self)
         self.result.setWordWrap(True)
         layout.addWidget(self.result)

@@ -52,6 +52,10 @@
         <translation>{command} 失败：{detail}</translation>
     </message>
     <message>
+        <source>{path} is not there, so a limit kept after restarts would not be set at start-up: install the NVIDIA driver&apos;s utilities (nvidia-smi) first</source>
+        <translation>找不到 {path}，重启后保持的功率上限在开机时不会被设置：请先安装 NVIDIA 驱动的工具程序（nvidia-smi）</translation>
+    </message>
+    <message>
         <source>cannot read the sweep {path}: {reason}</source>
         <translation>无法读取扫描结果 {path}：{reason}</translation>
     </message>

@@ -118,3 +118,13 @@ def nvidia_smi_present(system: str, root: SystemRoot | None = None) -> bool:
     if system == "windows":
         return Path(WINDOWS_NVIDIA_SMI).is_file()
     return root(LINUX_NVIDIA_SMI).is_file()
+
+
+def keep_problem(system: str, smi_present: bool) -> Msg | None:
+    """Why keeping a limit would not work here, or None: the unit or task runs nvidia-smi from its
+    fixed path at start-up, so without it the limit would silently not come back."""
+    if smi_present:
+        return None
+    path = WINDOWS_NVIDIA_SMI if system == "windows" else LINUX_NVIDIA_SMI
+    return translate("Power", "{path} is not there, so a limit kept after restarts would not be set at start-up: "
+                              "install the NVIDIA driver's utilities (nvidia-smi) first").format(path=path)

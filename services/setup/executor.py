@@ -349,10 +349,6 @@ class StepExecutor:
         return before
 
 
-def _mode4(mode: str) -> str:
-    return mode if len(mode) == 4 else "0" + mode
-
-
 def _remove_dir(path: str) -> Argv:
     return ("rm", "-rf", "--", path)
 

@@ -173,10 +173,6 @@ def number_cell(value: Any, column: str, skips: CellSkips | None = None) -> Any:
     return None
 
 
-# kept for callers that used the old name
-_int_or = number_cell
-
-
 def table_columns(conn: sqlite3.Connection, table: str) -> set[str]:
     return {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
 

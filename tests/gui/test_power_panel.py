@@ -37,7 +37,7 @@ def backend(tmp_path):
     be = PowerBackend(make_source=lambda: NvmlSource(fake, runtime_pm=False),
                       make_runner=lambda: smi_runner(fake), make_workload=lambda python: workload,
                       elevation=lambda: "pkexec", journal=lambda: LimitJournal(tmp_path / "journal.json"),
-                      clock=clock, sweeps_folder=tmp_path / "sweeps", system="linux")
+                      clock=clock, sweeps_folder=tmp_path / "sweeps", system="linux", smi_present=lambda system: True)
     return fake, workload, be
 
 
@@ -121,6 +121,19 @@ def test_set_limit_previews_applies_and_undoes(qtbot, backend):
     qtbot.waitUntil(lambda: "Now 450 W" in dialog.info.text(), timeout=10000)
     dialog.undo()
     qtbot.waitUntil(lambda: "Nothing to undo" in dialog.result.text(), timeout=10000)
+    dialog.work.shutdown()
+    _threads_gone(qtbot)
+
+
+def test_keeping_is_offered_only_where_nvidia_smi_is(qtbot, backend):
+    from dataclasses import replace
+
+    fake, workload, be = backend
+    dialog = SetLimitDialog(0, 360.0, backend=replace(be, smi_present=lambda system: False))
+    qtbot.addWidget(dialog)
+    qtbot.waitUntil(dialog.apply_button.isEnabled, timeout=10000)
+    assert not dialog.keep.isEnabled() and not dialog.keep_problem.isHidden()
+    assert "/usr/bin/nvidia-smi is not there" in dialog.keep_problem.text()
     dialog.work.shutdown()
     _threads_gone(qtbot)
 

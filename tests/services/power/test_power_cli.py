@@ -32,6 +32,7 @@ def machine(monkeypatch, english_system):  # noqa: F811
     monkeypatch.setattr(power, "sweep_clock", lambda: clock)
     monkeypatch.setattr(power, "elevation", lambda: "sudo")
     monkeypatch.setattr(power, "system_name", lambda: "linux")
+    monkeypatch.setattr(power, "smi_present", lambda: True)
     return fake, state
 
 
@@ -132,6 +133,17 @@ def test_keep_shows_the_unit_and_undo(machine, capsys):
     assert "systemctl enable" in out and "nothing was changed" in out and state["runners"] == []
     code, out, _ = run(["power", "--unkeep", "--gpu", "0", "--dry-run"], capsys)
     assert code == 0 and "systemctl disable" in out and "rm -f /etc/systemd/system/" in out
+
+
+def test_keep_is_refused_without_nvidia_smi_where_the_unit_runs_it(machine, monkeypatch, capsys):
+    fake, state = machine
+    monkeypatch.setattr(power, "smi_present", lambda: False)
+    code, _, err = run(["power", "--keep", "--gpu", "0"], capsys)
+    assert code == 1 and "/usr/bin/nvidia-smi is not there" in err and state["runners"] == []
+    code, out, err = run(["power", "--keep", "--gpu", "0", "--dry-run"], capsys)
+    assert code == 0 and "warning: /usr/bin/nvidia-smi is not there" in err and "systemctl enable" in out
+    code, out, err = run(["power", "--unkeep", "--gpu", "0", "--dry-run"], capsys)
+    assert code == 0 and "not there" not in err  # undoing never needs it
 
 
 def test_no_driver_exit_3(monkeypatch, capsys):
