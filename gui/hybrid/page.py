@@ -241,9 +241,11 @@ class HybridPage(QWidget):
         else:
             self.details.launch_button.setToolTip(self.tr("Start a program on the NVIDIA GPU and watch where it lands"))
             if offer is not None and not offer.offered and offer.reason is not None:
-                # Say why the button is off, where the user looks for it.
+                # Say why the button is off, where the user looks for it, but never over what an action
+                # said (a launch's outcome stays until the selection changes, not until the next scan).
                 self.details.prefer_button.setToolTip(render(offer.reason))
-                self._say(esc(render(offer.reason)), muted=True)
+                if not self.details.action_label.text() or self.details.says_why_not():
+                    self._say(esc(render(offer.reason)), muted=True)
             else:
                 command = " ".join((offer.program or "", *offer.args)) if offer is not None else ""
                 tip = self.tr("Shows the exact change first; backed up and undoable")

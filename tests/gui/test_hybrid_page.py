@@ -120,6 +120,12 @@ def test_launch_and_check_reports_an_early_exit(qtbot, app_paths, laptop_service
         page.launch_program([sys.executable, "-c", "pass"], timeout_s=5)
     assert blocker.args[0].outcome == "exited"
     assert "ended" in page.details.action_label.text()
+    # The scans that follow (every few seconds) keep the outcome: the selected program's "why the button
+    # is off" note used to replace it.
+    for _ in range(2):
+        with qtbot.waitSignal(page.scan_done, timeout=10000):
+            page.refresh()
+    assert "ended" in page.details.action_label.text()
     page.shutdown()
 
 

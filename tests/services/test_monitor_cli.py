@@ -435,7 +435,10 @@ def test_json_lines_when_not_once(tmp_path):
 def test_signal_ends_a_real_logging_process_cleanly(tmp_path, sig):
     target = tmp_path / "run.csv"
     script = textwrap.dedent(f"""
-        import sys
+        import signal, sys
+        # A shell that runs the suite in the background starts its children with SIGINT ignored, and
+        # Python then leaves it ignored; a user's Ctrl-C reaches a monitor started in the foreground.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         sys.path.insert(0, {str(ROOT)!r})
         from main import build_parser
         from cli import monitor

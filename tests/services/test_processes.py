@@ -229,14 +229,17 @@ def test_proc_stat_figures_are_psutils():
 def test_a_kept_stat_file_goes_with_its_process():
     """The host keeps each process's /proc/PID/stat open between refreshes; when the process ends the
     file answers ESRCH, so the row goes and nothing is read for a new process given the same number."""
-    child = subprocess.Popen(["sleep", "60"])
+    # A child that has run (said so): right after exec a program has no page resident yet, so its
+    # resident memory reads 0 until it first touches one.
+    child = _child("import time; print('up', flush=True); time.sleep(60)")
     probe = PsutilHost()
     try:
+        assert child.stdout.readline().strip() == b"up"
         assert probe.read([child.pid, os.getpid()])[child.pid].host_mib > 0
         kept = set(os.listdir("/proc/self/fd"))
     finally:
         child.kill()
-        child.wait()
+        child.communicate()
     assert child.pid not in probe.read([child.pid, os.getpid()])
     assert len(set(os.listdir("/proc/self/fd")) - kept) == 0 and len(kept - set(os.listdir("/proc/self/fd"))) >= 1
     assert os.getpid() in probe.read([os.getpid()])
