@@ -40,7 +40,7 @@ class Job(QObject):
                  on_done: Callable[[Any], None] | None, on_failed: Callable[[BaseException], None] | None,
                  on_progress: Callable[[Any], None] | None) -> None:
         super().__init__(work)
-        self._fn = fn
+        self._fn: Callable[[Report], Any] | None = fn
         self._work = work
         self._on_done, self._on_failed, self._on_progress = on_done, on_failed, on_progress
         self._thread: threading.Thread | None = None
@@ -61,8 +61,11 @@ class Job(QObject):
         self._thread.start()
 
     def _run(self) -> None:
+        fn = self._fn
+        if fn is None:  # let go of before it started
+            return
         try:
-            result = self._fn(self._report)
+            result = fn(self._report)
         except Exception as exc:  # a broken probe must not take the app down
             self._emit(self.failed, exc)
             return
@@ -88,13 +91,15 @@ class Job(QObject):
     # ---- GUI thread side
     @Slot(object)
     def _handle_done(self, result: Any) -> None:
-        if self._finish() and self._on_done is not None:
-            self._on_done(result)
+        on_done = self._on_done
+        if self._finish() and on_done is not None:
+            on_done(result)
 
     @Slot(object)
     def _handle_failed(self, exc: BaseException) -> None:
-        if self._finish() and self._on_failed is not None:
-            self._on_failed(exc)
+        on_failed = self._on_failed
+        if self._finish() and on_failed is not None:
+            on_failed(exc)
 
     @Slot(object)
     def _handle_progress(self, value: Any) -> None:
@@ -103,9 +108,18 @@ class Job(QObject):
 
     def _finish(self) -> bool:
         """Mark the job handled; False when its owner has shut down (the outcome is dropped)."""
-        self._finished = True
+        self._let_go()
         self._work._on_job_finished(self)
         return not self._work.closed
+
+    def _let_go(self) -> None:
+        """Drop the function and the callbacks once nothing will call them. They are mostly bound
+        methods of the page that owns this job: held here, the page's last Python reference could be
+        released when Qt deletes the job, and the page deleted from inside the job's own destructor,
+        deleting the job a second time (a crash seen under Wine with a window the test let go of)."""
+        self._finished = True
+        self._fn = None
+        self._on_done = self._on_failed = self._on_progress = None
 
 
 class BackgroundWork(QObject):
@@ -130,7 +144,7 @@ class BackgroundWork(QObject):
         """
         job = Job(fn, self, on_done, on_failed, on_progress)
         if self.closed:
-            job._finished = True
+            job._let_go()
             return job
         self._pending.append(job)
         self._start_pending()
@@ -143,7 +157,7 @@ class BackgroundWork(QObject):
         """Start nothing more and wait up to ``timeout_s`` for the running jobs (they have timeouts)."""
         self.closed = True
         for job in self._pending:
-            job._finished = True
+            job._let_go()
         self._pending.clear()
         for job in list(self._running):
             job._join(timeout_s)

@@ -1,7 +1,9 @@
 """The one background-work mechanism the pages share (gui.widgets.background)."""
 from __future__ import annotations
 
+import gc
 import threading
+import weakref
 
 from PySide6.QtCore import QObject
 
@@ -56,3 +58,32 @@ def test_shutdown_waits_for_the_running_job_and_drops_what_is_left(qtbot):
     qtbot.wait(50)  # let any queued outcome arrive: it must be dropped
     assert results == []
     assert not work.submit(lambda _r: "late", results.append).is_running()
+
+
+def test_a_handled_job_lets_go_of_its_callbacks(qtbot):
+    """The callbacks are mostly the owning page's bound methods: a job that kept them after its outcome
+    was handled could hold the page's last reference, and the page would then be deleted from inside
+    the job's destructor (a double delete, seen as a crash under Wine)."""
+    work = BackgroundWork(name="t")
+
+    class Page:
+        def __init__(self) -> None:
+            self.results: list = []
+
+        def shown(self, result) -> None:
+            self.results.append(result)
+
+    page = Page()
+    job = work.submit(lambda _r: 42, page.shown, page.shown, page.shown)
+    kept = weakref.ref(page)
+    qtbot.waitUntil(lambda: not work.busy(), timeout=3000)
+    assert page.results == [42] and not job.is_running()
+    del page
+    gc.collect()
+    assert kept() is None  # the job (still alive: it is referenced here) holds nothing of the page
+    release = threading.Event()
+    work.submit(lambda _r: release.wait(5))
+    queued = work.submit(lambda _r: 1, Page().shown)  # still waiting its turn when the owner shuts down
+    release.set()
+    work.shutdown()
+    assert queued._on_done is None and queued._fn is None
