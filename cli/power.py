@@ -275,9 +275,6 @@ def _keep(args: argparse.Namespace) -> int:
     from services.power.persist import keep_plan, keep_problem, run_steps
     from services.power.sweep import GpuAccess
 
-    problem = keep_problem(system_name(), smi_present()) if args.keep else None
-    if problem is not None and not args.dry_run:
-        return fail(problem, EXIT_FAILED)
     source = make_source()
     source.open()
     try:
@@ -292,6 +289,10 @@ def _keep(args: argparse.Namespace) -> int:
         source.close()
     if watts is None:
         return fail(translate("Power", "the card does not report its power limit"), EXIT_FAILED)
+    # After the GPU: without a driver there is no nvidia-smi either, and "no NVIDIA GPU" says more.
+    problem = keep_problem(system_name(), smi_present()) if args.keep else None
+    if problem is not None and not args.dry_run:
+        return fail(problem, EXIT_FAILED)
     plan = keep_plan(system_name(), gpu.uuid, watts)
     steps = plan.keep if args.keep else plan.undo
     cat = cli_catalog()
